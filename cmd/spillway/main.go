@@ -1,0 +1,28 @@
+// Command spillway is the CLI and MCP server of spillway: tools for LLM
+// coding agents whose results cannot flood the context.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+func main() {
+	err := newRootCmd().Execute()
+	var exit exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		os.Exit(int(exit))
+	default:
+		fmt.Fprintln(os.Stderr, "spillway:", err)
+		os.Exit(2) // bad usage
+	}
+}
+
+// exitError carries an exit status out of a command that already printed
+// its result: 1 for a result with is_error.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }

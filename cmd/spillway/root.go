@@ -1,0 +1,46 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// globalFlags are the server flags that apply to every tool command too.
+type globalFlags struct {
+	json    bool
+	root    string
+	sandbox bool
+	config  string
+	profile string
+	format  string
+}
+
+var global globalFlags
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "spillway",
+		Short: "Agent tools (bash, read, grep, find, ls) whose results always fit",
+		Long: `spillway runs the five tools an LLM coding agent lives on and guarantees
+that no result can flood the model's context: whatever does not fit is
+spilled, whole, to a file the agent can page through.
+
+Each tool command prints exactly the text the model would get.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
+	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there")
+	pf.BoolVar(&global.sandbox, "sandbox", false, "run bash commands under Landlock (needs --root)")
+	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
+	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe")
+	pf.StringVar(&global.format, "format", "text", "result format: text or json")
+	for _, add := range commands {
+		root.AddCommand(add())
+	}
+	return root
+}
+
+// commands holds the constructors of the subcommands; each file of this
+// package registers its own in an init function.
+var commands []func() *cobra.Command

@@ -1,0 +1,95 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Strategy says which end of an output is kept when it does not fit.
+type Strategy string
+
+const (
+	// Head keeps the first lines.
+	Head Strategy = "head"
+	// Tail keeps the last lines.
+	Tail Strategy = "tail"
+	// HeadTail keeps the first and the last lines, with one marker line
+	// between them naming what was omitted.
+	HeadTail Strategy = "head_tail"
+)
+
+// Limits bound what one stream shows to the model. MaxLines and MaxBytes are
+// enforced together; whichever is hit first cuts.
+type Limits struct {
+	Strategy Strategy
+	// HeadShare is the share (0–1) of both limits given to the head under
+	// HeadTail. Budget the head leaves unused goes to the tail.
+	HeadShare float64
+	// MaxLines is the most lines shown (> 0).
+	MaxLines int
+	// MaxBytes is the most bytes of content shown (> 0).
+	MaxBytes int
+	// MaxLineChars cuts a longer line in the shown text; the cut line ends
+	// with "... [N chars cut]". Zero means no per-line cap.
+	MaxLineChars int
+}
+
+// DefaultLimits are the SPEC's bash defaults for one stream.
+var DefaultLimits = Limits{
+	Strategy:     HeadTail,
+	HeadShare:    0.4,
+	MaxLines:     2000,
+	MaxBytes:     50 * 1024,
+	MaxLineChars: 2000,
+}
+
+// Validate reports the first limit that cannot be used.
+func (l Limits) Validate() error {
+	switch l.Strategy {
+	case Head, Tail, HeadTail:
+	default:
+		return fmt.Errorf("strategy %q: want head, tail or head_tail", l.Strategy)
+	}
+	if l.HeadShare < 0 || l.HeadShare > 1 {
+		return fmt.Errorf("head_share %v: want a number from 0 to 1", l.HeadShare)
+	}
+	if l.MaxLines <= 0 {
+		return errors.New("max_lines must be positive")
+	}
+	if l.MaxBytes <= 0 {
+		return errors.New("max_bytes must be positive")
+	}
+	if l.MaxLineChars < 0 {
+		return errors.New("max_line_chars must not be negative")
+	}
+	return nil
+}
+
+// Truncation is the SPEC's common truncation object.
+type Truncation struct {
+	// Truncated is true when anything at all was left out.
+	Truncated bool `json:"truncated"`
+	// TruncatedBy is "lines" or "bytes" for the limit that dropped whole
+	// lines or bytes, "line_chars" when the only loss is lines cut by
+	// MaxLineChars, and "" when nothing was left out.
+	TruncatedBy string `json:"truncated_by"`
+	TotalLines  int64  `json:"total_lines"`
+	TotalBytes  int64  `json:"total_bytes"`
+	OutputLines int64  `json:"output_lines"`
+	OutputBytes int64  `json:"output_bytes"`
+	// LinesCut counts lines shortened by MaxLineChars.
+	LinesCut int64 `json:"lines_cut"`
+	// FirstLinePartial: the first line of the stream was longer than the
+	// byte budget and only its beginning is shown (head).
+	FirstLinePartial bool `json:"first_line_partial"`
+	// LastLinePartial: the last line of the stream was longer than the byte
+	// budget and only its end is shown (tail).
+	LastLinePartial bool `json:"last_line_partial"`
+}
+
+// Values of Truncation.TruncatedBy.
+const (
+	ByLines     = "lines"
+	ByBytes     = "bytes"
+	ByLineChars = "line_chars"
+)

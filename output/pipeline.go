@@ -1,0 +1,342 @@
+package output
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"unicode/utf8"
+)
+
+// A Spill receives the full stream once it no longer fits the limits.
+type Spill interface {
+	io.Writer
+	// Path is where the spilled bytes can be read back.
+	Path() string
+	Close() error
+}
+
+// A SpillOpener creates the Spill for one stream. It is called at most once,
+// and only when the output does not fit.
+type SpillOpener func() (Spill, error)
+
+// ErrSpillCapped is returned by a Spill's Write when its size cap is
+// reached: the bytes before the cap were kept, the rest is not stored.
+var ErrSpillCapped = errors.New("spill file size cap reached")
+
+// SpillWhen says when a stream is spilled.
+type SpillWhen int
+
+const (
+	// SpillOnCut spills as soon as anything would be left out.
+	SpillOnCut SpillWhen = iota
+	// SpillPastBytes spills only when the stream passes MaxBytes; a cut by
+	// lines or by line length alone leaves no file.
+	SpillPastBytes
+)
+
+// sniffSize is how much of a stream decides whether it is binary.
+const sniffSize = 8 << 10
+
+// Options configure a Pipeline.
+type Options struct {
+	Limits Limits
+	// Spill opens the spill file; nil keeps no spill.
+	Spill     SpillOpener
+	SpillWhen SpillWhen
+}
+
+// A Pipeline is the streaming truncation engine for one stream:
+// sanitize → count → spill → line cut → window → render.
+//
+// Write never fails: a spill that cannot be created or written is recorded
+// and reported in the Result. A Pipeline is not safe for concurrent use.
+type Pipeline struct {
+	opt Options
+
+	sniff   []byte
+	decided bool
+	binary  bool
+
+	san *Sanitizer
+	cut lineCutter
+	win *window
+
+	raw   int64 // bytes written to the Pipeline
+	bytes int64 // sanitized bytes
+	nl    int64 // sanitized '\n' bytes
+	last  byte
+
+	// The window since the last Cut.
+	winBytes   int64 // sanitized bytes in the window
+	winCut     int64 // lines cut before the window started
+	winBase    int64 // lines before the window
+	winStarted int64 // raw bytes before the window (binary streams)
+
+	prefix      []byte // sanitized stream, kept until it is spilled or fits
+	spill       Spill
+	spillTried  bool
+	spillErr    error
+	spillCapped bool
+	spilled     int64 // bytes the spill accepted
+
+	closed bool
+}
+
+// New returns a Pipeline. It panics if opt.Limits are invalid; check them
+// with Limits.Validate first.
+func New(opt Options) *Pipeline {
+	if err := opt.Limits.Validate(); err != nil {
+		panic("output.New: " + err.Error())
+	}
+	p := &Pipeline{opt: opt, win: newWindow(opt.Limits)}
+	p.cut = lineCutter{max: opt.Limits.MaxLineChars, emit: p.win.write}
+	p.san = NewSanitizer(p.sink)
+	return p
+}
+
+// Write feeds p to the pipeline. It always consumes all of b.
+func (p *Pipeline) Write(b []byte) (int, error) {
+	n := len(b)
+	p.raw += int64(n)
+	if !p.decided {
+		need := sniffSize - len(p.sniff)
+		if len(b) < need {
+			p.sniff = append(p.sniff, b...)
+			return n, nil
+		}
+		p.sniff = append(p.sniff, b[:need]...)
+		b = b[need:]
+		p.decide()
+	}
+	if p.binary {
+		p.spillWrite(b)
+	} else {
+		p.san.Write(b)
+	}
+	return n, nil
+}
+
+// ReadFrom feeds everything r yields to the pipeline. Its error is r's.
+func (p *Pipeline) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 64<<10)
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			p.Write(buf[:n])
+			total += int64(n)
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// decide looks at the first bytes of the stream and routes it as text or
+// as binary.
+func (p *Pipeline) decide() {
+	p.decided = true
+	p.binary = IsBinary(p.sniff)
+	sniff := p.sniff
+	p.sniff = nil
+	if p.binary {
+		p.openSpill()
+		p.spillWrite(sniff)
+		return
+	}
+	p.san.Write(sniff)
+}
+
+// IsBinary reports whether the start of a stream looks binary: it holds a
+// NUL byte, or more than 30% of it is control bytes or invalid UTF-8.
+// Escape sequences and the usual whitespace controls count as text.
+func IsBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\b' && c != 0x1b && c != 0x07 {
+				bad++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 && (len(b)-i >= utf8.UTFMax || utf8.FullRune(b[i:])) {
+			bad++
+		}
+		i += size
+	}
+	return bad*10 > len(b)*3
+}
+
+// sink receives the sanitized stream.
+func (p *Pipeline) sink(b []byte) {
+	p.bytes += int64(len(b))
+	p.winBytes += int64(len(b))
+	p.nl += int64(bytes.Count(b, newline))
+	p.last = b[len(b)-1]
+	p.cut.write(b)
+	switch {
+	case p.opt.Spill == nil:
+	case p.spillTried:
+		p.spillWrite(b)
+	case p.overflows():
+		p.openSpill()
+		p.spillWrite(p.prefix)
+		p.prefix = nil
+		p.spillWrite(b)
+	default:
+		p.prefix = append(p.prefix, b...)
+	}
+}
+
+// overflows reports whether the stream so far no longer fits, as the
+// spill policy counts it.
+func (p *Pipeline) overflows() bool {
+	lim := p.opt.Limits
+	if p.bytes > int64(lim.MaxBytes) {
+		return true
+	}
+	if p.opt.SpillWhen == SpillPastBytes {
+		return false
+	}
+	return p.lines() > int64(lim.MaxLines) || p.cut.linesCut > 0 || p.cut.cutting
+}
+
+func (p *Pipeline) lines() int64 {
+	if p.bytes > 0 && p.last != '\n' {
+		return p.nl + 1
+	}
+	return p.nl
+}
+
+func (p *Pipeline) openSpill() {
+	if p.spillTried || p.opt.Spill == nil {
+		return
+	}
+	p.spillTried = true
+	s, err := p.opt.Spill()
+	if err != nil {
+		p.spillErr = err
+		return
+	}
+	p.spill = s
+}
+
+func (p *Pipeline) spillWrite(b []byte) {
+	if p.spill == nil || p.spillErr != nil || p.spillCapped || len(b) == 0 {
+		return
+	}
+	n, err := p.spill.Write(b)
+	p.spilled += int64(n)
+	if err != nil {
+		if errors.Is(err, ErrSpillCapped) {
+			p.spillCapped = true
+		} else {
+			p.spillErr = err
+		}
+	}
+}
+
+// Close ends the stream: it flushes what the sanitizer holds, spills what
+// no longer fits and closes the spill. Result may be called afterwards.
+func (p *Pipeline) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	if !p.decided {
+		p.decide()
+	}
+	if !p.binary {
+		p.san.Close()
+		p.cut.close()
+		if p.opt.Spill != nil && !p.spillTried && p.overflows() {
+			p.openSpill()
+			p.spillWrite(p.prefix)
+		}
+	}
+	p.prefix = nil
+	if p.spill != nil {
+		if err := p.spill.Close(); err != nil && p.spillErr == nil {
+			p.spillErr = err
+		}
+	}
+	return nil
+}
+
+// Progress reports the raw bytes and the sanitized lines seen so far.
+func (p *Pipeline) Progress() (bytes, lines int64) {
+	return p.raw, p.lines()
+}
+
+// Result renders what the pipeline shows of the whole window since the last
+// Cut (the whole stream if Cut was never called). Call it after Close for
+// the final result, or at any time for a snapshot.
+func (p *Pipeline) Result() Result {
+	if !p.decided {
+		// A snapshot before the first 8 KiB decides on what has arrived.
+		p.decide()
+	}
+	r := Result{Binary: p.binary, SpillCapped: p.spillCapped, limits: p.opt.Limits}
+	if p.spillCapped {
+		r.SpillCap = p.spilled
+	}
+	if p.spill != nil {
+		r.FullOutputPath = p.spill.Path()
+	}
+	if p.spillErr != nil {
+		r.SpillError = p.spillErr.Error()
+	}
+	if p.binary {
+		r.Truncation = Truncation{TotalBytes: p.raw - p.winStarted}
+		if r.Truncation.TotalBytes > 0 {
+			r.Truncation.Truncated, r.Truncation.TruncatedBy = true, ByBytes
+		}
+		return r
+	}
+	v := p.win.view()
+	r.Head, r.Tail = string(v.head), string(v.tail)
+	r.OmittedLines, r.OmittedBytes = v.omittedLines, v.omittedBytes
+	r.FirstLine = p.winBase + 1
+	r.LastLine = p.winBase + v.totalLines
+	r.LineBytes = v.lineBytes
+	t := &r.Truncation
+	t.TotalLines = v.totalLines
+	t.TotalBytes = p.winBytes
+	t.OutputLines = v.headLines + v.tailLines
+	t.OutputBytes = int64(len(v.head) + len(v.tail))
+	t.LinesCut = p.cut.linesCut - p.winCut
+	t.FirstLinePartial, t.LastLinePartial = v.firstPartial, v.lastPartial
+	r.HeadLines, r.TailLines = v.headLines, v.tailLines
+	switch {
+	case v.truncatedBy != "":
+		t.Truncated, t.TruncatedBy = true, v.truncatedBy
+	case t.LinesCut > 0:
+		t.Truncated, t.TruncatedBy = true, ByLineChars
+	}
+	return r
+}
+
+// Cut returns the Result of the window since the previous Cut and starts a
+// new window: the next Result shows only output written after this call.
+// Counting and spilling go on across windows.
+func (p *Pipeline) Cut() Result {
+	r := p.Result()
+	p.winBase += r.Truncation.TotalLines
+	if p.last != '\n' && r.Truncation.TotalLines > 0 && !p.binary {
+		p.winBase-- // the unfinished line goes on in the next window
+	}
+	p.winBytes = 0
+	p.winCut = p.cut.linesCut
+	p.winStarted = p.raw
+	p.win.reset()
+	return r
+}

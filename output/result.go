@@ -1,0 +1,143 @@
+package output
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Result is what a Pipeline shows of its stream: pure content, apart from
+// the metadata and notices that describe it.
+type Result struct {
+	// Head is the content shown from the start of the window; Tail the
+	// content shown from its end. When everything fits, all of it is in Head.
+	Head, Tail string
+	// HeadLines and TailLines count the lines of Head and Tail.
+	HeadLines, TailLines int64
+	// FirstLine is the stream line number of the window's first line: 1,
+	// unless the window follows a Cut.
+	FirstLine int64
+	// LastLine is the stream line number of the window's last line.
+	LastLine int64
+	// OmittedLines and OmittedBytes measure what lies between Head and Tail.
+	OmittedLines, OmittedBytes int64
+	// LineBytes is the size of the single line shown partially, if any.
+	LineBytes int64
+
+	Truncation Truncation
+	// Binary is true when the stream was judged binary: nothing is shown
+	// and the raw bytes are in the spill file.
+	Binary bool
+	// FullOutputPath names the spill file, if one was created.
+	FullOutputPath string
+	// SpillCapped is true when the spill file stopped at its size cap,
+	// SpillCap bytes.
+	SpillCapped bool
+	SpillCap    int64
+	// SpillError says why the full output could not be saved.
+	SpillError string
+
+	limits Limits
+}
+
+// Text is the content as the model sees it: Head, the omission marker
+// when something lies between, and Tail.
+func (r Result) Text() string {
+	if r.Tail == "" || r.HeadLines == 0 {
+		return r.Head + r.Tail
+	}
+	return r.Head + OmissionMarker(r.OmittedLines, r.OmittedBytes) + "\n" + r.Tail
+}
+
+// OmissionMarker is the line a head_tail result shows between its parts.
+func OmissionMarker(lines, bytes int64) string {
+	return fmt.Sprintf("[... %d lines (%s) omitted ...]", lines, FormatSize(bytes))
+}
+
+// Notice is the bracketed notice that says what was left out and where the
+// full output is, or "" when nothing was left out. label ("stdout",
+// "stderr" or "") names the stream.
+func (r Result) Notice(label string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	if r.Binary {
+		fmt.Fprintf(&b, "binary output: %d bytes", r.Truncation.TotalBytes)
+		r.writeSpill(&b)
+		b.WriteByte(']')
+		return b.String()
+	}
+	t := r.Truncation
+	if !t.Truncated {
+		return ""
+	}
+	if label != "" {
+		b.WriteString(label + ": ")
+	}
+	switch {
+	case t.TruncatedBy == ByLineChars:
+		// Only lines cut: said below.
+	case t.FirstLinePartial:
+		fmt.Fprintf(&b, "showing the first %s of line %d (line is %s)", FormatSize(t.OutputBytes), r.FirstLine, FormatSize(r.LineBytes))
+	case t.LastLinePartial:
+		fmt.Fprintf(&b, "showing the last %s of line %d (line is %s)", FormatSize(t.OutputBytes), r.LastLine, FormatSize(r.LineBytes))
+	default:
+		b.WriteString("showing lines ")
+		if r.HeadLines > 0 {
+			fmt.Fprintf(&b, "%d-%d", r.FirstLine, r.FirstLine+r.HeadLines-1)
+		}
+		if r.HeadLines > 0 && r.TailLines > 0 {
+			b.WriteString(" and ")
+		}
+		if r.TailLines > 0 {
+			fmt.Fprintf(&b, "%d-%d", r.LastLine-r.TailLines+1, r.LastLine)
+		}
+		if r.HeadLines == 0 && r.TailLines == 0 {
+			b.WriteString("none")
+		}
+		fmt.Fprintf(&b, " of %d", r.LastLine)
+		if t.TruncatedBy == ByBytes {
+			fmt.Fprintf(&b, " (%s limit)", FormatSize(int64(r.limits.MaxBytes)))
+		}
+	}
+	if t.LinesCut > 0 {
+		if t.TruncatedBy != ByLineChars {
+			b.WriteString("; ")
+		}
+		noun := "lines"
+		if t.LinesCut == 1 {
+			noun = "line"
+		}
+		fmt.Fprintf(&b, "%d %s cut at %d chars", t.LinesCut, noun, r.limits.MaxLineChars)
+	}
+	r.writeSpill(&b)
+	b.WriteByte(']')
+	return b.String()
+}
+
+func (r Result) writeSpill(b *strings.Builder) {
+	switch {
+	case r.SpillError != "":
+		b.WriteString(". Full output could not be saved: " + r.SpillError)
+		if r.FullOutputPath != "" {
+			b.WriteString(" (what was saved is in " + r.FullOutputPath + ")")
+		}
+	case r.FullOutputPath != "":
+		b.WriteString(". Full output: " + r.FullOutputPath)
+		if r.SpillCapped {
+			fmt.Fprintf(b, " (full output capped at %s)", FormatSize(r.SpillCap))
+		}
+	}
+}
+
+// FormatSize renders a byte count the way notices do: 512B, 50.0KB, 3.2MB.
+func FormatSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1fKB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1fMB", float64(n)/(1024*1024))
+	default:
+		return fmt.Sprintf("%.1fGB", float64(n)/(1024*1024*1024))
+	}
+}

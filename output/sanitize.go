@@ -1,0 +1,355 @@
+package output
+
+import (
+	"bytes"
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// Bounds on what the Sanitizer holds. They make memory O(1) whatever the
+// input, and they are applied by content, never by chunk boundary, so a
+// stream gives the same result however it is split.
+const (
+	// maxCSI bounds an ESC [ … or ESC-intermediate sequence.
+	maxCSI = 64
+	// maxString bounds the body of an OSC/DCS/SOS/PM/APC string.
+	maxString = 4096
+	// maxPendingLine bounds the part of a line held back so that a later
+	// lone '\r' can overwrite it. A longer line is passed on; a lone '\r'
+	// after that point starts a new line instead.
+	maxPendingLine = 64 << 10
+)
+
+type sanState uint8
+
+const (
+	stText      sanState = iota
+	stEsc                // after ESC
+	stEscInter           // ESC followed by intermediate bytes 0x20–0x2F
+	stCSI                // ESC [
+	stString             // body of OSC, DCS, SOS, PM or APC
+	stStringEsc          // ESC inside a string: expect '\' (ST)
+)
+
+var (
+	replacementChar = []byte("\uFFFD")
+	newline         = []byte{'\n'}
+)
+
+// A Sanitizer turns a terminal byte stream into plain text, streaming:
+// escape sequences (CSI, OSC, DCS, SOS, PM, APC and two-byte ESC sequences)
+// are stripped even when split across writes; control bytes other than '\t'
+// and '\n' are dropped; "\r\n" becomes "\n"; a lone '\r' followed by more
+// text replaces the line so far (progress bars); invalid UTF-8 becomes U+FFFD.
+//
+// An escape sequence that grows past its bound is not an escape sequence:
+// its ESC is dropped and the rest is passed on as text, so nothing is lost.
+//
+// Emit receives sanitized bytes: whole UTF-8 sequences only. The slice is
+// only valid during the call.
+type Sanitizer struct {
+	emit func([]byte)
+
+	state sanState
+	seq   []byte // ESC and what follows, while in an escape state
+
+	carry  [utf8.UTFMax]byte // start of a rune split across writes
+	ncarry int
+
+	line    []byte // held part of the current line (after the last '\n')
+	segLen  int64  // bytes of the current line segment, held or passed on
+	pending bool   // a '\r' was seen; the next text replaces the line
+}
+
+// NewSanitizer returns a Sanitizer that passes its output to emit.
+func NewSanitizer(emit func([]byte)) *Sanitizer {
+	return &Sanitizer{emit: emit}
+}
+
+// Write sanitizes p. It never fails.
+func (s *Sanitizer) Write(p []byte) (int, error) {
+	n := len(p)
+	if s.ncarry > 0 {
+		p = s.resolveCarry(p, false)
+	}
+	s.process(p)
+	return n, nil
+}
+
+// Close flushes what the Sanitizer holds: a rune cut short becomes U+FFFD,
+// an unterminated escape sequence is passed on as text, and the last line is
+// emitted. The Sanitizer must not be written to afterwards.
+func (s *Sanitizer) Close() error {
+	if s.ncarry > 0 {
+		s.resolveCarry(nil, true)
+	}
+	if s.state != stText {
+		s.abortSeq()
+	}
+	if s.ncarry > 0 { // the aborted sequence may end in a partial rune
+		s.resolveCarry(nil, true)
+	}
+	if len(s.line) > 0 {
+		s.emit(s.line)
+		s.line = s.line[:0]
+	}
+	s.segLen = 0
+	s.pending = false
+	return nil
+}
+
+// resolveCarry completes or rejects the rune held from the previous write,
+// taking bytes from p, and returns what is left of p.
+func (s *Sanitizer) resolveCarry(p []byte, eof bool) []byte {
+	for s.ncarry > 0 {
+		var buf [2 * utf8.UTFMax]byte
+		k := copy(buf[:], s.carry[:s.ncarry])
+		take := copy(buf[k:], p)
+		b := buf[:k+take]
+		if !utf8.FullRune(b) && !eof {
+			// Still short: p is consumed whole into the carry.
+			s.ncarry = copy(s.carry[:], b)
+			return p[len(p):]
+		}
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			s.text(replacementChar)
+			// Drop one carried byte and retry with the rest.
+			copy(s.carry[:], s.carry[1:s.ncarry])
+			s.ncarry--
+			continue
+		}
+		s.text(b[:size])
+		used := size - s.ncarry // bytes of p that completed the rune
+		s.ncarry = 0
+		return p[used:]
+	}
+	return p
+}
+
+func (s *Sanitizer) process(p []byte) {
+	i := 0
+	for i < len(p) {
+		if s.ncarry > 0 { // an aborted sequence ended in part of a rune
+			i = len(p) - len(s.resolveCarry(p[i:], false))
+			continue
+		}
+		if s.state != stText {
+			i += s.escape(p[i:])
+			continue
+		}
+		j := plainRun(p, i)
+		if j > i {
+			s.text(p[i:j])
+			i = j
+			if i == len(p) {
+				return
+			}
+		}
+		c := p[i]
+		switch {
+		case c == 0x1b:
+			s.state = stEsc
+			s.seq = append(s.seq[:0], c)
+			i++
+		case c == '\r':
+			s.pending = true
+			i++
+		case c < 0x80: // other control bytes and DEL
+			i++
+		default: // c >= 0x80 that plainRun did not take: invalid or split
+			if !utf8.FullRune(p[i:]) {
+				s.ncarry = copy(s.carry[:], p[i:])
+				return
+			}
+			s.text(replacementChar)
+			i++
+		}
+	}
+}
+
+// plainRun returns the end of the run of bytes starting at i that pass
+// through unchanged: printable ASCII, '\t', '\n' and valid multi-byte UTF-8.
+func plainRun(p []byte, i int) int {
+	for {
+		// Eight ASCII bytes at a time.
+		for i+8 <= len(p) && !hasSpecial(binary.LittleEndian.Uint64(p[i:])) {
+			i += 8
+		}
+		for i < len(p) && plain[p[i]] {
+			i++
+		}
+		if i == len(p) || p[i] < 0x80 {
+			return i
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i // invalid, or a rune split at the end of p
+		}
+		i += size
+	}
+}
+
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\t'] = true
+	t['\n'] = true
+	return t
+}()
+
+const (
+	lo7  = 0x7f7f7f7f7f7f7f7f
+	hi   = 0x8080808080808080
+	ones = 0x0101010101010101
+)
+
+// hasSpecial reports whether any byte of w is not plain ASCII: below 0x20
+// other than '\t' and '\n', or 0x7f and above. Every test is exact per byte.
+func hasSpecial(w uint64) bool {
+	low := w & lo7
+	high := w & hi
+	ge20 := (low + 0x60*ones) & hi // low 7 bits >= 0x20
+	ge7f := (low + 0x01*ones) & hi // low 7 bits == 0x7f
+	x := low ^ 0x0a*ones           // zero where '\n'
+	isNL := ^((x + lo7) | x) & hi & ^high
+	x = low ^ 0x09*ones // zero where '\t'
+	isTab := ^((x + lo7) | x) & hi & ^high
+	ctl := ^ge20 & ^high & hi &^ (isNL | isTab)
+	return (ctl | ge7f | high) != 0
+}
+
+// escape consumes bytes of an escape sequence from p and returns how many.
+func (s *Sanitizer) escape(p []byte) int {
+	for i, c := range p {
+		switch s.state {
+		case stEsc:
+			switch {
+			case c == '[':
+				s.state = stCSI
+			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+				s.state = stString
+			case c >= 0x20 && c <= 0x2f:
+				s.state = stEscInter
+			case c >= 0x30 && c <= 0x7e:
+				s.done()
+				return i + 1
+			case c == 0x1b:
+				s.seq = s.seq[:1]
+				continue
+			default:
+				s.abortSeq()
+				return i // c is text again
+			}
+		case stEscInter:
+			switch {
+			case c >= 0x20 && c <= 0x2f:
+			case c >= 0x30 && c <= 0x7e:
+				s.done()
+				return i + 1
+			default:
+				s.abortSeq()
+				return i
+			}
+		case stCSI:
+			switch {
+			case c >= 0x20 && c <= 0x3f: // parameters, intermediates
+			case c >= 0x40 && c <= 0x7e: // final byte
+				s.done()
+				return i + 1
+			default:
+				s.abortSeq()
+				return i
+			}
+		case stString:
+			switch c {
+			case 0x07: // BEL ends an OSC (and, leniently, any string)
+				s.done()
+				return i + 1
+			case 0x1b:
+				s.state = stStringEsc
+			}
+		case stStringEsc:
+			if c == '\\' { // ST
+				s.done()
+				return i + 1
+			}
+			// ESC inside a string ends it and starts a new sequence.
+			s.done()
+			s.state = stEsc
+			s.seq = append(s.seq[:0], 0x1b)
+			return i // reprocess c after the ESC
+		}
+		limit := maxCSI
+		if s.state == stString || s.state == stStringEsc {
+			limit = maxString
+		}
+		if len(s.seq) >= limit {
+			s.abortSeq()
+			return i // c is text again
+		}
+		s.seq = append(s.seq, c)
+	}
+	return len(p)
+}
+
+// done ends a complete escape sequence: it is dropped.
+func (s *Sanitizer) done() {
+	s.state = stText
+	s.seq = s.seq[:0]
+}
+
+// abortSeq ends a sequence that is not one: the ESC is dropped and what
+// followed it is sanitized as text.
+func (s *Sanitizer) abortSeq() {
+	s.state = stText
+	if len(s.seq) <= 1 {
+		s.seq = s.seq[:0]
+		return
+	}
+	rest := append([]byte(nil), s.seq[1:]...)
+	s.seq = s.seq[:0]
+	s.process(rest)
+}
+
+// text passes on sanitized text, applying a pending '\r' and holding back
+// the unfinished last line.
+func (s *Sanitizer) text(b []byte) {
+	if s.pending && b[0] != '\n' {
+		s.overwrite()
+	}
+	s.pending = false
+	k := bytes.LastIndexByte(b, '\n')
+	if k >= 0 {
+		if len(s.line) > 0 {
+			s.emit(s.line)
+			s.line = s.line[:0]
+		}
+		s.emit(b[:k+1])
+		b = b[k+1:]
+		s.segLen = 0
+	}
+	if len(b) == 0 {
+		return
+	}
+	s.line = append(s.line, b...)
+	s.segLen += int64(len(b))
+	if len(s.line) > maxPendingLine {
+		s.emit(s.line)
+		s.line = s.line[:0]
+	}
+}
+
+// overwrite applies a lone '\r': the held line is dropped, or, if part of it
+// was already passed on, the text after the '\r' starts a new line.
+func (s *Sanitizer) overwrite() {
+	if s.segLen > maxPendingLine {
+		if len(s.line) > 0 {
+			s.emit(s.line)
+		}
+		s.emit(newline)
+	}
+	s.line = s.line[:0]
+	s.segLen = 0
+}
