@@ -16,7 +16,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/spillway-dev/spillway/files"
 	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/search"
 	"github.com/spillway-dev/spillway/shell"
 	"github.com/spillway-dev/spillway/spill"
 )
@@ -42,6 +44,8 @@ type (
 	BashInput   = shell.Input
 	BashResult  = shell.Result
 	BashDetails = shell.Details
+	// BashProgress is what BashInput.Progress receives about once a second.
+	BashProgress = shell.Progress
 )
 
 // A Toolset is one session: its cwd and env, its background jobs and its
@@ -52,6 +56,8 @@ type Toolset struct {
 	spill     *spill.Store
 	ownsSpill bool
 	shell     *shell.Runner
+	files     *files.Tools
+	search    *search.Searcher
 }
 
 // New returns a Toolset.
@@ -80,6 +86,8 @@ func New(opts Options) (*Toolset, error) {
 		t.spill, t.ownsSpill = spill.NewSession(opts.Spill), true
 	}
 	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill})
+	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill})
+	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill})
 	return t, nil
 }
 

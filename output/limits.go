@@ -32,6 +32,12 @@ type Limits struct {
 	// MaxLineChars cuts a longer line in the shown text; the cut line ends
 	// with "... [N chars cut]". Zero means no per-line cap.
 	MaxLineChars int
+	// ShownLines, when above zero and below MaxLines, is the most lines
+	// shown once the stream does not fit: MaxLines and MaxBytes decide
+	// whether it is cut, ShownLines how many lines stay (opencode's "first
+	// 500 and last 500 lines once output passes 2000 lines"). Zero shows up
+	// to MaxLines.
+	ShownLines int
 }
 
 // DefaultLimits are the SPEC's bash defaults for one stream.
@@ -62,7 +68,18 @@ func (l Limits) Validate() error {
 	if l.MaxLineChars < 0 {
 		return errors.New("max_line_chars must not be negative")
 	}
+	if l.ShownLines < 0 {
+		return errors.New("shown_lines must not be negative")
+	}
 	return nil
+}
+
+// shownLines is the most lines shown of a stream that does not fit.
+func (l Limits) shownLines() int {
+	if l.ShownLines > 0 && l.ShownLines < l.MaxLines {
+		return l.ShownLines
+	}
+	return l.MaxLines
 }
 
 // Truncation is the SPEC's common truncation object.

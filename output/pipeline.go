@@ -72,6 +72,13 @@ type Pipeline struct {
 	winBase    int64 // lines before the window
 	winStarted int64 // raw bytes before the window (binary streams)
 
+	// Line sizes of the sanitized stream, for the notice of a line shown
+	// partially ('\n' included when the line has one).
+	lineLen      int64 // the unfinished last line
+	prevLineLen  int64 // the last finished line
+	firstLineLen int64 // the window's first line
+	firstDone    bool  // the window's first line is finished
+
 	prefix      []byte // sanitized stream, kept until it is spilled or fits
 	spill       Spill
 	spillTried  bool
@@ -94,8 +101,15 @@ func New(opt Options) *Pipeline {
 	return p
 }
 
-// Write feeds p to the pipeline. It always consumes all of b.
+// ErrClosed is returned by a Write after Close.
+var ErrClosed = errors.New("output: write to a closed Pipeline")
+
+// Write feeds b to the pipeline. It consumes all of b and never fails,
+// except after Close (ErrClosed).
 func (p *Pipeline) Write(b []byte) (int, error) {
+	if p.closed {
+		return 0, ErrClosed
+	}
 	n := len(b)
 	p.raw += int64(n)
 	if !p.decided {
@@ -178,10 +192,14 @@ func IsBinary(b []byte) bool {
 
 // sink receives the sanitized stream.
 func (p *Pipeline) sink(b []byte) {
+	if len(b) == 0 {
+		return
+	}
 	p.bytes += int64(len(b))
 	p.winBytes += int64(len(b))
 	p.nl += int64(bytes.Count(b, newline))
 	p.last = b[len(b)-1]
+	p.trackLines(b)
 	p.cut.write(b)
 	switch {
 	case p.opt.Spill == nil:
@@ -195,6 +213,28 @@ func (p *Pipeline) sink(b []byte) {
 	default:
 		p.prefix = append(p.prefix, b...)
 	}
+}
+
+// trackLines follows the sizes of the lines that a partial view may name.
+func (p *Pipeline) trackLines(b []byte) {
+	k := bytes.LastIndexByte(b, '\n')
+	if k < 0 {
+		p.lineLen += int64(len(b))
+		if !p.firstDone {
+			p.firstLineLen = p.lineLen
+		}
+		return
+	}
+	if !p.firstDone {
+		p.firstDone = true
+		p.firstLineLen = p.lineLen + int64(bytes.IndexByte(b, '\n')) + 1
+	}
+	if j := bytes.LastIndexByte(b[:k], '\n'); j >= 0 {
+		p.prevLineLen = int64(k - j)
+	} else {
+		p.prevLineLen = p.lineLen + int64(k) + 1
+	}
+	p.lineLen = int64(len(b) - k - 1)
 }
 
 // overflows reports whether the stream so far no longer fits, as the
@@ -273,9 +313,16 @@ func (p *Pipeline) Close() error {
 }
 
 // Progress reports the raw bytes and the sanitized lines seen so far.
+// Before the first 8 KiB decide whether the stream is text, the lines are
+// counted in the raw bytes held for that decision.
 func (p *Pipeline) Progress() (bytes, lines int64) {
+	if !p.decided {
+		return p.raw, int64(countNewlines(p.sniff))
+	}
 	return p.raw, p.lines()
 }
+
+func countNewlines(b []byte) int { return bytes.Count(b, newline) }
 
 // Result renders what the pipeline shows of the whole window since the last
 // Cut (the whole stream if Cut was never called). Call it after Close for
@@ -307,7 +354,15 @@ func (p *Pipeline) Result() Result {
 	r.OmittedLines, r.OmittedBytes = v.omittedLines, v.omittedBytes
 	r.FirstLine = p.winBase + 1
 	r.LastLine = p.winBase + v.totalLines
-	r.LineBytes = v.lineBytes
+	switch {
+	case v.firstPartial:
+		r.LineBytes = p.firstLineLen
+	case v.lastPartial:
+		r.LineBytes = p.lineLen
+		if r.LineBytes == 0 {
+			r.LineBytes = p.prevLineLen
+		}
+	}
 	t := &r.Truncation
 	t.TotalLines = v.totalLines
 	t.TotalBytes = p.winBytes
@@ -337,6 +392,8 @@ func (p *Pipeline) Cut() Result {
 	p.winBytes = 0
 	p.winCut = p.cut.linesCut
 	p.winStarted = p.raw
+	p.firstLineLen, p.firstDone = p.lineLen, false
+	p.prevLineLen = 0
 	p.win.reset()
 	return r
 }

@@ -83,7 +83,7 @@ func (s *Sanitizer) Close() error {
 	if s.ncarry > 0 {
 		s.resolveCarry(nil, true)
 	}
-	if s.state != stText {
+	for s.state != stText { // an aborted sequence may start another
 		s.abortSeq()
 	}
 	if s.ncarry > 0 { // the aborted sequence may end in a partial rune
@@ -333,12 +333,17 @@ func (s *Sanitizer) text(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	s.line = append(s.line, b...)
 	s.segLen += int64(len(b))
-	if len(s.line) > maxPendingLine {
-		s.emit(s.line)
-		s.line = s.line[:0]
+	if len(s.line)+len(b) > maxPendingLine {
+		// Too long to hold back: pass it on without copying.
+		if len(s.line) > 0 {
+			s.emit(s.line)
+			s.line = s.line[:0]
+		}
+		s.emit(b)
+		return
 	}
+	s.line = append(s.line, b...)
 }
 
 // overwrite applies a lone '\r': the held line is dropped, or, if part of it

@@ -16,11 +16,6 @@ type window struct {
 	bytes   int64
 	nl      int64 // '\n' bytes written
 	last    byte
-
-	lineLen      int64 // bytes of the unfinished last line
-	prevLineLen  int64 // bytes of the last finished line, '\n' included
-	firstLineLen int64 // bytes of the first line, while it is unfinished or once known
-	firstDone    bool
 }
 
 func newWindow(lim Limits) *window {
@@ -45,23 +40,6 @@ func (w *window) write(b []byte) {
 	w.bytes += int64(len(b))
 	w.nl += int64(bytes.Count(b, newline))
 	w.last = b[len(b)-1]
-	if k := bytes.LastIndexByte(b, '\n'); k < 0 {
-		w.lineLen += int64(len(b))
-	} else {
-		if !w.firstDone {
-			w.firstDone = true
-			w.firstLineLen = w.lineLen + int64(bytes.IndexByte(b, '\n')) + 1
-		}
-		if j := bytes.LastIndexByte(b[:k], '\n'); j >= 0 {
-			w.prevLineLen = int64(k - j)
-		} else {
-			w.prevLineLen = w.lineLen + int64(k) + 1
-		}
-		w.lineLen = int64(len(b) - k - 1)
-	}
-	if !w.firstDone {
-		w.firstLineLen = w.lineLen
-	}
 	if room := w.headCap - len(w.head); room > 0 {
 		w.head = append(w.head, b[:min(room, len(b))]...)
 	}
@@ -84,7 +62,6 @@ func (w *window) reset() {
 		w.ring.reset()
 	}
 	w.bytes, w.nl, w.last = 0, 0, 0
-	w.lineLen, w.prevLineLen, w.firstLineLen, w.firstDone = 0, 0, 0, false
 }
 
 // view is what a window shows.
@@ -98,9 +75,13 @@ type view struct {
 	lastPartial  bool
 	omittedLines int64
 	omittedBytes int64
-	lineBytes    int64 // size of the line shown partially
 }
 
+// view computes what the window shows. Once the stream does not fit
+// MaxLines and MaxBytes, whole lines are taken (from the start, the end,
+// or both by the head share) up to the shown-lines and byte limits; a
+// single line longer than the byte limit is shown partially. truncated_by
+// is "lines" when the shown lines reach the line limit, else "bytes".
 func (w *window) view() view {
 	v := view{totalLines: w.lines()}
 	if v.totalLines <= int64(w.lim.MaxLines) && w.bytes <= int64(w.lim.MaxBytes) {
@@ -112,52 +93,40 @@ func (w *window) view() view {
 		v.headLines = v.totalLines
 		return v
 	}
-	maxLines, maxBytes := int64(w.lim.MaxLines), int64(w.lim.MaxBytes)
+	maxLines, maxBytes := int64(w.lim.shownLines()), int64(w.lim.MaxBytes)
 	switch w.lim.Strategy {
 	case Head:
-		v.head, v.headLines, v.truncatedBy = headLines(w.head, maxLines, maxBytes)
+		v.head, v.headLines = headLines(w.head, maxLines, maxBytes)
 		if v.headLines == 0 {
 			v.head = utf8Prefix(w.head, int(maxBytes))
 			v.headLines, v.firstPartial = 1, true
 		}
 	case Tail:
 		r := w.ring.bytes()
-		v.tail, v.tailLines, v.truncatedBy = tailLines(r, w.ringStart(), maxLines, maxBytes)
+		v.tail, v.tailLines = tailLines(r, w.ringStart(), maxLines, maxBytes)
 		if v.tailLines == 0 {
 			v.tail = utf8Suffix(r, int(maxBytes))
 			v.tailLines, v.lastPartial = 1, true
 		}
 	case HeadTail:
 		hl := int64(math.Floor(w.lim.HeadShare * float64(maxLines)))
-		hb := int64(len(w.head))
-		var headBy string
-		v.head, v.headLines, headBy = headLines(w.head, hl, hb)
+		v.head, v.headLines = headLines(w.head, hl, int64(len(w.head)))
 		r := w.ring.bytes()
-		v.tail, v.tailLines, v.truncatedBy = tailLines(r, w.ringStart(),
+		v.tail, v.tailLines = tailLines(r, w.ringStart(),
 			maxLines-v.headLines, maxBytes-int64(len(v.head)))
 		if v.tailLines == 0 && v.headLines == 0 {
 			v.tail = utf8Suffix(r, int(maxBytes))
 			v.tailLines, v.lastPartial = 1, true
 		}
-		if v.tailLines == 0 && headBy != "" {
-			v.truncatedBy = headBy
-		}
 	}
-	if v.truncatedBy == "" {
-		v.truncatedBy = ByBytes
-	}
+	v.truncatedBy = ByBytes
 	v.omittedLines = v.totalLines - v.headLines - v.tailLines
 	v.omittedBytes = w.bytes - int64(len(v.head)) - int64(len(v.tail))
 	switch {
-	case v.firstPartial:
+	case v.firstPartial, v.lastPartial:
 		v.omittedLines = v.totalLines - 1
-		v.lineBytes = w.firstLineLen
-	case v.lastPartial:
-		v.omittedLines = v.totalLines - 1
-		v.lineBytes = w.lineLen
-		if v.lineBytes == 0 {
-			v.lineBytes = w.prevLineLen
-		}
+	case v.headLines+v.tailLines == maxLines:
+		v.truncatedBy = ByLines
 	}
 	return v
 }
@@ -170,52 +139,38 @@ func (w *window) ringStart() bool {
 }
 
 // headLines takes whole lines from the start of b, at most maxLines lines
-// and maxBytes bytes. It returns the lines, their count and which limit
-// stopped it ("" when b ran out first).
-func headLines(b []byte, maxLines, maxBytes int64) ([]byte, int64, string) {
+// and maxBytes bytes, and returns them and their count. A last line without
+// its '\n' is never taken: b is a head buffer that may have cut it.
+func headLines(b []byte, maxLines, maxBytes int64) ([]byte, int64) {
 	var n int64
 	end := 0
-	for end < len(b) {
+	for n < maxLines {
 		k := bytes.IndexByte(b[end:], '\n')
-		if k < 0 {
-			return b[:end], n, ByBytes // the next line does not fit in the buffer
-		}
-		if n == maxLines {
-			return b[:end], n, ByLines
-		}
-		if int64(end+k+1) > maxBytes {
-			return b[:end], n, ByBytes
+		if k < 0 || int64(end+k+1) > maxBytes {
+			break
 		}
 		end += k + 1
 		n++
 	}
-	if n == maxLines {
-		return b[:end], n, ByLines
-	}
-	return b[:end], n, ByBytes
+	return b[:end], n
 }
 
 // tailLines takes whole lines from the end of r, at most maxLines lines and
-// maxBytes bytes. startsLine says whether r[0] begins a line; if not, the
-// first line in r is incomplete and never taken. r holds at most maxBytes+1
-// bytes, so the first byte of a full ring only serves that purpose.
-func tailLines(r []byte, startsLine bool, maxLines, maxBytes int64) ([]byte, int64, string) {
+// maxBytes bytes, and returns them and their count. startsLine says whether
+// r[0] begins a line; if not, r[0] is the byte before the kept part and the
+// first line in r is incomplete, so it is never taken.
+func tailLines(r []byte, startsLine bool, maxLines, maxBytes int64) ([]byte, int64) {
 	lo := 0
 	if !startsLine {
-		// r[0] is the byte before the kept part; the kept part starts a
-		// line only after a '\n'.
 		k := bytes.IndexByte(r, '\n')
 		if k < 0 {
-			return nil, 0, ByBytes
+			return nil, 0
 		}
 		lo = k + 1
 	}
 	pos := len(r)
 	var n int64
-	for pos > lo {
-		if n == maxLines {
-			return r[pos:], n, ByLines
-		}
+	for pos > lo && n < maxLines {
 		// The line that ends at pos (its '\n' included, if any).
 		search := pos
 		if r[pos-1] == '\n' {
@@ -223,36 +178,35 @@ func tailLines(r []byte, startsLine bool, maxLines, maxBytes int64) ([]byte, int
 		}
 		start := bytes.LastIndexByte(r[lo:search], '\n') + 1 + lo
 		if int64(len(r)-start) > maxBytes {
-			return r[pos:], n, ByBytes
+			break
 		}
 		pos = start
 		n++
 	}
-	if pos > 0 || !startsLine {
-		return r[pos:], n, ByBytes // the line before pos is cut off in the ring
-	}
-	return r[pos:], n, ""
+	return r[pos:], n
 }
 
 // utf8Prefix returns the longest prefix of b of at most n bytes that does
-// not split a character.
+// not split a character. b holds whole characters, except perhaps a last one
+// that a buffer cut short.
 func utf8Prefix(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
+	b = b[:min(n, len(b))]
+	// Drop a last character that is not whole.
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
 	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return b[:n]
+	return b
 }
 
 // utf8Suffix returns the longest suffix of b of at most n bytes that does
 // not split a character.
 func utf8Suffix(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
-	}
-	i := len(b) - n
+	i := len(b) - min(n, len(b))
 	for i < len(b) && !utf8.RuneStart(b[i]) {
 		i++
 	}

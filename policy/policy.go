@@ -1,64 +1,113 @@
 // Package policy holds spillway's limits: per tool and per stream, the
-// strategy and the limits that the output pipeline enforces.
+// strategy and the limits that the output pipeline enforces, when a stream
+// is spilled, and where.
+//
+// A Policy is built in layers, each one overriding the one before:
+//
+//	Default() < Profile(name) < config file < command-line flags < per-call parameters
+//
+// and every layer is held to the hard ceilings (StreamCeiling, LinesCeiling).
+// Load builds the first four layers; the ForCall methods apply the last.
 package policy
 
 import (
+	"fmt"
+
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/spill"
 )
 
-// Hard ceilings that per-call parameters cannot pass.
+// Hard ceilings that no layer can pass.
 const (
 	// StreamCeiling bounds one stream of a result, whatever was asked
-	// (full_output, max_bytes).
+	// (full_output, max_bytes, a config file's max_bytes).
 	StreamCeiling = 1 << 20
-	// LinesCeiling bounds max_lines and limit parameters.
+	// LinesCeiling bounds max_lines and limit, wherever they are set.
 	LinesCeiling = 100_000
 )
 
 // Bash is the policy of the bash tool.
 type Bash struct {
+	// Stdout and Stderr limit each stream. When MergeStreams is set, the
+	// one merged stream uses Stdout and Stderr is unused.
 	Stdout, Stderr output.Limits
 	// MergeStreams sends stderr into stdout in order of arrival.
 	MergeStreams bool
-	SpillWhen    output.SpillWhen
+	// SpillWhen says when a stream is spilled: on any cut, or only when it
+	// passes its byte limit.
+	SpillWhen output.SpillWhen
 }
 
-// Read is the policy of the read tool.
+// Read is the policy of the read tool. MaxLines is the default of the
+// read's limit parameter. MaxLineChars of zero means lines are never cut.
 type Read struct {
 	MaxLines, MaxBytes, MaxLineChars int
 }
 
-// Grep is the policy of the grep tool.
+// Grep is the policy of the grep tool. Limit is the default of its limit
+// parameter (matches). MaxLineChars of zero means lines are never cut.
 type Grep struct {
 	Limit, MaxBytes, MaxLineChars int
 }
 
-// Find is the policy of the find tool.
+// Find is the policy of the find tool. Limit is the default of its limit
+// parameter (results).
 type Find struct {
 	Limit, MaxBytes int
 }
 
-// Ls is the policy of the ls tool.
+// Ls is the policy of the ls tool. Limit is the default of its limit
+// parameter (entries).
 type Ls struct {
 	Limit, MaxBytes int
 }
 
+// Spill says where spill files go and how big they may grow.
+type Spill struct {
+	// Dir is the directory in which the spill directories are made
+	// (spillway-<pid>-<random>/, or the CLI's spillway-<uid>/cli/).
+	// Empty means $TMPDIR.
+	Dir string
+	// MaxBytes caps one spill file (spill_max_bytes).
+	MaxBytes int64
+	// BudgetBytes caps a session's spill files; past it the oldest
+	// finished ones are deleted first (spill_budget_bytes).
+	BudgetBytes int64
+}
+
+// StoreConfig returns the spill.Config that implements s.
+func (s Spill) StoreConfig() spill.Config {
+	return spill.Config{TempDir: s.Dir, MaxFileBytes: s.MaxBytes, BudgetBytes: s.BudgetBytes}
+}
+
 // Policy is the whole set of limits a toolset applies.
 type Policy struct {
-	Shell     string
+	// Profile names the profile the policy was built from.
+	Profile string
+	// Shell runs bash commands ("bash" unless configured).
+	Shell string
+	// TimeoutMS is the default bash timeout, after which a command is
+	// backgrounded.
 	TimeoutMS int
-	Bash      Bash
-	Read      Read
-	Grep      Grep
-	Find      Find
-	Ls        Ls
+	// Format is how tool results are rendered: text, or JSON (seed 001's
+	// envelope, see Envelope).
+	Format Format
+	Spill  Spill
+	Bash   Bash
+	Read   Read
+	Grep   Grep
+	Find   Find
+	Ls     Ls
 }
 
 // Default returns the SPEC's defaults.
 func Default() Policy {
 	return Policy{
+		Profile:   "default",
 		Shell:     "bash",
 		TimeoutMS: 120_000,
+		Format:    FormatText,
+		Spill:     Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes},
 		Bash: Bash{
 			Stdout: output.DefaultLimits,
 			Stderr: output.DefaultLimits,
@@ -77,4 +126,104 @@ func Cap(v, def, ceiling int) int {
 		return def
 	}
 	return min(v, ceiling)
+}
+
+// ForCall applies the per-call parameters of one bash call to both streams:
+// max_lines and max_bytes (zero or less: not given) and full_output. A
+// value above its ceiling is held to it: a max_bytes of 1 GiB gives
+// StreamCeiling. full_output shows everything up to the ceilings (no line is
+// cut by max_line_chars); past them the policy's strategy still decides
+// which end is kept. A max_lines given here also sets how many lines are
+// shown once the stream is cut (it clears a profile's ShownLines).
+func (b Bash) ForCall(maxLines, maxBytes int, full bool) Bash {
+	b.Stdout = streamForCall(b.Stdout, maxLines, maxBytes, full)
+	b.Stderr = streamForCall(b.Stderr, maxLines, maxBytes, full)
+	return b
+}
+
+func streamForCall(l output.Limits, maxLines, maxBytes int, full bool) output.Limits {
+	if full {
+		l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines = LinesCeiling, StreamCeiling, 0, 0
+		return l
+	}
+	if maxLines > 0 {
+		l.MaxLines, l.ShownLines = min(maxLines, LinesCeiling), 0
+	}
+	l.MaxLines = min(l.MaxLines, LinesCeiling)
+	l.MaxBytes = Cap(maxBytes, min(l.MaxBytes, StreamCeiling), StreamCeiling)
+	return l
+}
+
+// ForCall applies a read call's limit parameter (lines; zero or less: not
+// given), held to LinesCeiling.
+func (r Read) ForCall(limit int) Read {
+	r.MaxLines = Cap(limit, r.MaxLines, LinesCeiling)
+	return r
+}
+
+// Limits returns the pipeline limits of a read: the head of the file,
+// MaxLines and MaxBytes, lines cut at MaxLineChars.
+func (r Read) Limits() output.Limits {
+	return output.Limits{Strategy: output.Head, MaxLines: r.MaxLines, MaxBytes: r.MaxBytes, MaxLineChars: r.MaxLineChars}
+}
+
+// ForCall applies a grep call's limit parameter (matches, or files in
+// files_with_matches; zero or less: not given), held to LinesCeiling.
+func (g Grep) ForCall(limit int) Grep {
+	g.Limit = Cap(limit, g.Limit, LinesCeiling)
+	return g
+}
+
+// ForCall applies a find call's limit parameter (results; zero or less:
+// not given), held to LinesCeiling.
+func (f Find) ForCall(limit int) Find {
+	f.Limit = Cap(limit, f.Limit, LinesCeiling)
+	return f
+}
+
+// ForCall applies an ls call's limit parameter (entries; zero or less: not
+// given), held to LinesCeiling.
+func (l Ls) ForCall(limit int) Ls {
+	l.Limit = Cap(limit, l.Limit, LinesCeiling)
+	return l
+}
+
+// Validate reports the first value of p that a tool cannot use.
+func (p Policy) Validate() error {
+	if p.Shell == "" {
+		return fmt.Errorf("shell is empty")
+	}
+	if p.TimeoutMS <= 0 {
+		return fmt.Errorf("timeout_ms %d: must be at least 1", p.TimeoutMS)
+	}
+	if _, err := ParseFormat(string(p.Format)); err != nil {
+		return err
+	}
+	if p.Spill.MaxBytes <= 0 || p.Spill.BudgetBytes <= 0 {
+		return fmt.Errorf("spill max_bytes and budget_bytes must be at least 1")
+	}
+	for _, s := range []struct {
+		name string
+		lim  output.Limits
+	}{{"bash.stdout", p.Bash.Stdout}, {"bash.stderr", p.Bash.Stderr}, {"read", p.Read.Limits()}} {
+		if err := s.lim.Validate(); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	for _, v := range []struct {
+		key string
+		v   int
+	}{
+		{"grep.limit", p.Grep.Limit}, {"grep.max_bytes", p.Grep.MaxBytes},
+		{"find.limit", p.Find.Limit}, {"find.max_bytes", p.Find.MaxBytes},
+		{"ls.limit", p.Ls.Limit}, {"ls.max_bytes", p.Ls.MaxBytes},
+	} {
+		if v.v <= 0 {
+			return fmt.Errorf("%s %d: must be at least 1", v.key, v.v)
+		}
+	}
+	if p.Grep.MaxLineChars < 0 {
+		return fmt.Errorf("grep.max_line_chars %d: must not be negative", p.Grep.MaxLineChars)
+	}
+	return nil
 }

@@ -1,94 +1,195 @@
 // Package shell runs bash commands for the bash tool: one process group per
 // command, both streams through the output pipeline, timeouts that
 // background instead of killing, jobs, lingering children and cancellation.
+//
+// Every command is a job: a fresh `bash -c` in its own process group,
+// whose stdout and stderr are pipes read by one goroutine each into an
+// output.Pipeline, and whose shell is reaped by a third. A call waits for
+// the shell; when it returns while something of the job still runs (the
+// timeout passed, run_in_background, or the shell exited but children
+// still hold its output or live in its group), the job stays in the
+// Runner's table, its output still flowing through the same pipelines and
+// spill files, until check_pid, kill_pid or Close.
 package shell
 
 import (
-	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
 
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/policy"
 	"github.com/spillway-dev/spillway/spill"
 )
 
-// Input holds the parameters of one bash call (SPEC §2).
-type Input struct {
-	Command         string            `json:"command,omitempty"`
-	Timeout         int               `json:"timeout,omitempty"` // ms
-	RunInBackground bool              `json:"run_in_background,omitempty"`
-	Cwd             string            `json:"cwd,omitempty"`
-	Env             map[string]string `json:"env,omitempty"`
-	MaxLines        int               `json:"max_lines,omitempty"`
-	MaxBytes        int               `json:"max_bytes,omitempty"`
-	FullOutput      bool              `json:"full_output,omitempty"`
-	CheckPID        int               `json:"check_pid,omitempty"`
-	KillPID         int               `json:"kill_pid,omitempty"`
-
-	// Progress, when set, receives the bytes and lines seen so far about
-	// once a second while the call waits.
-	Progress func(Progress) `json:"-"`
-}
-
-// Progress is what a long call has produced so far.
-type Progress struct {
-	Bytes int64 `json:"bytes"`
-	Lines int64 `json:"lines"`
-}
-
-// StreamDetails describe one stream of a result.
-type StreamDetails struct {
-	Truncation     output.Truncation `json:"truncation"`
-	FullOutputPath string            `json:"full_output_path,omitempty"`
-	SpillCapped    bool              `json:"spill_capped"`
-	Binary         bool              `json:"binary"`
-}
-
-// Details are the structured details of a bash result.
-type Details struct {
-	ExitCode     *int          `json:"exit_code"`
-	Signal       string        `json:"signal,omitempty"`
-	TimedOut     bool          `json:"timed_out"`
-	Backgrounded bool          `json:"backgrounded"`
-	Running      bool          `json:"running"`
-	PID          int           `json:"pid,omitempty"`
-	DurationMS   int64         `json:"duration_ms"`
-	Stdout       StreamDetails `json:"stdout"`
-	Stderr       StreamDetails `json:"stderr"`
-}
-
-// Result is a bash result: the text for the model, the details, and the
-// pure content of each stream (what was shown, no notices).
-type Result struct {
-	Text    string  `json:"text"`
-	Details Details `json:"details"`
-	IsError bool    `json:"is_error"`
-	Stdout  string  `json:"-"`
-	Stderr  string  `json:"-"`
-}
-
 // Config configures a Runner.
 type Config struct {
-	Cwd    string
+	// Cwd is the session's working directory (absolute).
+	Cwd string
+	// Env holds the session's extra environment variables.
 	Env    map[string]string
 	Policy policy.Policy
-	Spill  *spill.Store
+	// Spill receives the output that does not fit; nil keeps none.
+	Spill *spill.Store
 }
 
-// A Runner runs the bash calls of one session and owns its jobs.
+// A Runner runs the bash calls of one session and owns its jobs. Its
+// methods are safe for concurrent use.
 type Runner struct {
 	cfg Config
+
+	mu       sync.Mutex
+	closed   bool
+	starting sync.WaitGroup    // launches in progress
+	calls    map[*job]struct{} // commands that calls are waiting on
+	jobs     []*job            // background jobs, oldest first
 }
+
+var errClosed = errors.New("the session has ended (its toolset was closed); start a new one")
 
 // NewRunner returns a Runner.
 func NewRunner(cfg Config) *Runner {
-	return &Runner{cfg: cfg}
+	if cfg.Policy.Shell == "" {
+		cfg.Policy.Shell = "bash"
+	}
+	if cfg.Policy.TimeoutMS <= 0 {
+		cfg.Policy.TimeoutMS = policy.Default().TimeoutMS
+	}
+	return &Runner{cfg: cfg, calls: map[*job]struct{}{}}
 }
 
-// Run executes one bash call.
-func (r *Runner) Run(ctx context.Context, in Input) Result {
-	return Result{Text: errors.New("bash: not implemented yet").Error(), IsError: true}
+// launch starts a command as a job the Runner tracks.
+func (r *Runner) launch(in Input, dir string) (*job, error) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil, errClosed
+	}
+	r.starting.Add(1)
+	r.mu.Unlock()
+	defer r.starting.Done()
+
+	j, err := r.startJob(in, dir)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.calls[j] = struct{}{}
+	r.mu.Unlock()
+	return j, nil
 }
 
-// Close kills every job and waits for them.
-func (r *Runner) Close() error { return nil }
+// startJob builds the pipelines and pipes, starts the shell, and starts
+// the goroutines that read its output and reap it.
+func (r *Runner) startJob(in Input, dir string) (*job, error) {
+	shellPath, err := exec.LookPath(r.cfg.Policy.Shell)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", r.cfg.Policy.Shell, err)
+	}
+	// The policy's limits with the call's max_lines, max_bytes and
+	// full_output applied, each held to its ceiling.
+	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
+	seq := 0
+	if r.cfg.Spill != nil {
+		seq = r.cfg.Spill.NextSeq()
+	}
+	pipeline := func(name string, lim output.Limits) (*output.Pipeline, error) {
+		if err := lim.Validate(); err != nil {
+			return nil, fmt.Errorf("%s limits: %w", name, err)
+		}
+		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen}
+		if r.cfg.Spill != nil {
+			opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
+		}
+		return output.New(opt), nil
+	}
+
+	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{})}
+	outPipe, err := pipeline("stdout", pol.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	var errPipe *output.Pipeline
+	if !pol.MergeStreams {
+		if errPipe, err = pipeline("stderr", pol.Stderr); err != nil {
+			return nil, err
+		}
+	}
+	var outW, errW *os.File
+	if j.stdout, outW, err = newStream("stdout", outPipe); err != nil {
+		return nil, fmt.Errorf("cannot make a pipe: %w", err)
+	}
+	errW = outW
+	if errPipe != nil {
+		if j.stderr, errW, err = newStream("stderr", errPipe); err != nil {
+			j.stdout.r.Close()
+			outW.Close()
+			return nil, fmt.Errorf("cannot make a pipe: %w", err)
+		}
+	}
+
+	j.cmd = &exec.Cmd{
+		Path:        shellPath,
+		Args:        []string{r.cfg.Policy.Shell, "-c", in.Command},
+		Dir:         dir,
+		Env:         environ(r.cfg.Env, in.Env),
+		Stdout:      outW, // Stdin stays nil: /dev/null
+		Stderr:      errW,
+		SysProcAttr: procAttr(),
+	}
+	j.start = time.Now()
+	err = startCmd(j.cmd)
+	outW.Close() // the child has its copies
+	if errW != outW {
+		errW.Close()
+	}
+	if err != nil {
+		for _, s := range j.streams() {
+			s.r.Close()
+			s.pipe.Close()
+		}
+		return nil, fmt.Errorf("cannot start the shell: %w", err)
+	}
+	j.pid = j.cmd.Process.Pid
+	streams := j.streams()
+	j.pending.Store(int32(len(streams)))
+	for _, s := range streams {
+		go j.read(s)
+	}
+	go j.wait()
+	return j, nil
+}
+
+// Close ends the session's commands: every background job and every
+// command a call still waits on is stopped (SIGTERM to its process group
+// and to the processes that hold its pipes, SIGKILL after 2 s), and Close
+// waits until their shells are reaped and their output is read. Calls
+// after Close fail.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.mu.Unlock()
+	r.starting.Wait() // a launch in progress adds its job to r.calls
+
+	r.mu.Lock()
+	all := make([]*job, 0, len(r.jobs)+len(r.calls))
+	all = append(all, r.jobs...)
+	for j := range r.calls {
+		all = append(all, j)
+	}
+	r.mu.Unlock()
+
+	var wg sync.WaitGroup
+	for _, j := range all {
+		wg.Go(func() { j.stop() })
+	}
+	wg.Wait()
+	return nil
+}

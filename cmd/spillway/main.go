@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/spillway-dev/spillway/sandbox"
 )
 
 func main() {
+	sandbox.MaybeRunHelper() // issue 7: the --sandbox helper re-exec; returns unless argv[1] is its mode
 	err := newRootCmd().Execute()
 	var exit exitError
 	switch {

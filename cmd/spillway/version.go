@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway/sandbox"
 )
 
 func init() { commands = append(commands, newVersionCmd) }
@@ -16,6 +18,7 @@ func newVersionCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
+			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine()) // issue 7
 			return nil
 		},
 	}

@@ -1,0 +1,131 @@
+package spillway_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// Helpers of the bash tests: a toolset per test, and what /proc says of
+// the processes a command left.
+
+// bashToolset returns a toolset in a temporary directory, closed when the
+// test ends, with a spill directory of its own.
+func bashToolset(t testing.TB, opts spillway.Options) *spillway.Toolset {
+	t.Helper()
+	if opts.Cwd == "" {
+		opts.Cwd = t.TempDir()
+	}
+	if opts.Spill.TempDir == "" {
+		opts.Spill.TempDir = t.TempDir()
+	}
+	ts, err := spillway.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ts.Close() })
+	return ts
+}
+
+// bashRun runs a command with a generous guard against hangs.
+func bashRun(t testing.TB, ts *spillway.Toolset, in spillway.BashInput) spillway.BashResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return ts.Bash(ctx, in)
+}
+
+// bashStat reads state and process group of pid from /proc.
+func bashStat(pid int) (state byte, pgrp int, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 3 {
+		return 0, 0, false
+	}
+	pgrp, _ = strconv.Atoi(string(f[2]))
+	return f[0][0], pgrp, true
+}
+
+// bashAlive reports whether pid is a live process (not a zombie).
+func bashAlive(pid int) bool {
+	st, _, ok := bashStat(pid)
+	return ok && st != 'Z' && st != 'X'
+}
+
+// bashPids lists the pids in /proc.
+func bashPids() []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// bashGroupMembers lists the live (non-zombie) members of process group
+// pgid.
+func bashGroupMembers(pgid int) []int {
+	var live []int
+	for _, pid := range bashPids() {
+		st, pg, ok := bashStat(pid)
+		if ok && pg == pgid && st != 'Z' && st != 'X' {
+			live = append(live, pid)
+		}
+	}
+	return live
+}
+
+// bashGroupGone polls kill(-pgid, 0) until it fails, for at most limit,
+// and returns how long that took. Killed members stay in the group as
+// zombies until their parent (PID 1 for orphans) reaps them.
+func bashGroupGone(pgid int, limit time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	for {
+		if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+			return time.Since(start), true
+		}
+		if time.Since(start) > limit {
+			return time.Since(start), false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// bashMarked lists the live processes whose environment holds mark: every
+// process a command of a toolset with that env var started, wherever it
+// went (other process group, other session).
+func bashMarked(mark string) []int {
+	needle := []byte("\x00" + mark + "\x00")
+	var pids []int
+	for _, pid := range bashPids() {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), needle) {
+			continue
+		}
+		if bashAlive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// bashExit returns the exit code of a result, or -1 when it is null.
+func bashExit(r spillway.BashResult) int {
+	if r.Details.ExitCode == nil {
+		return -1
+	}
+	return *r.Details.ExitCode
+}

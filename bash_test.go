@@ -1,0 +1,608 @@
+package spillway_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// Tests of the bash tool through the library API: the text and details of
+// SPEC §2 and the whole process lifecycle of issue 3. Durations are
+// logged, never asserted tightly: the guards only catch hangs.
+
+func TestBashText(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	cases := []struct {
+		command string
+		text    string
+		isError bool
+	}{
+		{"echo out; echo err >&2; exit 1", "stdout:\nout\n\nstderr:\nerr\n\nexit code: 1", true},
+		{"echo out", "stdout:\nout\n\nexit code: 0", false},
+		{"echo err >&2", "stderr:\nerr\n\nexit code: 0", false},
+		{"true", "(no output)\n\nexit code: 0", false},
+		{"printf 'no newline'", "stdout:\nno newline\n\nexit code: 0", false},
+		{"printf '\\033[31mred\\033[0m\\n10%%\\r20%%\\r30%%\\n'", "stdout:\nred\n30%\n\nexit code: 0", false},
+		{"kill -KILL $$", "(no output)\n\nexit code: 137 (killed by SIGKILL)", true},
+		{"exit 300", "(no output)\n\nexit code: 44", true},
+	}
+	for _, c := range cases {
+		r := bashRun(t, ts, spillway.BashInput{Command: c.command})
+		if r.Text != c.text || r.IsError != c.isError {
+			t.Errorf("%q:\n got %q (is_error %v)\nwant %q (is_error %v)", c.command, r.Text, r.IsError, c.text, c.isError)
+		}
+		if r.Details.Running || r.Details.Backgrounded || r.Details.TimedOut || r.Details.PID <= 0 || r.Details.ExitCode == nil {
+			t.Errorf("%q: details %+v", c.command, r.Details)
+		}
+	}
+	r := bashRun(t, ts, spillway.BashInput{Command: "kill -KILL $$"})
+	if r.Details.Signal != "SIGKILL" || bashExit(r) != 137 {
+		t.Errorf("killed shell: signal %q exit %d", r.Details.Signal, bashExit(r))
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "echo out; echo err >&2"})
+	if r.Stdout != "out\n" || r.Stderr != "err\n" {
+		t.Errorf("pure content: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}
+
+func TestBashDetailsJSON(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "echo hi"})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	d := m["details"].(map[string]any)
+	for _, k := range []string{"exit_code", "timed_out", "backgrounded", "running", "pid", "duration_ms", "stdout", "stderr"} {
+		if _, ok := d[k]; !ok {
+			t.Errorf("details lack %q: %s", k, b)
+		}
+	}
+	tr := d["stdout"].(map[string]any)["truncation"].(map[string]any)
+	if tr["total_lines"] != 1.0 || tr["truncated"] != false {
+		t.Errorf("stdout truncation: %v", tr)
+	}
+
+	// A running job: exit_code is null.
+	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	b, _ = json.Marshal(r.Details)
+	if !strings.Contains(string(b), `"exit_code":null`) {
+		t.Errorf("running job details: %s", b)
+	}
+}
+
+func TestBashEnvironmentAndCwd(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	t.Setenv("SPILLWAY_TEST_INHERITED", "inherited")
+	ts := bashToolset(t, spillway.Options{Cwd: dir, Env: map[string]string{"SESSION_VAR": "session", "OVERRIDDEN": "session"}})
+	r := bashRun(t, ts, spillway.BashInput{
+		Command: `echo "$TERM $NO_COLOR $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $GIT_EDITOR"; echo "$SPILLWAY_TEST_INHERITED $SESSION_VAR $OVERRIDDEN $CALL_VAR"; pwd`,
+		Env:     map[string]string{"OVERRIDDEN": "call", "CALL_VAR": "call"},
+		Cwd:     "sub",
+	})
+	want := "dumb 1 cat cat 0 true\ninherited session call call\n" + filepath.Join(dir, "sub") + "\n"
+	if r.Stdout != want {
+		t.Errorf("got %q, want %q", r.Stdout, want)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "pwd"})
+	if r.Stdout != dir+"\n" {
+		t.Errorf("session cwd: %q", r.Stdout)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "pwd", Cwd: filepath.Join(dir, "missing")})
+	if !r.IsError || !strings.Contains(r.Text, "cwd") {
+		t.Errorf("missing cwd: %q", r.Text)
+	}
+}
+
+func TestBashInputErrors(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	cases := []struct {
+		in   spillway.BashInput
+		want string
+	}{
+		{spillway.BashInput{}, "exactly one of command"},
+		{spillway.BashInput{Command: "true", CheckPID: 5}, "exactly one of command"},
+		{spillway.BashInput{CheckPID: 5, KillPID: 5}, "exactly one of command"},
+		{spillway.BashInput{CheckPID: 5, Timeout: 1000}, "check_pid takes no other parameter (got timeout)"},
+		{spillway.BashInput{KillPID: 5, Cwd: "x"}, "kill_pid takes no other parameter (got cwd)"},
+		{spillway.BashInput{Command: "true", Timeout: -1}, "timeout -1"},
+		{spillway.BashInput{Command: "true", MaxLines: -1}, "max_lines"},
+		{spillway.BashInput{Command: "true", Env: map[string]string{"A=B": "x"}}, "not a variable name"},
+		{spillway.BashInput{CheckPID: 999999}, "this session has none"},
+	}
+	for _, c := range cases {
+		r := bashRun(t, ts, c.in)
+		if !r.IsError || !strings.Contains(r.Text, c.want) || strings.Contains(r.Text, "\n") {
+			t.Errorf("%+v: got %q (is_error %v), want one line with %q", c.in, r.Text, r.IsError, c.want)
+		}
+	}
+	// An unknown pid lists the known ones.
+	a := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	b := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	r := bashRun(t, ts, spillway.BashInput{KillPID: 1})
+	want := fmt.Sprintf("known pids: %d, %d", a.Details.PID, b.Details.PID)
+	if !r.IsError || !strings.Contains(r.Text, want) {
+		t.Errorf("unknown pid: %q, want %q", r.Text, want)
+	}
+}
+
+func TestBashLimits(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 5000", MaxLines: 10})
+	tr := r.Details.Stdout.Truncation
+	if !tr.Truncated || tr.TruncatedBy != "lines" || tr.OutputLines > 10 || tr.TotalLines != 5000 {
+		t.Errorf("max_lines 10: %+v", tr)
+	}
+	if r.Details.Stdout.FullOutputPath == "" || !strings.Contains(r.Text, "Full output: "+r.Details.Stdout.FullOutputPath) {
+		t.Errorf("no spill file named: %q", r.Text)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000", MaxBytes: 1000})
+	if tr := r.Details.Stdout.Truncation; tr.TruncatedBy != "bytes" || tr.OutputBytes > 1000 {
+		t.Errorf("max_bytes 1000: %+v", tr)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000", FullOutput: true})
+	if tr := r.Details.Stdout.Truncation; tr.Truncated || tr.OutputLines != 100000 {
+		t.Errorf("full_output: %+v", tr)
+	}
+	// full_output stops at the 1 MiB ceiling: seq 1 200000 is 1.2 MB.
+	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 200000", FullOutput: true})
+	if tr := r.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > policy.StreamCeiling {
+		t.Errorf("full_output past the ceiling: %+v", tr)
+	}
+	// Each stream has its own limits and its own spill file.
+	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 3000; seq 1 3000 >&2"})
+	o, e := r.Details.Stdout, r.Details.Stderr
+	if !o.Truncation.Truncated || !e.Truncation.Truncated || o.FullOutputPath == e.FullOutputPath ||
+		!strings.HasSuffix(o.FullOutputPath, "-stdout.log") || !strings.HasSuffix(e.FullOutputPath, "-stderr.log") {
+		t.Errorf("two streams: %+v %+v", o, e)
+	}
+}
+
+func TestBashBinaryStream(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
+	if !r.Details.Stdout.Binary || !strings.Contains(r.Text, "[binary output: 20001 bytes. Full output: ") {
+		t.Fatalf("binary: %q", r.Text)
+	}
+	if fi, err := os.Stat(r.Details.Stdout.FullOutputPath); err != nil || fi.Size() != 20001 {
+		t.Errorf("binary spill: %v %v", fi, err)
+	}
+}
+
+func TestBashMergedStreams(t *testing.T) {
+	p := policy.Default()
+	p.Bash.MergeStreams = true
+	ts := bashToolset(t, spillway.Options{Policy: &p})
+	r := bashRun(t, ts, spillway.BashInput{Command: "echo a; echo b >&2; echo c"})
+	if r.Text != "stdout:\na\nb\nc\n\nexit code: 0" {
+		t.Errorf("merged: %q", r.Text)
+	}
+}
+
+// sleep 30 & echo started: the call returns soon after the shell exits,
+// with its exit code, and the sleeper goes on as a job.
+func TestBashLingeringChild(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	for _, c := range []struct{ name, command, out string }{
+		{"background", "sleep 30 & echo started", "started"},
+		{"setsid", "setsid sleep 30 & echo $!", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			r := bashRun(t, ts, spillway.BashInput{Command: c.command})
+			took := time.Since(start)
+			t.Logf("returned %v after the call began (the shell itself ran %d ms)", took, r.Details.DurationMS)
+			if took > 15*time.Second {
+				t.Fatalf("the call waited for the sleeper: %v", took)
+			}
+			if bashExit(r) != 0 || r.IsError || !r.Details.Running || !r.Details.Backgrounded || r.Details.PID <= 0 {
+				t.Fatalf("details %+v\n%s", r.Details, r.Text)
+			}
+			if !strings.Contains(r.Text, "exit code: 0") || !strings.Contains(r.Text, fmt.Sprintf("check_pid=%d", r.Details.PID)) {
+				t.Errorf("text: %q", r.Text)
+			}
+			sleeper := 0
+			if c.out != "" {
+				if !strings.HasPrefix(r.Stdout, c.out) {
+					t.Errorf("stdout %q", r.Stdout)
+				}
+				if len(bashGroupMembers(r.Details.PID)) == 0 {
+					t.Errorf("the sleeper is not in the group")
+				}
+			} else {
+				sleeper, _ = strconv.Atoi(strings.TrimSpace(r.Stdout))
+				if !bashAlive(sleeper) {
+					t.Fatalf("setsid sleeper %d not alive", sleeper)
+				}
+			}
+			// The job is reachable and still running.
+			chk := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+			if !chk.Details.Running || chk.IsError || !strings.Contains(chk.Text, "(no new output)") {
+				t.Errorf("check_pid: %+v %q", chk.Details, chk.Text)
+			}
+			k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+			if k.Details.Running || k.IsError {
+				t.Errorf("kill_pid: %+v %q", k.Details, k.Text)
+			}
+			if live := bashGroupMembers(r.Details.PID); len(live) > 0 {
+				t.Errorf("group members left: %v", live)
+			}
+			if sleeper != 0 && bashAlive(sleeper) {
+				t.Errorf("setsid sleeper %d survived kill_pid", sleeper)
+			}
+		})
+	}
+}
+
+// A quick child in the background is waited for: no job is left.
+func TestBashQuickChildIsNotAJob(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "(sleep 0.05; echo late) & echo now"})
+	if r.Details.Running || r.Stdout != "now\nlate\n" {
+		t.Errorf("%+v %q", r.Details, r.Text)
+	}
+	// Children that closed their output but stay in the group are a job.
+	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30 >/dev/null 2>&1 & echo x"})
+	if !r.Details.Running || !r.Details.Backgrounded || bashExit(r) != 0 {
+		t.Errorf("silent child: %+v %q", r.Details, r.Text)
+	}
+}
+
+// echo first; sleep 3; echo second under a 1 s timeout: backgrounded with
+// first; a check 3 s later shows second alone and the exit.
+func TestBashTimeoutBackgrounds(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	start := time.Now()
+	r := bashRun(t, ts, spillway.BashInput{Command: "echo first; sleep 3; echo second", Timeout: 1000})
+	t.Logf("backgrounded after %v", time.Since(start))
+	d := r.Details
+	if !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || d.PID <= 0 || r.IsError {
+		t.Fatalf("details %+v", d)
+	}
+	if r.Stdout != "first\n" || !strings.Contains(r.Text, fmt.Sprintf("check_pid=%d", d.PID)) || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", d.PID)) {
+		t.Errorf("text %q", r.Text)
+	}
+	time.Sleep(3 * time.Second)
+	c := bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+	if c.Stdout != "second\n" || strings.Contains(c.Text, "first") || bashExit(c) != 0 || c.Details.Running || c.IsError {
+		t.Errorf("check_pid: %+v\n%q", c.Details, c.Text)
+	}
+	// Once finished, a check says so again, with nothing new.
+	c = bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+	if c.Text != "(no new output)\n\nexit code: 0" {
+		t.Errorf("second check: %q", c.Text)
+	}
+}
+
+// run_in_background, then kill_pid: nothing of the process group is left.
+func TestBashKillPID(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo x) & echo up; wait", RunInBackground: true})
+	pgid := r.Details.PID
+	if !r.Details.Running || !r.Details.Backgrounded || r.Details.ExitCode != nil || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", pgid)) {
+		t.Fatalf("%+v %q", r.Details, r.Text)
+	}
+	for range 200 { // wait for the children to start
+		if len(bashGroupMembers(pgid)) >= 4 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	k := bashRun(t, ts, spillway.BashInput{KillPID: pgid})
+	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || bashExit(k) != 143 ||
+		!strings.Contains(k.Text, "up\n") || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
+		t.Errorf("kill_pid: %+v\n%q", k.Details, k.Text)
+	}
+	if live := bashGroupMembers(pgid); len(live) > 0 {
+		t.Errorf("live group members after kill_pid: %v", live)
+	}
+	took, gone := bashGroupGone(pgid, 20*time.Second)
+	t.Logf("kill(-pgid, 0) fails %v after kill_pid began", time.Since(start))
+	if !gone {
+		t.Errorf("kill(-pgid, 0) still succeeds after %v", took)
+	}
+}
+
+// A command that ignores SIGTERM gets SIGKILL after 2 s.
+func TestBashKillEscalates(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "trap '' TERM; echo ready; sleep 30", RunInBackground: true})
+	for range 200 {
+		if c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID}); strings.Contains(c.Text, "ready") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	if k.Details.Signal != "SIGKILL" || !strings.Contains(k.Text, "exit code: 137 (killed by SIGKILL)") || !strings.Contains(k.Text, "SIGKILL after 2s") {
+		t.Errorf("%+v\n%q", k.Details, k.Text)
+	}
+	if live := bashGroupMembers(r.Details.PID); len(live) > 0 {
+		t.Errorf("live: %v", live)
+	}
+}
+
+// A cancelled context stops the whole process group.
+func TestBashCancel(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelled time.Time
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		cancelled = time.Now()
+		cancel()
+	}()
+	r := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; wait"})
+	returned := time.Since(cancelled)
+	pgid := r.Details.PID
+	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "begun") || !strings.Contains(r.Text, "Cancelled") {
+		t.Errorf("%+v\n%q", r.Details, r.Text)
+	}
+	if live := bashGroupMembers(pgid); len(live) > 0 {
+		t.Errorf("live group members after cancel: %v", live)
+	}
+	_, gone := bashGroupGone(pgid, 20*time.Second)
+	t.Logf("call returned %v after cancel; kill(-pgid, 0) fails %v after cancel", returned, time.Since(cancelled))
+	if !gone {
+		t.Errorf("kill(-pgid, 0) still succeeds")
+	}
+	// A context already done starts nothing.
+	r = ts.Bash(ctx, spillway.BashInput{Command: "echo never"})
+	if !r.IsError || !strings.Contains(r.Text, "not started") {
+		t.Errorf("done context: %q", r.Text)
+	}
+}
+
+// A background job whose output passes the limits keeps spilling: the
+// check notices name the spill file, which ends up holding everything.
+func TestBashBackgroundSpill(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 200000", RunInBackground: true})
+	var path string
+	var lines int64
+	for i := 0; ; i++ {
+		c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+		if p := c.Details.Stdout.FullOutputPath; p != "" {
+			path = p
+			if !strings.Contains(c.Text, "Full output: "+p) {
+				t.Errorf("the notice does not name the spill file: %q", c.Text)
+			}
+		}
+		lines += c.Details.Stdout.Truncation.TotalLines
+		if !c.Details.Running {
+			if bashExit(c) != 0 {
+				t.Fatalf("%+v", c.Details)
+			}
+			break
+		}
+		if i > 5000 {
+			t.Fatal("the job never finished")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if path == "" {
+		t.Fatal("no spill file named")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= 200000; i++ {
+		want.WriteString(strconv.Itoa(i))
+		want.WriteByte('\n')
+	}
+	if string(got) != want.String() {
+		t.Errorf("spill file: %d bytes, want %d", len(got), want.Len())
+	}
+	if lines != 200000 {
+		t.Errorf("the checks' windows count %d lines, want 200000", lines)
+	}
+}
+
+// cat reads stdin, which is /dev/null: it ends at once.
+func TestBashStdinIsDevNull(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "cat; read x; echo $?", Timeout: 20000})
+	if r.Details.TimedOut || r.Text != "stdout:\n1\n\nexit code: 0" {
+		t.Errorf("%+v %q", r.Details, r.Text)
+	}
+}
+
+// yes under a 1 s timeout is backgrounded, then killed cleanly.
+func TestBashYesTimeoutThenKill(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "yes", Timeout: 1000})
+	if !r.Details.TimedOut || !r.Details.Running || !r.Details.Stdout.Truncation.Truncated || r.Details.Stdout.FullOutputPath == "" {
+		t.Fatalf("%+v", r.Details)
+	}
+	if len(r.Text) > 60<<10 {
+		t.Errorf("text of %d bytes", len(r.Text))
+	}
+	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
+		t.Errorf("%+v\n%s", k.Details, k.Text[max(0, len(k.Text)-300):])
+	}
+	if !strings.Contains(k.Text, "y\ny\n") {
+		t.Errorf("kill_pid shows no final output")
+	}
+	if live := bashGroupMembers(r.Details.PID); len(live) > 0 {
+		t.Errorf("live: %v", live)
+	}
+}
+
+// A command that closes its stdout still reports stderr and its exit.
+func TestBashClosedStdout(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "exec 1>&-; sleep 1; echo e >&2"})
+	if r.Text != "stderr:\ne\n\nexit code: 0" || r.Details.Running {
+		t.Errorf("%+v %q", r.Details, r.Text)
+	}
+}
+
+// Close stops every job, whatever holds its output, and removes the spill
+// directory.
+func TestBashCloseKillsJobs(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	var pgids []int
+	for _, in := range []spillway.BashInput{
+		{Command: "seq 1 100000; sleep 30", RunInBackground: true},
+		{Command: "echo a; sleep 30", Timeout: 100},
+		{Command: "sleep 30 & echo b"},
+		{Command: "trap '' TERM; sleep 30", RunInBackground: true},
+	} {
+		r := bashRun(t, ts, in)
+		if !r.Details.Running {
+			t.Fatalf("%+v", r.Details)
+		}
+		pgids = append(pgids, r.Details.PID)
+	}
+	r := bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 30 & echo $!"})
+	setsid, _ := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	pgids = append(pgids, r.Details.PID)
+
+	// A call still waiting when Close comes returns too.
+	var wg sync.WaitGroup
+	var waiting spillway.BashResult
+	wg.Go(func() { waiting = bashRun(t, ts, spillway.BashInput{Command: "sleep 30"}) })
+	for range 20 { // the job with the big output spills
+		if c := bashRun(t, ts, spillway.BashInput{CheckPID: pgids[0]}); c.Details.Stdout.FullOutputPath != "" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	dir := ts.SpillDir()
+	if dir == "" {
+		t.Fatal("no spill directory")
+	}
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if err := ts.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Close took %v (one job ignores SIGTERM)", time.Since(start))
+	wg.Wait()
+	pgids = append(pgids, waiting.Details.PID)
+	for _, pg := range pgids {
+		if live := bashGroupMembers(pg); len(live) > 0 {
+			t.Errorf("group %d: live members %v", pg, live)
+		}
+	}
+	if bashAlive(setsid) {
+		t.Errorf("setsid child %d survived Close", setsid)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("spill directory %s: %v", dir, err)
+	}
+	if !waiting.IsError || waiting.Details.Running {
+		t.Errorf("waiting call: %+v %q", waiting.Details, waiting.Text)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "true"})
+	if !r.IsError || !strings.Contains(r.Text, "session has ended") {
+		t.Errorf("after Close: %q", r.Text)
+	}
+}
+
+// At most 64 jobs: the oldest finished is forgotten first; when all run,
+// a new one is refused with the list of pids.
+func TestBashJobLimit(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	first := bashRun(t, ts, spillway.BashInput{Command: "true", RunInBackground: true})
+	for i := 1; i < 64; i++ {
+		if r := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true}); r.IsError {
+			t.Fatalf("job %d: %q", i, r.Text)
+		}
+	}
+	for bashRun(t, ts, spillway.BashInput{CheckPID: first.Details.PID}).Details.Running {
+		time.Sleep(5 * time.Millisecond)
+	}
+	r := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	if r.IsError {
+		t.Fatalf("65th job with one finished: %q", r.Text)
+	}
+	if c := bashRun(t, ts, spillway.BashInput{CheckPID: first.Details.PID}); !c.IsError || !strings.Contains(c.Text, "known pids") {
+		t.Errorf("the finished job was not forgotten: %q", c.Text)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	if !r.IsError || !strings.Contains(r.Text, "64 background jobs are running") || !strings.Contains(r.Text, "kill_pid") {
+		t.Errorf("66th job: %q", r.Text)
+	}
+	// A command that must be backgrounded with no room is stopped and says so.
+	r = bashRun(t, ts, spillway.BashInput{Command: "echo z; sleep 30", Timeout: 200})
+	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "could not be kept in the background") || !strings.Contains(r.Text, "z\n") {
+		t.Errorf("timeout with a full table: %+v %q", r.Details, r.Text)
+	}
+	// Quick commands still run.
+	if r := bashRun(t, ts, spillway.BashInput{Command: "echo ok"}); r.Stdout != "ok\n" {
+		t.Errorf("quick command with a full table: %q", r.Text)
+	}
+}
+
+// The progress callback gets bytes and lines about once a second.
+func TestBashProgress(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	var mu sync.Mutex
+	var seen []int64
+	r := bashRun(t, ts, spillway.BashInput{
+		Command: "for i in 1 2 3; do echo line$i; echo err >&2; sleep 1; done",
+		Progress: func(p spillway.BashProgress) {
+			mu.Lock()
+			seen = append(seen, p.Bytes, p.Lines)
+			mu.Unlock()
+		},
+	})
+	if bashExit(r) != 0 {
+		t.Fatal(r.Text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) < 4 {
+		t.Fatalf("progress calls: %v", seen)
+	}
+	for i := 2; i < len(seen); i += 2 {
+		if seen[i] < seen[i-2] || seen[i+1] < seen[i-1] {
+			t.Errorf("progress went back: %v", seen)
+		}
+	}
+	if seen[0] < 10 || seen[1] < 2 {
+		t.Errorf("first progress %d bytes %d lines, want both streams counted", seen[0], seen[1])
+	}
+}
+
+// Calls, checks and kills from many goroutines at once (run with -race).
+func TestBashConcurrent(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 5 {
+				want := fmt.Sprintf("%d-%d\n", g, i)
+				r := bashRun(t, ts, spillway.BashInput{Command: "echo " + strings.TrimSpace(want)})
+				if r.Stdout != want {
+					t.Errorf("got %q want %q", r.Stdout, want)
+				}
+				bg := bashRun(t, ts, spillway.BashInput{Command: "seq 1 50000; sleep 30", RunInBackground: true})
+				wg.Go(func() { bashRun(t, ts, spillway.BashInput{CheckPID: bg.Details.PID}) })
+				bashRun(t, ts, spillway.BashInput{CheckPID: bg.Details.PID})
+				if k := bashRun(t, ts, spillway.BashInput{KillPID: bg.Details.PID}); k.Details.Running {
+					t.Errorf("kill: %+v", k.Details)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway"
+)
+
+func init() { commands = append(commands, newBashCmd) }
+
+func newBashCmd() *cobra.Command {
+	var in spillway.BashInput
+	var env []string
+	cmd := &cobra.Command{
+		Use:   "bash COMMAND",
+		Short: "Run a shell command and print its result as the model would get it",
+		Long: `bash runs COMMAND with bash -c (stdin from /dev/null, its own process
+group) and prints stdout and stderr, each cut to fit its limits, with the
+exit code. What does not fit is kept whole in a file under
+$TMPDIR/spillway-<uid>/cli/ that the notice names.
+
+A command still running after --timeout, or children it leaves running,
+become a background job of the session. A one-shot command is a session of
+its own that ends when the command returns, so such jobs are stopped then
+(SIGTERM, SIGKILL after 2s); --check-pid and --kill-pid are here for
+completeness and reach the jobs of the same session only.
+
+Exit status: 0 for a successful call, 1 when the result is an error (a
+non-zero exit code included), 2 for bad usage.`,
+		Example: `  spillway bash 'seq 1 100000'
+  spillway bash --timeout 5000 'make test'
+  spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				in.Command = args[0]
+			}
+			if err := checkBashUsage(in); err != nil {
+				return err
+			}
+			vars, err := parseEnv(env)
+			if err != nil {
+				return err
+			}
+			in.Env = vars
+
+			ts, err := newCLIToolset()
+			if err != nil {
+				return err
+			}
+			// Ctrl-C or SIGTERM cancels the call: the command's process
+			// group gets SIGTERM, then SIGKILL after 2s.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res := ts.Bash(ctx, in)
+			err = printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+			if res.Details.Running {
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", res.Details.PID)
+			}
+			ts.Close()
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&in.Timeout, "timeout", 0, "milliseconds after which the command is backgrounded, not killed (default 120000)")
+	f.BoolVar(&in.RunInBackground, "run-in-background", false, "start the command in the background and return at once with its pid")
+	f.StringVar(&in.Cwd, "cwd", "", "working directory (default: the current one)")
+	f.StringArrayVar(&env, "env", nil, "extra environment variable KEY=VALUE (repeatable)")
+	f.IntVar(&in.MaxLines, "max-lines", 0, "most lines shown of each stream (default 2000)")
+	f.IntVar(&in.MaxBytes, "max-bytes", 0, "most bytes shown of each stream (default 51200)")
+	f.BoolVar(&in.FullOutput, "full-output", false, "show everything up to the hard ceiling (1 MiB a stream)")
+	f.IntVar(&in.CheckPID, "check-pid", 0, "status and new output of a background job (of this session)")
+	f.IntVar(&in.KillPID, "kill-pid", 0, "stop a background job (of this session) and print its final output")
+	return cmd
+}
+
+// checkBashUsage reports a call that names no command or more than one
+// thing to do: bad usage, exit status 2.
+func checkBashUsage(in spillway.BashInput) error {
+	given := 0
+	for _, ok := range []bool{in.Command != "", in.CheckPID != 0, in.KillPID != 0} {
+		if ok {
+			given++
+		}
+	}
+	if given != 1 {
+		return errors.New("bash: give exactly one of COMMAND, --check-pid or --kill-pid (see spillway bash --help)")
+	}
+	return nil
+}
+
+// parseEnv reads the --env KEY=VALUE flags.
+func parseEnv(flags []string) (map[string]string, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	vars := make(map[string]string, len(flags))
+	for _, kv := range flags {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("bash: --env %q: want KEY=VALUE", kv)
+		}
+		vars[k] = v
+	}
+	return vars, nil
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/spill"
+)
+
+func init() { commands = append(commands, newMCPCmd) }
+
+func newMCPCmd() *cobra.Command {
+	var logLevel string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the tools to one MCP client over stdio",
+		Long: `mcp serves bash, read, grep, find and ls to one MCP client over stdin and
+stdout (newline-delimited JSON-RPC), for Claude Code, Claude Desktop, Codex,
+Cursor or any MCP client that starts its servers as commands:
+
+  claude mcp add spillway -- spillway mcp
+
+The process is one session: its background jobs and its spill directory
+live until the client closes stdin or the process gets SIGINT or SIGTERM,
+then the jobs are killed and the spill directory removed. stdout carries
+JSON-RPC only; the log goes to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log, err := newLogger(logLevel, slog.LevelWarn)
+			if err != nil {
+				return err
+			}
+			cfg, err := serverConfig(log)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			return mcpserver.ServeStdio(ctx, cfg, os.Stdin, os.Stdout)
+		},
+	}
+	cmd.Flags().StringVar(&logLevel, "log-level", "warn", "what to log on stderr: debug, info, warn or error")
+	return cmd
+}
+
+// serverConfig builds the configuration of spillway mcp and serve from the
+// global flags: the policy (--profile, --config, --format), and one toolset
+// per session made from it. It first removes the spill directories that
+// dead spillway processes left behind.
+func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
+	p, err := loadPolicy()
+	if err != nil {
+		return mcpserver.Config{}, err
+	}
+	if global.root != "" || global.sandbox {
+		// Refuse rather than run unconfined: the toolset options for
+		// these flags are not wired into the servers yet.
+		return mcpserver.Config{}, fmt.Errorf("--root and --sandbox are not supported by spillway mcp/serve in this build")
+	}
+	opts := spillway.Options{Policy: &p, Spill: p.Spill.StoreConfig()}
+	for _, dir := range spill.Sweep(p.Spill.Dir) {
+		log.Info("removed the spill directory of a dead process", "dir", dir)
+	}
+	return mcpserver.Config{
+		NewToolset: func() (*spillway.Toolset, error) { return spillway.New(opts) },
+		Policy:     &p,
+		Version:    moduleVersion(),
+		Logger:     log,
+	}, nil
+}
+
+// newLogger returns a logger that writes to stderr at the given level.
+func newLogger(level string, def slog.Level) (*slog.Logger, error) {
+	l := def
+	if level != "" {
+		if err := l.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+		}
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+}
+
+// moduleVersion is the version reported to MCP clients: the module
+// version, or the commit of a development build.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			return "(devel) " + s.Value[:min(12, len(s.Value))]
+		}
+	}
+	return "(devel)"
+}
+
+// signalContext returns a context cancelled by SIGINT or SIGTERM.
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+}
+
+// envOr returns the value of the environment variable name, or def.
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return strings.TrimSpace(v)
+	}
+	return def
+}

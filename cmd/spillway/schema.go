@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway/mcpserver"
+)
+
+func init() { commands = append(commands, newSchemaCmd) }
+
+func newSchemaCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Print the tool definitions for an LLM provider's API",
+		Long: `schema prints the definitions of the tools (name, description, input JSON
+schema) as JSON, for agents that call the spillway library through their own
+provider SDK:
+
+  --format mcp        {"tools": [...]} as MCP tools/list returns it, with
+                      output schemas and annotations
+  --format anthropic  the "tools" array of the Anthropic Messages API
+  --format openai     the "tools" array of the OpenAI Chat Completions API
+
+The descriptions state the limits of the policy in force (--profile,
+--config).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := loadPolicy()
+			if err != nil {
+				return err
+			}
+			defs, err := toolDefinitions(mcpserver.Tools(p), format)
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			return enc.Encode(defs)
+		},
+	}
+	// This --format names a provider; it shadows the global result format,
+	// which does not apply here.
+	cmd.Flags().StringVar(&format, "format", "mcp", "shape of the definitions: mcp, anthropic or openai")
+	return cmd
+}
+
+// toolDefinitions returns the tools in the shape of one provider's API.
+func toolDefinitions(tools []mcpserver.Tool, format string) (any, error) {
+	switch format {
+	case "mcp":
+		type list struct {
+			Tools []any `json:"tools"`
+		}
+		var l list
+		for _, t := range tools {
+			l.Tools = append(l.Tools, t.MCP())
+		}
+		return l, nil
+	case "anthropic":
+		type tool struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			InputSchema any    `json:"input_schema"`
+		}
+		out := []tool{}
+		for _, t := range tools {
+			out = append(out, tool{t.Name, t.Description, t.InputSchema})
+		}
+		return out, nil
+	case "openai":
+		type function struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Parameters  any    `json:"parameters"`
+		}
+		type tool struct {
+			Type     string   `json:"type"`
+			Function function `json:"function"`
+		}
+		out := []tool{}
+		for _, t := range tools {
+			out = append(out, tool{"function", function{t.Name, t.Description, t.InputSchema}})
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("--format %q: want mcp, anthropic or openai", format)
+}

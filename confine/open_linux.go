@@ -1,0 +1,96 @@
+package confine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// noOpenat2 is set once the kernel (or a seccomp filter) has answered
+// openat2 with ENOSYS; opens then check the opened file's real path.
+var noOpenat2 atomic.Bool
+
+// openBeneath opens the resolved path real, which lies under base (the root
+// or an allowed directory), so that no component changed since the check
+// can lead outside base.
+func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
+	if !noOpenat2.Load() {
+		f, err := openat2Beneath(r, base, real, flag)
+		if !errors.Is(err, syscall.ENOSYS) {
+			return f, err
+		}
+		noOpenat2.Store(true)
+	}
+	return openAndVerify(r, real, flag)
+}
+
+func openat2Beneath(r *Root, base, real string, flag int) (*os.File, error) {
+	rel, err := filepath.Rel(base, real)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: real, Err: err}
+	}
+	how := &unix.OpenHow{
+		Flags:   uint64(flag) | unix.O_CLOEXEC | unix.O_LARGEFILE,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	if flag&(os.O_CREATE|unix.O_TMPFILE) != 0 {
+		how.Mode = 0o666
+	}
+	open := func(dirfd int) (fd int, err error) {
+		for {
+			fd, err = unix.Openat2(dirfd, rel, how)
+			if err != unix.EINTR {
+				return fd, err
+			}
+		}
+	}
+	var fd int
+	if base == r.dir {
+		conn, cerr := r.handle.SyscallConn()
+		if cerr != nil {
+			return nil, cerr
+		}
+		if cerr := conn.Control(func(dirfd uintptr) { fd, err = open(int(dirfd)) }); cerr != nil {
+			return nil, cerr
+		}
+	} else {
+		// An allowed directory: its handle is opened now, from its real
+		// path, following no symlink.
+		var dirfd int
+		dirfd, err = unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_NO_SYMLINKS,
+		})
+		if err == nil {
+			fd, err = open(dirfd)
+			unix.Close(dirfd)
+		}
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: real, Err: err}
+	}
+	return os.NewFile(uintptr(fd), real), nil
+}
+
+// openAndVerify opens real, then checks where the opened file really is.
+func openAndVerify(r *Root, real string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(real, flag, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	got, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
+	if err != nil {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: real, Err: errors.New("cannot check where the opened file is: " + err.Error())}
+	}
+	if _, ok := r.base(got); !ok {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: real, Err: syscall.EXDEV}
+	}
+	return f, nil
+}

@@ -1,0 +1,280 @@
+// Package confine keeps the file tools inside one directory tree, the
+// --root of the server: a path that resolves outside it — through "..", an
+// absolute path or a symlink — is refused, except under a few allowed
+// directories (the session's spill directory).
+//
+// Resolve follows symlinks the way the kernel does before it checks, and
+// Open closes the gap between the check and the open: the file is opened
+// with openat2(RESOLVE_BENEATH) relative to a handle of the root, so a
+// component swapped for a symlink after the check cannot lead out. On
+// kernels without openat2 the opened file's real path (/proc/self/fd/N) is
+// checked instead.
+//
+// A nil *Root confines nothing: every method allows every path.
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxSymlinks bounds the symlinks followed while resolving one path, as
+// the kernel's ELOOP does.
+const maxSymlinks = 40
+
+// testHookBeforeOpen, when set by a test, runs between the check and the
+// open of Root.Open.
+var testHookBeforeOpen func()
+
+// ErrOutside is matched (errors.Is) by every refusal of a Root.
+var ErrOutside = errors.New("path resolves outside the root")
+
+// An OutsideError says which path was refused and why.
+type OutsideError struct {
+	// Path is the path as it was given.
+	Path string
+	// Root is the root directory.
+	Root string
+	// Resolved is where Path leads, symlinks followed.
+	Resolved string
+	// Symlink is true when Path lies under the root as written and a
+	// symlink leads it out.
+	Symlink bool
+	// Changed is true when the check passed but the path changed before
+	// it was opened (a component swapped for a symlink).
+	Changed bool
+}
+
+func (e *OutsideError) Error() string {
+	var why string
+	switch {
+	case e.Changed:
+		why = " (it changed while it was opened: a component is now a symlink that leads out)"
+	case e.Symlink:
+		why = fmt.Sprintf(" (through a symlink, to %s)", e.Resolved)
+	case e.Resolved != "":
+		why = fmt.Sprintf(" (to %s)", e.Resolved)
+	}
+	return fmt.Sprintf("path %s resolves outside the root %s%s; the file tools only reach paths under the root", e.Path, e.Root, why)
+}
+
+// Is makes errors.Is(err, ErrOutside) true.
+func (e *OutsideError) Is(target error) bool { return target == ErrOutside }
+
+// A Root is a directory the file tools may not leave. Its methods are safe
+// for concurrent use.
+type Root struct {
+	dir    string   // absolute, symlinks resolved
+	handle *os.File // O_PATH handle of dir, for openat2
+	allow  []func() string
+}
+
+// New returns the Root of dir, which must be an existing directory. Each
+// allow function names a directory that is allowed too ("" for none yet),
+// such as a session's spill directory that is made on first need; it is
+// called at every check.
+func New(dir string, allow ...func() string) (*Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: %w", dir, err)
+	}
+	fd, err := unix.Open(real, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("root %s is not a directory that can be opened: %w", dir, err)
+	}
+	return &Root{dir: real, handle: os.NewFile(uintptr(fd), real), allow: allow}, nil
+}
+
+// With returns a Root with the same directory that also allows the
+// directories the functions name. The two Roots share the directory handle.
+func (r *Root) With(allow ...func() string) *Root {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.allow = append(append([]func() string(nil), r.allow...), allow...)
+	return &c
+}
+
+// Dir returns the root directory, absolute with symlinks resolved ("" for
+// a nil Root).
+func (r *Root) Dir() string {
+	if r == nil {
+		return ""
+	}
+	return r.dir
+}
+
+// Resolve returns the absolute path that path (relative to cwd, or to the
+// root when cwd is "") leads to, with ".." and symlinks followed as the
+// kernel follows them, or an *OutsideError if that lies outside the root
+// and the allowed directories. A path that does not exist is resolved as
+// far as it exists; the rest is added as written (the caller's open then
+// reports it missing).
+func (r *Root) Resolve(cwd, path string) (string, error) {
+	abs := joinRaw(r.Dir(), cwd, path)
+	if r == nil {
+		return filepath.Clean(abs), nil
+	}
+	real, err := resolve(abs)
+	if err != nil {
+		return "", fmt.Errorf("path %s: %w", path, err)
+	}
+	if _, ok := r.base(real); ok {
+		return real, nil
+	}
+	lexical := filepath.Clean(abs)
+	_, lexicalInside := r.base(lexical)
+	return "", &OutsideError{Path: path, Root: r.dir, Resolved: real, Symlink: lexicalInside}
+}
+
+// Contains reports whether path (absolute, or relative to the root) leads,
+// symlinks followed, into the root or an allowed directory.
+func (r *Root) Contains(path string) bool {
+	_, err := r.Resolve("", path)
+	return err == nil
+}
+
+// Open opens path (relative to cwd, or to the root when cwd is "") with the
+// flags of os.OpenFile (files it creates get mode 0666 before the umask).
+// The path is resolved and checked as Resolve does, then opened relative to
+// a handle of its base directory with openat2(RESOLVE_BENEATH), so that
+// nothing changed after the check can lead the open outside.
+func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
+	if r == nil {
+		return os.OpenFile(filepath.Clean(joinRaw("", cwd, path)), flag, 0o666)
+	}
+	real, err := r.Resolve(cwd, path)
+	if err != nil {
+		return nil, err
+	}
+	base, _ := r.base(real)
+	if testHookBeforeOpen != nil {
+		testHookBeforeOpen()
+	}
+	f, err := openBeneath(r, base, real, flag)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Err == syscall.EXDEV {
+			return nil, &OutsideError{Path: path, Root: r.dir, Resolved: real, Changed: true}
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// base returns the directory among the root and the allowed ones that
+// holds the resolved path p.
+func (r *Root) base(p string) (string, bool) {
+	if within(r.dir, p) {
+		return r.dir, true
+	}
+	for _, f := range r.allow {
+		d := f()
+		if d == "" {
+			continue
+		}
+		if rd, err := filepath.EvalSymlinks(d); err == nil {
+			d = rd
+		}
+		if d = filepath.Clean(d); filepath.IsAbs(d) && within(d, p) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// within reports whether the clean absolute path p is dir or lies under it.
+func within(dir, p string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir) && p[len(dir)] == '/'
+}
+
+// joinRaw makes path absolute against cwd (itself against root, then the
+// process's directory) without cleaning it, so that ".." after a symlink
+// is followed as the kernel follows it.
+func joinRaw(root, cwd, path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	if cwd == "" {
+		cwd = root
+	}
+	if !filepath.IsAbs(cwd) {
+		if root != "" {
+			cwd = root + "/" + cwd
+		} else if abs, err := filepath.Abs(cwd); err == nil {
+			cwd = abs
+		}
+	}
+	if path == "" {
+		return cwd
+	}
+	return cwd + "/" + path
+}
+
+// resolve follows the absolute path p component by component, symlinks
+// included, and returns the clean real path. Once a component does not
+// exist (or is not a directory), the remaining components are added
+// lexically.
+func resolve(p string) (string, error) {
+	dest := "/"
+	rest := p
+	links := 0
+	for rest != "" {
+		var comp string
+		comp, rest, _ = strings.Cut(rest, "/")
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			dest = filepath.Dir(dest)
+			continue
+		}
+		next := filepath.Join(dest, comp)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return filepath.Join(next, rest), nil
+			}
+			return "", err
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			dest = next
+			continue
+		}
+		if links++; links > maxSymlinks {
+			return "", fmt.Errorf("too many levels of symbolic links at %s", next)
+		}
+		target, err := os.Readlink(next)
+		if errors.Is(err, syscall.EINVAL) && links <= maxSymlinks/2 {
+			// No longer a symlink: it was replaced since the Lstat. Look
+			// at it again.
+			rest = comp + "/" + rest
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			dest = "/"
+		}
+		if rest != "" {
+			target += "/" + rest
+		}
+		rest = target
+	}
+	return dest, nil
+}

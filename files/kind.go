@@ -1,0 +1,83 @@
+package files
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/gabriel-vasile/mimetype"
+)
+
+// sniffBytes is how much of a file decides what it is.
+const sniffBytes = 4096
+
+// maxImageBytes is the largest image returned as image content.
+const maxImageBytes = 5 << 20
+
+// What a file holds, as far as read is concerned.
+type fileKind uint8
+
+const (
+	kindText fileKind = iota
+	kindImage
+	kindBinary
+)
+
+// imageTypes are the image formats returned as image content: the ones
+// model APIs accept.
+var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// classify decides from the first bytes of a file whether it is text, an
+// image (then mime is its image type) or other binary data. mime is the
+// detected type.
+func classify(head []byte) (kind fileKind, mime string, mt *mimetype.MIME) {
+	mt = mimetype.Detect(head)
+	for m := mt; m != nil; m = m.Parent() {
+		if m.Is("text/plain") {
+			return kindText, mt.String(), mt
+		}
+		for _, img := range imageTypes {
+			if m.Is(img) {
+				return kindImage, img, mt
+			}
+		}
+	}
+	return kindBinary, mt.String(), mt
+}
+
+// notRegular returns the error for a file that read must not open: a
+// directory, a FIFO, a socket or a device (opening or reading those can
+// block forever or never end). It returns nil for a regular file.
+func notRegular(path string, m fs.FileMode) error {
+	q := shellQuote(path)
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return fmt.Errorf("%s is a directory, not a file. Use ls to list it", path)
+	case m&fs.ModeNamedPipe != 0:
+		return fmt.Errorf("%s is a named pipe (FIFO), not a regular file: reading it could block forever, so read refuses it. If you must, use bash with a timeout: timeout 5 head -c 51200 %s", path, q)
+	case m&fs.ModeSocket != 0:
+		return fmt.Errorf("%s is a socket, not a regular file; read only reads regular files", path)
+	case m&fs.ModeCharDevice != 0:
+		return fmt.Errorf("%s is a character device, not a regular file: it may never end or block. If you must, use bash: head -c 1024 %s | xxd", path, q)
+	case m&fs.ModeDevice != 0:
+		return fmt.Errorf("%s is a block device, not a regular file. If you must, use bash: head -c 1024 %s | xxd", path, q)
+	default:
+		return fmt.Errorf("%s is not a regular file (%s); read only reads regular files", path, m.Type())
+	}
+}
+
+// binaryError is the error for a file that is neither text nor an image.
+func binaryError(path string, mt *mimetype.MIME) error {
+	q := shellQuote(path)
+	if s := mt.String(); strings.Contains(s, "charset=utf-16") || strings.Contains(s, "charset=utf-32") {
+		enc := strings.ToUpper(s[strings.Index(s, "charset=")+len("charset="):])
+		return fmt.Errorf("%s is %s text, which read does not decode. Use bash: iconv -f %s -t UTF-8 %s | head -n 2000", path, enc, enc, q)
+	}
+	what := mt.String()
+	if ext := mt.Extension(); ext != "" {
+		what += ", " + ext
+	}
+	return fmt.Errorf("%s is a binary file (%s), not text. Use bash to inspect it: xxd %s | head -n 100, or strings %s | head -n 200", path, what, q, q)
+}

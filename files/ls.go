@@ -1,0 +1,200 @@
+package files
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// LsInput holds the parameters of one ls call (SPEC §2).
+type LsInput struct {
+	// Path is the directory to list; default the session's cwd.
+	Path string `json:"path,omitempty"`
+	// Limit is the most entries shown (0: the policy's, 500 by default).
+	Limit int `json:"limit,omitempty"`
+}
+
+// LsDetails are the structured details of an ls result.
+type LsDetails struct {
+	// Count is the number of entries shown.
+	Count int `json:"count"`
+	// EntryLimitReached is true when the directory holds more entries
+	// than the limit.
+	EntryLimitReached bool `json:"entry_limit_reached"`
+	// Truncation counts entries as lines.
+	Truncation output.Truncation `json:"truncation"`
+}
+
+// LsResult is an ls result.
+type LsResult struct {
+	Text    string    `json:"text"`
+	Details LsDetails `json:"details"`
+	IsError bool      `json:"is_error"`
+	// Entries are the names shown, in order, with their "/" or "@".
+	Entries []string `json:"-"`
+}
+
+func lsError(err error) LsResult { return LsResult{Text: err.Error(), IsError: true} }
+
+// emptyDirText is the whole text of an ls of an empty directory.
+const emptyDirText = "(empty directory)"
+
+// lsBatch is how many entries are read from the directory at a time.
+const lsBatch = 1024
+
+// Ls lists a directory (SPEC §2 ls): names sorted case-insensitively,
+// dotfiles included, directories ending in "/" and symlinks in "@". Only
+// the first limit names in order are ever held, however big the
+// directory.
+func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
+	if in.Limit < 0 {
+		return lsError(fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit))
+	}
+	limit := policy.Cap(in.Limit, t.cfg.Ls.Limit, policy.LinesCeiling)
+	p := in.Path
+	if p == "" {
+		p = "."
+	}
+	path := resolvePath(t.cfg.Cwd, p)
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return lsError(fmt.Errorf("directory not found: %s. Use find to locate it", path))
+	case err != nil:
+		return lsError(listError(path, err))
+	case !fi.IsDir():
+		if fi.Mode().IsRegular() {
+			return lsError(fmt.Errorf("%s is a file, not a directory. Use read to see its contents", path))
+		}
+		return lsError(fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type()))
+	}
+	d, err := os.Open(path)
+	if err != nil {
+		return lsError(listError(path, err))
+	}
+	defer d.Close()
+
+	kept := &entryHeap{}
+	var total, totalBytes int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return lsError(fmt.Errorf("ls of %s cancelled: %v", path, err))
+		}
+		batch, err := d.ReadDir(lsBatch)
+		for _, e := range batch {
+			name := e.Name()
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				name += "@"
+			case e.IsDir():
+				name += "/"
+			}
+			total++
+			totalBytes += int64(len(name)) + 1
+			ent := lsEntry{key: strings.ToLower(e.Name()), name: name}
+			if kept.Len() < limit {
+				heap.Push(kept, ent)
+			} else if ent.less((*kept)[0]) {
+				(*kept)[0] = ent
+				heap.Fix(kept, 0)
+			}
+		}
+		if err == io.EOF || (err == nil && len(batch) == 0) {
+			break
+		}
+		if err != nil {
+			return lsError(listError(path, err))
+		}
+	}
+	entries := []lsEntry(*kept)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].less(entries[j]) })
+	return renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes)
+}
+
+func listError(path string, err error) error {
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("cannot list %s: permission denied", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot list %s: %v", path, err)
+}
+
+// renderLs shows the entries that fit maxBytes, then the notices.
+func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int) LsResult {
+	var res LsResult
+	if total == 0 {
+		res.Text = emptyDirText
+		return res
+	}
+	var b strings.Builder
+	byBytes := false
+	for _, e := range entries {
+		if b.Len()+len(e.name)+1 > maxBytes {
+			byBytes = true
+			break
+		}
+		b.WriteString(e.name)
+		b.WriteByte('\n')
+		res.Entries = append(res.Entries, e.name)
+	}
+	shown := int64(len(res.Entries))
+	d := &res.Details
+	d.Count = len(res.Entries)
+	d.EntryLimitReached = total > int64(limit)
+	tr := &d.Truncation
+	tr.TotalLines, tr.TotalBytes = total, totalBytes
+	tr.OutputLines, tr.OutputBytes = shown, int64(b.Len())
+	var notices []string
+	switch {
+	case byBytes:
+		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+		notices = append(notices, fmt.Sprintf("[%s limit reached (%d of %d entries shown). Use find with a pattern to narrow the list]", output.FormatSize(int64(maxBytes)), shown, total))
+	case d.EntryLimitReached:
+		tr.Truncated, tr.TruncatedBy = true, output.ByLines
+		notices = append(notices, fmt.Sprintf("[%d entries limit reached. Use limit=%d for more]", limit, 2*limit))
+	}
+	res.Text = joinNotices(b.String(), notices)
+	return res
+}
+
+// An lsEntry is a name to show and its sort key.
+type lsEntry struct {
+	key  string // lower case
+	name string // with its "/" or "@"
+}
+
+// less orders case-insensitively, then by the exact name, so that the
+// order never depends on the directory's.
+func (a lsEntry) less(b lsEntry) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.name < b.name
+}
+
+// An entryHeap is a max-heap: its root is the last entry kept, the first
+// to go when a smaller one comes.
+type entryHeap []lsEntry
+
+func (h entryHeap) Len() int           { return len(h) }
+func (h entryHeap) Less(i, j int) bool { return h[j].less(h[i]) }
+func (h entryHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *entryHeap) Push(x any)        { *h = append(*h, x.(lsEntry)) }
+func (h *entryHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

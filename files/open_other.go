@@ -1,0 +1,8 @@
+//go:build !unix
+
+package files
+
+import "os"
+
+// openNoBlock opens path for reading.
+func openNoBlock(path string) (*os.File, error) { return os.Open(path) }

@@ -1,0 +1,343 @@
+package files
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+)
+
+// pageLimits bound one page of a read.
+type pageLimits struct {
+	maxLines     int  // lines shown at most (> 0)
+	maxBytes     int  // bytes of shown text at most (> 0)
+	maxLineChars int  // a longer line is cut; 0: no cut
+	lineNumbers  bool // prefix cat -n style numbers
+}
+
+// Why a page stopped before the end of the file.
+type stopReason uint8
+
+const (
+	stopNone  stopReason = iota
+	stopLines            // maxLines lines shown
+	stopBytes            // the next line did not fit maxBytes
+)
+
+var replacementChar = []byte(string(utf8.RuneError))
+
+// A page collects the lines a read shows, fed the file's bytes from the
+// start of the first line asked for. It holds at most the shown text and
+// the kept part of the current line, so its memory is O(limits) whatever
+// the size of the file or of its lines.
+//
+// Every shown line is kept as in the file, its ending ("\n" or "\r\n")
+// included, except that invalid UTF-8 becomes U+FFFD (one per byte) and a
+// line longer than maxLineChars keeps its first maxLineChars characters
+// followed by "... [N chars cut]".
+type page struct {
+	lim   pageLimits
+	first int64 // number (1-based) of the first line fed
+
+	text    []byte // shown lines as the model reads them: numbers and cut markers included
+	content []byte // shown lines, pure: no numbers, cut lines cut without a marker
+	shown   int64
+	done    bool
+	stop    stopReason
+
+	linesCut      int64
+	firstCut      int64 // number of the first cut line (0: none)
+	firstCutBytes int64 // its size in bytes
+
+	// The first line did not fit maxBytes even cut: its number and size.
+	overLine  int64
+	overBytes int64
+
+	// The current line.
+	started    bool  // a byte of it was fed
+	raw        int64 // its bytes so far, '\n' excluded
+	lastCR     bool  // its last byte so far is '\r'
+	cur        []byte
+	curChars   int   // characters decoded into cur
+	cutAt      int   // len(cur) at maxLineChars characters
+	full       bool  // cur is complete: the rest is only counted
+	extraChars int64 // characters after cur
+	measuring  bool  // the line does not fit: only its size is wanted
+	carry      [utf8.UTFMax]byte
+	ncarry     int
+	marker     []byte
+}
+
+func newPage(lim pageLimits, first int64) *page {
+	return &page{lim: lim, first: first}
+}
+
+// number is the 1-based number of the current line.
+func (p *page) number() int64 { return p.first + p.shown }
+
+// write feeds the next bytes of the file. It reports true once the page
+// is complete: more bytes would change nothing.
+func (p *page) write(b []byte) bool {
+	for len(b) > 0 && !p.done {
+		k := bytes.IndexByte(b, '\n')
+		if k < 0 {
+			p.segment(b)
+			return p.done
+		}
+		p.segment(b[:k])
+		p.endLine(true)
+		b = b[k+1:]
+	}
+	return p.done
+}
+
+// close ends the file: a last line without '\n' is taken as it is.
+func (p *page) close() {
+	if !p.done && p.started {
+		p.endLine(false)
+	}
+}
+
+// segment takes bytes of the current line ('\n' excluded).
+func (p *page) segment(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	p.started = true
+	p.raw += int64(len(b))
+	p.lastCR = b[len(b)-1] == '\r'
+	if p.measuring {
+		return
+	}
+	if p.ncarry > 0 {
+		b = p.resolveCarry(b, false)
+	}
+	for len(b) > 0 && !p.measuring {
+		if p.full {
+			p.count(b)
+			return
+		}
+		c := b[0]
+		if c < utf8.RuneSelf {
+			p.keep(b[:1])
+			b = b[1:]
+			continue
+		}
+		if !utf8.FullRune(b) {
+			p.ncarry = copy(p.carry[:], b)
+			return
+		}
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			p.keep(replacementChar)
+		} else {
+			p.keep(b[:size])
+		}
+		b = b[size:]
+	}
+}
+
+// resolveCarry completes or rejects the character held from the previous
+// segment, taking bytes from b, and returns what is left of b. At the end
+// of a line (eof) every byte of an unfinished character is invalid.
+func (p *page) resolveCarry(b []byte, eof bool) []byte {
+	for p.ncarry > 0 {
+		var buf [2 * utf8.UTFMax]byte
+		k := copy(buf[:], p.carry[:p.ncarry])
+		take := copy(buf[k:], b)
+		tmp := buf[:k+take]
+		if !utf8.FullRune(tmp) && !eof {
+			p.ncarry = copy(p.carry[:], tmp)
+			return b[len(b):]
+		}
+		r, size := utf8.DecodeRune(tmp)
+		if r == utf8.RuneError && size <= 1 {
+			p.char(replacementChar)
+			copy(p.carry[:], p.carry[1:p.ncarry])
+			p.ncarry--
+			continue
+		}
+		p.char(tmp[:size])
+		used := size - p.ncarry
+		p.ncarry = 0
+		return b[used:]
+	}
+	return b
+}
+
+// char takes one decoded character: kept or counted.
+func (p *page) char(c []byte) {
+	if p.measuring {
+		return
+	}
+	if p.full {
+		p.extraChars++
+		p.checkCutFits()
+		return
+	}
+	p.keep(c)
+}
+
+// count counts the characters of b past the kept part of the line. An
+// unfinished character at its end is held for the next segment.
+func (p *page) count(b []byte) {
+	end := len(b)
+	for k := 1; k <= utf8.UTFMax-1 && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < utf8.RuneSelf {
+			break
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-k:]) {
+				end = len(b) - k
+			}
+			break
+		}
+	}
+	p.extraChars += int64(utf8.RuneCount(b[:end]))
+	p.ncarry = copy(p.carry[:], b[end:])
+	p.checkCutFits()
+}
+
+// keep appends one character to the kept part of the line.
+func (p *page) keep(c []byte) {
+	p.cur = append(p.cur, c...)
+	p.curChars++
+	if max := p.lim.maxLineChars; max > 0 {
+		if p.curChars == max {
+			p.cutAt = len(p.cur)
+		}
+		// One character more than max is kept: a line of max characters
+		// and a '\r' before its '\n' is not cut.
+		if p.curChars > max {
+			p.full = true
+		}
+		return
+	}
+	if len(p.cur) > p.room() {
+		// Uncut, the line is already too big for what is left.
+		p.doesNotFit()
+	}
+}
+
+// checkCutFits stops early on a line that will be cut and whose cut form
+// cannot fit what is left, so that a huge line after the first is not
+// scanned to its end for nothing.
+func (p *page) checkCutFits() {
+	if p.extraChars == 0 || p.measuring {
+		return
+	}
+	// At least max+2 characters: cut whatever the line ending.
+	if p.cutAt+len("... [1 chars cut]") > p.room() {
+		p.doesNotFit()
+	}
+}
+
+// room is how many bytes the current line may take, its number included.
+func (p *page) room() int {
+	r := p.lim.maxBytes - len(p.text)
+	if p.lim.lineNumbers {
+		r -= numberWidth(p.number())
+	}
+	return r
+}
+
+// doesNotFit handles a line found too big for the page: after the first
+// line the page ends; the first line is measured so that the notice can
+// say its size.
+func (p *page) doesNotFit() {
+	p.stop = stopBytes
+	if p.shown > 0 {
+		p.done = true
+		return
+	}
+	p.measuring = true
+	p.cur = p.cur[:0]
+}
+
+// endLine ends the current line: shown if it fits, else the page ends.
+func (p *page) endLine(terminated bool) {
+	if p.ncarry > 0 {
+		p.resolveCarry(nil, true)
+	}
+	if p.measuring {
+		p.overLine, p.overBytes = p.number(), p.raw
+		p.done = true
+		return
+	}
+	chars := int64(p.curChars) + p.extraChars
+	crlf := terminated && p.lastCR
+	if crlf {
+		chars-- // the '\r' belongs to the line ending
+	}
+	body, ending := p.cur, ""
+	p.marker = p.marker[:0]
+	cut := p.lim.maxLineChars > 0 && chars > int64(p.lim.maxLineChars)
+	switch {
+	case cut:
+		body = p.cur[:p.cutAt]
+		p.marker = append(p.marker, "... ["...)
+		p.marker = strconv.AppendInt(p.marker, chars-int64(p.lim.maxLineChars), 10)
+		p.marker = append(p.marker, " chars cut]"...)
+		if crlf {
+			ending = "\r\n"
+		} else if terminated {
+			ending = "\n"
+		}
+	case terminated:
+		ending = "\n" // a kept '\r' is already in body
+	}
+	size := len(body) + len(p.marker) + len(ending)
+	if size > p.room() {
+		p.doesNotFit()
+		if p.measuring { // the first line: it has ended, so its size is known
+			p.overLine, p.overBytes = p.number(), p.raw
+			p.done = true
+		}
+		return
+	}
+	if p.lim.lineNumbers {
+		p.text = appendNumber(p.text, p.number())
+	}
+	p.text = append(p.text, body...)
+	p.text = append(p.text, p.marker...)
+	p.text = append(p.text, ending...)
+	p.content = append(p.content, body...)
+	p.content = append(p.content, ending...)
+	if cut {
+		p.linesCut++
+		if p.firstCut == 0 {
+			p.firstCut, p.firstCutBytes = p.number(), p.raw
+		}
+	}
+	p.shown++
+	p.resetLine()
+	if p.shown >= int64(p.lim.maxLines) {
+		p.stop = stopLines
+		p.done = true
+	}
+}
+
+func (p *page) resetLine() {
+	p.started, p.raw, p.lastCR = false, 0, false
+	p.cur = p.cur[:0]
+	p.curChars, p.cutAt, p.full, p.extraChars = 0, 0, false, 0
+	p.ncarry = 0
+}
+
+// appendNumber appends a cat -n style line number: right-aligned in six
+// columns, then a tab.
+func appendNumber(b []byte, n int64) []byte {
+	var buf [24]byte
+	s := strconv.AppendInt(buf[:0], n, 10)
+	for i := len(s); i < 6; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, s...)
+	return append(b, '\t')
+}
+
+// numberWidth is the length of appendNumber's output for n.
+func numberWidth(n int64) int {
+	d := len(strconv.FormatInt(n, 10))
+	return max(d, 6) + 1
+}

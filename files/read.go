@@ -1,0 +1,210 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// ReadInput holds the parameters of one read call (SPEC §2).
+type ReadInput struct {
+	// Path is the file to read; relative to the session's cwd.
+	Path string `json:"path"`
+	// Offset is the first line shown, 1-based (0: 1).
+	Offset int `json:"offset,omitempty"`
+	// Limit is the most lines shown (0: the policy's, 2000 by default).
+	Limit int `json:"limit,omitempty"`
+	// LineNumbers prefixes every line with its number, cat -n style.
+	LineNumbers bool `json:"line_numbers,omitempty"`
+}
+
+// Values of ReadDetails.Kind.
+const (
+	KindText  = "text"
+	KindImage = "image"
+)
+
+// ReadDetails are the structured details of a read result.
+type ReadDetails struct {
+	// Path is the absolute path read.
+	Path string `json:"path"`
+	// Kind is "text" or "image".
+	Kind string `json:"kind"`
+	// MimeType is the detected type of the file.
+	MimeType string `json:"mime_type"`
+	// Offset is the number of the first line asked for.
+	Offset int64 `json:"offset"`
+	// LinesShown counts the lines shown.
+	LinesShown int64 `json:"lines_shown"`
+	// TotalLines counts the lines of the file (always known).
+	TotalLines int64 `json:"total_lines"`
+	// LinesCut counts the shown lines cut at the policy's max_line_chars.
+	LinesCut int64 `json:"lines_cut"`
+	// Truncation is the common truncation object. For read, Truncated
+	// means lines remain after the last shown line; cut lines are counted
+	// in LinesCut only.
+	Truncation output.Truncation `json:"truncation"`
+}
+
+// ReadResult is a read result: the text for the model, the details, and
+// the pure content shown.
+type ReadResult struct {
+	Text    string      `json:"text"`
+	Details ReadDetails `json:"details"`
+	IsError bool        `json:"is_error"`
+	// Content is the file's lines as shown, without notices, line numbers
+	// or cut markers (a cut line holds its first max_line_chars
+	// characters).
+	Content string `json:"-"`
+	// Image holds the bytes of an image (Kind "image"), MimeType its type.
+	Image    []byte `json:"-"`
+	MimeType string `json:"-"`
+}
+
+// readError returns a failed read.
+func readError(path string, err error) ReadResult {
+	return ReadResult{Text: err.Error(), IsError: true, Details: ReadDetails{Path: path}}
+}
+
+// Read reads a text file page by page, or an image whole (SPEC §2 read).
+// It never blocks on a FIFO or a device, and its memory is bounded by the
+// limits whatever the size of the file or of its lines.
+func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
+	if in.Path == "" {
+		return readError("", errors.New("path is required: the file to read"))
+	}
+	if in.Offset < 0 {
+		return readError("", fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset))
+	}
+	if in.Limit < 0 {
+		return readError("", fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit))
+	}
+	path := resolvePath(t.cfg.Cwd, in.Path)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return readError(path, t.statError(path, err))
+	}
+	if err := notRegular(path, fi.Mode()); err != nil {
+		return readError(path, err)
+	}
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return readError(path, t.statError(path, err))
+	}
+	defer f.Close()
+
+	head := make([]byte, sniffBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+	}
+	kind, mime, mt := classify(head[:n])
+	switch kind {
+	case kindImage:
+		return t.readImage(f, path, fi, mime)
+	case kindBinary:
+		return readError(path, binaryError(path, mt))
+	}
+	offset := int64(max(in.Offset, 1))
+	lim := pageLimits{
+		maxLines:     policy.Cap(in.Limit, t.cfg.Read.MaxLines, policy.LinesCeiling),
+		maxBytes:     t.cfg.Read.MaxBytes,
+		maxLineChars: t.cfg.Read.MaxLineChars,
+		lineNumbers:  in.LineNumbers,
+	}
+	return t.readText(ctx, f, path, fi, mime, offset, lim)
+}
+
+// statError turns the error of a stat or an open into one that says what
+// to do.
+func (t *Tools) statError(path string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if t.cfg.Spill != nil && t.cfg.Spill.Deleted(path) {
+			return fmt.Errorf("%s was a spill file of this session, deleted to keep the session's spill files within their budget (the oldest go first). Run the command again to get its full output", path)
+		}
+		return fmt.Errorf("file not found: %s. Use find or ls to locate it", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("cannot read %s: permission denied", path)
+	default:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot read %s: %v", path, err)
+	}
+}
+
+// readText shows one page of a text file. The first read of a file scans
+// it whole, once, building its line index while it fills the page; a
+// later page of the same unchanged file seeks to the checkpoint before it.
+func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset int64, lim pageLimits) ReadResult {
+	key := fileKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
+	pg := newPage(lim, offset)
+	idx := t.index.get(key)
+	var err error
+	if idx != nil {
+		if offset <= idx.totalLines {
+			err = t.scan(ctx, f, idx.lookup(offset-1), offset-1, pg, nil)
+		}
+	} else {
+		b := newIndexBuilder()
+		err = t.scan(ctx, f, checkpoint{}, offset-1, pg, b)
+		idx = b.finish()
+		if err == nil && unchanged(f, fi, idx) {
+			t.index.put(key, idx)
+		}
+	}
+	if err != nil {
+		if errIsCancel(err) {
+			return readError(path, fmt.Errorf("read of %s cancelled: %v", path, err))
+		}
+		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+	}
+	return renderText(path, mime, offset, lim, pg, idx)
+}
+
+// unchanged reports whether the file still is the version that was
+// scanned, so that its index may be kept.
+func unchanged(f *os.File, before fs.FileInfo, idx *lineIndex) bool {
+	now, err := f.Stat()
+	return err == nil && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime()) && idx.size == before.Size()
+}
+
+// readImage returns an image whole, up to maxImageBytes.
+func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) ReadResult {
+	tooBig := func(size int64) ReadResult {
+		return readError(path, fmt.Errorf("%s is a %s image of %s, over the %s limit for images. Use bash to inspect it (file %s) or to make a smaller copy to read (e.g. convert -resize 50%%)",
+			path, mime, output.FormatSize(size), output.FormatSize(maxImageBytes), shellQuote(path)))
+	}
+	if fi.Size() > maxImageBytes {
+		return tooBig(fi.Size())
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes+1))
+	t.scanned.Add(int64(len(data)))
+	if err != nil {
+		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+	}
+	if len(data) > maxImageBytes {
+		return tooBig(int64(len(data)))
+	}
+	size := int64(len(data))
+	return ReadResult{
+		Text: fmt.Sprintf("[Image %s (%s, %s)]", path, mime, output.FormatSize(size)),
+		Details: ReadDetails{
+			Path: path, Kind: KindImage, MimeType: mime, Offset: 1,
+			Truncation: output.Truncation{TotalBytes: size, OutputBytes: size},
+		},
+		Image:    data,
+		MimeType: mime,
+	}
+}

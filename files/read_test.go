@@ -1,0 +1,436 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// newTestTools returns file tools rooted in a new temporary directory.
+func newTestTools(t *testing.T, cfg Config) (*Tools, string) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg.Cwd = dir
+	return New(cfg), dir
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// numbered returns lines "line 1\n" … "line n\n".
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+// linesOf returns lines from..to (1-based, inclusive) of s.
+func linesOf(s string, from, to int) string {
+	lines := strings.SplitAfter(s, "\n")
+	return strings.Join(lines[from-1:to], "")
+}
+
+func read(t *testing.T, tl *Tools, in ReadInput) ReadResult {
+	t.Helper()
+	res := tl.Read(context.Background(), in)
+	if res.IsError {
+		t.Fatalf("read %+v: error %q", in, res.Text)
+	}
+	return res
+}
+
+func wantTruncation(t *testing.T, got output.Truncation, truncated bool, by string, outLines int64) {
+	t.Helper()
+	if got.Truncated != truncated || got.TruncatedBy != by || got.OutputLines != outLines {
+		t.Fatalf("truncation %+v: want truncated=%v by=%q output_lines=%d", got, truncated, by, outLines)
+	}
+}
+
+// Seed 001: a 3000-line file shows 2000 lines, total 3000, truncated.
+func TestRead3000LineFile(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	data := numbered(3000)
+	writeFile(t, dir, "big.txt", data)
+	res := read(t, tl, ReadInput{Path: "big.txt"})
+	d := res.Details
+	if d.LinesShown != 2000 || d.TotalLines != 3000 || d.Offset != 1 || d.Kind != KindText {
+		t.Fatalf("details %+v", d)
+	}
+	wantTruncation(t, d.Truncation, true, output.ByLines, 2000)
+	if res.Content != linesOf(data, 1, 2000) {
+		t.Fatalf("content is not lines 1-2000")
+	}
+	want := linesOf(data, 1, 2000) + "\n[Showing lines 1-2000 of 3000. Use offset=2001 to continue]"
+	if res.Text != want {
+		t.Fatalf("text ends %q", res.Text[len(res.Text)-100:])
+	}
+	if d.Path != filepath.Join(dir, "big.txt") || !strings.HasPrefix(d.MimeType, "text/plain") {
+		t.Fatalf("path %q mime %q", d.Path, d.MimeType)
+	}
+	if d.Truncation.TotalBytes != int64(len(data)) || d.Truncation.OutputBytes != int64(len(res.Content)) {
+		t.Fatalf("bytes %+v", d.Truncation)
+	}
+}
+
+// Seed 001: a 1000-char line. The SPEC cuts at 2000 chars, so it is shown
+// whole; under a 500-char policy (zdx) it is cut, and either way
+// truncated stays false.
+func TestReadLongLine(t *testing.T) {
+	long := strings.Repeat("x", 1000)
+	data := "short\n" + long + "\nend\n"
+
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "f.txt", data)
+	res := read(t, tl, ReadInput{Path: "f.txt"})
+	if res.Text != data || res.Details.LinesCut != 0 {
+		t.Fatalf("default policy: text %q lines_cut %d", res.Text, res.Details.LinesCut)
+	}
+	wantTruncation(t, res.Details.Truncation, false, "", 3)
+
+	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
+	p := writeFile(t, dir, "f.txt", data)
+	res = read(t, tl, ReadInput{Path: "f.txt"})
+	want := "short\n" + strings.Repeat("x", 500) + "... [500 chars cut]\nend\n\n" +
+		"[Line 2 cut at 500 chars (line is 1000B). Use bash: sed -n '2p' " + p + " | head -c 51200]"
+	if res.Text != want {
+		t.Fatalf("500-char policy:\n got %q\nwant %q", res.Text, want)
+	}
+	if res.Content != "short\n"+strings.Repeat("x", 500)+"\nend\n" {
+		t.Fatalf("content %q", res.Content)
+	}
+	if res.Details.LinesCut != 1 || res.Details.Truncation.LinesCut != 1 || res.Details.LinesShown != 3 {
+		t.Fatalf("details %+v", res.Details)
+	}
+	wantTruncation(t, res.Details.Truncation, false, "", 3)
+}
+
+// A line of 3 MiB is cut at 2000 chars and the notice says how to see it.
+func TestReadLineCutNotice(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	huge := strings.Repeat("é", 3<<20/2) // 3 MiB, 1.5 M chars
+	data := numbered(6) + huge + "\n" + "line 8\n"
+	p := writeFile(t, dir, "f.txt", data)
+	res := read(t, tl, ReadInput{Path: "f.txt"})
+	want := numbered(6) + strings.Repeat("é", 2000) + fmt.Sprintf("... [%d chars cut]\n", 3<<20/2-2000) + "line 8\n\n" +
+		"[Line 7 cut at 2000 chars (line is 3.0MB). Use bash: sed -n '7p' " + p + " | head -c 51200]"
+	if res.Text != want {
+		t.Fatalf("text\n got %q\nwant %q", trim(res.Text), trim(want))
+	}
+	wantTruncation(t, res.Details.Truncation, false, "", 8)
+
+	// Several cut lines: their count and the first one.
+	data = "a\n" + strings.Repeat("b", 2500) + "\n" + strings.Repeat("c", 3000) + "\r\n" + strings.Repeat("d", 2001)
+	p = writeFile(t, dir, "g.txt", data)
+	res = read(t, tl, ReadInput{Path: "g.txt", LineNumbers: true})
+	want = "     1\ta\n" +
+		"     2\t" + strings.Repeat("b", 2000) + "... [500 chars cut]\n" +
+		"     3\t" + strings.Repeat("c", 2000) + "... [1000 chars cut]\r\n" +
+		"     4\t" + strings.Repeat("d", 2000) + "... [1 chars cut]\n\n" +
+		"[3 lines cut at 2000 chars, the first is line 2 (2.4KB). Use bash: sed -n '2p' " + p + " | head -c 51200]"
+	if res.Text != want {
+		t.Fatalf("several cut:\n got %q\nwant %q", trim(res.Text), trim(want))
+	}
+	if res.Details.LinesCut != 3 || res.Details.Truncation.Truncated {
+		t.Fatalf("details %+v", res.Details)
+	}
+}
+
+// Seed 001: offset/limit combinations are exact.
+func TestReadOffsetLimit(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	data := numbered(3000)
+	writeFile(t, dir, "f.txt", data)
+	cases := []struct {
+		offset, limit  int
+		first, last    int
+		notice         string
+		truncated      bool
+		truncatedBy    string
+		wantLinesShown int64
+	}{
+		{1000, 500, 1000, 1499, "[Showing lines 1000-1499 of 3000. Use offset=1500 to continue]", true, "lines", 500},
+		{1, 10, 1, 10, "[Showing lines 1-10 of 3000. Use offset=11 to continue]", true, "lines", 10},
+		{2001, 0, 2001, 3000, "", false, "", 1000},
+		{2500, 5000, 2500, 3000, "", false, "", 501},
+		{3000, 1, 3000, 3000, "", false, "", 1},
+		{2999, 5, 2999, 3000, "", false, "", 2},
+		{1001, 2000, 1001, 3000, "", false, "", 2000},
+		{0, 1, 1, 1, "[Showing lines 1-1 of 3000. Use offset=2 to continue]", true, "lines", 1},
+	}
+	for _, c := range cases {
+		res := read(t, tl, ReadInput{Path: "f.txt", Offset: c.offset, Limit: c.limit})
+		content := linesOf(data, c.first, c.last)
+		want := content
+		if c.notice != "" {
+			want += "\n" + c.notice
+		}
+		if res.Content != content || res.Text != want {
+			t.Fatalf("offset %d limit %d: text ends %q", c.offset, c.limit, trim(res.Text))
+		}
+		if res.Details.LinesShown != c.wantLinesShown || res.Details.TotalLines != 3000 || res.Details.Offset != int64(c.first) {
+			t.Fatalf("offset %d limit %d: details %+v", c.offset, c.limit, res.Details)
+		}
+		wantTruncation(t, res.Details.Truncation, c.truncated, c.truncatedBy, c.wantLinesShown)
+	}
+}
+
+// Seed 001: an offset past the end is empty content and a notice, not an
+// error.
+func TestReadOffsetPastEnd(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "f.txt", numbered(3000))
+	for _, offset := range []int{3001, 10_000_000} {
+		for range 2 { // the second time through the index
+			res := read(t, tl, ReadInput{Path: "f.txt", Offset: offset})
+			want := fmt.Sprintf("[Offset %d is past the end of the file (3000 lines)]", offset)
+			if res.Text != want || res.Content != "" || res.Details.LinesShown != 0 || res.Details.TotalLines != 3000 {
+				t.Fatalf("offset %d: %q %+v", offset, res.Text, res.Details)
+			}
+			wantTruncation(t, res.Details.Truncation, false, "", 0)
+		}
+	}
+	writeFile(t, dir, "one.txt", "only\n")
+	res := read(t, tl, ReadInput{Path: "one.txt", Offset: 2})
+	if res.Text != "[Offset 2 is past the end of the file (1 line)]" {
+		t.Fatalf("%q", res.Text)
+	}
+}
+
+// Seed 001: an empty file.
+func TestReadEmptyFile(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "empty.txt", "")
+	res := read(t, tl, ReadInput{Path: "empty.txt"})
+	if res.Text != emptyFileText || res.Content != "" || res.Details.TotalLines != 0 || res.Details.LinesShown != 0 {
+		t.Fatalf("%q %+v", res.Text, res.Details)
+	}
+	wantTruncation(t, res.Details.Truncation, false, "", 0)
+	res = read(t, tl, ReadInput{Path: "empty.txt", Offset: 2})
+	if res.Text != "[Offset 2 is past the end of the file (0 lines)]" {
+		t.Fatalf("%q", res.Text)
+	}
+}
+
+// Seed 001: a huge single line (10 MiB, no newline) is cut, counted and
+// said; with no per-line cut (a pi-like policy) the first-line notice
+// replaces it.
+func TestReadHugeSingleLine(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	p := writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
+	res := read(t, tl, ReadInput{Path: "one.txt"})
+	want := strings.Repeat("a", 2000) + fmt.Sprintf("... [%d chars cut]", 10<<20-2000) + "\n\n" +
+		"[Line 1 cut at 2000 chars (line is 10.0MB). Use bash: sed -n '1p' " + p + " | head -c 51200]"
+	if res.Text != want {
+		t.Fatalf("text\n got %q\nwant %q", trim(res.Text), trim(want))
+	}
+	if res.Details.TotalLines != 1 || res.Details.LinesCut != 1 {
+		t.Fatalf("details %+v", res.Details)
+	}
+	wantTruncation(t, res.Details.Truncation, false, "", 1)
+
+	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10}})
+	p = writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
+	res = read(t, tl, ReadInput{Path: "one.txt"})
+	want = "[Line 1 is 10.0MB, over the 50.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 51200]"
+	if res.Text != want || res.Content != "" {
+		t.Fatalf("no cut: %q", trim(res.Text))
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 0)
+}
+
+// Seed 001: CRLF is kept as it is, also on a cut line.
+func TestReadCRLFKept(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	exact := strings.Repeat("z", 2000) // 2000 chars and a CRLF: not cut
+	data := "one\r\ntwo\r\n" + exact + "\r\n" + strings.Repeat("y", 2001) + "\r\nlast\r\n"
+	writeFile(t, dir, "crlf.txt", data)
+	res := read(t, tl, ReadInput{Path: "crlf.txt"})
+	wantContent := "one\r\ntwo\r\n" + exact + "\r\n" + strings.Repeat("y", 2000) + "\r\nlast\r\n"
+	if res.Content != wantContent {
+		t.Fatalf("content %q", trim(res.Content))
+	}
+	if !strings.HasPrefix(res.Text, "one\r\ntwo\r\n"+exact+"\r\n"+strings.Repeat("y", 2000)+"... [1 chars cut]\r\nlast\r\n\n[Line 4 cut") {
+		t.Fatalf("text %q", trim(res.Text))
+	}
+	if res.Details.TotalLines != 5 || res.Details.LinesCut != 1 {
+		t.Fatalf("details %+v", res.Details)
+	}
+}
+
+// Seed 001: invalid UTF-8 becomes U+FFFD, one per bad byte.
+func TestReadInvalidUTF8(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "bad.txt", "ab\xffcd\n\xe2\x82\nok \xe2\x82\xac\n\xc3")
+	res := read(t, tl, ReadInput{Path: "bad.txt"})
+	want := "ab\uFFFDcd\n\uFFFD\uFFFD\nok €\n\uFFFD"
+	if res.Text != want || res.Content != want {
+		t.Fatalf("got %q want %q", res.Text, want)
+	}
+	if res.Details.TotalLines != 4 {
+		t.Fatalf("total %d", res.Details.TotalLines)
+	}
+}
+
+func TestReadLineNumbers(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "f.txt", numbered(12))
+	res := read(t, tl, ReadInput{Path: "f.txt", Offset: 9, Limit: 2, LineNumbers: true})
+	want := "     9\tline 9\n    10\tline 10\n\n[Showing lines 9-10 of 12. Use offset=11 to continue]"
+	if res.Text != want || res.Content != "line 9\nline 10\n" {
+		t.Fatalf("got %q content %q", res.Text, res.Content)
+	}
+}
+
+// The read table of seed 000, under the SPEC's limits (50 KiB, 2000
+// lines, lines cut at 2000 chars) and notice texts. Where seed 000's
+// first-line case differs (it has no per-line cut), a pi-like policy
+// shows its behaviour.
+func TestReadSeed000Table(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	short := numbered(5000) // ~10 bytes a line: the line limit hits first
+	writeFile(t, dir, "short.txt", short)
+	var wide strings.Builder // 100 bytes a line: the byte limit hits first
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&wide, "%-99d\n", i)
+	}
+	writeFile(t, dir, "wide.txt", wide.String())
+
+	// Hit the line limit.
+	res := read(t, tl, ReadInput{Path: "short.txt"})
+	if !strings.HasSuffix(res.Text, "line 2000\n\n[Showing lines 1-2000 of 5000. Use offset=2001 to continue]") {
+		t.Fatalf("line limit: %q", trim(res.Text))
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByLines, 2000)
+
+	// Hit the byte limit: 506 lines of 101 bytes fit 51200.
+	res = read(t, tl, ReadInput{Path: "wide.txt"})
+	if res.Content != linesOf(wide.String(), 1, 506) || !strings.HasSuffix(res.Text, "\n\n[Showing lines 1-506 of 5000 (50.0KB limit). Use offset=507 to continue]") {
+		t.Fatalf("byte limit: %q", trim(res.Text))
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 506)
+	if res.Details.Truncation.OutputBytes > 50<<10 {
+		t.Fatalf("output bytes %d", res.Details.Truncation.OutputBytes)
+	}
+
+	// With offset, hit the line limit.
+	res = read(t, tl, ReadInput{Path: "short.txt", Offset: 1000})
+	if res.Content != linesOf(short, 1000, 2999) || !strings.HasSuffix(res.Text, "\n[Showing lines 1000-2999 of 5000. Use offset=3000 to continue]") {
+		t.Fatalf("offset, line limit: %q", trim(res.Text))
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByLines, 2000)
+
+	// With offset, hit the byte limit.
+	res = read(t, tl, ReadInput{Path: "wide.txt", Offset: 1000})
+	if res.Content != linesOf(wide.String(), 1000, 1505) || !strings.HasSuffix(res.Text, "\n[Showing lines 1000-1505 of 5000 (50.0KB limit). Use offset=1506 to continue]") {
+		t.Fatalf("offset, byte limit: %q", trim(res.Text))
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 506)
+
+	// First line (and the line at an offset) over the byte limit: under
+	// the SPEC's defaults it is cut at 2000 chars and shown.
+	big := strings.Repeat("q", 60<<10)
+	p := writeFile(t, dir, "first.txt", big+"\nnext\n")
+	res = read(t, tl, ReadInput{Path: "first.txt"})
+	if !strings.HasPrefix(res.Text, strings.Repeat("q", 2000)+"... [59440 chars cut]\nnext\n\n[Line 1 cut at 2000 chars (line is 60.0KB)") {
+		t.Fatalf("first line, default: %q", trim(res.Text))
+	}
+	// With no per-line cut (pi: 30 KB, 2000 lines), seed 000's notice.
+	pi, pdir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 30 << 10}})
+	p = writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
+	res = read(t, pi, ReadInput{Path: "first.txt"})
+	if want := "[Line 1 is 50.0KB, over the 30.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 30720]"; res.Text != want {
+		t.Fatalf("first line, pi:\n got %q\nwant %q", res.Text, want)
+	}
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 0)
+	var lines strings.Builder
+	lines.WriteString(numbered(999))
+	lines.WriteString(strings.Repeat("w", 50<<10) + "\n")
+	lines.WriteString(numbered(10))
+	p = writeFile(t, pdir, "offset.txt", lines.String())
+	res = read(t, pi, ReadInput{Path: "offset.txt", Offset: 1000})
+	if want := "[Line 1000 is 50.0KB, over the 30.0KB limit. Use bash: sed -n '1000p' " + p + " | head -c 30720]"; res.Text != want {
+		t.Fatalf("offset line, pi:\n got %q\nwant %q", res.Text, want)
+	}
+	// A line that does not fit after others ends the page before it.
+	res = read(t, pi, ReadInput{Path: "offset.txt", Offset: 990})
+	if res.Content != linesOf(lines.String(), 990, 999) || !strings.HasSuffix(res.Text, "[Showing lines 990-999 of 1010 (30.0KB limit). Use offset=1000 to continue]") {
+		t.Fatalf("line after others, pi: %q", trim(res.Text))
+	}
+}
+
+func TestReadBadInput(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	cases := []struct {
+		in   ReadInput
+		want string
+	}{
+		{ReadInput{}, "path is required"},
+		{ReadInput{Path: "missing.txt"}, "file not found: " + filepath.Join(dir, "missing.txt") + ". Use find or ls"},
+		{ReadInput{Path: "x", Offset: -1}, "lines are numbered from 1"},
+		{ReadInput{Path: "x", Limit: -5}, "limit -5 must be positive"},
+		{ReadInput{Path: "."}, "is a directory, not a file. Use ls to list it"},
+		{ReadInput{Path: "/dev/zero"}, "/dev/zero is a character device"},
+		{ReadInput{Path: "/dev/null"}, "/dev/null is a character device"},
+	}
+	for _, c := range cases {
+		res := tl.Read(context.Background(), c.in)
+		if !res.IsError || !strings.Contains(res.Text, c.want) {
+			t.Errorf("%+v: %v %q, want an error with %q", c.in, res.IsError, res.Text, c.want)
+		}
+	}
+}
+
+func TestReadPermissionDenied(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file")
+	}
+	tl, dir := newTestTools(t, Config{})
+	p := writeFile(t, dir, "secret.txt", "x\n")
+	os.Chmod(p, 0)
+	res := tl.Read(context.Background(), ReadInput{Path: "secret.txt"})
+	if !res.IsError || !strings.Contains(res.Text, "permission denied") {
+		t.Fatalf("%q", res.Text)
+	}
+}
+
+func TestReadRelativeAndHome(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	writeFile(t, dir, "sub/f.txt", "hi\n")
+	for _, p := range []string{"sub/f.txt", "./sub/../sub/f.txt", filepath.Join(dir, "sub/f.txt")} {
+		if res := read(t, tl, ReadInput{Path: p}); res.Text != "hi\n" || res.Details.Path != filepath.Join(dir, "sub/f.txt") {
+			t.Fatalf("%s: %q %q", p, res.Text, res.Details.Path)
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	writeFile(t, home, "h.txt", "home\n")
+	if res := read(t, tl, ReadInput{Path: "~/h.txt"}); res.Text != "home\n" {
+		t.Fatalf("~: %q", res.Text)
+	}
+}
+
+func TestReadCancelled(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "f.txt", numbered(100))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := tl.Read(ctx, ReadInput{Path: "f.txt"})
+	if !res.IsError || !strings.Contains(res.Text, "cancelled") {
+		t.Fatalf("%q", res.Text)
+	}
+}

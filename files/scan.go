@@ -1,0 +1,97 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+)
+
+// Buffer sizes of the scans. A full scan (which builds the line index)
+// reads big chunks to count lines at the speed of wc -l; a page scan after
+// a seek reads only as far as the page goes.
+const (
+	fullScanBuffer = 256 << 10
+	pageScanBuffer = 64 << 10
+)
+
+var fullBuffers = sync.Pool{New: func() any { b := make([]byte, fullScanBuffer); return &b }}
+
+// scan reads f from the line start from and feeds pg from line target
+// (0-based, ≥ from.Line) on. With an indexBuilder b (then from must be the
+// start of the file), it reads to the end and counts every line into b;
+// without one it stops as soon as the page is complete. pg == nil only
+// builds the index.
+func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target int64, pg *page, b *indexBuilder) error {
+	if _, err := f.Seek(from.Off, io.SeekStart); err != nil {
+		return err
+	}
+	var buf []byte
+	if b != nil {
+		p := fullBuffers.Get().(*[]byte)
+		defer fullBuffers.Put(p)
+		buf = *p
+	} else {
+		buf = make([]byte, pageScanBuffer)
+	}
+	line := from.Line // number of the line the next byte belongs to (0-based)
+	feeding := pg != nil && line == target
+	pageDone := pg == nil
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := f.Read(buf)
+		t.scanned.Add(int64(n))
+		chunk := buf[:n]
+		if n > 0 {
+			if b != nil {
+				b.add(chunk)
+			}
+			if !pageDone {
+				if !feeding {
+					var lines int64
+					if b != nil {
+						lines = b.chunkLines
+					} else {
+						lines = countLines(chunk)
+					}
+					if line+lines < target {
+						line += lines
+						chunk = nil
+					} else {
+						k, _ := nthNewline(chunk, target-line)
+						line = target
+						chunk = chunk[k:]
+						feeding = true
+					}
+				}
+				if feeding && len(chunk) > 0 && pg.write(chunk) {
+					pageDone = true
+					if b == nil {
+						return nil
+					}
+				}
+			}
+		}
+		if err == io.EOF || (n == 0 && err == nil) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !pageDone {
+		pg.close()
+	}
+	return nil
+}
+
+func countLines(b []byte) int64 { return int64(bytes.Count(b, newline)) }
+
+// errIsCancel reports whether err is the context's.
+func errIsCancel(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

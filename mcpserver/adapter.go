@@ -1,0 +1,74 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
+)
+
+// A result is what one call of a tool returns, whatever the tool.
+type result[D any] struct {
+	Text    string
+	Details D
+	IsError bool
+	// Image, when not nil, is returned as MCP image content.
+	Image    []byte
+	MimeType string
+}
+
+// A callFunc runs one call of a tool on the session's toolset. ctx ends
+// when the client cancels the call, goes away, or the session ends.
+type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in In) result[D]
+
+// addTool adds tool t to s. The SDK validates the arguments against
+// t.InputSchema (an invalid call is an isError result that quotes the
+// problem) and the details against t.OutputSchema.
+func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
+	mcp.AddTool(s.Server, t.MCP(), func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, D, error) {
+		var zero D
+		sess, client, err := s.session(req)
+		if err != nil {
+			return errorResult(err), zero, nil
+		}
+		ts, callCtx, finish, err := sess.begin(ctx, client)
+		if err != nil {
+			return errorResult(err), zero, nil
+		}
+		defer finish()
+		r := call(callCtx, ts, req, in)
+		var content []mcp.Content
+		if r.Image != nil {
+			content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})
+		}
+		if r.Text != "" || len(content) == 0 {
+			content = append(content, &mcp.TextContent{Text: r.Text})
+		}
+		return &mcp.CallToolResult{Content: content, IsError: r.IsError}, r.Details, nil
+	})
+}
+
+// MCP returns t as an MCP tool definition (the shape of tools/list).
+func (t Tool) MCP() *mcp.Tool {
+	return &mcp.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.InputSchema,
+		OutputSchema: t.OutputSchema,
+		Annotations:  annotations(t),
+	}
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
+}
+
+func annotations(t Tool) *mcp.ToolAnnotations {
+	no, yes := false, true
+	if t.ReadOnly {
+		return &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
+	}
+	// bash can do anything a shell can.
+	return &mcp.ToolAnnotations{Title: t.Title, DestructiveHint: &yes, OpenWorldHint: &yes}
+}

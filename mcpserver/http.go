@@ -1,0 +1,275 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of spillway serve.
+const (
+	DefaultListen      = "127.0.0.1:7777"
+	DefaultIdleTimeout = 30 * time.Minute
+	// Path is where the MCP endpoint is served.
+	Path = "/mcp"
+)
+
+// HTTPConfig configures the Streamable HTTP server.
+type HTTPConfig struct {
+	Config
+	// Listen is the address to listen on (default DefaultListen).
+	Listen string
+	// Token, when set, is the bearer token every request must carry. It is
+	// required to listen on an address that is not loopback.
+	Token string
+	// IdleTimeout ends a session (its calls cancelled, jobs killed, spill
+	// directory removed) after this long without a request in flight.
+	// Zero means DefaultIdleTimeout; negative, never.
+	IdleTimeout time.Duration
+	// AllowedOrigins are browser origins (scheme://host[:port]) accepted
+	// besides the loopback ones.
+	AllowedOrigins []string
+}
+
+func (c HTTPConfig) idle() time.Duration {
+	switch {
+	case c.IdleTimeout == 0:
+		return DefaultIdleTimeout
+	case c.IdleTimeout < 0:
+		return 0
+	}
+	return c.IdleTimeout
+}
+
+// An HTTPServer serves MCP over Streamable HTTP at /mcp: one toolset per
+// MCP session.
+type HTTPServer struct {
+	cfg      HTTPConfig
+	ln       net.Listener
+	handler  *httpHandler
+	sessions *sessionTable
+}
+
+// ListenHTTP checks cfg and binds its address. A non-loopback address
+// without a token is refused.
+func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if err := CheckListen(cfg.Listen, cfg.Token); err != nil {
+		return nil, err
+	}
+	for _, o := range cfg.AllowedOrigins {
+		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port], e.g. https://app.example.com", o)
+		}
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return nil, err
+	}
+	h := newHTTPHandler(cfg)
+	return &HTTPServer{cfg: cfg, ln: ln, handler: h, sessions: h.sessions}, nil
+}
+
+// CheckListen refuses to listen on a non-loopback address without a bearer
+// token: anyone who can reach the port could run commands.
+func CheckListen(addr, token string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %v (want HOST:PORT, e.g. %s)", addr, err, DefaultListen)
+	}
+	if isLoopbackHost(host) || token != "" {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s without a bearer token: it is not a loopback address, "+
+		"so anyone who can reach it could run commands. Set --token or SPILLWAY_TOKEN "+
+		"(clients then send \"Authorization: Bearer <token>\"), or listen on 127.0.0.1", addr)
+}
+
+// URL returns the URL of the MCP endpoint.
+func (s *HTTPServer) URL() string { return "http://" + s.ln.Addr().String() + Path }
+
+// Serve serves until ctx is cancelled, then ends every session (calls
+// cancelled, jobs killed, spill directories removed) and returns.
+func (s *HTTPServer) Serve(ctx context.Context) error {
+	log := s.cfg.logger()
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(s.ln) }()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	s.sessions.closeAll()
+	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if srv.Shutdown(shutdown) != nil {
+		srv.Close() // streams still open: cut them
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Sessions returns the number of live sessions.
+func (s *HTTPServer) Sessions() int { return s.sessions.len() }
+
+// An httpHandler checks each request (Origin, bearer token), tracks the
+// session it belongs to, and passes it on to the SDK's Streamable HTTP
+// handler.
+type httpHandler struct {
+	cfg      HTTPConfig
+	sdk      http.Handler
+	sessions *sessionTable
+	calls    clientContexts
+	log      *slog.Logger
+}
+
+// callHeader carries, from this handler to the tool handlers, the key of
+// the HTTP request that brought a call: its context ends when the client
+// goes away. Any value the client sent is replaced.
+const callHeader = "X-Spillway-Call"
+
+func newHTTPHandler(cfg HTTPConfig) *httpHandler {
+	h := &httpHandler{cfg: cfg, log: cfg.logger()}
+	h.sessions = newSessionTable(cfg.NewToolset, cfg.idle(), h.log)
+	lookup := func(req *mcp.CallToolRequest) (*session, context.Context, error) {
+		s, err := h.sessions.attach(req.Session)
+		if err != nil {
+			return nil, nil, err
+		}
+		var client context.Context
+		if req.Extra != nil && req.Extra.Header != nil {
+			client = h.calls.get(req.Extra.Header.Get(callHeader))
+		}
+		return s, client, nil
+	}
+	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
+	opts := &mcp.StreamableHTTPOptions{Logger: h.log}
+	if idle := cfg.idle(); idle > 0 {
+		// A backstop for sessions that never initialized (and so never
+		// reached the table); the table's own timer ends the others first.
+		opts.SessionTimeout = idle + time.Minute
+	}
+	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.Server }, opts)
+	return h
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != Path {
+		http.Error(w, "Not found: spillway serves MCP at "+Path, http.StatusNotFound)
+		return
+	}
+	if origin := r.Header.Get("Origin"); !originAllowed(origin, h.cfg.AllowedOrigins) {
+		h.log.Warn("request refused: origin not allowed", "origin", origin, "remote", r.RemoteAddr)
+		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (only loopback origins, and those given with --allow-origin)", origin), http.StatusForbidden)
+		return
+	}
+	if h.cfg.Token != "" && !bearerOK(r.Header.Get("Authorization"), h.cfg.Token) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="spillway"`)
+		http.Error(w, "Unauthorized: send \"Authorization: Bearer <token>\" with the server's token", http.StatusUnauthorized)
+		return
+	}
+
+	id := r.Header.Get("Mcp-Session-Id")
+	if id != "" {
+		defer h.sessions.request(id)()
+	}
+	if r.Method == http.MethodDelete && id != "" {
+		// The SDK waits for the session's calls before it closes it:
+		// cancel them first, then end the session.
+		h.sessions.cancelCalls(id)
+		h.sdk.ServeHTTP(w, r)
+		h.sessions.endID(id)
+		return
+	}
+	if r.Method == http.MethodPost {
+		key := rand.Text()
+		r.Header.Set(callHeader, key)
+		h.calls.put(key, r.Context())
+		defer h.calls.delete(key)
+	} else {
+		r.Header.Del(callHeader)
+	}
+	h.sdk.ServeHTTP(w, r)
+}
+
+// originAllowed accepts requests without an Origin (clients that are not
+// browsers), loopback origins, and the configured ones. Any other origin
+// is a web page trying to reach the server (DNS rebinding, CSRF).
+func originAllowed(origin string, allowed []string) bool {
+	if origin == "" {
+		return true
+	}
+	if slices.Contains(allowed, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func bearerOK(header, token string) bool {
+	scheme, value, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(value)), []byte(token)) == 1
+}
+
+// clientContexts maps the key of an HTTP request in flight to its context.
+type clientContexts struct {
+	mu sync.Mutex
+	m  map[string]context.Context
+}
+
+func (c *clientContexts) put(key string, ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]context.Context{}
+	}
+	c.m[key] = ctx
+}
+
+func (c *clientContexts) get(key string) context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key]
+}
+
+func (c *clientContexts) delete(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, key)
+}

@@ -1,0 +1,193 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+)
+
+// An object is a JSON schema of type object whose properties keep the order
+// they were written in, so that a model reads the important ones first.
+type object struct {
+	Description string
+	Props       []property
+	Required    []string
+	// Closed forbids properties that are not listed (input schemas: an
+	// unknown parameter is a mistake the model should hear about).
+	Closed bool
+}
+
+// A property is one named property of an object schema.
+type property struct {
+	Name   string
+	Schema any // map[string]any or object
+}
+
+// MarshalJSON writes the schema with its properties in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object"`)
+	if o.Description != "" {
+		b.WriteString(`,"description":`)
+		writeJSON(&b, o.Description)
+	}
+	b.WriteString(`,"properties":{`)
+	for i, p := range o.Props {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSON(&b, p.Name)
+		b.WriteByte(':')
+		if err := writeJSON(&b, p.Schema); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	if len(o.Required) > 0 {
+		b.WriteString(`,"required":`)
+		writeJSON(&b, o.Required)
+	}
+	if o.Closed {
+		b.WriteString(`,"additionalProperties":false`)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeJSON(b *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
+}
+
+// Helpers for the input schemas.
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func boolean(desc string) map[string]any {
+	return map[string]any{"type": "boolean", "description": desc}
+}
+
+func integer(desc string, min int) map[string]any {
+	return map[string]any{"type": "integer", "minimum": min, "description": desc}
+}
+
+func enum(desc string, values ...string) map[string]any {
+	return map[string]any{"type": "string", "enum": values, "description": desc}
+}
+
+// outputSchema derives the JSON schema of a details type from its Go type
+// and json tags, so that it cannot drift from what the tools return.
+// desc holds descriptions by property name (the same name may appear in
+// nested objects, e.g. "truncation"). Fields without omitempty are required:
+// encoding/json always writes them.
+func outputSchema(t reflect.Type, desc map[string]string) object {
+	o := schemaOf(t, desc)
+	obj, ok := o.(object)
+	if !ok {
+		panic("mcpserver: details type " + t.String() + " is not a struct")
+	}
+	return obj
+}
+
+func schemaOf(t reflect.Type, desc map[string]string) any {
+	nullable := false
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+		nullable = true
+	}
+	var s any
+	switch t.Kind() {
+	case reflect.Struct:
+		o := object{}
+		addFields(&o, t, desc)
+		s = o
+	case reflect.String:
+		s = map[string]any{"type": "string"}
+	case reflect.Bool:
+		s = map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		s = map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		s = map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			s = map[string]any{"type": "string"} // []byte is base64
+		} else {
+			s = map[string]any{"type": "array", "items": schemaOf(t.Elem(), desc)}
+		}
+	case reflect.Map:
+		s = map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem(), desc)}
+	default:
+		s = map[string]any{} // any value
+	}
+	if !nullable {
+		return s
+	}
+	// A pointer may be null: allow it beside the value's own type.
+	switch v := s.(type) {
+	case map[string]any:
+		if typ, ok := v["type"].(string); ok {
+			v["type"] = []string{typ, "null"}
+			return v
+		}
+		return v
+	default:
+		return map[string]any{"anyOf": []any{v, map[string]any{"type": "null"}}}
+	}
+}
+
+// addFields adds the exported, JSON-visible fields of struct t to o,
+// flattening embedded structs the way encoding/json does.
+func addFields(o *object, t reflect.Type, desc map[string]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				addFields(o, ft, desc)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s := schemaOf(f.Type, desc)
+		if d, ok := desc[name]; ok {
+			s = withDescription(s, d)
+		}
+		o.Props = append(o.Props, property{Name: name, Schema: s})
+		if !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
+			o.Required = append(o.Required, name)
+		}
+	}
+}
+
+func withDescription(s any, d string) any {
+	switch v := s.(type) {
+	case map[string]any:
+		v["description"] = d
+		return v
+	case object:
+		v.Description = d
+		return v
+	}
+	return s
+}

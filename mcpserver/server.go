@@ -1,0 +1,120 @@
+// Package mcpserver serves spillway's tools over the Model Context Protocol,
+// on the official Go SDK: over stdio (one session for the life of the
+// process) and over Streamable HTTP (one toolset per MCP session, isolated,
+// ended on DELETE or after an idle timeout).
+//
+// Every tool result carries the text the model reads as text content, the
+// tool's details (and only them) as structuredContent, and isError as the
+// SPEC says; read of an image returns image content. A bash call reports
+// notifications/progress when the client gave a progress token, and is
+// cancelled (its process group killed) by notifications/cancelled, by its
+// client going away, and by the end of its session.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// Config configures the MCP server of one process.
+type Config struct {
+	// NewToolset makes the toolset of a new session.
+	NewToolset func() (*spillway.Toolset, error)
+	// Policy is what the toolsets apply; the tool descriptions state its
+	// limits. The zero value means policy.Default().
+	Policy *policy.Policy
+	// Version is the server version reported to clients.
+	Version string
+	// Logger receives the server's log (never stdout). nil discards it.
+	Logger *slog.Logger
+}
+
+func (c Config) policy() policy.Policy {
+	if c.Policy == nil {
+		return policy.Default()
+	}
+	return *c.Policy
+}
+
+func (c Config) logger() *slog.Logger {
+	if c.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Logger
+}
+
+// instructions tell the model what the server is for.
+const instructions = `spillway's tools (bash, read, grep, find, ls) return results that always fit: ` +
+	`whatever does not fit is cut, the cut is stated in a bracketed notice, and the whole output is kept in a file ` +
+	`the notice names. Page through that file with read, search it with grep, or process it with bash, ` +
+	`rather than running a command again. Long commands move to the background instead of being killed: ` +
+	`poll them with bash check_pid and stop them with kill_pid.`
+
+// A toolServer is an mcp.Server with spillway's tools, and the way its
+// handlers find the session of a call.
+type toolServer struct {
+	*mcp.Server
+	log *slog.Logger
+	// session returns the session of a call, and a context that ends when
+	// the call's client goes away (nil when the transport cannot tell).
+	session func(*mcp.CallToolRequest) (*session, context.Context, error)
+}
+
+// newToolServer makes the mcp.Server. initialized, if not nil, is called
+// when a client session has initialized.
+func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, context.Context, error), initialized func(*mcp.ServerSession)) *toolServer {
+	opts := &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       cfg.logger(),
+		Capabilities: &mcp.ServerCapabilities{
+			Tools: &mcp.ToolCapabilities{}, // the list never changes
+			// The SDK answers logging/setLevel; spillway sends no log
+			// messages of its own.
+			Logging: &mcp.LoggingCapabilities{},
+		},
+	}
+	if initialized != nil {
+		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { initialized(req.Session) }
+	}
+	s := &toolServer{
+		Server: mcp.NewServer(&mcp.Implementation{
+			Name:    "spillway",
+			Title:   "spillway: agent tools whose results always fit",
+			Version: cfg.Version,
+		}, opts),
+		log:     cfg.logger(),
+		session: lookup,
+	}
+	p := cfg.policy()
+	for _, a := range adapters {
+		a.add(s, a.define(p))
+	}
+	return s
+}
+
+// ServeStdio serves one MCP session over r and w (stdin and stdout) until r
+// ends or ctx is cancelled. Nothing but JSON-RPC is written to w. When it
+// returns, the session's calls have been cancelled, its background jobs
+// killed and its spill directory removed.
+func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error {
+	sess := newSession("stdio", cfg.NewToolset)
+	srv := newToolServer(cfg, func(*mcp.CallToolRequest) (*session, context.Context, error) { return sess, nil, nil }, nil)
+	// The client going away (stdin closed) or a signal cancels the calls in
+	// flight at once: the SDK waits for them before it returns.
+	stop := context.AfterFunc(ctx, sess.cancelCalls)
+	defer stop()
+	t := &lineTransport{r: r, w: w, onEOF: sess.cancelCalls, log: cfg.logger()}
+	err := srv.Run(ctx, t)
+	if cerr := sess.end(); cerr != nil {
+		cfg.logger().Warn("closing the toolset", "error", cerr)
+	}
+	if ctx.Err() != nil || err == io.EOF {
+		return nil // a signal, or the client hung up: a normal end
+	}
+	return err
+}

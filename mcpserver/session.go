@@ -1,0 +1,112 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// callDrainTimeout bounds how long ending a session waits for its cancelled
+// calls to return before it closes the toolset anyway. A cancelled bash
+// call returns within about 2 s (SIGTERM, then SIGKILL).
+const callDrainTimeout = 5 * time.Second
+
+// errSessionEnded is the error of a call that arrives after its session
+// ended.
+var errSessionEnded = errors.New("this MCP session has ended: reconnect to start a new one")
+
+// A session is one MCP session: its toolset (made on first use), and a
+// context that every call of the session derives from, so that ending the
+// session cancels the calls in flight (their process groups are killed).
+type session struct {
+	id         string
+	newToolset func() (*spillway.Toolset, error)
+
+	ctx    context.Context // cancelled when the session ends
+	cancel context.CancelFunc
+	calls  sync.WaitGroup
+
+	mu    sync.Mutex
+	ts    *spillway.Toolset
+	ended bool
+	done  chan struct{} // closed when end has finished
+
+	// Idle tracking, for HTTP sessions (guarded by mu).
+	active int
+	idle   *time.Timer
+}
+
+func newSession(id string, newToolset func() (*spillway.Toolset, error)) *session {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &session{id: id, newToolset: newToolset, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+// begin starts a call: it returns the session's toolset and a context that
+// is cancelled when ctx is, when client (if not nil) is, or when the
+// session ends. finish must be called when the call returns.
+func (s *session) begin(ctx, client context.Context) (ts *spillway.Toolset, callCtx context.Context, finish func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil, nil, nil, errSessionEnded
+	}
+	if s.ts == nil {
+		ts, err := s.newToolset()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		s.ts = ts
+	}
+	s.calls.Add(1)
+	callCtx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.ctx, cancel)
+	stopClient := func() bool { return false }
+	if client != nil {
+		stopClient = context.AfterFunc(client, cancel)
+	}
+	return s.ts, callCtx, func() {
+		stop()
+		stopClient()
+		cancel()
+		s.calls.Done()
+	}, nil
+}
+
+// end ends the session: the calls in flight are cancelled (their process
+// groups killed), then the toolset is closed (background jobs killed, spill
+// directory removed). It returns once all that is done; later calls return
+// at once.
+func (s *session) end() error {
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		<-s.done
+		return nil
+	}
+	s.ended = true
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	ts := s.ts
+	s.mu.Unlock()
+	defer close(s.done)
+
+	s.cancel()
+	drained := make(chan struct{})
+	go func() { s.calls.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(callDrainTimeout):
+	}
+	if ts == nil {
+		return nil
+	}
+	return ts.Close()
+}
+
+// cancelCalls cancels the calls in flight without ending the session's
+// bookkeeping; end must still be called.
+func (s *session) cancelCalls() { s.cancel() }

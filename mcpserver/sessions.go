@@ -1,0 +1,178 @@
+package mcpserver
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
+)
+
+// A sessionTable holds the sessions of an HTTP server, keyed by MCP session
+// id: one toolset each, ended on DELETE, after an idle timeout, or when the
+// SDK closes the session.
+type sessionTable struct {
+	newToolset func() (*spillway.Toolset, error)
+	idle       time.Duration
+	log        *slog.Logger
+
+	mu     sync.Mutex
+	byID   map[string]*entry
+	closed bool
+}
+
+type entry struct {
+	*session
+	ss *mcp.ServerSession
+}
+
+func newSessionTable(newToolset func() (*spillway.Toolset, error), idle time.Duration, log *slog.Logger) *sessionTable {
+	return &sessionTable{newToolset: newToolset, idle: idle, log: log, byID: map[string]*entry{}}
+}
+
+// attach returns the session of ss, making it on first sight. An ended
+// session stays in the table (so that it is not made again) until the SDK
+// has closed it.
+func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
+	id := ss.ID()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e, ok := t.byID[id]; ok {
+		return e.session, nil
+	}
+	if t.closed {
+		return nil, errSessionEnded
+	}
+	e := &entry{session: newSession(id, t.newToolset), ss: ss}
+	t.byID[id] = e
+	t.log.Info("session started", "session", id)
+	e.mu.Lock()
+	t.armIdleLocked(e)
+	e.mu.Unlock()
+	go func() {
+		// However the SDK session ends, end ours with it.
+		ss.Wait()
+		t.forget(id)
+	}()
+	return e.session, nil
+}
+
+// request marks the start of an HTTP request of session id and returns the
+// function that marks its end. The idle timer runs only while a session has
+// no request in flight (a long call keeps its POST open). Unknown ids are
+// left to the SDK, which answers 404.
+func (t *sessionTable) request(id string) (done func()) {
+	t.mu.Lock()
+	e := t.byID[id]
+	t.mu.Unlock()
+	if e == nil {
+		return func() {}
+	}
+	e.mu.Lock()
+	e.active++
+	if e.idle != nil {
+		e.idle.Stop()
+	}
+	e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		e.active--
+		if e.active == 0 && !e.ended {
+			t.armIdleLocked(e)
+		}
+		e.mu.Unlock()
+	}
+}
+
+// armIdleLocked (re)starts the idle timer of e; e.mu is held.
+func (t *sessionTable) armIdleLocked(e *entry) {
+	if t.idle <= 0 {
+		return
+	}
+	if e.idle == nil {
+		e.idle = time.AfterFunc(t.idle, func() { t.expire(e) })
+		return
+	}
+	e.idle.Reset(t.idle)
+}
+
+// expire ends a session that has been idle too long.
+func (t *sessionTable) expire(e *entry) {
+	e.mu.Lock()
+	busy := e.active > 0
+	e.mu.Unlock()
+	if busy {
+		return // a request began as the timer fired
+	}
+	t.log.Info("session idle: closing it", "session", e.id, "idle", t.idle)
+	t.end(e)
+}
+
+// cancelCalls cancels the calls in flight of session id (on DELETE, before
+// the SDK closes the session: it waits for them).
+func (t *sessionTable) cancelCalls(id string) {
+	t.mu.Lock()
+	e := t.byID[id]
+	t.mu.Unlock()
+	if e != nil {
+		e.cancelCalls()
+	}
+}
+
+// endID ends session id, if known.
+func (t *sessionTable) endID(id string) {
+	t.mu.Lock()
+	e := t.byID[id]
+	t.mu.Unlock()
+	if e != nil {
+		t.end(e)
+	}
+}
+
+// end ends e: its calls are cancelled, its toolset closed, and the SDK
+// session closed.
+func (t *sessionTable) end(e *entry) {
+	if err := e.end(); err != nil {
+		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+	}
+	e.ss.Close()
+}
+
+// forget ends session id and drops it from the table (the SDK has closed it).
+func (t *sessionTable) forget(id string) {
+	t.mu.Lock()
+	e := t.byID[id]
+	delete(t.byID, id)
+	t.mu.Unlock()
+	if e == nil {
+		return
+	}
+	if err := e.end(); err != nil {
+		t.log.Warn("closing session toolset", "session", id, "error", err)
+	}
+	t.log.Info("session ended", "session", id)
+}
+
+// closeAll ends every session; no session can start afterwards.
+func (t *sessionTable) closeAll() {
+	t.mu.Lock()
+	t.closed = true
+	var all []*entry
+	for _, e := range t.byID {
+		all = append(all, e)
+	}
+	t.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, e := range all {
+		wg.Go(func() { t.end(e) })
+	}
+	wg.Wait()
+}
+
+// len returns the number of sessions.
+func (t *sessionTable) len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.byID)
+}

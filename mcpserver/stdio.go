@@ -1,0 +1,224 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxLineBytes bounds one inbound JSON-RPC message on stdio.
+const maxLineBytes = 16 << 20
+
+// A lineTransport is the stdio transport: one JSON-RPC message per line.
+// Unlike mcp.StdioTransport, which ends the session at the first line it
+// cannot decode, it answers a malformed line with a JSON-RPC error (parse
+// error, or invalid request) and goes on reading.
+type lineTransport struct {
+	r io.Reader
+	w io.Writer
+	// onEOF is called once when r ends: the client has gone.
+	onEOF func()
+	log   *slog.Logger
+}
+
+// Connect implements mcp.Transport.
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{w: t.w, lines: make(chan []byte), closed: make(chan struct{}), onEOF: t.onEOF, log: t.log}
+	go c.readLines(t.r)
+	return c, nil
+}
+
+type lineConn struct {
+	wmu sync.Mutex
+	w   io.Writer
+
+	lines   chan []byte // from readLines; nil entry never sent
+	readErr error       // set before lines is closed
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	eofOnce   sync.Once
+	onEOF     func()
+	log       *slog.Logger
+}
+
+// errLineTooLong marks a line longer than maxLineBytes.
+var errLineTooLong = fmt.Errorf("message longer than %d bytes", maxLineBytes)
+
+// readLines reads r line by line and hands each non-empty line to Read. A
+// goroutine, so that Close can unblock a Read waiting on stdin.
+func (c *lineConn) readLines(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	defer close(c.lines)
+	for {
+		line, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errLineTooLong) {
+			if errors.Is(err, errLineTooLong) {
+				line = nil // Read reports it
+			}
+			select {
+			case c.lines <- line:
+			case <-c.closed:
+				return
+			}
+		}
+		if err != nil && !errors.Is(err, errLineTooLong) {
+			c.readErr = err
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its newline. A line over
+// maxLineBytes is skipped to its end and reported as errLineTooLong.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > maxLineBytes {
+			// Skip the rest of the line.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), err
+	}
+}
+
+// Read implements mcp.Connection: it returns the next valid message and
+// answers the invalid ones itself.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		var line []byte
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case line, ok = <-c.lines:
+		}
+		if !ok {
+			c.eofOnce.Do(func() {
+				if c.onEOF != nil {
+					c.onEOF()
+				}
+			})
+			if c.readErr == nil || errors.Is(c.readErr, io.EOF) {
+				return nil, io.EOF
+			}
+			return nil, c.readErr
+		}
+		msg, rerr := decodeLine(line)
+		if rerr == nil {
+			return msg, nil
+		}
+		c.log.Warn("bad message on stdin", "error", rerr.Message)
+		if err := c.writeLine(rerr.encode()); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// A lineError is the JSON-RPC error that answers an invalid line.
+type lineError struct {
+	id      jsonrpc.ID
+	code    int64
+	Message string
+}
+
+// encode returns the error response. JSON-RPC wants "id": null when the
+// request's id is unknown, which jsonrpc.EncodeMessage would leave out.
+func (e *lineError) encode() []byte {
+	var id any
+	if e.id.IsValid() {
+		id = e.id.Raw()
+	}
+	data, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": e.code, "message": e.Message},
+	})
+	return data
+}
+
+// decodeLine decodes one line into a message, or says why it cannot.
+func decodeLine(line []byte) (jsonrpc.Message, *lineError) {
+	if line == nil {
+		return nil, &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + errLineTooLong.Error()}
+	}
+	line = bytes.TrimSpace(line)
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
+		return nil, &lineError{code: jsonrpc.CodeParseError, Message: "Parse error: " + err.Error() + "; send one JSON-RPC message per line"}
+	}
+	if line[0] == '[' {
+		return nil, &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: JSON-RPC batches are not supported; send one message per line"}
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		// Answer with the request's id if it has a usable one.
+		var probe struct {
+			ID any `json:"id"`
+		}
+		var id jsonrpc.ID
+		if json.Unmarshal(line, &probe) == nil {
+			if mid, err := jsonrpc.MakeID(probe.ID); err == nil {
+				id = mid
+			}
+		}
+		return nil, &lineError{id: id, code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + err.Error()}
+	}
+	return msg, nil
+}
+
+// Write implements mcp.Connection: one message, one line, one write.
+func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.writeLine(data)
+}
+
+// writeLine writes data and a newline in one write.
+func (c *lineConn) writeLine(data []byte) error {
+	data = append(data, '\n')
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.closed:
+		return io.ErrClosedPipe
+	default:
+	}
+	_, err := c.w.Write(data)
+	return err
+}
+
+// Close implements mcp.Connection. stdin itself stays open: a blocked read
+// of it cannot be interrupted, and the process is about to exit.
+func (c *lineConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection.
+func (c *lineConn) SessionID() string { return "" }

@@ -1,0 +1,33 @@
+package mcpserver
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+func init() {
+	register(adapter{
+		name: "bash",
+		define: func(p policy.Policy) Tool {
+			t := bashTool(p)
+			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.BashDetails](), detailDescriptions)
+			return t
+		},
+		add: func(s *toolServer, t Tool) { addTool(s, t, callBash) },
+	})
+}
+
+func callBash(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in spillway.BashInput) result[spillway.BashDetails] {
+	in.Progress = nil // never from the client
+	if token := req.Params.GetProgressToken(); token != nil {
+		p := newProgressReporter(ctx, req.Session, token)
+		defer p.stop()
+		in.Progress = p.report
+	}
+	r := ts.Bash(ctx, in)
+	return result[spillway.BashDetails]{Text: r.Text, Details: r.Details, IsError: r.IsError}
+}

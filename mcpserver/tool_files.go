@@ -1,0 +1,47 @@
+package mcpserver
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/files"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+func init() {
+	register(adapter{
+		name: "read",
+		define: func(p policy.Policy) Tool {
+			t := readTool(p)
+			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.ReadDetails](), detailDescriptions)
+			return t
+		},
+		add: func(s *toolServer, t Tool) { addTool(s, t, callRead) },
+	})
+	register(adapter{
+		name: "ls",
+		define: func(p policy.Policy) Tool {
+			t := lsTool(p)
+			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.LsDetails](), detailDescriptions)
+			return t
+		},
+		add: func(s *toolServer, t Tool) { addTool(s, t, callLs) },
+	})
+}
+
+// callRead reads a file; an image comes back as image content.
+func callRead(ctx context.Context, ts *spillway.Toolset, _ *mcp.CallToolRequest, in spillway.ReadInput) result[spillway.ReadDetails] {
+	r := ts.Read(ctx, in)
+	res := result[spillway.ReadDetails]{Text: r.Text, Details: r.Details, IsError: r.IsError}
+	if !r.IsError && r.Details.Kind == files.KindImage && r.Image != nil {
+		res.Image, res.MimeType = r.Image, r.MimeType
+	}
+	return res
+}
+
+func callLs(ctx context.Context, ts *spillway.Toolset, _ *mcp.CallToolRequest, in spillway.LsInput) result[spillway.LsDetails] {
+	r := ts.Ls(ctx, in)
+	return result[spillway.LsDetails]{Text: r.Text, Details: r.Details, IsError: r.IsError}
+}

@@ -1,0 +1,473 @@
+package policy
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway/output"
+)
+
+// everyKey sets every key of SPEC §3 to a value no profile has.
+const everyKey = `profile = "pipe"
+shell = "/bin/sh"
+timeout_ms = 5000
+
+[spill]
+dir = "/var/tmp/spill"
+max_bytes = 1000000
+budget_bytes = 9000000
+
+[bash]
+strategy = "head"
+head_share = 0.25
+max_lines = 111
+max_bytes = 2222
+max_line_chars = 333
+merge_streams = true
+
+[bash.stdout]
+strategy = "head_tail"
+head_share = 0.75
+max_lines = 444
+max_bytes = 5555
+max_line_chars = 666
+
+[read]
+max_lines = 1234
+max_bytes = 23456
+max_line_chars = 345
+
+[grep]
+limit = 42
+max_bytes = 4343
+max_line_chars = 44
+
+[find]
+limit = 4545
+max_bytes = 4646
+
+[ls]
+limit = 4747
+max_bytes = 4848
+`
+
+func TestConfigEveryKey(t *testing.T) {
+	cfg, err := ParseConfig("every.toml", []byte(everyKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Profile() != "pipe" {
+		t.Errorf("profile %q", cfg.Profile())
+	}
+	p := mustProfile(t, cfg.Profile())
+	cfg.Apply(&p)
+	checks := []struct {
+		key       string
+		got, want any
+	}{
+		{"profile", p.Profile, "pipe"},
+		{"shell", p.Shell, "/bin/sh"},
+		{"timeout_ms", p.TimeoutMS, 5000},
+		{"spill.dir", p.Spill.Dir, "/var/tmp/spill"},
+		{"spill.max_bytes", p.Spill.MaxBytes, int64(1000000)},
+		{"spill.budget_bytes", p.Spill.BudgetBytes, int64(9000000)},
+		// [bash] sets both streams; [bash.stdout] wins for stdout.
+		{"bash.strategy", p.Bash.Stderr.Strategy, output.Head},
+		{"bash.head_share", p.Bash.Stderr.HeadShare, 0.25},
+		{"bash.max_lines", p.Bash.Stderr.MaxLines, 111},
+		{"bash.max_bytes", p.Bash.Stderr.MaxBytes, 2222},
+		{"bash.max_line_chars", p.Bash.Stderr.MaxLineChars, 333},
+		{"bash.merge_streams", p.Bash.MergeStreams, true},
+		{"bash.stdout.strategy", p.Bash.Stdout.Strategy, output.HeadTail},
+		{"bash.stdout.head_share", p.Bash.Stdout.HeadShare, 0.75},
+		{"bash.stdout.max_lines", p.Bash.Stdout.MaxLines, 444},
+		{"bash.stdout.max_bytes", p.Bash.Stdout.MaxBytes, 5555},
+		{"bash.stdout.max_line_chars", p.Bash.Stdout.MaxLineChars, 666},
+		{"read.max_lines", p.Read.MaxLines, 1234},
+		{"read.max_bytes", p.Read.MaxBytes, 23456},
+		{"read.max_line_chars", p.Read.MaxLineChars, 345},
+		{"grep.limit", p.Grep.Limit, 42},
+		{"grep.max_bytes", p.Grep.MaxBytes, 4343},
+		{"grep.max_line_chars", p.Grep.MaxLineChars, 44},
+		{"find.limit", p.Find.Limit, 4545},
+		{"find.max_bytes", p.Find.MaxBytes, 4646},
+		{"ls.limit", p.Ls.Limit, 4747},
+		{"ls.max_bytes", p.Ls.MaxBytes, 4848},
+		// Not a config key: it comes from the profile.
+		{"(pipe's spill when)", p.Bash.SpillWhen, output.SpillPastBytes},
+	}
+	// [bash.stderr] over [bash], stdout left to [bash].
+	cfg2, err := ParseConfig("stderr.toml", []byte(`[bash]
+max_lines = 10
+[bash.stderr]
+strategy = "tail"
+head_share = 0.125
+max_lines = 20
+max_bytes = 30
+max_line_chars = 40
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Default()
+	cfg2.Apply(&q)
+	checks = append(checks, []struct {
+		key       string
+		got, want any
+	}{
+		{"bash.stderr.strategy", q.Bash.Stderr.Strategy, output.Tail},
+		{"bash.stderr.head_share", q.Bash.Stderr.HeadShare, 0.125},
+		{"bash.stderr.max_lines", q.Bash.Stderr.MaxLines, 20},
+		{"bash.stderr.max_bytes", q.Bash.Stderr.MaxBytes, 30},
+		{"bash.stderr.max_line_chars", q.Bash.Stderr.MaxLineChars, 40},
+		{"(stdout under [bash] alone)", q.Bash.Stdout, output.Limits{Strategy: output.HeadTail, HeadShare: 0.4, MaxLines: 10, MaxBytes: 51200, MaxLineChars: 2000}},
+	}...)
+	checked := map[string]bool{}
+	for _, c := range checks {
+		checked[c.key] = true
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.key, c.got, c.want)
+		}
+	}
+	// The test covers every key the file format has.
+	for _, key := range allKeys(nil) {
+		if !checked[key] {
+			t.Errorf("key %s is not checked", key)
+		}
+	}
+	roundTrip(t, p)
+}
+
+// allKeys lists every leaf key of the config file under path.
+func allKeys(path []string) []string {
+	var keys []string
+	for _, k := range knownKeys(path) {
+		sub := append(slices.Clone(path), k)
+		if kind := keyKind(sub); kind == "a table" {
+			keys = append(keys, allKeys(sub)...)
+		} else {
+			keys = append(keys, strings.Join(sub, "."))
+		}
+	}
+	return keys
+}
+
+// roundTrip checks that p written as a config file and read back, over its
+// profile, is p.
+func roundTrip(t *testing.T, p Policy) {
+	t.Helper()
+	doc, err := p.ConfigTOML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig("roundtrip.toml", doc)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	back := mustProfile(t, cfg.Profile())
+	cfg.Apply(&back)
+	back.Format = p.Format
+	if !reflect.DeepEqual(back, p) {
+		t.Errorf("round trip:\n got %+v\nwant %+v\n%s", back, p, doc)
+	}
+}
+
+func TestConfigRoundTripProfiles(t *testing.T) {
+	for _, name := range ProfileNames() {
+		t.Run(name, func(t *testing.T) { roundTrip(t, mustProfile(t, name)) })
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		line int
+		key  string
+		msg  string
+	}{
+		{"unknown key", "[bash]\nmax_lines = 10\nmax_line = 3\n", 3, "bash.max_line", "unknown key; [bash] takes strategy, head_share, max_lines"},
+		{"unknown top-level key", "profil = \"pi\"\n", 1, "profil", "unknown key; the top level takes profile, shell"},
+		{"unknown table", "\n\n[bsh]\nmax_lines = 3\n", 3, "bsh", "unknown table"},
+		{"unknown key in a stream", "[bash.stdout]\nmerge_streams = true\n", 2, "bash.stdout.merge_streams", "[bash.stdout] takes strategy"},
+		{"string for an integer", "[bash]\nmax_lines = \"10\"\n", 2, "bash.max_lines", "want an integer, not a string"},
+		{"float for an integer", "[read]\n\nmax_bytes = 2.5\n", 3, "read.max_bytes", "want an integer, not a float"},
+		{"integer for a boolean", "[bash]\nmerge_streams = 1\n", 2, "bash.merge_streams", "want true or false, not an integer"},
+		{"integer for a table", "grep = 5\n", 1, "grep", "want a table, not an integer"},
+		{"integer for a string", "shell = 5\n", 1, "shell", "want a string, not an integer"},
+		{"string for a number", "[bash]\nhead_share = \"half\"\n", 2, "bash.head_share", "want a number, not a string"},
+		{"negative max_lines", "[bash]\nmax_lines = -5\n", 2, "bash.max_lines", "must be at least 1, not -5"},
+		{"negative stream max_bytes", "[bash.stderr]\nmax_bytes = -1\n", 2, "bash.stderr.max_bytes", "must be at least 1, not -1"},
+		{"negative max_line_chars", "[read]\nmax_line_chars = -2\n", 2, "read.max_line_chars", "must not be negative, not -2"},
+		{"zero limit", "[ls]\nlimit = 0\n", 2, "ls.limit", "must be at least 1, not 0"},
+		{"negative find limit", "[find]\nlimit = -1\n", 2, "find.limit", "must be at least 1"},
+		{"negative grep max_bytes", "[grep]\nmax_bytes = -100\n", 2, "grep.max_bytes", "must be at least 1"},
+		{"negative timeout", "timeout_ms = -1\n", 1, "timeout_ms", "must be at least 1"},
+		{"negative spill cap", "[spill]\nmax_bytes = -1\n", 2, "spill.max_bytes", "must be at least 1"},
+		{"negative spill budget", "[spill]\nbudget_bytes = -10\n", 2, "spill.budget_bytes", "must be at least 1"},
+		{"head_share above 1", "[bash]\nhead_share = 1.5\n", 2, "bash.head_share", "from 0 to 1, not 1.5"},
+		{"head_share nan", "[bash.stdout]\nhead_share = nan\n", 2, "bash.stdout.head_share", "from 0 to 1, not NaN"},
+		{"bad strategy", "[bash]\nstrategy = \"middle\"\n", 2, "bash.strategy", `"middle" is not a strategy; want head, tail or head_tail`},
+		{"unknown profile", "\nprofile = \"claude\"\n", 2, "profile", "unknown profile \"claude\"; want one of default, pi, zdx, opencode, macos-shell, pipe"},
+		{"empty shell", "shell = \"\"\n", 1, "shell", "is empty"},
+		{"negative in an inline table", "bash = { stdout = { max_lines = -3 } }\n", 1, "bash.stdout.max_lines", "must be at least 1"},
+		{"negative dotted key", "\nbash.stderr.max_lines = -3\n", 2, "bash.stderr.max_lines", "must be at least 1"},
+		{"duplicate key", "[bash]\nmax_lines = 1\nmax_lines = 2\n", 3, "max_lines", "already defined"},
+		{"syntax error", "[bash]\nmax_lines = \n", 2, "", "at start of value"},
+		{"number too large", "[bash]\nmax_lines = 99999999999999999999\n", 2, "bash.max_lines", "too large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseConfig("spillway.toml", []byte(tt.doc))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a *ConfigError", err)
+			}
+			if ce.File != "spillway.toml" || ce.Line != tt.line || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Errorf("got %s (line %d, key %q, msg %q), want line %d, key %q, msg containing %q", err, ce.Line, ce.Key, ce.Msg, tt.line, tt.key, tt.msg)
+			}
+			prefix := "spillway.toml:" + strconv.Itoa(tt.line) + ":"
+			if !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("error %q does not start with %q", err, prefix)
+			}
+		})
+	}
+}
+
+// TestConfigErrorsAll: every problem is reported at once, in line order.
+func TestConfigErrorsAll(t *testing.T) {
+	doc := "profile = \"nope\"\n[bash]\nmax_lines = -1\nmax_linez = 3\n[grep]\nlimit = 0\n"
+	_, err := ParseConfig("c.toml", []byte(doc))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := []string{
+		`c.toml:1: profile: unknown profile "nope"`,
+		`c.toml:3: bash.max_lines: must be at least 1, not -1`,
+		`c.toml:4: bash.max_linez: unknown key`,
+		`c.toml:6: grep.limit: must be at least 1, not 0`,
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("got %d errors:\n%s\nwant %d", len(lines), err, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d: %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+}
+
+// TestConfigCeilings: a file cannot pass the hard ceilings either.
+func TestConfigCeilings(t *testing.T) {
+	doc := "[bash]\nmax_bytes = 1073741824\nmax_lines = 999999999\nmax_line_chars = 99999999\n" +
+		"[read]\nmax_bytes = 1099511627776\n[grep]\nlimit = 50000000\n[ls]\nmax_bytes = 5000000\n"
+	cfg, err := ParseConfig("big.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Default()
+	cfg.Apply(&p)
+	if p.Bash.Stdout.MaxBytes != StreamCeiling || p.Bash.Stderr.MaxBytes != StreamCeiling || p.Read.MaxBytes != StreamCeiling || p.Ls.MaxBytes != StreamCeiling {
+		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
+	}
+	if p.Bash.Stdout.MaxLines != LinesCeiling || p.Grep.Limit != LinesCeiling {
+		t.Errorf("lines not held to %d: bash %d, grep %d", LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
+	}
+	if p.Bash.Stdout.MaxLineChars != StreamCeiling {
+		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, StreamCeiling)
+	}
+}
+
+func TestForCall(t *testing.T) {
+	def := Default().Bash
+	oc := mustProfile(t, "opencode").Bash
+	tests := []struct {
+		name                     string
+		bash                     Bash
+		maxLines, maxBytes       int
+		full                     bool
+		lines, bytes, chars, shw int
+	}{
+		{"nothing given keeps the policy", def, 0, 0, false, 2000, 51200, 2000, 0},
+		{"max_bytes of 1 GiB is held to the ceiling", def, 0, 1 << 30, false, 2000, StreamCeiling, 2000, 0},
+		{"max_lines past the ceiling", def, 1 << 40, 0, false, LinesCeiling, 51200, 2000, 0},
+		{"smaller limits", def, 10, 100, false, 10, 100, 2000, 0},
+		{"negative means not given", def, -1, -1, false, 2000, 51200, 2000, 0},
+		{"full_output", def, 0, 0, true, LinesCeiling, StreamCeiling, 0, 0},
+		{"full_output wins over max_bytes", def, 5, 1 << 30, true, LinesCeiling, StreamCeiling, 0, 0},
+		{"opencode keeps 500+500 without max_lines", oc, 0, 4096, false, 2000, 4096, 0, 1000},
+		{"opencode max_lines sets the shown lines too", oc, 3000, 0, false, 3000, 51200, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.bash.ForCall(tt.maxLines, tt.maxBytes, tt.full)
+			for _, l := range []output.Limits{b.Stdout, b.Stderr} {
+				if l.MaxLines != tt.lines || l.MaxBytes != tt.bytes || l.MaxLineChars != tt.chars || l.ShownLines != tt.shw {
+					t.Errorf("got lines %d bytes %d chars %d shown %d, want %d %d %d %d",
+						l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines, tt.lines, tt.bytes, tt.chars, tt.shw)
+				}
+				if err := l.Validate(); err != nil {
+					t.Error(err)
+				}
+			}
+			if b.SpillWhen != tt.bash.SpillWhen || b.MergeStreams != tt.bash.MergeStreams {
+				t.Error("ForCall changed more than the limits")
+			}
+		})
+	}
+	if tt := tests[0]; tt.bash.Stdout.MaxBytes != 51200 {
+		t.Error("ForCall changed the policy it was called on")
+	}
+	// A 1 GiB max_bytes through the pipeline: 3 MiB of output shows 1 MiB.
+	b := def.ForCall(0, 1<<30, false)
+	b.Stdout.MaxLines = LinesCeiling
+	pl := output.New(output.Options{Limits: b.Stdout})
+	line := strings.Repeat("x", 1023) + "\n"
+	for range 3 << 10 {
+		pl.Write([]byte(line))
+	}
+	pl.Close()
+	if r := pl.Result(); r.Truncation.OutputBytes > StreamCeiling || r.Truncation.TotalBytes != 3<<20 {
+		t.Errorf("showed %d of %d bytes, want at most %d", r.Truncation.OutputBytes, r.Truncation.TotalBytes, StreamCeiling)
+	}
+}
+
+func TestForCallLimit(t *testing.T) {
+	p := Default()
+	for _, tt := range []struct {
+		name      string
+		got, want int
+	}{
+		{"read default", p.Read.ForCall(0).MaxLines, 2000},
+		{"read 10", p.Read.ForCall(10).MaxLines, 10},
+		{"read ceiling", p.Read.ForCall(1 << 30).MaxLines, LinesCeiling},
+		{"grep default", p.Grep.ForCall(0).Limit, 100},
+		{"grep 200", p.Grep.ForCall(200).Limit, 200},
+		{"grep ceiling", p.Grep.ForCall(1 << 30).Limit, LinesCeiling},
+		{"find default", p.Find.ForCall(-3).Limit, 1000},
+		{"find ceiling", p.Find.ForCall(1 << 30).Limit, LinesCeiling},
+		{"ls default", p.Ls.ForCall(0).Limit, 500},
+		{"ls 1000", p.Ls.ForCall(1000).Limit, 1000},
+		{"ls ceiling", p.Ls.ForCall(1 << 30).Limit, LinesCeiling},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestPrecedence follows one value through every layer: defaults < profile
+// < config file < flags < per-call parameters.
+func TestPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, doc string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cfgPath := write("c.toml", "profile = \"pi\"\n[bash]\nmax_lines = 1500\n[read]\nmax_bytes = 40000\n")
+
+	// Defaults.
+	p, err := Load(Sources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Profile != "default" || p.Bash.Stdout.MaxBytes != 51200 || p.Bash.Stdout.MaxLines != 2000 || p.Format != FormatText {
+		t.Errorf("defaults: %+v", p)
+	}
+	// Profile over defaults.
+	if p, err = Load(Sources{Profile: "pi"}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Bash.Stdout.MaxBytes != 30720 || p.Bash.Stdout.Strategy != output.Tail || p.Read.MaxBytes != 30720 {
+		t.Errorf("profile pi: bash %+v, read %+v", p.Bash.Stdout, p.Read)
+	}
+	// Config over profile: the file names pi and changes two values.
+	if p, err = Load(Sources{ConfigPath: cfgPath}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Profile != "pi" || p.Bash.Stdout.Strategy != output.Tail || p.Bash.Stdout.MaxLines != 1500 || p.Read.MaxBytes != 40000 || p.Bash.Stdout.MaxBytes != 30720 {
+		t.Errorf("config: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
+	}
+	// Flags over config: --profile picks zdx over the file's pi, whose
+	// values the file still changes; --format json.
+	if p, err = Load(Sources{Profile: "zdx", ConfigPath: cfgPath, Format: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	if p.Profile != "zdx" || p.Bash.Stdout.Strategy != output.Head || p.Bash.Stdout.MaxLines != 1500 || p.Read.MaxBytes != 40000 || p.Format != FormatJSON {
+		t.Errorf("flags: profile %s, bash %+v, read %+v, format %s", p.Profile, p.Bash.Stdout, p.Read, p.Format)
+	}
+	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
+	b := p.Bash.ForCall(100, 1<<30, false)
+	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != StreamCeiling {
+		t.Errorf("per call: %+v", b.Stdout)
+	}
+	if r := p.Read.ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
+		t.Errorf("per call read: %+v", r)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[bash]\nmax_bytes = -1\n"), 0o600)
+	tests := []struct {
+		name string
+		src  Sources
+		want string
+	}{
+		{"missing file", Sources{ConfigPath: filepath.Join(dir, "none.toml")}, "none.toml"},
+		{"bad file", Sources{ConfigPath: bad}, bad + ":2: bash.max_bytes: must be at least 1, not -1"},
+		{"bad profile", Sources{Profile: "codex"}, `--profile: unknown profile "codex"`},
+		{"bad format", Sources{Format: "yaml"}, `--format: format "yaml": want text or json`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(tt.src)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestPolicyValidate(t *testing.T) {
+	for _, name := range ProfileNames() {
+		if err := mustProfile(t, name).Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	bad := []func(*Policy){
+		func(p *Policy) { p.Shell = "" },
+		func(p *Policy) { p.TimeoutMS = 0 },
+		func(p *Policy) { p.Format = "xml" },
+		func(p *Policy) { p.Spill.BudgetBytes = 0 },
+		func(p *Policy) { p.Bash.Stderr.MaxBytes = 0 },
+		func(p *Policy) { p.Read.MaxLines = -1 },
+		func(p *Policy) { p.Grep.MaxLineChars = -1 },
+		func(p *Policy) { p.Ls.Limit = 0 },
+	}
+	for i, f := range bad {
+		p := Default()
+		f(&p)
+		if p.Validate() == nil {
+			t.Errorf("case %d validated", i)
+		}
+	}
+}
+
+func TestSpillStoreConfig(t *testing.T) {
+	s := Spill{Dir: "/x", MaxBytes: 5, BudgetBytes: 6}.StoreConfig()
+	if s.TempDir != "/x" || s.MaxFileBytes != 5 || s.BudgetBytes != 6 {
+		t.Errorf("%+v", s)
+	}
+}

@@ -1,0 +1,355 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as the sandbox helper (Wrap starts
+// /proc/self/exe) and as a child that tries to bind a TCP port.
+func TestMain(m *testing.M) {
+	MaybeRunHelper()
+	if os.Getenv("SANDBOX_TEST_CHILD") == "bind" {
+		os.Exit(bindChild())
+	}
+	os.Exit(m.Run())
+}
+
+// bindChild tries to listen on a plain-TCP loopback port (Landlock does not
+// cover Multipath TCP, the default of Go's net.Listen).
+func bindChild() int {
+	var lc net.ListenConfig
+	lc.SetMultipathTCP(false)
+	l, err := lc.Listen(context.Background(), "tcp4", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println("bind failed:", err)
+		return 1
+	}
+	l.Close()
+	fmt.Println("bind ok")
+	return 0
+}
+
+func requireLandlock(t *testing.T, abi int) {
+	t.Helper()
+	ok, got, err := Status()
+	if !ok {
+		t.Skipf("Landlock is not available here: %v", err)
+	}
+	if got < abi {
+		t.Skipf("Landlock ABI %d here, the test needs %d", got, abi)
+	}
+}
+
+// dirs makes the sandbox's writable directories and one outside them, each
+// holding a file "existing" with "old".
+type dirs struct{ root, spill, tmp, outside string }
+
+func makeDirs(t *testing.T) dirs {
+	base := t.TempDir()
+	d := dirs{
+		root:    filepath.Join(base, "root"),
+		spill:   filepath.Join(base, "spillway-1-abc"),
+		tmp:     filepath.Join(base, "tmp"),
+		outside: filepath.Join(base, "outside"),
+	}
+	for _, p := range []string{d.root, d.spill, d.tmp, d.outside} {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "existing"), []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+func (d dirs) rules(noNetwork bool) *Rules {
+	return &Rules{Writable: []string{d.root, d.spill, d.tmp}, NoNetwork: noNetwork}
+}
+
+type run struct {
+	stdout, stderr string
+	exit           int
+	pid            int
+}
+
+// bash runs script with bash -c in dir, under rules (nil: unsandboxed).
+func bash(t *testing.T, rules *Rules, dir, script string, env ...string) run {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return start(t, cmd, rules)
+}
+
+func start(t *testing.T, cmd *exec.Cmd, rules *Rules) run {
+	t.Helper()
+	if rules != nil {
+		if err := Wrap(cmd, *rules); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		syscall.Kill(-pid, syscall.SIGKILL)
+		t.Fatal("the command hung")
+	}
+	r := run{stdout: stdout.String(), stderr: stderr.String(), pid: pid}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func content(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func TestTouchOutsideTheRootFailsInsideSucceeds(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+
+	r := bash(t, d.rules(false), d.root, `touch "$OUT/new"`, "OUT="+d.outside)
+	if r.exit == 0 || !strings.Contains(r.stderr, "Permission denied") || exists(d.outside+"/new") {
+		t.Errorf("touch outside: exit %d, stderr %q, file made: %v; want it denied", r.exit, r.stderr, exists(d.outside+"/new"))
+	}
+	for _, dir := range []string{d.root, d.spill, d.tmp} {
+		r := bash(t, d.rules(false), d.root, `touch "$DIR/new" && mkdir "$DIR/sub" && echo data > "$DIR/sub/f"`, "DIR="+dir)
+		if r.exit != 0 || content(t, dir+"/sub/f") != "data\n" {
+			t.Errorf("writing under %s: exit %d, stderr %q", dir, r.exit, r.stderr)
+		}
+	}
+	// The same command unsandboxed succeeds: the denial is the sandbox's.
+	if r := bash(t, nil, d.root, `touch "$OUT/new"`, "OUT="+d.outside); r.exit != 0 || !exists(d.outside+"/new") {
+		t.Fatalf("unsandboxed touch outside failed: %q", r.stderr)
+	}
+	// The restriction is the command's, not this process's.
+	if err := os.WriteFile(d.outside+"/by-the-server", nil, 0o644); err != nil {
+		t.Fatalf("the server itself got restricted: %v", err)
+	}
+}
+
+// TestEveryKindOfWriteOutsideIsDenied: writes, truncation, appends,
+// removal, renames and directories outside the writable directories all
+// fail, and nothing outside changes; reading and executing still work.
+func TestEveryKindOfWriteOutsideIsDenied(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	existing := d.outside + "/existing"
+	for _, script := range []string{
+		`echo new > "$OUT/existing"`,
+		`: > "$OUT/existing"`, // O_TRUNC
+		`echo more >> "$OUT/existing"`,
+		`truncate -s 0 "$OUT/existing"`,
+		`rm "$OUT/existing"`,
+		`mv "$OUT/existing" "$OUT/moved"`,
+		`mv "$OUT/existing" ./stolen`,
+		`mv ./existing "$OUT/planted"`,
+		`mkdir "$OUT/dir"`,
+		`ln -s /etc/passwd "$OUT/link"`,
+		`ln -s "$OUT/existing" ./link && echo new > ./link`, // through a symlink made inside
+		`mkfifo "$OUT/fifo"`,
+	} {
+		r := bash(t, d.rules(false), d.root, script, "OUT="+d.outside)
+		if r.exit == 0 {
+			t.Errorf("%s: succeeded under the sandbox", script)
+		}
+		if got := content(t, existing); got != "old\n" {
+			t.Fatalf("%s: the outside file now holds %q", script, got)
+		}
+		entries, _ := os.ReadDir(d.outside)
+		if len(entries) != 1 {
+			t.Fatalf("%s: the outside directory now holds %d entries", script, len(entries))
+		}
+	}
+	r := bash(t, d.rules(false), d.root, `cat "$OUT/existing" && ls / > /dev/null && echo hi > /dev/null && echo err > /dev/stderr && /bin/true`, "OUT="+d.outside)
+	if r.exit != 0 || r.stdout != "old\n" || r.stderr != "err\n" {
+		t.Errorf("reading and executing: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// TestRenamesInsideWork: moving files between directories of the root and
+// the temp directory (what git, editors and package managers do) works.
+func TestRenamesInsideWork(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	r := bash(t, d.rules(false), d.root, `mkdir -p a b && echo x > a/f && mv a/f b/f && ln b/f b/g && mv "$TMPD/existing" b/from-tmp && rm -r a`, "TMPD="+d.tmp)
+	if r.exit != 0 || content(t, d.root+"/b/from-tmp") != "old\n" {
+		t.Fatalf("renames inside: exit %d, stderr %q", r.exit, r.stderr)
+	}
+}
+
+func TestMissingWritableDirectoryIsLeftOut(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	rules := d.rules(false)
+	rules.Writable = append(rules.Writable, d.root+"/not-yet")
+	if r := bash(t, rules, d.root, `touch ok && ! touch "$OUT/x"`, "OUT="+d.outside); r.exit != 0 {
+		t.Fatalf("exit %d, stderr %q", r.exit, r.stderr)
+	}
+}
+
+// TestWrapKeepsTheProcess: the helper execs the command in its own
+// process, so the pid, process group, directory and environment are the
+// ones the caller set.
+func TestWrapKeepsTheProcess(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	r := bash(t, d.rules(false), d.root, `echo "$$ $(cut -d' ' -f5 /proc/$$/stat) $PWD $EXTRA"`, "EXTRA=yes")
+	want := fmt.Sprintf("%d %d %s yes\n", r.pid, r.pid, d.root)
+	if r.exit != 0 || r.stdout != want {
+		t.Fatalf("got %q (stderr %q), want %q", r.stdout, r.stderr, want)
+	}
+}
+
+func TestNoNetworkDeniesTCP(t *testing.T) {
+	requireLandlock(t, NetworkABI)
+	d := makeDirs(t)
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	connect := `exec 3<>/dev/tcp/127.0.0.1/` + port + ` && echo connected`
+
+	r := bash(t, d.rules(true), d.root, connect)
+	if r.exit == 0 || strings.Contains(r.stdout, "connected") || !strings.Contains(r.stderr, "Permission denied") {
+		t.Errorf("with no-network: exit %d, stdout %q, stderr %q; want the connect denied", r.exit, r.stdout, r.stderr)
+	}
+	if r := bash(t, d.rules(false), d.root, connect); r.exit != 0 {
+		t.Errorf("sandboxed with the network allowed: exit %d, stderr %q", r.exit, r.stderr)
+	}
+	if r := bash(t, nil, d.root, connect); r.exit != 0 {
+		t.Errorf("unsandboxed: exit %d, stderr %q", r.exit, r.stderr)
+	}
+
+	bind := func(rules *Rules) run {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_CHILD=bind")
+		return start(t, cmd, rules)
+	}
+	if r := bind(d.rules(true)); r.exit == 0 || !strings.Contains(r.stdout, "permission denied") {
+		t.Errorf("bind with no-network: exit %d, %q; want it denied", r.exit, r.stdout)
+	}
+	if r := bind(d.rules(false)); r.exit != 0 {
+		t.Errorf("bind with the network allowed: exit %d, %q", r.exit, r.stdout)
+	}
+}
+
+func TestHelperFailsClosed(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	// A writable directory that cannot be checked: the command must not run.
+	rules := d.rules(false)
+	rules.Writable = append(rules.Writable, d.root+"/existing/sub")
+	r := bash(t, rules, d.root, `touch ran`)
+	if r.exit != ExitHelperFailed || exists(d.root+"/ran") || !strings.Contains(r.stderr, "was not run") {
+		t.Errorf("exit %d, stderr %q, ran: %v", r.exit, r.stderr, exists(d.root+"/ran"))
+	}
+	cmd := exec.Command("/bin/true")
+	cmd.Path = d.root + "/no-such-program"
+	cmd.Args = []string{"no-such-program"}
+	if r := start(t, cmd, d.rules(false)); r.exit != 127 || !strings.Contains(r.stderr, "no-such-program") {
+		t.Errorf("missing program: exit %d, stderr %q", r.exit, r.stderr)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	requireLandlock(t, NetworkABI)
+	d := makeDirs(t)
+	if err := Check(*d.rules(true)); err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+
+	defer func(old func() (int, error)) { abiVersion = old }(abiVersion)
+	abiVersion = func() (int, error) { return 0, syscall.ENOSYS }
+	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "needs Landlock") {
+		t.Errorf("no Landlock: %v", err)
+	}
+	if ok, _, _ := Status(); ok || !strings.HasPrefix(StatusLine(), "landlock: not available") {
+		t.Errorf("Status says available: %s", StatusLine())
+	}
+	abiVersion = func() (int, error) { return 3, nil }
+	if err := Check(*d.rules(false)); err != nil {
+		t.Errorf("ABI 3 without no-network: %v", err)
+	}
+	if err := Check(*d.rules(true)); err == nil || !strings.Contains(err.Error(), "ABI 4") {
+		t.Errorf("ABI 3 with no-network: %v", err)
+	}
+	abiVersion = func() (int, error) { return 2, nil }
+	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "ABI 3") {
+		t.Errorf("ABI 2: %v", err)
+	}
+	abiVersion = func() (int, error) { return 7, nil }
+	if got := StatusLine(); got != "landlock: available (ABI 7)" {
+		t.Errorf("StatusLine = %q", got)
+	}
+}
+
+func TestWrapRefusesAStartedCommand(t *testing.T) {
+	cmd := exec.Command("/bin/true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Wrap(cmd, Rules{}); err == nil {
+		t.Fatal("Wrap of a started command succeeded")
+	}
+}
+
+func TestParseHelperArgs(t *testing.T) {
+	rules, probe, argv, err := parseHelperArgs([]string{"-w", "/a", "-no-network", "-w", "/b", "--", "/bin/bash", "bash", "-c", "x"})
+	if err != nil || probe || !rules.NoNetwork || strings.Join(rules.Writable, ",") != "/a,/b" || strings.Join(argv, " ") != "/bin/bash bash -c x" {
+		t.Fatalf("got %+v %v %q %v", rules, probe, argv, err)
+	}
+	for _, bad := range [][]string{{"-w"}, {"-x", "--", "/bin/sh", "sh"}, {"-w", "/a"}, {"--", "/bin/sh"}} {
+		if _, _, _, err := parseHelperArgs(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package spillway
+
+import (
+	"context"
+
+	"github.com/spillway-dev/spillway/search"
+)
+
+// Re-exported types of the grep and find tools.
+type (
+	GrepInput   = search.GrepInput
+	GrepResult  = search.GrepResult
+	GrepDetails = search.GrepDetails
+	FindInput   = search.FindInput
+	FindResult  = search.FindResult
+	FindDetails = search.FindDetails
+)
+
+// Grep searches file contents for a regular expression (or a literal
+// string), honouring ignore files, in path then line order.
+func (t *Toolset) Grep(ctx context.Context, in GrepInput) GrepResult {
+	return t.search.Grep(ctx, in)
+}
+
+// Find lists the files and directories whose name (or relative path)
+// matches a glob, honouring ignore files, sorted.
+func (t *Toolset) Find(ctx context.Context, in FindInput) FindResult {
+	return t.search.Find(ctx, in)
+}

@@ -1,0 +1,146 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// FindInput holds the parameters of one find call (SPEC §2).
+type FindInput struct {
+	// Pattern is a glob with "**": without '/' it matches the name at any
+	// depth, with '/' the path relative to Path.
+	Pattern string `json:"pattern"`
+	// Path is the directory to search; default the session cwd.
+	Path string `json:"path,omitempty"`
+	// Limit bounds the results shown (default 1000).
+	Limit int `json:"limit,omitempty"`
+	// Type is "any" (default), "file" (everything but directories) or
+	// "dir".
+	Type string `json:"type,omitempty"`
+}
+
+// FindDetails are the structured details of a find result.
+type FindDetails struct {
+	// Count is the number of results shown (at most Limit).
+	Count int `json:"count"`
+	// ResultLimitReached: more results exist than Limit.
+	ResultLimitReached bool              `json:"result_limit_reached"`
+	Truncation         output.Truncation `json:"truncation"`
+	// FullOutputPath holds the whole result when the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Skipped names directories that could not be read (at most five).
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// FindResult is a find result: the text for the model and the details.
+type FindResult struct {
+	Text    string      `json:"text"`
+	Details FindDetails `json:"details"`
+	IsError bool        `json:"is_error"`
+}
+
+// Values of FindInput.Type.
+const (
+	TypeAny  = "any"
+	TypeFile = "file"
+	TypeDir  = "dir"
+)
+
+// NoFiles is the text of a find that found nothing.
+const NoFiles = "No files found matching pattern"
+
+// Find lists the paths whose name or relative path matches a glob (SPEC §2
+// find), sorted, directories ending in '/'.
+func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
+	fail := func(format string, args ...any) FindResult {
+		return FindResult{Text: "find: " + fmt.Sprintf(format, args...), IsError: true}
+	}
+	if in.Pattern == "" {
+		return fail("pattern is empty: give a glob such as *.go or src/**/*_test.go (* for everything)")
+	}
+	typ := in.Type
+	switch typ {
+	case "", TypeAny:
+		typ = TypeAny
+	case TypeFile, TypeDir:
+	default:
+		return fail("type %q: use any, file or dir", in.Type)
+	}
+	glob, err := parseGlob(in.Pattern, false)
+	if err != nil {
+		return fail("%v", err)
+	}
+	root := resolve(s.cfg.Cwd, in.Path)
+	fi, err := statRoot("find", shownArg(in.Path), root)
+	if err != nil {
+		return FindResult{Text: err.Error(), IsError: true}
+	}
+	if !fi.IsDir() {
+		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(in.Path))
+	}
+
+	lim := s.cfg.Find
+	limit := policy.Cap(in.Limit, lim.Limit, policy.LinesCeiling)
+	rep := newReport("find", lim.MaxBytes, s.cfg.Spill)
+	base := displayBase(s.cfg.Cwd, root)
+	count, reached := 0, false
+	keep := func(e Entry) bool {
+		switch typ {
+		case TypeFile:
+			if e.IsDir() {
+				return false
+			}
+		case TypeDir:
+			if !e.IsDir() {
+				return false
+			}
+		}
+		return glob.match(e.Rel)
+	}
+	visit := func(e Entry, _ struct{}) bool {
+		if e.Err != nil {
+			rep.skip(base+e.Rel+"/", e.Err)
+			return true
+		}
+		if count >= limit {
+			reached = true
+			return false
+		}
+		count++
+		p := cleanPath(base + e.Rel)
+		if e.IsDir() {
+			p += "/"
+		}
+		rep.add(p)
+		return true
+	}
+	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep}
+	if err := Walk[struct{}](ctx, root, opt, nil, visit); err != nil {
+		return fail("stopped before it finished (%v) after %d results", err, count)
+	}
+
+	out := rep.render()
+	d := FindDetails{
+		Count:              count,
+		ResultLimitReached: reached,
+		Truncation:         out.truncation,
+		FullOutputPath:     out.fullOutputPath,
+		Skipped:            rep.skippedList(),
+	}
+	if reached && !d.Truncation.Truncated {
+		d.Truncation.Truncated, d.Truncation.TruncatedBy = true, output.ByLines
+	}
+	var notices []string
+	if reached {
+		notices = append(notices, fmt.Sprintf("[%d results limit reached. Use limit=%d for more, or refine pattern]", limit, 2*limit))
+	}
+	notices = append(notices, out.byteNotice, rep.skippedNotice())
+	body := out.body
+	if count == 0 {
+		body = NoFiles
+	}
+	return FindResult{Text: joinText(body, notices), Details: d}
+}

@@ -1,0 +1,354 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// GrepInput holds the parameters of one grep call (SPEC §2).
+type GrepInput struct {
+	// Pattern is an RE2 regular expression, or a plain string when
+	// Literal is set.
+	Pattern string `json:"pattern"`
+	// Path is the file or directory to search; default the session cwd.
+	Path string `json:"path,omitempty"`
+	// Glob keeps only files whose path matches, e.g. "*.go" (base name at
+	// any depth) or "src/**/*.ts" (path relative to Path); a leading '!'
+	// keeps the files that do not match.
+	Glob       string `json:"glob,omitempty"`
+	IgnoreCase bool   `json:"ignore_case,omitempty"`
+	Literal    bool   `json:"literal,omitempty"`
+	// Context is the number of lines shown before and after each match.
+	Context int `json:"context,omitempty"`
+	// OutputMode is "content" (default), "files_with_matches" or "count".
+	OutputMode string `json:"output_mode,omitempty"`
+	// Limit bounds the matching lines shown (files in the other modes).
+	Limit int `json:"limit,omitempty"`
+}
+
+// GrepDetails are the structured details of a grep result.
+type GrepDetails struct {
+	// MatchCount is the number of matching lines shown (at most Limit).
+	// In files_with_matches mode a file's search stops at its first match,
+	// so it counts the files listed; in count mode it is the sum of the
+	// counts listed.
+	MatchCount int `json:"match_count"`
+	// FileCount is the number of files with a match that are shown.
+	FileCount int `json:"file_count"`
+	// MatchLimitReached: more matches (files, in the other modes) exist
+	// than Limit.
+	MatchLimitReached bool `json:"match_limit_reached"`
+	// LinesCut counts lines cut at the line length limit (500 chars).
+	LinesCut   int               `json:"lines_cut"`
+	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath holds the whole result when the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Skipped names paths that could not be read (at most five).
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// GrepResult is a grep result: the text for the model and the details.
+type GrepResult struct {
+	Text    string      `json:"text"`
+	Details GrepDetails `json:"details"`
+	IsError bool        `json:"is_error"`
+}
+
+// Output modes of grep.
+const (
+	ModeContent = "content"
+	ModeFiles   = "files_with_matches"
+	ModeCount   = "count"
+)
+
+// MaxContext bounds the context parameter.
+const MaxContext = 100
+
+// NoMatches is the text of a grep that found nothing.
+const NoMatches = "No matches found"
+
+// Grep searches file contents (SPEC §2 grep).
+func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
+	fail := func(format string, args ...any) GrepResult {
+		return GrepResult{Text: "grep: " + fmt.Sprintf(format, args...), IsError: true}
+	}
+	if in.Pattern == "" {
+		return fail("pattern is empty: give a regular expression, or a string with literal=true")
+	}
+	mode := in.OutputMode
+	switch mode {
+	case "":
+		mode = ModeContent
+	case ModeContent, ModeFiles, ModeCount:
+	default:
+		return fail("output_mode %q: use content, files_with_matches or count", in.OutputMode)
+	}
+	if in.Context < 0 || in.Context > MaxContext {
+		return fail("context %d: use 0 to %d lines", in.Context, MaxContext)
+	}
+	m, err := Compile(in.Pattern, in.Literal, in.IgnoreCase)
+	if err != nil {
+		return fail("%v", err)
+	}
+	glob, err := parseGlob(in.Glob, true)
+	if err != nil {
+		return fail("%v", err)
+	}
+	root := resolve(s.cfg.Cwd, in.Path)
+	fi, err := statRoot("grep", shownArg(in.Path), root)
+	if err != nil {
+		return GrepResult{Text: err.Error(), IsError: true}
+	}
+
+	lim := s.cfg.Grep
+	g := &grepRun{
+		mode:     mode,
+		limit:    policy.Cap(in.Limit, lim.Limit, policy.LinesCeiling),
+		maxChars: lim.MaxLineChars,
+		rep:      newReport("grep", lim.MaxBytes, s.cfg.Spill),
+	}
+	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256}
+	switch mode {
+	case ModeContent:
+		cfg.context = in.Context
+		g.context = in.Context
+		cfg.maxMatches = g.limit + 1 // one more tells whether the limit is reached
+	case ModeFiles:
+		cfg.maxMatches = 1
+	}
+
+	var binaryRoot string
+	if fi.IsDir() {
+		base := displayBase(s.cfg.Cwd, root)
+		free := make(chan *scanner, max(s.cfg.Workers, 8))
+		work := func(ctx context.Context, e Entry) fileResult {
+			var sc *scanner
+			select {
+			case sc = <-free:
+			default:
+				sc = newScanner(cfg)
+			}
+			r := sc.scanFile(ctx, e.Path)
+			select {
+			case free <- sc:
+			default:
+			}
+			return r
+		}
+		visit := func(e Entry, r fileResult) bool {
+			if e.Err != nil {
+				g.rep.skip(base+e.Rel+"/", e.Err)
+				return true
+			}
+			return g.file(base+e.Rel, r)
+		}
+		keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
+		err = Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep}, work, visit)
+	} else {
+		shown := displayPath(s.cfg.Cwd, root)
+		if glob.match(fi.Name()) {
+			r := newScanner(cfg).scanFile(ctx, root)
+			if r.binary {
+				binaryRoot = shown
+			}
+			if r.err != nil && ctx.Err() != nil {
+				err = ctx.Err()
+			} else {
+				g.file(shown, r)
+			}
+		}
+	}
+	if err != nil {
+		return fail("stopped before it finished (%v) after %d matching lines", err, g.matches)
+	}
+	return g.result(binaryRoot)
+}
+
+// shownArg is the path parameter as an error message shows it.
+func shownArg(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// displayPath shows an absolute path relative to cwd when it lies under it.
+func displayPath(cwd, abs string) string {
+	b := displayBase(cwd, abs)
+	if b == "" {
+		return "."
+	}
+	return b[:len(b)-1]
+}
+
+// grepRun gathers the results of one grep, file by file, in path order.
+type grepRun struct {
+	mode     string
+	limit    int
+	context  int
+	maxChars int
+	rep      *report
+
+	matches  int // matching lines shown (files, in files mode)
+	files    int // files shown
+	reached  bool
+	linesCut int
+	shown    bool // a group was shown (for the "--" separators)
+}
+
+// file adds the result of one file; false ends the search.
+func (g *grepRun) file(path string, r fileResult) bool {
+	if r.err != nil {
+		g.rep.skip(path, r.err)
+		return true
+	}
+	if r.matches == 0 {
+		return true
+	}
+	path = cleanPath(path)
+	switch g.mode {
+	case ModeFiles, ModeCount:
+		if g.files >= g.limit {
+			g.reached = true
+			return false
+		}
+		g.files++
+		if g.mode == ModeFiles {
+			g.matches++
+			g.rep.add(path)
+		} else {
+			g.matches += r.matches
+			g.rep.add(path + ":" + strconv.Itoa(r.matches))
+		}
+		return true
+	}
+	if g.matches >= g.limit {
+		g.reached = true
+		return false
+	}
+	take := g.limit - g.matches
+	g.files++
+	if g.context > 0 && g.shown {
+		g.rep.add("--")
+	}
+	g.shown = true
+	k := 0
+	var lastMatch, prev int64 = 0, -1
+	for _, h := range r.hits {
+		if h.match {
+			if k == take {
+				break
+			}
+			k++
+			lastMatch = h.line
+		} else if k == take && h.line > lastMatch+int64(g.context) {
+			break
+		}
+		if g.context > 0 && prev >= 0 && h.line != prev+1 {
+			g.rep.add("--")
+		}
+		prev = h.line
+		text, cut := displayLine(h, g.maxChars)
+		if cut {
+			g.linesCut++
+		}
+		sep := "-"
+		if h.match {
+			sep = ":"
+		}
+		g.rep.add(path + sep + strconv.FormatInt(h.line, 10) + sep + " " + text)
+	}
+	g.matches += k
+	if r.matches > take {
+		g.reached = true
+		return false
+	}
+	return true
+}
+
+// TruncatedLineSuffix ends a line cut at the line length limit.
+const TruncatedLineSuffix = "... [truncated]"
+
+// displayLine sanitizes a line for the model (escape sequences and
+// control bytes dropped, invalid UTF-8 replaced) and cuts it at maxChars
+// characters.
+func displayLine(h hit, maxChars int) (string, bool) {
+	var out []byte
+	san := output.NewSanitizer(func(b []byte) { out = append(out, b...) })
+	san.Write(h.text)
+	san.Close()
+	cut := h.long
+	if i := runeOffset(out, maxChars); i >= 0 {
+		out = out[:i]
+		cut = true
+	}
+	if cut {
+		return string(out) + TruncatedLineSuffix, true
+	}
+	return string(out), false
+}
+
+// runeOffset returns the byte offset just after the first n characters of
+// b, or -1 when b has no more than n characters.
+func runeOffset(b []byte, n int) int {
+	if len(b) <= n {
+		return -1
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+		if i >= len(b) {
+			return -1
+		}
+	}
+	return i
+}
+
+func (g *grepRun) result(binaryRoot string) GrepResult {
+	out := g.rep.render()
+	d := GrepDetails{
+		MatchCount:        g.matches,
+		FileCount:         g.files,
+		MatchLimitReached: g.reached,
+		LinesCut:          g.linesCut,
+		Truncation:        out.truncation,
+		FullOutputPath:    out.fullOutputPath,
+		Skipped:           g.rep.skippedList(),
+	}
+	t := &d.Truncation
+	t.LinesCut = int64(g.linesCut)
+	switch {
+	case t.Truncated:
+	case g.reached:
+		t.Truncated, t.TruncatedBy = true, output.ByLines
+	case g.linesCut > 0:
+		t.Truncated, t.TruncatedBy = true, output.ByLineChars
+	}
+	var notices []string
+	if g.reached {
+		noun := "matches"
+		if g.mode != ModeContent {
+			noun = "files"
+		}
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", g.limit, noun, 2*g.limit))
+	}
+	notices = append(notices, out.byteNotice)
+	if g.linesCut > 0 {
+		notices = append(notices, fmt.Sprintf("[Some lines truncated to %d chars. Use read to see full lines]", g.maxChars))
+	}
+	if binaryRoot != "" {
+		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(binaryRoot)))
+	}
+	notices = append(notices, g.rep.skippedNotice())
+	body := out.body
+	if g.rep.lines == 0 {
+		body = NoMatches
+	}
+	return GrepResult{Text: joinText(body, notices), Details: d}
+}

@@ -1,0 +1,446 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Buffer sizes of the file scanner. A file up to maxBuffer is read whole
+// with one read; a bigger one in maxBuffer chunks cut at line ends. A line
+// longer than maxBuffer is scanned in a streaming way (see longLine), so
+// memory stays bounded whatever the file.
+const (
+	minBuffer = 64 << 10
+	maxBuffer = 4 << 20
+	// binarySniff is how much of the start of a file decides that it is
+	// binary (it holds a NUL byte).
+	binarySniff = 8 << 10
+)
+
+// scanConfig says what to collect from each file.
+type scanConfig struct {
+	m *Matcher
+	// context is the number of lines kept before and after each match.
+	context int
+	// lines: collect the matching (and context) lines; otherwise only
+	// count matches.
+	lines bool
+	// maxMatches stops a file's scan after this many matching lines (0:
+	// no cap).
+	maxMatches int
+	// keep bounds the bytes of a line kept for display.
+	keep int
+}
+
+// A hit is one line to show: a match or a context line.
+type hit struct {
+	line  int64
+	match bool
+	text  []byte // at most keep bytes of the line, without the line end
+	long  bool   // the line is longer than text
+}
+
+// fileResult is what the scan of one file found.
+type fileResult struct {
+	hits    []hit
+	matches int
+	binary  bool
+	gone    bool  // the file vanished before it could be opened
+	err     error // it could not be opened or read (reported)
+}
+
+// A scanner searches files one at a time; each goroutine has its own.
+type scanner struct {
+	cfg *scanConfig
+	buf []byte
+	low []byte
+	pre prefilter
+
+	// Per-file state.
+	res       *fileResult
+	lineNo    int64 // number of the line at the start of the buffer
+	lastOut   int64 // last line number added to res.hits
+	afterLeft int   // context lines still to add after the last match
+	ring      []hit // up to context lines before the buffer, oldest first
+	done      bool  // maxMatches reached
+}
+
+func newScanner(cfg *scanConfig) *scanner {
+	return &scanner{cfg: cfg}
+}
+
+// scanFile searches the regular file at path.
+func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
+	var res fileResult
+	// O_NONBLOCK: if the entry was replaced by a FIFO since it was
+	// listed, opening it must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			res.gone = true
+		} else {
+			res.err = err
+		}
+		return res
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		res.err = err
+		return res
+	}
+	if !fi.Mode().IsRegular() {
+		res.err = errors.New("not a regular file")
+		return res
+	}
+	s.res = &res
+	s.lineNo, s.lastOut, s.afterLeft, s.done = 1, 0, 0, false
+	s.ring = s.ring[:0]
+	if err := s.scan(ctx, f, fi.Size()); err != nil {
+		res.err = err
+	}
+	s.res = nil
+	return res
+}
+
+func (s *scanner) scan(ctx context.Context, f *os.File, size int64) error {
+	want := minBuffer
+	for int64(want) <= size && want < maxBuffer {
+		want *= 2
+	}
+	if len(s.buf) < want {
+		s.buf = make([]byte, want)
+	}
+	buf := s.buf
+	n := 0        // valid bytes in buf
+	var off int64 // file offset of buf[0]
+	eof := false  // everything up to off+n is all there is
+	first := true
+	for {
+		for n < len(buf) && !eof {
+			k, err := f.Read(buf[n:])
+			n += k
+			switch {
+			case err == io.EOF:
+				eof = true
+			case err != nil:
+				return err
+			case size > 0 && off+int64(n) == size:
+				// The whole file as fstat saw it: spare a read.
+				eof = true
+			}
+		}
+		if first {
+			first = false
+			if bytes.IndexByte(buf[:min(n, binarySniff)], 0) >= 0 {
+				s.res.binary = true
+				return nil
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := n
+		if !eof {
+			nl := bytes.LastIndexByte(buf[:n], '\n')
+			if nl < 0 {
+				if len(buf) < maxBuffer {
+					buf = append(buf, make([]byte, len(buf))...)
+					s.buf = buf
+					continue
+				}
+				var err error
+				n, off, eof, err = s.longLine(ctx, f, buf, n, off, eof)
+				if err != nil {
+					return err
+				}
+				if s.done || (eof && n == 0) {
+					return nil
+				}
+				continue
+			}
+			end = nl + 1
+		}
+		s.region(buf[:end], eof && end == n)
+		if s.done || (eof && end == n) {
+			return nil
+		}
+		copy(buf, buf[end:n])
+		n -= end
+		off += int64(end)
+	}
+}
+
+// region processes buf, whole lines that start at line s.lineNo (the last
+// one may lack its '\n' at the end of the file, when final is set).
+func (s *scanner) region(buf []byte, final bool) {
+	m := s.cfg.m
+	low := buf
+	if m.lits.Fold {
+		if cap(s.low) < len(buf) {
+			s.low = make([]byte, len(buf))
+		}
+		low = s.low[:len(buf)]
+		lowerASCII(low, buf)
+	}
+	usePre := len(m.primary) > 0
+	if usePre {
+		s.pre.reset(m.primary, low)
+	}
+	lineNo := s.lineNo
+	pos := 0
+	for pos < len(buf) && !s.done {
+		if s.afterLeft > 0 || !usePre {
+			// Line by line: after a match (its context may hold other
+			// matches), or when nothing can be scanned for.
+			le := lineEnd(buf, pos)
+			if m.matchLine(buf[pos:le], low[pos:le]) {
+				s.match(buf, pos, le, lineNo)
+			} else if s.afterLeft > 0 {
+				s.add(lineNo, buf[pos:le], false)
+				s.afterLeft--
+			}
+			pos = le + 1
+			lineNo++
+			continue
+		}
+		c := s.pre.find(pos)
+		if c < 0 {
+			break
+		}
+		ls := pos + bytes.LastIndexByte(buf[pos:c], '\n') + 1
+		lineNo += int64(bytes.Count(buf[pos:ls], newline))
+		le := lineEnd(buf, c)
+		if m.matchCandidate(buf[ls:le], low[ls:le]) {
+			s.match(buf, ls, le, lineNo)
+		}
+		pos = le + 1
+		lineNo++
+	}
+	if final {
+		return
+	}
+	if pos < len(buf) {
+		lineNo += int64(bytes.Count(buf[pos:], newline))
+	}
+	if s.cfg.context > 0 && s.cfg.lines {
+		s.keepRing(buf, lineNo)
+	}
+	s.lineNo = lineNo
+}
+
+var newline = []byte{'\n'}
+
+// lineEnd returns the index of the '\n' that ends the line holding buf[i],
+// or len(buf).
+func lineEnd(buf []byte, i int) int {
+	if k := bytes.IndexByte(buf[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(buf)
+}
+
+// match records the matching line buf[ls:le], number lineNo, with the
+// context lines before it.
+func (s *scanner) match(buf []byte, ls, le int, lineNo int64) {
+	s.res.matches++
+	if s.cfg.lines {
+		if n := s.cfg.context; n > 0 {
+			s.before(buf, ls, lineNo)
+			s.afterLeft = n
+		}
+		s.add(lineNo, buf[ls:le], true)
+	}
+	if s.cfg.maxMatches > 0 && s.res.matches >= s.cfg.maxMatches {
+		s.done = true
+	}
+}
+
+// before adds the context lines before line lineNo (which starts at
+// buf[ls]) that were not added yet: from the buffer, then from the ring.
+func (s *scanner) before(buf []byte, ls int, lineNo int64) {
+	first := max(lineNo-int64(s.cfg.context), s.lastOut+1, 1)
+	if first >= lineNo {
+		return
+	}
+	// Collect backwards, then add in order.
+	var spans [][2]int
+	n := lineNo
+	end := ls - 1 // the '\n' ending the previous line
+	for n > first && end >= 0 {
+		start := bytes.LastIndexByte(buf[:end], '\n') + 1
+		spans = append(spans, [2]int{start, end})
+		n--
+		end = start - 1
+	}
+	// Lines before the buffer come from the ring.
+	for _, h := range s.ring {
+		if h.line >= first && h.line < n {
+			s.hits(h)
+		}
+	}
+	for i := len(spans) - 1; i >= 0; i-- {
+		sp := spans[i]
+		s.add(lineNo-int64(i)-1, buf[sp[0]:sp[1]], false)
+	}
+}
+
+func (s *scanner) hits(h hit) {
+	s.res.hits = append(s.res.hits, h)
+	s.lastOut = h.line
+}
+
+// add records one line to show.
+func (s *scanner) add(lineNo int64, line []byte, match bool) {
+	s.hits(s.makeHit(lineNo, line, match))
+}
+
+func (s *scanner) makeHit(lineNo int64, line []byte, match bool) hit {
+	h := hit{line: lineNo, match: match}
+	if len(line) > s.cfg.keep {
+		line = line[:s.cfg.keep]
+		h.long = true
+	} else {
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+	}
+	h.text = bytes.Clone(line)
+	return h
+}
+
+// keepRing remembers the last context lines of buf (which ends before
+// line next) for the context of a match early in the next buffer.
+func (s *scanner) keepRing(buf []byte, next int64) {
+	n := s.cfg.context
+	var fresh []hit
+	end := len(buf)
+	if end > 0 && buf[end-1] == '\n' {
+		end--
+	}
+	line := next - 1
+	for len(fresh) < n && end >= 0 && line >= 1 && len(buf) > 0 {
+		start := bytes.LastIndexByte(buf[:end], '\n') + 1
+		fresh = append(fresh, s.makeHit(line, buf[start:end], false))
+		line--
+		end = start - 1
+		if start == 0 {
+			break
+		}
+	}
+	// fresh is newest first; the old ring supplies what is missing.
+	var ring []hit
+	for _, h := range s.ring {
+		if h.line <= line && h.line > next-1-int64(n) {
+			ring = append(ring, h)
+		}
+	}
+	for i := len(fresh) - 1; i >= 0; i-- {
+		ring = append(ring, fresh[i])
+	}
+	s.ring = ring
+}
+
+// longLine handles a line longer than the buffer: buf[:n] (file offset
+// off) is its start, and no '\n' is in it. It reads on to the line's end,
+// scanning for the prefilter's literals as it goes (a window of the
+// longest literal's length is carried between reads), keeps the start of
+// the line for display, and runs the regular expression over the line as a
+// stream (regexp.MatchReader) only when a literal was found or there is no
+// prefilter. It returns the buffer's new contents, which start right
+// after the line.
+func (s *scanner) longLine(ctx context.Context, f *os.File, buf []byte, n int, off int64, eof bool) (int, int64, bool, error) {
+	m := s.cfg.m
+	lineNo := s.lineNo
+	start := off
+	head := bytes.Clone(buf[:min(n, s.cfg.keep+1)])
+	found := len(m.primary) == 0
+	overlap := max(m.maxLit-1, 0)
+	var end int64
+	for {
+		nl := bytes.IndexByte(buf[:n], '\n')
+		seg := buf[:n]
+		if nl >= 0 {
+			seg = buf[:nl]
+		}
+		if !found {
+			low := seg
+			if m.lits.Fold {
+				if cap(s.low) < len(seg) {
+					s.low = make([]byte, len(seg))
+				}
+				low = s.low[:len(seg)]
+				lowerASCII(low, seg)
+			}
+			found = containsAny(low, m.primary)
+		}
+		if nl >= 0 {
+			end = off + int64(nl)
+			n = copy(buf, buf[nl+1:n])
+			off = end + 1
+			break
+		}
+		if eof {
+			end = off + int64(n)
+			off, n = end, 0
+			break
+		}
+		k := min(overlap, n)
+		copy(buf, buf[n-k:n])
+		off += int64(n - k)
+		n = k
+		for n < len(buf) && !eof {
+			r, err := f.Read(buf[n:])
+			n += r
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				return n, off, eof, err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return n, off, eof, err
+		}
+	}
+	match := found
+	if found && !m.lits.Exact {
+		r := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: io.NewSectionReader(f, start, end-start)}, minBuffer)
+		match = m.re.MatchReader(r)
+		if err := ctx.Err(); err != nil {
+			return n, off, eof, err
+		}
+	}
+	line := head // longer than keep, so shown cut
+	switch {
+	case match:
+		s.match(line, 0, len(line), lineNo)
+	case s.afterLeft > 0 && s.cfg.lines:
+		s.add(lineNo, line, false)
+		s.afterLeft--
+	}
+	if s.cfg.context > 0 && s.cfg.lines {
+		s.ring = append(s.ring, s.makeHit(lineNo, line, false))
+		if len(s.ring) > s.cfg.context {
+			s.ring = s.ring[len(s.ring)-s.cfg.context:]
+		}
+	}
+	s.lineNo = lineNo + 1
+	return n, off, eof, nil
+}
+
+// ctxReader ends a read when its context ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, io.EOF
+	}
+	return c.r.Read(p)
+}

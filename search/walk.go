@@ -1,0 +1,367 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// An Entry is one file or directory met by Walk.
+type Entry struct {
+	// Rel is the path relative to the walk root, slash-separated.
+	Rel string
+	// Path is the path to open: the root joined with Rel.
+	Path string
+	// Type holds the type bits of the entry (fs.ModeDir, fs.ModeSymlink,
+	// …); zero for a regular file. Symlinks are never followed.
+	Type fs.FileMode
+	// Err is set on a directory that could not be read; its contents are
+	// missing from the walk.
+	Err error
+}
+
+// IsDir reports whether the entry is a directory (not a symlink to one).
+func (e Entry) IsDir() bool { return e.Type.IsDir() }
+
+// WalkOptions configure Walk.
+type WalkOptions struct {
+	// Workers is the number of goroutines that read directories and run
+	// the work function; default GOMAXPROCS.
+	Workers int
+	// Dirs yields directories as well as the other entries.
+	Dirs bool
+	// NoIgnore disregards ignore files (.git is still skipped).
+	NoIgnore bool
+	// Keep, when set, chooses the entries that are yielded (directories
+	// it rejects are still walked into). It runs on the walk's own
+	// goroutine, before any work is queued for the entry.
+	Keep func(Entry) bool
+}
+
+// Tuning of the walk: how many results may be computed ahead of the visit
+// function, and how many subdirectories of one directory are listed ahead
+// of the walk reaching them.
+const (
+	lookahead = 512
+	dirAhead  = 8
+)
+
+// Walk visits the tree below root (a directory) in path order, the order
+// of `LC_ALL=C sort` on the paths with a '/' after each directory name. It
+// skips .git, entries that ignore files exclude, and the contents of
+// directory symlinks (symlinks are never followed, so a symlink loop cannot
+// trap it).
+//
+// Directories are listed and work runs on a pool of goroutines, ahead of
+// the visit; visit is called on the caller's goroutine, once per entry in
+// order, with work's result for that entry (the zero T for directories and
+// when work is nil). Work for an entry runs at most lookahead entries ahead
+// of visit, so memory stays bounded. When visit returns false or ctx ends,
+// the walk stops, work in progress sees its context cancelled, and Walk
+// returns once every goroutine it started has ended. The error is ctx's.
+func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(context.Context, Entry) T, visit func(Entry, T) bool) error {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := &walker[T]{
+		ctx:   wctx,
+		opt:   opt,
+		work:  work,
+		dirs:  make(chan func(), 4*dirAhead),
+		files: make(chan func(), lookahead),
+		items: make(chan item[T], lookahead),
+	}
+	var wg sync.WaitGroup
+	for range opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.worker()
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(w.items)
+		defer close(w.dirs)
+		defer close(w.files)
+		var ig *ignoreNode
+		if !opt.NoIgnore {
+			ig = ancestorIgnores(root)
+		}
+		l := w.list(ig, root, "")
+		w.walkDir(root, "", l)
+	}()
+
+	for it := range w.items {
+		var v T
+		if it.f != nil {
+			select {
+			case <-it.f.done:
+				v = it.f.v
+			case <-wctx.Done():
+			}
+		}
+		if wctx.Err() != nil || !visit(it.e, v) {
+			break
+		}
+	}
+	cancel()
+	for range w.items { // let the driver finish
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+type walker[T any] struct {
+	ctx  context.Context
+	opt  WalkOptions
+	work func(context.Context, Entry) T
+	// dirs and files are the pool's queues; directory listings go first.
+	dirs, files chan func()
+	items       chan item[T]
+}
+
+// An item is one entry on its way to visit, with its future result.
+type item[T any] struct {
+	e Entry
+	f *future[T]
+}
+
+type future[T any] struct {
+	done chan struct{}
+	v    T
+}
+
+// A listing is the sorted, filtered contents of one directory.
+type listing struct {
+	done    chan struct{}
+	entries []dirent
+	ig      *ignoreNode
+	err     error
+}
+
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (w *walker[T]) worker() {
+	dirs, files := w.dirs, w.files
+	for dirs != nil || files != nil {
+		// Listings first: the walk waits for them.
+		select {
+		case t, ok := <-dirs:
+			if !ok {
+				dirs = nil
+				continue
+			}
+			t()
+			continue
+		default:
+		}
+		select {
+		case t, ok := <-dirs:
+			if !ok {
+				dirs = nil
+				continue
+			}
+			t()
+		case t, ok := <-files:
+			if !ok {
+				files = nil
+				continue
+			}
+			t()
+		}
+	}
+}
+
+// submit queues a task, or runs it at once when the walk is over (so
+// that every future completes).
+func (w *walker[T]) submit(q chan func(), t func()) {
+	select {
+	case q <- t:
+	case <-w.ctx.Done():
+		t()
+	}
+}
+
+// prefetch queues the listing of a directory.
+func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
+	l := &listing{done: make(chan struct{})}
+	w.submit(w.dirs, func() {
+		defer close(l.done)
+		if w.ctx.Err() != nil {
+			return
+		}
+		r := w.list(ig, abs, rel)
+		l.entries, l.ig, l.err = r.entries, r.ig, r.err
+	})
+	return l
+}
+
+// list reads, filters and sorts one directory. ig holds the rules that
+// apply to it from above.
+func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
+	l := &listing{done: closedChan}
+	f, err := os.Open(abs)
+	if err != nil {
+		l.err = err
+		return l
+	}
+	des, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && len(des) == 0 {
+		l.err = err
+		return l
+	}
+	var hasDot, hasGit, hasRepo bool
+	ents := make([]dirent, 0, len(des))
+	for _, de := range des {
+		name := de.Name()
+		switch name {
+		case gitDirName:
+			hasRepo = hasRepo || de.IsDir()
+			continue // never walked, never listed
+		case dotIgnoreName:
+			hasDot = de.Type().IsRegular()
+		case gitIgnoreName:
+			hasGit = de.Type().IsRegular()
+		}
+		ents = append(ents, dirent{name: name, typ: de.Type()})
+	}
+	l.ig = ig
+	if !w.opt.NoIgnore {
+		l.ig = dirIgnores(ig, abs, rel, hasDot, hasGit, hasRepo)
+	}
+	if l.ig != nil {
+		kept := ents[:0]
+		for _, e := range ents {
+			if !l.ig.ignored(joinRel(rel, e.name), e.typ.IsDir()) {
+				kept = append(kept, e)
+			}
+		}
+		ents = kept
+	}
+	slices.SortFunc(ents, func(a, b dirent) int {
+		return compareNames(a.name, a.typ.IsDir(), b.name, b.typ.IsDir())
+	})
+	l.entries = ents
+	return l
+}
+
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// compareNames orders two names of one directory as their paths sort when
+// a directory's name is followed by '/' (so "a-b/" < "a/" < "a0").
+func compareNames(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	return nextByte(a, n, aDir) - nextByte(b, n, bDir)
+}
+
+func nextByte(s string, i int, dir bool) int {
+	switch {
+	case i < len(s):
+		return int(s[i])
+	case dir:
+		return '/'
+	default:
+		return -1
+	}
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// walkDir yields the contents of one directory, depth first. It returns
+// false when the walk is over.
+func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
+	select {
+	case <-l.done:
+	case <-w.ctx.Done():
+		return false
+	}
+	if l.err != nil {
+		return w.send(item[T]{e: Entry{Rel: rel, Path: abs, Type: fs.ModeDir, Err: l.err}})
+	}
+	// Subdirectories are listed a few ahead of the walk reaching them.
+	ahead := make([]*listing, len(l.entries))
+	next, inFlight := 0, 0
+	fill := func() {
+		for inFlight < dirAhead && next < len(l.entries) {
+			e := l.entries[next]
+			if e.typ.IsDir() {
+				ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name, joinRel(rel, e.name))
+				inFlight++
+			}
+			next++
+		}
+	}
+	fill()
+	for i, e := range l.entries {
+		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ}
+		if e.typ.IsDir() {
+			if w.opt.Dirs && w.keep(ent) && !w.send(item[T]{e: ent}) {
+				return false
+			}
+			sub := ahead[i]
+			ahead[i] = nil
+			inFlight--
+			fill()
+			if !w.walkDir(ent.Path, ent.Rel, sub) {
+				return false
+			}
+			continue
+		}
+		if !w.keep(ent) {
+			continue
+		}
+		it := item[T]{e: ent}
+		if w.work != nil {
+			f := &future[T]{done: make(chan struct{})}
+			it.f = f
+			w.submit(w.files, func() {
+				defer close(f.done)
+				if w.ctx.Err() == nil {
+					f.v = w.work(w.ctx, ent)
+				}
+			})
+		}
+		if !w.send(it) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker[T]) keep(e Entry) bool {
+	return w.opt.Keep == nil || w.opt.Keep(e)
+}
+
+func (w *walker[T]) send(it item[T]) bool {
+	select {
+	case w.items <- it:
+		return true
+	case <-w.ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,42 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// An exitStatus is how a shell ended: its exit code, or the signal that
+// killed it (then code is 128+signal, as a shell reports it).
+type exitStatus struct {
+	code   int
+	signal string // "SIGKILL", or "" when the shell exited by itself
+}
+
+// statusOf reads the exit status of a reaped process.
+func statusOf(ps *os.ProcessState) exitStatus {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
+	}
+	return exitStatus{code: ps.ExitCode()}
+}
+
+// signalName names a signal the way people write it: SIGTERM, SIGKILL.
+func signalName(s syscall.Signal) string {
+	if name := unix.SignalName(s); name != "" {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+// String is the status line of the text: "exit code: 0", or
+// "exit code: 137 (killed by SIGKILL)".
+func (s exitStatus) String() string {
+	if s.signal != "" {
+		return fmt.Sprintf("exit code: %d (killed by %s)", s.code, s.signal)
+	}
+	return fmt.Sprintf("exit code: %d", s.code)
+}

@@ -1,0 +1,264 @@
+package shell
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spillway-dev/spillway/output"
+)
+
+// How long a call waits, after its shell exits, for the job to finish
+// before the processes left behind become a background job. The SPEC asks
+// for a return within 1 s of the exit: lingerGrace waits for quick
+// children, and drainWait more only when no process holds the pipes any
+// more, so all that remains is to read what is buffered in them.
+const (
+	lingerGrace = 200 * time.Millisecond
+	drainWait   = 500 * time.Millisecond
+	pollEvery   = 10 * time.Millisecond
+)
+
+// A job is one command: its shell (pid = process group id), the
+// processes the shell started, and the pipelines its output flows through.
+// A call that returns while the job runs (timeout, run_in_background,
+// lingering children) leaves it in the Runner's job table.
+type job struct {
+	pid   int
+	start time.Time
+	cmd   *exec.Cmd
+
+	stdout *stream
+	stderr *stream // nil when stderr goes into stdout
+
+	exited chan struct{} // closed once the shell is reaped
+	status exitStatus    // set before exited is closed
+	end    time.Time     // set before exited is closed
+
+	pending     atomic.Int32  // readers still running
+	readersDone chan struct{} // closed when every pipe is drained and closed
+
+	mu   sync.Mutex
+	gone bool // no live process and no open pipe remain (final once true)
+
+	stopMu sync.Mutex // serialises stop
+
+	// Set by the call that started the job, before it is shared.
+	timeout  time.Duration
+	timedOut bool
+}
+
+// A stream is one output pipe of a job and its pipeline. The reader
+// goroutine writes to the pipeline; calls cut windows from it.
+type stream struct {
+	label string
+	r     *os.File
+	ino   uint64 // the pipe's inode, to find the processes that hold it
+
+	mu   sync.Mutex
+	pipe *output.Pipeline
+}
+
+// readBuffers are the buffers of the reader goroutines.
+var readBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// newStream makes a pipe whose read end feeds pipe; the caller passes the
+// write end to the child and closes it.
+func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &stream{label: label, r: r, pipe: pipe}
+	if fi, err := r.Stat(); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			s.ino = st.Ino
+		}
+	}
+	return s, w, nil
+}
+
+// read copies the pipe into the pipeline until every writer has closed it
+// (or cutOff stops it), then closes the pipeline.
+func (j *job) read(s *stream) {
+	bp := readBuffers.Get().(*[]byte)
+	buf := *bp
+	for {
+		n, err := s.r.Read(buf)
+		if n > 0 {
+			s.mu.Lock()
+			s.pipe.Write(buf[:n])
+			s.mu.Unlock()
+		}
+		if err != nil {
+			break
+		}
+	}
+	readBuffers.Put(bp)
+	s.mu.Lock()
+	s.pipe.Close()
+	s.mu.Unlock()
+	s.r.Close()
+	if j.pending.Add(-1) == 0 {
+		close(j.readersDone)
+	}
+}
+
+// wait reaps the shell.
+func (j *job) wait() {
+	j.cmd.Wait() // the exit status is read from ProcessState
+	j.status = statusOf(j.cmd.ProcessState)
+	j.end = time.Now()
+	close(j.exited)
+}
+
+func (j *job) streams() []*stream {
+	if j.stderr == nil {
+		return []*stream{j.stdout}
+	}
+	return []*stream{j.stdout, j.stderr}
+}
+
+func (j *job) inodes() []uint64 {
+	var ino []uint64
+	for _, s := range j.streams() {
+		ino = append(ino, s.ino)
+	}
+	return ino
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// hasExited reports whether the shell has been reaped.
+func (j *job) hasExited() bool { return isClosed(j.exited) }
+
+// running reports whether anything of the job is left: the shell, an open
+// pipe (held by a child, even one that left the process group), or a live
+// member of the process group.
+func (j *job) running() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.gone {
+		return false
+	}
+	if !isClosed(j.exited) || !isClosed(j.readersDone) || groupLive(j.pid) {
+		return true
+	}
+	j.gone = true
+	return false
+}
+
+// holdersLeft reports whether a live process may still write to the
+// pipes: a member of the process group, or a process that holds one.
+func (j *job) holdersLeft() bool {
+	return groupLive(j.pid) || len(pipeHolders(j.inodes())) > 0
+}
+
+// settle waits, after the shell's exit, for the job to finish: its pipes
+// to close and its process group to empty. It gives up after lingerGrace
+// (or drainWait later, when no process holds the pipes and only buffered
+// output is left to read) and reports whether the job finished.
+func (j *job) settle(ctx context.Context) bool {
+	grace := time.NewTimer(lingerGrace)
+	defer grace.Stop()
+	select {
+	case <-j.readersDone:
+	case <-ctx.Done():
+		return false
+	case <-grace.C:
+		if j.holdersLeft() {
+			return false
+		}
+		grace.Reset(drainWait)
+		select {
+		case <-j.readersDone:
+		case <-ctx.Done():
+			return false
+		case <-grace.C:
+			return false
+		}
+	}
+	if !j.running() {
+		return true
+	}
+	// The pipes are closed but the process group has live members.
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-grace.C:
+			return false
+		case <-tick.C:
+			if !j.running() {
+				return true
+			}
+		}
+	}
+}
+
+// drain waits a little for the pipes to close when the shell has exited
+// and no process holds them any more: the readers only have buffered
+// output left. It keeps a check_pid from reporting as running a job that
+// has in fact just ended.
+func (j *job) drain() {
+	if !j.hasExited() || isClosed(j.readersDone) || j.holdersLeft() {
+		return
+	}
+	t := time.NewTimer(drainWait)
+	defer t.Stop()
+	select {
+	case <-j.readersDone:
+	case <-t.C:
+	}
+}
+
+// cut returns what each stream shows since the previous cut and starts
+// new windows.
+func (j *job) cut() (stdout output.Result, stderr *output.Result) {
+	stdout = j.stdout.cut()
+	if j.stderr != nil {
+		r := j.stderr.cut()
+		stderr = &r
+	}
+	return stdout, stderr
+}
+
+func (s *stream) cut() output.Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pipe.Cut()
+}
+
+// progress sums what both streams have seen so far.
+func (j *job) progress() Progress {
+	var p Progress
+	for _, s := range j.streams() {
+		s.mu.Lock()
+		b, l := s.pipe.Progress()
+		s.mu.Unlock()
+		p.Bytes += b
+		p.Lines += l
+	}
+	return p
+}
+
+// duration is the time from start to the shell's exit, or to now.
+func (j *job) duration() time.Duration {
+	if j.hasExited() {
+		return j.end.Sub(j.start)
+	}
+	return time.Since(j.start)
+}

@@ -1,0 +1,87 @@
+package shell
+
+import (
+	"syscall"
+	"time"
+)
+
+// killGrace is how long processes get to end after SIGTERM before SIGKILL
+// (SPEC §2), and then how long SIGKILL gets before the pipes are cut off.
+const killGrace = 2 * time.Second
+
+// A stopOutcome says how stop ended a job.
+type stopOutcome int
+
+const (
+	// stopNotNeeded: the job had already finished.
+	stopNotNeeded stopOutcome = iota
+	// stopTerm: everything ended after SIGTERM.
+	stopTerm
+	// stopKill: SIGKILL was needed.
+	stopKill
+	// stopCutOff: something survived SIGKILL, or holds the pipes out of
+	// reach; the pipes were closed on our side and it is left behind.
+	stopCutOff
+)
+
+// stop ends every process of the job: SIGTERM to its process group and to
+// the processes outside the group that hold its pipes (children that
+// called setsid), SIGKILL to the same after killGrace, and it waits for
+// the shell to be reaped and the pipes to be drained. What the job wrote
+// before it ended stays in its pipelines for the final result.
+func (j *job) stop() stopOutcome {
+	j.stopMu.Lock()
+	defer j.stopMu.Unlock()
+	if !j.running() {
+		return stopNotNeeded
+	}
+	j.signal(syscall.SIGTERM)
+	if j.waitGone(killGrace) {
+		return stopTerm
+	}
+	j.signal(syscall.SIGKILL)
+	if j.waitGone(killGrace) {
+		return stopKill
+	}
+	// A process in uninterruptible sleep, or one that got a pipe by other
+	// means than inheritance: stop reading so that nothing waits on it.
+	j.cutOff()
+	<-j.readersDone
+	return stopCutOff
+}
+
+// signal sends sig to the process group and to every process that holds
+// one of the job's pipes, and to the group such a process leads.
+func (j *job) signal(sig syscall.Signal) {
+	syscall.Kill(-j.pid, sig)
+	if isClosed(j.readersDone) {
+		return
+	}
+	for _, pid := range pipeHolders(j.inodes()) {
+		syscall.Kill(pid, sig)
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid && pid != j.pid {
+			syscall.Kill(-pid, sig)
+		}
+	}
+}
+
+// waitGone polls until nothing of the job is left, for at most d.
+func (j *job) waitGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if !j.running() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// cutOff makes the readers stop at once, whoever still holds the pipes.
+func (j *job) cutOff() {
+	for _, s := range j.streams() {
+		s.r.SetReadDeadline(time.Now())
+	}
+}

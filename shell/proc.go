@@ -1,0 +1,144 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// This file answers two questions the kernel has no direct call for, by
+// reading /proc:
+//
+//   - Does a process group still have a live member? kill(-pgid, 0)
+//     succeeds as long as a zombie of the group waits to be reaped, and an
+//     orphan's zombie waits for PID 1, which may be slow. Zombies hold no
+//     resources and cannot be signalled, so they do not count.
+//   - Which processes hold our pipes? A child that called setsid(2) has
+//     left the process group but may still write to the command's stdout;
+//     it is found through the pipe inode its /proc/PID/fd links name.
+
+// groupLive reports whether process group pgid has a member that is not a
+// zombie.
+func groupLive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	if errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	live := false
+	eachProc(func(pid int) bool {
+		st, ok := readStat(pid)
+		if ok && st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+			live = true
+			return false
+		}
+		return true
+	})
+	return live
+}
+
+// pipeHolders returns the live processes, other than this one, that hold
+// an open descriptor on one of the pipes with the given inodes.
+func pipeHolders(inodes []uint64) []int {
+	if len(inodes) == 0 {
+		return nil
+	}
+	want := make([]string, len(inodes))
+	for i, ino := range inodes {
+		want[i] = "pipe:[" + strconv.FormatUint(ino, 10) + "]"
+	}
+	self := os.Getpid()
+	var holders []int
+	eachProc(func(pid int) bool {
+		if pid == self || !holdsAny(pid, want) {
+			return true
+		}
+		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' {
+			holders = append(holders, pid)
+		}
+		return true
+	})
+	return holders
+}
+
+// holdsAny reports whether one of pid's descriptors links to one of want.
+func holdsAny(pid int, want []string) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
+	f, err := os.Open(dir)
+	if err != nil {
+		return false // gone, or not ours to look at
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		link, err := os.Readlink(dir + "/" + n)
+		if err != nil {
+			continue
+		}
+		for _, w := range want {
+			if link == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eachProc calls fn with every process id in /proc until fn returns false.
+func eachProc(fn func(pid int) bool) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	for {
+		names, err := d.Readdirnames(256)
+		for _, n := range names {
+			pid, err := strconv.Atoi(n)
+			if err != nil || pid <= 0 {
+				continue
+			}
+			if !fn(pid) {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// procStat holds the fields of /proc/PID/stat that we use.
+type procStat struct {
+	state byte
+	ppid  int
+	pgrp  int
+}
+
+// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp ...". The
+// command name may hold spaces and parentheses, so fields are counted from
+// its last ')'.
+func readStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 3 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(string(f[1]))
+	pgrp, err2 := strconv.Atoi(string(f[2]))
+	if err1 != nil || err2 != nil {
+		return procStat{}, false
+	}
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, true
+}

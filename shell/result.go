@@ -1,0 +1,67 @@
+package shell
+
+import (
+	"github.com/spillway-dev/spillway/output"
+)
+
+// StreamDetails describe one stream of a result.
+type StreamDetails struct {
+	Truncation     output.Truncation `json:"truncation"`
+	FullOutputPath string            `json:"full_output_path,omitempty"`
+	SpillCapped    bool              `json:"spill_capped"`
+	Binary         bool              `json:"binary"`
+	// SpillError says why the full output could not be saved, if it
+	// could not.
+	SpillError string `json:"spill_error,omitempty"`
+}
+
+// Details are the structured details of a bash result.
+type Details struct {
+	// ExitCode is the shell's exit code (128+N when signal N killed it);
+	// null while the shell runs.
+	ExitCode *int `json:"exit_code"`
+	// Signal names the signal that killed the shell ("SIGKILL"), if one did.
+	Signal string `json:"signal,omitempty"`
+	// TimedOut: the command outlived its timeout and was backgrounded.
+	TimedOut bool `json:"timed_out"`
+	// Backgrounded: the command, or processes it left behind, go on as a
+	// background job; check_pid and kill_pid take PID.
+	Backgrounded bool `json:"backgrounded"`
+	// Running: the job still has live processes or open output. It can be
+	// true beside an exit code when the shell exited but children it
+	// started still run (lingering children).
+	Running bool `json:"running"`
+	// PID is the shell's pid, which is also its process group id and the
+	// job's id. It is left out of results that did not start or name one.
+	PID int `json:"pid,omitempty"`
+	// DurationMS is the time from start to the shell's exit, or to now.
+	DurationMS int64         `json:"duration_ms"`
+	Stdout     StreamDetails `json:"stdout"`
+	Stderr     StreamDetails `json:"stderr"`
+}
+
+// Result is a bash result: the text for the model, the details, and the
+// pure content of each stream (what was shown, no notices).
+type Result struct {
+	Text    string  `json:"text"`
+	Details Details `json:"details"`
+	IsError bool    `json:"is_error"`
+	Stdout  string  `json:"-"`
+	Stderr  string  `json:"-"`
+}
+
+// errorResult is the result of a call that could not be made.
+func errorResult(err error) Result {
+	return Result{Text: "bash: " + err.Error(), IsError: true}
+}
+
+// streamDetails fills the details of one stream from its pipeline result.
+func streamDetails(r output.Result) StreamDetails {
+	return StreamDetails{
+		Truncation:     r.Truncation,
+		FullOutputPath: r.FullOutputPath,
+		SpillCapped:    r.SpillCapped,
+		Binary:         r.Binary,
+		SpillError:     r.SpillError,
+	}
+}
