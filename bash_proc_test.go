@@ -78,6 +78,9 @@ func bashPids() []int {
 // bashGroupMembers lists the live (non-zombie) members of process group
 // pgid.
 func bashGroupMembers(pgid int) []int {
+	if pgid <= 0 {
+		return []int{-1} // no process group was named: a failure too
+	}
 	var live []int
 	for _, pid := range bashPids() {
 		st, pg, ok := bashStat(pid)

@@ -195,6 +195,7 @@ func TestBashMergedStreams(t *testing.T) {
 // sleep 30 & echo started: the call returns soon after the shell exits,
 // with its exit code, and the sleeper goes on as a job.
 func TestBashLingeringChild(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	for _, c := range []struct{ name, command, out string }{
 		{"background", "sleep 30 & echo started", "started"},
@@ -249,6 +250,7 @@ func TestBashLingeringChild(t *testing.T) {
 
 // A quick child in the background is waited for: no job is left.
 func TestBashQuickChildIsNotAJob(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "(sleep 0.05; echo late) & echo now"})
 	if r.Details.Running || r.Stdout != "now\nlate\n" {
@@ -264,6 +266,7 @@ func TestBashQuickChildIsNotAJob(t *testing.T) {
 // echo first; sleep 3; echo second under a 1 s timeout: backgrounded with
 // first; a check 3 s later shows second alone and the exit.
 func TestBashTimeoutBackgrounds(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	start := time.Now()
 	r := bashRun(t, ts, spillway.BashInput{Command: "echo first; sleep 3; echo second", Timeout: 1000})
@@ -289,6 +292,7 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 
 // run_in_background, then kill_pid: nothing of the process group is left.
 func TestBashKillPID(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo x) & echo up; wait", RunInBackground: true})
 	pgid := r.Details.PID
@@ -319,6 +323,7 @@ func TestBashKillPID(t *testing.T) {
 
 // A command that ignores SIGTERM gets SIGKILL after 2 s.
 func TestBashKillEscalates(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "trap '' TERM; echo ready; sleep 30", RunInBackground: true})
 	for range 200 {
@@ -338,6 +343,7 @@ func TestBashKillEscalates(t *testing.T) {
 
 // A cancelled context stops the whole process group.
 func TestBashCancel(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
@@ -370,6 +376,7 @@ func TestBashCancel(t *testing.T) {
 // A background job whose output passes the limits keeps spilling: the
 // check notices name the spill file, which ends up holding everything.
 func TestBashBackgroundSpill(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 200000", RunInBackground: true})
 	var path string
@@ -425,6 +432,7 @@ func TestBashStdinIsDevNull(t *testing.T) {
 
 // yes under a 1 s timeout is backgrounded, then killed cleanly.
 func TestBashYesTimeoutThenKill(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "yes", Timeout: 1000})
 	if !r.Details.TimedOut || !r.Details.Running || !r.Details.Stdout.Truncation.Truncated || r.Details.Stdout.FullOutputPath == "" {
@@ -447,6 +455,7 @@ func TestBashYesTimeoutThenKill(t *testing.T) {
 
 // A command that closes its stdout still reports stderr and its exit.
 func TestBashClosedStdout(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "exec 1>&-; sleep 1; echo e >&2"})
 	if r.Text != "stderr:\ne\n\nexit code: 0" || r.Details.Running {
@@ -457,6 +466,7 @@ func TestBashClosedStdout(t *testing.T) {
 // Close stops every job, whatever holds its output, and removes the spill
 // directory.
 func TestBashCloseKillsJobs(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	var pgids []int
 	for _, in := range []spillway.BashInput{
@@ -478,7 +488,16 @@ func TestBashCloseKillsJobs(t *testing.T) {
 	// A call still waiting when Close comes returns too.
 	var wg sync.WaitGroup
 	var waiting spillway.BashResult
-	wg.Go(func() { waiting = bashRun(t, ts, spillway.BashInput{Command: "sleep 30"}) })
+	mark := "SPILLWAY_WAITING=" + strconv.FormatInt(time.Now().UnixNano(), 10)
+	wg.Go(func() {
+		waiting = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", Env: map[string]string{"SPILLWAY_WAITING": mark[len("SPILLWAY_WAITING="):]}})
+	})
+	for i := 0; len(bashMarked(mark)) == 0; i++ { // the call has started its command
+		if i > 2000 {
+			t.Fatal("the waiting call never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	for range 20 { // the job with the big output spills
 		if c := bashRun(t, ts, spillway.BashInput{CheckPID: pgids[0]}); c.Details.Stdout.FullOutputPath != "" {
 			break
@@ -520,6 +539,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 // At most 64 jobs: the oldest finished is forgotten first; when all run,
 // a new one is refused with the list of pids.
 func TestBashJobLimit(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	first := bashRun(t, ts, spillway.BashInput{Command: "true", RunInBackground: true})
 	for i := 1; i < 64; i++ {
@@ -543,7 +563,7 @@ func TestBashJobLimit(t *testing.T) {
 	}
 	// A command that must be backgrounded with no room is stopped and says so.
 	r = bashRun(t, ts, spillway.BashInput{Command: "echo z; sleep 30", Timeout: 200})
-	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "could not be kept in the background") || !strings.Contains(r.Text, "z\n") {
+	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "Not kept in the background") || !strings.Contains(r.Text, "z\n") {
 		t.Errorf("timeout with a full table: %+v %q", r.Details, r.Text)
 	}
 	// Quick commands still run.
@@ -554,6 +574,7 @@ func TestBashJobLimit(t *testing.T) {
 
 // The progress callback gets bytes and lines about once a second.
 func TestBashProgress(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	var mu sync.Mutex
 	var seen []int64
@@ -585,6 +606,7 @@ func TestBashProgress(t *testing.T) {
 
 // Calls, checks and kills from many goroutines at once (run with -race).
 func TestBashConcurrent(t *testing.T) {
+	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	var wg sync.WaitGroup
 	for g := range 8 {

@@ -83,14 +83,46 @@ func openAndVerify(r *Root, real string, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	got, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
-	if err != nil {
+	if err := r.CheckFile(f); err != nil {
 		f.Close()
-		return nil, &os.PathError{Op: "open", Path: real, Err: errors.New("cannot check where the opened file is: " + err.Error())}
-	}
-	if _, ok := r.base(got); !ok {
-		f.Close()
-		return nil, &os.PathError{Op: "open", Path: real, Err: syscall.EXDEV}
+		if errors.Is(err, ErrOutside) {
+			err = &os.PathError{Op: "open", Path: real, Err: syscall.EXDEV}
+		}
+		return nil, err
 	}
 	return f, nil
+}
+
+// CheckFD verifies that the file open as fd (opened by the caller from
+// path, which it resolved with Resolve) really lies inside the root or an
+// allowed directory: a component swapped for a symlink between the check
+// and the caller's open is caught here. A nil Root allows every file.
+func (r *Root) CheckFD(fd int, path string) error {
+	if r == nil {
+		return nil
+	}
+	got, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: errors.New("cannot check where the opened file is: " + err.Error())}
+	}
+	if _, ok := r.base(got); !ok {
+		return &OutsideError{Path: path, Root: r.dir, Resolved: got, Changed: true}
+	}
+	return nil
+}
+
+// CheckFile is CheckFD for an *os.File.
+func (r *Root) CheckFile(f *os.File) error {
+	if r == nil {
+		return nil
+	}
+	conn, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var checkErr error
+	if err := conn.Control(func(fd uintptr) { checkErr = r.CheckFD(int(fd), f.Name()) }); err != nil {
+		return err
+	}
+	return checkErr
 }

@@ -34,6 +34,9 @@ func classify(head []byte) (kind fileKind, mime string, mt *mimetype.MIME) {
 	mt = mimetype.Detect(head)
 	for m := mt; m != nil; m = m.Parent() {
 		if m.Is("text/plain") {
+			if wideCharset(mt.String()) {
+				return kindBinary, mt.String(), mt // said in binaryError
+			}
 			return kindText, mt.String(), mt
 		}
 		for _, img := range imageTypes {
@@ -71,7 +74,7 @@ func notRegular(path string, m fs.FileMode) error {
 // binaryError is the error for a file that is neither text nor an image.
 func binaryError(path string, mt *mimetype.MIME) error {
 	q := shellQuote(path)
-	if s := mt.String(); strings.Contains(s, "charset=utf-16") || strings.Contains(s, "charset=utf-32") {
+	if s := mt.String(); wideCharset(s) {
 		enc := strings.ToUpper(s[strings.Index(s, "charset=")+len("charset="):])
 		return fmt.Errorf("%s is %s text, which read does not decode. Use bash: iconv -f %s -t UTF-8 %s | head -n 2000", path, enc, enc, q)
 	}
@@ -80,4 +83,10 @@ func binaryError(path string, mt *mimetype.MIME) error {
 		what += ", " + ext
 	}
 	return fmt.Errorf("%s is a binary file (%s), not text. Use bash to inspect it: xxd %s | head -n 100, or strings %s | head -n 200", path, what, q, q)
+}
+
+// wideCharset reports whether a detected text type is UTF-16 or UTF-32,
+// which read does not decode.
+func wideCharset(mime string) bool {
+	return strings.Contains(mime, "charset=utf-16") || strings.Contains(mime, "charset=utf-32")
 }

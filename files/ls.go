@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // LsInput holds the parameters of one ls call (SPEC §2).
@@ -59,7 +58,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 	if in.Limit < 0 {
 		return lsError(fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit))
 	}
-	limit := policy.Cap(in.Limit, t.cfg.Ls.Limit, policy.LinesCeiling)
+	limit := t.cfg.Ls.ForCall(in.Limit).Limit
 	p := in.Path
 	if p == "" {
 		p = "."
@@ -163,7 +162,11 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int) L
 		notices = append(notices, fmt.Sprintf("[%s limit reached (%d of %d entries shown). Use find with a pattern to narrow the list]", output.FormatSize(int64(maxBytes)), shown, total))
 	case d.EntryLimitReached:
 		tr.Truncated, tr.TruncatedBy = true, output.ByLines
-		notices = append(notices, fmt.Sprintf("[%d entries limit reached. Use limit=%d for more]", limit, 2*limit))
+		noun := "entries"
+		if limit == 1 {
+			noun = "entry"
+		}
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more]", limit, noun, 2*limit))
 	}
 	res.Text = joinNotices(b.String(), notices)
 	return res

@@ -111,15 +111,15 @@ func (p *page) segment(b []byte) {
 	if p.ncarry > 0 {
 		b = p.resolveCarry(b, false)
 	}
-	for len(b) > 0 && !p.measuring {
+	for len(b) > 0 && !p.measuring && !p.done {
 		if p.full {
 			p.count(b)
 			return
 		}
-		c := b[0]
-		if c < utf8.RuneSelf {
-			p.keep(b[:1])
-			b = b[1:]
+		if b[0] < utf8.RuneSelf {
+			n := p.asciiRun(b)
+			p.keepASCII(b[:n])
+			b = b[n:]
 			continue
 		}
 		if !utf8.FullRune(b) {
@@ -198,17 +198,53 @@ func (p *page) count(b []byte) {
 	p.checkCutFits()
 }
 
+// asciiRun returns the length of the run of ASCII at the start of b
+// (b[0] is ASCII), no longer than the kept part of the line can take.
+func (p *page) asciiRun(b []byte) int {
+	n := len(b)
+	if mc := p.lim.maxLineChars; mc > 0 {
+		n = min(n, mc+1-p.curChars)
+	} else {
+		n = min(n, max(1, p.room()+1-len(p.cur)))
+	}
+	for i := 1; i < n; i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return max(n, 1)
+}
+
+// keepASCII appends a run of ASCII characters to the kept part of the
+// line, as keep does one by one.
+func (p *page) keepASCII(run []byte) {
+	p.cur = append(p.cur, run...)
+	p.curChars += len(run)
+	if mc := p.lim.maxLineChars; mc > 0 {
+		if p.curChars >= mc && p.curChars-len(run) < mc {
+			p.cutAt = len(p.cur) - (p.curChars - mc)
+		}
+		if p.curChars > mc {
+			p.full = true
+		}
+		return
+	}
+	if len(p.cur) > p.room() {
+		p.doesNotFit()
+	}
+}
+
 // keep appends one character to the kept part of the line.
 func (p *page) keep(c []byte) {
 	p.cur = append(p.cur, c...)
 	p.curChars++
-	if max := p.lim.maxLineChars; max > 0 {
-		if p.curChars == max {
+	if mc := p.lim.maxLineChars; mc > 0 {
+		if p.curChars == mc {
 			p.cutAt = len(p.cur)
 		}
 		// One character more than max is kept: a line of max characters
 		// and a '\r' before its '\n' is not cut.
-		if p.curChars > max {
+		if p.curChars > mc {
 			p.full = true
 		}
 		return

@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // ReadInput holds the parameters of one read call (SPEC §2).
@@ -113,7 +112,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
 	}
 	offset := int64(max(in.Offset, 1))
 	lim := pageLimits{
-		maxLines:     policy.Cap(in.Limit, t.cfg.Read.MaxLines, policy.LinesCeiling),
+		maxLines:     t.cfg.Read.ForCall(in.Limit).MaxLines,
 		maxBytes:     t.cfg.Read.MaxBytes,
 		maxLineChars: t.cfg.Read.MaxLineChars,
 		lineNumbers:  in.LineNumbers,
@@ -151,11 +150,15 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 	var err error
 	if idx != nil {
 		if offset <= idx.totalLines {
-			err = t.scan(ctx, f, idx.lookup(offset-1), offset-1, pg, nil)
+			err = t.scan(ctx, f, idx.lookup(offset-1), offset-1, pg, nil, idx.size)
 		}
 	} else {
 		b := newIndexBuilder()
-		err = t.scan(ctx, f, checkpoint{}, offset-1, pg, b)
+		end := fi.Size()
+		if end == 0 {
+			end = -1 // empty, or a /proc file that says so
+		}
+		err = t.scan(ctx, f, checkpoint{}, offset-1, pg, b, end)
 		idx = b.finish()
 		if err == nil && unchanged(f, fi, idx) {
 			t.index.put(key, idx)

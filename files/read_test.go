@@ -305,7 +305,7 @@ func TestReadSeed000Table(t *testing.T) {
 	writeFile(t, dir, "short.txt", short)
 	var wide strings.Builder // 100 bytes a line: the byte limit hits first
 	for i := 1; i <= 5000; i++ {
-		fmt.Fprintf(&wide, "%-99d\n", i)
+		fmt.Fprintf(&wide, "%-100d\n", i)
 	}
 	writeFile(t, dir, "wide.txt", wide.String())
 
@@ -432,5 +432,29 @@ func TestReadCancelled(t *testing.T) {
 	res := tl.Read(ctx, ReadInput{Path: "f.txt"})
 	if !res.IsError || !strings.Contains(res.Text, "cancelled") {
 		t.Fatalf("%q", res.Text)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/a.txt":   "/tmp/a.txt",
+		"/tmp/a b.txt": "'/tmp/a b.txt'",
+		"it's":         `'it'\''s'`,
+		"$HOME/x":      `'$HOME/x'`,
+		"":             "''",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// The notices name the file so that the suggested command can be pasted.
+func TestReadNoticeQuotesPath(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	writeFile(t, dir, "my file.txt", strings.Repeat("x", 3000)+"\n")
+	res := read(t, tl, ReadInput{Path: "my file.txt"})
+	if want := "sed -n '1p' '" + filepath.Join(dir, "my file.txt") + "' | head -c 51200]"; !strings.HasSuffix(res.Text, want) {
+		t.Fatalf("%q", trim(res.Text))
 	}
 }

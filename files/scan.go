@@ -23,8 +23,11 @@ var fullBuffers = sync.Pool{New: func() any { b := make([]byte, fullScanBuffer);
 // (0-based, ≥ from.Line) on. With an indexBuilder b (then from must be the
 // start of the file), it reads to the end and counts every line into b;
 // without one it stops as soon as the page is complete. pg == nil only
-// builds the index.
-func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target int64, pg *page, b *indexBuilder) error {
+// builds the index. With end ≥ 0 it reads no byte at or past end, so that
+// a file that grows while it is read is read as the version that was
+// stat'ed (a writer faster than the scan cannot make it endless); end < 0
+// reads to EOF (a file under /proc says it is empty and is not).
+func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target int64, pg *page, b *indexBuilder, end int64) error {
 	if _, err := f.Seek(from.Off, io.SeekStart); err != nil {
 		return err
 	}
@@ -39,11 +42,20 @@ func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target in
 	line := from.Line // number of the line the next byte belongs to (0-based)
 	feeding := pg != nil && line == target
 	pageDone := pg == nil
+	off := from.Off
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n, err := f.Read(buf)
+		want := buf
+		if end >= 0 {
+			if off >= end {
+				break
+			}
+			want = buf[:min(int64(len(buf)), end-off)]
+		}
+		n, err := f.Read(want)
+		off += int64(n)
 		t.scanned.Add(int64(n))
 		chunk := buf[:n]
 		if n > 0 {

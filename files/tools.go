@@ -15,7 +15,9 @@ import (
 type Config struct {
 	// Cwd is the directory relative paths resolve against (absolute).
 	Cwd string
-	// Read and Ls hold the limits; zero values take policy.Default()'s.
+	// Read and Ls hold the limits. A zero Read or Ls takes
+	// policy.Default()'s; a zero MaxLineChars in a Read that is not zero
+	// means lines are never cut.
 	Read policy.Read
 	Ls   policy.Ls
 	// Spill, when set, is the session's spill store: a read of one of its
@@ -37,6 +39,9 @@ type Tools struct {
 // New returns the file tools of one session.
 func New(cfg Config) *Tools {
 	def := policy.Default()
+	if cfg.Read == (policy.Read{}) {
+		cfg.Read = def.Read
+	}
 	if cfg.Read.MaxLines <= 0 {
 		cfg.Read.MaxLines = def.Read.MaxLines
 	}

@@ -99,8 +99,18 @@ func CheckListen(addr, token string) error {
 		"(clients then send \"Authorization: Bearer <token>\"), or listen on 127.0.0.1", addr)
 }
 
-// URL returns the URL of the MCP endpoint.
-func (s *HTTPServer) URL() string { return "http://" + s.ln.Addr().String() + Path }
+// URL returns the URL of the MCP endpoint. An unspecified address (all
+// interfaces) is shown as the host given to Listen, e.g. 0.0.0.0.
+func (s *HTTPServer) URL() string {
+	host, port, _ := net.SplitHostPort(s.ln.Addr().String())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host, _, _ = net.SplitHostPort(s.cfg.Listen)
+		if host == "" {
+			host = "0.0.0.0"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port) + Path
+}
 
 // Serve serves until ctx is cancelled, then ends every session (calls
 // cancelled, jobs killed, spill directories removed) and returns.
@@ -164,7 +174,7 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		return s, client, nil
 	}
 	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
-	opts := &mcp.StreamableHTTPOptions{Logger: h.log}
+	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log)}
 	if idle := cfg.idle(); idle > 0 {
 		// A backstop for sessions that never initialized (and so never
 		// reached the table); the table's own timer ends the others first.

@@ -70,7 +70,7 @@ type toolServer struct {
 func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, context.Context, error), initialized func(*mcp.ServerSession)) *toolServer {
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       cfg.logger(),
+		Logger:       sdkLogger(cfg.logger()),
 		Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{}, // the list never changes
 			// The SDK answers logging/setLevel; spillway sends no log

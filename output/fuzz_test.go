@@ -90,7 +90,75 @@ func FuzzPipeline(f *testing.F) {
 			}
 		}
 		checkPipeline(t, in, lim, sw, r1, spilled)
+		checkCuts(t, in, sizes, lim, sw, oneSpill.buf.Bytes())
 	})
+}
+
+// checkCuts feeds in again, calling Cut after each chunk whose size byte
+// is odd. The windows must partition the sanitized stream, number its
+// lines without gap, and each window that starts on a line boundary must
+// show what the reference model shows of its text. Cuts change nothing in
+// the spill.
+func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpill []byte) {
+	t.Helper()
+	if len(sizes) == 0 || len(in) < sniffSize && IsBinary(in) {
+		return
+	}
+	s := sanitizeAll(in)
+	var sp memSpill
+	p := New(Options{Limits: lim, Spill: sp.opener(), SpillWhen: sw})
+	var windows []Result
+	var starts []int64 // sanitized offset where each window starts
+	start := int64(0)
+	window := func(r Result) {
+		windows = append(windows, r)
+		starts = append(starts, start)
+		start = p.bytes
+	}
+	rest := in
+	for i := 0; len(rest) > 0; i++ {
+		n := min(len(rest), int(sizes[i%len(sizes)])%97+1)
+		p.Write(rest[:n])
+		rest = rest[n:]
+		if sizes[i%len(sizes)]%2 == 1 && p.decided {
+			window(p.Cut())
+		}
+	}
+	p.Close()
+	window(p.Result())
+	if windows[0].Binary {
+		return
+	}
+	var total, nextLine int64 = 0, 1
+	for i, r := range windows {
+		text := s[starts[i] : starts[i]+r.Truncation.TotalBytes]
+		total += r.Truncation.TotalBytes
+		if r.Truncation.TotalLines == 0 {
+			continue
+		}
+		if r.FirstLine != nextLine {
+			t.Fatalf("window %d starts at line %d, want %d", i, r.FirstLine, nextLine)
+		}
+		if r.LastLine != r.FirstLine+r.Truncation.TotalLines-1 {
+			t.Fatalf("window %d: lines %d-%d but %d lines", i, r.FirstLine, r.LastLine, r.Truncation.TotalLines)
+		}
+		nextLine = r.LastLine + 1
+		if text[len(text)-1] != '\n' {
+			nextLine-- // the last line goes on in the next window
+		}
+		if starts[i] == 0 || s[starts[i]-1] == '\n' {
+			v := refView(text, lim)
+			if r.Head != string(v.head) || r.Tail != string(v.tail) || r.Truncation.TruncatedBy != v.truncatedBy {
+				t.Fatalf("window %d of %q:\n got  %q | %q (%s)\n want %q | %q (%s)", i, text, r.Head, r.Tail, r.Truncation.TruncatedBy, v.head, v.tail, v.truncatedBy)
+			}
+		}
+	}
+	if total != int64(len(s)) {
+		t.Fatalf("windows hold %d bytes of %d", total, len(s))
+	}
+	if !bytes.Equal(sp.buf.Bytes(), wantSpill) {
+		t.Fatalf("Cut changed the spill")
+	}
 }
 
 func checkBinary(t *testing.T, in []byte, r Result, sp memSpill) {

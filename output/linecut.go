@@ -32,12 +32,12 @@ func (c *lineCutter) write(b []byte) {
 		if c.cutting {
 			k := bytes.IndexByte(b[i:], '\n')
 			if k < 0 {
-				c.cutChars += int64(utf8.RuneCount(b[i:]))
+				c.cutChars += int64(runeCount(b[i:]))
 				i = len(b)
 				start = i
 				break
 			}
-			c.cutChars += int64(utf8.RuneCount(b[i : i+k]))
+			c.cutChars += int64(runeCount(b[i : i+k]))
 			c.endCut()
 			i += k // the '\n' is kept
 			start = i
@@ -49,13 +49,13 @@ func (c *lineCutter) write(b []byte) {
 		// A '\n' within room+1 bytes ends the current line in time, and
 		// every whole line before it is shorter than room bytes.
 		end := min(len(b), i+room+1)
-		if k := bytes.LastIndexByte(b[i:end], '\n'); k >= 0 {
+		if k := lastIndexByte(b[i:end], '\n'); k >= 0 {
 			i += k + 1
 			c.runes = 0
 			continue
 		}
 		if end == len(b) && end-i <= room {
-			c.runes += utf8.RuneCount(b[i:])
+			c.runes += runeCount(b[i:])
 			i = len(b)
 			break
 		}

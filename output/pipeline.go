@@ -217,7 +217,7 @@ func (p *Pipeline) sink(b []byte) {
 
 // trackLines follows the sizes of the lines that a partial view may name.
 func (p *Pipeline) trackLines(b []byte) {
-	k := bytes.LastIndexByte(b, '\n')
+	k := lastIndexByte(b, '\n')
 	if k < 0 {
 		p.lineLen += int64(len(b))
 		if !p.firstDone {
@@ -229,7 +229,7 @@ func (p *Pipeline) trackLines(b []byte) {
 		p.firstDone = true
 		p.firstLineLen = p.lineLen + int64(bytes.IndexByte(b, '\n')) + 1
 	}
-	if j := bytes.LastIndexByte(b[:k], '\n'); j >= 0 {
+	if j := lastIndexByte(b[:k], '\n'); j >= 0 {
 		p.prevLineLen = int64(k - j)
 	} else {
 		p.prevLineLen = p.lineLen + int64(k) + 1

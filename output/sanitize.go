@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
 )
@@ -172,8 +171,18 @@ func (s *Sanitizer) process(p []byte) {
 // through unchanged: printable ASCII, '\t', '\n' and valid multi-byte UTF-8.
 func plainRun(p []byte, i int) int {
 	for {
-		// Eight ASCII bytes at a time.
-		for i+8 <= len(p) && !hasSpecial(binary.LittleEndian.Uint64(p[i:])) {
+		// ASCII 32 bytes, then 8 bytes at a time.
+		for i+32 <= len(p) {
+			a := special(binary.LittleEndian.Uint64(p[i:]))
+			b := special(binary.LittleEndian.Uint64(p[i+8:]))
+			c := special(binary.LittleEndian.Uint64(p[i+16:]))
+			d := special(binary.LittleEndian.Uint64(p[i+24:]))
+			if a|b|c|d != 0 {
+				break
+			}
+			i += 32
+		}
+		for i+8 <= len(p) && special(binary.LittleEndian.Uint64(p[i:])) == 0 {
 			i += 8
 		}
 		for i < len(p) && plain[p[i]] {
@@ -205,19 +214,16 @@ const (
 	ones = 0x0101010101010101
 )
 
-// hasSpecial reports whether any byte of w is not plain ASCII: below 0x20
-// other than '\t' and '\n', or 0x7f and above. Every test is exact per byte.
-func hasSpecial(w uint64) bool {
+// special returns, for each byte of w that is not plain ASCII (below 0x20
+// other than '\t' and '\n', or 0x7f and above), its bit 7; zero when every
+// byte is plain. Each test is exact per byte: the low seven bits plus a
+// constant below 0x80 never carry into the next byte.
+func special(w uint64) uint64 {
 	low := w & lo7
-	high := w & hi
-	ge20 := (low + 0x60*ones) & hi // low 7 bits >= 0x20
-	ge7f := (low + 0x01*ones) & hi // low 7 bits == 0x7f
-	x := low ^ 0x0a*ones           // zero where '\n'
-	isNL := ^((x + lo7) | x) & hi & ^high
-	x = low ^ 0x09*ones // zero where '\t'
-	isTab := ^((x + lo7) | x) & hi & ^high
-	ctl := ^ge20 & ^high & hi &^ (isNL | isTab)
-	return (ctl | ge7f | high) != 0
+	ctl := ^(low + 0x60*ones)                          // bit 7 set: low < 0x20
+	notTabNL := ^(low + 0x77*ones) | (low + 0x75*ones) // bit 7 set: low < 0x09 or low > 0x0a
+	del := low + 0x01*ones                             // bit 7 set: low == 0x7f
+	return (ctl&notTabNL | del | w) & hi
 }
 
 // escape consumes bytes of an escape sequence from p and returns how many.
@@ -320,7 +326,7 @@ func (s *Sanitizer) text(b []byte) {
 		s.overwrite()
 	}
 	s.pending = false
-	k := bytes.LastIndexByte(b, '\n')
+	k := lastIndexByte(b, '\n')
 	if k >= 0 {
 		if len(s.line) > 0 {
 			s.emit(s.line)

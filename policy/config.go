@@ -117,11 +117,12 @@ func LoadConfig(path string) (*Config, error) {
 	return ParseConfig(path, data)
 }
 
-// ParseConfig checks a config file; name is how errors refer to it. Every
-// problem is reported, each as a *ConfigError naming the key and its line
-// (use errors.As): a syntax error, an unknown key (keys are matched
-// exactly, case included), a value of the wrong type, a negative or zero
-// limit, an unknown strategy or profile, a head_share outside 0–1.
+// ParseConfig checks a config file; name is how errors refer to it. Each
+// problem is a *ConfigError naming the key and its line (use errors.As;
+// several are joined, in line order): an unknown key or table (keys are
+// matched exactly, case included), a syntax error or a value of the wrong
+// type (go-toml stops at the first), a negative or zero limit, an unknown
+// strategy or profile, a head_share outside 0–1.
 func ParseConfig(name string, data []byte) (*Config, error) {
 	c := &Config{name: name}
 	keys := docKeys(data)
@@ -176,9 +177,9 @@ func (c *Config) unknownKeys(keys []docKey) []error {
 			if len(parent) > 0 {
 				where = "[" + strings.Join(parent, ".") + "]"
 			}
-			msg := fmt.Sprintf("unknown %s; %s takes %s", what, where, strings.Join(knownKeys(parent), ", "))
-			if known := knownKeys(parent); len(known) == 0 {
-				msg = fmt.Sprintf("unknown key; %s is not a table", strings.Join(parent, "."))
+			msg := fmt.Sprintf("unknown key; %s is not a table", strings.Join(parent, "."))
+			if known := knownKeys(parent); len(known) > 0 {
+				msg = fmt.Sprintf("unknown %s; %s takes %s", what, where, strings.Join(known, ", "))
 			}
 			errs = append(errs, &ConfigError{File: c.name, Line: k.line, Key: dotted, Msg: msg})
 			break

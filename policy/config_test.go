@@ -471,3 +471,25 @@ func TestSpillStoreConfig(t *testing.T) {
 		t.Errorf("%+v", s)
 	}
 }
+
+// TestDocsConfigExample: the config file shown in docs/profiles.md parses.
+func TestDocsConfigExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "profiles.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```toml\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/profiles.md has no toml example")
+	}
+	cfg, err := ParseConfig("docs/profiles.md", []byte(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustProfile(t, cfg.Profile())
+	cfg.Apply(&p)
+	if p.Bash.Stderr.MaxLines != 500 || p.Bash.Stdout.MaxLines != 2000 || p.Spill.Dir != "/var/tmp" {
+		t.Errorf("example applied: stderr %d lines, stdout %d, spill dir %q", p.Bash.Stderr.MaxLines, p.Bash.Stdout.MaxLines, p.Spill.Dir)
+	}
+}

@@ -28,6 +28,26 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("format %q: want text or json", s)
 }
 
+// Render returns the text content of a tool result in format f. For
+// FormatText it is text itself. For FormatJSON it is ErrorEnvelope(text)
+// when the call failed (bad parameters, a missing file: text is then the
+// one-line error), and otherwise Envelope(details, content...) — a bash
+// command that exits non-zero did not fail as a call: its envelope is
+// "ok":true with its exit_code, while the result's is_error stays set.
+func (f Format) Render(text string, details any, failed bool, content ...Field) string {
+	if f != FormatJSON {
+		return text
+	}
+	if failed {
+		return ErrorEnvelope(text)
+	}
+	out, err := Envelope(details, content...)
+	if err != nil {
+		return ErrorEnvelope("spillway: cannot render the result as JSON: " + err.Error())
+	}
+	return out
+}
+
 // A Field is one pure content field of a result: its JSON name ("stdout",
 // "stderr", "content") and the content, with no notice in it.
 type Field struct {

@@ -124,3 +124,19 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatRender(t *testing.T) {
+	details := map[string]int{"exit_code": 1}
+	if got := FormatText.Render("text\n[notice]", details, false, Field{"stdout", "text\n"}); got != "text\n[notice]" {
+		t.Errorf("text: %q", got)
+	}
+	if got := FormatJSON.Render("text\n[notice]", details, false, Field{"stdout", "text\n"}); got != `{"ok":true,"data":{"exit_code":1,"stdout":"text\n"}}` {
+		t.Errorf("json: %s", got)
+	}
+	if got := FormatJSON.Render("read: no such file a.txt", nil, true); got != `{"ok":false,"error":"read: no such file a.txt"}` {
+		t.Errorf("json error: %s", got)
+	}
+	if got := FormatJSON.Render("x", 42, false); !strings.HasPrefix(got, `{"ok":false,"error":"spillway: cannot render`) {
+		t.Errorf("unrenderable details: %s", got)
+	}
+}

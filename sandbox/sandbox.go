@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -95,7 +96,27 @@ func StatusLine() string {
 // run under the rules: the kernel offers the Landlock ABI they need, and a
 // trial run of the helper (this binary again) restricts itself. It returns
 // an error that says what is missing; the caller must then refuse to start.
+// A successful trial run is remembered for the process (per ABI needed),
+// so that a server making a toolset per session probes once.
 func Check(rules Rules) error {
+	checked.Lock()
+	defer checked.Unlock()
+	if checked.ok[rules.ABI()] {
+		return nil
+	}
+	if err := check(rules); err != nil {
+		return err
+	}
+	checked.ok[rules.ABI()] = true
+	return nil
+}
+
+var checked = struct {
+	sync.Mutex
+	ok map[int]bool
+}{ok: map[int]bool{}}
+
+func check(rules Rules) error {
 	ok, abi, err := Status()
 	if !ok {
 		return fmt.Errorf("the sandbox needs Landlock, which this kernel does not offer (%v); it needs Linux 6.2 or later with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y, \"landlock\" in the lsm= boot list). Run without the sandbox only if unconfined commands are acceptable", err)

@@ -308,7 +308,15 @@ func TestCheck(t *testing.T) {
 	}
 
 	defer func(old func() (int, error)) { abiVersion = old }(abiVersion)
+	// Forget the successful checks: each case below must probe again.
+	forget := func() {
+		checked.Lock()
+		clear(checked.ok)
+		checked.Unlock()
+	}
+	defer forget()
 	abiVersion = func() (int, error) { return 0, syscall.ENOSYS }
+	forget()
 	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "needs Landlock") {
 		t.Errorf("no Landlock: %v", err)
 	}
@@ -316,6 +324,7 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Status says available: %s", StatusLine())
 	}
 	abiVersion = func() (int, error) { return 3, nil }
+	forget()
 	if err := Check(*d.rules(false)); err != nil {
 		t.Errorf("ABI 3 without no-network: %v", err)
 	}
@@ -323,6 +332,7 @@ func TestCheck(t *testing.T) {
 		t.Errorf("ABI 3 with no-network: %v", err)
 	}
 	abiVersion = func() (int, error) { return 2, nil }
+	forget()
 	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "ABI 3") {
 		t.Errorf("ABI 2: %v", err)
 	}

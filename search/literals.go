@@ -36,9 +36,25 @@ type Literals struct {
 }
 
 // ExtractLiterals analyses a parsed regular expression (syntax.Perl flags,
-// simplified or not).
+// simplified or not). When the expression has case-insensitive parts, it
+// prefers literals from its case-sensitive parts (they need no lowering of
+// the text) if they are as long as the case-insensitive ones, or 4 bytes.
 func ExtractLiterals(re *syntax.Regexp) Literals {
-	x := extractor{fold: hasFold(re)}
+	if !hasFold(re) {
+		return literalsOf(re, extractor{})
+	}
+	exact := literalsOf(re, extractor{opaqueFold: true})
+	folded := literalsOf(re, extractor{fold: true})
+	if len(exact.Required) > 0 {
+		n := minLen(exact.Required[0])
+		if len(folded.Required) == 0 || n >= 4 || n >= minLen(folded.Required[0]) {
+			return exact
+		}
+	}
+	return folded
+}
+
+func literalsOf(re *syntax.Regexp, x extractor) Literals {
 	info := x.analyze(re)
 	sets := info.allReqs()
 	lits := Literals{Fold: x.fold}
@@ -60,7 +76,7 @@ func ExtractLiterals(re *syntax.Regexp) Literals {
 			lits.Required = append(lits.Required, s)
 		}
 	}
-	if info.exact != nil && !info.assert && !x.fold && len(info.exact) <= maxAlternatives {
+	if info.exact != nil && !info.assert && !info.opaque && len(info.exact) <= maxAlternatives {
 		exact := true
 		for _, s := range info.exact {
 			if s == "" || strings.IndexByte(s, '\n') >= 0 {
@@ -91,6 +107,9 @@ type litInfo struct {
 	// assert: the node holds an empty-width assertion (^, $, \b, …), so
 	// where its exact strings occur matters.
 	assert bool
+	// opaque: the node holds a case-insensitive literal that the analysis
+	// did not look into, so its exact strings are not the whole match.
+	opaque bool
 }
 
 // allReqs returns the requirements, counting the exact strings as one.
@@ -130,11 +149,17 @@ func dedupe(set []string) []string {
 
 type extractor struct {
 	fold bool // literals are ASCII-lowered
+	// opaqueFold treats case-insensitive literals as unknown text, so that
+	// every literal found is case-exact.
+	opaqueFold bool
 }
 
 func (x *extractor) analyze(re *syntax.Regexp) litInfo {
 	switch re.Op {
 	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 && x.opaqueFold {
+			return litInfo{opaque: true}
+		}
 		if re.Flags&syntax.FoldCase != 0 {
 			var in litInfo
 			for _, p := range foldPieces(re.Rune) {
@@ -159,23 +184,24 @@ func (x *extractor) analyze(re *syntax.Regexp) litInfo {
 	case syntax.OpQuest:
 		sub := x.analyze(re.Sub[0])
 		if sub.exact != nil && len(sub.exact) < maxExact {
-			return litInfo{exact: append(slices.Clip(sub.exact), ""), assert: sub.assert}
+			return litInfo{exact: append(slices.Clip(sub.exact), ""), assert: sub.assert, opaque: sub.opaque}
 		}
-		return litInfo{assert: sub.assert}
+		return litInfo{assert: sub.assert, opaque: sub.opaque}
 	case syntax.OpStar:
-		return litInfo{assert: x.analyze(re.Sub[0]).assert}
+		sub := x.analyze(re.Sub[0])
+		return litInfo{assert: sub.assert, opaque: sub.opaque}
 	case syntax.OpPlus:
 		sub := x.analyze(re.Sub[0])
-		return litInfo{reqs: sub.allReqs(), assert: sub.assert}
+		return litInfo{reqs: sub.allReqs(), assert: sub.assert, opaque: sub.opaque}
 	case syntax.OpRepeat:
 		sub := x.analyze(re.Sub[0])
 		if re.Min == 1 && re.Max == 1 {
 			return sub
 		}
 		if re.Min == 0 {
-			return litInfo{assert: sub.assert}
+			return litInfo{assert: sub.assert, opaque: sub.opaque}
 		}
-		return litInfo{reqs: sub.allReqs(), assert: sub.assert}
+		return litInfo{reqs: sub.allReqs(), assert: sub.assert, opaque: sub.opaque}
 	case syntax.OpConcat:
 		return x.concat(re.Sub)
 	case syntax.OpAlternate:
@@ -194,6 +220,7 @@ func (x *extractor) concat(subs []*syntax.Regexp) litInfo {
 	for _, sub := range subs {
 		si := x.analyze(sub)
 		in.assert = in.assert || si.assert
+		in.opaque = in.opaque || si.opaque
 		in.reqs = append(in.reqs, si.reqs...)
 		if si.exact != nil && run != nil && len(run)*len(si.exact) <= maxExact {
 			run = cross(run, si.exact)
@@ -237,6 +264,7 @@ func (x *extractor) alternate(subs []*syntax.Regexp) litInfo {
 	for _, sub := range subs {
 		si := x.analyze(sub)
 		in.assert = in.assert || si.assert
+		in.opaque = in.opaque || si.opaque
 		if si.exact != nil && allExact {
 			exact = append(exact, si.exact...)
 		} else {

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
-	"syscall"
 )
 
 // Buffer sizes of the file scanner. A file up to maxBuffer is read whole
@@ -78,9 +76,7 @@ func newScanner(cfg *scanConfig) *scanner {
 // scanFile searches the regular file at path.
 func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 	var res fileResult
-	// O_NONBLOCK: if the entry was replaced by a FIFO since it was
-	// listed, opening it must not wait for a writer.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openRead(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			res.gone = true
@@ -90,26 +86,26 @@ func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 		return res
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	regular, size, err := f.stat()
 	if err != nil {
 		res.err = err
 		return res
 	}
-	if !fi.Mode().IsRegular() {
+	if !regular {
 		res.err = errors.New("not a regular file")
 		return res
 	}
 	s.res = &res
 	s.lineNo, s.lastOut, s.afterLeft, s.done = 1, 0, 0, false
 	s.ring = s.ring[:0]
-	if err := s.scan(ctx, f, fi.Size()); err != nil {
+	if err := s.scan(ctx, f, size); err != nil {
 		res.err = err
 	}
 	s.res = nil
 	return res
 }
 
-func (s *scanner) scan(ctx context.Context, f *os.File, size int64) error {
+func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 	want := minBuffer
 	for int64(want) <= size && want < maxBuffer {
 		want *= 2
@@ -353,7 +349,7 @@ func (s *scanner) keepRing(buf []byte, next int64) {
 // stream (regexp.MatchReader) only when a literal was found or there is no
 // prefilter. It returns the buffer's new contents, which start right
 // after the line.
-func (s *scanner) longLine(ctx context.Context, f *os.File, buf []byte, n int, off int64, eof bool) (int, int64, bool, error) {
+func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, off int64, eof bool) (int, int64, bool, error) {
 	m := s.cfg.m
 	lineNo := s.lineNo
 	start := off

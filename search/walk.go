@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -43,11 +42,14 @@ type WalkOptions struct {
 	Keep func(Entry) bool
 }
 
-// Tuning of the walk: how many results may be computed ahead of the visit
-// function, and how many subdirectories of one directory are listed ahead
-// of the walk reaching them.
+// Tuning of the walk. Consecutive files of a directory go to the pool as
+// one batch of at most batchSize (one task, one future, one send), so that
+// goroutine handoffs cost little per file; at most lookahead batches are
+// computed ahead of the visit function; at most dirAhead subdirectories of
+// one directory are listed ahead of the walk reaching them.
 const (
-	lookahead = 512
+	batchSize = 32
+	lookahead = 64
 	dirAhead  = 8
 )
 
@@ -60,7 +62,7 @@ const (
 // Directories are listed and work runs on a pool of goroutines, ahead of
 // the visit; visit is called on the caller's goroutine, once per entry in
 // order, with work's result for that entry (the zero T for directories and
-// when work is nil). Work for an entry runs at most lookahead entries ahead
+// when work is nil). Work runs at most lookahead batches of files ahead
 // of visit, so memory stays bounded. When visit returns false or ctx ends,
 // the walk stops, work in progress sees its context cancelled, and Walk
 // returns once every goroutine it started has ended. The error is ctx's.
@@ -76,7 +78,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		work:  work,
 		dirs:  make(chan func(), 4*dirAhead),
 		files: make(chan func(), lookahead),
-		items: make(chan item[T], lookahead),
+		items: make(chan *batch[T], lookahead),
 	}
 	var wg sync.WaitGroup
 	for range opt.Workers {
@@ -100,16 +102,28 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		w.walkDir(root, "", l)
 	}()
 
-	for it := range w.items {
-		var v T
-		if it.f != nil {
+	for b := range w.items {
+		if b.done != nil {
 			select {
-			case <-it.f.done:
-				v = it.f.v
+			case <-b.done:
 			case <-wctx.Done():
 			}
 		}
-		if wctx.Err() != nil || !visit(it.e, v) {
+		if wctx.Err() != nil {
+			break
+		}
+		stop := false
+		for i, e := range b.entries {
+			var v T
+			if b.results != nil {
+				v = b.results[i]
+			}
+			if !visit(e, v) {
+				stop = true
+				break
+			}
+		}
+		if stop {
 			break
 		}
 	}
@@ -126,18 +140,15 @@ type walker[T any] struct {
 	work func(context.Context, Entry) T
 	// dirs and files are the pool's queues; directory listings go first.
 	dirs, files chan func()
-	items       chan item[T]
+	items       chan *batch[T]
 }
 
-// An item is one entry on its way to visit, with its future result.
-type item[T any] struct {
-	e Entry
-	f *future[T]
-}
-
-type future[T any] struct {
-	done chan struct{}
-	v    T
+// A batch is a run of entries on their way to visit, in order, with the
+// results of work on them once done is closed (done is nil without work).
+type batch[T any] struct {
+	entries []Entry
+	results []T
+	done    chan struct{}
 }
 
 // A listing is the sorted, filtered contents of one directory.
@@ -212,31 +223,26 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 // apply to it from above.
 func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l := &listing{done: closedChan}
-	f, err := os.Open(abs)
+	bufp := direntBufs.Get().(*[]byte)
+	des, err := readDir(abs, *bufp)
+	direntBufs.Put(bufp)
 	if err != nil {
 		l.err = err
 		return l
 	}
-	des, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil && len(des) == 0 {
-		l.err = err
-		return l
-	}
 	var hasDot, hasGit, hasRepo bool
-	ents := make([]dirent, 0, len(des))
+	ents := des[:0]
 	for _, de := range des {
-		name := de.Name()
-		switch name {
+		switch de.name {
 		case gitDirName:
-			hasRepo = hasRepo || de.IsDir()
+			hasRepo = hasRepo || de.typ.IsDir()
 			continue // never walked, never listed
 		case dotIgnoreName:
-			hasDot = de.Type().IsRegular()
+			hasDot = de.typ.IsRegular()
 		case gitIgnoreName:
-			hasGit = de.Type().IsRegular()
+			hasGit = de.typ.IsRegular()
 		}
-		ents = append(ents, dirent{name: name, typ: de.Type()})
+		ents = append(ents, de)
 	}
 	l.ig = ig
 	if !w.opt.NoIgnore {
@@ -257,6 +263,12 @@ func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l.entries = ents
 	return l
 }
+
+// direntBufs holds the getdents buffers of the walk's goroutines.
+var direntBufs = sync.Pool{New: func() any {
+	b := make([]byte, 32<<10)
+	return &b
+}}
 
 var closedChan = func() chan struct{} {
 	c := make(chan struct{})
@@ -301,7 +313,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		return false
 	}
 	if l.err != nil {
-		return w.send(item[T]{e: Entry{Rel: rel, Path: abs, Type: fs.ModeDir, Err: l.err}})
+		return w.send(&batch[T]{entries: []Entry{{Rel: rel, Path: abs, Type: fs.ModeDir, Err: l.err}}})
 	}
 	// Subdirectories are listed a few ahead of the walk reaching them.
 	ahead := make([]*listing, len(l.entries))
@@ -317,49 +329,68 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		}
 	}
 	fill()
+	var run []Entry // files waiting to be sent as one batch
 	for i, e := range l.entries {
 		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ}
-		if e.typ.IsDir() {
-			if w.opt.Dirs && w.keep(ent) && !w.send(item[T]{e: ent}) {
-				return false
-			}
-			sub := ahead[i]
-			ahead[i] = nil
-			inFlight--
-			fill()
-			if !w.walkDir(ent.Path, ent.Rel, sub) {
-				return false
-			}
-			continue
-		}
-		if !w.keep(ent) {
-			continue
-		}
-		it := item[T]{e: ent}
-		if w.work != nil {
-			f := &future[T]{done: make(chan struct{})}
-			it.f = f
-			w.submit(w.files, func() {
-				defer close(f.done)
-				if w.ctx.Err() == nil {
-					f.v = w.work(w.ctx, ent)
+		if !e.typ.IsDir() {
+			if w.keep(ent) {
+				run = append(run, ent)
+				if len(run) == batchSize {
+					if !w.flush(run) {
+						return false
+					}
+					run = nil
 				}
-			})
+			}
+			continue
 		}
-		if !w.send(it) {
+		if !w.flush(run) {
+			return false
+		}
+		run = nil
+		if w.opt.Dirs && w.keep(ent) && !w.send(&batch[T]{entries: []Entry{ent}}) {
+			return false
+		}
+		sub := ahead[i]
+		ahead[i] = nil
+		inFlight--
+		fill()
+		if !w.walkDir(ent.Path, ent.Rel, sub) {
 			return false
 		}
 	}
-	return true
+	return w.flush(run)
+}
+
+// flush sends a run of files, queueing the work on them first.
+func (w *walker[T]) flush(run []Entry) bool {
+	if len(run) == 0 {
+		return true
+	}
+	b := &batch[T]{entries: run}
+	if w.work != nil {
+		b.results = make([]T, len(run))
+		b.done = make(chan struct{})
+		w.submit(w.files, func() {
+			defer close(b.done)
+			for i, e := range b.entries {
+				if w.ctx.Err() != nil {
+					return
+				}
+				b.results[i] = w.work(w.ctx, e)
+			}
+		})
+	}
+	return w.send(b)
 }
 
 func (w *walker[T]) keep(e Entry) bool {
 	return w.opt.Keep == nil || w.opt.Keep(e)
 }
 
-func (w *walker[T]) send(it item[T]) bool {
+func (w *walker[T]) send(b *batch[T]) bool {
 	select {
-	case w.items <- it:
+	case w.items <- b:
 		return true
 	case <-w.ctx.Done():
 		return false

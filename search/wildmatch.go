@@ -114,12 +114,18 @@ func starMatch(pat string, pi int, text string, ti int) (int, int, int) {
 		tc := text[ti]
 		if !isGlobSpecial(pat[pi]) {
 			// Skip to the next occurrence of the literal that follows.
+			// Not finding it returns what trying every position would
+			// (git returns wmNoMatch here, which makes patterns such as
+			// "*a*a*a*a*a*a*b" exponential).
 			pc := pat[pi]
 			for ti < len(text) && (matchSlash || text[ti] != '/') && text[ti] != pc {
 				ti++
 			}
-			if ti >= len(text) || text[ti] != pc {
-				return wmNoMatch, 0, 0
+			if ti >= len(text) {
+				return wmAbortAll, 0, 0
+			}
+			if text[ti] != pc { // stopped at a '/' that '*' cannot cross
+				return wmAbortToStarStar, 0, 0
 			}
 			tc = text[ti]
 		}

@@ -45,6 +45,11 @@ type job struct {
 	mu   sync.Mutex
 	gone bool // no live process and no open pipe remain (final once true)
 
+	// pipeMu guards the closing of the read ends against pipeHolders: a
+	// pipe's inode names it only while we hold its read end open; once it
+	// is closed, the kernel may give the number to a new pipe of anyone.
+	pipeMu sync.Mutex
+
 	stopMu sync.Mutex // serialises stop
 
 	// Set by the call that started the job, before it is shared.
@@ -55,9 +60,10 @@ type job struct {
 // A stream is one output pipe of a job and its pipeline. The reader
 // goroutine writes to the pipeline; calls cut windows from it.
 type stream struct {
-	label string
-	r     *os.File
-	ino   uint64 // the pipe's inode, to find the processes that hold it
+	label  string
+	r      *os.File
+	ino    uint64 // the pipe's inode, to find the processes that hold it
+	closed bool   // r is closed (guarded by the job's pipeMu)
 
 	mu   sync.Mutex
 	pipe *output.Pipeline
@@ -102,7 +108,10 @@ func (j *job) read(s *stream) {
 	s.mu.Lock()
 	s.pipe.Close()
 	s.mu.Unlock()
+	j.pipeMu.Lock()
 	s.r.Close()
+	s.closed = true
+	j.pipeMu.Unlock()
 	if j.pending.Add(-1) == 0 {
 		close(j.readersDone)
 	}
@@ -123,12 +132,18 @@ func (j *job) streams() []*stream {
 	return []*stream{j.stdout, j.stderr}
 }
 
-func (j *job) inodes() []uint64 {
+// pipeHolders returns the live processes, other than this one, that hold
+// one of the job's pipes still open on our side.
+func (j *job) pipeHolders() []int {
+	j.pipeMu.Lock()
+	defer j.pipeMu.Unlock()
 	var ino []uint64
 	for _, s := range j.streams() {
-		ino = append(ino, s.ino)
+		if !s.closed && s.ino != 0 {
+			ino = append(ino, s.ino)
+		}
 	}
-	return ino
+	return pipeHolders(ino)
 }
 
 func isClosed(c <-chan struct{}) bool {
@@ -162,7 +177,7 @@ func (j *job) running() bool {
 // holdersLeft reports whether a live process may still write to the
 // pipes: a member of the process group, or a process that holds one.
 func (j *job) holdersLeft() bool {
-	return groupLive(j.pid) || len(pipeHolders(j.inodes())) > 0
+	return groupLive(j.pid) || len(j.pipeHolders()) > 0
 }
 
 // settle waits, after the shell's exit, for the job to finish: its pipes

@@ -54,10 +54,7 @@ func (j *job) stop() stopOutcome {
 // one of the job's pipes, and to the group such a process leads.
 func (j *job) signal(sig syscall.Signal) {
 	syscall.Kill(-j.pid, sig)
-	if isClosed(j.readersDone) {
-		return
-	}
-	for _, pid := range pipeHolders(j.inodes()) {
+	for _, pid := range j.pipeHolders() {
 		syscall.Kill(pid, sig)
 		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid && pid != j.pid {
 			syscall.Kill(-pid, sig)

@@ -54,7 +54,7 @@ func pipeHolders(inodes []uint64) []int {
 	self := os.Getpid()
 	var holders []int
 	eachProc(func(pid int) bool {
-		if pid == self || !holdsAny(pid, want) {
+		if pid == self || !holdsAny(pid, want) || spawning(pid, self) {
 			return true
 		}
 		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' {
@@ -63,6 +63,21 @@ func pipeHolders(inodes []uint64) []int {
 		return true
 	})
 	return holders
+}
+
+// spawning reports whether pid is a child of this process that has not
+// exec'd yet: between fork and exec it holds a copy of every descriptor of
+// this process, the pipes of every other command included, and is no
+// holder to signal (it is another command being started). (Issue 7: the
+// soak test saw such children killed by another job's kill_pid.)
+func spawning(pid, self int) bool {
+	st, ok := readStat(pid)
+	if !ok || st.ppid != self {
+		return false
+	}
+	exe, err1 := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
+	me, err2 := os.Stat("/proc/self/exe")
+	return err1 == nil && err2 == nil && os.SameFile(exe, me)
 }
 
 // holdsAny reports whether one of pid's descriptors links to one of want.

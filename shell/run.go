@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// maxTimeoutMS bounds the timeout parameter (about 24 days), so that any
+// int given fits a time.Duration.
+const maxTimeoutMS = 1<<31 - 1
+
 // Run executes one bash call: it runs Command, or checks (CheckPID) or
 // stops (KillPID) a background job. A call that cannot be made returns a
 // one-line error result.
@@ -49,10 +53,11 @@ func (r *Runner) run(ctx context.Context, in Input) Result {
 			j.pid, j.pid, j.pid))
 	}
 
-	j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
+	ms := r.cfg.Policy.TimeoutMS
 	if in.Timeout > 0 {
-		j.timeout = time.Duration(in.Timeout) * time.Millisecond
+		ms = in.Timeout
 	}
+	j.timeout = time.Duration(min(ms, maxTimeoutMS)) * time.Millisecond
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
@@ -76,6 +81,9 @@ func (r *Runner) run(ctx context.Context, in Input) Result {
 			return r.background(j, fmt.Sprintf("[The shell exited, but processes it started still run (they hold its output or stay in its process group): "+
 				"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid))
 		case <-timer.C:
+			if j.hasExited() {
+				continue // the exit came first: report it as such
+			}
 			j.timedOut = true
 			return r.background(j, fmt.Sprintf("[Still running after the %s timeout: it goes on in the background as pid %d, its output still captured. "+
 				"Use check_pid=%d for new output, kill_pid=%d to stop it.]", j.timeout, j.pid, j.pid, j.pid))
@@ -93,7 +101,7 @@ func (r *Runner) background(j *job, note string) Result {
 	if err := r.addJob(j); err != nil {
 		out := j.stop()
 		r.forgetCall(j)
-		res := j.result(j.look(), "(no output)", stopNote(out, "it could not be kept in the background: "+err.Error()))
+		res := j.result(j.look(), "(no output)", stopNote(out, "Not kept in the background ("+err.Error()+")"))
 		res.IsError = true
 		return res
 	}

@@ -10,6 +10,32 @@
 // still hold its output or live in its group), the job stays in the
 // Runner's table, its output still flowing through the same pipelines and
 // spill files, until check_pid, kill_pid or Close.
+//
+// What a job is made of, and so what stopping it reaches:
+//
+//   - its process group (the shell's pid): the shell and every child that
+//     did not leave the group;
+//   - the processes that hold its pipes, found through /proc/PID/fd by the
+//     pipe inodes: children that called setsid(2) and so left the group,
+//     yet still write to the command's output.
+//
+// A job runs while its shell runs, a pipe is open, or its group has a live
+// (non-zombie) member. A child that both leaves the group and closes the
+// pipes (a daemon that double-forks and closes its descriptors) is no
+// longer reachable: only a cgroup could track it.
+//
+// Choices where the SPEC is silent:
+//
+//   - When the shell exited but children linger, the result reports the
+//     shell's exit code with running: true and backgrounded: true.
+//   - kill_pid succeeds (is_error false) when the job ended, whatever its
+//     exit code; check_pid of a finished job is an error when its exit
+//     code is not 0; a cancelled call is always an error.
+//   - check_pid and kill_pid take no other parameter: the job keeps the
+//     limits it was started with.
+//   - The parent-death signal (SIGKILL) reaches the shell, a direct child;
+//     its own children are left to the shell's death (they get EOF or
+//     SIGPIPE on the closed pipes).
 package shell
 
 import (

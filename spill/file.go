@@ -49,11 +49,14 @@ func (f *File) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close closes the file. A finished file may be deleted by the budget.
+// Close closes the file. A finished file may be deleted by the budget,
+// oldest first, as soon as the session is over it.
 func (f *File) Close() error {
 	f.store.mu.Lock()
 	defer f.store.mu.Unlock()
-	return f.closeLocked()
+	err := f.closeLocked()
+	f.store.enforceLocked()
+	return err
 }
 
 func (f *File) closeLocked() error {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -134,7 +135,11 @@ func (s *Store) NextSeq() int {
 // <tool>-<seq>-<stream>.log is created only if the opener is called.
 func (s *Store) Opener(tool string, seq int, stream string) output.SpillOpener {
 	return func() (output.Spill, error) {
-		return s.Create(fmt.Sprintf("%s-%d-%s.log", tool, seq, stream))
+		f, err := s.Create(fmt.Sprintf("%s-%d-%s.log", tool, seq, stream))
+		if err != nil {
+			return nil, err // not a nil *File in a non-nil interface
+		}
+		return f, nil
 	}
 }
 
@@ -171,6 +176,8 @@ func (s *Store) ensureDir() (string, error) {
 		if s.dirErr == nil {
 			if err := os.MkdirAll(s.dir, 0o700); err != nil {
 				s.dirErr = err
+			} else if err := checkPrivate(filepath.Dir(s.dir)); err != nil {
+				s.dirErr = err
 			} else if err := checkPrivate(s.dir); err != nil {
 				s.dirErr = err
 			} else {
@@ -190,7 +197,8 @@ func (s *Store) ensureDir() (string, error) {
 	return dir, nil
 }
 
-// checkPrivate refuses a shared directory that another user could write.
+// checkPrivate refuses a shared directory that another user owns, and
+// makes one that others could enter private.
 func checkPrivate(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
@@ -198,6 +206,9 @@ func checkPrivate(dir string) error {
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to this user: remove it or set TMPDIR elsewhere", dir, st.Uid)
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
@@ -256,6 +267,12 @@ func (s *Store) grow(n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.used += n
+	s.enforceLocked()
+}
+
+// enforceLocked deletes the oldest finished files while the store is over
+// budget. Files still being written are kept.
+func (s *Store) enforceLocked() {
 	for i := 0; s.used > s.cfg.BudgetBytes && i < len(s.files); {
 		f := s.files[i]
 		if !f.finished {

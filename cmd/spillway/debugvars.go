@@ -12,8 +12,9 @@ import (
 )
 
 // debugListenEnv names a loopback address on which the process serves its
-// own figures (goroutines, heap) as JSON at /debug/spillway, for the soak
-// test (bench/soak.sh). Unset, nothing is served.
+// own figures (goroutines, heap) as JSON at /debug/spillway (?gc=1 collects
+// garbage first, so that heap_alloc is the live heap), for the soak test
+// (bench/soak.sh). Unset, nothing is served.
 const debugListenEnv = "SPILLWAY_DEBUG_LISTEN"
 
 func init() {
@@ -34,7 +35,10 @@ func init() {
 		os.Exit(2)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/spillway", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("/debug/spillway", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("gc") == "1" {
+			runtime.GC() // heap_alloc is then the live heap
+		}
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		w.Header().Set("Content-Type", "application/json")

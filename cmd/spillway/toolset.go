@@ -7,9 +7,15 @@ import (
 
 // newCLIToolset returns the toolset of a one-shot CLI command: a session
 // that ends at once, spilling into the kept $TMPDIR/spillway-<uid>/cli/ so
-// that a person can open the files its notices name.
+// that a person can open the files its notices name. Its policy comes from
+// --profile, --config (or $SPILLWAY_CONFIG) and --format.
 func newCLIToolset() (*spillway.Toolset, error) {
+	p, err := loadPolicy()
+	if err != nil {
+		return nil, err
+	}
 	return spillway.New(spillway.Options{
-		SpillStore: spill.NewCLI(spill.Config{}),
+		Policy:     &p,
+		SpillStore: spill.NewCLI(p.Spill.StoreConfig()),
 	})
 }

@@ -1,0 +1,110 @@
+package spillway_test
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// 1000 sequential calls — quick ones, timeouts that background and are
+// then killed, lingering children (in the group and setsid) that are then
+// killed — leave goroutines, open descriptors and processes as they were.
+func TestBashNoLeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1000 calls")
+	}
+	b := make([]byte, 8)
+	rand.Read(b)
+	mark := hex.EncodeToString(b)
+	ts := bashToolset(t, spillway.Options{Env: map[string]string{"SPILLWAY_LEAK_MARK": mark}})
+	bashRun(t, ts, spillway.BashInput{Command: "true"}) // starts the spawner thread
+
+	goroutines, fds, children := bashCounts()
+	t.Logf("before: %d goroutines, %d fds, %d children", goroutines, fds, children)
+	kinds := map[string]int{}
+	start := time.Now()
+	for i := range 1000 {
+		var r spillway.BashResult
+		kind := ""
+		switch {
+		case i%40 == 0:
+			kind = "setsid lingering child, then kill_pid"
+			r = bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 30 & echo x"})
+		case i%40 == 20:
+			kind = "lingering child, then kill_pid"
+			r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30 & echo x"})
+		case i%10 == 5:
+			kind = "timeout to background, then kill_pid"
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20})
+		case i%3 == 0:
+			kind = "quick, spilled"
+			r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 3000; seq 1 3000 >&2"})
+		case i%3 == 1:
+			kind = "quick, failing"
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo e >&2; exit 1"})
+		default:
+			kind = "quick"
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo " + strconv.Itoa(i)})
+		}
+		kinds[kind]++
+		if r.Details.Running {
+			k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+			if k.Details.Running || k.IsError {
+				t.Fatalf("call %d (%s): kill_pid: %+v %q", i, kind, k.Details, k.Text)
+			}
+		} else if kind != "quick" && kind != "quick, spilled" && kind != "quick, failing" {
+			t.Fatalf("call %d (%s): not running: %+v", i, kind, r.Details)
+		}
+	}
+	t.Logf("1000 calls in %v: %v", time.Since(start), kinds)
+
+	// Exited goroutines and reaped processes need a moment to be counted out.
+	var g, f, c int
+	var marked []int
+	for range 500 {
+		runtime.GC()
+		g, f, c = bashCounts()
+		marked = bashMarked("SPILLWAY_LEAK_MARK=" + mark)
+		if g <= goroutines && f <= fds && c <= children && len(marked) == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("after: %d goroutines, %d fds, %d children, %d processes with the mark", g, f, c, len(marked))
+	if g > goroutines || f > fds || c > children || len(marked) > 0 {
+		t.Errorf("leak: goroutines %d→%d, fds %d→%d, children %d→%d, processes left %v", goroutines, g, fds, f, children, c, marked)
+		buf := make([]byte, 1<<20)
+		t.Logf("%s", buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// bashCounts counts this process's goroutines, open descriptors and
+// child processes.
+func bashCounts() (goroutines, fds, children int) {
+	goroutines = runtime.NumGoroutine()
+	ents, _ := os.ReadDir("/proc/self/fd")
+	fds = len(ents)
+	self := os.Getpid()
+	for _, pid := range bashPids() {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		var p, ppid int
+		var comm string
+		var state byte
+		// comm has no spaces for the processes we start; others may not
+		// parse, and are not ours.
+		if n, _ := fmt.Sscanf(string(b), "%d %s %c %d", &p, &comm, &state, &ppid); n == 4 && ppid == self {
+			children++
+		}
+	}
+	return
+}

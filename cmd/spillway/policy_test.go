@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// withFlags sets the global flags for one test.
+func withFlags(t *testing.T, g globalFlags) {
+	saved := global
+	global = g
+	t.Cleanup(func() { global = saved })
+}
+
+func TestLoadPolicy(t *testing.T) {
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "env.toml")
+	flagFile := filepath.Join(dir, "flag.toml")
+	os.WriteFile(envFile, []byte("profile = \"pipe\"\n[read]\nmax_lines = 300\n"), 0o600)
+	os.WriteFile(flagFile, []byte("[read]\nmax_lines = 400\n"), 0o600)
+
+	tests := []struct {
+		name    string
+		flags   globalFlags
+		env     string
+		profile string
+		strat   output.Strategy
+		lines   int
+		format  policy.Format
+	}{
+		{"defaults", globalFlags{format: "text"}, "", "default", output.HeadTail, 2000, policy.FormatText},
+		{"--profile", globalFlags{profile: "pi", format: "text"}, "", "pi", output.Tail, 2000, policy.FormatText},
+		{"$SPILLWAY_CONFIG", globalFlags{format: "text"}, envFile, "pipe", output.Tail, 300, policy.FormatText},
+		{"--config wins over $SPILLWAY_CONFIG", globalFlags{config: flagFile, format: "json"}, envFile, "default", output.HeadTail, 400, policy.FormatJSON},
+		{"--profile wins over the file's profile", globalFlags{profile: "zdx", format: "text"}, envFile, "zdx", output.Head, 300, policy.FormatText},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			withFlags(t, tt.flags)
+			t.Setenv(configEnv, tt.env)
+			p, err := loadPolicy()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Profile != tt.profile || p.Bash.Stdout.Strategy != tt.strat || p.Read.MaxLines != tt.lines || p.Format != tt.format {
+				t.Errorf("got profile %s, strategy %s, read lines %d, format %s; want %s, %s, %d, %s",
+					p.Profile, p.Bash.Stdout.Strategy, p.Read.MaxLines, p.Format, tt.profile, tt.strat, tt.lines, tt.format)
+			}
+		})
+	}
+}
+
+func TestLoadPolicyErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[grep]\nlimit = -1\n"), 0o600)
+	tests := []struct {
+		name  string
+		flags globalFlags
+		env   string
+		want  string
+	}{
+		{"bad file from the flag", globalFlags{config: bad}, "", bad + ":2: grep.limit: must be at least 1, not -1"},
+		{"bad file from the environment", globalFlags{}, bad, bad + ":2: grep.limit"},
+		{"missing file", globalFlags{config: filepath.Join(dir, "nope.toml")}, "", "nope.toml"},
+		{"bad profile", globalFlags{profile: "cursor"}, "", `unknown profile "cursor"`},
+		{"bad format", globalFlags{format: "xml"}, "", `--format: format "xml": want text or json`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			withFlags(t, tt.flags)
+			t.Setenv(configEnv, tt.env)
+			_, err := loadPolicy()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}

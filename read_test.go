@@ -1,0 +1,50 @@
+package spillway_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+// The Toolset's read and ls resolve relative paths against the session's
+// cwd and apply the session's policy.
+func TestToolsetReadAndLs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("1\n2\n3\n4\n5\n6\n7\n"), 0o644)
+	os.Mkdir(filepath.Join(dir, "Sub"), 0o755)
+	p := policy.Default()
+	p.Read.MaxLines = 5
+	p.Ls.Limit = 1
+	ts, err := spillway.New(spillway.Options{Cwd: dir, Policy: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	ctx := context.Background()
+
+	res := ts.Read(ctx, spillway.ReadInput{Path: "f.txt"})
+	if res.IsError || res.Content != "1\n2\n3\n4\n5\n" || !strings.HasSuffix(res.Text, "[Showing lines 1-5 of 7. Use offset=6 to continue]") {
+		t.Fatalf("read: %q", res.Text)
+	}
+	var d spillway.ReadDetails = res.Details
+	if d.Path != filepath.Join(dir, "f.txt") || d.TotalLines != 7 {
+		t.Fatalf("read details: %+v", d)
+	}
+	res = ts.Read(ctx, spillway.ReadInput{Path: "f.txt", Offset: 6, Limit: 100})
+	if res.Text != "6\n7\n" {
+		t.Fatalf("read offset 6: %q", res.Text)
+	}
+
+	ls := ts.Ls(ctx, spillway.LsInput{})
+	if ls.IsError || ls.Text != "f.txt\n\n[1 entry limit reached. Use limit=2 for more]" || !ls.Details.EntryLimitReached {
+		t.Fatalf("ls: %q %+v", ls.Text, ls.Details)
+	}
+	if ls = ts.Ls(ctx, spillway.LsInput{Limit: 10}); ls.Text != "f.txt\nSub/\n" {
+		t.Fatalf("ls limit 10: %q", ls.Text)
+	}
+}

@@ -1,0 +1,44 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// goroot is the tree the benchmarks search: Go's own sources.
+func goroot(b *testing.B) string {
+	dir := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	return dir
+}
+
+func BenchmarkGrepLiteralGOROOT(b *testing.B) {
+	benchGrep(b, GrepInput{Pattern: "ErrUnexpectedEOF", Limit: 100000, OutputMode: ModeCount})
+}
+
+func BenchmarkGrepRegexpGOROOT(b *testing.B) {
+	benchGrep(b, GrepInput{Pattern: `func \w+Error\(`, Limit: 100000, OutputMode: ModeCount})
+}
+
+func benchGrep(b *testing.B, in GrepInput) {
+	s := New(Config{Cwd: goroot(b)})
+	for b.Loop() {
+		if r := s.Grep(context.Background(), in); r.IsError || r.Details.MatchCount == 0 {
+			b.Fatal(r.Text)
+		}
+	}
+}
+
+func BenchmarkFindGOROOT(b *testing.B) {
+	s := New(Config{Cwd: goroot(b)})
+	for b.Loop() {
+		if r := s.Find(context.Background(), FindInput{Pattern: "*linux*_test.go"}); r.IsError || r.Details.Count == 0 {
+			b.Fatal(r.Text)
+		}
+	}
+}

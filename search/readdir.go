@@ -1,0 +1,115 @@
+package search
+
+import (
+	"io/fs"
+	"syscall"
+	"unsafe"
+)
+
+// readDir lists a directory with getdents64, giving each entry's name and
+// type bits without a stat per entry (an lstat only where the file system
+// does not report the type). It skips "." and "..". Like rawFile, it
+// spares the netpoller registration and finalizer of an *os.File.
+func readDir(path string, buf []byte) ([]dirent, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var ents []dirent
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			if len(ents) > 0 {
+				return ents, nil // what could be read
+			}
+			return nil, &fs.PathError{Op: "readdirent", Path: path, Err: err}
+		}
+		if n <= 0 {
+			return ents, nil
+		}
+		ents = parseDirents(ents, buf[:n], path)
+	}
+}
+
+// Offsets in struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16,
+// d_type u8, d_name.
+const (
+	direntReclen = 16
+	direntType   = 18
+	direntName   = 19
+)
+
+func parseDirents(ents []dirent, b []byte, dir string) []dirent {
+	for len(b) >= direntName {
+		reclen := int(*(*uint16)(unsafe.Pointer(&b[direntReclen])))
+		if reclen < direntName || reclen > len(b) {
+			break
+		}
+		rec := b[:reclen]
+		b = b[reclen:]
+		name := rec[direntName:]
+		for i, c := range name {
+			if c == 0 {
+				name = name[:i]
+				break
+			}
+		}
+		if len(name) == 0 || (name[0] == '.' && (len(name) == 1 || (len(name) == 2 && name[1] == '.'))) {
+			continue
+		}
+		ents = append(ents, dirent{name: string(name), typ: direntMode(rec[direntType], dir, string(name))})
+	}
+	return ents
+}
+
+// direntMode turns a d_type into type bits; DT_UNKNOWN takes an lstat.
+func direntMode(t uint8, dir, name string) fs.FileMode {
+	switch t {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	}
+	var st syscall.Stat_t
+	if err := syscall.Lstat(dir+"/"+name, &st); err != nil {
+		return fs.ModeIrregular
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return 0
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
