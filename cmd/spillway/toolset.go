@@ -14,8 +14,8 @@ func newCLIToolset() (*spillway.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return spillway.New(spillway.Options{
+	return spillway.New(hardened(spillway.Options{ // issue 7: --root, --sandbox, --no-network
 		Policy:     &p,
 		SpillStore: spill.NewCLI(p.Spill.StoreConfig()),
-	})
+	}))
 }
