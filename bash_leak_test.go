@@ -29,8 +29,10 @@ func TestBashNoLeaks(t *testing.T) {
 	goroutines, fds, children := bashCounts()
 	t.Logf("before: %d goroutines, %d fds, %d children", goroutines, fds, children)
 	kinds := map[string]int{}
+	spent := map[string]time.Duration{}
 	start := time.Now()
 	for i := range 1000 {
+		callStart := time.Now()
 		var r spillway.BashResult
 		kind := ""
 		switch {
@@ -45,7 +47,10 @@ func TestBashNoLeaks(t *testing.T) {
 			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20})
 		case i%3 == 0:
 			kind = "quick, spilled"
-			r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 3000; seq 1 3000 >&2"})
+			r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100; seq 1 100 >&2", MaxLines: 10})
+			if r.Details.Stdout.FullOutputPath == "" || r.Details.Stderr.FullOutputPath == "" {
+				t.Fatalf("call %d: not spilled: %+v", i, r.Details)
+			}
 		case i%3 == 1:
 			kind = "quick, failing"
 			r = bashRun(t, ts, spillway.BashInput{Command: "echo e >&2; exit 1"})
@@ -62,8 +67,12 @@ func TestBashNoLeaks(t *testing.T) {
 		} else if kind != "quick" && kind != "quick, spilled" && kind != "quick, failing" {
 			t.Fatalf("call %d (%s): not running: %+v", i, kind, r.Details)
 		}
+		spent[kind] += time.Since(callStart)
 	}
-	t.Logf("1000 calls in %v: %v", time.Since(start), kinds)
+	t.Logf("1000 calls in %v", time.Since(start))
+	for k, n := range kinds {
+		t.Logf("  %3d × %-40s %v a call", n, k, spent[k]/time.Duration(n))
+	}
 
 	// Exited goroutines and reaped processes need a moment to be counted out.
 	var g, f, c int

@@ -248,13 +248,24 @@ func TestBashLingeringChild(t *testing.T) {
 	}
 }
 
-// A quick child in the background is waited for: no job is left.
+// A quick child in the background is waited for a moment (200 ms), so
+// that usually no job is left; on a machine too loaded for that, it is a
+// job whose output comes with the next check. Either way nothing is lost.
 func TestBashQuickChildIsNotAJob(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: "(sleep 0.05; echo late) & echo now"})
-	if r.Details.Running || r.Stdout != "now\nlate\n" {
-		t.Errorf("%+v %q", r.Details, r.Text)
+	r := bashRun(t, ts, spillway.BashInput{Command: "(sleep 0.02; echo late) & echo now"})
+	out := r.Stdout
+	if r.Details.Running {
+		t.Logf("the child outlived the grace: %q", r.Text)
+		for i := 0; r.Details.Running && i < 2000; i++ {
+			time.Sleep(5 * time.Millisecond)
+			r = bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+			out += r.Stdout
+		}
+	}
+	if r.Details.Running || out != "now\nlate\n" || bashExit(r) != 0 {
+		t.Errorf("%+v %q", r.Details, out)
 	}
 	// Children that closed their output but stay in the group are a job.
 	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30 >/dev/null 2>&1 & echo x"})
@@ -275,13 +286,28 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 	if !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || d.PID <= 0 || r.IsError {
 		t.Fatalf("details %+v", d)
 	}
-	if r.Stdout != "first\n" || !strings.Contains(r.Text, fmt.Sprintf("check_pid=%d", d.PID)) || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", d.PID)) {
+	if !strings.Contains(r.Text, fmt.Sprintf("check_pid=%d", d.PID)) || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", d.PID)) {
 		t.Errorf("text %q", r.Text)
+	}
+	rest := "second\n"
+	switch r.Stdout {
+	case "first\n":
+	case "": // bash took over a second to start: a loaded machine
+		t.Logf("nothing yet after the timeout: %q", r.Text)
+		rest = "first\nsecond\n"
+	default:
+		t.Errorf("stdout at the timeout: %q", r.Stdout)
 	}
 	time.Sleep(3 * time.Second)
 	c := bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
-	if c.Stdout != "second\n" || strings.Contains(c.Text, "first") || bashExit(c) != 0 || c.Details.Running || c.IsError {
-		t.Errorf("check_pid: %+v\n%q", c.Details, c.Text)
+	out := c.Stdout
+	for i := 0; c.Details.Running && i < 2000; i++ { // only on a loaded machine
+		time.Sleep(5 * time.Millisecond)
+		c = bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+		out += c.Stdout
+	}
+	if out != rest || bashExit(c) != 0 || c.Details.Running || c.IsError || c.Details.TimedOut != true {
+		t.Errorf("check_pid: %+v\n%q, want %q", c.Details, c.Text, rest)
 	}
 	// Once finished, a check says so again, with nothing new.
 	c = bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
@@ -299,16 +325,16 @@ func TestBashKillPID(t *testing.T) {
 	if !r.Details.Running || !r.Details.Backgrounded || r.Details.ExitCode != nil || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", pgid)) {
 		t.Fatalf("%+v %q", r.Details, r.Text)
 	}
-	for range 200 { // wait for the children to start
-		if len(bashGroupMembers(pgid)) >= 4 {
-			break
+	for i := 0; len(bashGroupMembers(pgid)) < 4 || !strings.Contains(bashRun(t, ts, spillway.BashInput{CheckPID: pgid}).Text, "up"); i++ {
+		if i > 2000 {
+			t.Fatal("the children never started")
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	start := time.Now()
 	k := bashRun(t, ts, spillway.BashInput{KillPID: pgid})
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || bashExit(k) != 143 ||
-		!strings.Contains(k.Text, "up\n") || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
+		!strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("kill_pid: %+v\n%q", k.Details, k.Text)
 	}
 	if live := bashGroupMembers(pgid); len(live) > 0 {
@@ -326,11 +352,11 @@ func TestBashKillEscalates(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "trap '' TERM; echo ready; sleep 30", RunInBackground: true})
-	for range 200 {
-		if c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID}); strings.Contains(c.Text, "ready") {
-			break
+	for i := 0; !strings.Contains(bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID}).Text, "ready"); i++ {
+		if i > 2000 {
+			t.Fatal("never ready")
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
 	if k.Details.Signal != "SIGKILL" || !strings.Contains(k.Text, "exit code: 137 (killed by SIGKILL)") || !strings.Contains(k.Text, "SIGKILL after 2s") {
@@ -347,12 +373,18 @@ func TestBashCancel(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
+	begun := filepath.Join(t.TempDir(), "begun")
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		for i := 0; i < 4000; i++ { // until the children have started
+			if _, err := os.Stat(begun); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 		cancelled = time.Now()
 		cancel()
 	}()
-	r := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; wait"})
+	r := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; touch " + begun + "; wait"})
 	returned := time.Since(cancelled)
 	pgid := r.Details.PID
 	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "begun") || !strings.Contains(r.Text, "Cancelled") {
@@ -563,7 +595,7 @@ func TestBashJobLimit(t *testing.T) {
 	}
 	// A command that must be backgrounded with no room is stopped and says so.
 	r = bashRun(t, ts, spillway.BashInput{Command: "echo z; sleep 30", Timeout: 200})
-	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "Not kept in the background") || !strings.Contains(r.Text, "z\n") {
+	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "Not kept in the background") {
 		t.Errorf("timeout with a full table: %+v %q", r.Details, r.Text)
 	}
 	// Quick commands still run.
@@ -599,8 +631,8 @@ func TestBashProgress(t *testing.T) {
 			t.Errorf("progress went back: %v", seen)
 		}
 	}
-	if seen[0] < 10 || seen[1] < 2 {
-		t.Errorf("first progress %d bytes %d lines, want both streams counted", seen[0], seen[1])
+	if last := seen[len(seen)-2:]; last[0] < 10 || last[1] < 2 {
+		t.Errorf("last progress %d bytes %d lines, want both streams counted", last[0], last[1])
 	}
 }
 

@@ -37,6 +37,20 @@ type Options struct {
 	// SpillStore, when set, is used instead of a new session store (the
 	// CLI passes its shared store). The Toolset does not own it.
 	SpillStore *spill.Store
+
+	// Root, when set, confines read, grep, find and ls to this directory:
+	// a path that resolves outside it (through "..", an absolute path or
+	// a symlink) is refused, except the session's spill files. It is the
+	// default Cwd, where bash starts. (Issue 7.)
+	Root string
+	// Sandbox runs every bash command under Landlock: it may read and
+	// run anything but write only under Root, the spill directory and the
+	// temp directory. It needs Root and a kernel with Landlock (New fails
+	// otherwise: commands never run unconfined), and the program must call
+	// sandbox.MaybeRunHelper first thing in main.
+	Sandbox bool
+	// NoNetwork, with Sandbox, also denies commands TCP bind and connect.
+	NoNetwork bool
 }
 
 // Re-exported types of the tools.
@@ -62,6 +76,10 @@ type Toolset struct {
 
 // New returns a Toolset.
 func New(opts Options) (*Toolset, error) {
+	root, err := confineRoot(&opts) // issue 7: --root, --sandbox
+	if err != nil {
+		return nil, err
+	}
 	if opts.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -70,6 +88,9 @@ func New(opts Options) (*Toolset, error) {
 		opts.Cwd = wd
 	}
 	cwd, err := filepath.Abs(opts.Cwd)
+	if err == nil && root != nil && !root.Contains(cwd) {
+		err = fmt.Errorf("spillway: cwd %s is outside the root %s", cwd, root.Dir())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -85,16 +106,27 @@ func New(opts Options) (*Toolset, error) {
 	if t.spill == nil {
 		t.spill, t.ownsSpill = spill.NewSession(opts.Spill), true
 	}
-	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill})
-	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill})
-	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill})
+	root = root.With(t.spill.Dir) // the spill files stay readable
+	wrap, err := sandboxWrap(opts, root, t.spill)
+	if err != nil {
+		return nil, err
+	}
+	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap})
+	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill, Root: root})
+	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill, Root: root})
 	return t, nil
 }
 
 // SpillDir returns the session's spill directory ("" until first used).
 func (t *Toolset) SpillDir() string { return t.spill.Dir() }
 
-// Bash runs a command, or checks or kills a background one.
+// Bash runs a command with `bash -c` (fresh shell, stdin /dev/null, own
+// process group), or checks (CheckPID) or stops (KillPID) a background
+// one. A command still running after its timeout (default 120 s) is
+// backgrounded, not killed: the result holds the output so far and the
+// pid. Children that outlive the shell become a background job too, and
+// the call returns within a second of the shell's exit. Cancelling ctx
+// stops the command's whole process group (SIGTERM, SIGKILL after 2 s).
 func (t *Toolset) Bash(ctx context.Context, in BashInput) BashResult {
 	return t.shell.Run(ctx, in)
 }

@@ -63,7 +63,10 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 	if p == "" {
 		p = "."
 	}
-	path := resolvePath(t.cfg.Cwd, p)
+	path, err := t.resolve(p) // issue 7: --root
+	if err != nil {
+		return lsError(err)
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -81,6 +84,9 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 		return lsError(listError(path, err))
 	}
 	defer d.Close()
+	if err := t.cfg.Root.CheckFile(d); err != nil { // issue 7: changed since the check
+		return lsError(err)
+	}
 
 	kept := &entryHeap{}
 	var total, totalBytes int64

@@ -84,7 +84,10 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
 	if in.Limit < 0 {
 		return readError("", fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit))
 	}
-	path := resolvePath(t.cfg.Cwd, in.Path)
+	path, err := t.resolve(in.Path) // issue 7: --root
+	if err != nil {
+		return readError(in.Path, err)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return readError(path, t.statError(path, err))
@@ -97,6 +100,9 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
 		return readError(path, t.statError(path, err))
 	}
 	defer f.Close()
+	if err := t.cfg.Root.CheckFile(f); err != nil { // issue 7: changed since the check
+		return readError(path, err)
+	}
 
 	head := make([]byte, sniffBytes)
 	n, err := io.ReadFull(f, head)

@@ -7,6 +7,7 @@ package files
 import (
 	"sync/atomic"
 
+	"github.com/spillway-dev/spillway/confine"
 	"github.com/spillway-dev/spillway/policy"
 	"github.com/spillway-dev/spillway/spill"
 )
@@ -23,6 +24,9 @@ type Config struct {
 	// Spill, when set, is the session's spill store: a read of one of its
 	// files that the budget deleted says so.
 	Spill *spill.Store
+	// Root, when set, confines read and ls to a directory tree (the
+	// spill directory allowed). (Issue 7.)
+	Root *confine.Root
 }
 
 // Tools are the read and ls tools of one session. They keep the line

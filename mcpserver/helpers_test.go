@@ -22,8 +22,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// bin is the spillway binary built by TestMain.
-var bin string
+// bin is the spillway binary built by TestMain, with buildFlags.
+var (
+	bin        string
+	buildFlags []string
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "spillway-mcp-test-")
@@ -32,7 +35,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "spillway")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/spillway-dev/spillway/cmd/spillway").CombinedOutput()
+	args := append(append([]string{"build"}, buildFlags...), "-o", bin, "github.com/spillway-dev/spillway/cmd/spillway")
+	out, err := exec.Command("go", args...).CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building spillway: %v\n%s", err, out)
 		os.Exit(1)
@@ -90,9 +94,7 @@ func connectStdio(t *testing.T, tmp string, opts *mcp.ClientOptions) *mcp.Client
 	}
 	t.Cleanup(func() {
 		cs.Close()
-		if t.Failed() {
-			t.Logf("spillway mcp stderr:\n%s", stderr)
-		}
+		checkStderr(t, "spillway mcp", stderr.String())
 	})
 	return cs
 }
@@ -130,9 +132,7 @@ func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 			t.Errorf("spillway serve did not exit on SIGTERM")
 		}
 		pw.Close()
-		if t.Failed() {
-			t.Logf("spillway serve stderr:\n%s", stderr)
-		}
+		checkStderr(t, "spillway serve", stderr.String())
 	})
 	found := make(chan string, 1)
 	go func() {
@@ -328,6 +328,17 @@ func waitForGroup(t *testing.T, m string, n int) int {
 func waitGroupGone(t *testing.T, pgid int) {
 	t.Helper()
 	waitFor(t, fmt.Sprintf("process group %d to die", pgid), func() bool { return len(groupMembers(pgid)) == 0 })
+}
+
+// checkStderr fails the test on a data race the server reported, and shows
+// the server's log when the test failed.
+func checkStderr(t *testing.T, name, stderr string) {
+	if strings.Contains(stderr, "WARNING: DATA RACE") {
+		t.Errorf("%s reported a data race", name)
+	}
+	if t.Failed() {
+		t.Logf("%s stderr:\n%s", name, stderr)
+	}
 }
 
 func exists(path string) bool {

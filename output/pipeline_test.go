@@ -407,3 +407,29 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotDoesNotDisturb: Result may be called at any time (a timeout
+// returns what came so far); the final Result is the same as without it.
+func TestSnapshotDoesNotDisturb(t *testing.T) {
+	in := []byte("\x1b[1mhead\x1b[0m\n" + seqLines(1, 5000) + "50%\r100%\n" + strings.Repeat("long ", 3000) + "\nend")
+	lim := Limits{Strategy: HeadTail, HeadShare: 0.4, MaxLines: 100, MaxBytes: 2000, MaxLineChars: 100}
+	var plainSpill, snapSpill memSpill
+	plain := New(Options{Limits: lim, Spill: plainSpill.opener()})
+	plain.Write(in)
+	plain.Close()
+
+	snap := New(Options{Limits: lim, Spill: snapSpill.opener()})
+	for i := 0; i < len(in); i += 700 {
+		snap.Write(in[i:min(i+700, len(in))])
+		if r := snap.Result(); i >= sniffSize && r.Truncation.TotalLines == 0 {
+			t.Fatalf("snapshot at %d shows no lines", i)
+		}
+	}
+	snap.Close()
+	if a, b := plain.Result(), snap.Result(); a.Text() != b.Text() || a.Truncation != b.Truncation || a.Notice("x") != b.Notice("x") {
+		t.Fatalf("snapshots changed the result:\n %+v\n %+v", a.Truncation, b.Truncation)
+	}
+	if plainSpill.buf.String() != snapSpill.buf.String() {
+		t.Fatal("snapshots changed the spill")
+	}
+}

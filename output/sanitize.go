@@ -17,6 +17,12 @@ const (
 	// lone '\r' can overwrite it. A longer line is passed on; a lone '\r'
 	// after that point starts a new line instead.
 	maxPendingLine = 64 << 10
+	// Sanitized pieces shorter than directSize (text between escape
+	// sequences, say) are gathered and passed on together, at most
+	// flushSize at a time and at the end of each Write; longer pieces are
+	// passed on as they are, without a copy.
+	directSize = 512
+	flushSize  = 32 << 10
 )
 
 type sanState uint8
@@ -55,6 +61,7 @@ type Sanitizer struct {
 	carry  [utf8.UTFMax]byte // start of a rune split across writes
 	ncarry int
 
+	out     []byte // sanitized text gathered for emit
 	line    []byte // held part of the current line (after the last '\n')
 	segLen  int64  // bytes of the current line segment, held or passed on
 	pending bool   // a '\r' was seen; the next text replaces the line
@@ -72,6 +79,7 @@ func (s *Sanitizer) Write(p []byte) (int, error) {
 		p = s.resolveCarry(p, false)
 	}
 	s.process(p)
+	s.flush()
 	return n, nil
 }
 
@@ -88,10 +96,9 @@ func (s *Sanitizer) Close() error {
 	if s.ncarry > 0 { // the aborted sequence may end in a partial rune
 		s.resolveCarry(nil, true)
 	}
-	if len(s.line) > 0 {
-		s.emit(s.line)
-		s.line = s.line[:0]
-	}
+	s.put(s.line)
+	s.line = s.line[:0]
+	s.flush()
 	s.segLen = 0
 	s.pending = false
 	return nil
@@ -328,11 +335,9 @@ func (s *Sanitizer) text(b []byte) {
 	s.pending = false
 	k := lastIndexByte(b, '\n')
 	if k >= 0 {
-		if len(s.line) > 0 {
-			s.emit(s.line)
-			s.line = s.line[:0]
-		}
-		s.emit(b[:k+1])
+		s.put(s.line)
+		s.line = s.line[:0]
+		s.put(b[:k+1])
 		b = b[k+1:]
 		s.segLen = 0
 	}
@@ -341,12 +346,10 @@ func (s *Sanitizer) text(b []byte) {
 	}
 	s.segLen += int64(len(b))
 	if len(s.line)+len(b) > maxPendingLine {
-		// Too long to hold back: pass it on without copying.
-		if len(s.line) > 0 {
-			s.emit(s.line)
-			s.line = s.line[:0]
-		}
-		s.emit(b)
+		// Too long to hold back: pass it on.
+		s.put(s.line)
+		s.line = s.line[:0]
+		s.put(b)
 		return
 	}
 	s.line = append(s.line, b...)
@@ -356,11 +359,34 @@ func (s *Sanitizer) text(b []byte) {
 // was already passed on, the text after the '\r' starts a new line.
 func (s *Sanitizer) overwrite() {
 	if s.segLen > maxPendingLine {
-		if len(s.line) > 0 {
-			s.emit(s.line)
-		}
-		s.emit(newline)
+		s.put(s.line)
+		s.put(newline)
 	}
 	s.line = s.line[:0]
 	s.segLen = 0
+}
+
+// put passes on b after what was put before: a long piece at once, a
+// short one gathered with its neighbours.
+func (s *Sanitizer) put(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if len(b) >= directSize {
+		s.flush()
+		s.emit(b)
+		return
+	}
+	s.out = append(s.out, b...)
+	if len(s.out) >= flushSize {
+		s.flush()
+	}
+}
+
+// flush passes on the gathered text.
+func (s *Sanitizer) flush() {
+	if len(s.out) > 0 {
+		s.emit(s.out)
+		s.out = s.out[:0]
+	}
 }

@@ -198,6 +198,28 @@ func TestSanitizerHoldsLittle(t *testing.T) {
 	s.Close()
 }
 
+// TestSanitizerGathersShortPieces: text between escape sequences is passed
+// on in a few large pieces, not one per run, and the gathering buffer stays
+// bounded however large the write.
+func TestSanitizerGathersShortPieces(t *testing.T) {
+	line := "\x1b[32mok\x1b[0m  pkg/sub\t0.1s\n"
+	in := []byte(strings.Repeat(line, 200_000)) // 6 MB in one write
+	var out []byte
+	calls := 0
+	s := NewSanitizer(func(b []byte) { calls++; out = append(out, b...) })
+	s.Write(in)
+	if want := strings.Repeat("ok  pkg/sub\t0.1s\n", 200_000); string(out) != want {
+		t.Fatalf("got %d bytes, want %d", len(out), len(want))
+	}
+	if maxCalls := len(out)/flushSize + 2; calls > maxCalls {
+		t.Fatalf("%d emits for %d bytes, want at most %d", calls, len(out), maxCalls)
+	}
+	if cap(s.out) > 2*(flushSize+directSize) {
+		t.Fatalf("gathering buffer grew to %d bytes", cap(s.out))
+	}
+	s.Close()
+}
+
 // TestSanitizerNeverEndingEscape: an OSC that never ends is bounded and
 // its body passed on as text, so output keeps flowing and nothing is lost.
 func TestSanitizerNeverEndingEscape(t *testing.T) {

@@ -18,6 +18,9 @@ const lastBlock = 1024
 // lastIndexByte is bytes.LastIndexByte, but it scans backwards only within
 // the last block that holds c: at most lastBlock bytes byte by byte.
 func lastIndexByte(b []byte, c byte) int {
+	if len(b) <= 64 {
+		return bytes.LastIndexByte(b, c)
+	}
 	for end := len(b); end > 0; end -= lastBlock {
 		start := max(0, end-lastBlock)
 		if bytes.IndexByte(b[start:end], c) >= 0 {

@@ -73,7 +73,10 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	if err != nil {
 		return fail("%v", err)
 	}
-	root := resolve(s.cfg.Cwd, in.Path)
+	root, err := s.resolve(in.Path) // issue 7: --root
+	if err != nil {
+		return FindResult{Text: "find: " + err.Error(), IsError: true}
+	}
 	fi, err := statRoot("find", shownArg(in.Path), root)
 	if err != nil {
 		return FindResult{Text: err.Error(), IsError: true}
@@ -117,7 +120,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 		rep.add(p)
 		return true
 	}
-	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep}
+	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep, Root: s.cfg.Root}
 	if err := Walk[struct{}](ctx, root, opt, nil, visit); err != nil {
 		return fail("stopped before it finished (%v) after %d results", err, count)
 	}

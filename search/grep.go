@@ -99,7 +99,10 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 	if err != nil {
 		return fail("%v", err)
 	}
-	root := resolve(s.cfg.Cwd, in.Path)
+	root, err := s.resolve(in.Path) // issue 7: --root
+	if err != nil {
+		return GrepResult{Text: "grep: " + err.Error(), IsError: true}
+	}
 	fi, err := statRoot("grep", shownArg(in.Path), root)
 	if err != nil {
 		return GrepResult{Text: err.Error(), IsError: true}
@@ -112,7 +115,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, s.cfg.Spill),
 	}
-	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256}
+	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
 	switch mode {
 	case ModeContent:
 		cfg.context = in.Context
@@ -148,7 +151,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 			return g.file(base+e.Rel, r)
 		}
 		keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
-		err = Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep}, work, visit)
+		err = Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit)
 	} else {
 		shown := displayPath(s.cfg.Cwd, root)
 		if glob.match(fi.Name()) {

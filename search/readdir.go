@@ -4,13 +4,15 @@ import (
 	"io/fs"
 	"syscall"
 	"unsafe"
+
+	"github.com/spillway-dev/spillway/confine"
 )
 
 // readDir lists a directory with getdents64, giving each entry's name and
 // type bits without a stat per entry (an lstat only where the file system
 // does not report the type). It skips "." and "..". Like rawFile, it
 // spares the netpoller registration and finalizer of an *os.File.
-func readDir(path string, buf []byte) ([]dirent, error) {
+func readDir(path string, buf []byte, root *confine.Root) ([]dirent, error) {
 	var fd int
 	var err error
 	for {
@@ -23,6 +25,9 @@ func readDir(path string, buf []byte) ([]dirent, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
+	if err := root.CheckFD(fd, path); err != nil { // issue 7: changed since the check
+		return nil, err
+	}
 	var ents []dirent
 	for {
 		n, err := syscall.ReadDirent(fd, buf)

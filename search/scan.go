@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+
+	"github.com/spillway-dev/spillway/confine"
 )
 
 // Buffer sizes of the file scanner. A file up to maxBuffer is read whole
@@ -34,6 +36,8 @@ type scanConfig struct {
 	maxMatches int
 	// keep bounds the bytes of a line kept for display.
 	keep int
+	// root, when set, is checked against each opened file. (Issue 7.)
+	root *confine.Root
 }
 
 // A hit is one line to show: a match or a context line.
@@ -86,6 +90,10 @@ func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 		return res
 	}
 	defer f.Close()
+	if err := s.cfg.root.CheckFD(f.fd, path); err != nil { // issue 7: changed since the check
+		res.err = err
+		return res
+	}
 	regular, size, err := f.stat()
 	if err != nil {
 		res.err = err

@@ -14,6 +14,7 @@
 package search
 
 import (
+	"github.com/spillway-dev/spillway/confine"
 	"github.com/spillway-dev/spillway/policy"
 	"github.com/spillway-dev/spillway/spill"
 )
@@ -31,6 +32,9 @@ type Config struct {
 	Spill *spill.Store
 	// Workers is the number of goroutines of a search; default GOMAXPROCS.
 	Workers int
+	// Root, when set, confines grep and find to a directory tree (the
+	// spill directory allowed). (Issue 7.)
+	Root *confine.Root
 }
 
 // A Searcher runs the grep and find calls of one session. It is safe for

@@ -2,12 +2,15 @@ package search
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/spillway-dev/spillway/confine"
 )
 
 // An Entry is one file or directory met by Walk.
@@ -40,6 +43,10 @@ type WalkOptions struct {
 	// it rejects are still walked into). It runs on the walk's own
 	// goroutine, before any work is queued for the entry.
 	Keep func(Entry) bool
+	// Root, when set, is checked against each directory opened, so that
+	// a directory swapped for a symlink cannot lead the walk out of it.
+	// (Issue 7.)
+	Root *confine.Root
 }
 
 // Tuning of the walk. Consecutive files of a directory go to the pool as
@@ -49,7 +56,7 @@ type WalkOptions struct {
 // one directory are listed ahead of the walk reaching them.
 const (
 	batchSize = 32
-	lookahead = 64
+	lookahead = 32
 	dirAhead  = 8
 )
 
@@ -77,7 +84,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		opt:   opt,
 		work:  work,
 		dirs:  make(chan func(), 4*dirAhead),
-		files: make(chan func(), lookahead),
+		files: make(chan func(), 2*opt.Workers),
 		items: make(chan *batch[T], lookahead),
 	}
 	var wg sync.WaitGroup
@@ -114,6 +121,10 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		}
 		stop := false
 		for i, e := range b.entries {
+			if wctx.Err() != nil {
+				stop = true
+				break
+			}
 			var v T
 			if b.results != nil {
 				v = b.results[i]
@@ -224,7 +235,7 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l := &listing{done: closedChan}
 	bufp := direntBufs.Get().(*[]byte)
-	des, err := readDir(abs, *bufp)
+	des, err := readDir(abs, *bufp, w.opt.Root)
 	direntBufs.Put(bufp)
 	if err != nil {
 		l.err = err
@@ -313,6 +324,9 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		return false
 	}
 	if l.err != nil {
+		if errors.Is(l.err, fs.ErrNotExist) {
+			return true // removed since it was listed: nothing to report
+		}
 		return w.send(&batch[T]{entries: []Entry{{Rel: rel, Path: abs, Type: fs.ModeDir, Err: l.err}}})
 	}
 	// Subdirectories are listed a few ahead of the walk reaching them.

@@ -112,4 +112,3 @@ func gitStarMatch(pat string, pi int, text string, ti int) (int, int, int) {
 	}
 	return wmAbortAll, 0, 0
 }
-

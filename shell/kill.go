@@ -62,9 +62,12 @@ func (j *job) signal(sig syscall.Signal) {
 	}
 }
 
-// waitGone polls until nothing of the job is left, for at most d.
+// waitGone polls until nothing of the job is left, for at most d. The
+// polls start quick and slow down to 50 ms: a look at a group with
+// members reads /proc.
 func (j *job) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
+	pause := time.Millisecond
 	for {
 		if !j.running() {
 			return true
@@ -72,7 +75,8 @@ func (j *job) waitGone(d time.Duration) bool {
 		if time.Now().After(deadline) {
 			return false
 		}
-		time.Sleep(pollEvery)
+		time.Sleep(pause)
+		pause = min(2*pause, 50*time.Millisecond)
 	}
 }
 

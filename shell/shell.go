@@ -60,6 +60,10 @@ type Config struct {
 	Policy policy.Policy
 	// Spill receives the output that does not fit; nil keeps none.
 	Spill *spill.Store
+	// Wrap, when set, rewrites each command before it starts: the
+	// Landlock sandbox (sandbox.Wrap) runs it through a restricted
+	// helper. An error refuses the command. (Issue 7.)
+	Wrap func(*exec.Cmd) error
 }
 
 // A Runner runs the bash calls of one session and owns its jobs. Its
@@ -167,7 +171,12 @@ func (r *Runner) startJob(in Input, dir string) (*job, error) {
 		SysProcAttr: procAttr(),
 	}
 	j.start = time.Now()
-	err = startCmd(j.cmd)
+	if r.cfg.Wrap != nil { // issue 7: the sandbox
+		err = r.cfg.Wrap(j.cmd)
+	}
+	if err == nil {
+		err = startCmd(j.cmd)
+	}
 	outW.Close() // the child has its copies
 	if errW != outW {
 		errW.Close()

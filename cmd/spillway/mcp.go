@@ -62,12 +62,10 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
-	if global.root != "" || global.sandbox {
-		// Refuse rather than run unconfined: the toolset options for
-		// these flags are not wired into the servers yet.
-		return mcpserver.Config{}, fmt.Errorf("--root and --sandbox are not supported by spillway mcp/serve in this build")
+	opts := hardened(spillway.Options{Policy: &p, Spill: p.Spill.StoreConfig()})
+	if err := checkHardening(opts); err != nil { // issue 7: refuse at start, never run unconfined
+		return mcpserver.Config{}, err
 	}
-	opts := spillway.Options{Policy: &p, Spill: p.Spill.StoreConfig()}
 	for _, dir := range spill.Sweep(p.Spill.Dir) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)
 	}

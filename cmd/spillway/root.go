@@ -12,6 +12,8 @@ type globalFlags struct {
 	config  string
 	profile string
 	format  string
+
+	noNetwork bool // --no-network (issue 7)
 }
 
 var global globalFlags
@@ -32,6 +34,7 @@ Each tool command prints exactly the text the model would get.`,
 	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
 	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there")
 	pf.BoolVar(&global.sandbox, "sandbox", false, "run bash commands under Landlock (needs --root)")
+	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands TCP bind and connect")
 	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
 	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe")
 	pf.StringVar(&global.format, "format", "text", "result format: text or json")

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"github.com/spillway-dev/spillway"
+)
+
+// hardened returns opts with the hardening flags applied: --root,
+// --sandbox and --no-network (SPEC §4).
+func hardened(opts spillway.Options) spillway.Options {
+	opts.Root = global.root
+	opts.Sandbox = global.sandbox
+	opts.NoNetwork = global.noNetwork
+	return opts
+}
+
+// checkHardening makes, and ends at once, a toolset with opts, so that a
+// server refuses to start when --root is not a directory or the sandbox
+// cannot work on this kernel, instead of failing each session later.
+func checkHardening(opts spillway.Options) error {
+	if opts.Root == "" && !opts.Sandbox && !opts.NoNetwork {
+		return nil
+	}
+	ts, err := spillway.New(opts)
+	if err != nil {
+		return err
+	}
+	return ts.Close()
+}

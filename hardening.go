@@ -1,0 +1,52 @@
+package spillway
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/spillway-dev/spillway/confine"
+	"github.com/spillway-dev/spillway/sandbox"
+	"github.com/spillway-dev/spillway/spill"
+)
+
+// confineRoot opens opts.Root (nil without one) and makes it the default
+// Cwd. Sandbox and NoNetwork need it.
+func confineRoot(opts *Options) (*confine.Root, error) {
+	if opts.Root == "" {
+		if opts.Sandbox || opts.NoNetwork {
+			return nil, errors.New("spillway: the sandbox needs a root, the directory tree that commands may write in (--root DIR)")
+		}
+		return nil, nil
+	}
+	root, err := confine.New(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("spillway: %w", err)
+	}
+	if opts.Cwd == "" {
+		opts.Cwd = root.Dir()
+	}
+	return root, nil
+}
+
+// sandboxWrap returns the shell's Wrap for opts.Sandbox (nil without it),
+// once it has checked that commands really run restricted.
+func sandboxWrap(opts Options, root *confine.Root, store *spill.Store) (func(*exec.Cmd) error, error) {
+	if !opts.Sandbox {
+		if opts.NoNetwork {
+			return nil, errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
+		}
+		return nil, nil
+	}
+	rules := func() sandbox.Rules {
+		return sandbox.Rules{
+			Writable:  []string{root.Dir(), store.Dir(), os.TempDir()},
+			NoNetwork: opts.NoNetwork,
+		}
+	}
+	if err := sandbox.Check(rules()); err != nil {
+		return nil, fmt.Errorf("spillway: %w", err)
+	}
+	return func(cmd *exec.Cmd) error { return sandbox.Wrap(cmd, rules()) }, nil
+}

@@ -1,0 +1,120 @@
+package sandbox_test
+
+// --sandbox through the library (SPEC §4): the toolset's bash commands
+// write only under the root, the spill directory and the temp directory,
+// and --no-network denies TCP. The test binary is the helper: TestMain
+// (sandbox_test.go) calls MaybeRunHelper.
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/sandbox"
+	"github.com/spillway-dev/spillway/spill"
+)
+
+func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, outside string) {
+	t.Helper()
+	if ok, abi, err := sandbox.Status(); !ok || abi < sandbox.NetworkABI {
+		t.Skipf("Landlock ABI %d here (%v); the test needs %d", abi, err, sandbox.NetworkABI)
+	}
+	base := t.TempDir()
+	root, outside = filepath.Join(base, "root"), filepath.Join(base, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The temp directory is writable under the sandbox: keep "outside"
+	// out of it.
+	t.Setenv("TMPDIR", filepath.Join(base, "tmp"))
+	if err := os.Mkdir(os.Getenv("TMPDIR"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := spillway.New(spillway.Options{
+		Root: root, Sandbox: true, NoNetwork: noNetwork,
+		Spill: spill.Config{TempDir: filepath.Join(base, "spill")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ts.Close() })
+	return ts, root, outside
+}
+
+func bash(ts *spillway.Toolset, cmd string) spillway.BashResult {
+	return ts.Bash(context.Background(), spillway.BashInput{Command: cmd})
+}
+
+func TestToolsetSandboxTouch(t *testing.T) {
+	ts, root, outside := newSandboxed(t, false)
+	r := bash(ts, "touch "+outside+"/x")
+	if !r.IsError || !strings.Contains(r.Text, "Permission denied") {
+		t.Errorf("touch outside the root: %q", r.Text)
+	}
+	if _, err := os.Stat(outside + "/x"); err == nil {
+		t.Error("the file outside the root was made")
+	}
+	r = bash(ts, `touch inside && touch "$TMPDIR/tmpfile" && pwd`)
+	if r.IsError || !strings.Contains(r.Text, root) {
+		t.Errorf("touch inside the root and the temp directory: %q", r.Text)
+	}
+	if _, err := os.Stat(root + "/inside"); err != nil {
+		t.Error(err)
+	}
+	// The spill files are written by the server, not the command: a flood
+	// still spills whole.
+	r = bash(ts, "seq 1 100000")
+	if r.IsError || r.Details.Stdout.FullOutputPath == "" {
+		t.Fatalf("flood under the sandbox: %+v", r.Details)
+	}
+	if b, err := os.ReadFile(r.Details.Stdout.FullOutputPath); err != nil || !strings.HasSuffix(string(b), "\n100000\n") {
+		t.Errorf("the spill file: %v", err)
+	}
+	// Now that the spill directory exists, commands may write there too.
+	r = bash(ts, "touch "+filepath.Dir(r.Details.Stdout.FullOutputPath)+"/by-the-command")
+	if r.IsError {
+		t.Errorf("touch in the spill directory: %q", r.Text)
+	}
+}
+
+func TestToolsetSandboxNoNetwork(t *testing.T) {
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port) + " && echo connected"
+
+	ts, _, _ := newSandboxed(t, true)
+	if r := bash(ts, connect); !r.IsError || strings.Contains(r.Text, "connected") || !strings.Contains(r.Text, "Permission denied") {
+		t.Errorf("with no-network: %q", r.Text)
+	}
+	ts, _, _ = newSandboxed(t, false)
+	if r := bash(ts, connect); r.IsError || !strings.Contains(r.Text, "connected") {
+		t.Errorf("sandboxed, network allowed: %q", r.Text)
+	}
+}
+
+func TestToolsetSandboxNeedsARoot(t *testing.T) {
+	for _, o := range []spillway.Options{{Sandbox: true}, {NoNetwork: true}, {Root: t.TempDir(), NoNetwork: true}} {
+		if _, err := spillway.New(o); err == nil {
+			t.Errorf("%+v: accepted", o)
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// permHelperEnv makes the test binary run permHelper instead of the tests:
+// the permission test runs it as an unprivileged user, since root reads
+// every file whatever its mode.
+const permHelperEnv = "SPILLWAY_SEARCH_PERM_HELPER"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(permHelperEnv); dir != "" {
+		permHelper(dir)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type permResults struct {
+	Grep GrepResult
+	Find FindResult
+}
+
+func permSearch(dir string) permResults {
+	s := New(Config{Cwd: dir})
+	return permResults{
+		Grep: s.Grep(context.Background(), GrepInput{Pattern: "needle"}),
+		Find: s.Find(context.Background(), FindInput{Pattern: "*"}),
+	}
+}
+
+func permHelper(dir string) {
+	if err := json.NewEncoder(os.Stdout).Encode(permSearch(dir)); err != nil {
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+// worldDir is a temporary directory that any user may enter.
+func worldDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "spillway-search-perm-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { os.Chmod(p, 0o755); return nil })
+		os.RemoveAll(dir)
+	})
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestPermissionDenied: an unreadable file and an unreadable directory are
+// skipped and named in a notice; the call does not fail.
+func TestPermissionDenied(t *testing.T) {
+	dir := worldDir(t)
+	writeTree(t, dir, map[string]string{"open/a.txt": "needle\n", "secret/b.txt": "needle\n", "locked.txt": "needle\n"})
+	for _, p := range []string{"secret", "locked.txt"} {
+		if err := os.Chmod(filepath.Join(dir, p), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var res permResults
+	if os.Geteuid() != 0 {
+		res = permSearch(dir)
+	} else {
+		// Run the search as nobody, from a copy of this test binary that
+		// nobody may execute.
+		self, err := os.Executable()
+		if err != nil {
+			t.Skip(err)
+		}
+		binDir := worldDir(t)
+		bin := filepath.Join(binDir, "search.test")
+		copyFile(t, self, bin)
+		cmd := exec.Command(bin, "-test.run=^$")
+		cmd.Env = append(os.Environ(), permHelperEnv+"="+dir)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("helper as nobody: %v\n%s", err, stderr.String())
+		}
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	g := res.Grep
+	want := "open/a.txt:1: needle\n\n[Skipped 2 unreadable paths: locked.txt (permission denied), secret/ (permission denied)]"
+	if g.IsError || g.Text != want || len(g.Details.Skipped) != 2 {
+		t.Errorf("grep: %+v\nwant text %q", g, want)
+	}
+	f := res.Find
+	want = "locked.txt\nopen/\nopen/a.txt\nsecret/\n\n[Skipped 1 unreadable path: secret/ (permission denied)]"
+	if f.IsError || f.Text != want || f.Details.Count != 4 {
+		t.Errorf("find: %+v\nwant text %q", f, want)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLongLine writes a file whose first line is size bytes of 'a' with
+// marker at offset at, then "\n" and tail.
+func writeLongLine(t *testing.T, path string, size, at int64, marker, tail string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte{'a'}, 16<<20)
+	for off := int64(0); off < size; {
+		n := min(int64(len(chunk)), size-off)
+		b := chunk[:n]
+		if at >= off && at < off+n {
+			b = bytes.Clone(b)
+			copy(b[at-off:], marker)
+		}
+		if _, err := f.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		off += n
+	}
+	if _, err := f.WriteString("\n" + tail); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// memDir returns a temporary directory in memory (/dev/shm) when it has
+// room for size bytes, so that a big test file costs no disk writeback.
+func memDir(t *testing.T, size int64) string {
+	t.Helper()
+	var st syscall.Statfs_t
+	if syscall.Statfs("/dev/shm", &st) == nil && int64(st.Bavail)*st.Bsize > 2*size {
+		dir, err := os.MkdirTemp("/dev/shm", "spillway-search-")
+		if err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
+}
+
+// TestGrepOneGiBLine: a 1 GiB single-line file is searched in bounded
+// memory; the match is shown cut, and later lines keep their numbers.
+func TestGrepOneGiBLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 1 GiB")
+	}
+	root := memDir(t, 1<<30+1<<20)
+	writeLongLine(t, filepath.Join(root, "huge.txt"), 1<<30, 900<<20, "needle", "needle 2\n")
+	s := newTestSearcher(t, root)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := grep(t, s, GrepInput{Pattern: "needle"})
+	runtime.ReadMemStats(&after)
+	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2\n\n[Some lines truncated to 500 chars. Use read to see full lines]"
+	if r.Text != want {
+		t.Errorf("got %.200q…", r.Text)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("grep allocated %d MiB on a 1 GiB line", alloc>>20)
+	}
+	// A regexp whose literal is absent never runs over the line.
+	if r := grep(t, s, GrepInput{Pattern: `zq+x\d`}); r.Text != "No matches found" {
+		t.Errorf("absent literal: %q", r.Text)
+	}
+}
+
+// TestGrepRegexpOnHugeLine: a regexp that needs more than its literals is
+// run over a line longer than the read buffer as a stream.
+func TestGrepRegexpOnHugeLine(t *testing.T) {
+	root := t.TempDir()
+	size := int64(maxBuffer + 1<<20)
+	writeLongLine(t, filepath.Join(root, "long.txt"), size, size-10, "key=42", "key=x\nkey=7\n")
+	s := newTestSearcher(t, root)
+	r := grep(t, s, GrepInput{Pattern: `key=\d+`, OutputMode: ModeCount})
+	if r.Text != "long.txt:2" {
+		t.Errorf("count: %q", r.Text)
+	}
+	r = grep(t, s, GrepInput{Pattern: `^a+key=\d+a*$`})
+	if !strings.HasPrefix(r.Text, "long.txt:1: aaaa") || strings.Contains(r.Text, "long.txt:3") {
+		t.Errorf("anchored: %.100q", r.Text)
+	}
+	r = grep(t, s, GrepInput{Pattern: `key=\d+`, Context: 1})
+	lines := strings.Split(r.Text, "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "long.txt:1: aaa") || lines[1] != "long.txt-2- key=x" || lines[2] != "long.txt:3: key=7" {
+		t.Errorf("context: %.300q", lines)
+	}
+	// Cancelled while streaming: the call stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r := s.Grep(ctx, GrepInput{Pattern: `key=\d+`}); !r.IsError {
+		t.Errorf("cancelled: %q", r.Text)
+	}
+}
