@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/files"
+	"github.com/spillway-dev/spillway/policy"
 )
 
 // Types of the ls tool.
@@ -16,5 +17,9 @@ type (
 // Ls lists a directory: names sorted case-insensitively, dotfiles
 // included, directories ending in "/" and symlinks in "@".
 func (t *Toolset) Ls(ctx context.Context, in LsInput) LsResult {
-	return t.files.Ls(ctx, in)
+	res := t.files.Ls(ctx, in)
+	if t.policy.Format == policy.FormatJSON {
+		res.Text = t.render(res.Text, res.Details, res.IsError, policy.Field{Name: "entries", Value: entryList(res.Entries)})
+	}
+	return res
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/files"
+	"github.com/spillway-dev/spillway/policy"
 )
 
 // Types of the read tool.
@@ -18,5 +19,9 @@ type (
 // Paging through a big file seeks through a line index instead of
 // rescanning it.
 func (t *Toolset) Read(ctx context.Context, in ReadInput) ReadResult {
-	return t.files.Read(ctx, in)
+	res := t.files.Read(ctx, in)
+	if t.policy.Format == policy.FormatJSON && res.Image == nil {
+		res.Text = t.render(res.Text, res.Details, res.IsError, policy.Field{Name: "content", Value: res.Content})
+	}
+	return res
 }

@@ -128,7 +128,7 @@ func (t *Toolset) SpillDir() string { return t.spill.Dir() }
 // the call returns within a second of the shell's exit. Cancelling ctx
 // stops the command's whole process group (SIGTERM, SIGKILL after 2 s).
 func (t *Toolset) Bash(ctx context.Context, in BashInput) BashResult {
-	return t.shell.Run(ctx, in)
+	return t.renderBash(t.shell.Run(ctx, in))
 }
 
 // Close ends the session: every job is killed and the spill directory
