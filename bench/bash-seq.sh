@@ -68,8 +68,9 @@ run_spillway() {
 	fi
 	local rss
 	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-	echo "$(calc "($t1 - $t0) / 1000000000") $rss"
+	# Clean up before reporting: nothing may overlap the next timed run.
 	rm -rf "${TMPDIR:?}"/spillway-*
+	echo "$(calc "($t1 - $t0) / 1000000000") $rss"
 }
 
 # stats: "best median" of the numbers on stdin.

@@ -40,7 +40,7 @@ SRC="$(go env GOROOT)/src"
 cd "$SRC"
 
 echo "tree: $SRC ($(find . -type f | wc -l) files), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "spillway: $(git -C "$OLDPWD" rev-parse --short HEAD 2>/dev/null || echo '?'), $(rg --version | head -1), $(fdfind --version)"
+echo "spillway $(git -C "$OLDPWD" describe --always --dirty 2>/dev/null || echo "?"), $(rg --version | sed -n 1p), $(fdfind --version)"
 echo
 
 # Counts: spillway's details against the reference's output lines.

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
@@ -21,22 +23,31 @@ type result[D any] struct {
 // when the client cancels the call, goes away, or the session ends.
 type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in In) result[D]
 
-// addTool adds tool t to s. The SDK validates the arguments against
-// t.InputSchema (an invalid call is an isError result that quotes the
-// problem) and the details against t.OutputSchema.
+// addTool adds tool t to s. The arguments are checked against
+// t.InputSchema (an invalid call is an isError result that says what is
+// wrong); the details become structuredContent as they are (their output
+// schema is derived from their Go type, so they always match it).
 func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
-	mcp.AddTool(s.Server, t.MCP(), func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, D, error) {
-		var zero D
+	schema := t.InputSchema.(object)
+	s.AddTool(t.MCP(), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		if err := decodeArgs(req.Params.Arguments, schema, &in); err != nil {
+			return errorResult(fmt.Errorf("%s: %v", t.Name, err)), nil
+		}
 		sess, client, err := s.session(req)
 		if err != nil {
-			return errorResult(err), zero, nil
+			return errorResult(err), nil
 		}
 		ts, callCtx, finish, err := sess.begin(ctx, client)
 		if err != nil {
-			return errorResult(err), zero, nil
+			return errorResult(err), nil
 		}
 		defer finish()
 		r := call(callCtx, ts, req, in)
+		details, err := json.Marshal(r.Details)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
+		}
 		var content []mcp.Content
 		if r.Image != nil {
 			content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})
@@ -44,7 +55,7 @@ func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
 		if r.Text != "" || len(content) == 0 {
 			content = append(content, &mcp.TextContent{Text: r.Text})
 		}
-		return &mcp.CallToolResult{Content: content, IsError: r.IsError}, r.Details, nil
+		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(details), IsError: r.IsError}, nil
 	})
 }
 

@@ -140,9 +140,6 @@ func (s *HTTPServer) Serve(ctx context.Context) error {
 	return err
 }
 
-// Sessions returns the number of live sessions.
-func (s *HTTPServer) Sessions() int { return s.sessions.len() }
-
 // An httpHandler checks each request (Origin, bearer token), tracks the
 // session it belongs to, and passes it on to the SDK's Streamable HTTP
 // handler.

@@ -55,15 +55,7 @@ func forEachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 	}
 }
 
-// searchCompiled is set when the grep and find adapters are built in.
-var searchCompiled bool
-
-func wantTools() []string {
-	if searchCompiled {
-		return []string{"bash", "read", "grep", "find", "ls"}
-	}
-	return []string{"bash", "read", "ls"}
-}
+func wantTools() []string { return []string{"bash", "read", "grep", "find", "ls"} }
 
 func TestToolsList(t *testing.T) {
 	t.Parallel()
@@ -162,7 +154,7 @@ func TestBashSpillThenRead(t *testing.T) {
 	})
 }
 
-func TestReadAndLs(t *testing.T) {
+func TestFileTools(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644); err != nil {
@@ -214,6 +206,35 @@ func TestReadAndLs(t *testing.T) {
 		}
 		if d := details(t, res); d["count"] != 3.0 {
 			t.Errorf("ls details = %v", d)
+		}
+
+		res = call(t, cs, "grep", map[string]any{"pattern": "t[wh]", "path": dir})
+		want := filepath.Join(dir, "a.txt") + ":2: two\n" + filepath.Join(dir, "a.txt") + ":3: three"
+		if res.IsError || !strings.HasPrefix(text(res), want) {
+			t.Errorf("grep: %q, want %q", text(res), want)
+		}
+		if d := details(t, res); d["match_count"] != 2.0 || d["file_count"] != 1.0 {
+			t.Errorf("grep details = %v", d)
+		}
+		res = call(t, cs, "grep", map[string]any{"pattern": "(", "path": dir})
+		if !res.IsError {
+			t.Errorf("grep of a bad regexp: %q", text(res))
+		}
+		res = call(t, cs, "grep", map[string]any{"pattern": "nothing matches this", "path": dir})
+		if res.IsError || !strings.Contains(text(res), "No matches found") {
+			t.Errorf("grep without a match: isError %v, %q", res.IsError, text(res))
+		}
+
+		res = call(t, cs, "find", map[string]any{"pattern": "*.png", "path": dir})
+		if res.IsError || !strings.Contains(text(res), "dot.png") || strings.Contains(text(res), "a.txt") {
+			t.Errorf("find *.png: %q", text(res))
+		}
+		res = call(t, cs, "find", map[string]any{"pattern": "*", "path": dir, "type": "dir"})
+		if res.IsError || !strings.Contains(text(res), "sub/") || strings.Contains(text(res), "a.txt") {
+			t.Errorf("find type dir: %q", text(res))
+		}
+		if d := details(t, res); d["count"] != 1.0 {
+			t.Errorf("find details = %v", d)
 		}
 	})
 }

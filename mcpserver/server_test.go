@@ -145,10 +145,11 @@ func TestServeStdioSession(t *testing.T) {
 	if len(made) != 1 {
 		t.Fatalf("%d toolsets for one stdio session", len(made))
 	}
-	dir := made[0].SpillDir()
-	if dir == "" {
-		t.Fatal("no spill directory after seq 1 100000")
-	}
+	var dir string
+	eventually(t, "a spill directory after seq 1 100000", func() bool {
+		dir = made[0].SpillDir()
+		return dir != ""
+	})
 	cs.Close() // closes stdin
 	select {
 	case err := <-served:
@@ -201,14 +202,14 @@ func TestHTTPSessions(t *testing.T) {
 		t.Fatalf("%d toolsets for two sessions", len(made))
 	}
 	var dirA string
-	for _, ts := range made {
-		if d := ts.SpillDir(); d != "" {
-			dirA = d
+	eventually(t, "A's spill directory", func() bool {
+		for _, ts := range made {
+			if d := ts.SpillDir(); d != "" {
+				dirA = d
+			}
 		}
-	}
-	if dirA == "" {
-		t.Fatal("A has no spill directory")
-	}
+		return dirA != ""
+	})
 	if h.sessions.len() != 2 {
 		t.Errorf("%d sessions in the table, want 2", h.sessions.len())
 	}

@@ -173,21 +173,42 @@ func decodeLine(line []byte) (jsonrpc.Message, *lineError) {
 	if line[0] == '[' {
 		return nil, &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: JSON-RPC batches are not supported; send one message per line"}
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		// Answer with the request's id if it has a usable one.
-		var probe struct {
-			ID any `json:"id"`
-		}
-		var id jsonrpc.ID
-		if json.Unmarshal(line, &probe) == nil {
-			if mid, err := jsonrpc.MakeID(probe.ID); err == nil {
-				id = mid
-			}
-		}
-		return nil, &lineError{id: id, code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + err.Error()}
+	// Decoded here with encoding/json: the SDK's decoder allocates a large
+	// buffer per message, which dominated the cost of a small call.
+	var w struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      any             `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+		Result  json.RawMessage `json:"result"`
+		Error   *jsonrpc.Error  `json:"error"`
 	}
-	return msg, nil
+	if err := json.Unmarshal(line, &w); err != nil {
+		return nil, &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + err.Error()}
+	}
+	id, idErr := jsonrpc.MakeID(w.ID)
+	invalid := func(msg string) *lineError {
+		e := &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + msg}
+		if idErr == nil {
+			e.id = id
+		}
+		return e
+	}
+	switch {
+	case w.JSONRPC != "2.0":
+		return nil, invalid(fmt.Sprintf(`"jsonrpc" is %q, want "2.0"`, w.JSONRPC))
+	case idErr != nil:
+		return nil, invalid(`"id" must be a string, a number or null`)
+	case w.Method != nil:
+		return &jsonrpc.Request{ID: id, Method: *w.Method, Params: w.Params}, nil
+	case !id.IsValid():
+		return nil, invalid(`a message needs a "method" (request, notification) or an "id" (response)`)
+	}
+	resp := &jsonrpc.Response{ID: id, Result: w.Result}
+	if w.Error != nil {
+		resp.Error = w.Error
+	}
+	return resp, nil
 }
 
 // Write implements mcp.Connection: one message, one line, one write.

@@ -1,5 +1,3 @@
-//go:build searchtools
-
 package mcpserver
 
 import (

@@ -267,4 +267,5 @@ var detailDescriptions = map[string]string{
 	"count":                "Results returned.",
 	"result_limit_reached": "The limit stopped the search; more results may exist.",
 	"entry_limit_reached":  "The directory has more entries than the limit.",
+	"skipped":              "Paths that could not be read (at most five).",
 }

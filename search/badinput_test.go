@@ -28,15 +28,18 @@ func TestMain(m *testing.M) {
 }
 
 type permResults struct {
-	Grep GrepResult
-	Find FindResult
+	Grep, GrepRoot, GrepFile GrepResult
+	Find, FindRoot           FindResult
 }
 
 func permSearch(dir string) permResults {
 	s := New(Config{Cwd: dir})
 	return permResults{
-		Grep: s.Grep(context.Background(), GrepInput{Pattern: "needle"}),
-		Find: s.Find(context.Background(), FindInput{Pattern: "*"}),
+		Grep:     s.Grep(context.Background(), GrepInput{Pattern: "needle"}),
+		GrepRoot: s.Grep(context.Background(), GrepInput{Pattern: "needle", Path: "secret"}),
+		GrepFile: s.Grep(context.Background(), GrepInput{Pattern: "needle", Path: "locked.txt"}),
+		Find:     s.Find(context.Background(), FindInput{Pattern: "*"}),
+		FindRoot: s.Find(context.Background(), FindInput{Pattern: "*", Path: "secret"}),
 	}
 }
 
@@ -109,6 +112,16 @@ func TestPermissionDenied(t *testing.T) {
 	want = "locked.txt\nopen/\nopen/a.txt\nsecret/\n\n[Skipped 1 unreadable path: secret/ (permission denied)]"
 	if f.IsError || f.Text != want || f.Details.Count != 4 {
 		t.Errorf("find: %+v\nwant text %q", f, want)
+	}
+	// An unreadable directory asked for by name is an error.
+	if r := res.GrepRoot; !r.IsError || r.Text != "grep: cannot read secret: permission denied" {
+		t.Errorf("grep path=secret: %+v", r)
+	}
+	if r := res.GrepFile; !r.IsError || r.Text != "grep: cannot read locked.txt: permission denied" {
+		t.Errorf("grep path=locked.txt: %+v", r)
+	}
+	if r := res.FindRoot; !r.IsError || r.Text != "find: cannot read secret: permission denied" {
+		t.Errorf("find path=secret: %+v", r)
 	}
 }
 

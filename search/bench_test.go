@@ -42,3 +42,7 @@ func BenchmarkFindGOROOT(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkGrepIgnoreCaseGOROOT(b *testing.B) {
+	benchGrep(b, GrepInput{Pattern: "unsafe", IgnoreCase: true, Limit: 100000, OutputMode: ModeCount})
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/policy"
@@ -69,7 +70,16 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	default:
 		return fail("type %q: use any, file or dir", in.Type)
 	}
-	glob, err := parseGlob(in.Pattern, false)
+	pattern := in.Pattern
+	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {
+		// "name/" finds directories, as in ignore files.
+		pattern = strings.TrimSuffix(pattern, "/")
+		if typ == TypeFile {
+			return fail("pattern %q ends in / (directories) but type is file", in.Pattern)
+		}
+		typ = TypeDir
+	}
+	glob, err := parseGlob(pattern, false)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -90,6 +100,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	rep := newReport("find", lim.MaxBytes, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false
+	var rootErr error
 	keep := func(e Entry) bool {
 		switch typ {
 		case TypeFile:
@@ -105,6 +116,10 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	}
 	visit := func(e Entry, _ struct{}) bool {
 		if e.Err != nil {
+			if e.Rel == "" {
+				rootErr = e.Err
+				return false
+			}
 			rep.skip(base+e.Rel+"/", e.Err)
 			return true
 		}
@@ -123,6 +138,9 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep, Root: s.cfg.Root}
 	if err := Walk[struct{}](ctx, root, opt, nil, visit); err != nil {
 		return fail("stopped before it finished (%v) after %d results", err, count)
+	}
+	if rootErr != nil {
+		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(rootErr))
 	}
 
 	out := rep.render()

@@ -104,6 +104,8 @@ func TestFindParameters(t *testing.T) {
 		{FindInput{Pattern: "link"}, "link"},
 		{FindInput{Pattern: "pipe", Type: TypeFile}, "pipe"},
 		{FindInput{Pattern: "nothing*"}, "No files found matching pattern"},
+		{FindInput{Pattern: "sub/"}, "src/sub/"},
+		{FindInput{Pattern: "*_test.go/"}, "a_test.go/"},
 	}
 	for _, c := range cases {
 		if r := find(t, s, c.in); r.Text != c.want {
@@ -129,6 +131,7 @@ func TestFindParameters(t *testing.T) {
 		{FindInput{Pattern: "*", Path: "src/a.go"}, "is a file, not a directory"},
 		{FindInput{Pattern: "*", Path: "nope"}, "path not found: nope"},
 		{FindInput{Pattern: "*", Path: "pipe"}, "named pipe"},
+		{FindInput{Pattern: "src/", Type: TypeFile}, "ends in / (directories) but type is file"},
 	}
 	for _, c := range bad {
 		if r := s.Find(context.Background(), c.in); !r.IsError || !strings.Contains(r.Text, c.want) {

@@ -2,8 +2,11 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/output"
@@ -125,51 +128,103 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 		cfg.maxMatches = 1
 	}
 
-	var binaryRoot string
 	if fi.IsDir() {
-		base := displayBase(s.cfg.Cwd, root)
-		free := make(chan *scanner, max(s.cfg.Workers, 8))
-		work := func(ctx context.Context, e Entry) fileResult {
-			var sc *scanner
-			select {
-			case sc = <-free:
-			default:
-				sc = newScanner(cfg)
-			}
-			r := sc.scanFile(ctx, e.Path)
-			select {
-			case free <- sc:
-			default:
-			}
-			return r
-		}
-		visit := func(e Entry, r fileResult) bool {
-			if e.Err != nil {
-				g.rep.skip(base+e.Rel+"/", e.Err)
-				return true
-			}
-			return g.file(base+e.Rel, r)
-		}
-		keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
-		err = Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit)
+		err = s.grepTree(ctx, root, glob, cfg, g)
 	} else {
-		shown := displayPath(s.cfg.Cwd, root)
-		if glob.match(fi.Name()) {
-			r := newScanner(cfg).scanFile(ctx, root)
-			if r.binary {
-				binaryRoot = shown
-			}
-			if r.err != nil && ctx.Err() != nil {
-				err = ctx.Err()
-			} else {
-				g.file(shown, r)
-			}
+		err = s.grepFile(ctx, root, fi.Name(), glob, cfg, g)
+	}
+	var stopped *stoppedError
+	switch {
+	case errors.As(err, &stopped):
+		return fail("stopped before it finished (%v) after %d matching lines", stopped.err, g.matches)
+	case err != nil:
+		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(err))
+	}
+	return g.result()
+}
+
+// stoppedError is a search ended by its context.
+type stoppedError struct{ err error }
+
+func (e *stoppedError) Error() string { return e.err.Error() }
+
+// grepTree searches the files below the directory root, several at a time,
+// and hands their results to g in path order. The error is the walk's
+// (*stoppedError) or the root's own read error.
+func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, cfg *scanConfig, g *grepRun) error {
+	base := displayBase(s.cfg.Cwd, root)
+	free := make(chan *scanner, max(s.cfg.Workers, 8)) // scanners keep their buffers
+	getScanner := func() *scanner {
+		select {
+		case sc := <-free:
+			return sc
+		default:
+			return newScanner(cfg)
 		}
 	}
-	if err != nil {
-		return fail("stopped before it finished (%v) after %d matching lines", err, g.matches)
+	scan := func(ctx context.Context, path string) fileResult {
+		sc := getScanner()
+		r := sc.scanFile(ctx, path)
+		select {
+		case free <- sc:
+		default:
+		}
+		return r
 	}
-	return g.result(binaryRoot)
+	// held counts the memory of results computed ahead of visit; past
+	// maxHeld, files are left for visit to scan itself.
+	var held atomic.Int64
+	work := func(ctx context.Context, e Entry) fileResult {
+		if held.Load() > maxHeld {
+			return fileResult{deferred: true}
+		}
+		r := scan(ctx, e.Path)
+		held.Add(r.size)
+		return r
+	}
+	var rootErr error
+	visit := func(e Entry, r fileResult) bool {
+		if e.Err != nil {
+			if e.Rel == "" {
+				rootErr = e.Err
+				return false
+			}
+			g.rep.skip(base+e.Rel+"/", e.Err)
+			return true
+		}
+		if r.deferred {
+			r = scan(ctx, e.Path)
+		} else {
+			defer held.Add(-r.size)
+		}
+		return g.file(base+e.Rel, r)
+	}
+	keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
+	if err := Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit); err != nil {
+		return &stoppedError{err}
+	}
+	return rootErr
+}
+
+// grepFile searches the one file the path parameter names (ignore files do
+// not apply to it). A binary file is said to be one.
+func (s *Searcher) grepFile(ctx context.Context, path, name string, glob *globFilter, cfg *scanConfig, g *grepRun) error {
+	if !glob.match(name) {
+		return nil
+	}
+	r := newScanner(cfg).scanFile(ctx, path)
+	switch {
+	case ctx.Err() != nil:
+		return &stoppedError{ctx.Err()}
+	case r.gone:
+		return fs.ErrNotExist
+	case r.err != nil:
+		return r.err
+	case r.binary:
+		g.binaryFile = displayPath(s.cfg.Cwd, path)
+	}
+	g.file(displayPath(s.cfg.Cwd, path), r)
+	return nil
 }
 
 // shownArg is the path parameter as an error message shows it.
@@ -202,6 +257,10 @@ type grepRun struct {
 	reached  bool
 	linesCut int
 	shown    bool // a group was shown (for the "--" separators)
+	// capped names a file whose lines passed maxHeld: the search stopped.
+	capped string
+	// binaryFile names the file given as path when it is binary.
+	binaryFile string
 }
 
 // file adds the result of one file; false ends the search.
@@ -271,6 +330,10 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		g.reached = true
 		return false
 	}
+	if r.capped {
+		g.capped = path
+		return false
+	}
 	return true
 }
 
@@ -313,7 +376,7 @@ func runeOffset(b []byte, n int) int {
 	return i
 }
 
-func (g *grepRun) result(binaryRoot string) GrepResult {
+func (g *grepRun) result() GrepResult {
 	out := g.rep.render()
 	d := GrepDetails{
 		MatchCount:        g.matches,
@@ -328,7 +391,7 @@ func (g *grepRun) result(binaryRoot string) GrepResult {
 	t.LinesCut = int64(g.linesCut)
 	switch {
 	case t.Truncated:
-	case g.reached:
+	case g.reached, g.capped != "":
 		t.Truncated, t.TruncatedBy = true, output.ByLines
 	case g.linesCut > 0:
 		t.Truncated, t.TruncatedBy = true, output.ByLineChars
@@ -342,11 +405,14 @@ func (g *grepRun) result(binaryRoot string) GrepResult {
 		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", g.limit, noun, 2*g.limit))
 	}
 	notices = append(notices, out.byteNotice)
+	if g.capped != "" {
+		notices = append(notices, fmt.Sprintf("[Search stopped in %s: its matches and context passed %s. Refine the pattern, or lower context]", g.capped, output.FormatSize(maxHeld)))
+	}
 	if g.linesCut > 0 {
 		notices = append(notices, fmt.Sprintf("[Some lines truncated to %d chars. Use read to see full lines]", g.maxChars))
 	}
-	if binaryRoot != "" {
-		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(binaryRoot)))
+	if g.binaryFile != "" {
+		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(g.binaryFile)))
 	}
 	notices = append(notices, g.rep.skippedNotice())
 	body := out.body

@@ -439,3 +439,36 @@ func fullOutput(t *testing.T, text, spilled string) string {
 	}
 	return strings.TrimSuffix(string(full), "\n")
 }
+
+// TestGrepHeldMemoryBound: when the lines held for files ahead of the one
+// shown pass maxHeld, files are scanned when they are reached instead (the
+// result does not change), and a single file past it stops the search
+// with a notice.
+func TestGrepHeldMemoryBound(t *testing.T) {
+	root := t.TempDir()
+	tree := map[string]string{}
+	for i := range 120 {
+		var b strings.Builder
+		for j := range 40 {
+			fmt.Fprintf(&b, "needle %d %d %s\nplain\n", i, j, strings.Repeat("z", 150))
+		}
+		tree[fmt.Sprintf("d%d/f%03d.txt", i%4, i)] = b.String()
+	}
+	writeTree(t, root, tree)
+	s := newTestSearcher(t, root)
+	in := GrepInput{Pattern: "needle", Context: 1, Limit: 100000}
+	want := grep(t, s, in)
+	wantFull := fullOutput(t, want.Text, want.Details.FullOutputPath)
+
+	defer func(old int64) { maxHeld = old }(maxHeld)
+	maxHeld = 64 << 10 // several files' lines
+	got := grep(t, s, in)
+	if full := fullOutput(t, got.Text, got.Details.FullOutputPath); full != wantFull || got.Details.MatchCount != 4800 {
+		t.Errorf("deferred scans changed the result: %d matches", got.Details.MatchCount)
+	}
+	maxHeld = 4 << 10 // less than one file's lines
+	got = grep(t, s, in)
+	if !strings.Contains(got.Text, "[Search stopped in d0/f000.txt: its matches and context passed 4.0KB. Refine the pattern, or lower context]") || got.IsError || !got.Details.Truncation.Truncated {
+		t.Errorf("capped: %+v", got.Details)
+	}
+}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -377,10 +378,25 @@ var lowerTable = func() (t [256]byte) {
 	return t
 }()
 
-// lowerASCII writes src ASCII-lowered into dst (len(dst) >= len(src)).
+// lowerASCII writes src ASCII-lowered into dst (len(dst) >= len(src)),
+// eight bytes at a time: a byte from 'A' to 'Z' gets its 0x20 bit set.
 func lowerASCII(dst, src []byte) {
 	dst = dst[:len(src)]
-	for i, c := range src {
-		dst[i] = lowerTable[c]
+	const (
+		lo7  = 0x7f7f7f7f7f7f7f7f
+		high = 0x8080808080808080
+		geA  = (0x80 - 'A') * 0x0101010101010101
+		gtZ  = (0x80 - 'Z' - 1) * 0x0101010101010101
+	)
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := binary.LittleEndian.Uint64(src[i:])
+		h := x & lo7
+		// High bit of each byte: ASCII, >= 'A' and not > 'Z'.
+		upper := (h + geA) &^ (h + gtZ) &^ x & high
+		binary.LittleEndian.PutUint64(dst[i:], x|upper>>2)
+	}
+	for ; i < len(src); i++ {
+		dst[i] = lowerTable[src[i]]
 	}
 }

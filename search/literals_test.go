@@ -156,3 +156,22 @@ func TestCompileErrors(t *testing.T) {
 		t.Errorf("a literal pattern cannot be invalid: %v", err)
 	}
 }
+
+func TestLowerASCII(t *testing.T) {
+	var all []byte
+	for i := range 256 {
+		all = append(all, byte(i))
+	}
+	for _, src := range [][]byte{all, []byte("Hello, WORLD! ÀÉ @[`{ AZaz 0123456789"), bytes.Repeat([]byte("ZaA@["), 7)} {
+		for off := range 9 {
+			in := src[off:]
+			got := make([]byte, len(in))
+			lowerASCII(got, in)
+			for i, c := range in {
+				if got[i] != lowerTable[c] {
+					t.Fatalf("lowerASCII(%q)[%d] = %q, want %q", in, i, got[i], lowerTable[c])
+				}
+			}
+		}
+	}
+}

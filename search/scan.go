@@ -55,7 +55,23 @@ type fileResult struct {
 	binary  bool
 	gone    bool  // the file vanished before it could be opened
 	err     error // it could not be opened or read (reported)
+	// size is the memory the hits hold; capped is set when the file's
+	// hits reached maxHeld and its scan stopped there.
+	size   int64
+	capped bool
+	// deferred: not scanned, because too much was held ahead of the
+	// visit; the visitor scans it itself.
+	deferred bool
 }
+
+// maxHeld bounds the memory of the lines grep holds for files searched
+// ahead of the one being shown, and of one file's lines. It is far above
+// anything a result shows (50 KiB) or spills (100 MiB is the spill cap).
+// A variable so that tests can lower it.
+var maxHeld int64 = 32 << 20
+
+// hitOverhead is what a hit costs beside its text.
+const hitOverhead = 48
 
 // A scanner searches files one at a time; each goroutine has its own.
 type scanner struct {
@@ -298,6 +314,11 @@ func (s *scanner) before(buf []byte, ls int, lineNo int64) {
 func (s *scanner) hits(h hit) {
 	s.res.hits = append(s.res.hits, h)
 	s.lastOut = h.line
+	s.res.size += int64(len(h.text)) + hitOverhead
+	if s.res.size >= maxHeld {
+		s.res.capped = true
+		s.done = true
+	}
 }
 
 // add records one line to show.

@@ -54,8 +54,9 @@ JSON-RPC only; the log goes to stderr.`,
 }
 
 // serverConfig builds the configuration of spillway mcp and serve from the
-// global flags: the policy (--profile, --config, --format), and one toolset
-// per session made from it. It first removes the spill directories that
+// global flags: the policy (--profile, --config, --format), the hardening
+// (--root, --sandbox, --no-network), and one toolset per session made from
+// them. It first removes the spill directories that
 // dead spillway processes left behind.
 func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	p, err := loadPolicy()

@@ -1,0 +1,57 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/policy"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	p := policy.Default()
+	bash := bashTool(p).InputSchema.(object)
+	read := readTool(p).InputSchema.(object)
+	grep := grepTool(p).InputSchema.(object)
+	for _, tc := range []struct {
+		schema object
+		args   string
+		err    string // "" for none
+	}{
+		{bash, `{"command":"ls","timeout":5000,"env":{"A":"1"},"full_output":true}`, ""},
+		{bash, ``, ""},
+		{bash, `null`, ""},
+		{bash, `{"command":"ls","bogus":1}`, `unknown parameter "bogus"; the parameters are: command, timeout`},
+		{bash, `{"timeout":"5000"}`, `parameter "timeout": want an integer, got "5000"`},
+		{bash, `{"timeout":1.5}`, `parameter "timeout": want an integer, got 1.5`},
+		{bash, `{"max_lines":0}`, `parameter "max_lines": want at least 1, got 0`},
+		{bash, `{"run_in_background":"yes"}`, `parameter "run_in_background": want true or false`},
+		{bash, `{"env":{"A":1}}`, `parameter "env": "A": want a string value`},
+		{bash, `{"env":[1]}`, `parameter "env": want an object`},
+		{bash, `[1]`, `arguments must be a JSON object`},
+		{read, `{}`, `parameter "path" is required`},
+		{read, `{"path":null}`, `parameter "path" is required`},
+		{read, `{"path":"a","offset":-3}`, `parameter "offset": want at least 1, got -3`},
+		{grep, `{"pattern":"x","output_mode":"lines"}`, `parameter "output_mode": want one of content, files_with_matches, count, got "lines"`},
+		{grep, `{"pattern":"x","context":0}`, ""},
+	} {
+		var in map[string]any
+		err := decodeArgs(json.RawMessage(tc.args), tc.schema, &in)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.args, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want %q", tc.args, err, tc.err)
+		}
+	}
+
+	var in spillway.BashInput
+	if err := decodeArgs(json.RawMessage(`{"command":"ls","timeout":5000,"env":{"A":"1"},"check_pid":0}`), bash, &in); err == nil {
+		t.Error("check_pid 0 accepted")
+	}
+	if err := decodeArgs(json.RawMessage(`{"command":"ls","timeout":5000,"env":{"A":"1"}}`), bash, &in); err != nil ||
+		in.Command != "ls" || in.Timeout != 5000 || in.Env["A"] != "1" {
+		t.Errorf("decoded %+v, %v", in, err)
+	}
+}
