@@ -38,7 +38,9 @@ type FindDetails struct {
 
 // FindResult is a find result: the text for the model and the details.
 type FindResult struct {
-	Text    string      `json:"text"`
+	Text string `json:"text"`
+	// Content is what was found, without notices (pure content).
+	Content string      `json:"-"`
 	Details FindDetails `json:"details"`
 	IsError bool        `json:"is_error"`
 }
@@ -163,5 +165,5 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	if count == 0 {
 		body = NoFiles
 	}
-	return FindResult{Text: joinText(body, notices), Details: d}
+	return FindResult{Text: joinText(body, notices), Details: d, Content: out.body}
 }

@@ -57,7 +57,9 @@ type GrepDetails struct {
 
 // GrepResult is a grep result: the text for the model and the details.
 type GrepResult struct {
-	Text    string      `json:"text"`
+	Text string `json:"text"`
+	// Content is what was found, without notices (pure content).
+	Content string      `json:"-"`
 	Details GrepDetails `json:"details"`
 	IsError bool        `json:"is_error"`
 }
@@ -419,5 +421,5 @@ func (g *grepRun) result() GrepResult {
 	if g.rep.lines == 0 {
 		body = NoMatches
 	}
-	return GrepResult{Text: joinText(body, notices), Details: d}
+	return GrepResult{Text: joinText(body, notices), Details: d, Content: out.body}
 }
