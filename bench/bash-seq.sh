@@ -5,7 +5,8 @@
 #   spillway bash 'seq 1 N'                   (N = 150000000: 1.4 GB of output)
 #   seq 1 N | tail -c 51200 > /dev/null       (the reference: a pipe that keeps 50 KB)
 # RUNS times each, alternating, and prints the best and median wall times,
-# their ratio, and spillway's peak RSS (from /usr/bin/time -v).
+# their ratio, the CPU time each took (steadier than wall time on a busy
+# machine), and spillway's peak RSS (from /usr/bin/time -v).
 # Targets (issue 2): ratio <= 1.5, peak RSS <= 64 MiB.
 #
 # Usage: bench/bash-seq.sh [N] [RUNS]     (from anywhere in the repository)
@@ -44,18 +45,19 @@ now() { date +%s%N; }
 # calc EXPR: floating-point arithmetic.
 calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
 
-# run_ref: seconds for the reference pipe.
+# run_ref: "seconds cpu_seconds" for the reference pipe (CPU time of seq
+# and tail, user + system).
 run_ref() {
 	local t0 t1
 	t0=$(now)
-	seq 1 "$N" | tail -c 51200 >/dev/null
+	/usr/bin/time -f "%U %S" -o "$work/reftime.txt" sh -c "seq 1 $N | tail -c 51200 >/dev/null"
 	t1=$(now)
-	calc "($t1 - $t0) / 1000000000"
-	echo
+	echo "$(calc "($t1 - $t0) / 1000000000") $(awk '{print $1 + $2}' "$work/reftime.txt")"
 }
 
-# run_spillway: "seconds max_rss_kb" for spillway bash; its text goes to
-# $work/out.txt, time's report to $work/time.txt.
+# run_spillway: "seconds max_rss_kb cpu_seconds" for spillway bash (CPU time
+# of spillway, bash and seq); its text goes to $work/out.txt, time's report
+# to $work/time.txt.
 run_spillway() {
 	local t0 t1 rc=0
 	t0=$(now)
@@ -66,11 +68,12 @@ run_spillway() {
 		cat "$work/err.txt" "$work/out.txt" >&2
 		exit 1
 	fi
-	local rss
+	local rss cpu
 	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
+	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time.txt")
 	# Clean up before reporting: nothing may overlap the next timed run.
 	rm -rf "${TMPDIR:?}"/spillway-*
-	echo "$(calc "($t1 - $t0) / 1000000000") $rss"
+	echo "$(calc "($t1 - $t0) / 1000000000") $rss $cpu"
 }
 
 # stats: "best median" of the numbers on stdin.
@@ -79,24 +82,26 @@ stats() {
 }
 
 echo "seq 1 $N: $RUNS runs each, alternating ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-ref_times=() sw_times=() sw_rss=()
+ref_times=() sw_times=() sw_rss=() ref_cpu=() sw_cpu=()
 for i in $(seq 1 "$RUNS"); do
 	if [ $((i % 2)) -eq 1 ]; then
-		r=$(run_ref)
-		read -r s m < <(run_spillway)
+		read -r r rc < <(run_ref)
+		read -r s m sc < <(run_spillway)
 	else
-		read -r s m < <(run_spillway)
-		r=$(run_ref)
+		read -r s m sc < <(run_spillway)
+		read -r r rc < <(run_ref)
 	fi
-	ref_times+=("$r") sw_times+=("$s") sw_rss+=("$m")
-	printf "  run %d: pipe %6.3fs   spillway %6.3fs   ratio %.2f   spillway peak RSS %.1f MiB\n" \
-		"$i" "$r" "$s" "$(calc "$s / $r")" "$(calc "$m / 1024")"
+	ref_times+=("$r") sw_times+=("$s") sw_rss+=("$m") ref_cpu+=("$rc") sw_cpu+=("$sc")
+	printf "  run %d: pipe %6.3fs (cpu %5.2fs)   spillway %6.3fs (cpu %5.2fs)   ratio %.2f   spillway peak RSS %.1f MiB\n" \
+		"$i" "$r" "$rc" "$s" "$sc" "$(calc "$s / $r")" "$(calc "$m / 1024")"
 done
 
 read -r ref_best ref_med < <(printf '%s\n' "${ref_times[@]}" | stats)
 read -r sw_best sw_med < <(printf '%s\n' "${sw_times[@]}" | stats)
 read -r rss_best rss_med < <(printf '%s\n' "${sw_rss[@]}" | stats)
 rss_max=$(printf '%s\n' "${sw_rss[@]}" | sort -n | tail -1)
+read -r rcpu_best rcpu_med < <(printf '%s\n' "${ref_cpu[@]}" | stats)
+read -r scpu_best scpu_med < <(printf '%s\n' "${sw_cpu[@]}" | stats)
 ratio_best=$(calc "$sw_best / $ref_best")
 ratio_med=$(calc "$sw_med / $ref_med")
 
@@ -107,6 +112,8 @@ echo
 printf "pipe:      best %.3fs  median %.3fs\n" "$ref_best" "$ref_med"
 printf "spillway:  best %.3fs  median %.3fs\n" "$sw_best" "$sw_med"
 printf "ratio:     best %.2f   median %.2f   (target <= %s)\n" "$ratio_best" "$ratio_med" "$TARGET_RATIO"
+printf "CPU time:  pipe best %.2fs median %.2fs; spillway (with bash and seq) best %.2fs median %.2fs; ratio of medians %.2f\n" \
+	"$rcpu_best" "$rcpu_med" "$scpu_best" "$scpu_med" "$(calc "$scpu_med / $rcpu_med")"
 printf "peak RSS:  median %.1f MiB, max %.1f MiB   (target <= 64 MiB)\n" \
 	"$(calc "$rss_med / 1024")" "$(calc "$rss_max / 1024")"
 

@@ -229,17 +229,29 @@ func TestHTTPSessions(t *testing.T) {
 // with a long call in flight is not.
 func TestHTTPIdleSessions(t *testing.T) {
 	var rec toolsets
-	h, url := startHandler(t, HTTPConfig{Config: rec.config(t), IdleTimeout: 300 * time.Millisecond})
+	h, url := startHandler(t, HTTPConfig{Config: rec.config(t), IdleTimeout: time.Second})
 	busy := connect(t, url, true)
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		// Longer than the idle timeout: the session lives because the
+		// call's request is in flight.
+		res, err := busy.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep 3; echo slept"}})
+		done <- answer{res, err}
+	}()
+
 	idle := connect(t, url, true)
 	callTool(t, idle, map[string]any{"command": "true"})
-
-	done := make(chan *mcp.CallToolResult, 1)
-	go func() { done <- callTool(t, busy, map[string]any{"command": "sleep 1; echo slept"}) }()
-	eventually(t, "the idle session to end", func() bool { return h.sessions.len() == 1 })
-	res := <-done
-	if res.IsError || !strings.Contains(resultText(res), "slept") {
-		t.Errorf("the busy session's call: %q", resultText(res))
+	eventually(t, "the idle session to end", func() bool { return !h.sessions.has(idle.ID()) })
+	a := <-done
+	if a.err != nil || a.res.IsError || !strings.Contains(resultText(a.res), "slept") {
+		t.Fatalf("the busy session's call: %v %v", a.err, a.res)
+	}
+	if !h.sessions.has(busy.ID()) {
+		t.Error("the busy session ended")
 	}
 }
 

@@ -77,14 +77,27 @@ func (s *session) begin(ctx, client context.Context) (ts *spillway.Toolset, call
 
 // end ends the session: the calls in flight are cancelled (their process
 // groups killed), then the toolset is closed (background jobs killed, spill
-// directory removed). It returns once all that is done; later calls return
-// at once.
+// directory removed). It returns once all that is done; later calls wait
+// for the first to finish.
 func (s *session) end() error {
+	_, err := s.endUnless(nil)
+	return err
+}
+
+// endUnless ends the session unless busy, called with s.mu held, says it
+// is busy: checking and ending under one lock, a request that starts as an
+// idle timer fires either keeps the session or finds it ended, never a
+// session ending under it. It reports whether this call ended it.
+func (s *session) endUnless(busy func() bool) (bool, error) {
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
 		<-s.done
-		return nil
+		return false, nil
+	}
+	if busy != nil && busy() {
+		s.mu.Unlock()
+		return false, nil
 	}
 	s.ended = true
 	if s.idle != nil {
@@ -102,9 +115,9 @@ func (s *session) end() error {
 	case <-time.After(callDrainTimeout):
 	}
 	if ts == nil {
-		return nil
+		return true, nil
 	}
-	return ts.Close()
+	return true, ts.Close()
 }
 
 // cancelCalls cancels the calls in flight without ending the session's

@@ -97,16 +97,18 @@ func (t *sessionTable) armIdleLocked(e *entry) {
 	e.idle.Reset(t.idle)
 }
 
-// expire ends a session that has been idle too long.
+// expire ends a session that has been idle too long, unless a request
+// began as the timer fired.
 func (t *sessionTable) expire(e *entry) {
-	e.mu.Lock()
-	busy := e.active > 0
-	e.mu.Unlock()
-	if busy {
-		return // a request began as the timer fired
+	ended, err := e.endUnless(func() bool { return e.active > 0 })
+	if !ended {
+		return
 	}
-	t.log.Info("session idle: closing it", "session", e.id, "idle", t.idle)
-	t.end(e)
+	t.log.Info("session idle: closed it", "session", e.id, "idle", t.idle)
+	if err != nil {
+		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+	}
+	e.ss.Close()
 }
 
 // cancelCalls cancels the calls in flight of session id (on DELETE, before
@@ -143,7 +145,6 @@ func (t *sessionTable) end(e *entry) {
 func (t *sessionTable) forget(id string) {
 	t.mu.Lock()
 	e := t.byID[id]
-	delete(t.byID, id)
 	t.mu.Unlock()
 	if e == nil {
 		return
@@ -151,6 +152,15 @@ func (t *sessionTable) forget(id string) {
 	if err := e.end(); err != nil {
 		t.log.Warn("closing session toolset", "session", id, "error", err)
 	}
+	// Dropped only once ended, so that endID (a DELETE) and closeAll (the
+	// server's exit) find it and wait for its end: jobs killed, spill
+	// directory removed. (Issue 7: the soak test saw a server exit while
+	// a forgotten session was still removing its spill directory.)
+	t.mu.Lock()
+	if t.byID[id] == e {
+		delete(t.byID, id)
+	}
+	t.mu.Unlock()
 	t.log.Info("session ended", "session", id)
 }
 
@@ -168,6 +178,13 @@ func (t *sessionTable) closeAll() {
 		wg.Go(func() { t.end(e) })
 	}
 	wg.Wait()
+}
+
+// has reports whether session id is in the table.
+func (t *sessionTable) has(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byID[id] != nil
 }
 
 // len returns the number of sessions.

@@ -88,9 +88,10 @@ func bashTool(p policy.Policy) Tool {
 		"so use `cwd` and `env` (or `cd DIR && ...`) instead of relying on earlier calls. stdin is /dev/null; "+
 		"colours, pagers and interactive prompts are off.\n\n", shellName(p))
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s, whichever comes first (%s). "+
-		"Lines over %d chars are shortened. %s Pass `max_lines`/`max_bytes` to change the limits for one call, "+
+		"%s%s Pass `max_lines`/`max_bytes` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
-		streams, out.MaxLines, size(out.MaxBytes), strategyText(out), out.MaxLineChars, spillHowTo, size(policy.StreamCeiling))
+		streams, out.MaxLines, size(out.MaxBytes), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
+		spillHowTo, size(policy.StreamCeiling))
 	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d) the command is NOT killed: it moves to the "+
 		"background and the result gives its pid and the output so far. Start servers, watchers and anything that "+
 		"never ends with `run_in_background: true`, which returns the pid at once. Then:\n"+
@@ -130,12 +131,12 @@ func readTool(p policy.Policy) Tool {
 			"starting at line `offset` (1-based, default 1). When more remains, the text ends with "+
 			"`[Showing lines S-E of N. Use offset=E+1 to continue]`: call again with that offset to page on. "+
 			"`offset` is exact on files of any size, so jump straight to a line that grep or a compiler reported. "+
-			"Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. "+
+			"%s"+
 			"`line_numbers: true` prefixes `cat -n` style numbers. "+
 			"Reads the spill files that other tools' notices name. "+
 			"Images (PNG, JPEG, GIF, WebP, up to 5 MB) come back as images. "+
 			"A directory is an error: use `ls`. Other binary files are refused: inspect them with `bash` (`xxd FILE | head`, `strings FILE`).",
-			r.MaxLines, size(r.MaxBytes), r.MaxLineChars),
+			r.MaxLines, size(r.MaxBytes), lineCap("Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. ", r.MaxLineChars)),
 		ReadOnly: true,
 		InputSchema: object{Closed: true, Required: []string{"path"}, Props: []property{
 			{"path", str("The file to read (absolute, or relative to the session's working directory).")},
@@ -157,10 +158,9 @@ func grepTool(p policy.Policy) Tool {
 			"files are searched. `glob` keeps only matching paths (`*.go`, `src/**/*.ts`).\n\n"+
 			"output_mode `content` (default) prints `path:LINE: text`, with `context` lines around each match as "+
 			"`path-LINE- text` and groups separated by `--`; `files_with_matches` prints one path per line; `count` prints "+
-			"matches per file. At most `limit` matches (default %d) and %s of text; lines over %d chars are cut "+
-			"(`read` the file at that line for all of it). When the limit is reached the notice says so: raise `limit` or "+
+			"matches per file. At most `limit` matches (default %d) and %s of text%s. When the limit is reached the notice says so: raise `limit` or "+
 			"narrow the pattern or path. Results are in path order, then line order. No match is not an error.",
-			g.Limit, size(g.MaxBytes), g.MaxLineChars),
+			g.Limit, size(g.MaxBytes), lineCap("; lines over %d chars are cut (`read` the file at that line for all of it)", g.MaxLineChars)),
 		ReadOnly: true,
 		InputSchema: object{Closed: true, Required: []string{"pattern"}, Props: []property{
 			{"pattern", str("RE2 regular expression, or a plain string with literal: true.")},
@@ -211,6 +211,14 @@ func lsTool(p policy.Policy) Tool {
 			{"limit", integer(fmt.Sprintf("Most entries to return (default %d).", l.Limit), 1)},
 		}},
 	}
+}
+
+// lineCap states a per-line cap, or nothing when there is none.
+func lineCap(format string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(format, n)
 }
 
 func shellName(p policy.Policy) string {

@@ -3,14 +3,16 @@
 //
 //   - walk.go: a parallel, cancellable directory walker that yields entries
 //     in path order, skips .git and what ignore files exclude, and never
-//     follows symlinks;
+//     follows symlinks (readdir.go and rawfile.go read directories and
+//     files with plain system calls, without *os.File's costs);
 //   - ignore.go, wildmatch.go: gitignore rules (.gitignore, .ignore,
 //     .git/info/exclude) with git's own matching semantics;
 //   - literals.go, matcher.go: the literals a regular expression requires,
 //     found with bytes.Index so that the regexp runs on candidate lines only;
 //   - scan.go: the file scanner (large buffers, bounded memory on any line
 //     length, context lines);
-//   - grep.go, find.go: the tools, their limits and notices (SPEC §2).
+//   - grep.go, find.go, glob.go, report.go: the tools, their globs, limits
+//     and notices (SPEC §2).
 package search
 
 import (
