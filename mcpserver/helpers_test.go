@@ -122,14 +122,16 @@ func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	}
 	s := &httpServer{cmd: cmd, stderr: stderr, tmp: tmp}
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(hangGuard):
-			cmd.Process.Kill()
-			t.Errorf("spillway serve did not exit on SIGTERM")
+		if cmd.ProcessState == nil { // the test has not waited for it
+			cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(hangGuard):
+				cmd.Process.Kill()
+				t.Errorf("spillway serve did not exit on SIGTERM")
+			}
 		}
 		pw.Close()
 		checkStderr(t, "spillway serve", stderr.String())

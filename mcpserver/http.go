@@ -171,6 +171,14 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		return s, client, nil
 	}
 	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
+	h.sessions.find = func(id string) *mcp.ServerSession {
+		for ss := range srv.Sessions() {
+			if ss.ID() == id {
+				return ss
+			}
+		}
+		return nil
+	}
 	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log)}
 	if idle := cfg.idle(); idle > 0 {
 		// A backstop for sessions that never initialized (and so never

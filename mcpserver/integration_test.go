@@ -721,3 +721,41 @@ func TestHTTPClientGone(t *testing.T) {
 	cancel() // the connection drops; no notifications/cancelled is sent
 	waitGroupGone(t, pgid)
 }
+
+// SIGTERM ends every HTTP session: calls in flight and background jobs
+// killed, spill directories removed, then the server exits.
+func TestHTTPSIGTERM(t *testing.T) {
+	t.Parallel()
+	s := startHTTP(t, nil)
+	cs := connectHTTP(t, s.url, nil, nil, false)
+	mJob, mCall := marker("termjob"), marker("termcall")
+	call(t, cs, "bash", map[string]any{"command": "seq 1 100000; sleep 1000; : " + mJob, "run_in_background": true})
+	go cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "bash",
+		Arguments: map[string]any{"command": "sleep 1000 & sleep 1000 # " + mCall}})
+	jobGroup := waitForGroup(t, mJob, 1)
+	callGroup := waitForGroup(t, mCall, 3)
+	var spillDirs []string
+	waitFor(t, "a spill directory", func() bool {
+		spillDirs, _ = filepath.Glob(filepath.Join(s.tmp, "spillway-*-*"))
+		return len(spillDirs) > 0
+	})
+
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	exited := make(chan error, 1)
+	go func() { exited <- s.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("spillway serve exited with %v after SIGTERM", err)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("spillway serve did not exit on SIGTERM")
+	}
+	waitGroupGone(t, jobGroup)
+	waitGroupGone(t, callGroup)
+	for _, d := range spillDirs {
+		if exists(d) {
+			t.Errorf("spill directory %s left behind", d)
+		}
+	}
+}

@@ -225,11 +225,19 @@ func TestHTTPSessions(t *testing.T) {
 	}
 }
 
-// A session with no request in flight for the idle timeout is ended; one
-// with a long call in flight is not.
+// The idle timer ends a session that has no request in flight; when it
+// fires on a session with a call in flight, the session stays.
 func TestHTTPIdleSessions(t *testing.T) {
 	var rec toolsets
-	h, url := startHandler(t, HTTPConfig{Config: rec.config(t), IdleTimeout: time.Second})
+	h, url := startHandler(t, HTTPConfig{Config: rec.config(t), IdleTimeout: 300 * time.Millisecond})
+	idle := connect(t, url, true)
+	callTool(t, idle, map[string]any{"command": "true"})
+	eventually(t, "the idle session to end", func() bool { return !h.sessions.has(idle.ID()) })
+
+	// The timer's firing is simulated while a call is in flight (on a
+	// server whose own timer is too long to fire): the test must not
+	// depend on how fast this machine starts the call.
+	h, url = startHandler(t, HTTPConfig{Config: rec.config(t), IdleTimeout: time.Hour})
 	busy := connect(t, url, true)
 	type answer struct {
 		res *mcp.CallToolResult
@@ -237,15 +245,19 @@ func TestHTTPIdleSessions(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		// Longer than the idle timeout: the session lives because the
-		// call's request is in flight.
-		res, err := busy.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep 3; echo slept"}})
+		res, err := busy.CallTool(ctxFor(t), &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "sleep 1; echo slept"}})
 		done <- answer{res, err}
 	}()
-
-	idle := connect(t, url, true)
-	callTool(t, idle, map[string]any{"command": "true"})
-	eventually(t, "the idle session to end", func() bool { return !h.sessions.has(idle.ID()) })
+	var e *entry
+	eventually(t, "the call to be in flight", func() bool {
+		if e = h.sessions.entry(busy.ID()); e == nil {
+			return false
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.active > 0
+	})
+	h.sessions.expire(e)
 	a := <-done
 	if a.err != nil || a.res.IsError || !strings.Contains(resultText(a.res), "slept") {
 		t.Fatalf("the busy session's call: %v %v", a.err, a.res)
@@ -253,6 +265,13 @@ func TestHTTPIdleSessions(t *testing.T) {
 	if !h.sessions.has(busy.ID()) {
 		t.Error("the busy session ended")
 	}
+	// Once the call's request has ended, the timer ends the session.
+	eventually(t, "the session, now idle, to end", func() bool {
+		h.sessions.expire(e)
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.ended
+	})
 }
 
 func TestOriginAllowed(t *testing.T) {

@@ -16,6 +16,8 @@ type sessionTable struct {
 	newToolset func() (*spillway.Toolset, error)
 	idle       time.Duration
 	log        *slog.Logger
+	// find returns the SDK's session of an id, or nil.
+	find func(id string) *mcp.ServerSession
 
 	mu     sync.Mutex
 	byID   map[string]*entry
@@ -28,7 +30,8 @@ type entry struct {
 }
 
 func newSessionTable(newToolset func() (*spillway.Toolset, error), idle time.Duration, log *slog.Logger) *sessionTable {
-	return &sessionTable{newToolset: newToolset, idle: idle, log: log, byID: map[string]*entry{}}
+	return &sessionTable{newToolset: newToolset, idle: idle, log: log, byID: map[string]*entry{},
+		find: func(string) *mcp.ServerSession { return nil }}
 }
 
 // attach returns the session of ss, making it on first sight. An ended
@@ -60,14 +63,28 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 
 // request marks the start of an HTTP request of session id and returns the
 // function that marks its end. The idle timer runs only while a session has
-// no request in flight (a long call keeps its POST open). Unknown ids are
-// left to the SDK, which answers 404.
+// no request in flight (a long call keeps its POST open). A session the SDK
+// knows is attached here if it is not yet (a call may come before the
+// initialized notification is handled); other ids are left to the SDK,
+// which answers 404.
 func (t *sessionTable) request(id string) (done func()) {
 	t.mu.Lock()
 	e := t.byID[id]
 	t.mu.Unlock()
 	if e == nil {
-		return func() {}
+		ss := t.find(id)
+		if ss == nil {
+			return func() {}
+		}
+		if _, err := t.attach(ss); err != nil {
+			return func() {}
+		}
+		t.mu.Lock()
+		e = t.byID[id]
+		t.mu.Unlock()
+		if e == nil {
+			return func() {}
+		}
 	}
 	e.mu.Lock()
 	e.active++
@@ -178,6 +195,13 @@ func (t *sessionTable) closeAll() {
 		wg.Go(func() { t.end(e) })
 	}
 	wg.Wait()
+}
+
+// entry returns the entry of session id, or nil.
+func (t *sessionTable) entry(id string) *entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byID[id]
 }
 
 // has reports whether session id is in the table.

@@ -54,7 +54,7 @@ func pipeHolders(inodes []uint64) []int {
 	self := os.Getpid()
 	var holders []int
 	eachProc(func(pid int) bool {
-		if pid == self || !holdsAny(pid, want) || spawning(pid, self) {
+		if pid == self || !holdsAny(pid, want) {
 			return true
 		}
 		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' {
@@ -65,22 +65,12 @@ func pipeHolders(inodes []uint64) []int {
 	return holders
 }
 
-// spawning reports whether pid is a child of this process that has not
-// exec'd yet: between fork and exec it holds a copy of every descriptor of
-// this process, the pipes of every other command included, and is no
-// holder to signal (it is another command being started). (Issue 7: the
-// soak test saw such children killed by another job's kill_pid.)
-func spawning(pid, self int) bool {
-	st, ok := readStat(pid)
-	if !ok || st.ppid != self {
-		return false
-	}
-	exe, err1 := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
-	me, err2 := os.Stat("/proc/self/exe")
-	return err1 == nil && err2 == nil && os.SameFile(exe, me)
-}
-
-// holdsAny reports whether one of pid's descriptors links to one of want.
+// holdsAny reports whether one of pid's descriptors links to one of want
+// and can write to it. A read end does not count: between fork and exec, a
+// command being started holds a copy of every descriptor of this process,
+// the read ends of the other commands' pipes included, and must not be
+// taken for (and killed as) one of their holders. (Issue 7: the soak test
+// saw such children killed by another job's kill_pid.)
 func holdsAny(pid int, want []string) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
 	f, err := os.Open(dir)
@@ -95,12 +85,29 @@ func holdsAny(pid int, want []string) bool {
 			continue
 		}
 		for _, w := range want {
-			if link == w {
+			if link == w && canWrite(pid, n) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// canWrite reports whether descriptor fd of pid is open for writing, as
+// the flags of /proc/PID/fdinfo/FD say (in octal). A descriptor closed
+// since it was listed is not.
+func canWrite(pid int, fd string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + fd)
+	if err != nil {
+		return false
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("flags:")); ok {
+			flags, err := strconv.ParseUint(string(bytes.TrimSpace(v)), 8, 64)
+			return err != nil || flags&syscall.O_ACCMODE != syscall.O_RDONLY
+		}
+	}
+	return true
 }
 
 // eachProc calls fn with every process id in /proc until fn returns false.

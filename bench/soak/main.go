@@ -131,6 +131,7 @@ func run() (bool, error) {
 	exitErr := srv.stop(30 * time.Second)
 	leftPIDs := d.aliveJobs()
 	leftDirs, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("spillway-%d-*", srv.cmd.Process.Pid)))
+	crash := crashTest(ws, tmp)
 
 	// Report.
 	total := d.done.Load()
@@ -176,6 +177,7 @@ func run() (bool, error) {
 	check(exitErr == nil, "server exit on SIGTERM: %v", errOrOK(exitErr))
 	check(len(leftPIDs) == 0, "background jobs alive after the server exited: %v", leftPIDs)
 	check(len(leftDirs) == 0, "spill directories left after the server exited: %v", leftDirs)
+	check(crash.err == nil, "after SIGKILL: %s", crash)
 	return pass, nil
 }
 
@@ -662,4 +664,77 @@ func (c *client) work(n int) {
 			i++
 		}
 	}
+}
+
+// crashOutcome is what crashTest saw.
+type crashOutcome struct {
+	err       error
+	jobDiedIn time.Duration
+	sweptDir  string
+}
+
+func (c crashOutcome) String() string {
+	if c.err != nil {
+		return c.err.Error()
+	}
+	return fmt.Sprintf("its background job died within %s, and the next server's start removed its spill directory %s",
+		c.jobDiedIn.Round(time.Millisecond), filepath.Base(c.sweptDir))
+}
+
+// crashTest kills a server with SIGKILL while a session has a spill
+// directory and a background job: the job must die with it (parent-death
+// signal), and the next server's start must sweep the directory.
+func crashTest(ws, tmp string) (out crashOutcome) {
+	srv, err := startServer(ws, tmp)
+	if err != nil {
+		return crashOutcome{err: err}
+	}
+	defer srv.cmd.Process.Kill()
+	d := &driver{srv: srv, ws: ws, lat: map[string][]time.Duration{}}
+	c, err := d.connect(0)
+	if err != nil {
+		return crashOutcome{err: err}
+	}
+	defer c.close()
+	if _, _, err := c.call("bash", map[string]any{"command": "seq 1 200000"}); err != nil {
+		return crashOutcome{err: err}
+	}
+	r, _, err := c.call("bash", map[string]any{"command": "exec sleep 300", "run_in_background": true})
+	if err != nil {
+		return crashOutcome{err: err}
+	}
+	pid := num(r.details, "pid")
+	dirs, _ := filepath.Glob(filepath.Join(tmp, fmt.Sprintf("spillway-%d-*", srv.cmd.Process.Pid)))
+	if pid == 0 || len(dirs) != 1 {
+		return crashOutcome{err: fmt.Errorf("no job (pid %d) or no spill directory (%v) before the kill", pid, dirs)}
+	}
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	<-srv.exited
+	t0 := time.Now()
+	settle(func() bool { return !alive(pid) })
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		return crashOutcome{err: fmt.Errorf("its background job %d outlived it", pid)}
+	}
+	out.jobDiedIn = time.Since(t0)
+	next, err := startServer(ws, tmp)
+	if err != nil {
+		return crashOutcome{err: err}
+	}
+	next.stop(30 * time.Second)
+	if _, err := os.Stat(dirs[0]); err == nil {
+		return crashOutcome{err: fmt.Errorf("the next start left its spill directory %s", dirs[0])}
+	}
+	out.sweptDir = dirs[0]
+	return out
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && s[i+2] != 'Z'
 }
