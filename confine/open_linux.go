@@ -20,7 +20,7 @@ var noOpenat2 atomic.Bool
 // can lead outside base.
 func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
 	if !noOpenat2.Load() {
-		f, err := openat2Beneath(r, base, real, flag)
+		f, err := openat2Beneath(base, real, flag)
 		if !errors.Is(err, syscall.ENOSYS) {
 			return f, err
 		}
@@ -29,7 +29,7 @@ func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
 	return openAndVerify(r, real, flag)
 }
 
-func openat2Beneath(r *Root, base, real string, flag int) (*os.File, error) {
+func openat2Beneath(base, real string, flag int) (*os.File, error) {
 	rel, err := filepath.Rel(base, real)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
@@ -49,27 +49,20 @@ func openat2Beneath(r *Root, base, real string, flag int) (*os.File, error) {
 			}
 		}
 	}
+	// The handle of the base directory (the root or an allowed one) is
+	// opened from its real path, following no symlink: a component of it
+	// swapped for one since the check fails the open.
 	var fd int
-	if base == r.dir {
-		conn, cerr := r.handle.SyscallConn()
-		if cerr != nil {
-			return nil, cerr
-		}
-		if cerr := conn.Control(func(dirfd uintptr) { fd, err = open(int(dirfd)) }); cerr != nil {
-			return nil, cerr
-		}
-	} else {
-		// An allowed directory: its handle is opened now, from its real
-		// path, following no symlink.
-		var dirfd int
-		dirfd, err = unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_NO_SYMLINKS,
-		})
-		if err == nil {
-			fd, err = open(dirfd)
-			unix.Close(dirfd)
-		}
+	dirfd, err := unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if err == unix.ELOOP {
+		err = unix.EXDEV
+	}
+	if err == nil {
+		fd, err = open(dirfd)
+		unix.Close(dirfd)
 	}
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}

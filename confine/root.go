@@ -70,9 +70,8 @@ func (e *OutsideError) Is(target error) bool { return target == ErrOutside }
 // A Root is a directory the file tools may not leave. Its methods are safe
 // for concurrent use.
 type Root struct {
-	dir    string   // absolute, symlinks resolved
-	handle *os.File // O_PATH handle of dir, for openat2
-	allow  []func() string
+	dir   string // absolute, symlinks resolved
+	allow []func() string
 }
 
 // New returns the Root of dir, which must be an existing directory. Each
@@ -92,11 +91,12 @@ func New(dir string, allow ...func() string) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s is not a directory that can be opened: %w", dir, err)
 	}
-	return &Root{dir: real, handle: os.NewFile(uintptr(fd), real), allow: allow}, nil
+	unix.Close(fd)
+	return &Root{dir: real, allow: allow}, nil
 }
 
 // With returns a Root with the same directory that also allows the
-// directories the functions name. The two Roots share the directory handle.
+// directories the functions name.
 func (r *Root) With(allow ...func() string) *Root {
 	if r == nil {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // This file answers two questions the kernel has no direct call for, by
@@ -57,7 +59,7 @@ func pipeHolders(inodes []uint64) []int {
 		if pid == self || !holdsAny(pid, want) {
 			return true
 		}
-		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' {
+		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' && !starting(pid, st, self) {
 			holders = append(holders, pid)
 		}
 		return true
@@ -91,6 +93,19 @@ func holdsAny(pid int, want []string) bool {
 		}
 	}
 	return false
+}
+
+// starting reports whether pid is one of our commands being started: a
+// child of this process still in our session (the shells never call
+// setsid). Between fork and exec it holds a copy of every descriptor of
+// this process, the write end of a pipe of a command started a moment
+// before included; it is not that command's holder. (Issue 7.)
+func starting(pid int, st procStat, self int) bool {
+	if st.ppid != self {
+		return false
+	}
+	sid, err := unix.Getsid(pid)
+	return err == nil && sid != pid
 }
 
 // canWrite reports whether descriptor fd of pid is open for writing, as
