@@ -22,8 +22,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# The searchtools tag compiles grep and find into the MCP server while they
-# are kept behind it; it is harmless once they are not.
-go build -tags searchtools -o "$out/spillway" ./cmd/spillway
+go build -o "$out/spillway" ./cmd/spillway
 go build -o "$out/soak" ./bench/soak
 "$out/soak" -bin "$out/spillway" "$@"
