@@ -114,6 +114,7 @@ func (j *job) read(s *stream) {
 	j.pipeMu.Unlock()
 	if j.pending.Add(-1) == 0 {
 		close(j.readersDone)
+		j.noteFinished()
 	}
 }
 
@@ -123,6 +124,17 @@ func (j *job) wait() {
 	j.status = statusOf(j.cmd.ProcessState)
 	j.end = time.Now()
 	close(j.exited)
+	j.noteFinished()
+}
+
+// noteFinished records, as soon as the shell has exited and the pipes are
+// closed, whether the process group is already empty: once the job is
+// known to be gone, a later stop or Close never signals its pid again,
+// which by then may name an unrelated process group.
+func (j *job) noteFinished() {
+	if isClosed(j.exited) && isClosed(j.readersDone) {
+		j.running()
+	}
 }
 
 func (j *job) streams() []*stream {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spillway-dev/spillway/sandbox"
 )
@@ -19,7 +20,8 @@ func main() {
 	case errors.As(err, &exit):
 		os.Exit(int(exit))
 	default:
-		fmt.Fprintln(os.Stderr, "spillway:", err)
+		// Library errors already name spillway; say it once.
+		fmt.Fprintln(os.Stderr, "spillway:", strings.TrimPrefix(err.Error(), "spillway: "))
 		os.Exit(2) // bad usage
 	}
 }
