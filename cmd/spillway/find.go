@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
@@ -24,13 +25,10 @@ honoured as by grep; results are sorted and directories end in "/". At most
 			if len(args) == 2 {
 				in.Path = args[1]
 			}
-			ts, err := newCLIToolset()
-			if err != nil {
-				return err
-			}
-			defer ts.Close()
-			res := ts.Find(cmd.Context(), in)
-			return printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
+				res := ts.Find(ctx, in)
+				return res.Text, res.Details, res.IsError
+			})
 		},
 	}
 	f := cmd.Flags()

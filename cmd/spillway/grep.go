@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
@@ -27,13 +29,10 @@ cut at 500 characters.`,
 			if len(args) == 2 {
 				in.Path = args[1]
 			}
-			ts, err := newCLIToolset()
-			if err != nil {
-				return err
-			}
-			defer ts.Close()
-			res := ts.Grep(cmd.Context(), in)
-			return printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
+				res := ts.Grep(ctx, in)
+				return res.Text, res.Details, res.IsError
+			})
 		},
 	}
 	f := cmd.Flags()

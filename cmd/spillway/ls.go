@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
@@ -21,13 +22,10 @@ symlinks in "@", at most --limit entries (500 by default) and 50 KiB.`,
 			if len(args) == 1 {
 				in.Path = args[0]
 			}
-			ts, err := newCLIToolset()
-			if err != nil {
-				return err
-			}
-			defer ts.Close()
-			res := ts.Ls(cmd.Context(), in)
-			return printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
+				res := ts.Ls(ctx, in)
+				return res.Text, res.Details, res.IsError
+			})
 		},
 	}
 	cmd.Flags().IntVar(&in.Limit, "limit", 0, "most entries to show (default 500)")

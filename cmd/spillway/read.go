@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
@@ -20,13 +21,10 @@ their details. Binary files, directories, FIFOs and devices are refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Path = args[0]
-			ts, err := newCLIToolset()
-			if err != nil {
-				return err
-			}
-			defer ts.Close()
-			res := ts.Read(cmd.Context(), in)
-			return printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
+				res := ts.Read(ctx, in)
+				return res.Text, res.Details, res.IsError
+			})
 		},
 	}
 	f := cmd.Flags()

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+
+	"github.com/spf13/cobra"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/spill"
 )
@@ -18,4 +21,16 @@ func newCLIToolset() (*spillway.Toolset, error) {
 		Policy:     &p,
 		SpillStore: spill.NewCLI(p.Spill.StoreConfig()),
 	}))
+}
+
+// runOnce runs one tool call on a one-shot toolset and prints its result:
+// call returns the result's text, details and is_error.
+func runOnce(cmd *cobra.Command, call func(context.Context, *spillway.Toolset) (string, any, bool)) error {
+	ts, err := newCLIToolset()
+	if err != nil {
+		return err
+	}
+	defer ts.Close()
+	text, details, isError := call(cmd.Context(), ts)
+	return printResult(cmd.OutOrStdout(), text, details, isError)
 }
