@@ -34,6 +34,9 @@ const (
 	SpillPastBytes
 )
 
+// maxUnfinished bounds the unfinished last line a snapshot shows.
+const maxUnfinished = 2000
+
 // sniffSize is how much of a stream decides whether it is binary.
 const sniffSize = 8 << 10
 
@@ -371,6 +374,9 @@ func (p *Pipeline) Result() Result {
 	t.LinesCut = p.cut.linesCut - p.winCut
 	t.FirstLinePartial, t.LastLinePartial = v.firstPartial, v.lastPartial
 	r.HeadLines, r.TailLines = v.headLines, v.tailLines
+	if !p.closed {
+		r.Unfinished = string(utf8Suffix(p.san.Held(), maxUnfinished))
+	}
 	switch {
 	case v.truncatedBy != "":
 		t.Truncated, t.TruncatedBy = true, v.truncatedBy

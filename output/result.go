@@ -22,6 +22,12 @@ type Result struct {
 	OmittedLines, OmittedBytes int64
 	// LineBytes is the size of the single line shown partially, if any.
 	LineBytes int64
+	// Unfinished is, in a snapshot of a stream that is still being
+	// written, its last line so far: text without a newline yet (a prompt,
+	// a progress bar), which a later '\r' may still overwrite. It is not
+	// part of the window: the window that holds the finished line shows it
+	// again. At most maxUnfinished bytes of its end are kept.
+	Unfinished string
 
 	Truncation Truncation
 	// Binary is true when the stream was judged binary: nothing is shown
@@ -42,10 +48,17 @@ type Result struct {
 // Text is the content as the model sees it: Head, the omission marker
 // when something lies between, and Tail.
 func (r Result) Text() string {
-	if r.Tail == "" || r.HeadLines == 0 {
-		return r.Head + r.Tail
+	text := r.Head + r.Tail
+	if r.Tail != "" && r.HeadLines > 0 {
+		text = r.Head + OmissionMarker(r.OmittedLines, r.OmittedBytes) + "\n" + r.Tail
 	}
-	return r.Head + OmissionMarker(r.OmittedLines, r.OmittedBytes) + "\n" + r.Tail
+	if r.Unfinished != "" {
+		if text != "" && text[len(text)-1] != '\n' {
+			text += "\n"
+		}
+		text += r.Unfinished
+	}
+	return text
 }
 
 // OmissionMarker is the line a head_tail result shows between its parts.

@@ -355,6 +355,10 @@ func (s *Sanitizer) text(b []byte) {
 	s.line = append(s.line, b...)
 }
 
+// Held returns the unfinished last line the Sanitizer holds back (the
+// text after the last '\r' of it, if any). It is valid until the next call.
+func (s *Sanitizer) Held() []byte { return s.line }
+
 // overwrite applies a lone '\r': the held line is dropped, or, if part of it
 // was already passed on, the text after the '\r' starts a new line.
 func (s *Sanitizer) overwrite() {
