@@ -79,28 +79,17 @@ func parseDirents(ents []dirent, b []byte, dir string) []dirent {
 }
 
 // direntMode turns a d_type into type bits; DT_UNKNOWN takes an lstat.
+// A d_type is the file's S_IFMT bits shifted down by 12 (IFTODT).
 func direntMode(t uint8, dir, name string) fs.FileMode {
-	switch t {
-	case syscall.DT_REG:
-		return 0
-	case syscall.DT_DIR:
-		return fs.ModeDir
-	case syscall.DT_LNK:
-		return fs.ModeSymlink
-	case syscall.DT_FIFO:
-		return fs.ModeNamedPipe
-	case syscall.DT_SOCK:
-		return fs.ModeSocket
-	case syscall.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.DT_BLK:
-		return fs.ModeDevice
+	ifmt := uint32(t) << 12
+	if t == syscall.DT_UNKNOWN {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(dir+"/"+name, &st); err != nil {
+			return fs.ModeIrregular
+		}
+		ifmt = st.Mode & syscall.S_IFMT
 	}
-	var st syscall.Stat_t
-	if err := syscall.Lstat(dir+"/"+name, &st); err != nil {
-		return fs.ModeIrregular
-	}
-	switch st.Mode & syscall.S_IFMT {
+	switch ifmt {
 	case syscall.S_IFREG:
 		return 0
 	case syscall.S_IFDIR:
