@@ -118,7 +118,7 @@ func (p *page) segment(b []byte) {
 		}
 		if b[0] < utf8.RuneSelf {
 			n := p.asciiRun(b)
-			p.keepASCII(b[:n])
+			p.keep(b[:n], n)
 			b = b[n:]
 			continue
 		}
@@ -128,9 +128,9 @@ func (p *page) segment(b []byte) {
 		}
 		r, size := utf8.DecodeRune(b)
 		if r == utf8.RuneError && size == 1 {
-			p.keep(replacementChar)
+			p.keep(replacementChar, 1)
 		} else {
-			p.keep(b[:size])
+			p.keep(b[:size], 1)
 		}
 		b = b[size:]
 	}
@@ -174,7 +174,7 @@ func (p *page) char(c []byte) {
 		p.checkCutFits()
 		return
 	}
-	p.keep(c)
+	p.keep(c, 1)
 }
 
 // count counts the characters of b past the kept part of the line. An
@@ -215,32 +215,15 @@ func (p *page) asciiRun(b []byte) int {
 	return max(n, 1)
 }
 
-// keepASCII appends a run of ASCII characters to the kept part of the
-// line, as keep does one by one.
-func (p *page) keepASCII(run []byte) {
-	p.cur = append(p.cur, run...)
-	p.curChars += len(run)
+// keep appends b, n characters, to the kept part of the line: one
+// character, or a run of n ASCII characters (so that the characters past
+// maxLineChars are one byte each).
+func (p *page) keep(b []byte, n int) {
+	p.cur = append(p.cur, b...)
+	p.curChars += n
 	if mc := p.lim.maxLineChars; mc > 0 {
-		if p.curChars >= mc && p.curChars-len(run) < mc {
+		if p.curChars >= mc && p.curChars-n < mc {
 			p.cutAt = len(p.cur) - (p.curChars - mc)
-		}
-		if p.curChars > mc {
-			p.full = true
-		}
-		return
-	}
-	if len(p.cur) > p.room() {
-		p.doesNotFit()
-	}
-}
-
-// keep appends one character to the kept part of the line.
-func (p *page) keep(c []byte) {
-	p.cur = append(p.cur, c...)
-	p.curChars++
-	if mc := p.lim.maxLineChars; mc > 0 {
-		if p.curChars == mc {
-			p.cutAt = len(p.cur)
 		}
 		// One character more than max is kept: a line of max characters
 		// and a '\r' before its '\n' is not cut.
@@ -296,8 +279,7 @@ func (p *page) endLine(terminated bool) {
 		p.resolveCarry(nil, true)
 	}
 	if p.measuring {
-		p.overLine, p.overBytes = p.number(), p.raw
-		p.done = true
+		p.endMeasured()
 		return
 	}
 	chars := int64(p.curChars) + p.extraChars
@@ -326,8 +308,7 @@ func (p *page) endLine(terminated bool) {
 	if size > p.room() {
 		p.doesNotFit()
 		if p.measuring { // the first line: it has ended, so its size is known
-			p.overLine, p.overBytes = p.number(), p.raw
-			p.done = true
+			p.endMeasured()
 		}
 		return
 	}
@@ -351,6 +332,13 @@ func (p *page) endLine(terminated bool) {
 		p.stop = stopLines
 		p.done = true
 	}
+}
+
+// endMeasured ends the page on the first line, which did not fit: the
+// notice names it and says its size.
+func (p *page) endMeasured() {
+	p.overLine, p.overBytes = p.number(), p.raw
+	p.done = true
 }
 
 func (p *page) resetLine() {

@@ -200,7 +200,7 @@ func (p *Pipeline) sink(b []byte) {
 	}
 	p.bytes += int64(len(b))
 	p.winBytes += int64(len(b))
-	p.nl += int64(bytes.Count(b, newline))
+	p.nl += int64(countNewlines(b))
 	p.last = b[len(b)-1]
 	p.trackLines(b)
 	p.cut.write(b)
@@ -209,9 +209,7 @@ func (p *Pipeline) sink(b []byte) {
 	case p.spillTried:
 		p.spillWrite(b)
 	case p.overflows():
-		p.openSpill()
-		p.spillWrite(p.prefix)
-		p.prefix = nil
+		p.startSpill()
 		p.spillWrite(b)
 	default:
 		p.prefix = append(p.prefix, b...)
@@ -273,6 +271,13 @@ func (p *Pipeline) openSpill() {
 	p.spill = s
 }
 
+// startSpill opens the spill and writes to it the prefix held until now.
+func (p *Pipeline) startSpill() {
+	p.openSpill()
+	p.spillWrite(p.prefix)
+	p.prefix = nil
+}
+
 func (p *Pipeline) spillWrite(b []byte) {
 	if p.spill == nil || p.spillErr != nil || p.spillCapped || len(b) == 0 {
 		return
@@ -302,8 +307,7 @@ func (p *Pipeline) Close() error {
 		p.san.Close()
 		p.cut.close()
 		if p.opt.Spill != nil && !p.spillTried && p.overflows() {
-			p.openSpill()
-			p.spillWrite(p.prefix)
+			p.startSpill()
 		}
 	}
 	p.prefix = nil

@@ -34,7 +34,7 @@ func groupLive(pgid int) bool {
 	live := false
 	eachProc(func(pid int) bool {
 		st, ok := readStat(pid)
-		if ok && st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+		if ok && st.pgrp == pgid && st.live() {
 			live = true
 			return false
 		}
@@ -59,7 +59,7 @@ func pipeHolders(inodes []uint64) []int {
 		if pid == self || !holdsAny(pid, want) {
 			return true
 		}
-		if st, ok := readStat(pid); ok && st.state != 'Z' && st.state != 'X' && !starting(pid, st, self) {
+		if st, ok := readStat(pid); ok && st.live() && !starting(pid, st, self) {
 			holders = append(holders, pid)
 		}
 		return true
@@ -155,6 +155,9 @@ type procStat struct {
 	ppid  int
 	pgrp  int
 }
+
+// live reports whether the process is neither a zombie nor dead.
+func (st procStat) live() bool { return st.state != 'Z' && st.state != 'X' }
 
 // readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp ...". The
 // command name may hold spaces and parentheses, so fields are counted from

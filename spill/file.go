@@ -1,6 +1,8 @@
 package spill
 
 import (
+	"io"
+
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -37,7 +39,7 @@ func (f *File) Write(p []byte) (int, error) {
 	f.size += int64(n)
 	f.store.grow(int64(n))
 	if err == nil && n < len(p) {
-		err = errShortWrite
+		err = io.ErrShortWrite
 	}
 	if err != nil {
 		f.err = err

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -245,12 +246,7 @@ func (s *Store) pruneShared() {
 		files = append(files, file{p, info.Size(), info.ModTime()})
 		total += info.Size()
 	}
-	// Oldest first.
-	for i := 1; i < len(files); i++ {
-		for j := i; j > 0 && files[j].mod.Before(files[j-1].mod); j-- {
-			files[j], files[j-1] = files[j-1], files[j]
-		}
-	}
+	slices.SortStableFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) }) // oldest first
 	for _, f := range files {
 		if total <= s.cfg.BudgetBytes {
 			break

@@ -2,15 +2,12 @@ package spill
 
 import (
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 )
-
-var errShortWrite = io.ErrShortWrite
 
 // Sweep removes the session directories in tempDir ("" for os.TempDir())
 // whose owning process no longer exists, as a crashed or killed server
