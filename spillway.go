@@ -65,7 +65,6 @@ type (
 // A Toolset is one session: its cwd and env, its background jobs and its
 // spill directory. Its methods are safe for concurrent use.
 type Toolset struct {
-	opts      Options
 	policy    policy.Policy
 	spill     *spill.Store
 	ownsSpill bool
@@ -97,8 +96,7 @@ func New(opts Options) (*Toolset, error) {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("spillway: cwd %s is not a directory", cwd)
 	}
-	opts.Cwd = cwd
-	t := &Toolset{opts: opts, policy: policy.Default()}
+	t := &Toolset{policy: policy.Default()}
 	if opts.Policy != nil {
 		t.policy = *opts.Policy
 	}

@@ -122,20 +122,26 @@ func (r *Root) Dir() string {
 // far as it exists; the rest is added as written (the caller's open then
 // reports it missing).
 func (r *Root) Resolve(cwd, path string) (string, error) {
-	abs := joinRaw(r.Dir(), cwd, path)
 	if r == nil {
-		return filepath.Clean(abs), nil
+		return filepath.Clean(joinRaw("", cwd, path)), nil
 	}
-	real, err := resolve(abs)
+	real, _, err := r.resolveBase(cwd, path)
+	return real, err
+}
+
+// resolveBase is Resolve on a Root that is not nil; it also returns the
+// directory among the root and the allowed ones that holds the path.
+func (r *Root) resolveBase(cwd, path string) (real, base string, err error) {
+	abs := joinRaw(r.dir, cwd, path)
+	real, err = resolve(abs)
 	if err != nil {
-		return "", fmt.Errorf("path %s: %w", path, err)
+		return "", "", fmt.Errorf("path %s: %w", path, err)
 	}
-	if _, ok := r.base(real); ok {
-		return real, nil
+	if base, ok := r.base(real); ok {
+		return real, base, nil
 	}
-	lexical := filepath.Clean(abs)
-	_, lexicalInside := r.base(lexical)
-	return "", &OutsideError{Path: path, Root: r.dir, Resolved: real, Symlink: lexicalInside}
+	_, lexicalInside := r.base(filepath.Clean(abs))
+	return "", "", &OutsideError{Path: path, Root: r.dir, Resolved: real, Symlink: lexicalInside}
 }
 
 // Contains reports whether path (absolute, or relative to the root) leads,
@@ -154,11 +160,10 @@ func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
 	if r == nil {
 		return os.OpenFile(filepath.Clean(joinRaw("", cwd, path)), flag, 0o666)
 	}
-	real, err := r.Resolve(cwd, path)
+	real, base, err := r.resolveBase(cwd, path)
 	if err != nil {
 		return nil, err
 	}
-	base, _ := r.base(real)
 	if testHookBeforeOpen != nil {
 		testHookBeforeOpen()
 	}

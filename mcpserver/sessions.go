@@ -68,9 +68,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 // initialized notification is handled); other ids are left to the SDK,
 // which answers 404.
 func (t *sessionTable) request(id string) (done func()) {
-	t.mu.Lock()
-	e := t.byID[id]
-	t.mu.Unlock()
+	e := t.entry(id)
 	if e == nil {
 		ss := t.find(id)
 		if ss == nil {
@@ -79,10 +77,7 @@ func (t *sessionTable) request(id string) (done func()) {
 		if _, err := t.attach(ss); err != nil {
 			return func() {}
 		}
-		t.mu.Lock()
-		e = t.byID[id]
-		t.mu.Unlock()
-		if e == nil {
+		if e = t.entry(id); e == nil {
 			return func() {}
 		}
 	}
@@ -131,9 +126,7 @@ func (t *sessionTable) expire(e *entry) {
 // cancelCalls cancels the calls in flight of session id (on DELETE, before
 // the SDK closes the session: it waits for them).
 func (t *sessionTable) cancelCalls(id string) {
-	t.mu.Lock()
-	e := t.byID[id]
-	t.mu.Unlock()
+	e := t.entry(id)
 	if e != nil {
 		e.cancelCalls()
 	}
@@ -141,9 +134,7 @@ func (t *sessionTable) cancelCalls(id string) {
 
 // endID ends session id, if known.
 func (t *sessionTable) endID(id string) {
-	t.mu.Lock()
-	e := t.byID[id]
-	t.mu.Unlock()
+	e := t.entry(id)
 	if e != nil {
 		t.end(e)
 	}
@@ -160,9 +151,7 @@ func (t *sessionTable) end(e *entry) {
 
 // forget ends session id and drops it from the table (the SDK has closed it).
 func (t *sessionTable) forget(id string) {
-	t.mu.Lock()
-	e := t.byID[id]
-	t.mu.Unlock()
+	e := t.entry(id)
 	if e == nil {
 		return
 	}

@@ -2,23 +2,13 @@ package mcpserver
 
 import (
 	"context"
-	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 func init() {
-	register(adapter{
-		name: "bash",
-		define: func(p policy.Policy) Tool {
-			t := bashTool(p)
-			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.BashDetails](), detailDescriptions)
-			return t
-		},
-		add: func(s *toolServer, t Tool) { addTool(s, t, callBash) },
-	})
+	register(toolAdapter("bash", bashTool, callBash))
 }
 
 func callBash(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in spillway.BashInput) result[spillway.BashDetails] {

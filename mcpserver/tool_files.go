@@ -2,33 +2,15 @@ package mcpserver
 
 import (
 	"context"
-	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/files"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 func init() {
-	register(adapter{
-		name: "read",
-		define: func(p policy.Policy) Tool {
-			t := readTool(p)
-			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.ReadDetails](), detailDescriptions)
-			return t
-		},
-		add: func(s *toolServer, t Tool) { addTool(s, t, callRead) },
-	})
-	register(adapter{
-		name: "ls",
-		define: func(p policy.Policy) Tool {
-			t := lsTool(p)
-			t.OutputSchema = outputSchema(reflect.TypeFor[spillway.LsDetails](), detailDescriptions)
-			return t
-		},
-		add: func(s *toolServer, t Tool) { addTool(s, t, callLs) },
-	})
+	register(toolAdapter("read", readTool, callRead))
+	register(toolAdapter("ls", lsTool, callLs))
 }
 
 // callRead reads a file; an image comes back as image content.

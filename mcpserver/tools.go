@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -33,6 +34,20 @@ type adapter struct {
 	define func(policy.Policy) Tool
 	// add registers the tool's handler on s.
 	add func(s *toolServer, t Tool)
+}
+
+// toolAdapter binds a tool to call: its definition is tool's, with the
+// output schema of D, the details call returns.
+func toolAdapter[In, D any](name string, tool func(policy.Policy) Tool, call callFunc[In, D]) adapter {
+	return adapter{
+		name: name,
+		define: func(p policy.Policy) Tool {
+			t := tool(p)
+			t.OutputSchema = outputSchema(reflect.TypeFor[D](), detailDescriptions)
+			return t
+		},
+		add: func(s *toolServer, t Tool) { addTool(s, t, call) },
+	}
 }
 
 // adapters holds the tools compiled in; each adapter file registers its own

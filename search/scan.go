@@ -201,14 +201,7 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 // one may lack its '\n' at the end of the file, when final is set).
 func (s *scanner) region(buf []byte, final bool) {
 	m := s.cfg.m
-	low := buf
-	if m.lits.Fold {
-		if cap(s.low) < len(buf) {
-			s.low = make([]byte, len(buf))
-		}
-		low = s.low[:len(buf)]
-		lowerASCII(low, buf)
-	}
+	low := s.folded(buf)
 	usePre := len(m.primary) > 0
 	if usePre {
 		s.pre.reset(m.primary, low)
@@ -253,6 +246,20 @@ func (s *scanner) region(buf []byte, final bool) {
 		s.keepRing(buf, lineNo)
 	}
 	s.lineNo = lineNo
+}
+
+// folded returns b as the matcher compares it: ASCII-lowered into s.low
+// (reused) when the search ignores case, b itself otherwise.
+func (s *scanner) folded(b []byte) []byte {
+	if !s.cfg.m.lits.Fold {
+		return b
+	}
+	if cap(s.low) < len(b) {
+		s.low = make([]byte, len(b))
+	}
+	low := s.low[:len(b)]
+	lowerASCII(low, b)
+	return low
 }
 
 var newline = []byte{'\n'}
@@ -393,15 +400,7 @@ func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, o
 			seg = buf[:nl]
 		}
 		if !found {
-			low := seg
-			if m.lits.Fold {
-				if cap(s.low) < len(seg) {
-					s.low = make([]byte, len(seg))
-				}
-				low = s.low[:len(seg)]
-				lowerASCII(low, seg)
-			}
-			found = containsAny(low, m.primary)
+			found = containsAny(s.folded(seg), m.primary)
 		}
 		if nl >= 0 {
 			end = off + int64(nl)
