@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/spillway-dev/spillway/output"
 )
 
 // pageLimits bound one page of a read.
@@ -57,13 +59,12 @@ type page struct {
 	raw        int64 // its bytes so far, '\n' excluded
 	lastCR     bool  // its last byte so far is '\r'
 	cur        []byte
-	curChars   int   // characters decoded into cur
-	cutAt      int   // len(cur) at maxLineChars characters
-	full       bool  // cur is complete: the rest is only counted
-	extraChars int64 // characters after cur
-	measuring  bool  // the line does not fit: only its size is wanted
-	carry      [utf8.UTFMax]byte
-	ncarry     int
+	curChars   int              // characters decoded into cur
+	cutAt      int              // len(cur) at maxLineChars characters
+	full       bool             // cur is complete: the rest is only counted
+	extraChars int64            // characters after cur
+	measuring  bool             // the line does not fit: only its size is wanted
+	carry      output.RuneCarry // start of a rune split across writes
 	marker     []byte
 }
 
@@ -108,8 +109,8 @@ func (p *page) segment(b []byte) {
 	if p.measuring {
 		return
 	}
-	if p.ncarry > 0 {
-		b = p.resolveCarry(b, false)
+	if p.carry.Len() > 0 {
+		b = p.carry.Resolve(b, false, p.char)
 	}
 	for len(b) > 0 && !p.measuring && !p.done {
 		if p.full {
@@ -123,7 +124,7 @@ func (p *page) segment(b []byte) {
 			continue
 		}
 		if !utf8.FullRune(b) {
-			p.ncarry = copy(p.carry[:], b)
+			p.carry.Hold(b)
 			return
 		}
 		r, size := utf8.DecodeRune(b)
@@ -134,34 +135,6 @@ func (p *page) segment(b []byte) {
 		}
 		b = b[size:]
 	}
-}
-
-// resolveCarry completes or rejects the character held from the previous
-// segment, taking bytes from b, and returns what is left of b. At the end
-// of a line (eof) every byte of an unfinished character is invalid.
-func (p *page) resolveCarry(b []byte, eof bool) []byte {
-	for p.ncarry > 0 {
-		var buf [2 * utf8.UTFMax]byte
-		k := copy(buf[:], p.carry[:p.ncarry])
-		take := copy(buf[k:], b)
-		tmp := buf[:k+take]
-		if !utf8.FullRune(tmp) && !eof {
-			p.ncarry = copy(p.carry[:], tmp)
-			return b[len(b):]
-		}
-		r, size := utf8.DecodeRune(tmp)
-		if r == utf8.RuneError && size <= 1 {
-			p.char(replacementChar)
-			copy(p.carry[:], p.carry[1:p.ncarry])
-			p.ncarry--
-			continue
-		}
-		p.char(tmp[:size])
-		used := size - p.ncarry
-		p.ncarry = 0
-		return b[used:]
-	}
-	return b
 }
 
 // char takes one decoded character: kept or counted.
@@ -194,7 +167,7 @@ func (p *page) count(b []byte) {
 		}
 	}
 	p.extraChars += int64(utf8.RuneCount(b[:end]))
-	p.ncarry = copy(p.carry[:], b[end:])
+	p.carry.Hold(b[end:])
 	p.checkCutFits()
 }
 
@@ -275,8 +248,8 @@ func (p *page) doesNotFit() {
 
 // endLine ends the current line: shown if it fits, else the page ends.
 func (p *page) endLine(terminated bool) {
-	if p.ncarry > 0 {
-		p.resolveCarry(nil, true)
+	if p.carry.Len() > 0 {
+		p.carry.Resolve(nil, true, p.char)
 	}
 	if p.measuring {
 		p.endMeasured()
@@ -345,7 +318,7 @@ func (p *page) resetLine() {
 	p.started, p.raw, p.lastCR = false, 0, false
 	p.cur = p.cur[:0]
 	p.curChars, p.cutAt, p.full, p.extraChars = 0, 0, false, 0
-	p.ncarry = 0
+	p.carry.Reset()
 }
 
 // appendNumber appends a cat -n style line number: right-aligned in six

@@ -58,8 +58,7 @@ type Sanitizer struct {
 	state sanState
 	seq   []byte // ESC and what follows, while in an escape state
 
-	carry  [utf8.UTFMax]byte // start of a rune split across writes
-	ncarry int
+	carry RuneCarry // start of a rune split across writes
 
 	out     []byte // sanitized text gathered for emit
 	line    []byte // held part of the current line (after the last '\n')
@@ -75,8 +74,8 @@ func NewSanitizer(emit func([]byte)) *Sanitizer {
 // Write sanitizes p. It never fails.
 func (s *Sanitizer) Write(p []byte) (int, error) {
 	n := len(p)
-	if s.ncarry > 0 {
-		p = s.resolveCarry(p, false)
+	if s.carry.Len() > 0 {
+		p = s.carry.Resolve(p, false, s.text)
 	}
 	s.process(p)
 	s.flush()
@@ -87,14 +86,14 @@ func (s *Sanitizer) Write(p []byte) (int, error) {
 // an unterminated escape sequence is passed on as text, and the last line is
 // emitted. The Sanitizer must not be written to afterwards.
 func (s *Sanitizer) Close() error {
-	if s.ncarry > 0 {
-		s.resolveCarry(nil, true)
+	if s.carry.Len() > 0 {
+		s.carry.Resolve(nil, true, s.text)
 	}
 	for s.state != stText { // an aborted sequence may start another
 		s.abortSeq()
 	}
-	if s.ncarry > 0 { // the aborted sequence may end in a partial rune
-		s.resolveCarry(nil, true)
+	if s.carry.Len() > 0 { // the aborted sequence may end in a partial rune
+		s.carry.Resolve(nil, true, s.text)
 	}
 	s.put(s.line)
 	s.line = s.line[:0]
@@ -104,40 +103,11 @@ func (s *Sanitizer) Close() error {
 	return nil
 }
 
-// resolveCarry completes or rejects the rune held from the previous write,
-// taking bytes from p, and returns what is left of p.
-func (s *Sanitizer) resolveCarry(p []byte, eof bool) []byte {
-	for s.ncarry > 0 {
-		var buf [2 * utf8.UTFMax]byte
-		k := copy(buf[:], s.carry[:s.ncarry])
-		take := copy(buf[k:], p)
-		b := buf[:k+take]
-		if !utf8.FullRune(b) && !eof {
-			// Still short: p is consumed whole into the carry.
-			s.ncarry = copy(s.carry[:], b)
-			return p[len(p):]
-		}
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size <= 1 {
-			s.text(replacementChar)
-			// Drop one carried byte and retry with the rest.
-			copy(s.carry[:], s.carry[1:s.ncarry])
-			s.ncarry--
-			continue
-		}
-		s.text(b[:size])
-		used := size - s.ncarry // bytes of p that completed the rune
-		s.ncarry = 0
-		return p[used:]
-	}
-	return p
-}
-
 func (s *Sanitizer) process(p []byte) {
 	i := 0
 	for i < len(p) {
-		if s.ncarry > 0 { // an aborted sequence ended in part of a rune
-			i = len(p) - len(s.resolveCarry(p[i:], false))
+		if s.carry.Len() > 0 { // an aborted sequence ended in part of a rune
+			i = len(p) - len(s.carry.Resolve(p[i:], false, s.text))
 			continue
 		}
 		if s.state != stText {
@@ -165,7 +135,7 @@ func (s *Sanitizer) process(p []byte) {
 			i++
 		default: // c >= 0x80 that plainRun did not take: invalid or split
 			if !utf8.FullRune(p[i:]) {
-				s.ncarry = copy(s.carry[:], p[i:])
+				s.carry.Hold(p[i:])
 				return
 			}
 			s.text(replacementChar)
