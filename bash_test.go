@@ -473,12 +473,16 @@ func TestBashYesTimeoutThenKill(t *testing.T) {
 	if len(r.Text) > 60<<10 {
 		t.Errorf("text of %d bytes", len(r.Text))
 	}
+	// Give yes a moment to write past the timeout's window: on a loaded
+	// machine it may not have run at all between the two calls, and then
+	// the kill's window is rightly empty.
+	time.Sleep(200 * time.Millisecond)
 	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("%+v\n%s", k.Details, k.Text[max(0, len(k.Text)-300):])
 	}
 	if !strings.Contains(k.Text, "y\ny\n") {
-		t.Errorf("kill_pid shows no final output")
+		t.Errorf("kill_pid shows no final output: %+v\n%q", k.Details.Stdout, k.Text[:min(len(k.Text), 400)])
 	}
 	if live := bashGroupMembers(r.Details.PID); len(live) > 0 {
 		t.Errorf("live: %v", live)
