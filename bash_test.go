@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Tests of the bash tool through the library API: the text and details of

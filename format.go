@@ -3,7 +3,7 @@ package spillway
 import (
 	"strings"
 
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // render applies the session's format (SPEC §3 --format) to the text of a

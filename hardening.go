@@ -6,9 +6,9 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/spillway-dev/spillway/confine"
-	"github.com/spillway-dev/spillway/sandbox"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/confine"
+	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // confineRoot opens opts.Root (nil without one) and makes it the default

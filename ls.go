@@ -3,8 +3,8 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/files"
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/files"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Types of the ls tool.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // The Toolset's read and ls resolve relative paths against the session's

@@ -3,8 +3,8 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/search"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/search"
 )
 
 // Re-exported types of the grep and find tools.

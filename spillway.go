@@ -16,11 +16,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/spillway-dev/spillway/files"
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/search"
-	"github.com/spillway-dev/spillway/shell"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/files"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // Options configure a Toolset. The zero value is usable.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 func TestDecodeArgs(t *testing.T) {

@@ -25,9 +25,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // fuzzToolOrder maps the fuzzer's tool byte to a tool; those the server

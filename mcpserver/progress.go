@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/shell"
 )
 
 // A progressReporter turns the bash progress callback into MCP

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 type inner struct {

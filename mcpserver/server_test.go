@@ -18,7 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 const guard = 30 * time.Second

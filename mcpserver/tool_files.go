@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/files"
+	"github.com/spillway-dev/spillway/internal/files"
 )
 
 func init() {

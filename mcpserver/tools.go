@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // A Tool is one tool as a model sees it: its name, a description written

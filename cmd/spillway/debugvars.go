@@ -8,7 +8,7 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/spillway-dev/spillway/sandbox"
+	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 // debugListenEnv names a loopback address on which the process serves its

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spillway-dev/spillway/sandbox"
+	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 func main() {

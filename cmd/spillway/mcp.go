@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 func init() { commands = append(commands, newMCPCmd) }

@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // configEnv names the config file when --config is not given.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // withFlags sets the global flags for one test.

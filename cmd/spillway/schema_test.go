@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 func TestToolDefinitionShapes(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // newCLIToolset returns the toolset of a one-shot CLI command: a session

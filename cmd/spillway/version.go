@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spillway-dev/spillway/sandbox"
+	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 func init() { commands = append(commands, newVersionCmd) }

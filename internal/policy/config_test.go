@@ -474,7 +474,7 @@ func TestSpillStoreConfig(t *testing.T) {
 
 // TestDocsConfigExample: the config file shown in docs/profiles.md parses.
 func TestDocsConfigExample(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "profiles.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // newTestTools returns file tools rooted in a new temporary directory.

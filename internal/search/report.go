@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // A report builds the text of a grep or find result: the result lines go

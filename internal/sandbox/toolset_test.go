@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/sandbox"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, outside string) {

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // A fault says how the disk fails.

@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/spillway-dev/spillway/confine"
+	"github.com/spillway-dev/spillway/internal/confine"
 )
 
 // readDir lists a directory with getdents64, giving each entry's name and

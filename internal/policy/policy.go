@@ -13,8 +13,8 @@ package policy
 import (
 	"fmt"
 
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // Hard ceilings that no layer can pass.

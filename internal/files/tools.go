@@ -7,9 +7,9 @@ package files
 import (
 	"sync/atomic"
 
-	"github.com/spillway-dev/spillway/confine"
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/confine"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // Config configures the file tools of one session.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // numbered returns lines from..to, "line N" padded with dots to width
@@ -529,7 +529,7 @@ func TestProfileNumbers(t *testing.T) {
 // TestProfilesDoc checks that docs/profiles.md has a column for every
 // profile and cites every seed.
 func TestProfilesDoc(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "profiles.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

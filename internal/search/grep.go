@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // GrepInput holds the parameters of one grep call (SPEC §2).

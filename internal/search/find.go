@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // FindInput holds the parameters of one find call (SPEC §2).

@@ -46,9 +46,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // Config configures a Runner.

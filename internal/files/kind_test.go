@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // readWithin runs a read that must return, and fails the test if it does

@@ -8,7 +8,7 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/spillway-dev/spillway/confine"
+	"github.com/spillway-dev/spillway/internal/confine"
 )
 
 // Buffer sizes of the file scanner. A file up to maxBuffer is read whole

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 func ls(t *testing.T, tl *Tools, in LsInput) LsResult {

@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/spill"
 )
 
 // newTestSearcher returns a Searcher on root with the default limits and a

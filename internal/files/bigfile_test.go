@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/policy"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // peakHeap runs f while sampling the heap, and returns how far the heap

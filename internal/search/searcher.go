@@ -16,9 +16,9 @@
 package search
 
 import (
-	"github.com/spillway-dev/spillway/confine"
-	"github.com/spillway-dev/spillway/policy"
-	"github.com/spillway-dev/spillway/spill"
+	"github.com/spillway-dev/spillway/internal/confine"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // Config configures a Searcher.

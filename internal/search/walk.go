@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spillway-dev/spillway/confine"
+	"github.com/spillway-dev/spillway/internal/confine"
 )
 
 // An Entry is one file or directory met by Walk.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/policy"
 )
 
 // Unit tests of the pieces; the lifecycle is tested through the library
