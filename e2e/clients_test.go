@@ -224,14 +224,22 @@ func cleanEnv(t *testing.T) []string {
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 }
 
-// drive runs the client against a stand-in model API that makes the
-// calls, and returns what the client handed back for each.
-func drive(t *testing.T, c client, w workspace, calls []call) []seen {
+// clientBin returns the client's binary, or skips the test when it is not
+// installed.
+func clientBin(t *testing.T, c client) string {
 	t.Helper()
 	bin := os.Getenv(c.env)
 	if bin == "" {
 		t.Skipf("set %s to the %s binary to run this test (.ci/run installs it from npm)", c.env, c.name)
 	}
+	return bin
+}
+
+// drive runs the client against a stand-in model API that makes the
+// calls, and returns what the client handed back for each.
+func drive(t *testing.T, c client, w workspace, calls []call) []seen {
+	t.Helper()
+	bin := clientBin(t, c)
 	api := &modelAPI{t: t, script: calls, toolName: c.toolName, namespace: c.namespace}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -263,6 +271,7 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 // testClient puts one client through every check: what its model reads
 // holds the rendered text plain and exactly once.
 func testClient(t *testing.T, c client) {
+	clientBin(t, c)
 	w := newWorkspace(t)
 	cs := checks()
 	calls := make([]call, len(cs))
@@ -300,6 +309,7 @@ func TestCodexLongCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes about a minute")
 	}
+	clientBin(t, codex)
 	w := newWorkspace(t)
 	got := drive(t, codex, w, []call{{"bash", map[string]any{"command": "echo started; sleep 75; echo finished"}}})
 	text := got[0].Text()
