@@ -8,8 +8,14 @@ import (
 	"syscall"
 )
 
-// fixedEnv is what every command's environment gets (SPEC §2): no
-// colours, no pager, no prompt, no editor.
+// fixedEnv is what every command's environment gets: no colours, no
+// pager, no prompt, no editor, and Python writing each line as it is
+// printed. A command's output is a pipe, and Python block-buffers a pipe,
+// so a dev server's "listening on …" line would otherwise stay in its
+// buffer until exit and never reach a timed-out call or check_pid. The
+// other runtimes agents run either flush per line on a pipe already (Node,
+// Go, Rust, Java's System.out, .NET) or have no switch in the environment
+// (Ruby, Perl, C stdio): docs/runtimes.md says what to do for those.
 var fixedEnv = []string{
 	"TERM=dumb",
 	"NO_COLOR=1",
@@ -17,6 +23,7 @@ var fixedEnv = []string{
 	"GIT_PAGER=cat",
 	"GIT_TERMINAL_PROMPT=0",
 	"GIT_EDITOR=true",
+	"PYTHONUNBUFFERED=1",
 }
 
 // environ builds a command's environment: this process's, the session's,

@@ -1,0 +1,55 @@
+package spillway_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// A Python program that prints a line and then waits (a dev server saying
+// where it listens) shows that line while it runs: on a pipe Python would
+// hold it in its buffer until exit, unless PYTHONUNBUFFERED is set.
+func TestBashPythonLineReachesCheckPID(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: `python3 -c "print('ready'); import time; time.sleep(30)"`, Timeout: 1500})
+	if !r.Details.Backgrounded || r.Details.PID == 0 {
+		t.Fatalf("not backgrounded: %+v %q", r.Details, r.Text)
+	}
+	defer bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	seen := r.Stdout
+	// A generous wait for a loaded machine to start Python; on an idle one
+	// the line is in the first result.
+	for i := 0; !strings.Contains(seen, "ready") && i < 400; i++ {
+		time.Sleep(50 * time.Millisecond)
+		c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+		seen += c.Stdout
+		if !c.Details.Running {
+			break
+		}
+	}
+	if seen != "ready\n" {
+		t.Errorf("output while Python runs: %q, want %q", seen, "ready\n")
+	}
+}
+
+// The variables that make runtimes write per line are in every command's
+// environment, and a call's own env still wins.
+func TestBashLineBufferingEnv(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: `echo "$PYTHONUNBUFFERED"`})
+	if r.Stdout != "1\n" {
+		t.Errorf("PYTHONUNBUFFERED: %q", r.Stdout)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: `echo "${PYTHONUNBUFFERED-unset}"`, Env: map[string]string{"PYTHONUNBUFFERED": ""}})
+	if r.Stdout != "\n" {
+		t.Errorf("a call's env does not win: %q", r.Stdout)
+	}
+}
