@@ -121,7 +121,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
 		maxLines:     t.cfg.Read.ForCall(in.Limit).MaxLines,
 		maxBytes:     t.cfg.Read.MaxBytes,
 		maxLineChars: t.cfg.Read.MaxLineChars,
-		lineNumbers:  in.LineNumbers,
+		lineNumbers:  in.LineNumbers || t.cfg.Read.LineNumbers,
 	}
 	return t.readText(ctx, f, path, fi, mime, offset, lim)
 }

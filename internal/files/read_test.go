@@ -295,6 +295,17 @@ func TestReadLineNumbers(t *testing.T) {
 	}
 }
 
+// A policy that numbers lines (the claude-code profile) numbers them
+// without the call asking.
+func TestReadPolicyLineNumbers(t *testing.T) {
+	tl, dir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000, LineNumbers: true}})
+	writeFile(t, dir, "f.txt", numbered(2))
+	res := read(t, tl, ReadInput{Path: "f.txt"})
+	if want := "     1\tline 1\n     2\tline 2\n"; res.Text != want {
+		t.Fatalf("got %q, want %q", res.Text, want)
+	}
+}
+
 // The read table of seed 000, under the SPEC's limits (50 KiB, 2000
 // lines, lines cut at 2000 chars) and notice texts. Where seed 000's
 // first-line case differs (it has no per-line cut), a pi-like policy

@@ -40,8 +40,11 @@ type Bash struct {
 
 // Read is the policy of the read tool. MaxLines is the default of the
 // read's limit parameter. MaxLineChars of zero means lines are never cut.
+// LineNumbers numbers every line whatever the call's line_numbers, for
+// agents tuned to a read tool that always numbers them.
 type Read struct {
 	MaxLines, MaxBytes, MaxLineChars int
+	LineNumbers                      bool
 }
 
 // Grep is the policy of the grep tool. Limit is the default of its limit

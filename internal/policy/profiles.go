@@ -22,6 +22,7 @@ var profiles = []struct {
 	{"opencode", opencodeProfile},
 	{"macos-shell", macosShellProfile},
 	{"pipe", pipeProfile},
+	{"claude-code", claudeCodeProfile},
 }
 
 // ProfileNames lists the profiles, "default" first.
@@ -148,5 +149,27 @@ func pipeProfile() Policy {
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, 2000, 51200, 0
 	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillPastBytes}
+	return p
+}
+
+// claudeCodeProfile: Claude Code's own tools, for an agent tuned to them
+// (docs/profiles.md gives the sources).
+func claudeCodeProfile() Policy {
+	p := Default()
+	// Bash: BASH_MAX_OUTPUT_DEFAULT = 30_000 characters, the middle cut
+	// out (head and tail kept), stdout and stderr each; no line limit and
+	// no per-line cut. Characters are counted here as bytes, so non-ASCII
+	// output keeps fewer characters than Claude Code would.
+	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: LinesCeiling, MaxBytes: 30_000}
+	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	// Read: "reads up to 2000 lines", "lines longer than 2000 characters
+	// will be truncated", "cat -n format, with line numbers starting at 1";
+	// files over 256 KB are refused there, here paged.
+	p.Read = Read{MaxLines: 2000, MaxBytes: 256 * 1024, MaxLineChars: 2000, LineNumbers: true}
+	// Grep: head_limit 250 by default, results over 20,000 characters
+	// persisted to a file.
+	p.Grep.Limit, p.Grep.MaxBytes = 250, 20_000
+	// Glob: the first 100 files.
+	p.Find.Limit = 100
 	return p
 }

@@ -485,6 +485,22 @@ func TestProfilePipe(t *testing.T) {
 	}
 }
 
+// TestProfileClaudeCode: 30,000 characters of bash output, the middle
+// cut out, and reads numbered like Claude Code's Read.
+func TestProfileClaudeCode(t *testing.T) {
+	p := mustProfile(t, "claude-code")
+	// 5000 lines of 10 bytes: 50,000 bytes, over the 30,000 limit; half
+	// the budget to each end.
+	in := numbered(1, 5000, 10)
+	store := newStore(t, p)
+	r := replay(t, store, p.Bash.Stdout, p.Bash.SpillWhen, "stdout", in)
+	want{head: numbered(1, 1500, 10), tail: numbered(3501, 5000, 10), by: output.ByBytes, outLines: 3000,
+		notice: `^\[stdout: showing lines 1-1500 and 3501-5000 of 5000 \(29\.3KB limit\)\. Full output: \S+\]$`, spill: true}.check(t, in, r)
+	if !p.Read.LineNumbers || p.Bash.Stdout.MaxLineChars != 0 || p.Bash.MergeStreams {
+		t.Errorf("read %+v, bash %+v", p.Read, p.Bash)
+	}
+}
+
 // TestProfileNumbers checks every number docs/profiles.md cites against
 // the profiles, for the tools that do not go through a replay above.
 func TestProfileNumbers(t *testing.T) {
@@ -503,6 +519,7 @@ func TestProfileNumbers(t *testing.T) {
 		"opencode":    {2000, 256000, 2000, 100, 51200, 500, 1000, 51200, 500, 51200, 100 * 1024 * 1024},
 		"macos-shell": def,
 		"pipe":        def,
+		"claude-code": {2000, 256 * 1024, 2000, 250, 20000, 500, 100, 51200, 500, 51200, 100 << 20},
 	}
 	for name, w := range tests {
 		p := mustProfile(t, name)
