@@ -25,11 +25,11 @@ type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mc
 
 // addTool adds tool t to s. The arguments are checked against
 // t.InputSchema (an invalid call is an isError result that says what is
-// wrong); the details become structuredContent as they are (their output
-// schema is derived from their Go type, so they always match it).
+// wrong); the result is shaped by toolResult (its details schema is
+// derived from their Go type, so they always match it).
 func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
 	schema := t.InputSchema.(object)
-	s.AddTool(t.MCP(), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(t.MCP(s.typed), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		if err := decodeArgs(req.Params.Arguments, schema, &in); err != nil {
 			return errorResult(fmt.Errorf("%s: %v", t.Name, err)), nil
@@ -48,27 +48,26 @@ func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
 		}
-		var content []mcp.Content
-		if r.Image != nil {
-			content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})
-		}
-		if r.Text != "" || len(content) == 0 {
-			content = append(content, &mcp.TextContent{Text: r.Text})
-		}
-		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(details), IsError: r.IsError}, nil
+		return toolResult(r, details, s.typed), nil
 	})
 }
 
-// MCP returns t as an MCP tool definition (the shape of tools/list).
-func (t Tool) MCP() *mcp.Tool {
-	return &mcp.Tool{
-		Name:         t.Name,
-		Title:        t.Title,
-		Description:  t.Description,
-		InputSchema:  t.InputSchema,
-		OutputSchema: t.OutputSchema,
-		Annotations:  annotations(t),
+// MCP returns t as an MCP tool definition (the shape of tools/list). Only
+// typed results have an outputSchema: a tool that declares one must return
+// structuredContent, which most clients then show the model instead of
+// the text.
+func (t Tool) MCP(typed bool) *mcp.Tool {
+	mt := &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.InputSchema,
+		Annotations: annotations(t),
 	}
+	if typed && t.OutputSchema != nil {
+		mt.OutputSchema = typedOutputSchema(t.OutputSchema)
+	}
+	return mt
 }
 
 func errorResult(err error) *mcp.CallToolResult {

@@ -200,7 +200,7 @@ func checkFuzzResult(t *testing.T, name string, args []byte, res *mcp.CallToolRe
 	if res.IsError && strings.TrimSpace(text) == "" {
 		t.Fatalf("%s %s: an error that says nothing", name, args)
 	}
-	if !res.IsError && res.StructuredContent == nil {
+	if !res.IsError && res.Meta[mcpserver.DetailsMetaKey] == nil {
 		t.Fatalf("%s %s: a result without details", name, args)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway/mcpserver"
 )
 
 // bin is the spillway binary built by TestMain, with buildFlags.
@@ -204,16 +205,16 @@ func text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-// details returns the structured content of a result as a JSON object.
+// details returns the details of a result (under _meta) as a JSON object.
 func details(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
-	data, err := json.Marshal(res.StructuredContent)
+	data, err := json.Marshal(res.Meta[mcpserver.DetailsMetaKey])
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil || m == nil {
-		t.Fatalf("structuredContent is not an object: %s", data)
+		t.Fatalf("_meta[%q] is not an object: %s", mcpserver.DetailsMetaKey, data)
 	}
 	return m
 }

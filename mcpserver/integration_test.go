@@ -68,8 +68,13 @@ func TestToolsList(t *testing.T) {
 		var names []string
 		for _, tool := range res.Tools {
 			names = append(names, tool.Name)
-			if tool.InputSchema == nil || tool.OutputSchema == nil {
-				t.Errorf("%s: input or output schema missing", tool.Name)
+			if tool.InputSchema == nil {
+				t.Errorf("%s: input schema missing", tool.Name)
+			}
+			// A tool with an outputSchema must return structuredContent,
+			// which most clients show the model instead of the text.
+			if tool.OutputSchema != nil {
+				t.Errorf("%s: an output schema without --typed-results", tool.Name)
 			}
 			if tool.Annotations == nil {
 				t.Errorf("%s: no annotations", tool.Name)
@@ -108,10 +113,14 @@ func TestBash(t *testing.T) {
 		if d["exit_code"] != 2.0 {
 			t.Errorf("exit_code = %v, want 2", d["exit_code"])
 		}
-		// structuredContent holds the details only, never the text again.
-		data, _ := json.Marshal(res.StructuredContent)
+		// No structuredContent: clients would show it instead of the text.
+		// The details hold metadata only, never the text again.
+		if res.StructuredContent != nil {
+			t.Errorf("structuredContent without --typed-results: %v", res.StructuredContent)
+		}
+		data, _ := json.Marshal(d)
 		if bytes.Contains(data, []byte("hello")) || d["text"] != nil {
-			t.Errorf("structuredContent repeats the output: %s", data)
+			t.Errorf("the details repeat the output: %s", data)
 		}
 
 		ok := call(t, cs, "bash", map[string]any{"command": "pwd", "cwd": "/", "env": map[string]any{"X": "1"}})

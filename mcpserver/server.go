@@ -3,9 +3,11 @@
 // process) and over Streamable HTTP (one toolset per MCP session, isolated,
 // ended on DELETE or after an idle timeout).
 //
-// Every tool result carries the text the model reads as text content, the
-// tool's details (and only them) as structuredContent, and isError as the
-// SPEC says; read of an image returns image content. A bash call reports
+// Every tool result carries the text the model reads as text content (and
+// nothing else a client would show instead of it), the tool's details under
+// _meta (DetailsMetaKey), and isError; read of an image returns image
+// content. Typed results, an option, add an outputSchema and a
+// structuredContent holding the text and the details. A bash call reports
 // notifications/progress when the client gave a progress token, and is
 // cancelled (its process group killed) by notifications/cancelled, by its
 // client going away, and by the end of its session.
@@ -32,6 +34,10 @@ type Config struct {
 	Version string
 	// Logger receives the server's log (never stdout). nil discards it.
 	Logger *slog.Logger
+	// TypedResults gives the tools an outputSchema and their results a
+	// structuredContent of {"text", "details"}. Off by default: Claude
+	// Code, Codex, opencode and VS Code then show the model only that JSON.
+	TypedResults bool
 }
 
 func (c Config) policy() policy.Policy {
@@ -60,6 +66,8 @@ const instructions = `spillway's tools (bash, read, grep, find, ls) return resul
 type toolServer struct {
 	*mcp.Server
 	log *slog.Logger
+	// typed is Config.TypedResults.
+	typed bool
 	// session returns the session of a call, and a context that ends when
 	// the call's client goes away (nil when the transport cannot tell).
 	session func(*mcp.CallToolRequest) (*session, context.Context, error)
@@ -88,6 +96,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 			Version: cfg.Version,
 		}, opts),
 		log:     cfg.logger(),
+		typed:   cfg.TypedResults,
 		session: lookup,
 	}
 	p := cfg.policy()

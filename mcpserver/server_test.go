@@ -76,10 +76,10 @@ func resultText(res *mcp.CallToolResult) string {
 
 func pidOf(t *testing.T, res *mcp.CallToolResult) float64 {
 	t.Helper()
-	m, _ := res.StructuredContent.(map[string]any)
+	m, _ := res.Meta[DetailsMetaKey].(map[string]any)
 	pid, _ := m["pid"].(float64)
 	if pid == 0 {
-		t.Fatalf("no pid in %v (%q)", res.StructuredContent, resultText(res))
+		t.Fatalf("no pid in %v (%q)", res.Meta, resultText(res))
 	}
 	return pid
 }

@@ -12,7 +12,7 @@ import (
 
 // A Tool is one tool as a model sees it: its name, a description written
 // for the model, and the JSON schemas of its input and of its details
-// (structuredContent in MCP).
+// (in MCP under _meta, and in structuredContent of typed results).
 type Tool struct {
 	Name        string
 	Title       string

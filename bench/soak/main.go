@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway/mcpserver"
 )
 
 var (
@@ -528,8 +529,8 @@ func (c *client) call(tool string, args map[string]any) (result, time.Duration, 
 			r.text += tc.Text
 		}
 	}
-	if res.StructuredContent != nil {
-		b, _ := json.Marshal(res.StructuredContent)
+	if d := res.Meta[mcpserver.DetailsMetaKey]; d != nil {
+		b, _ := json.Marshal(d)
 		json.Unmarshal(b, &r.details)
 	}
 	return r, took, nil

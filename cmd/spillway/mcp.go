@@ -50,7 +50,20 @@ JSON-RPC only; the log goes to stderr.`,
 		},
 	}
 	cmd.Flags().StringVar(&logLevel, "log-level", "warn", "what to log on stderr: debug, info, warn or error")
+	addServerFlags(cmd)
 	return cmd
+}
+
+// serverFlags are the flags of spillway mcp and serve that shape the MCP
+// server itself.
+var serverFlags struct {
+	typedResults bool
+}
+
+func addServerFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&serverFlags.typedResults, "typed-results", false,
+		"give tools an outputSchema and results a structuredContent {text, details}; "+
+			"most clients then show the model that JSON instead of the text")
 }
 
 // serverConfig builds the configuration of spillway mcp and serve from the
@@ -75,6 +88,8 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		Policy:     &p,
 		Version:    moduleVersion(),
 		Logger:     log,
+
+		TypedResults: serverFlags.typedResults,
 	}, nil
 }
 

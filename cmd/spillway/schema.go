@@ -21,7 +21,7 @@ schema) as JSON, for agents that call the spillway library through their own
 provider SDK:
 
   --format mcp        {"tools": [...]} as MCP tools/list returns it, with
-                      output schemas and annotations
+                      annotations (and output schemas with --typed-results)
   --format anthropic  the "tools" array of the Anthropic Messages API
   --format openai     the "tools" array of the OpenAI Chat Completions API
 
@@ -33,7 +33,7 @@ The descriptions state the limits of the policy in force (--profile,
 			if err != nil {
 				return err
 			}
-			defs, err := toolDefinitions(mcpserver.Tools(p), format)
+			defs, err := toolDefinitions(mcpserver.Tools(p), format, serverFlags.typedResults)
 			if err != nil {
 				return err
 			}
@@ -46,11 +46,13 @@ The descriptions state the limits of the policy in force (--profile,
 	// This --format names a provider; it shadows the global result format,
 	// which does not apply here.
 	cmd.Flags().StringVar(&format, "format", "mcp", "shape of the definitions: mcp, anthropic or openai")
+	addServerFlags(cmd)
 	return cmd
 }
 
 // toolDefinitions returns the tools in the shape of one provider's API.
-func toolDefinitions(tools []mcpserver.Tool, format string) (any, error) {
+// typed gives the mcp shape the output schemas of typed results.
+func toolDefinitions(tools []mcpserver.Tool, format string, typed bool) (any, error) {
 	switch format {
 	case "mcp":
 		type list struct {
@@ -58,7 +60,7 @@ func toolDefinitions(tools []mcpserver.Tool, format string) (any, error) {
 		}
 		var l list
 		for _, t := range tools {
-			l.Tools = append(l.Tools, t.MCP())
+			l.Tools = append(l.Tools, t.MCP(typed))
 		}
 		return l, nil
 	case "anthropic":

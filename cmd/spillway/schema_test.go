@@ -18,8 +18,8 @@ func TestToolDefinitionShapes(t *testing.T) {
 		list func(any) []any
 	}{
 		{"mcp", func(m map[string]any) (string, string, map[string]any) {
-			if m["annotations"] == nil || m["outputSchema"] == nil {
-				t.Errorf("mcp %v: no annotations or output schema", m["name"])
+			if m["annotations"] == nil || m["outputSchema"] != nil {
+				t.Errorf("mcp %v: no annotations, or an output schema without --typed-results", m["name"])
 			}
 			return jsonString(m["name"]), jsonString(m["description"]), jsonObject(m["inputSchema"])
 		}, func(v any) []any { return jsonObject(v)["tools"].([]any) }},
@@ -34,7 +34,7 @@ func TestToolDefinitionShapes(t *testing.T) {
 			return jsonString(f["name"]), jsonString(f["description"]), jsonObject(f["parameters"])
 		}, func(v any) []any { return v.([]any) }},
 	} {
-		defs, err := toolDefinitions(tools, tc.format)
+		defs, err := toolDefinitions(tools, tc.format, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,8 +57,26 @@ func TestToolDefinitionShapes(t *testing.T) {
 			}
 		}
 	}
-	if _, err := toolDefinitions(tools, "gemini"); err == nil {
+	if _, err := toolDefinitions(tools, "gemini", false); err == nil {
 		t.Error("an unknown format was accepted")
+	}
+}
+
+// With typed results, each tool declares the schema of {text, details}.
+func TestTypedToolDefinitions(t *testing.T) {
+	defs, err := toolDefinitions(mcpserver.Tools(policy.Default()), "mcp", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(defs)
+	var v map[string]any
+	json.Unmarshal(data, &v)
+	for _, e := range v["tools"].([]any) {
+		m := jsonObject(e)
+		props := jsonObject(jsonObject(m["outputSchema"])["properties"])
+		if props["text"] == nil || jsonObject(props["details"])["properties"] == nil {
+			t.Errorf("%v: typed output schema %v, want text and details", m["name"], m["outputSchema"])
+		}
 	}
 }
 

@@ -82,5 +82,6 @@ other users in ps); every request must then send
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
 	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
+	addServerFlags(cmd)
 	return cmd
 }
