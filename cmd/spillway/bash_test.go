@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,23 +46,7 @@ type cliRun struct {
 
 func (c bashCLI) run(t *testing.T, args ...string) cliRun {
 	t.Helper()
-	cmd := exec.Command(c.bin, args...)
-	cmd.Env = c.env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.WaitDelay = 30 * time.Second // a guard against hangs only
-	start := time.Now()
-	err := cmd.Run()
-	r := cliRun{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		r.status = exit.ExitCode()
-	default:
-		t.Fatalf("%v: %v", args, err)
-	}
-	return r
+	return c.runBounded(t, "", args...)
 }
 
 // jsonResult is what --json prints.

@@ -79,7 +79,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 		}
 		return lsError(fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type()))
 	}
-	d, err := os.Open(path)
+	d, err := openDirNoBlock(path)
 	if err != nil {
 		return lsError(listError(path, err))
 	}

@@ -107,6 +107,9 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
 	head := make([]byte, sniffBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		if e := stalled(path, err); e != nil {
+			return readError(path, e)
+		}
 		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
 	}
 	kind, mime, mt := classify(head[:n])
@@ -173,6 +176,9 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 	if err != nil {
 		if errIsCancel(err) {
 			return readError(path, fmt.Errorf("read of %s cancelled: %v", path, err))
+		}
+		if e := stalled(path, err); e != nil {
+			return readError(path, e)
 		}
 		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
 	}

@@ -232,14 +232,15 @@ func (n *ignoreNode) rules(kind int) *ignoreRules {
 }
 
 // readIgnoreFile parses the ignore file at path; nil when there is none or
-// it cannot be read.
+// it cannot be read. It never blocks: a FIFO or a device in an ignore
+// file's place is opened without waiting and skipped.
 func readIgnoreFile(path string) *ignoreRules {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	if regular, _, err := f.stat(); err != nil || !regular {
 		return nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
