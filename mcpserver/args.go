@@ -82,6 +82,18 @@ func checkValue(v json.RawMessage, s map[string]any) error {
 		if min, ok := s["minimum"].(int); ok && i < int64(min) {
 			return fmt.Errorf("want at least %d, got %d", min, i)
 		}
+	case "array":
+		a, ok := x.([]any)
+		if !ok {
+			return fmt.Errorf("want an array, got %s", v)
+		}
+		if items, ok := s["items"].(map[string]any); ok && items["type"] == "string" {
+			for i, e := range a {
+				if _, ok := e.(string); !ok {
+					return fmt.Errorf("item %d: want a string, got %v", i, e)
+				}
+			}
+		}
 	case "object":
 		m, ok := x.(map[string]any)
 		if !ok {

@@ -100,7 +100,9 @@ func bashTool(p policy.Policy) Tool {
 	}
 	var d strings.Builder
 	fmt.Fprintf(&d, "Run a shell command (`%s -c COMMAND`) in a fresh process: nothing carries over between calls, "+
-		"so use `cwd` and `env` (or `cd DIR && ...`) instead of relying on earlier calls. stdin is /dev/null; "+
+		"so use `cwd` and `env` (or `cd DIR && ...`) instead of relying on earlier calls, or name a `session`: the calls "+
+		"of one session keep the working directory and the exported variables that the previous one left (a `cd` or "+
+		"`export` holds for the next call). stdin is /dev/null; "+
 		"colours, pagers and interactive prompts are off.\n\n", shellName(p))
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s, whichever comes first (%s). "+
 		"%s%s Pass `max_lines`/`max_bytes` to change the limits for one call, "+
@@ -122,7 +124,10 @@ func bashTool(p policy.Policy) Tool {
 		Title:       "Run a shell command",
 		Description: d.String(),
 		InputSchema: object{Closed: true, Props: []property{
-			{"command", str("The command, run with `bash -c`. Omit it when you give check_pid or kill_pid.")},
+			{"command", str("The command, run with `bash -c`; with `args`, the program to run. Omit it when you give check_pid or kill_pid.")},
+			{"args", map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+				"description": "Run `command` as a program with these arguments, without a shell: spaces, quotes and `$` reach it as they are."}},
+			{"session", str("Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use.")},
 			{"timeout", integer(fmt.Sprintf("Milliseconds to wait before the command moves to the background (it keeps running; default %d).", timeoutMS(p)), 1)},
 			{"run_in_background", boolean("Start the command and return its pid at once, for servers, watchers and other commands that do not end.")},
 			{"cwd", str("Working directory of the command (default: the session's).")},

@@ -10,7 +10,13 @@ import (
 // Input holds the parameters of one bash call (SPEC §2). Exactly one of
 // Command, CheckPID and KillPID is given.
 type Input struct {
-	Command         string            `json:"command,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Args, when given, run Command as a program with these arguments,
+	// without a shell: nothing in them is expanded or quoted.
+	Args []string `json:"args,omitempty"`
+	// Session names a session whose cwd and exported environment persist
+	// from call to call (see session.go); "" runs the call stateless.
+	Session         string            `json:"session,omitempty"`
 	Timeout         int               `json:"timeout,omitempty"` // ms
 	RunInBackground bool              `json:"run_in_background,omitempty"`
 	Cwd             string            `json:"cwd,omitempty"`
@@ -71,6 +77,12 @@ func (in Input) validate() error {
 		if in.FullOutput {
 			extra = append(extra, "full_output")
 		}
+		if len(in.Args) > 0 {
+			extra = append(extra, "args")
+		}
+		if in.Session != "" {
+			extra = append(extra, "session")
+		}
 		if len(extra) > 0 {
 			verb := "check_pid"
 			if in.KillPID != 0 {
@@ -86,6 +98,19 @@ func (in Input) validate() error {
 	}
 	if in.MaxLines < 0 || in.MaxBytes < 0 {
 		return errors.New("max_lines and max_bytes must be positive (leave them out for the defaults)")
+	}
+	if in.Session != "" {
+		if err := validSession(in.Session); err != nil {
+			return err
+		}
+	}
+	for i, a := range in.Args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("args[%d] holds a NUL byte, which no program argument can carry", i)
+		}
+	}
+	if len(in.Args) > 0 && strings.IndexByte(in.Command, 0) >= 0 {
+		return errors.New("command holds a NUL byte")
 	}
 	for k, v := range in.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {

@@ -55,6 +55,9 @@ type job struct {
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration
 	timedOut bool
+
+	// sess is the job's session call, nil outside a named session.
+	sess *sessionCall
 }
 
 // A stream is one output pipe of a job and its pipeline. The reader

@@ -3,7 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
-	"os"
+	"strings"
 	"time"
 )
 
@@ -33,22 +33,31 @@ func (r *Runner) run(ctx context.Context, in Input) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult(fmt.Errorf("not started: %w", err))
 	}
-	dir := in.dir(r.cfg.Cwd)
-	if fi, err := os.Stat(dir); err != nil {
-		return errorResult(fmt.Errorf("cwd: %w", err))
-	} else if !fi.IsDir() {
-		return errorResult(fmt.Errorf("cwd %s is not a directory", dir))
+	pl, err := r.plan(in)
+	if err != nil {
+		return errorResult(err)
 	}
+	res := r.runPlan(ctx, in, pl)
+	if len(pl.notes) > 0 {
+		res.Text += "\n" + strings.Join(pl.notes, "\n")
+	}
+	return res
+}
+
+// runPlan runs a planned call.
+func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) Result {
 	if in.RunInBackground {
 		if err := r.roomForJob(); err != nil {
+			pl.release()
 			return errorResult(err)
 		}
 	}
-	j, err := r.launch(in, dir)
+	j, err := r.launch(in, pl)
 	if err != nil {
 		return errorResult(err)
 	}
 	if in.RunInBackground {
+		j.sess.abandon()
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",
 			j.pid, j.pid, j.pid))
 	}
@@ -69,6 +78,7 @@ func (r *Runner) run(ctx context.Context, in Input) Result {
 	for {
 		select {
 		case <-j.exited:
+			j.sess.finish()
 			if j.settle(ctx) {
 				r.forgetCall(j)
 				res := j.result(j.look(), "(no output)")
@@ -85,9 +95,11 @@ func (r *Runner) run(ctx context.Context, in Input) Result {
 				continue // the exit came first: report it as such
 			}
 			j.timedOut = true
+			j.sess.abandon()
 			return r.background(j, fmt.Sprintf("[Still running after the %s timeout: it goes on in the background as pid %d, its output still captured. "+
 				"Use check_pid=%d for new output, kill_pid=%d to stop it.]", j.timeout, j.pid, j.pid, j.pid))
 		case <-ctx.Done():
+			j.sess.abandon()
 			return r.cancel(j)
 		case <-tick:
 			in.Progress(j.progress())

@@ -76,6 +76,8 @@ type Runner struct {
 	starting sync.WaitGroup    // launches in progress
 	calls    map[*job]struct{} // commands that calls are waiting on
 	jobs     []*job            // background jobs, oldest first
+
+	sessions sessionTable // named sessions
 }
 
 var errClosed = errors.New("the session has ended (its toolset was closed); start a new one")
@@ -92,7 +94,7 @@ func NewRunner(cfg Config) *Runner {
 }
 
 // launch starts a command as a job the Runner tracks.
-func (r *Runner) launch(in Input, dir string) (*job, error) {
+func (r *Runner) launch(in Input, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -102,8 +104,9 @@ func (r *Runner) launch(in Input, dir string) (*job, error) {
 	r.mu.Unlock()
 	defer r.starting.Done()
 
-	j, err := r.startJob(in, dir)
+	j, err := r.startJob(in, pl)
 	if err != nil {
+		pl.release()
 		return nil, err
 	}
 	r.mu.Lock()
@@ -114,11 +117,7 @@ func (r *Runner) launch(in Input, dir string) (*job, error) {
 
 // startJob builds the pipelines and pipes, starts the shell, and starts
 // the goroutines that read its output and reap it.
-func (r *Runner) startJob(in Input, dir string) (*job, error) {
-	shellPath, err := exec.LookPath(r.cfg.Policy.Shell)
-	if err != nil {
-		return nil, fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", r.cfg.Policy.Shell, err)
-	}
+func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
 	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
@@ -137,7 +136,7 @@ func (r *Runner) startJob(in Input, dir string) (*job, error) {
 		return output.New(opt), nil
 	}
 
-	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{})}
+	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{}), sess: pl.sess}
 	outPipe, err := pipeline("stdout", pol.Stdout)
 	if err != nil {
 		return nil, err
@@ -162,12 +161,13 @@ func (r *Runner) startJob(in Input, dir string) (*job, error) {
 	}
 
 	j.cmd = &exec.Cmd{
-		Path:        shellPath,
-		Args:        []string{r.cfg.Policy.Shell, "-c", in.Command},
-		Dir:         dir,
-		Env:         environ(r.cfg.Env, in.Env),
+		Path:        pl.path,
+		Args:        pl.argv,
+		Dir:         pl.dir,
+		Env:         pl.env,
 		Stdout:      outW, // Stdin stays nil: /dev/null
 		Stderr:      errW,
+		ExtraFiles:  pl.extra,
 		SysProcAttr: procAttr(),
 	}
 	j.start = time.Now()
@@ -186,7 +186,7 @@ func (r *Runner) startJob(in Input, dir string) (*job, error) {
 			s.r.Close()
 			s.pipe.Close()
 		}
-		return nil, fmt.Errorf("cannot start the shell: %w", err)
+		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid
 	streams := j.streams()

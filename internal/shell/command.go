@@ -1,0 +1,138 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// A plan is how the process of one call is made: the program and its
+// arguments (`bash -c COMMAND`, or the program of args run without a
+// shell), its directory and environment, and its session.
+type plan struct {
+	dir  string
+	path string
+	argv []string
+	env  []string
+	// extra are the descriptors from 3 on (the session's state file).
+	extra []*os.File
+	sess  *sessionCall
+	// notes are said after the result's status line.
+	notes []string
+}
+
+// plan resolves a call's session, directory, environment and program.
+func (r *Runner) plan(in Input) (*plan, error) {
+	p := &plan{}
+	cwd := r.cfg.Cwd
+	var set map[string]string
+	var unset map[string]bool
+	var s *session
+	if in.Session != "" {
+		var forgot string
+		s, forgot = r.sessions.session(in.Session)
+		if forgot != "" {
+			p.notes = append(p.notes, fmt.Sprintf("[Session %q was forgotten to make room: a toolset keeps at most %d sessions.]", forgot, maxSessions))
+		}
+		var scwd string
+		scwd, set, unset = s.begin()
+		if scwd != "" {
+			cwd = scwd
+		}
+	}
+	p.dir = in.dir(cwd)
+	if fi, err := os.Stat(p.dir); err != nil {
+		if s != nil && in.Cwd == "" {
+			return nil, fmt.Errorf("the directory of session %q: %w (give cwd, or cd elsewhere with cwd set)", in.Session, err)
+		}
+		return nil, fmt.Errorf("cwd: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("cwd %s is not a directory", p.dir)
+	}
+	if s != nil {
+		p.env = sessionEnviron(r.cfg.Env, set, unset, in.Env)
+	} else {
+		p.env = environ(r.cfg.Env, in.Env)
+	}
+
+	if len(in.Args) > 0 {
+		path, err := lookProgram(in.Command, p.dir, p.env)
+		if err != nil {
+			return nil, err
+		}
+		p.path, p.argv = path, append([]string{in.Command}, in.Args...)
+		if s != nil {
+			p.sess = &sessionCall{s: s, dir: p.dir, env: p.env}
+		}
+		return p, nil
+	}
+	shellPath, err := exec.LookPath(r.cfg.Policy.Shell)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", r.cfg.Policy.Shell, err)
+	}
+	p.path, p.argv = shellPath, []string{r.cfg.Policy.Shell, "-c", in.Command}
+	if s != nil {
+		f, err := newStateFile()
+		if err != nil {
+			return nil, err
+		}
+		p.argv[2] = stateTrap + in.Command
+		p.extra = []*os.File{f}
+		p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, state: f}
+	}
+	return p, nil
+}
+
+// release closes what a plan holds when its process was not started.
+func (p *plan) release() {
+	if p.sess != nil && p.sess.state != nil {
+		p.sess.state.Close()
+	}
+}
+
+// lookProgram finds the program of an args call as execvp would: a name
+// with a slash is a path (relative to dir), any other is looked up in the
+// PATH of the command's own environment.
+func lookProgram(name, dir string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if err := executable(p); err != nil {
+			return "", fmt.Errorf("cannot run %s: %w", name, err)
+		}
+		return p, nil
+	}
+	path := envMap(env)["PATH"]
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, name)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("cannot run %q: no such program in PATH (%s); args runs a program without a shell, so give a shell command without args", name, path)
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		return errors.New("is not executable")
+	}
+	return nil
+}

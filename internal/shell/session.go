@@ -1,0 +1,315 @@
+package shell
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Named sessions: a bash call that names a session runs in the working
+// directory and with the exported environment that the previous call of
+// that session left behind.
+//
+// What persists, and why only that:
+//
+//   - the working directory (a `cd` holds for the next call), and
+//   - the exported environment: variables exported, changed or unset.
+//
+// Shell variables that are not exported, functions, aliases, shell
+// options (`set -e`) and traps do not persist: each call is still a fresh
+// `bash -c`, so a command cannot leave the next one in a half-configured
+// shell, and a session is fully described by a directory and an
+// environment, which the next call receives the ordinary way (Dir and
+// Env of the process). A shell kept alive between calls would persist
+// everything, but would also share one process, one output stream and
+// one failure between calls, and make timeouts, background jobs and
+// cancellation per session instead of per call.
+//
+// How the state is captured: the command runs after an EXIT trap that
+// writes $PWD and every exported variable, NUL-separated, to file
+// descriptor 3, an unlinked private file (not through stdout: the output
+// stays exactly the command's). The trap keeps the command's exit status,
+// and runs on `exit N` as on a normal end. No state is taken when the
+// trap does not run — the command replaced the shell (`exec prog`), set
+// its own EXIT trap, closed fd 3, was killed by a signal, or is still
+// running when the call returns (timeout, background): the session then
+// keeps what it had. A command run with args (no shell) runs in the
+// session's directory and environment but cannot change them.
+//
+// Calls of one session may run at once; each starts from the state it
+// finds, and each one that ends within its call writes back what it
+// changed (the later one wins on the same variable).
+
+// maxSessions bounds the named sessions of a Runner; the least recently
+// used one is forgotten to make room for a new one.
+const maxSessions = 32
+
+// Variables a session never takes from a command: bash sets PWD, SHLVL
+// and _ itself at every start (SHLVL would otherwise grow by one per
+// call), and the trap sets IFS to split the names it lists. Names with
+// the trap's prefix are its own (exported under `set -a`).
+var sessionIgnored = map[string]bool{"PWD": true, "SHLVL": true, "_": true, "IFS": true}
+
+const trapPrefix = "__spillway_"
+
+func ignoredVar(k string) bool {
+	return sessionIgnored[k] || strings.HasPrefix(k, trapPrefix) || !validName.MatchString(k)
+}
+
+// validName is what bash accepts as a variable name: other entries of
+// the environment pass through bash untouched and are never in its list
+// of exported variables, so their absence says nothing.
+var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// sessionName checks a session name.
+var sessionNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// stateTrap runs before the command, on the same line so that error
+// messages keep the command's line numbers.
+const stateTrap = `trap '__spillway_rc=$?; set +eua; IFS=$'"'"'\n'"'"'; { printf "%s\0" "$PWD"; for __spillway_v in $(compgen -e); do printf "%s=%s\0" "$__spillway_v" "${!__spillway_v}"; done; } >&3 2>/dev/null; exit $__spillway_rc' EXIT; `
+
+// A session is the state one name carries from call to call.
+type session struct {
+	name string
+
+	mu       sync.Mutex
+	cwd      string            // "" until a command changes directory
+	set      map[string]string // variables exported or changed
+	unset    map[string]bool   // variables removed
+	calls    int
+	lastUsed time.Time
+}
+
+// SessionInfo describes a session, for listings.
+type SessionInfo struct {
+	Name string `json:"name"`
+	// Cwd is the session's working directory.
+	Cwd string `json:"cwd"`
+	// Env holds the variables the session's commands exported or changed.
+	Env map[string]string `json:"env,omitempty"`
+	// Unset lists the variables its commands removed.
+	Unset    []string  `json:"unset,omitempty"`
+	Calls    int       `json:"calls"`
+	LastUsed time.Time `json:"last_used"`
+}
+
+// sessionTable holds a Runner's named sessions.
+type sessionTable struct {
+	mu sync.Mutex
+	m  map[string]*session
+}
+
+// session returns the named session, made on first use. forgot names a
+// session dropped to make room, if one was.
+func (t *sessionTable) session(name string) (s *session, forgot string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[string]*session{}
+	}
+	if s := t.m[name]; s != nil {
+		return s, ""
+	}
+	if len(t.m) >= maxSessions {
+		var oldest *session
+		for _, c := range t.m {
+			c.mu.Lock()
+			if oldest == nil || c.lastUsed.Before(oldest.lastUsed) {
+				oldest = c
+			}
+			c.mu.Unlock()
+		}
+		delete(t.m, oldest.name)
+		forgot = oldest.name
+	}
+	s = &session{name: name, set: map[string]string{}, unset: map[string]bool{}, lastUsed: time.Now()}
+	t.m[name] = s
+	return s, forgot
+}
+
+// Sessions lists the named sessions, by name.
+func (r *Runner) Sessions() []SessionInfo {
+	r.sessions.mu.Lock()
+	all := make([]*session, 0, len(r.sessions.m))
+	for _, s := range r.sessions.m {
+		all = append(all, s)
+	}
+	r.sessions.mu.Unlock()
+	out := make([]SessionInfo, 0, len(all))
+	for _, s := range all {
+		s.mu.Lock()
+		info := SessionInfo{Name: s.name, Cwd: s.cwd, Calls: s.calls, LastUsed: s.lastUsed}
+		if info.Cwd == "" {
+			info.Cwd = r.cfg.Cwd
+		}
+		if len(s.set) > 0 {
+			info.Env = maps(s.set)
+		}
+		for k := range s.unset {
+			info.Unset = append(info.Unset, k)
+		}
+		s.mu.Unlock()
+		sort.Strings(info.Unset)
+		out = append(out, info)
+	}
+	slices.SortFunc(out, func(a, b SessionInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func maps(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// A sessionCall is one call's use of its session: what it started from,
+// and the file its shell's EXIT trap writes the new state to.
+type sessionCall struct {
+	s     *session
+	dir   string   // the directory the command started in
+	env   []string // the environment it started with
+	state *os.File // fd 3 of the shell; nil for a command run with args
+}
+
+// begin marks a call of the session and returns its cwd ("" for the
+// Runner's) and a copy of its environment changes.
+func (s *session) begin() (cwd string, set map[string]string, unset map[string]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	s.lastUsed = time.Now()
+	un := make(map[string]bool, len(s.unset))
+	for k := range s.unset {
+		un[k] = true
+	}
+	return s.cwd, maps(s.set), un
+}
+
+// newStateFile returns the unlinked private file a session call's shell
+// writes its state to.
+func newStateFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "spillway-state-*")
+	if err != nil {
+		return nil, fmt.Errorf("cannot make the session's state file: %w", err)
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
+
+// abandon gives up the state of a call that returns while its shell
+// still runs: the session keeps what it had.
+func (c *sessionCall) abandon() {
+	if c != nil && c.state != nil {
+		c.state.Close()
+		c.state = nil
+	}
+}
+
+// finish reads the state the shell left and applies what the command
+// changed to the session. It is called once the shell has exited.
+func (c *sessionCall) finish() {
+	if c == nil || c.state == nil {
+		return
+	}
+	defer c.abandon()
+	data, err := io.ReadAll(io.NewSectionReader(c.state, 0, 16<<20))
+	if err != nil || len(data) == 0 {
+		return // the trap did not run: keep the session as it was
+	}
+	fields := bytes.Split(data, []byte{0})
+	if len(fields) < 2 || len(fields[len(fields)-1]) != 0 {
+		return // cut short: do not apply half a state
+	}
+	pwd := string(fields[0])
+	after := map[string]string{}
+	for _, f := range fields[1 : len(fields)-1] {
+		k, v, ok := strings.Cut(string(f), "=")
+		if ok {
+			after[k] = v
+		}
+	}
+	before := envMap(c.env)
+
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pwd != "" && !sameDir(pwd, c.dir) {
+		s.cwd = pwd
+	}
+	for k, v := range after {
+		if ignoredVar(k) {
+			continue
+		}
+		if old, ok := before[k]; !ok || old != v {
+			s.set[k] = v
+			delete(s.unset, k)
+		}
+	}
+	for k := range before {
+		if ignoredVar(k) {
+			continue
+		}
+		if _, ok := after[k]; !ok {
+			s.unset[k] = true
+			delete(s.set, k)
+		}
+	}
+}
+
+// envMap turns an environment list into a map; a later entry wins, as
+// os/exec does.
+func envMap(env []string) map[string]string {
+	m := make(map[string]string, len(env))
+	for _, e := range env {
+		if k, v, ok := strings.Cut(e, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// sameDir reports whether two paths name the same directory.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// sessionEnviron builds the environment of a session call: the session's
+// changes over the Runner's, the call's over both.
+func sessionEnviron(runner map[string]string, set map[string]string, unset map[string]bool, call map[string]string) []string {
+	env := os.Environ()
+	env = appendEnv(env, runner)
+	env = append(env, fixedEnv...)
+	env = appendEnv(env, set)
+	if len(unset) > 0 {
+		env = slices.DeleteFunc(env, func(e string) bool {
+			k, _, _ := strings.Cut(e, "=")
+			return unset[k]
+		})
+	}
+	return appendEnv(env, call)
+}
+
+// validSession checks a session name given to a call.
+func validSession(name string) error {
+	if !sessionNameRE.MatchString(name) {
+		return fmt.Errorf("session %q: a name is 1 to 64 letters, digits, '.', '_' or '-'", name)
+	}
+	return nil
+}
