@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // globalFlags are the server flags that apply to every tool command too.
@@ -27,8 +31,9 @@ that no result can flood the model's context: whatever does not fit is
 spilled, whole, to a file the agent can page through.
 
 Each tool command prints exactly the text the model would get.`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return negativeFlag(cmd) },
 	}
 	pf := root.PersistentFlags()
 	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
@@ -36,7 +41,7 @@ Each tool command prints exactly the text the model would get.`,
 	pf.BoolVar(&global.sandbox, "sandbox", false, "run bash commands under Landlock (needs --root)")
 	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands TCP bind and connect")
 	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
-	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe")
+	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
 	pf.StringVar(&global.format, "format", "text", "result format: text or json")
 	for _, add := range commands {
 		root.AddCommand(add())
@@ -47,3 +52,22 @@ Each tool command prints exactly the text the model would get.`,
 // commands holds the constructors of the subcommands; each file of this
 // package registers its own in an init function.
 var commands []func() *cobra.Command
+
+// negativeFlag rejects a negative number given to any integer flag: no
+// count, line, pid or duration of spillway's is negative, and a value the
+// flag parser cannot read ("--offset abc") is already a usage error, so
+// "--offset -5" is one too (exit status 2, not a failed call's 1).
+func negativeFlag(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		switch f.Value.Type() {
+		case "int", "int64", "int32":
+		default:
+			return
+		}
+		if n, e := strconv.ParseInt(f.Value.String(), 10, 64); e == nil && n < 0 && err == nil {
+			err = fmt.Errorf("--%s %d: must not be negative", f.Name, n)
+		}
+	})
+	return err
+}

@@ -127,17 +127,38 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	c := &Config{name: name}
 	keys := docKeys(data)
 	unknown := c.unknownKeys(keys)
-	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c.keys); err != nil {
+	// Values of the wrong type are found key by key and left out of the
+	// decode, so that they are listed with every other problem: go-toml
+	// would stop at the first.
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
 		if len(unknown) > 0 {
 			return nil, joinByLine(unknown)
 		}
+		// Decoded into the keys, the error names the key it is on.
+		if e := toml.NewDecoder(bytes.NewReader(data)).Decode(&c.keys); e != nil {
+			err = e
+		}
 		return nil, decodeErrors(name, err)
+	}
+	mistyped := c.typeErrors(doc, keys)
+	for _, k := range keys {
+		if _, ok := keyType(k.path); !ok {
+			deleteKey(doc, k.path)
+		}
+	}
+	clean, err := toml.Marshal(doc)
+	if err == nil {
+		err = toml.NewDecoder(bytes.NewReader(clean)).Decode(&c.keys)
+	}
+	if err != nil {
+		return nil, joinByLine(append(append(unknown, mistyped...), decodeErrors(name, err)))
 	}
 	lines := make(map[string]int, len(keys))
 	for _, k := range keys {
 		lines[strings.Join(k.path, ".")] = k.line
 	}
-	errs := unknown
+	errs := append(unknown, mistyped...)
 	for _, err := range c.check(lines) {
 		// A value under a key spelt in another case was decoded (go-toml
 		// matches fields regardless of case) and has no line: its key is
@@ -424,6 +445,90 @@ func keyLine(p *unstable.Parser, it unstable.Iterator) int {
 		return 0
 	}
 	return p.Shape(it.Node().Raw).Start.Line
+}
+
+// typeErrors reports each known key of doc whose value has the wrong
+// type, and deletes it from doc.
+func (c *Config) typeErrors(doc map[string]any, keys []docKey) []error {
+	var errs []error
+	for _, k := range keys {
+		t, ok := keyType(k.path)
+		if !ok {
+			continue
+		}
+		v, ok := lookupKey(doc, k.path)
+		if !ok {
+			continue // under a key already reported
+		}
+		if got := tomlKind(v); !kindFits(t.Kind(), got) {
+			errs = append(errs, &ConfigError{File: c.name, Line: k.line, Key: strings.Join(k.path, "."),
+				Msg: fmt.Sprintf("want %s, not %s", keyKind(k.path), article(got))})
+			deleteKey(doc, k.path)
+		}
+	}
+	return errs
+}
+
+// tomlKind names the TOML type of a decoded value as go-toml's errors do.
+func tomlKind(v any) string {
+	switch v.(type) {
+	case int64:
+		return "integer"
+	case float64:
+		return "float"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case map[string]any:
+		return "table"
+	case []any:
+		return "array"
+	default:
+		return "date or time"
+	}
+}
+
+// kindFits reports whether a TOML value of kind got decodes into a Go
+// value of kind want (an integer is a number too).
+func kindFits(want reflect.Kind, got string) bool {
+	switch want {
+	case reflect.Int64:
+		return got == "integer"
+	case reflect.Float64:
+		return got == "integer" || got == "float"
+	case reflect.String:
+		return got == "string"
+	case reflect.Bool:
+		return got == "boolean"
+	case reflect.Struct:
+		return got == "table"
+	}
+	return false
+}
+
+func lookupKey(doc map[string]any, path []string) (any, bool) {
+	var v any = doc
+	for _, part := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[part]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func deleteKey(doc map[string]any, path []string) {
+	if len(path) == 0 {
+		return
+	}
+	parent, ok := lookupKey(doc, path[:len(path)-1])
+	if m, isMap := parent.(map[string]any); ok && isMap {
+		delete(m, path[len(path)-1])
+	}
 }
 
 // decodeErrors turns go-toml's errors into ConfigErrors that say what to do.

@@ -244,14 +244,35 @@ func TestConfigErrors(t *testing.T) {
 func TestConfigErrorsAll(t *testing.T) {
 	doc := "profile = \"nope\"\n[bash]\nmax_lines = -1\nmax_linez = 3\n[grep]\nlimit = 0\n"
 	_, err := ParseConfig("c.toml", []byte(doc))
-	if err == nil {
-		t.Fatal("no error")
-	}
-	want := []string{
+	wantErrorLines(t, err, []string{
 		`c.toml:1: profile: unknown profile "nope"`,
 		`c.toml:3: bash.max_lines: must be at least 1, not -1`,
 		`c.toml:4: bash.max_linez: unknown key`,
 		`c.toml:6: grep.limit: must be at least 1, not 0`,
+	})
+}
+
+// TestConfigErrorsAllKinds: values of the wrong type are listed with the
+// unknown keys and the values out of range, not one group at a time.
+func TestConfigErrorsAllKinds(t *testing.T) {
+	doc := "timeout_ms = \"slow\"\n[bash]\nmax_lines = -1\nmax_linez = 3\nmerge_streams = 1\n[read]\nmax_bytes = 2.5\n[grep]\nlimit = 0\n"
+	_, err := ParseConfig("c.toml", []byte(doc))
+	wantErrorLines(t, err, []string{
+		`c.toml:1: timeout_ms: want an integer, not a string`,
+		`c.toml:3: bash.max_lines: must be at least 1, not -1`,
+		`c.toml:4: bash.max_linez: unknown key`,
+		`c.toml:5: bash.merge_streams: want true or false, not an integer`,
+		`c.toml:7: read.max_bytes: want an integer, not a float`,
+		`c.toml:9: grep.limit: must be at least 1, not 0`,
+	})
+}
+
+// wantErrorLines checks that err lists exactly the problems want, one a
+// line, in order; each line starts with its want.
+func wantErrorLines(t *testing.T, err error, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("no error")
 	}
 	lines := strings.Split(err.Error(), "\n")
 	if len(lines) != len(want) {
