@@ -27,11 +27,6 @@ const (
 	codexEnv  = "SPILLWAY_E2E_CODEX"  // path of Codex's `codex`
 )
 
-// budget is the most characters one result may put in front of the
-// model: Claude Code keeps a larger tool result out of the context and
-// shows the model a preview of it instead.
-const budget = 50000
-
 // A workspace is a directory with files for every tool to find, and the
 // spillway binary built from this module.
 type workspace struct {
@@ -94,7 +89,7 @@ type check struct {
 	cli    []string
 	images int // image blocks the model must get
 	// also runs further checks on what the model read.
-	also func(t *testing.T, text string)
+	also func(t *testing.T, c client, text string)
 }
 
 // checks are the calls every client is put through: each tool, both
@@ -121,21 +116,30 @@ func checks() []check {
 			cli:  []string{"ls", "."}},
 		{name: "flood on both streams",
 			call: call{"bash", map[string]any{"command": "seq 1 300000; seq 1 300000 >&2"}},
-			also: checkFlood},
+			also: checkFlood("1", "300000")},
+		{name: "wide flood on both streams",
+			call: call{"bash", map[string]any{"command": "seq -f '%080g' 1 300000; seq -f '%080g' 1 300000 >&2"}},
+			also: checkFlood(fmt.Sprintf("%080d", 1), fmt.Sprintf("%080d", 300000))},
 	}
 }
 
-// checkFlood: the result of a flood on both streams fits the budget and
-// still shows each stream's head, tail and notice with its spill file.
-func checkFlood(t *testing.T, text string) {
-	t.Helper()
-	if n := len([]rune(text)); n > budget {
-		t.Errorf("the model read %d characters, over the %d a result may take", n, budget)
-	}
-	for _, stream := range []string{"stdout", "stderr"} {
-		re := regexp.MustCompile(`(?m)^` + stream + `:\n1\n2\n3\n(?s:.*)\n299999\n300000\n\[` + stream + `: [^\n]*Full output: /[^\n\]]+\]`)
-		if !re.MatchString(text) {
-			t.Errorf("%s: head, tail or notice with the spill file missing from what the model read", stream)
+// checkFlood: the result of a flood on both streams fits what the client
+// puts in front of the model, and still shows each stream's first and
+// last line and its notice with the spill file.
+func checkFlood(first, last string) func(t *testing.T, c client, text string) {
+	return func(t *testing.T, c client, text string) {
+		t.Helper()
+		if n := len([]rune(text)); n > c.limit {
+			t.Errorf("the model read %d characters, over the %d %s lets through whole", n, c.limit, c.name)
+		}
+		if c.cutMarker != "" && strings.Contains(text, c.cutMarker) {
+			t.Errorf("%s cut the result itself (%q): the model did not read spillway's own cut", c.name, c.cutMarker)
+		}
+		for _, stream := range []string{"stdout", "stderr"} {
+			re := regexp.MustCompile(`(?m)^` + stream + `:\n` + first + `\n(?s:.*)\n` + last + `\n\[` + stream + `: [^\n]*Full output: /[^\n\]]+\]`)
+			if !re.MatchString(text) {
+				t.Errorf("%s: first or last line, or the notice with the spill file, missing from what the model read", stream)
+			}
 		}
 	}
 }
@@ -152,13 +156,22 @@ type client struct {
 	// offered is a tool name the client must offer the model, to make
 	// sure the naming above still holds.
 	offered string
-	run     func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd
+	// limit is the most characters of one tool result the client puts in
+	// front of the model as they are; cutMarker, when not empty, is what
+	// the client writes where it cut a longer one.
+	limit     int
+	cutMarker string
+	run       func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd
 }
 
 var claudeCode = client{
 	name:     "Claude Code",
 	env:      claudeEnv,
 	toolName: func(tool string) string { return "mcp__spillway__" + tool },
+	// A larger result is kept out of the context, in a file of Claude
+	// Code's, and the model gets a 2 KB preview of its JSON instead.
+	limit:     50000,
+	cutMarker: "<persisted-output>",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 			"spillway": map[string]any{"command": w.spillway, "args": []string{"mcp"}},
@@ -182,6 +195,11 @@ var codex = client{
 	toolName:  func(tool string) string { return tool },
 	namespace: "mcp__spillway",
 	offered:   "mcp__spillway/bash",
+	// Measured with 0.169.0: a text result of 11,055 characters reaches
+	// the model whole, one of 12,018 is cut in the middle, whatever the
+	// model (about 3,000 tokens at Codex's four bytes a token).
+	limit:     11000,
+	cutMarker: "tokens truncated",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
 		home := t.TempDir()
 		cfg := fmt.Sprintf(`model = "gpt-5"
@@ -293,7 +311,7 @@ func testClient(t *testing.T, c client) {
 				t.Errorf("the model got %d image blocks, want %d (text: %s)", got[i].Images, ch.images, tail(text, 500))
 			}
 			if ch.also != nil {
-				ch.also(t, text)
+				ch.also(t, c, text)
 			}
 		})
 	}
