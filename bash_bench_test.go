@@ -20,8 +20,8 @@ func BenchmarkBashTrue(b *testing.B) {
 	ts := bashToolset(b, spillway.Options{})
 	ctx := context.Background()
 	for b.Loop() {
-		if r := ts.Bash(ctx, spillway.BashInput{Command: "true"}); r.IsError {
-			b.Fatal(r.Text)
+		if r, err := ts.Bash(ctx, spillway.BashInput{Command: "true"}); err != nil || r.IsError {
+			b.Fatal(err, r.Text)
 		}
 	}
 }
@@ -48,8 +48,8 @@ func BenchmarkBashOverheadRatio(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if r := ts.Bash(ctx, spillway.BashInput{Command: "true"}); r.IsError {
-			b.Fatal(r.Text)
+		if r, err := ts.Bash(ctx, spillway.BashInput{Command: "true"}); err != nil || r.IsError {
+			b.Fatal(err, r.Text)
 		}
 		tool = append(tool, time.Since(t1))
 		bare = append(bare, t1.Sub(t0))

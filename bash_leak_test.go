@@ -44,7 +44,7 @@ func TestBashNoLeaks(t *testing.T) {
 			r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30 & echo x"})
 		case i%10 == 5:
 			kind = "timeout to background, then kill_pid"
-			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20})
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20 * time.Millisecond})
 		case i%3 == 0:
 			kind = "quick, spilled"
 			r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100; seq 1 100 >&2", MaxLines: 10})
@@ -60,7 +60,7 @@ func TestBashNoLeaks(t *testing.T) {
 		}
 		kinds[kind]++
 		if r.Details.Running {
-			k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+			k := bashKill(t, ts, r.Details.PID)
 			if k.Details.Running || k.IsError {
 				t.Fatalf("call %d (%s): kill_pid: %+v %q", i, kind, k.Details, k.Text)
 			}

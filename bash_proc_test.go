@@ -23,8 +23,12 @@ func bashToolset(t testing.TB, opts spillway.Options) *spillway.Toolset {
 	if opts.Cwd == "" {
 		opts.Cwd = t.TempDir()
 	}
-	if opts.Spill.TempDir == "" {
-		opts.Spill.TempDir = t.TempDir()
+	if opts.Policy == nil {
+		p := spillway.DefaultPolicy()
+		opts.Policy = &p
+	}
+	if opts.Policy.Spill.Dir == "" {
+		opts.Policy.Spill.Dir = t.TempDir()
 	}
 	ts, err := spillway.New(opts)
 	if err != nil {
@@ -34,12 +38,37 @@ func bashToolset(t testing.TB, opts spillway.Options) *spillway.Toolset {
 	return ts
 }
 
-// bashRun runs a command with a generous guard against hangs.
+// bashRun runs a command with a generous guard against hangs; the call
+// must be made (the command itself may fail).
 func bashRun(t testing.TB, ts *spillway.Toolset, in spillway.BashInput) spillway.BashResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	return ts.Bash(ctx, in)
+	res, err := ts.Bash(ctx, in)
+	if err != nil {
+		t.Fatalf("bash %q: %v", in.Command, err)
+	}
+	return res
+}
+
+// bashCheck checks a background job, which must exist.
+func bashCheck(t testing.TB, ts *spillway.Toolset, pid int) spillway.BashResult {
+	t.Helper()
+	res, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: pid})
+	if err != nil {
+		t.Fatalf("check job %d: %v", pid, err)
+	}
+	return res
+}
+
+// bashKill stops a background job, which must exist.
+func bashKill(t testing.TB, ts *spillway.Toolset, pid int) spillway.BashResult {
+	t.Helper()
+	res, err := ts.KillJob(context.Background(), spillway.KillJobInput{PID: pid})
+	if err != nil {
+		t.Fatalf("kill job %d: %v", pid, err)
+	}
+	return res
 }
 
 // bashStat reads state and process group of pid from /proc.

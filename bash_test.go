@@ -3,6 +3,7 @@ package spillway_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Tests of the bash tool through the library API: the text and details of
@@ -101,41 +101,43 @@ func TestBashEnvironmentAndCwd(t *testing.T) {
 	if r.Stdout != dir+"\n" {
 		t.Errorf("session cwd: %q", r.Stdout)
 	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "pwd", Cwd: filepath.Join(dir, "missing")})
-	if !r.IsError || !strings.Contains(r.Text, "cwd") {
-		t.Errorf("missing cwd: %q", r.Text)
+	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd", Cwd: filepath.Join(dir, "missing")})
+	if err == nil || !strings.Contains(err.Error(), "cwd") {
+		t.Errorf("missing cwd: %v", err)
 	}
 }
 
 func TestBashInputErrors(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
+	ctx := context.Background()
 	cases := []struct {
 		in   spillway.BashInput
 		want string
 	}{
-		{spillway.BashInput{}, "exactly one of command"},
-		{spillway.BashInput{Command: "true", CheckPID: 5}, "exactly one of command"},
-		{spillway.BashInput{CheckPID: 5, KillPID: 5}, "exactly one of command"},
-		{spillway.BashInput{CheckPID: 5, Timeout: 1000}, "check_pid takes no other parameter (got timeout)"},
-		{spillway.BashInput{KillPID: 5, Cwd: "x"}, "kill_pid takes no other parameter (got cwd)"},
+		{spillway.BashInput{}, "command is empty"},
 		{spillway.BashInput{Command: "true", Timeout: -1}, "timeout -1"},
 		{spillway.BashInput{Command: "true", MaxLines: -1}, "max_lines"},
 		{spillway.BashInput{Command: "true", Env: map[string]string{"A=B": "x"}}, "not a variable name"},
-		{spillway.BashInput{CheckPID: 999999}, "this session has none"},
 	}
 	for _, c := range cases {
-		r := bashRun(t, ts, c.in)
-		if !r.IsError || !strings.Contains(r.Text, c.want) || strings.Contains(r.Text, "\n") {
-			t.Errorf("%+v: got %q (is_error %v), want one line with %q", c.in, r.Text, r.IsError, c.want)
+		r, err := ts.Bash(ctx, c.in)
+		if err == nil || !strings.HasPrefix(err.Error(), "bash: ") || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: got %v (result %q), want one line with %q", c.in, err, r.Text, c.want)
 		}
+	}
+	if _, err := ts.CheckJob(ctx, spillway.CheckJobInput{PID: 999999}); err == nil || !strings.Contains(err.Error(), "this session has none") {
+		t.Errorf("check of an unknown pid: %v", err)
+	}
+	if _, err := ts.KillJob(ctx, spillway.KillJobInput{PID: -1}); err == nil || !strings.Contains(err.Error(), "positive pid") {
+		t.Errorf("kill of pid -1: %v", err)
 	}
 	// An unknown pid lists the known ones.
 	a := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
 	b := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
-	r := bashRun(t, ts, spillway.BashInput{KillPID: 1})
+	_, err := ts.KillJob(ctx, spillway.KillJobInput{PID: 1})
 	want := fmt.Sprintf("known pids: %d, %d", a.Details.PID, b.Details.PID)
-	if !r.IsError || !strings.Contains(r.Text, want) {
-		t.Errorf("unknown pid: %q, want %q", r.Text, want)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("unknown pid: %v, want %q", err, want)
 	}
 }
 
@@ -159,7 +161,7 @@ func TestBashLimits(t *testing.T) {
 	}
 	// full_output stops at the 1 MiB ceiling: seq 1 200000 is 1.2 MB.
 	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 200000", FullOutput: true})
-	if tr := r.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > policy.StreamCeiling {
+	if tr := r.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > spillway.StreamCeiling {
 		t.Errorf("full_output past the ceiling: %+v", tr)
 	}
 	// Each stream has its own limits and its own spill file.
@@ -183,7 +185,7 @@ func TestBashBinaryStream(t *testing.T) {
 }
 
 func TestBashMergedStreams(t *testing.T) {
-	p := policy.Default()
+	p := spillway.DefaultPolicy()
 	p.Bash.MergeStreams = true
 	ts := bashToolset(t, spillway.Options{Policy: &p})
 	r := bashRun(t, ts, spillway.BashInput{Command: "echo a; echo b >&2; echo c"})
@@ -230,11 +232,11 @@ func TestBashLingeringChild(t *testing.T) {
 				}
 			}
 			// The job is reachable and still running.
-			chk := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+			chk := bashCheck(t, ts, r.Details.PID)
 			if !chk.Details.Running || chk.IsError || !strings.Contains(chk.Text, "(no new output)") {
 				t.Errorf("check_pid: %+v %q", chk.Details, chk.Text)
 			}
-			k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+			k := bashKill(t, ts, r.Details.PID)
 			if k.Details.Running || k.IsError {
 				t.Errorf("kill_pid: %+v %q", k.Details, k.Text)
 			}
@@ -260,7 +262,7 @@ func TestBashQuickChildIsNotAJob(t *testing.T) {
 		t.Logf("the child outlived the grace: %q", r.Text)
 		for i := 0; r.Details.Running && i < 2000; i++ {
 			time.Sleep(5 * time.Millisecond)
-			r = bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+			r = bashCheck(t, ts, r.Details.PID)
 			out += r.Stdout
 		}
 	}
@@ -280,7 +282,7 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	start := time.Now()
-	r := bashRun(t, ts, spillway.BashInput{Command: "echo first; sleep 3; echo second", Timeout: 1000})
+	r := bashRun(t, ts, spillway.BashInput{Command: "echo first; sleep 3; echo second", Timeout: 1000 * time.Millisecond})
 	t.Logf("backgrounded after %v", time.Since(start))
 	d := r.Details
 	if !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || d.PID <= 0 || r.IsError {
@@ -299,18 +301,18 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 		t.Errorf("stdout at the timeout: %q", r.Stdout)
 	}
 	time.Sleep(3 * time.Second)
-	c := bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+	c := bashCheck(t, ts, d.PID)
 	out := c.Stdout
 	for i := 0; c.Details.Running && i < 2000; i++ { // only on a loaded machine
 		time.Sleep(5 * time.Millisecond)
-		c = bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+		c = bashCheck(t, ts, d.PID)
 		out += c.Stdout
 	}
 	if out != rest || bashExit(c) != 0 || c.Details.Running || c.IsError || c.Details.TimedOut != true {
 		t.Errorf("check_pid: %+v\n%q, want %q", c.Details, c.Text, rest)
 	}
 	// Once finished, a check says so again, with nothing new.
-	c = bashRun(t, ts, spillway.BashInput{CheckPID: d.PID})
+	c = bashCheck(t, ts, d.PID)
 	if c.Text != "(no new output)\n\nexit code: 0" {
 		t.Errorf("second check: %q", c.Text)
 	}
@@ -325,14 +327,14 @@ func TestBashKillPID(t *testing.T) {
 	if !r.Details.Running || !r.Details.Backgrounded || r.Details.ExitCode != nil || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", pgid)) {
 		t.Fatalf("%+v %q", r.Details, r.Text)
 	}
-	for i := 0; len(bashGroupMembers(pgid)) < 4 || !strings.Contains(bashRun(t, ts, spillway.BashInput{CheckPID: pgid}).Text, "up"); i++ {
+	for i := 0; len(bashGroupMembers(pgid)) < 4 || !strings.Contains(bashCheck(t, ts, pgid).Text, "up"); i++ {
 		if i > 2000 {
 			t.Fatal("the children never started")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	start := time.Now()
-	k := bashRun(t, ts, spillway.BashInput{KillPID: pgid})
+	k := bashKill(t, ts, pgid)
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || bashExit(k) != 143 ||
 		!strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("kill_pid: %+v\n%q", k.Details, k.Text)
@@ -352,13 +354,13 @@ func TestBashKillEscalates(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "trap '' TERM; echo ready; sleep 30", RunInBackground: true})
-	for i := 0; !strings.Contains(bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID}).Text, "ready"); i++ {
+	for i := 0; !strings.Contains(bashCheck(t, ts, r.Details.PID).Text, "ready"); i++ {
 		if i > 2000 {
 			t.Fatal("never ready")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	k := bashKill(t, ts, r.Details.PID)
 	if k.Details.Signal != "SIGKILL" || !strings.Contains(k.Text, "exit code: 137 (killed by SIGKILL)") || !strings.Contains(k.Text, "SIGKILL after 2s") {
 		t.Errorf("%+v\n%q", k.Details, k.Text)
 	}
@@ -384,8 +386,11 @@ func TestBashCancel(t *testing.T) {
 		cancelled = time.Now()
 		cancel()
 	}()
-	r := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; touch " + begun + "; wait"})
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; touch " + begun + "; wait"})
 	returned := time.Since(cancelled)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pgid := r.Details.PID
 	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "begun") || !strings.Contains(r.Text, "Cancelled") {
 		t.Errorf("%+v\n%q", r.Details, r.Text)
@@ -399,9 +404,8 @@ func TestBashCancel(t *testing.T) {
 		t.Errorf("kill(-pgid, 0) still succeeds")
 	}
 	// A context already done starts nothing.
-	r = ts.Bash(ctx, spillway.BashInput{Command: "echo never"})
-	if !r.IsError || !strings.Contains(r.Text, "not started") {
-		t.Errorf("done context: %q", r.Text)
+	if _, err := ts.Bash(ctx, spillway.BashInput{Command: "echo never"}); err == nil || !strings.Contains(err.Error(), "not started") {
+		t.Errorf("done context: %v", err)
 	}
 }
 
@@ -414,7 +418,7 @@ func TestBashBackgroundSpill(t *testing.T) {
 	var path string
 	var lines int64
 	for i := 0; ; i++ {
-		c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+		c := bashCheck(t, ts, r.Details.PID)
 		if p := c.Details.Stdout.FullOutputPath; p != "" {
 			path = p
 			if !strings.Contains(c.Text, "Full output: "+p) {
@@ -456,7 +460,7 @@ func TestBashBackgroundSpill(t *testing.T) {
 // cat reads stdin, which is /dev/null: it ends at once.
 func TestBashStdinIsDevNull(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: "cat; read x; echo $?", Timeout: 20000})
+	r := bashRun(t, ts, spillway.BashInput{Command: "cat; read x; echo $?", Timeout: 20000 * time.Millisecond})
 	if r.Details.TimedOut || r.Text != "stdout:\n1\n\nexit code: 0" {
 		t.Errorf("%+v %q", r.Details, r.Text)
 	}
@@ -466,7 +470,7 @@ func TestBashStdinIsDevNull(t *testing.T) {
 func TestBashYesTimeoutThenKill(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: "yes", Timeout: 1000})
+	r := bashRun(t, ts, spillway.BashInput{Command: "yes", Timeout: 1000 * time.Millisecond})
 	if !r.Details.TimedOut || !r.Details.Running || !r.Details.Stdout.Truncation.Truncated || r.Details.Stdout.FullOutputPath == "" {
 		t.Fatalf("%+v", r.Details)
 	}
@@ -477,7 +481,7 @@ func TestBashYesTimeoutThenKill(t *testing.T) {
 	// machine it may not have run at all between the two calls, and then
 	// the kill's window is rightly empty.
 	time.Sleep(200 * time.Millisecond)
-	k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	k := bashKill(t, ts, r.Details.PID)
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("%+v\n%s", k.Details, k.Text[max(0, len(k.Text)-300):])
 	}
@@ -507,7 +511,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 	var pgids []int
 	for _, in := range []spillway.BashInput{
 		{Command: "seq 1 100000; sleep 30", RunInBackground: true},
-		{Command: "echo a; sleep 30", Timeout: 100},
+		{Command: "echo a; sleep 30", Timeout: 100 * time.Millisecond},
 		{Command: "sleep 30 & echo b"},
 		{Command: "trap '' TERM; sleep 30", RunInBackground: true},
 	} {
@@ -535,7 +539,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	for range 20 { // the job with the big output spills
-		if c := bashRun(t, ts, spillway.BashInput{CheckPID: pgids[0]}); c.Details.Stdout.FullOutputPath != "" {
+		if c := bashCheck(t, ts, pgids[0]); c.Details.Stdout.FullOutputPath != "" {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -566,9 +570,12 @@ func TestBashCloseKillsJobs(t *testing.T) {
 	if !waiting.IsError || waiting.Details.Running {
 		t.Errorf("waiting call: %+v %q", waiting.Details, waiting.Text)
 	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "true"})
-	if !r.IsError || !strings.Contains(r.Text, "session has ended") {
-		t.Errorf("after Close: %q", r.Text)
+	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "true"})
+	if !errors.Is(err, spillway.ErrClosed) || !strings.Contains(err.Error(), "session has ended") {
+		t.Errorf("after Close: %v", err)
+	}
+	if _, err := ts.Read(context.Background(), spillway.ReadInput{Path: "x"}); !errors.Is(err, spillway.ErrClosed) {
+		t.Errorf("read after Close: %v", err)
 	}
 }
 
@@ -583,22 +590,22 @@ func TestBashJobLimit(t *testing.T) {
 			t.Fatalf("job %d: %q", i, r.Text)
 		}
 	}
-	for bashRun(t, ts, spillway.BashInput{CheckPID: first.Details.PID}).Details.Running {
+	for bashCheck(t, ts, first.Details.PID).Details.Running {
 		time.Sleep(5 * time.Millisecond)
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
 	if r.IsError {
 		t.Fatalf("65th job with one finished: %q", r.Text)
 	}
-	if c := bashRun(t, ts, spillway.BashInput{CheckPID: first.Details.PID}); !c.IsError || !strings.Contains(c.Text, "known pids") {
-		t.Errorf("the finished job was not forgotten: %q", c.Text)
+	if _, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: first.Details.PID}); err == nil || !strings.Contains(err.Error(), "known pids") {
+		t.Errorf("the finished job was not forgotten: %v", err)
 	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
-	if !r.IsError || !strings.Contains(r.Text, "64 background jobs are running") || !strings.Contains(r.Text, "kill_pid") {
-		t.Errorf("66th job: %q", r.Text)
+	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	if err == nil || !strings.Contains(err.Error(), "64 background jobs are running") || !strings.Contains(err.Error(), "kill_pid") {
+		t.Errorf("66th job: %v", err)
 	}
 	// A command that must be backgrounded with no room is stopped and says so.
-	r = bashRun(t, ts, spillway.BashInput{Command: "echo z; sleep 30", Timeout: 200})
+	r = bashRun(t, ts, spillway.BashInput{Command: "echo z; sleep 30", Timeout: 200 * time.Millisecond})
 	if !r.IsError || r.Details.Running || !strings.Contains(r.Text, "Not kept in the background") {
 		t.Errorf("timeout with a full table: %+v %q", r.Details, r.Text)
 	}
@@ -654,9 +661,9 @@ func TestBashConcurrent(t *testing.T) {
 					t.Errorf("got %q want %q", r.Stdout, want)
 				}
 				bg := bashRun(t, ts, spillway.BashInput{Command: "seq 1 50000; sleep 30", RunInBackground: true})
-				wg.Go(func() { bashRun(t, ts, spillway.BashInput{CheckPID: bg.Details.PID}) })
-				bashRun(t, ts, spillway.BashInput{CheckPID: bg.Details.PID})
-				if k := bashRun(t, ts, spillway.BashInput{KillPID: bg.Details.PID}); k.Details.Running {
+				wg.Go(func() { bashCheck(t, ts, bg.Details.PID) })
+				bashCheck(t, ts, bg.Details.PID)
+				if k := bashKill(t, ts, bg.Details.PID); k.Details.Running {
 					t.Errorf("kill: %+v", k.Details)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/output"
@@ -21,7 +22,10 @@ func Example() {
 	}
 	defer ts.Close() // kills background jobs, removes the spill directory
 
-	res := ts.Bash(context.Background(), spillway.BashInput{Command: "echo hello; echo oops >&2; exit 3"})
+	res, err := ts.Bash(context.Background(), spillway.BashInput{Command: "echo hello; echo oops >&2; exit 3"})
+	if err != nil {
+		log.Fatal(err) // the command could not be run
+	}
 	fmt.Println(res.Text)
 	fmt.Println("is_error:", res.IsError, "exit_code:", *res.Details.ExitCode)
 	// Output:
@@ -43,13 +47,50 @@ func ExampleToolset_Bash_truncated() {
 	}
 	defer ts.Close()
 
-	res := ts.Bash(context.Background(), spillway.BashInput{Command: "seq 1 100000"})
+	res, err := ts.Bash(context.Background(), spillway.BashInput{Command: "seq 1 100000"})
+	if err != nil {
+		log.Fatal(err)
+	}
 	out := res.Details.Stdout
 	fmt.Println("shown lines:", out.Truncation.OutputLines, "of", out.Truncation.TotalLines)
 	fmt.Println("spilled:", strings.HasPrefix(out.FullOutputPath, ts.SpillDir()))
 	// Output:
 	// shown lines: 2000 of 100000
 	// spilled: true
+}
+
+// A server runs in the background; its new output is polled with CheckJob
+// and it is stopped with KillJob.
+func ExampleToolset_CheckJob() {
+	ts, err := spillway.New(spillway.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ts.Close()
+	ctx := context.Background()
+
+	res, err := ts.Bash(ctx, spillway.BashInput{Command: "echo listening; sleep 60", RunInBackground: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	job := res.Details.PID
+	for seen := ""; !strings.Contains(seen, "listening"); {
+		res, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: job})
+		if err != nil {
+			log.Fatal(err)
+		}
+		seen += res.Stdout
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println("running:", res.Details.Running)
+	res, err = ts.KillJob(ctx, spillway.KillJobInput{PID: job})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("stopped by:", res.Details.Signal)
+	// Output:
+	// running: true
+	// stopped by: SIGTERM
 }
 
 // The truncation engine works on any io.Reader or as an io.Writer.

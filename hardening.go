@@ -50,3 +50,9 @@ func sandboxWrap(opts Options, root *confine.Root, store *spill.Store) (func(*ex
 	}
 	return func(cmd *exec.Cmd) error { return sandbox.Wrap(cmd, rules()) }, nil
 }
+
+// MaybeRunSandboxHelper runs the sandbox helper and exits when the process
+// was started as one; otherwise it returns at once. A program that sets
+// Options.Sandbox calls it first thing in main: sandboxed commands run
+// through a re-exec of the program itself.
+func MaybeRunSandboxHelper() { sandbox.MaybeRunHelper() }

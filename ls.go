@@ -9,17 +9,28 @@ import (
 
 // Types of the ls tool.
 type (
-	LsInput   = files.LsInput
-	LsResult  = files.LsResult
+	// LsInput names the directory (Path) and the most entries (Limit).
+	LsInput = files.LsInput
+	// LsResult is a listing: Text for the model, Details and Entries (the
+	// names shown).
+	LsResult = files.LsResult
+	// LsDetails hold the count, whether the limit was reached, and the
+	// truncation.
 	LsDetails = files.LsDetails
 )
 
 // Ls lists a directory: names sorted case-insensitively, dotfiles
 // included, directories ending in "/" and symlinks in "@".
-func (t *Toolset) Ls(ctx context.Context, in LsInput) LsResult {
-	res := t.files.Ls(ctx, in)
-	if t.policy.Format == policy.FormatJSON {
-		res.Text = t.render(res.Text, res.Details, res.IsError, policy.Field{Name: "entries", Value: entryList(res.Entries)})
+func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
+	if err := t.open(); err != nil {
+		return LsResult{}, err
 	}
-	return res
+	res, err := t.files.Ls(ctx, in)
+	if err != nil {
+		return LsResult{}, err
+	}
+	if t.policy.Format == policy.FormatJSON {
+		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "entries", Value: entryList(res.Entries)})
+	}
+	return res, nil
 }

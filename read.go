@@ -9,19 +9,32 @@ import (
 
 // Types of the read tool.
 type (
-	ReadInput   = files.ReadInput
-	ReadResult  = files.ReadResult
+	// ReadInput names the file (Path) and the page: Offset (first line,
+	// 1-based), Limit (lines), LineNumbers.
+	ReadInput = files.ReadInput
+	// ReadResult is one page: Text for the model, Details, Content (the
+	// lines shown, no notices), or Image and MimeType for an image.
+	ReadResult = files.ReadResult
+	// ReadDetails hold the path, kind, MIME type, offset, lines shown,
+	// total lines, lines cut and the truncation.
 	ReadDetails = files.ReadDetails
 )
 
 // Read shows one page of a text file (at most the policy's lines and
 // bytes, 2000 and 50 KiB by default, from line Offset), or an image whole.
 // Paging through a big file seeks through a line index instead of
-// rescanning it.
-func (t *Toolset) Read(ctx context.Context, in ReadInput) ReadResult {
-	res := t.files.Read(ctx, in)
-	if t.policy.Format == policy.FormatJSON && res.Image == nil {
-		res.Text = t.render(res.Text, res.Details, res.IsError, policy.Field{Name: "content", Value: res.Content})
+// rescanning it. A missing file, a directory, a binary file or a FIFO is
+// an error that says what to use instead.
+func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
+	if err := t.open(); err != nil {
+		return ReadResult{}, err
 	}
-	return res
+	res, err := t.files.Read(ctx, in)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if t.policy.Format == policy.FormatJSON && res.Image == nil {
+		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "content", Value: res.Content})
+	}
+	return res, nil
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // The Toolset's read and ls resolve relative paths against the session's
@@ -17,7 +16,7 @@ func TestToolsetReadAndLs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("1\n2\n3\n4\n5\n6\n7\n"), 0o644)
 	os.Mkdir(filepath.Join(dir, "Sub"), 0o755)
-	p := policy.Default()
+	p := spillway.DefaultPolicy()
 	p.Read.MaxLines = 5
 	p.Ls.Limit = 1
 	ts, err := spillway.New(spillway.Options{Cwd: dir, Policy: &p})
@@ -27,24 +26,24 @@ func TestToolsetReadAndLs(t *testing.T) {
 	defer ts.Close()
 	ctx := context.Background()
 
-	res := ts.Read(ctx, spillway.ReadInput{Path: "f.txt"})
-	if res.IsError || res.Content != "1\n2\n3\n4\n5\n" || !strings.HasSuffix(res.Text, "[Showing lines 1-5 of 7. Use offset=6 to continue]") {
-		t.Fatalf("read: %q", res.Text)
+	res, err := ts.Read(ctx, spillway.ReadInput{Path: "f.txt"})
+	if err != nil || res.Content != "1\n2\n3\n4\n5\n" || !strings.HasSuffix(res.Text, "[Showing lines 1-5 of 7. Use offset=6 to continue]") {
+		t.Fatalf("read: %v %q", err, res.Text)
 	}
 	var d spillway.ReadDetails = res.Details
 	if d.Path != filepath.Join(dir, "f.txt") || d.TotalLines != 7 {
 		t.Fatalf("read details: %+v", d)
 	}
-	res = ts.Read(ctx, spillway.ReadInput{Path: "f.txt", Offset: 6, Limit: 100})
-	if res.Text != "6\n7\n" {
+	res, err = ts.Read(ctx, spillway.ReadInput{Path: "f.txt", Offset: 6, Limit: 100})
+	if err != nil || res.Text != "6\n7\n" {
 		t.Fatalf("read offset 6: %q", res.Text)
 	}
 
-	ls := ts.Ls(ctx, spillway.LsInput{})
-	if ls.IsError || ls.Text != "f.txt\n\n[1 entry limit reached. Use limit=2 for more]" || !ls.Details.EntryLimitReached {
+	ls, err := ts.Ls(ctx, spillway.LsInput{})
+	if err != nil || ls.Text != "f.txt\n\n[1 entry limit reached. Use limit=2 for more]" || !ls.Details.EntryLimitReached {
 		t.Fatalf("ls: %q %+v", ls.Text, ls.Details)
 	}
-	if ls = ts.Ls(ctx, spillway.LsInput{Limit: 10}); ls.Text != "f.txt\nSub/\n" {
+	if ls, err = ts.Ls(ctx, spillway.LsInput{Limit: 10}); err != nil || ls.Text != "f.txt\nSub/\n" {
 		t.Fatalf("ls limit 10: %q", ls.Text)
 	}
 }

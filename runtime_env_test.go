@@ -18,17 +18,17 @@ func TestBashPythonLineReachesCheckPID(t *testing.T) {
 		t.Skip("no python3")
 	}
 	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: `python3 -c "print('ready'); import time; time.sleep(30)"`, Timeout: 1500})
+	r := bashRun(t, ts, spillway.BashInput{Command: `python3 -c "print('ready'); import time; time.sleep(30)"`, Timeout: 1500 * time.Millisecond})
 	if !r.Details.Backgrounded || r.Details.PID == 0 {
 		t.Fatalf("not backgrounded: %+v %q", r.Details, r.Text)
 	}
-	defer bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID})
+	defer bashKill(t, ts, r.Details.PID)
 	seen := r.Stdout
 	// A generous wait for a loaded machine to start Python; on an idle one
 	// the line is in the first result.
 	for i := 0; !strings.Contains(seen, "ready") && i < 400; i++ {
 		time.Sleep(50 * time.Millisecond)
-		c := bashRun(t, ts, spillway.BashInput{CheckPID: r.Details.PID})
+		c := bashCheck(t, ts, r.Details.PID)
 		seen += c.Stdout
 		if !c.Details.Running {
 			break

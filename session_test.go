@@ -1,6 +1,7 @@
 package spillway_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,9 +88,8 @@ func TestBashSessionErrors(t *testing.T) {
 	for _, in := range []spillway.BashInput{
 		{Command: "true", Session: "bad name"},
 		{Command: "true", Session: strings.Repeat("x", 65)},
-		{CheckPID: 1, Session: "a"},
 	} {
-		if r := bashRun(t, ts, in); !r.IsError || r.Details.PID != 0 {
+		if r, err := ts.Bash(context.Background(), in); err == nil {
 			t.Errorf("%+v: want a call error, got %q", in, r.Text)
 		}
 	}
@@ -98,9 +98,9 @@ func TestBashSessionErrors(t *testing.T) {
 	run := func(in spillway.BashInput) spillway.BashResult { return bashRun(t, ts, in) }
 	run(spillway.BashInput{Command: "cd " + dir, Session: "gone"})
 	os.Remove(dir)
-	r := run(spillway.BashInput{Command: "pwd", Session: "gone"})
-	if !r.IsError || !strings.Contains(r.Text, `session "gone"`) {
-		t.Errorf("removed directory: %q", r.Text)
+	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd", Session: "gone"})
+	if err == nil || !strings.Contains(err.Error(), `session "gone"`) {
+		t.Errorf("removed directory: %v", err)
 	}
 	// With cwd given the call runs; its cd moves the session.
 	to := t.TempDir()
@@ -139,7 +139,7 @@ func TestBashArgsLiteral(t *testing.T) {
 	if r.Details.PID == 0 || !r.Details.Running {
 		t.Fatalf("background args: %q", r.Text)
 	}
-	if k := bashRun(t, ts, spillway.BashInput{KillPID: r.Details.PID}); k.Details.Running {
+	if k := bashKill(t, ts, r.Details.PID); k.Details.Running {
 		t.Errorf("kill: %q", k.Text)
 	}
 	// A session's directory and environment reach an args program.

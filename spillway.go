@@ -6,15 +6,21 @@
 //	ts, err := spillway.New(spillway.Options{Cwd: "."})
 //	if err != nil { … }
 //	defer ts.Close()
-//	res := ts.Bash(ctx, spillway.BashInput{Command: "go test ./..."})
-//	fmt.Println(res.Text)
+//	res, err := ts.Bash(ctx, spillway.BashInput{Command: "go test ./..."})
+//	if err != nil { … } // the call could not be made
+//	fmt.Println(res.Text)  // what the model reads; res.Details has the exit code
+//
+// Every tool method returns (Result, error). The error means the call could
+// not be made: bad input, a missing file, an unknown job, a closed toolset.
+// What a command did — its exit code, signal, timeout — is in the result.
+// docs/tools.md states each tool's parameters, defaults and details.
 package spillway
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
@@ -26,56 +32,66 @@ import (
 // Options configure a Toolset. The zero value is usable.
 type Options struct {
 	// Cwd is the session's working directory: bash starts there and
-	// relative paths resolve against it. Default: the process's.
+	// relative paths resolve against it. Default: Root if set, else the
+	// process's.
 	Cwd string
 	// Env holds extra environment variables for every bash command.
 	Env map[string]string
-	// Policy holds the limits; the zero value means policy.Default().
-	Policy *policy.Policy
-	// Spill configures the session's spill store.
-	Spill spill.Config
-	// SpillStore, when set, is used instead of a new session store (the
-	// CLI passes its shared store). The Toolset does not own it.
-	SpillStore *spill.Store
+	// Policy holds the limits, the shell, the default timeout and where
+	// spill files go; nil means DefaultPolicy(). New refuses a policy that
+	// a tool could not use (see Policy.Validate).
+	Policy *Policy
+	// KeepSpill spills into $TMPDIR/spillway-<uid>/cli/ (under
+	// Policy.Spill.Dir when set), a directory kept after Close and pruned
+	// by the spill budget and after 24 hours, so that the files a notice
+	// names outlive the toolset. The one-shot CLI commands use it. By
+	// default each toolset spills into a directory of its own that Close
+	// removes.
+	KeepSpill bool
 
 	// Root, when set, confines read, grep, find and ls to this directory:
 	// a path that resolves outside it (through "..", an absolute path or
 	// a symlink) is refused, except the session's spill files. It is the
-	// default Cwd, where bash starts. (Issue 7.)
+	// default Cwd, where bash starts.
 	Root string
 	// Sandbox runs every bash command under Landlock: it may read and
 	// run anything but write only under Root, the spill directory and the
 	// temp directory. It needs Root and a kernel with Landlock (New fails
 	// otherwise: commands never run unconfined), and the program must call
-	// sandbox.MaybeRunHelper first thing in main.
+	// MaybeRunSandboxHelper first thing in main.
 	Sandbox bool
 	// NoNetwork, with Sandbox, also denies commands TCP bind and connect.
 	NoNetwork bool
 }
 
-// Re-exported types of the tools.
-type (
-	BashInput   = shell.Input
-	BashResult  = shell.Result
-	BashDetails = shell.Details
-	// BashProgress is what BashInput.Progress receives about once a second.
-	BashProgress = shell.Progress
-)
-
 // A Toolset is one session: its cwd and env, its background jobs and its
 // spill directory. Its methods are safe for concurrent use.
 type Toolset struct {
-	policy    policy.Policy
-	spill     *spill.Store
-	ownsSpill bool
-	shell     *shell.Runner
-	files     *files.Tools
-	search    *search.Searcher
+	policy policy.Policy
+	spill  *spill.Store
+	shell  *shell.Runner
+	files  *files.Tools
+	search *search.Searcher
+	closed atomic.Bool
 }
 
-// New returns a Toolset.
+// New returns a Toolset. It checks everything it is given: a policy a
+// tool could not use, a cwd that is not a directory or lies outside Root,
+// a sandbox the kernel cannot provide are errors that say what to fix.
 func New(opts Options) (*Toolset, error) {
-	root, err := confineRoot(&opts) // issue 7: --root, --sandbox
+	t := &Toolset{policy: policy.Default()}
+	if opts.Policy != nil {
+		t.policy = *opts.Policy
+		if err := t.policy.Validate(); err != nil {
+			return nil, fmt.Errorf("spillway: the policy cannot be used: %w (start from DefaultPolicy() or Profile(name) and change what you need)", err)
+		}
+	}
+	for k, v := range opts.Env {
+		if err := shell.CheckEnv(k, v); err != nil {
+			return nil, fmt.Errorf("spillway: Options.Env: %w", err)
+		}
+	}
+	root, err := confineRoot(&opts)
 	if err != nil {
 		return nil, err
 	}
@@ -96,13 +112,10 @@ func New(opts Options) (*Toolset, error) {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("spillway: cwd %s is not a directory", cwd)
 	}
-	t := &Toolset{policy: policy.Default()}
-	if opts.Policy != nil {
-		t.policy = *opts.Policy
-	}
-	t.spill, t.ownsSpill = opts.SpillStore, false
-	if t.spill == nil {
-		t.spill, t.ownsSpill = spill.NewSession(opts.Spill), true
+	if opts.KeepSpill {
+		t.spill = spill.NewCLI(t.policy.Spill.StoreConfig())
+	} else {
+		t.spill = spill.NewSession(t.policy.Spill.StoreConfig())
 	}
 	root = root.With(t.spill.Dir) // the spill files stay readable
 	wrap, err := sandboxWrap(opts, root, t.spill)
@@ -115,28 +128,30 @@ func New(opts Options) (*Toolset, error) {
 	return t, nil
 }
 
+// Policy returns the policy the toolset applies.
+func (t *Toolset) Policy() Policy { return t.policy }
+
 // SpillDir returns the session's spill directory ("" until first used).
 func (t *Toolset) SpillDir() string { return t.spill.Dir() }
 
-// Bash runs a command with `bash -c` (fresh shell, stdin /dev/null, own
-// process group), or checks (CheckPID) or stops (KillPID) a background
-// one. A command still running after its timeout (default 120 s) is
-// backgrounded, not killed: the result holds the output so far and the
-// pid. Children that outlive the shell become a background job too, and
-// the call returns within a second of the shell's exit. Cancelling ctx
-// stops the command's whole process group (SIGTERM, SIGKILL after 2 s).
-func (t *Toolset) Bash(ctx context.Context, in BashInput) BashResult {
-	return t.renderBash(t.shell.Run(ctx, in))
+// ErrClosed is the error of a call on a closed toolset.
+var ErrClosed = shell.ErrClosed
+
+// open reports ErrClosed once the toolset is closed.
+func (t *Toolset) open() error {
+	if t.closed.Load() {
+		return ErrClosed
+	}
+	return nil
 }
 
 // Close ends the session: every job is killed and the spill directory
-// removed.
+// removed (kept with KeepSpill). Calls after Close fail with ErrClosed.
 func (t *Toolset) Close() error {
+	t.closed.Store(true)
 	err := t.shell.Close()
-	if t.ownsSpill {
-		if e := t.spill.Close(); err == nil {
-			err = e
-		}
+	if e := t.spill.Close(); err == nil {
+		err = e
 	}
 	return err
 }

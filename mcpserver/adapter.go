@@ -20,8 +20,10 @@ type result[D any] struct {
 }
 
 // A callFunc runs one call of a tool on the session's toolset. ctx ends
-// when the client cancels the call, goes away, or the session ends.
-type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in In) result[D]
+// when the client cancels the call, goes away, or the session ends. The
+// error says the call could not be made; the model reads it as an isError
+// result.
+type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in In) (result[D], error)
 
 // addTool adds tool t to s. The arguments are checked against
 // t.InputSchema (an invalid call is an isError result that says what is
@@ -43,7 +45,10 @@ func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
 			return errorResult(err), nil
 		}
 		defer finish()
-		r := call(callCtx, ts, req, in)
+		r, err := call(callCtx, ts, req, in)
+		if err != nil {
+			return s.failed(err), nil
+		}
 		details, err := json.Marshal(r.Details)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -49,12 +49,43 @@ func TestDecodeArgs(t *testing.T) {
 		}
 	}
 
-	var in spillway.BashInput
+	var in bashArgs
 	if err := decodeArgs(json.RawMessage(`{"command":"ls","timeout":5000,"env":{"A":"1"},"check_pid":0}`), bash, &in); err == nil {
 		t.Error("check_pid 0 accepted")
 	}
 	if err := decodeArgs(json.RawMessage(`{"command":"ls","timeout":5000,"env":{"A":"1"}}`), bash, &in); err != nil ||
 		in.Command != "ls" || in.Timeout != 5000 || in.Env["A"] != "1" {
 		t.Errorf("decoded %+v, %v", in, err)
+	}
+}
+
+// The bash tool's one object maps onto Bash, CheckJob and KillJob: it must
+// name exactly one thing to do, and a job call takes no command options.
+func TestBashArgsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		args bashArgs
+		want string // "" for none
+	}{
+		{bashArgs{Command: "true"}, ""},
+		{bashArgs{CheckPID: 5}, ""},
+		{bashArgs{KillPID: 5}, ""},
+		{bashArgs{}, "exactly one of command"},
+		{bashArgs{Command: "true", CheckPID: 5}, "exactly one of command"},
+		{bashArgs{CheckPID: 5, KillPID: 5}, "exactly one of command"},
+		{bashArgs{CheckPID: 5, Timeout: 1000}, "check_pid takes no other parameter (got timeout)"},
+		{bashArgs{KillPID: 5, Cwd: "x", FullOutput: true}, "kill_pid takes no other parameter (got cwd, full_output)"},
+		{bashArgs{CheckPID: 1, Session: "a"}, "check_pid takes no other parameter (got session)"},
+	} {
+		err := tc.args.check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	in := bashArgs{Command: "x", Timeout: 1500}.input()
+	if in.Timeout != 1500*time.Millisecond {
+		t.Errorf("timeout 1500 ms is %v", in.Timeout)
+	}
+	if in := (bashArgs{Command: "x", Timeout: 1 << 62}).input(); in.Timeout <= 0 {
+		t.Errorf("a huge timeout overflowed: %v", in.Timeout)
 	}
 }

@@ -26,7 +26,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
-	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -102,9 +101,10 @@ func fuzzServer(f *testing.F) *mcp.ClientSession {
 	}
 	p := policy.Default()
 	p.Shell = "true" // the command is never interpreted
+	p.Spill.Dir = base
 	cfg := mcpserver.Config{
 		NewToolset: func() (*spillway.Toolset, error) {
-			return spillway.New(spillway.Options{Root: ws, Policy: &p, Spill: spill.Config{TempDir: base}})
+			return spillway.New(spillway.Options{Root: ws, Policy: &p})
 		},
 		Policy: &p,
 	}

@@ -15,12 +15,12 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Config configures the MCP server of one process.
@@ -28,8 +28,9 @@ type Config struct {
 	// NewToolset makes the toolset of a new session.
 	NewToolset func() (*spillway.Toolset, error)
 	// Policy is what the toolsets apply; the tool descriptions state its
-	// limits. The zero value means policy.Default().
-	Policy *policy.Policy
+	// limits and its format renders the results. nil means
+	// spillway.DefaultPolicy().
+	Policy *spillway.Policy
 	// Version is the server version reported to clients.
 	Version string
 	// Logger receives the server's log (never stdout). nil discards it.
@@ -40,9 +41,9 @@ type Config struct {
 	TypedResults bool
 }
 
-func (c Config) policy() policy.Policy {
+func (c Config) policy() spillway.Policy {
 	if c.Policy == nil {
-		return policy.Default()
+		return spillway.DefaultPolicy()
 	}
 	return *c.Policy
 }
@@ -71,6 +72,17 @@ type toolServer struct {
 	// session returns the session of a call, and a context that ends when
 	// the call's client goes away (nil when the transport cannot tell).
 	session func(*mcp.CallToolRequest) (*session, context.Context, error)
+	// format renders the errors of failed calls as the results are.
+	format spillway.Format
+}
+
+// failed is the result of a call that could not be made: its error, as
+// one line of text (or a JSON envelope), with isError.
+func (s *toolServer) failed(err error) *mcp.CallToolResult {
+	if s.format == spillway.FormatJSON {
+		return errorResult(errors.New(spillway.ErrorEnvelope(err)))
+	}
+	return errorResult(err)
 }
 
 // newToolServer makes the mcp.Server. initialized, if not nil, is called
@@ -98,6 +110,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		log:     cfg.logger(),
 		typed:   cfg.TypedResults,
 		session: lookup,
+		format:  cfg.policy().Format,
 	}
 	p := cfg.policy()
 	for _, a := range adapters {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 const guard = 30 * time.Second
@@ -33,7 +32,9 @@ type toolsets struct {
 func (r *toolsets) config(t *testing.T) Config {
 	r.tmp = t.TempDir()
 	return Config{NewToolset: func() (*spillway.Toolset, error) {
-		ts, err := spillway.New(spillway.Options{Cwd: r.tmp, Spill: spill.Config{TempDir: r.tmp}})
+		p := spillway.DefaultPolicy()
+		p.Spill.Dir = r.tmp
+		ts, err := spillway.New(spillway.Options{Cwd: r.tmp, Policy: &p})
 		if err == nil {
 			r.mu.Lock()
 			r.all = append(r.all, ts)

@@ -198,3 +198,13 @@ func TestBinaryRandomBytes(t *testing.T) {
 		t.Fatalf("result %+v", r)
 	}
 }
+
+// The zero Options are usable: they mean DefaultLimits, no spill.
+func TestNewZeroOptions(t *testing.T) {
+	p := New(Options{})
+	p.Write([]byte("one\ntwo\n"))
+	p.Close()
+	if r := p.Result(); r.Text() != "one\ntwo\n" || r.Truncation.Truncated {
+		t.Fatalf("%q %+v", r.Text(), r.Truncation)
+	}
+}

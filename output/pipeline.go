@@ -92,9 +92,14 @@ type Pipeline struct {
 	closed bool
 }
 
-// New returns a Pipeline. It panics if opt.Limits are invalid; check them
-// with Limits.Validate first.
+// New returns a Pipeline. Zero Limits mean DefaultLimits, so that the
+// zero Options are usable. New panics if other Limits are invalid, as it
+// is a mistake in the calling code: check limits that come from outside
+// (a config file, a request) with Limits.Validate first.
 func New(opt Options) *Pipeline {
+	if opt.Limits == (Limits{}) {
+		opt.Limits = DefaultLimits
+	}
 	if err := opt.Limits.Validate(); err != nil {
 		panic("output.New: " + err.Error())
 	}

@@ -80,10 +80,10 @@ func run(n, warm int, bin string, maxRatio float64) error {
 	defer ts.Close()
 	library := func() (time.Duration, error) {
 		start := time.Now()
-		res := ts.Bash(ctx, spillway.BashInput{Command: "true"})
+		res, err := ts.Bash(ctx, spillway.BashInput{Command: "true"})
 		d := time.Since(start)
-		if res.IsError {
-			return 0, fmt.Errorf("bash true returned an error: %s", res.Text)
+		if err != nil || res.IsError {
+			return 0, fmt.Errorf("bash true failed: %v %s", err, res.Text)
 		}
 		return d, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +19,7 @@ func init() { commands = append(commands, newBashCmd) }
 func newBashCmd() *cobra.Command {
 	var in spillway.BashInput
 	var env []string
+	var timeoutMS, checkPID, killPID int
 	cmd := &cobra.Command{
 		Use:   "bash COMMAND",
 		Short: "Run a shell command and print its result as the model would get it",
@@ -42,9 +44,10 @@ non-zero exit code included), 2 for bad usage.`,
 			if len(args) == 1 {
 				in.Command = args[0]
 			}
-			if err := checkBashUsage(in); err != nil {
+			if err := checkBashUsage(cmd, in.Command, checkPID, killPID); err != nil {
 				return err
 			}
+			in.Timeout = time.Duration(timeoutMS) * time.Millisecond
 			vars, err := parseEnv(env)
 			if err != nil {
 				return err
@@ -59,7 +62,20 @@ non-zero exit code included), 2 for bad usage.`,
 			// group gets SIGTERM, then SIGKILL after 2s.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			res := ts.Bash(ctx, in)
+			var res spillway.BashResult
+			switch {
+			case checkPID != 0:
+				res, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: checkPID})
+			case killPID != 0:
+				res, err = ts.KillJob(ctx, spillway.KillJobInput{PID: killPID})
+			default:
+				res, err = ts.Bash(ctx, in)
+			}
+			if err != nil {
+				err = printFailure(cmd.OutOrStdout(), ts.Policy().Format, err)
+				ts.Close()
+				return err
+			}
 			err = printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
 			if res.Details.Running {
 				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", res.Details.PID)
@@ -69,29 +85,42 @@ non-zero exit code included), 2 for bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&in.Timeout, "timeout", 0, "milliseconds after which the command is backgrounded, not killed (default 120000)")
+	f.IntVar(&timeoutMS, "timeout", 0, "milliseconds after which the command is backgrounded, not killed (default 120000)")
 	f.BoolVar(&in.RunInBackground, "run-in-background", false, "start the command in the background and return at once with its pid")
 	f.StringVar(&in.Cwd, "cwd", "", "working directory (default: the current one)")
 	f.StringArrayVar(&env, "env", nil, "extra environment variable KEY=VALUE (repeatable)")
 	f.IntVar(&in.MaxLines, "max-lines", 0, "most lines shown of each stream (default 2000)")
 	f.IntVar(&in.MaxBytes, "max-bytes", 0, "most bytes shown of each stream (default 51200)")
 	f.BoolVar(&in.FullOutput, "full-output", false, "show everything up to the hard ceiling (1 MiB a stream)")
-	f.IntVar(&in.CheckPID, "check-pid", 0, "status and new output of a background job (of this session)")
-	f.IntVar(&in.KillPID, "kill-pid", 0, "stop a background job (of this session) and print its final output")
+	f.IntVar(&checkPID, "check-pid", 0, "status and new output of a background job (of this session)")
+	f.IntVar(&killPID, "kill-pid", 0, "stop a background job (of this session) and print its final output")
 	return cmd
 }
 
 // checkBashUsage reports a call that names no command or more than one
-// thing to do: bad usage, exit status 2.
-func checkBashUsage(in spillway.BashInput) error {
+// thing to do, or gives a job call the flags of a new command: bad usage,
+// exit status 2.
+func checkBashUsage(cmd *cobra.Command, command string, checkPID, killPID int) error {
 	given := 0
-	for _, ok := range []bool{in.Command != "", in.CheckPID != 0, in.KillPID != 0} {
+	for _, ok := range []bool{command != "", checkPID != 0, killPID != 0} {
 		if ok {
 			given++
 		}
 	}
 	if given != 1 {
 		return errors.New("bash: give exactly one of COMMAND, --check-pid or --kill-pid (see spillway bash --help)")
+	}
+	if command != "" {
+		return nil
+	}
+	var extra []string
+	for _, name := range []string{"timeout", "run-in-background", "cwd", "env", "max-lines", "max-bytes", "full-output"} {
+		if cmd.Flags().Changed(name) {
+			extra = append(extra, "--"+name)
+		}
+	}
+	if len(extra) > 0 {
+		return fmt.Errorf("bash: --check-pid and --kill-pid take no other flag (got %s): a background command keeps the limits it was started with", strings.Join(extra, ", "))
 	}
 	return nil
 }

@@ -25,9 +25,9 @@ honoured as by grep; results are sorted and directories end in "/". At most
 			if len(args) == 2 {
 				in.Path = args[1]
 			}
-			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
-				res := ts.Find(ctx, in)
-				return res.Text, res.Details, res.IsError
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, error) {
+				res, err := ts.Find(ctx, in)
+				return res.Text, res.Details, err
 			})
 		},
 	}

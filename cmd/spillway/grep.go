@@ -29,9 +29,9 @@ cut at 500 characters.`,
 			if len(args) == 2 {
 				in.Path = args[1]
 			}
-			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
-				res := ts.Grep(ctx, in)
-				return res.Text, res.Details, res.IsError
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, error) {
+				res, err := ts.Grep(ctx, in)
+				return res.Text, res.Details, err
 			})
 		},
 	}

@@ -22,9 +22,9 @@ symlinks in "@", at most --limit entries (500 by default) and 50 KiB.`,
 			if len(args) == 1 {
 				in.Path = args[0]
 			}
-			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
-				res := ts.Ls(ctx, in)
-				return res.Text, res.Details, res.IsError
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, error) {
+				res, err := ts.Ls(ctx, in)
+				return res.Text, res.Details, err
 			})
 		},
 	}

@@ -8,11 +8,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway"
 )
 
 func main() {
-	sandbox.MaybeRunHelper() // issue 7: the --sandbox helper re-exec; returns unless argv[1] is its mode
+	spillway.MaybeRunSandboxHelper() // the --sandbox helper re-exec; returns unless argv[1] is its mode
 	err := newRootCmd().Execute()
 	var exit exitError
 	switch {

@@ -76,7 +76,7 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
-	opts := hardened(spillway.Options{Policy: &p, Spill: p.Spill.StoreConfig()})
+	opts := hardened(spillway.Options{Policy: &p})
 	if err := checkHardening(opts); err != nil { // issue 7: refuse at start, never run unconfined
 		return mcpserver.Config{}, err
 	}

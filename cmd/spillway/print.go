@@ -8,6 +8,8 @@ import (
 	"regexp"
 
 	"golang.org/x/term"
+
+	"github.com/spillway-dev/spillway"
 )
 
 // printResult prints a tool result the way the model would see it, or as
@@ -37,6 +39,17 @@ func printResult(w io.Writer, text string, details any, isError bool) error {
 		return exitError(1)
 	}
 	return nil
+}
+
+// printFailure prints the error of a call that could not be made, as the
+// model would read it (a JSON envelope with --format json), and returns
+// the exit status error for is_error.
+func printFailure(w io.Writer, format spillway.Format, err error) error {
+	text := err.Error()
+	if format == spillway.FormatJSON {
+		text = spillway.ErrorEnvelope(err)
+	}
+	return printResult(w, text, nil, true)
 }
 
 func isTerminal(w io.Writer) bool {

@@ -21,9 +21,9 @@ their details. Binary files, directories, FIFOs and devices are refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Path = args[0]
-			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, bool) {
-				res := ts.Read(ctx, in)
-				return res.Text, res.Details, res.IsError
+			return runOnce(cmd, func(ctx context.Context, ts *spillway.Toolset) (string, any, error) {
+				res, err := ts.Read(ctx, in)
+				return res.Text, res.Details, err
 			})
 		},
 	}

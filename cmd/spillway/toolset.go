@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // newCLIToolset returns the toolset of a one-shot CLI command: a session
@@ -17,20 +16,21 @@ func newCLIToolset() (*spillway.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return spillway.New(hardened(spillway.Options{ // issue 7: --root, --sandbox, --no-network
-		Policy:     &p,
-		SpillStore: spill.NewCLI(p.Spill.StoreConfig()),
-	}))
+	return spillway.New(hardened(spillway.Options{Policy: &p, KeepSpill: true}))
 }
 
 // runOnce runs one tool call on a one-shot toolset and prints its result:
-// call returns the result's text, details and is_error.
-func runOnce(cmd *cobra.Command, call func(context.Context, *spillway.Toolset) (string, any, bool)) error {
+// call returns the result's text and details, or the error of a call that
+// could not be made, which is printed as the model would read it.
+func runOnce(cmd *cobra.Command, call func(context.Context, *spillway.Toolset) (string, any, error)) error {
 	ts, err := newCLIToolset()
 	if err != nil {
 		return err
 	}
 	defer ts.Close()
-	text, details, isError := call(cmd.Context(), ts)
-	return printResult(cmd.OutOrStdout(), text, details, isError)
+	text, details, err := call(cmd.Context(), ts)
+	if err != nil {
+		return printFailure(cmd.OutOrStdout(), ts.Policy().Format, err)
+	}
+	return printResult(cmd.OutOrStdout(), text, details, false)
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 type toolResult struct {
@@ -23,16 +22,25 @@ type toolResult struct {
 // tools runs each file tool on path and returns its result by tool name.
 func tools(ts *spillway.Toolset, path string) map[string]toolResult {
 	ctx := context.Background()
-	r := ts.Read(ctx, spillway.ReadInput{Path: path})
-	g := ts.Grep(ctx, spillway.GrepInput{Pattern: "secret", Path: path})
-	f := ts.Find(ctx, spillway.FindInput{Pattern: "*", Path: path})
-	l := ts.Ls(ctx, spillway.LsInput{Path: path})
+	r, rerr := ts.Read(ctx, spillway.ReadInput{Path: path})
+	g, gerr := ts.Grep(ctx, spillway.GrepInput{Pattern: "secret", Path: path})
+	f, ferr := ts.Find(ctx, spillway.FindInput{Pattern: "*", Path: path})
+	l, lerr := ts.Ls(ctx, spillway.LsInput{Path: path})
 	return map[string]toolResult{
-		"read": {r.Text, r.IsError},
-		"grep": {g.Text, g.IsError},
-		"find": {f.Text, f.IsError},
-		"ls":   {l.Text, l.IsError},
+		"read": outcome(r.Text, rerr),
+		"grep": outcome(g.Text, gerr),
+		"find": outcome(f.Text, ferr),
+		"ls":   outcome(l.Text, lerr),
 	}
+}
+
+// outcome is what a model would read of a call: the error's text when it
+// failed, else the result's.
+func outcome(text string, err error) toolResult {
+	if err != nil {
+		return toolResult{err.Error(), true}
+	}
+	return toolResult{text, false}
 }
 
 // workspace makes root/ (with a file, a directory and symlinks out) and
@@ -73,7 +81,7 @@ func workspace(t *testing.T) (root, outside string) {
 
 func TestEveryFileToolRefusesPathsOutsideTheRoot(t *testing.T) {
 	root, outside := workspace(t)
-	ts, err := spillway.New(spillway.Options{Root: root, Spill: spillConfig(t)})
+	ts, err := spillway.New(spillway.Options{Root: root, Policy: spillPolicy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,18 +116,18 @@ func TestEveryFileToolRefusesPathsOutsideTheRoot(t *testing.T) {
 // whole root never reach what its symlinks point to.
 func TestSearchesInsideTheRootDoNotFollowSymlinksOut(t *testing.T) {
 	root, _ := workspace(t)
-	ts, err := spillway.New(spillway.Options{Root: root, Spill: spillConfig(t)})
+	ts, err := spillway.New(spillway.Options{Root: root, Policy: spillPolicy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
 	ctx := context.Background()
-	g := ts.Grep(ctx, spillway.GrepInput{Pattern: "secret|hello"})
-	if g.IsError || !strings.Contains(g.Text, "a.txt") || strings.Contains(g.Text, "secret") {
+	g, err := ts.Grep(ctx, spillway.GrepInput{Pattern: "secret|hello"})
+	if err != nil || !strings.Contains(g.Text, "a.txt") || strings.Contains(g.Text, "secret") {
 		t.Errorf("grep: %q", g.Text)
 	}
-	f := ts.Find(ctx, spillway.FindInput{Pattern: "*.txt"})
-	if f.IsError || !strings.Contains(f.Text, "b.txt") || strings.Contains(f.Text, "inner") || strings.Contains(f.Text, "secret") {
+	f, err := ts.Find(ctx, spillway.FindInput{Pattern: "*.txt"})
+	if err != nil || !strings.Contains(f.Text, "b.txt") || strings.Contains(f.Text, "inner") || strings.Contains(f.Text, "secret") {
 		t.Errorf("find: %q", f.Text)
 	}
 	for tool, r := range tools(ts, "sub") {
@@ -127,47 +135,50 @@ func TestSearchesInsideTheRootDoNotFollowSymlinksOut(t *testing.T) {
 			t.Errorf("%s sub: %q", tool, r.text)
 		}
 	}
-	if r := ts.Read(ctx, spillway.ReadInput{Path: "sub/../a.txt"}); r.IsError || !strings.Contains(r.Text, "hello") {
+	if r, err := ts.Read(ctx, spillway.ReadInput{Path: "sub/../a.txt"}); err != nil || !strings.Contains(r.Text, "hello") {
 		t.Errorf("read inside: %q", r.Text)
 	}
 }
 
 func TestSpillFilesStayReadable(t *testing.T) {
 	root, _ := workspace(t)
-	ts, err := spillway.New(spillway.Options{Root: root, Spill: spillConfig(t)})
+	ts, err := spillway.New(spillway.Options{Root: root, Policy: spillPolicy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
 	ctx := context.Background()
-	b := ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000"})
+	b, err := ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := b.Details.Stdout.FullOutputPath
 	if path == "" || strings.HasPrefix(path, root+"/") {
 		t.Fatalf("want a spill file outside the root, got %q", path)
 	}
-	if r := ts.Read(ctx, spillway.ReadInput{Path: path, Offset: 99999}); r.IsError || !strings.Contains(r.Text, "100000") {
+	if r, err := ts.Read(ctx, spillway.ReadInput{Path: path, Offset: 99999}); err != nil || !strings.Contains(r.Text, "100000") {
 		t.Errorf("read of the spill file: %q", r.Text)
 	}
-	if g := ts.Grep(ctx, spillway.GrepInput{Pattern: "^77777$", Path: path}); g.IsError || !strings.Contains(g.Text, "77777") {
+	if g, err := ts.Grep(ctx, spillway.GrepInput{Pattern: "^77777$", Path: path}); err != nil || !strings.Contains(g.Text, "77777") {
 		t.Errorf("grep of the spill file: %q", g.Text)
 	}
-	if l := ts.Ls(ctx, spillway.LsInput{Path: filepath.Dir(path)}); l.IsError || !strings.Contains(l.Text, filepath.Base(path)) {
+	if l, err := ts.Ls(ctx, spillway.LsInput{Path: filepath.Dir(path)}); err != nil || !strings.Contains(l.Text, filepath.Base(path)) {
 		t.Errorf("ls of the spill directory: %q", l.Text)
 	}
 	// Only this session's spill directory: its parent stays outside.
-	if l := ts.Ls(ctx, spillway.LsInput{Path: filepath.Dir(filepath.Dir(path))}); !l.IsError {
+	if l, err := ts.Ls(ctx, spillway.LsInput{Path: filepath.Dir(filepath.Dir(path))}); err == nil {
 		t.Errorf("ls of the temp directory: %q", l.Text)
 	}
 }
 
 func TestBashStartsInTheRoot(t *testing.T) {
 	root, outside := workspace(t)
-	ts, err := spillway.New(spillway.Options{Root: root, Spill: spillConfig(t)})
+	ts, err := spillway.New(spillway.Options{Root: root, Policy: spillPolicy(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ts.Close()
-	if r := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd"}); !strings.Contains(r.Text, "\n"+root+"\n") {
+	if r, err := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd"}); err != nil || !strings.Contains(r.Text, "\n"+root+"\n") {
 		t.Errorf("pwd: %q", r.Text)
 	}
 	if _, err := spillway.New(spillway.Options{Root: root, Cwd: outside}); err == nil || !strings.Contains(err.Error(), "outside the root") {
@@ -180,6 +191,8 @@ func TestBashStartsInTheRoot(t *testing.T) {
 
 // spillConfig keeps the session's spill directory in the test's temp
 // directory, outside the root.
-func spillConfig(t *testing.T) spill.Config {
-	return spill.Config{TempDir: t.TempDir()}
+func spillPolicy(t *testing.T) *spillway.Policy {
+	p := spillway.DefaultPolicy()
+	p.Spill.Dir = t.TempDir()
+	return &p
 }

@@ -27,26 +27,26 @@ func TestBenchSecondPage(t *testing.T) {
 	ctx := context.Background()
 
 	start := time.Now()
-	first := tl.Read(ctx, ReadInput{Path: path, Offset: offset})
+	first, err := tl.Read(ctx, ReadInput{Path: path, Offset: offset})
 	firstTook := time.Since(start)
-	if first.IsError || first.Details.LinesShown == 0 {
-		t.Fatalf("first page: %q", trim(first.Text))
+	if err != nil || first.Details.LinesShown == 0 {
+		t.Fatalf("first page: %v %q", err, trim(first.Text))
 	}
 	next := offset + int(first.Details.LinesShown)
 	start = time.Now()
-	second := tl.Read(ctx, ReadInput{Path: path, Offset: next})
+	second, err := tl.Read(ctx, ReadInput{Path: path, Offset: next})
 	secondTook := time.Since(start)
-	if second.IsError || second.Details.Offset != int64(next) || second.Details.TotalLines != first.Details.TotalLines {
-		t.Fatalf("second page: %q", trim(second.Text))
+	if err != nil || second.Details.Offset != int64(next) || second.Details.TotalLines != first.Details.TotalLines {
+		t.Fatalf("second page: %v %q", err, trim(second.Text))
 	}
 	// Later pages, for a steadier figure.
 	var later []time.Duration
 	for i := 1; i <= 20; i++ {
 		start = time.Now()
-		res := tl.Read(ctx, ReadInput{Path: path, Offset: next + i*2000})
+		_, err := tl.Read(ctx, ReadInput{Path: path, Offset: next + i*2000})
 		later = append(later, time.Since(start))
-		if res.IsError {
-			t.Fatal(res.Text)
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	sort.Slice(later, func(i, j int) bool { return later[i] < later[j] })
@@ -67,9 +67,8 @@ func BenchmarkReadPageIndexed(b *testing.B) {
 	tl.Read(context.Background(), ReadInput{Path: p})
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		res := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1 + (i*7919)%298_000})
-		if res.IsError {
-			b.Fatal(res.Text)
+		if _, err := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1 + (i*7919)%298_000}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
@@ -83,8 +82,8 @@ func BenchmarkReadFullScan(b *testing.B) {
 	b.SetBytes(int64(len(numbered(3_000_000))))
 	for b.Loop() {
 		tl := New(Config{Cwd: dir})
-		if res := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1_500_000}); res.IsError {
-			b.Fatal(res.Text)
+		if _, err := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1_500_000}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

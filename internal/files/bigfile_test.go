@@ -75,9 +75,9 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 	const bound = 16 << 20
 	tl := New(Config{Cwd: dir})
 	var res ReadResult
-	grew := peakHeap(func() { res = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
+	grew := peakHeap(func() { res, err = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
 	t.Logf("cut line: heap rose %.1f MiB", float64(grew)/(1<<20))
-	if res.IsError || res.Details.TotalLines != 1 || res.Details.LinesCut != 1 || res.Details.Truncation.TotalBytes != size {
+	if err != nil || res.Details.TotalLines != 1 || res.Details.LinesCut != 1 || res.Details.Truncation.TotalBytes != size {
 		t.Fatalf("%q %+v", trim(res.Text), res.Details)
 	}
 	if !strings.Contains(res.Text, "... [1073739824 chars cut]") || !strings.HasSuffix(res.Text, "[Line 1 cut at 2000 chars (line is 1.0GB). Use bash: sed -n '1p' "+p+" | head -c 51200]") {
@@ -88,10 +88,10 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 	}
 
 	tl = New(Config{Cwd: dir, Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10}})
-	grew = peakHeap(func() { res = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
+	grew = peakHeap(func() { res, err = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
 	t.Logf("over the byte limit: heap rose %.1f MiB", float64(grew)/(1<<20))
-	if want := "[Line 1 is 1.0GB, over the 50.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 51200]"; res.Text != want {
-		t.Fatalf("%q", res.Text)
+	if want := "[Line 1 is 1.0GB, over the 50.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 51200]"; err != nil || res.Text != want {
+		t.Fatalf("%v %q", err, res.Text)
 	}
 	if grew > bound {
 		t.Fatalf("refusing a 1 GiB line raised the heap by %d bytes (bound %d)", grew, bound)

@@ -23,16 +23,23 @@ import (
 // readWithin runs a read that must return, and fails the test if it does
 // not within a generous bound (the bound only keeps a bug from hanging
 // the test run).
-func readWithin(t *testing.T, tl *Tools, in ReadInput) ReadResult {
+func readWithin(t *testing.T, tl *Tools, in ReadInput) (ReadResult, error) {
 	t.Helper()
-	done := make(chan ReadResult, 1)
-	go func() { done <- tl.Read(context.Background(), in) }()
+	type call struct {
+		res ReadResult
+		err error
+	}
+	done := make(chan call, 1)
+	go func() {
+		res, err := tl.Read(context.Background(), in)
+		done <- call{res, err}
+	}()
 	select {
-	case res := <-done:
-		return res
+	case c := <-done:
+		return c.res, c.err
 	case <-time.After(20 * time.Second):
 		t.Fatalf("read %+v hangs", in)
-		return ReadResult{}
+		return ReadResult{}, nil
 	}
 }
 
@@ -42,15 +49,15 @@ func TestReadFIFODoesNotHang(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	res := readWithin(t, tl, ReadInput{Path: "pipe"})
-	if !res.IsError || !strings.Contains(res.Text, "is a named pipe (FIFO)") {
-		t.Fatalf("%q", res.Text)
+	_, err := readWithin(t, tl, ReadInput{Path: "pipe"})
+	if err == nil || !strings.Contains(err.Error(), "is a named pipe (FIFO)") {
+		t.Fatalf("%q", err)
 	}
 	// A symlink to it is refused the same way.
 	os.Symlink(fifo, filepath.Join(dir, "link"))
-	res = readWithin(t, tl, ReadInput{Path: "link"})
-	if !res.IsError || !strings.Contains(res.Text, "named pipe") {
-		t.Fatalf("symlink: %q", res.Text)
+	_, err = readWithin(t, tl, ReadInput{Path: "link"})
+	if err == nil || !strings.Contains(err.Error(), "named pipe") {
+		t.Fatalf("symlink: %q", err)
 	}
 	// The second guard: opening it directly (as after a swap between the
 	// stat and the open) neither blocks nor reads it.
@@ -80,17 +87,17 @@ func TestReadSocketAndDevices(t *testing.T) {
 		t.Skipf("unix socket: %v", err)
 	}
 	defer l.Close()
-	res := readWithin(t, tl, ReadInput{Path: sock})
-	if !res.IsError || !strings.Contains(res.Text, "is a socket") {
-		t.Fatalf("socket: %q", res.Text)
+	_, err = readWithin(t, tl, ReadInput{Path: sock})
+	if err == nil || !strings.Contains(err.Error(), "is a socket") {
+		t.Fatalf("socket: %q", err)
 	}
 	for _, dev := range []string{"/dev/zero", "/dev/urandom", "/dev/tty"} {
 		if _, err := os.Stat(dev); err != nil {
 			continue
 		}
-		res := readWithin(t, tl, ReadInput{Path: dev})
-		if !res.IsError || !strings.Contains(res.Text, "character device") || !strings.Contains(res.Text, "head -c 1024") {
-			t.Fatalf("%s: %q", dev, res.Text)
+		_, err := readWithin(t, tl, ReadInput{Path: dev})
+		if err == nil || !strings.Contains(err.Error(), "character device") || !strings.Contains(err.Error(), "head -c 1024") {
+			t.Fatalf("%s: %q", dev, err)
 		}
 	}
 }
@@ -98,9 +105,9 @@ func TestReadSocketAndDevices(t *testing.T) {
 func TestReadDirectory(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	res := readWithin(t, tl, ReadInput{Path: "sub"})
-	if want := filepath.Join(dir, "sub") + " is a directory, not a file. Use ls to list it"; !res.IsError || res.Text != want {
-		t.Fatalf("%q", res.Text)
+	_, err := readWithin(t, tl, ReadInput{Path: "sub"})
+	if want := filepath.Join(dir, "sub") + " is a directory, not a file. Use ls to list it"; err == nil || err.Error() != want {
+		t.Fatalf("%q", err)
 	}
 }
 
@@ -135,10 +142,10 @@ func TestReadImages(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res := readWithin(t, tl, ReadInput{Path: name})
+		res, err := readWithin(t, tl, ReadInput{Path: name})
 		mime := "image/" + format
-		if res.IsError || res.Details.Kind != KindImage || res.Details.MimeType != mime || res.MimeType != mime || !bytes.Equal(res.Image, data) {
-			t.Fatalf("%s: error=%v %q kind=%q mime=%q image %d bytes", format, res.IsError, res.Text, res.Details.Kind, res.Details.MimeType, len(res.Image))
+		if err != nil || res.Details.Kind != KindImage || res.Details.MimeType != mime || res.MimeType != mime || !bytes.Equal(res.Image, data) {
+			t.Fatalf("%s: error=%v %q kind=%q mime=%q image %d bytes", format, err, res.Text, res.Details.Kind, res.Details.MimeType, len(res.Image))
 		}
 		if !strings.Contains(res.Text, mime) {
 			t.Fatalf("%s: text %q", format, res.Text)
@@ -147,14 +154,14 @@ func TestReadImages(t *testing.T) {
 	// Over 5 MiB: an error that says so.
 	big := append(encodeImage(t, "png"), make([]byte, 6<<20)...)
 	os.WriteFile(filepath.Join(dir, "big.png"), big, 0o644)
-	res := readWithin(t, tl, ReadInput{Path: "big.png"})
-	if !res.IsError || !strings.Contains(res.Text, "image/png image of 6.0MB, over the 5.0MB limit for images") {
-		t.Fatalf("big: %q", res.Text)
+	_, err := readWithin(t, tl, ReadInput{Path: "big.png"})
+	if err == nil || !strings.Contains(err.Error(), "image/png image of 6.0MB, over the 5.0MB limit for images") {
+		t.Fatalf("big: %q", err)
 	}
 	// An SVG is text.
 	os.WriteFile(filepath.Join(dir, "a.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>`+"\n"), 0o644)
-	if res := readWithin(t, tl, ReadInput{Path: "a.svg"}); res.IsError || res.Details.Kind != KindText || !strings.HasPrefix(res.Text, "<svg") {
-		t.Fatalf("svg: %q %+v", res.Text, res.Details)
+	if res, err := readWithin(t, tl, ReadInput{Path: "a.svg"}); err != nil || res.Details.Kind != KindText || !strings.HasPrefix(res.Text, "<svg") {
+		t.Fatalf("svg: %v %q %+v", err, res.Text, res.Details)
 	}
 }
 
@@ -166,27 +173,27 @@ func TestReadBinaryNamesType(t *testing.T) {
 	w.Write([]byte("hello"))
 	zw.Close()
 	os.WriteFile(filepath.Join(dir, "a.zip"), zb.Bytes(), 0o644)
-	res := readWithin(t, tl, ReadInput{Path: "a.zip"})
-	if !res.IsError || !strings.Contains(res.Text, "is a binary file (application/zip, .zip)") || !strings.Contains(res.Text, "xxd") || !strings.Contains(res.Text, "strings") {
-		t.Fatalf("zip: %q", res.Text)
+	_, err := readWithin(t, tl, ReadInput{Path: "a.zip"})
+	if err == nil || !strings.Contains(err.Error(), "is a binary file (application/zip, .zip)") || !strings.Contains(err.Error(), "xxd") || !strings.Contains(err.Error(), "strings") {
+		t.Fatalf("zip: %q", err)
 	}
 	os.WriteFile(filepath.Join(dir, "blob"), []byte("\x00\x01\x02\x03binary\x00\xff"), 0o644)
-	res = readWithin(t, tl, ReadInput{Path: "blob"})
-	if !res.IsError || !strings.Contains(res.Text, "binary file (application/octet-stream)") {
-		t.Fatalf("blob: %q", res.Text)
+	_, err = readWithin(t, tl, ReadInput{Path: "blob"})
+	if err == nil || !strings.Contains(err.Error(), "binary file (application/octet-stream)") {
+		t.Fatalf("blob: %q", err)
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		res = readWithin(t, tl, ReadInput{Path: exe})
-		if !res.IsError || !strings.Contains(res.Text, "binary file (application/x-") {
-			t.Fatalf("executable: %q", res.Text)
+		_, err = readWithin(t, tl, ReadInput{Path: exe})
+		if err == nil || !strings.Contains(err.Error(), "binary file (application/x-") {
+			t.Fatalf("executable: %q", err)
 		}
 	}
 	// UTF-16 text says how to convert it.
 	os.WriteFile(filepath.Join(dir, "u16.txt"), []byte("\xff\xfeh\x00i\x00\n\x00"), 0o644)
-	res = readWithin(t, tl, ReadInput{Path: "u16.txt"})
-	if !res.IsError || !strings.Contains(res.Text, "iconv -f UTF-16LE -t UTF-8") {
-		t.Fatalf("utf-16: %q", res.Text)
+	_, err = readWithin(t, tl, ReadInput{Path: "u16.txt"})
+	if err == nil || !strings.Contains(err.Error(), "iconv -f UTF-16LE -t UTF-8") {
+		t.Fatalf("utf-16: %q", err)
 	}
 }
 
@@ -201,8 +208,8 @@ func TestReadDeletedSpillFile(t *testing.T) {
 	}
 	first.Write([]byte(strings.Repeat("x\n", 40)))
 	first.Close()
-	if res := readWithin(t, tl, ReadInput{Path: first.Path()}); res.IsError || res.Details.TotalLines != 40 {
-		t.Fatalf("live spill file: %q", res.Text)
+	if res, err := readWithin(t, tl, ReadInput{Path: first.Path()}); err != nil || res.Details.TotalLines != 40 {
+		t.Fatalf("live spill file: %v %q", err, res.Text)
 	}
 	second, _ := store.Create("bash-2-stdout.log")
 	second.Write([]byte(strings.Repeat("y\n", 40))) // over the budget: the first goes
@@ -210,8 +217,8 @@ func TestReadDeletedSpillFile(t *testing.T) {
 	if !store.Deleted(first.Path()) {
 		t.Fatal("the budget did not delete the first file")
 	}
-	res := readWithin(t, tl, ReadInput{Path: first.Path()})
-	if !res.IsError || !strings.Contains(res.Text, "was a spill file of this session, deleted to keep the session's spill files within their budget") {
-		t.Fatalf("%q", res.Text)
+	_, err = readWithin(t, tl, ReadInput{Path: first.Path()})
+	if err == nil || !strings.Contains(err.Error(), "was a spill file of this session, deleted to keep the session's spill files within their budget") {
+		t.Fatalf("%q", err)
 	}
 }

@@ -3,6 +3,7 @@ package files
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -185,8 +186,8 @@ func TestReadCancelledWithIndex(t *testing.T) {
 	read(t, tl, ReadInput{Path: "big.txt"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res := tl.Read(ctx, ReadInput{Path: "big.txt", Offset: 100_000}); !res.IsError || !strings.Contains(res.Text, "cancelled") {
-		t.Fatalf("%q", res.Text)
+	if _, err := tl.Read(ctx, ReadInput{Path: "big.txt", Offset: 100_000}); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("%q", err)
 	}
 }
 
@@ -235,9 +236,9 @@ func TestReadConcurrent(t *testing.T) {
 		go func() {
 			for i := 0; i < 10; i++ {
 				offset := 1 + (g*7919+i*104729)%149_000
-				res := tl.Read(context.Background(), ReadInput{Path: "big.txt", Offset: offset, Limit: 50})
-				if res.IsError || res.Content != linesOf(data, offset, offset+49) {
-					errs <- res.Text
+				res, err := tl.Read(context.Background(), ReadInput{Path: "big.txt", Offset: offset, Limit: 50})
+				if err != nil || res.Content != linesOf(data, offset, offset+49) {
+					errs <- fmt.Sprint(err, res.Text)
 					return
 				}
 				tl.Read(context.Background(), ReadInput{Path: "other.txt", Offset: offset})

@@ -37,12 +37,9 @@ type LsDetails struct {
 type LsResult struct {
 	Text    string    `json:"text"`
 	Details LsDetails `json:"details"`
-	IsError bool      `json:"is_error"`
 	// Entries are the names shown, in order, with their "/" or "@".
 	Entries []string `json:"-"`
 }
-
-func lsError(err error) LsResult { return LsResult{Text: err.Error(), IsError: true} }
 
 // emptyDirText is the whole text of an ls of an empty directory.
 const emptyDirText = "(empty directory)"
@@ -54,9 +51,9 @@ const lsBatch = 1024
 // dotfiles included, directories ending in "/" and symlinks in "@". Only
 // the first limit names in order are ever held, however big the
 // directory.
-func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
+func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if in.Limit < 0 {
-		return lsError(fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit))
+		return LsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
 	}
 	limit := t.cfg.Ls.ForCall(in.Limit).Limit
 	p := in.Path
@@ -65,34 +62,34 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 	}
 	path, err := t.resolve(p) // issue 7: --root
 	if err != nil {
-		return lsError(err)
+		return LsResult{}, err
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return lsError(fmt.Errorf("directory not found: %s. Use find to locate it", path))
+		return LsResult{}, fmt.Errorf("directory not found: %s. Use find to locate it", path)
 	case err != nil:
-		return lsError(listError(path, err))
+		return LsResult{}, listError(path, err)
 	case !fi.IsDir():
 		if fi.Mode().IsRegular() {
-			return lsError(fmt.Errorf("%s is a file, not a directory. Use read to see its contents", path))
+			return LsResult{}, fmt.Errorf("%s is a file, not a directory. Use read to see its contents", path)
 		}
-		return lsError(fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type()))
+		return LsResult{}, fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type())
 	}
 	d, err := openDirNoBlock(path)
 	if err != nil {
-		return lsError(listError(path, err))
+		return LsResult{}, listError(path, err)
 	}
 	defer d.Close()
 	if err := t.cfg.Root.CheckFile(d); err != nil { // issue 7: changed since the check
-		return lsError(err)
+		return LsResult{}, err
 	}
 
 	kept := &entryHeap{}
 	var total, totalBytes int64
 	for {
 		if err := ctx.Err(); err != nil {
-			return lsError(fmt.Errorf("ls of %s cancelled: %v", path, err))
+			return LsResult{}, fmt.Errorf("ls of %s cancelled: %v", path, err)
 		}
 		batch, err := d.ReadDir(lsBatch)
 		for _, e := range batch {
@@ -117,12 +114,12 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) LsResult {
 			break
 		}
 		if err != nil {
-			return lsError(listError(path, err))
+			return LsResult{}, listError(path, err)
 		}
 	}
 	entries := []lsEntry(*kept)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].less(entries[j]) })
-	return renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes)
+	return renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes), nil
 }
 
 func listError(path string, err error) error {

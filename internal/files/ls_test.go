@@ -15,9 +15,9 @@ import (
 
 func ls(t *testing.T, tl *Tools, in LsInput) LsResult {
 	t.Helper()
-	res := tl.Ls(context.Background(), in)
-	if res.IsError {
-		t.Fatalf("ls %+v: error %q", in, res.Text)
+	res, err := tl.Ls(context.Background(), in)
+	if err != nil {
+		t.Fatalf("ls %+v: %v", in, err)
 	}
 	return res
 }
@@ -123,9 +123,9 @@ func TestLsErrors(t *testing.T) {
 		{LsInput{Limit: -1}, "limit -1 must be positive"},
 	}
 	for _, c := range cases {
-		res := tl.Ls(context.Background(), c.in)
-		if !res.IsError || res.Text != c.want && !strings.Contains(res.Text, c.want) {
-			t.Errorf("%+v: %v %q, want %q", c.in, res.IsError, res.Text, c.want)
+		_, err := tl.Ls(context.Background(), c.in)
+		if err == nil || err.Error() != c.want && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.in, err, c.want)
 		}
 	}
 }
@@ -138,7 +138,7 @@ func TestLsPermissionDenied(t *testing.T) {
 	p := filepath.Join(dir, "closed")
 	os.Mkdir(p, 0)
 	defer os.Chmod(p, 0o755)
-	if res := tl.Ls(context.Background(), LsInput{Path: "closed"}); !res.IsError || !strings.Contains(res.Text, "permission denied") {
-		t.Fatalf("%q", res.Text)
+	if _, err := tl.Ls(context.Background(), LsInput{Path: "closed"}); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Fatalf("%q", err)
 	}
 }

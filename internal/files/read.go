@@ -56,7 +56,6 @@ type ReadDetails struct {
 type ReadResult struct {
 	Text    string      `json:"text"`
 	Details ReadDetails `json:"details"`
-	IsError bool        `json:"is_error"`
 	// Content is the file's lines as shown, without notices, line numbers
 	// or cut markers (a cut line holds its first max_line_chars
 	// characters).
@@ -66,58 +65,53 @@ type ReadResult struct {
 	MimeType string `json:"-"`
 }
 
-// readError returns a failed read.
-func readError(path string, err error) ReadResult {
-	return ReadResult{Text: err.Error(), IsError: true, Details: ReadDetails{Path: path}}
-}
-
 // Read reads a text file page by page, or an image whole (SPEC §2 read).
 // It never blocks on a FIFO or a device, and its memory is bounded by the
 // limits whatever the size of the file or of its lines.
-func (t *Tools) Read(ctx context.Context, in ReadInput) ReadResult {
+func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if in.Path == "" {
-		return readError("", errors.New("path is required: the file to read"))
+		return ReadResult{}, errors.New("path is required: the file to read")
 	}
 	if in.Offset < 0 {
-		return readError("", fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset))
+		return ReadResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
 	}
 	if in.Limit < 0 {
-		return readError("", fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit))
+		return ReadResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
 	}
 	path, err := t.resolve(in.Path) // issue 7: --root
 	if err != nil {
-		return readError(in.Path, err)
+		return ReadResult{}, err
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return readError(path, t.statError(path, err))
+		return ReadResult{}, t.statError(path, err)
 	}
 	if err := notRegular(path, fi.Mode()); err != nil {
-		return readError(path, err)
+		return ReadResult{}, err
 	}
 	f, fi, err := openRegular(path)
 	if err != nil {
-		return readError(path, t.statError(path, err))
+		return ReadResult{}, t.statError(path, err)
 	}
 	defer f.Close()
 	if err := t.cfg.Root.CheckFile(f); err != nil { // issue 7: changed since the check
-		return readError(path, err)
+		return ReadResult{}, err
 	}
 
 	head := make([]byte, sniffBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		if e := stalled(path, err); e != nil {
-			return readError(path, e)
+			return ReadResult{}, e
 		}
-		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	kind, mime, mt := classify(head[:n])
 	switch kind {
 	case kindImage:
 		return t.readImage(f, path, fi, mime)
 	case kindBinary:
-		return readError(path, binaryError(path, mt))
+		return ReadResult{}, binaryError(path, mt)
 	}
 	offset := int64(max(in.Offset, 1))
 	lim := pageLimits{
@@ -152,7 +146,7 @@ func (t *Tools) statError(path string, err error) error {
 // readText shows one page of a text file. The first read of a file scans
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
-func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset int64, lim pageLimits) ReadResult {
+func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset int64, lim pageLimits) (ReadResult, error) {
 	key := fileKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
@@ -175,14 +169,14 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 	}
 	if err != nil {
 		if errIsCancel(err) {
-			return readError(path, fmt.Errorf("read of %s cancelled: %v", path, err))
+			return ReadResult{}, fmt.Errorf("read of %s cancelled: %v", path, err)
 		}
 		if e := stalled(path, err); e != nil {
-			return readError(path, e)
+			return ReadResult{}, e
 		}
-		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	return renderText(path, mime, offset, lim, pg, idx)
+	return renderText(path, mime, offset, lim, pg, idx), nil
 }
 
 // unchanged reports whether the file still is the version that was
@@ -193,21 +187,21 @@ func unchanged(f *os.File, before fs.FileInfo, idx *lineIndex) bool {
 }
 
 // readImage returns an image whole, up to maxImageBytes.
-func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) ReadResult {
-	tooBig := func(size int64) ReadResult {
-		return readError(path, fmt.Errorf("%s is a %s image of %s, over the %s limit for images. Use bash to inspect it (file %s) or to make a smaller copy to read (e.g. convert -resize 50%%)",
-			path, mime, output.FormatSize(size), output.FormatSize(maxImageBytes), shellQuote(path)))
+func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) (ReadResult, error) {
+	tooBig := func(size int64) (ReadResult, error) {
+		return ReadResult{}, fmt.Errorf("%s is a %s image of %s, over the %s limit for images. Use bash to inspect it (file %s) or to make a smaller copy to read (e.g. convert -resize 50%%)",
+			path, mime, output.FormatSize(size), output.FormatSize(maxImageBytes), shellQuote(path))
 	}
 	if fi.Size() > maxImageBytes {
 		return tooBig(fi.Size())
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes+1))
 	t.scanned.Add(int64(len(data)))
 	if err != nil {
-		return readError(path, fmt.Errorf("cannot read %s: %v", path, err))
+		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	if len(data) > maxImageBytes {
 		return tooBig(int64(len(data)))
@@ -221,5 +215,5 @@ func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) 
 		},
 		Image:    data,
 		MimeType: mime,
-	}
+	}, nil
 }

@@ -46,9 +46,9 @@ func linesOf(s string, from, to int) string {
 
 func read(t *testing.T, tl *Tools, in ReadInput) ReadResult {
 	t.Helper()
-	res := tl.Read(context.Background(), in)
-	if res.IsError {
-		t.Fatalf("read %+v: error %q", in, res.Text)
+	res, err := tl.Read(context.Background(), in)
+	if err != nil {
+		t.Fatalf("read %+v: %v", in, err)
 	}
 	return res
 }
@@ -398,9 +398,9 @@ func TestReadBadInput(t *testing.T) {
 		{ReadInput{Path: "/dev/null"}, "/dev/null is a character device"},
 	}
 	for _, c := range cases {
-		res := tl.Read(context.Background(), c.in)
-		if !res.IsError || !strings.Contains(res.Text, c.want) {
-			t.Errorf("%+v: %v %q, want an error with %q", c.in, res.IsError, res.Text, c.want)
+		_, err := tl.Read(context.Background(), c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error with %q", c.in, err, c.want)
 		}
 	}
 }
@@ -412,9 +412,9 @@ func TestReadPermissionDenied(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	p := writeFile(t, dir, "secret.txt", "x\n")
 	os.Chmod(p, 0)
-	res := tl.Read(context.Background(), ReadInput{Path: "secret.txt"})
-	if !res.IsError || !strings.Contains(res.Text, "permission denied") {
-		t.Fatalf("%q", res.Text)
+	_, err := tl.Read(context.Background(), ReadInput{Path: "secret.txt"})
+	if err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Fatalf("%q", err)
 	}
 }
 
@@ -440,9 +440,9 @@ func TestReadCancelled(t *testing.T) {
 	writeFile(t, dir, "f.txt", numbered(100))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := tl.Read(ctx, ReadInput{Path: "f.txt"})
-	if !res.IsError || !strings.Contains(res.Text, "cancelled") {
-		t.Fatalf("%q", res.Text)
+	_, err := tl.Read(ctx, ReadInput{Path: "f.txt"})
+	if err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("%q", err)
 	}
 }
 

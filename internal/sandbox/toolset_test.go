@@ -16,7 +16,6 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/sandbox"
-	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, outside string) {
@@ -37,10 +36,9 @@ func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, out
 	if err := os.Mkdir(os.Getenv("TMPDIR"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := spillway.New(spillway.Options{
-		Root: root, Sandbox: true, NoNetwork: noNetwork,
-		Spill: spill.Config{TempDir: filepath.Join(base, "spill")},
-	})
+	p := spillway.DefaultPolicy()
+	p.Spill.Dir = filepath.Join(base, "spill")
+	ts, err := spillway.New(spillway.Options{Root: root, Sandbox: true, NoNetwork: noNetwork, Policy: &p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,20 +46,26 @@ func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, out
 	return ts, root, outside
 }
 
-func bash(ts *spillway.Toolset, cmd string) spillway.BashResult {
-	return ts.Bash(context.Background(), spillway.BashInput{Command: cmd})
+// bash runs a command, which must run (it may fail).
+func bash(t *testing.T, ts *spillway.Toolset, cmd string) spillway.BashResult {
+	t.Helper()
+	res, err := ts.Bash(context.Background(), spillway.BashInput{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func TestToolsetSandboxTouch(t *testing.T) {
 	ts, root, outside := newSandboxed(t, false)
-	r := bash(ts, "touch "+outside+"/x")
+	r := bash(t, ts, "touch "+outside+"/x")
 	if !r.IsError || !strings.Contains(r.Text, "Permission denied") {
 		t.Errorf("touch outside the root: %q", r.Text)
 	}
 	if _, err := os.Stat(outside + "/x"); err == nil {
 		t.Error("the file outside the root was made")
 	}
-	r = bash(ts, `touch inside && touch "$TMPDIR/tmpfile" && pwd`)
+	r = bash(t, ts, `touch inside && touch "$TMPDIR/tmpfile" && pwd`)
 	if r.IsError || !strings.Contains(r.Text, root) {
 		t.Errorf("touch inside the root and the temp directory: %q", r.Text)
 	}
@@ -70,7 +74,7 @@ func TestToolsetSandboxTouch(t *testing.T) {
 	}
 	// The spill files are written by the server, not the command: a flood
 	// still spills whole.
-	r = bash(ts, "seq 1 100000")
+	r = bash(t, ts, "seq 1 100000")
 	if r.IsError || r.Details.Stdout.FullOutputPath == "" {
 		t.Fatalf("flood under the sandbox: %+v", r.Details)
 	}
@@ -78,7 +82,7 @@ func TestToolsetSandboxTouch(t *testing.T) {
 		t.Errorf("the spill file: %v", err)
 	}
 	// Now that the spill directory exists, commands may write there too.
-	r = bash(ts, "touch "+filepath.Dir(r.Details.Stdout.FullOutputPath)+"/by-the-command")
+	r = bash(t, ts, "touch "+filepath.Dir(r.Details.Stdout.FullOutputPath)+"/by-the-command")
 	if r.IsError {
 		t.Errorf("touch in the spill directory: %q", r.Text)
 	}
@@ -102,11 +106,11 @@ func TestToolsetSandboxNoNetwork(t *testing.T) {
 	connect := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port) + " && echo connected"
 
 	ts, _, _ := newSandboxed(t, true)
-	if r := bash(ts, connect); !r.IsError || strings.Contains(r.Text, "connected") || !strings.Contains(r.Text, "Permission denied") {
+	if r := bash(t, ts, connect); !r.IsError || strings.Contains(r.Text, "connected") || !strings.Contains(r.Text, "Permission denied") {
 		t.Errorf("with no-network: %q", r.Text)
 	}
 	ts, _, _ = newSandboxed(t, false)
-	if r := bash(ts, connect); r.IsError || !strings.Contains(r.Text, "connected") {
+	if r := bash(t, ts, connect); r.IsError || !strings.Contains(r.Text, "connected") {
 		t.Errorf("sandboxed, network allowed: %q", r.Text)
 	}
 }

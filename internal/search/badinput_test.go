@@ -27,20 +27,39 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// permResults are the outcomes of the searches, which a helper process
+// may run and send back as JSON: errors as their text.
 type permResults struct {
-	Grep, GrepRoot, GrepFile GrepResult
-	Find, FindRoot           FindResult
+	Grep               GrepResult
+	Find               FindResult
+	GrepErr, FindErr   string
+	GrepRoot, GrepFile string // errors
+	FindRoot           string // error
 }
 
 func permSearch(dir string) permResults {
 	s := New(Config{Cwd: dir})
-	return permResults{
-		Grep:     s.Grep(context.Background(), GrepInput{Pattern: "needle"}),
-		GrepRoot: s.Grep(context.Background(), GrepInput{Pattern: "needle", Path: "secret"}),
-		GrepFile: s.Grep(context.Background(), GrepInput{Pattern: "needle", Path: "locked.txt"}),
-		Find:     s.Find(context.Background(), FindInput{Pattern: "*"}),
-		FindRoot: s.Find(context.Background(), FindInput{Pattern: "*", Path: "secret"}),
+	ctx := context.Background()
+	var r permResults
+	var err error
+	r.Grep, err = s.Grep(ctx, GrepInput{Pattern: "needle"})
+	r.GrepErr = errText(err)
+	r.Find, err = s.Find(ctx, FindInput{Pattern: "*"})
+	r.FindErr = errText(err)
+	_, err = s.Grep(ctx, GrepInput{Pattern: "needle", Path: "secret"})
+	r.GrepRoot = errText(err)
+	_, err = s.Grep(ctx, GrepInput{Pattern: "needle", Path: "locked.txt"})
+	r.GrepFile = errText(err)
+	_, err = s.Find(ctx, FindInput{Pattern: "*", Path: "secret"})
+	r.FindRoot = errText(err)
+	return r
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
 	}
+	return err.Error()
 }
 
 func permHelper(dir string) {
@@ -105,23 +124,23 @@ func TestPermissionDenied(t *testing.T) {
 	}
 	g := res.Grep
 	want := "open/a.txt:1: needle\n\n[Skipped 2 unreadable paths: locked.txt (permission denied), secret/ (permission denied)]"
-	if g.IsError || g.Text != want || len(g.Details.Skipped) != 2 {
+	if res.GrepErr != "" || g.Text != want || len(g.Details.Skipped) != 2 {
 		t.Errorf("grep: %+v\nwant text %q", g, want)
 	}
 	f := res.Find
 	want = "locked.txt\nopen/\nopen/a.txt\nsecret/\n\n[Skipped 1 unreadable path: secret/ (permission denied)]"
-	if f.IsError || f.Text != want || f.Details.Count != 4 {
+	if res.FindErr != "" || f.Text != want || f.Details.Count != 4 {
 		t.Errorf("find: %+v\nwant text %q", f, want)
 	}
 	// An unreadable directory asked for by name is an error.
-	if r := res.GrepRoot; !r.IsError || r.Text != "grep: cannot read secret: permission denied" {
-		t.Errorf("grep path=secret: %+v", r)
+	if e := res.GrepRoot; e != "grep: cannot read secret: permission denied" {
+		t.Errorf("grep path=secret: %q", e)
 	}
-	if r := res.GrepFile; !r.IsError || r.Text != "grep: cannot read locked.txt: permission denied" {
-		t.Errorf("grep path=locked.txt: %+v", r)
+	if e := res.GrepFile; e != "grep: cannot read locked.txt: permission denied" {
+		t.Errorf("grep path=locked.txt: %q", e)
 	}
-	if r := res.FindRoot; !r.IsError || r.Text != "find: cannot read secret: permission denied" {
-		t.Errorf("find path=secret: %+v", r)
+	if e := res.FindRoot; e != "find: cannot read secret: permission denied" {
+		t.Errorf("find path=secret: %q", e)
 	}
 }
 
@@ -238,7 +257,7 @@ func TestGrepRegexpOnHugeLine(t *testing.T) {
 	// Cancelled while streaming: the call stops.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r := s.Grep(ctx, GrepInput{Pattern: `key=\d+`}); !r.IsError {
-		t.Errorf("cancelled: %q", r.Text)
+	if _, err := s.Grep(ctx, GrepInput{Pattern: `key=\d+`}); err == nil {
+		t.Errorf("cancelled: %q", err)
 	}
 }

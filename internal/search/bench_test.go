@@ -28,8 +28,8 @@ func BenchmarkGrepRegexpGOROOT(b *testing.B) {
 func benchGrep(b *testing.B, in GrepInput) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
-		if r := s.Grep(context.Background(), in); r.IsError || r.Details.MatchCount == 0 {
-			b.Fatal(r.Text)
+		if r, err := s.Grep(context.Background(), in); err != nil || r.Details.MatchCount == 0 {
+			b.Fatal(err, r.Text)
 		}
 	}
 }
@@ -37,8 +37,8 @@ func benchGrep(b *testing.B, in GrepInput) {
 func BenchmarkFindGOROOT(b *testing.B) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
-		if r := s.Find(context.Background(), FindInput{Pattern: "*linux*_test.go"}); r.IsError || r.Details.Count == 0 {
-			b.Fatal(r.Text)
+		if r, err := s.Find(context.Background(), FindInput{Pattern: "*linux*_test.go"}); err != nil || r.Details.Count == 0 {
+			b.Fatal(err, r.Text)
 		}
 	}
 }

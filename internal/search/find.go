@@ -42,7 +42,6 @@ type FindResult struct {
 	// Content is what was found, without notices (pure content).
 	Content string      `json:"-"`
 	Details FindDetails `json:"details"`
-	IsError bool        `json:"is_error"`
 }
 
 // Values of FindInput.Type.
@@ -57,9 +56,9 @@ const NoFiles = "No files found matching pattern"
 
 // Find lists the paths whose name or relative path matches a glob (SPEC §2
 // find), sorted, directories ending in '/'.
-func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
-	fail := func(format string, args ...any) FindResult {
-		return FindResult{Text: "find: " + fmt.Sprintf(format, args...), IsError: true}
+func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
+	fail := func(format string, args ...any) (FindResult, error) {
+		return FindResult{}, fmt.Errorf("find: "+format, args...)
 	}
 	if in.Pattern == "" {
 		return fail("pattern is empty: give a glob such as *.go or src/**/*_test.go (* for everything)")
@@ -87,11 +86,11 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	}
 	root, err := s.resolve(in.Path) // issue 7: --root
 	if err != nil {
-		return FindResult{Text: "find: " + err.Error(), IsError: true}
+		return FindResult{}, fmt.Errorf("find: %w", err)
 	}
 	fi, err := statRoot("find", shownArg(in.Path), root)
 	if err != nil {
-		return FindResult{Text: err.Error(), IsError: true}
+		return FindResult{}, err
 	}
 	if !fi.IsDir() {
 		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(in.Path))
@@ -165,5 +164,5 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) FindResult {
 	if count == 0 {
 		body = NoFiles
 	}
-	return FindResult{Text: joinText(body, notices), Details: d, Content: out.body}
+	return FindResult{Text: joinText(body, notices), Details: d, Content: out.body}, nil
 }

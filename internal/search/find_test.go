@@ -15,9 +15,9 @@ import (
 
 func find(t testing.TB, s *Searcher, in FindInput) FindResult {
 	t.Helper()
-	r := s.Find(context.Background(), in)
-	if r.IsError {
-		t.Fatalf("find %+v: %s", in, r.Text)
+	r, err := s.Find(context.Background(), in)
+	if err != nil {
+		t.Fatalf("find %+v: %v", in, err)
 	}
 	return r
 }
@@ -134,8 +134,8 @@ func TestFindParameters(t *testing.T) {
 		{FindInput{Pattern: "src/", Type: TypeFile}, "ends in / (directories) but type is file"},
 	}
 	for _, c := range bad {
-		if r := s.Find(context.Background(), c.in); !r.IsError || !strings.Contains(r.Text, c.want) {
-			t.Errorf("find %+v = %q; want an error with %q", c.in, r.Text, c.want)
+		if _, err := s.Find(context.Background(), c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("find %+v: %v; want an error with %q", c.in, err, c.want)
 		}
 	}
 }

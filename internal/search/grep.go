@@ -61,7 +61,6 @@ type GrepResult struct {
 	// Content is what was found, without notices (pure content).
 	Content string      `json:"-"`
 	Details GrepDetails `json:"details"`
-	IsError bool        `json:"is_error"`
 }
 
 // Output modes of grep.
@@ -78,9 +77,9 @@ const MaxContext = 100
 const NoMatches = "No matches found"
 
 // Grep searches file contents (SPEC §2 grep).
-func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
-	fail := func(format string, args ...any) GrepResult {
-		return GrepResult{Text: "grep: " + fmt.Sprintf(format, args...), IsError: true}
+func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
+	fail := func(format string, args ...any) (GrepResult, error) {
+		return GrepResult{}, fmt.Errorf("grep: "+format, args...)
 	}
 	if in.Pattern == "" {
 		return fail("pattern is empty: give a regular expression, or a string with literal=true")
@@ -106,11 +105,11 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 	}
 	root, err := s.resolve(in.Path) // issue 7: --root
 	if err != nil {
-		return GrepResult{Text: "grep: " + err.Error(), IsError: true}
+		return GrepResult{}, fmt.Errorf("grep: %w", err)
 	}
 	fi, err := statRoot("grep", shownArg(in.Path), root)
 	if err != nil {
-		return GrepResult{Text: err.Error(), IsError: true}
+		return GrepResult{}, err
 	}
 
 	lim := s.cfg.Grep
@@ -142,7 +141,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) GrepResult {
 	case err != nil:
 		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(err))
 	}
-	return g.result()
+	return g.result(), nil
 }
 
 // stoppedError is a search ended by its context.

@@ -25,9 +25,9 @@ func newTestSearcher(t testing.TB, root string) *Searcher {
 
 func grep(t testing.TB, s *Searcher, in GrepInput) GrepResult {
 	t.Helper()
-	r := s.Grep(context.Background(), in)
-	if r.IsError {
-		t.Fatalf("grep %+v: %s", in, r.Text)
+	r, err := s.Grep(context.Background(), in)
+	if err != nil {
+		t.Fatalf("grep %+v: %v", in, err)
 	}
 	return r
 }
@@ -128,7 +128,7 @@ func TestGrepNoMatches(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a.txt": "hello\n"})
 	r := grep(t, newTestSearcher(t, root), GrepInput{Pattern: "absent"})
-	if r.Text != "No matches found" || r.IsError || r.Details.MatchCount != 0 || r.Details.Truncation.Truncated {
+	if r.Text != "No matches found" || r.Details.MatchCount != 0 || r.Details.Truncation.Truncated {
 		t.Errorf("%+v", r)
 	}
 }
@@ -156,9 +156,9 @@ func TestGrepBadInput(t *testing.T) {
 		{GrepInput{Pattern: "x", Path: "/dev/zero"}, "/dev/zero is a character device"},
 	}
 	for _, c := range cases {
-		r := s.Grep(context.Background(), c.in)
-		if !r.IsError || !strings.Contains(r.Text, c.want) || strings.Contains(r.Text, "\n") {
-			t.Errorf("grep %+v = %q (is_error %v); want a one-line error with %q", c.in, r.Text, r.IsError, c.want)
+		_, err := s.Grep(context.Background(), c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("grep %+v: %v; want a one-line error with %q", c.in, err, c.want)
 		}
 	}
 	// A directory, and a tree holding a FIFO, are searched; the FIFO is
@@ -468,7 +468,7 @@ func TestGrepHeldMemoryBound(t *testing.T) {
 	}
 	maxHeld = 4 << 10 // less than one file's lines
 	got = grep(t, s, in)
-	if !strings.Contains(got.Text, "[Search stopped in d0/f000.txt: its matches and context passed 4.0KB. Refine the pattern, or lower context]") || got.IsError || !got.Details.Truncation.Truncated {
+	if !strings.Contains(got.Text, "[Search stopped in d0/f000.txt: its matches and context passed 4.0KB. Refine the pattern, or lower context]") || !got.Details.Truncation.Truncated {
 		t.Errorf("capped: %+v", got.Details)
 	}
 }

@@ -209,9 +209,9 @@ func TestIgnoreConformsToGit(t *testing.T) {
 	slices.Sort(want)
 
 	s := New(Config{Cwd: root})
-	res := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeFile, Limit: 100000})
-	if res.IsError {
-		t.Fatal(res.Text)
+	res, err := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeFile, Limit: 100000})
+	if err != nil {
+		t.Fatal(err)
 	}
 	got := strings.Split(res.Text, "\n")
 	if !slices.IsSorted(got) {
@@ -254,7 +254,10 @@ func TestDotIgnoreAndParentRules(t *testing.T) {
 	})
 	s := New(Config{Cwd: root})
 	for _, path := range []string{"", "sub"} {
-		res := s.Find(context.Background(), FindInput{Pattern: "*", Path: path, Type: TypeFile})
+		res, err := s.Find(context.Background(), FindInput{Pattern: "*", Path: path, Type: TypeFile})
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := "sub/.ignore\nsub/keep.gen\nsub/plain.txt"
 		if path == "" {
 			want = ".gitignore\n" + want

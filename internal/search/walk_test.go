@@ -95,11 +95,11 @@ func TestWalkSymlinkLoop(t *testing.T) {
 	}
 	// grep reads only the real file; find shows the links as entries.
 	s := New(Config{Cwd: root})
-	if r := s.Grep(context.Background(), GrepInput{Pattern: "needle"}); r.Text != "dir/file.txt:1: needle" {
-		t.Errorf("grep: %q", r.Text)
+	if r, err := s.Grep(context.Background(), GrepInput{Pattern: "needle"}); err != nil || r.Text != "dir/file.txt:1: needle" {
+		t.Errorf("grep: %v %q", err, r.Text)
 	}
-	if r := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeDir}); r.Text != "dir/" {
-		t.Errorf("find dirs: %q", r.Text)
+	if r, err := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeDir}); err != nil || r.Text != "dir/" {
+		t.Errorf("find dirs: %v %q", err, r.Text)
 	}
 }
 
@@ -176,12 +176,12 @@ func TestWalkCancel(t *testing.T) {
 
 	// grep and find say they were stopped.
 	s := New(Config{Cwd: root})
-	r := s.Grep(ctx, GrepInput{Pattern: "x"})
-	if !r.IsError || !strings.Contains(r.Text, "stopped before it finished") {
-		t.Errorf("grep after cancel: %+v", r)
+	_, err = s.Grep(ctx, GrepInput{Pattern: "x"})
+	if err == nil || !strings.Contains(err.Error(), "stopped before it finished") {
+		t.Errorf("grep after cancel: %+v", err)
 	}
-	if f := s.Find(ctx, FindInput{Pattern: "*"}); !f.IsError {
-		t.Errorf("find after cancel: %+v", f)
+	if _, err := s.Find(ctx, FindInput{Pattern: "*"}); err == nil {
+		t.Errorf("find after cancel: no error")
 	}
 }
 
@@ -209,11 +209,11 @@ func TestWalkFilesDeletedDuringWalk(t *testing.T) {
 				os.RemoveAll(filepath.Join(root, fmt.Sprintf("d%02d", i)))
 			}
 		}()
-		r := s.Grep(context.Background(), GrepInput{Pattern: "needle", OutputMode: ModeCount, Limit: 10000})
+		r, err := s.Grep(context.Background(), GrepInput{Pattern: "needle", OutputMode: ModeCount, Limit: 10000})
 		close(stop)
 		<-removed
-		if r.IsError || strings.Contains(r.Text, "Skipped") {
-			t.Fatalf("round %d: %s", round, r.Text)
+		if err != nil || strings.Contains(r.Text, "Skipped") {
+			t.Fatalf("round %d: %v %s", round, err, r.Text)
 		}
 	}
 }

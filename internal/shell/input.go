@@ -5,31 +5,50 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
-// Input holds the parameters of one bash call (SPEC §2). Exactly one of
-// Command, CheckPID and KillPID is given.
+// Input holds the parameters of a command to run.
 type Input struct {
+	// Command is run with `bash -c`, or as a program when Args are given.
 	Command string `json:"command,omitempty"`
 	// Args, when given, run Command as a program with these arguments,
 	// without a shell: nothing in them is expanded or quoted.
 	Args []string `json:"args,omitempty"`
 	// Session names a session whose cwd and exported environment persist
 	// from call to call (see session.go); "" runs the call stateless.
-	Session         string            `json:"session,omitempty"`
-	Timeout         int               `json:"timeout,omitempty"` // ms
-	RunInBackground bool              `json:"run_in_background,omitempty"`
-	Cwd             string            `json:"cwd,omitempty"`
-	Env             map[string]string `json:"env,omitempty"`
-	MaxLines        int               `json:"max_lines,omitempty"`
-	MaxBytes        int               `json:"max_bytes,omitempty"`
-	FullOutput      bool              `json:"full_output,omitempty"`
-	CheckPID        int               `json:"check_pid,omitempty"`
-	KillPID         int               `json:"kill_pid,omitempty"`
+	Session string `json:"session,omitempty"`
+	// Timeout is how long the call waits before the command moves to the
+	// background (it is not killed); 0 takes the policy's.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// RunInBackground returns at once with the pid.
+	RunInBackground bool `json:"run_in_background,omitempty"`
+	// Cwd is the command's working directory, relative to the session's.
+	Cwd string `json:"cwd,omitempty"`
+	// Env holds extra environment variables.
+	Env map[string]string `json:"env,omitempty"`
+	// MaxLines and MaxBytes limit each stream for this call; 0 takes the
+	// policy's.
+	MaxLines int `json:"max_lines,omitempty"`
+	MaxBytes int `json:"max_bytes,omitempty"`
+	// FullOutput shows each stream whole, up to the hard ceiling.
+	FullOutput bool `json:"full_output,omitempty"`
 
 	// Progress, when set, receives the bytes and lines seen so far about
 	// once a second while the call waits for its command.
 	Progress func(Progress) `json:"-"`
+}
+
+// CheckInput names a background job whose status and new output to return.
+type CheckInput struct {
+	// PID is the pid the job was given.
+	PID int `json:"check_pid"`
+}
+
+// KillInput names a background job to stop.
+type KillInput struct {
+	// PID is the pid the job was given.
+	PID int `json:"kill_pid"`
 }
 
 // Progress is what a long call has produced so far, both streams together.
@@ -40,61 +59,11 @@ type Progress struct {
 
 // validate checks the parameters that do not depend on the session.
 func (in Input) validate() error {
-	given := 0
-	for _, ok := range []bool{in.Command != "", in.CheckPID != 0, in.KillPID != 0} {
-		if ok {
-			given++
-		}
-	}
-	if given != 1 {
-		return errors.New("give exactly one of command (to run), check_pid or kill_pid (to manage a background command)")
-	}
-	if in.CheckPID < 0 || in.KillPID < 0 {
-		return errors.New("check_pid and kill_pid take the positive pid a background command was given")
-	}
 	if in.Command == "" {
-		// check_pid and kill_pid act on a running job: the parameters of a
-		// new command would have no effect, so say so rather than ignore them.
-		var extra []string
-		if in.Timeout != 0 {
-			extra = append(extra, "timeout")
-		}
-		if in.RunInBackground {
-			extra = append(extra, "run_in_background")
-		}
-		if in.Cwd != "" {
-			extra = append(extra, "cwd")
-		}
-		if len(in.Env) > 0 {
-			extra = append(extra, "env")
-		}
-		if in.MaxLines != 0 {
-			extra = append(extra, "max_lines")
-		}
-		if in.MaxBytes != 0 {
-			extra = append(extra, "max_bytes")
-		}
-		if in.FullOutput {
-			extra = append(extra, "full_output")
-		}
-		if len(in.Args) > 0 {
-			extra = append(extra, "args")
-		}
-		if in.Session != "" {
-			extra = append(extra, "session")
-		}
-		if len(extra) > 0 {
-			verb := "check_pid"
-			if in.KillPID != 0 {
-				verb = "kill_pid"
-			}
-			return fmt.Errorf("%s takes no other parameter (got %s): a background command keeps the limits it was started with",
-				verb, strings.Join(extra, ", "))
-		}
-		return nil
+		return errors.New("command is empty: give the command to run")
 	}
 	if in.Timeout < 0 {
-		return fmt.Errorf("timeout %d: give a positive number of milliseconds, or leave it out for the default", in.Timeout)
+		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
 	}
 	if in.MaxLines < 0 || in.MaxBytes < 0 {
 		return errors.New("max_lines and max_bytes must be positive (leave them out for the defaults)")
@@ -113,12 +82,28 @@ func (in Input) validate() error {
 		return errors.New("command holds a NUL byte")
 	}
 	for k, v := range in.Env {
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return fmt.Errorf("env: %q is not a variable name (no '=' or NUL, not empty)", k)
+		if err := CheckEnv(k, v); err != nil {
+			return fmt.Errorf("env: %w", err)
 		}
-		if strings.IndexByte(v, 0) >= 0 {
-			return fmt.Errorf("env: the value of %s holds a NUL byte", k)
-		}
+	}
+	return nil
+}
+
+// CheckEnv reports an environment variable that cannot be set.
+func CheckEnv(name, value string) error {
+	if name == "" || strings.ContainsAny(name, "=\x00") {
+		return fmt.Errorf("%q is not a variable name (no '=' or NUL, not empty)", name)
+	}
+	if strings.IndexByte(value, 0) >= 0 {
+		return fmt.Errorf("the value of %s holds a NUL byte", name)
+	}
+	return nil
+}
+
+// validPID checks the pid a job call names.
+func validPID(pid int) error {
+	if pid <= 0 {
+		return fmt.Errorf("pid %d: give the positive pid a background command was given", pid)
 	}
 	return nil
 }

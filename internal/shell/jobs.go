@@ -21,7 +21,7 @@ func (r *Runner) addJob(j *job) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return errClosed
+		return ErrClosed
 	}
 	if err := r.makeRoomLocked(); err != nil {
 		return err
@@ -59,7 +59,7 @@ func (r *Runner) findJob(pid int) (*job, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	for i := len(r.jobs) - 1; i >= 0; i-- {
 		if r.jobs[i].pid == pid {

@@ -45,14 +45,12 @@ type Details struct {
 type Result struct {
 	Text    string  `json:"text"`
 	Details Details `json:"details"`
-	IsError bool    `json:"is_error"`
-	Stdout  string  `json:"-"`
-	Stderr  string  `json:"-"`
-}
-
-// errorResult is the result of a call that could not be made.
-func errorResult(err error) Result {
-	return Result{Text: "bash: " + err.Error(), IsError: true}
+	// IsError says the command did not succeed, as a model should hear it:
+	// it exited non-zero, was cancelled, or (for a job check) ended
+	// non-zero. A call that could not be made is an error, not a result.
+	IsError bool   `json:"is_error"`
+	Stdout  string `json:"-"`
+	Stderr  string `json:"-"`
 }
 
 // streamDetails fills the details of one stream from its pipeline result.

@@ -7,66 +7,53 @@ import (
 	"time"
 )
 
-// maxTimeoutMS bounds the timeout parameter (about 24 days), so that any
-// int given fits a time.Duration.
-const maxTimeoutMS = 1<<31 - 1
-
-// Run executes one bash call: it runs Command, or checks (CheckPID) or
-// stops (KillPID) a background job. A call that cannot be made returns a
-// one-line error result.
-func (r *Runner) Run(ctx context.Context, in Input) Result {
+// Run runs a command and waits until it ends, its timeout passes, the
+// context is done, or (RunInBackground) not at all. The error says why a
+// call could not be made (bad input, no cwd, the shell missing, the
+// session closed); what the command did is in the result.
+func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 	if err := in.validate(); err != nil {
-		return errorResult(err)
+		return Result{}, err
 	}
-	switch {
-	case in.CheckPID != 0:
-		return r.check(in.CheckPID)
-	case in.KillPID != 0:
-		return r.kill(in.KillPID)
-	}
-	return r.run(ctx, in)
-}
-
-// run starts a command and waits until it ends, its timeout passes, the
-// context is done, or (run_in_background) not at all.
-func (r *Runner) run(ctx context.Context, in Input) Result {
 	if err := ctx.Err(); err != nil {
-		return errorResult(fmt.Errorf("not started: %w", err))
+		return Result{}, fmt.Errorf("not started: %w", err)
 	}
 	pl, err := r.plan(in)
 	if err != nil {
-		return errorResult(err)
+		return Result{}, err
 	}
-	res := r.runPlan(ctx, in, pl)
+	res, err := r.runPlan(ctx, in, pl)
+	if err != nil {
+		return Result{}, err
+	}
 	if len(pl.notes) > 0 {
 		res.Text += "\n" + strings.Join(pl.notes, "\n")
 	}
-	return res
+	return res, nil
 }
 
 // runPlan runs a planned call.
-func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) Result {
+func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error) {
 	if in.RunInBackground {
 		if err := r.roomForJob(); err != nil {
 			pl.release()
-			return errorResult(err)
+			return Result{}, err
 		}
 	}
 	j, err := r.launch(in, pl)
 	if err != nil {
-		return errorResult(err)
+		return Result{}, err
 	}
 	if in.RunInBackground {
 		j.sess.abandon()
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",
-			j.pid, j.pid, j.pid))
+			j.pid, j.pid, j.pid)), nil
 	}
 
-	ms := r.cfg.Policy.TimeoutMS
-	if in.Timeout > 0 {
-		ms = in.Timeout
+	j.timeout = in.Timeout
+	if j.timeout <= 0 {
+		j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
 	}
-	j.timeout = time.Duration(min(ms, maxTimeoutMS)) * time.Millisecond
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
@@ -83,13 +70,13 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) Result {
 				r.forgetCall(j)
 				res := j.result(j.look(), "(no output)")
 				res.IsError = j.status.code != 0
-				return res
+				return res, nil
 			}
 			if ctx.Err() != nil {
-				return r.cancel(j)
+				return r.cancel(j), nil
 			}
 			return r.background(j, fmt.Sprintf("[The shell exited, but processes it started still run (they hold its output or stay in its process group): "+
-				"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid))
+				"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid)), nil
 		case <-timer.C:
 			if j.hasExited() {
 				continue // the exit came first: report it as such
@@ -97,10 +84,10 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) Result {
 			j.timedOut = true
 			j.sess.abandon()
 			return r.background(j, fmt.Sprintf("[Still running after the %s timeout: it goes on in the background as pid %d, its output still captured. "+
-				"Use check_pid=%d for new output, kill_pid=%d to stop it.]", j.timeout, j.pid, j.pid, j.pid))
+				"Use check_pid=%d for new output, kill_pid=%d to stop it.]", j.timeout, j.pid, j.pid, j.pid)), nil
 		case <-ctx.Done():
 			j.sess.abandon()
-			return r.cancel(j)
+			return r.cancel(j), nil
 		case <-tick:
 			in.Progress(j.progress())
 		}
@@ -132,12 +119,13 @@ func (r *Runner) cancel(j *job) Result {
 	return res
 }
 
-// check returns how a background job stands and its output since the
-// last look.
-func (r *Runner) check(pid int) Result {
-	j, err := r.findJob(pid)
+// Check returns how a background job stands and its output since the
+// last look. An unknown pid is an error that lists the known ones.
+func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
+	pid := in.PID
+	j, err := r.job(pid)
 	if err != nil {
-		return errorResult(err)
+		return Result{}, err
 	}
 	j.drain()
 	l := j.look()
@@ -152,20 +140,30 @@ func (r *Runner) check(pid int) Result {
 	res := j.result(l, "(no new output)", note)
 	res.Details.Backgrounded = true
 	res.IsError = !l.running && j.status.code != 0
-	return res
+	return res, nil
 }
 
-// kill stops a background job and returns its final output.
-func (r *Runner) kill(pid int) Result {
-	j, err := r.findJob(pid)
+// Kill stops a background job and returns its final output. An unknown
+// pid is an error that lists the known ones.
+func (r *Runner) Kill(ctx context.Context, in KillInput) (Result, error) {
+	pid := in.PID
+	j, err := r.job(pid)
 	if err != nil {
-		return errorResult(err)
+		return Result{}, err
 	}
 	out := j.stop()
 	res := j.result(j.look(), "(no new output)", stopNote(out, fmt.Sprintf("kill_pid %d", pid)))
 	res.Details.Backgrounded = true
 	res.IsError = out == stopCutOff
-	return res
+	return res, nil
+}
+
+// job finds the background job a Check or Kill names.
+func (r *Runner) job(pid int) (*job, error) {
+	if err := validPID(pid); err != nil {
+		return nil, err
+	}
+	return r.findJob(pid)
 }
 
 // stopNote says what stop did, after what (a call, or "Cancelled").

@@ -80,7 +80,8 @@ type Runner struct {
 	sessions sessionTable // named sessions
 }
 
-var errClosed = errors.New("the session has ended (its toolset was closed); start a new one")
+// ErrClosed is the error of a call on a closed Runner.
+var ErrClosed = errors.New("the session has ended (its toolset was closed); start a new one")
 
 // NewRunner returns a Runner.
 func NewRunner(cfg Config) *Runner {
@@ -98,7 +99,7 @@ func (r *Runner) launch(in Input, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	r.starting.Add(1)
 	r.mu.Unlock()

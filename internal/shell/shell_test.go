@@ -168,8 +168,8 @@ func TestPipeHolders(t *testing.T) {
 func TestRunnerWithoutSpillStore(t *testing.T) {
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default()})
 	defer r.Close()
-	res := r.Run(context.Background(), Input{Command: "seq 1 5000"})
-	if !res.Details.Stdout.Truncation.Truncated || res.Details.Stdout.FullOutputPath != "" || res.IsError {
+	res, err := r.Run(context.Background(), Input{Command: "seq 1 5000"})
+	if err != nil || !res.Details.Stdout.Truncation.Truncated || res.Details.Stdout.FullOutputPath != "" || res.IsError {
 		t.Errorf("%+v", res.Details.Stdout)
 	}
 }
@@ -179,9 +179,9 @@ func TestRunnerShellNotFound(t *testing.T) {
 	p.Shell = "no-such-shell-spillway"
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p})
 	defer r.Close()
-	res := r.Run(context.Background(), Input{Command: "true"})
-	if !res.IsError || !strings.Contains(res.Text, `cannot run the shell "no-such-shell-spillway"`) {
-		t.Errorf("%q", res.Text)
+	_, err := r.Run(context.Background(), Input{Command: "true"})
+	if err == nil || !strings.Contains(err.Error(), `cannot run the shell "no-such-shell-spillway"`) {
+		t.Errorf("%v", err)
 	}
 }
 

@@ -1,6 +1,6 @@
 package spill_test
 
-// Fault injection (issue 7): a spill store whose disk fails — ENOSPC,
+// Fault injection: a spill store whose disk fails — ENOSPC,
 // EACCES, short writes, a failing close, a directory that cannot be made —
 // still lets every tool result come back whole (the same text as with a
 // healthy disk), says in the notice what was lost, and never hangs.
@@ -17,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -229,23 +230,26 @@ func TestSpillDirectoryCannotBeMade(t *testing.T) {
 	}
 }
 
-// TestBashSurvivesSpillFaults runs real commands through the library with
+// TestBashSurvivesSpillFaults runs real commands through the shell with
 // a failing disk: each call returns its output, its exit code and a notice
 // of the loss; background jobs and check_pid work on; nothing hangs.
 func TestBashSurvivesSpillFaults(t *testing.T) {
 	for _, fl := range faults {
 		t.Run(fl.name, func(t *testing.T) {
 			cfg, _ := faultyConfig(t, fl)
-			ts, err := spillway.New(spillway.Options{Cwd: t.TempDir(), Spill: cfg})
+			store := spill.NewSession(cfg)
+			defer store.Close()
+			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
+			defer r.Close()
+			ctx := context.Background()
+			var res shell.Result
+			var err error
+			within(t, "bash", func() {
+				res, err = r.Run(ctx, shell.Input{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer ts.Close()
-			ctx := context.Background()
-			var res spillway.BashResult
-			within(t, "bash", func() {
-				res = ts.Bash(ctx, spillway.BashInput{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
-			})
 			if res.Details.ExitCode == nil || *res.Details.ExitCode != 3 || !res.IsError {
 				t.Errorf("exit code lost: %+v", res.Details)
 			}
@@ -262,15 +266,15 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			// A command that times out into the background keeps running
 			// and check_pid still reports it.
 			within(t, "bash timeout", func() {
-				res = ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000; sleep 30", Timeout: 300})
+				res, err = r.Run(ctx, shell.Input{Command: "seq 1 100000; sleep 30", Timeout: 300 * time.Millisecond})
 			})
 			if !res.Details.Backgrounded || res.Details.PID == 0 {
 				t.Fatalf("not backgrounded: %+v\n%s", res.Details, clip(res.Text))
 			}
 			within(t, "kill_pid", func() {
-				res = ts.Bash(ctx, spillway.BashInput{KillPID: res.Details.PID})
+				res, err = r.Kill(ctx, shell.KillInput{PID: res.Details.PID})
 			})
-			if res.Details.Running {
+			if err != nil || res.Details.Running {
 				t.Errorf("still running after kill_pid: %+v", res.Details)
 			}
 		})
