@@ -130,9 +130,8 @@ func TestBashArgsLiteral(t *testing.T) {
 		t.Errorf("false: %q", r.Text)
 	}
 	// A program that does not exist is a call error, not a shell's 127.
-	r = bashRun(t, ts, spillway.BashInput{Command: "no-such-program-spillway", Args: []string{"x"}})
-	if !r.IsError || r.Details.PID != 0 || !strings.Contains(r.Text, "PATH") {
-		t.Errorf("missing program: %q", r.Text)
+	if _, err := ts.Bash(context.Background(), spillway.BashInput{Command: "no-such-program-spillway", Args: []string{"x"}}); err == nil || !strings.Contains(err.Error(), "PATH") {
+		t.Errorf("missing program: %v", err)
 	}
 	// In the background, as a job.
 	r = bashRun(t, ts, spillway.BashInput{Command: "sleep", Args: []string{"30"}, RunInBackground: true})
