@@ -86,6 +86,7 @@ func New(opts Options) (*Toolset, error) {
 			return nil, fmt.Errorf("spillway: the policy cannot be used: %w (start from DefaultPolicy() or Profile(name) and change what you need)", err)
 		}
 	}
+	t.policy = t.policy.WithinBudget()
 	for k, v := range opts.Env {
 		if err := shell.CheckEnv(k, v); err != nil {
 			return nil, fmt.Errorf("spillway: Options.Env: %w", err)

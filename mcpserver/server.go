@@ -112,7 +112,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		session: lookup,
 		format:  cfg.policy().Format,
 	}
-	p := cfg.policy()
+	p := cfg.policy().WithinBudget() // the limits the toolsets apply
 	for _, a := range adapters {
 		a.add(s, a.define(p))
 	}

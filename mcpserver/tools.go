@@ -64,6 +64,7 @@ func register(a adapter) {
 // Tools returns the tool definitions for policy p, in the order bash, read,
 // grep, find, ls. The descriptions state the limits p applies.
 func Tools(p policy.Policy) []Tool {
+	p = p.WithinBudget() // the limits the toolsets apply
 	tools := make([]Tool, 0, len(adapters))
 	for _, a := range adapters {
 		tools = append(tools, a.define(p))
@@ -109,6 +110,10 @@ func bashTool(p policy.Policy) Tool {
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
 		streams, out.MaxLines, size(out.MaxBytes), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
 		spillHowTo, size(policy.StreamCeiling))
+	if p.ResultBudget > 0 {
+		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
+			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)
+	}
 	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d) the command is NOT killed: it moves to the "+
 		"background and the result gives its pid and the output so far. Start servers, watchers and anything that "+
 		"never ends with `run_in_background: true`, which returns the pid at once. Then:\n"+

@@ -339,12 +339,21 @@ func countNewlines(b []byte) int { return bytes.Count(b, newline) }
 // Result renders what the pipeline shows of the whole window since the last
 // Cut (the whole stream if Cut was never called). Call it after Close for
 // the final result, or at any time for a snapshot.
-func (p *Pipeline) Result() Result {
+func (p *Pipeline) Result() Result { return p.ResultWithin(p.opt.Limits.MaxBytes) }
+
+// ResultWithin is Result with at most maxBytes bytes of content shown (and
+// of an unfinished last line), held between 1 and the limits' MaxBytes.
+// It is how one budget is shared by the streams of a result at render
+// time: the notice then names the smaller limit, and the spill file holds
+// what it leaves out.
+func (p *Pipeline) ResultWithin(maxBytes int) Result {
+	maxBytes = max(1, min(maxBytes, p.opt.Limits.MaxBytes))
 	if !p.decided {
 		// A snapshot before the first 8 KiB decides on what has arrived.
 		p.decide()
 	}
 	r := Result{Binary: p.binary, SpillCapped: p.spillCapped, limits: p.opt.Limits}
+	r.limits.MaxBytes = maxBytes
 	if p.spillCapped {
 		r.SpillCap = p.spilled
 	}
@@ -361,7 +370,7 @@ func (p *Pipeline) Result() Result {
 		}
 		return r
 	}
-	v := p.win.view()
+	v := p.win.viewWithin(maxBytes)
 	r.Head, r.Tail = string(v.head), string(v.tail)
 	r.OmittedLines, r.OmittedBytes = v.omittedLines, v.omittedBytes
 	r.FirstLine = p.winBase + 1
@@ -384,7 +393,7 @@ func (p *Pipeline) Result() Result {
 	t.FirstLinePartial, t.LastLinePartial = v.firstPartial, v.lastPartial
 	r.HeadLines, r.TailLines = v.headLines, v.tailLines
 	if !p.closed {
-		r.Unfinished = string(utf8Suffix(p.san.Held(), maxUnfinished))
+		r.Unfinished = string(utf8Suffix(p.san.Held(), min(maxUnfinished, maxBytes)))
 	}
 	switch {
 	case v.truncatedBy != "":
@@ -398,8 +407,13 @@ func (p *Pipeline) Result() Result {
 // Cut returns the Result of the window since the previous Cut and starts a
 // new window: the next Result shows only output written after this call.
 // Counting and spilling go on across windows.
-func (p *Pipeline) Cut() Result {
-	r := p.Result()
+func (p *Pipeline) Cut() Result { return p.CutWithin(p.opt.Limits.MaxBytes) }
+
+// CutWithin is Cut whose Result shows at most maxBytes bytes (see
+// ResultWithin). What it leaves out of the window is still counted and
+// spilled: the next window starts after it all the same.
+func (p *Pipeline) CutWithin(maxBytes int) Result {
+	r := p.ResultWithin(maxBytes)
 	p.winBase += r.Truncation.TotalLines
 	if p.last != '\n' && r.Truncation.TotalLines > 0 && !p.binary {
 		p.winBase-- // the unfinished line goes on in the next window

@@ -82,9 +82,18 @@ type view struct {
 // or both by the head share) up to the shown-lines and byte limits; a
 // single line longer than the byte limit is shown partially. truncated_by
 // is "lines" when the shown lines reach the line limit, else "bytes".
-func (w *window) view() view {
+func (w *window) view() view { return w.viewWithin(w.lim.MaxBytes) }
+
+// viewWithin is view with at most within (≤ the limits' MaxBytes) bytes
+// of content: the budget of a result gives a stream less than its own
+// limit when another stream needs the room. The buffers hold enough for
+// any smaller limit: the head of a smaller window is a prefix of the head
+// buffer, its tail a suffix of the ring.
+func (w *window) viewWithin(within int) view {
+	lim := w.lim
+	lim.MaxBytes = max(1, min(within, lim.MaxBytes))
 	v := view{totalLines: w.lines()}
-	if v.totalLines <= int64(w.lim.MaxLines) && w.bytes <= int64(w.lim.MaxBytes) {
+	if v.totalLines <= int64(lim.MaxLines) && w.bytes <= int64(lim.MaxBytes) {
 		if w.lim.Strategy == Head {
 			v.head = w.head
 		} else {
@@ -93,8 +102,8 @@ func (w *window) view() view {
 		v.headLines = v.totalLines
 		return v
 	}
-	maxLines, maxBytes := int64(w.lim.shownLines()), int64(w.lim.MaxBytes)
-	switch w.lim.Strategy {
+	maxLines, maxBytes := int64(lim.shownLines()), int64(lim.MaxBytes)
+	switch lim.Strategy {
 	case Head:
 		v.head, v.headLines = headLines(w.head, maxLines, maxBytes)
 		if v.headLines == 0 {
@@ -109,8 +118,9 @@ func (w *window) view() view {
 			v.tailLines, v.lastPartial = 1, true
 		}
 	case HeadTail:
-		hl := int64(math.Floor(w.lim.HeadShare * float64(maxLines)))
-		v.head, v.headLines = headLines(w.head, hl, int64(len(w.head)))
+		hl := int64(math.Floor(lim.HeadShare * float64(maxLines)))
+		headCap := min(int64(len(w.head)), int64(math.Floor(lim.HeadShare*float64(maxBytes))))
+		v.head, v.headLines = headLines(w.head, hl, headCap)
 		r := w.ring.bytes()
 		v.tail, v.tailLines = tailLines(r, w.ringStart(),
 			maxLines-v.headLines, maxBytes-int64(len(v.head)))

@@ -20,15 +20,17 @@ import (
 // The keys of the config file (SPEC §3), as go-toml decodes them. A nil
 // pointer is a key the file does not set.
 type fileKeys struct {
-	Profile   *string    `toml:"profile"`
-	Shell     *string    `toml:"shell"`
-	TimeoutMS *int64     `toml:"timeout_ms"`
-	Spill     *spillKeys `toml:"spill"`
-	Bash      *bashKeys  `toml:"bash"`
-	Read      *readKeys  `toml:"read"`
-	Grep      *grepKeys  `toml:"grep"`
-	Find      *findKeys  `toml:"find"`
-	Ls        *lsKeys    `toml:"ls"`
+	Profile   *string `toml:"profile"`
+	Shell     *string `toml:"shell"`
+	TimeoutMS *int64  `toml:"timeout_ms"`
+	// ResultBudget is the per-result budget in characters (0: none).
+	ResultBudget *int64     `toml:"result_budget"`
+	Spill        *spillKeys `toml:"spill"`
+	Bash         *bashKeys  `toml:"bash"`
+	Read         *readKeys  `toml:"read"`
+	Grep         *grepKeys  `toml:"grep"`
+	Find         *findKeys  `toml:"find"`
+	Ls           *lsKeys    `toml:"ls"`
 }
 
 type spillKeys struct {
@@ -254,6 +256,9 @@ func (c *Config) Apply(p *Policy) {
 	if k.TimeoutMS != nil {
 		p.TimeoutMS = int(min(*k.TimeoutMS, math.MaxInt32))
 	}
+	if k.ResultBudget != nil {
+		p.ResultBudget = int(min(*k.ResultBudget, math.MaxInt32))
+	}
 	if s := k.Spill; s != nil {
 		setString(&p.Spill.Dir, s.Dir)
 		if s.MaxBytes != nil {
@@ -345,6 +350,9 @@ func (c *Config) check(lines map[string]int) []error {
 		bad("shell", "is empty; want a shell such as \"bash\"")
 	}
 	atLeast("timeout_ms", k.TimeoutMS, 1)
+	if b := k.ResultBudget; b != nil && *b != 0 && *b < MinResultBudget {
+		bad("result_budget", "%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", *b, MinResultBudget, MinResultBudget)
+	}
 	if s := k.Spill; s != nil {
 		atLeast("spill.max_bytes", s.MaxBytes, 1)
 		atLeast("spill.budget_bytes", s.BudgetBytes, 1)
@@ -659,15 +667,16 @@ func (p Policy) ConfigTOML() ([]byte, error) {
 	merge := p.Bash.MergeStreams
 	maxB, budget := p.Spill.MaxBytes, p.Spill.BudgetBytes
 	k := fileKeys{
-		Profile:   str(p.Profile),
-		Shell:     str(p.Shell),
-		TimeoutMS: i64(p.TimeoutMS),
-		Spill:     &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget},
-		Bash:      &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
-		Read:      &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars)},
-		Grep:      &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars)},
-		Find:      &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes)},
-		Ls:        &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes)},
+		Profile:      str(p.Profile),
+		Shell:        str(p.Shell),
+		TimeoutMS:    i64(p.TimeoutMS),
+		ResultBudget: i64(p.ResultBudget),
+		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget},
+		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
+		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars)},
+		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars)},
+		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes)},
+		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes)},
 	}
 	return toml.Marshal(k)
 }

@@ -17,6 +17,7 @@ import (
 const everyKey = `profile = "pipe"
 shell = "/bin/sh"
 timeout_ms = 5000
+result_budget = 33333
 
 [spill]
 dir = "/var/tmp/spill"
@@ -74,6 +75,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"profile", p.Profile, "pipe"},
 		{"shell", p.Shell, "/bin/sh"},
 		{"timeout_ms", p.TimeoutMS, 5000},
+		{"result_budget", p.ResultBudget, 33333},
 		{"spill.dir", p.Spill.Dir, "/var/tmp/spill"},
 		{"spill.max_bytes", p.Spill.MaxBytes, int64(1000000)},
 		{"spill.budget_bytes", p.Spill.BudgetBytes, int64(9000000)},
@@ -209,6 +211,7 @@ func TestConfigErrors(t *testing.T) {
 		{"negative find limit", "[find]\nlimit = -1\n", 2, "find.limit", "must be at least 1"},
 		{"negative grep max_bytes", "[grep]\nmax_bytes = -100\n", 2, "grep.max_bytes", "must be at least 1"},
 		{"negative timeout", "timeout_ms = -1\n", 1, "timeout_ms", "must be at least 1"},
+		{"tiny result budget", "result_budget = 100\n", 1, "result_budget", "want 0 (no budget) or at least 2000"},
 		{"negative spill cap", "[spill]\nmax_bytes = -1\n", 2, "spill.max_bytes", "must be at least 1"},
 		{"negative spill budget", "[spill]\nbudget_bytes = -10\n", 2, "spill.budget_bytes", "must be at least 1"},
 		{"head_share above 1", "[bash]\nhead_share = 1.5\n", 2, "bash.head_share", "from 0 to 1, not 1.5"},

@@ -24,6 +24,13 @@ const (
 	StreamCeiling = 1 << 20
 	// LinesCeiling bounds max_lines and limit, wherever they are set.
 	LinesCeiling = 100_000
+	// DefaultResultBudget is the default per-result budget: the inline
+	// limit of Claude Code, the strictest major client (it persists a
+	// longer result to a file of its own and shows the model a preview).
+	DefaultResultBudget = 50_000
+	// MinResultBudget is the smallest budget a result can keep: room for
+	// its labels, notices (with spill paths), status and notes.
+	MinResultBudget = 2_000
 )
 
 // Bash is the policy of the bash tool.
@@ -95,12 +102,18 @@ type Policy struct {
 	// Format is how tool results are rendered: text, or JSON (seed 001's
 	// envelope, see Envelope).
 	Format Format
-	Spill  Spill
-	Bash   Bash
-	Read   Read
-	Grep   Grep
-	Find   Find
-	Ls     Ls
+	// ResultBudget is the most characters one result shows, everything in
+	// it (both streams, markers, notices) together; a stream that needs
+	// less leaves its share to the other. It is counted in UTF-8 bytes,
+	// never fewer than characters (or JavaScript's UTF-16 units). Zero
+	// means no budget: each stream only has its own limits.
+	ResultBudget int
+	Spill        Spill
+	Bash         Bash
+	Read         Read
+	Grep         Grep
+	Find         Find
+	Ls           Ls
 }
 
 // Default returns the SPEC's defaults.
@@ -110,7 +123,9 @@ func Default() Policy {
 		Shell:     "bash",
 		TimeoutMS: 120_000,
 		Format:    FormatText,
-		Spill:     Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes},
+
+		ResultBudget: DefaultResultBudget,
+		Spill:        Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes},
 		Bash: Bash{
 			Stdout: output.DefaultLimits,
 			Stderr: output.DefaultLimits,
@@ -120,6 +135,27 @@ func Default() Policy {
 		Find: Find{Limit: 1000, MaxBytes: 50 * 1024},
 		Ls:   Ls{Limit: 500, MaxBytes: 50 * 1024},
 	}
+}
+
+// noticeReserve is what a one-stream result (read, grep, find, ls) keeps
+// of the budget for its notices: the limit reached, the lines cut, how to
+// go on, a spill path.
+const noticeReserve = 1_000
+
+// WithinBudget returns p with the byte limits of read, grep, find and ls
+// held to the result budget, less room for their notices, so that each
+// of their results fits it. bash shares the budget between its streams
+// when it renders (its per-stream limits stay as they are).
+func (p Policy) WithinBudget() Policy {
+	if p.ResultBudget <= 0 {
+		return p
+	}
+	room := max(1, p.ResultBudget-noticeReserve)
+	p.Read.MaxBytes = min(p.Read.MaxBytes, room)
+	p.Grep.MaxBytes = min(p.Grep.MaxBytes, room)
+	p.Find.MaxBytes = min(p.Find.MaxBytes, room)
+	p.Ls.MaxBytes = min(p.Ls.MaxBytes, room)
+	return p
 }
 
 // Cap holds a per-call value to its ceiling; zero or less means "not given"
@@ -198,6 +234,9 @@ func (p Policy) Validate() error {
 	}
 	if p.TimeoutMS <= 0 {
 		return fmt.Errorf("timeout_ms %d: must be at least 1", p.TimeoutMS)
+	}
+	if p.ResultBudget != 0 && p.ResultBudget < MinResultBudget {
+		return fmt.Errorf("result_budget %d: want 0 (no budget) or at least %d", p.ResultBudget, MinResultBudget)
 	}
 	if _, err := ParseFormat(string(p.Format)); err != nil {
 		return err

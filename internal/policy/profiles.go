@@ -43,6 +43,12 @@ func Profile(name string) (Policy, error) {
 		if p.name == name {
 			pol := p.build()
 			pol.Profile = name
+			if name != "default" {
+				// A profile reproduces the limits of the system it
+				// names, per stream; no result budget of spillway's
+				// own is laid over them unless the config sets one.
+				pol.ResultBudget = 0
+			}
 			return pol, nil
 		}
 	}

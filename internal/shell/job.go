@@ -52,6 +52,9 @@ type job struct {
 
 	stopMu sync.Mutex // serialises stop
 
+	// budget is the most bytes one result of the job shows (0: none).
+	budget int
+
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration
 	timedOut bool
@@ -255,21 +258,42 @@ func (j *job) drain() {
 	}
 }
 
-// cut returns what each stream shows since the previous cut and starts
-// new windows.
-func (j *job) cut() (stdout output.Result, stderr *output.Result) {
-	stdout = j.stdout.cut()
-	if j.stderr != nil {
-		r := j.stderr.cut()
-		stderr = &r
+// cut returns what each stream shows since the previous cut, within the
+// job's result budget as render measures the whole text, and starts new
+// windows. Both streams are held still meanwhile, so that the windows cut
+// are the ones measured.
+func (j *job) cut(render func(stdout output.Result, stderr *output.Result) string) (stdout output.Result, stderr *output.Result) {
+	for _, s := range j.streams() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 	}
-	return stdout, stderr
+	var errPipe *output.Pipeline
+	if j.stderr != nil {
+		errPipe = j.stderr.pipe
+	}
+	return cutWithin(j.budget, j.stdout.pipe, errPipe, render)
 }
 
-func (s *stream) cut() output.Result {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pipe.Cut()
+// cutWithin cuts the windows of stdout and stderr (nil when merged) with
+// the shares of budget that make render's text fit it.
+func cutWithin(budget int, stdout, stderr *output.Pipeline, render func(stdout output.Result, stderr *output.Result) string) (output.Result, *output.Result) {
+	view := func(out, err int) (output.Result, *output.Result) {
+		o := stdout.ResultWithin(out)
+		if stderr == nil {
+			return o, nil
+		}
+		e := stderr.ResultWithin(err)
+		return o, &e
+	}
+	o, e := view(1<<30, 1<<30)
+	out, err, _ := fitShares(budget, func(out, err int) string { return render(view(out, err)) },
+		contentBytes(&o), contentBytes(e))
+	so := stdout.CutWithin(out)
+	if stderr == nil {
+		return so, nil
+	}
+	se := stderr.CutWithin(err)
+	return so, &se
 }
 
 // progress sums what both streams have seen so far.

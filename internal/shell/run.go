@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/spillway-dev/spillway/output"
 )
 
 // Run runs a command and waits until it ends, its timeout passes, the
@@ -197,7 +199,22 @@ func (j *job) look() look {
 // is said when neither stream has new output; notes follow the status.
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
-	stdout, stderr := j.cut()
+	var kept []string
+	for _, n := range notes {
+		if n != "" {
+			kept = append(kept, n)
+		}
+	}
+	var status string
+	if l.exited {
+		status = j.status.String()
+	}
+	page := func(stdout output.Result, stderr *output.Result) page {
+		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
+	}
+	stdout, stderr := j.cut(func(stdout output.Result, stderr *output.Result) string {
+		return page(stdout, stderr).text()
+	})
 	d := Details{
 		TimedOut:   j.timedOut,
 		Running:    l.running,
@@ -205,19 +222,13 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		DurationMS: j.duration().Milliseconds(),
 		Stdout:     streamDetails(stdout),
 	}
-	p := page{stdout: stdout, stderr: stderr, empty: empty}
+	p := page(stdout, stderr)
 	if stderr != nil {
 		d.Stderr = streamDetails(*stderr)
 	}
 	if l.exited {
 		code := j.status.code
 		d.ExitCode, d.Signal = &code, j.status.signal
-		p.status = j.status.String()
-	}
-	for _, n := range notes {
-		if n != "" {
-			p.notes = append(p.notes, n)
-		}
 	}
 	res := Result{Text: p.text(), Details: d, Stdout: stdout.Text()}
 	if stderr != nil {

@@ -137,7 +137,11 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return output.New(opt), nil
 	}
 
-	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{}), sess: pl.sess}
+	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{}), sess: pl.sess, budget: r.cfg.Policy.ResultBudget}
+	if in.FullOutput || in.MaxBytes > 0 {
+		// The call asked for its size itself: it gets it.
+		j.budget = 0
+	}
 	outPipe, err := pipeline("stdout", pol.Stdout)
 	if err != nil {
 		return nil, err
