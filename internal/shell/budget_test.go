@@ -38,7 +38,10 @@ func checkBothStreams(t *testing.T, cmd, last string) {
 	defer store.Close()
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
 	defer r.Close()
-	res := r.Run(context.Background(), Input{Command: cmd})
+	res, err := r.Run(context.Background(), Input{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
 	text := res.Text
 	t.Logf("result: %d bytes, %d UTF-16 units", len(text), utf16Len(text))
 	if len(text) > policy.DefaultResultBudget || utf16Len(text) > policy.DefaultResultBudget {
@@ -88,7 +91,10 @@ func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 	defer store.Close()
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
 	defer r.Close()
-	res := r.Run(context.Background(), Input{Command: wide + "; echo warning >&2"})
+	res, err := r.Run(context.Background(), Input{Command: wide + "; echo warning >&2"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(res.Text) > policy.DefaultResultBudget {
 		t.Fatalf("result is %d bytes", len(res.Text))
 	}
@@ -108,7 +114,10 @@ func TestResultBudgetZeroKeepsStreamLimits(t *testing.T) {
 	p.ResultBudget = 0
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p})
 	defer r.Close()
-	res := r.Run(context.Background(), Input{Command: wide + "; " + wide + " >&2"})
+	res, err := r.Run(context.Background(), Input{Command: wide + "; " + wide + " >&2"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Details.Stdout.Truncation.OutputBytes+res.Details.Stderr.Truncation.OutputBytes < 100_000 {
 		t.Errorf("without a budget both streams should show about 50 KB: %+v", res.Details)
 	}
