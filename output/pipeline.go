@@ -46,6 +46,10 @@ type Options struct {
 	// Spill opens the spill file; nil keeps no spill.
 	Spill     SpillOpener
 	SpillWhen SpillWhen
+	// TailKeep, when above zero, keeps the last TailKeep bytes of a
+	// stream whose spill file reached its cap, so that the end of the
+	// stream can still be shown later (see Pipeline.Stream).
+	TailKeep int
 }
 
 // A Pipeline is the streaming truncation engine for one stream:
@@ -88,6 +92,7 @@ type Pipeline struct {
 	spillErr    error
 	spillCapped bool
 	spilled     int64 // bytes the spill accepted
+	keep        *tailRing // the stream's end once the spill is capped
 
 	closed bool
 }
@@ -284,6 +289,9 @@ func (p *Pipeline) startSpill() {
 }
 
 func (p *Pipeline) spillWrite(b []byte) {
+	if p.keep != nil {
+		p.keep.write(b)
+	}
 	if p.spill == nil || p.spillErr != nil || p.spillCapped || len(b) == 0 {
 		return
 	}
@@ -292,6 +300,7 @@ func (p *Pipeline) spillWrite(b []byte) {
 	if err != nil {
 		if errors.Is(err, ErrSpillCapped) {
 			p.spillCapped = true
+			p.startKeep(b[n:])
 		} else {
 			p.spillErr = err
 		}
@@ -315,7 +324,9 @@ func (p *Pipeline) Close() error {
 			p.startSpill()
 		}
 	}
-	p.prefix = nil
+	if p.spillTried {
+		p.prefix = nil
+	}
 	if p.spill != nil {
 		if err := p.spill.Close(); err != nil && p.spillErr == nil {
 			p.spillErr = err

@@ -22,6 +22,11 @@ type plan struct {
 	sess  *sessionCall
 	// notes are said after the result's status line.
 	notes []string
+	// cacheKey identifies the call for the cache; "" when not cacheable.
+	cacheKey string
+	// rec is the call's history record, once its job started.
+	rec *Record
+	job *job
 }
 
 // plan resolves a call's session, directory, environment and program.

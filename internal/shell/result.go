@@ -35,9 +35,12 @@ type Details struct {
 	// job's id. It is left out of results that did not start or name one.
 	PID int `json:"pid,omitempty"`
 	// DurationMS is the time from start to the shell's exit, or to now.
-	DurationMS int64         `json:"duration_ms"`
-	Stdout     StreamDetails `json:"stdout"`
-	Stderr     StreamDetails `json:"stderr"`
+	DurationMS int64 `json:"duration_ms"`
+	// HistoryID is the call's id in the history, to show its output
+	// again with other limits without running it.
+	HistoryID int           `json:"history_id,omitempty"`
+	Stdout    StreamDetails `json:"stdout"`
+	Stderr    StreamDetails `json:"stderr"`
 }
 
 // Result is a bash result: the text for the model, the details, and the

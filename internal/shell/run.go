@@ -28,6 +28,12 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if pl.rec != nil {
+		res.Details.HistoryID = pl.rec.ID
+		if !res.Details.Running {
+			r.history.complete(pl.rec, pl.job)
+		}
+	}
 	if len(pl.notes) > 0 {
 		res.Text += "\n" + strings.Join(pl.notes, "\n")
 	}
@@ -46,6 +52,7 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 	if err != nil {
 		return Result{}, err
 	}
+	pl.rec, pl.job = r.history.start(in, pl, j), j
 	if in.RunInBackground {
 		j.sess.abandon()
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",

@@ -78,6 +78,7 @@ type Runner struct {
 	jobs     []*job            // background jobs, oldest first
 
 	sessions sessionTable // named sessions
+	history  history      // every command started
 }
 
 // ErrClosed is the error of a call on a closed Runner.
@@ -91,7 +92,9 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Policy.TimeoutMS <= 0 {
 		cfg.Policy.TimeoutMS = policy.Default().TimeoutMS
 	}
-	return &Runner{cfg: cfg, calls: map[*job]struct{}{}}
+	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}}
+	r.history.store = cfg.Spill
+	return r
 }
 
 // launch starts a command as a job the Runner tracks.
@@ -130,7 +133,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		if err := lim.Validate(); err != nil {
 			return nil, fmt.Errorf("%s limits: %w", name, err)
 		}
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen}
+		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep}
 		if r.cfg.Spill != nil {
 			opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
 		}

@@ -1,0 +1,26 @@
+package spillway
+
+import "github.com/spillway-dev/spillway/internal/shell"
+
+// The history of a toolset's bash calls.
+type (
+	// HistoryRecord is one recorded bash call.
+	HistoryRecord = shell.Record
+	// HistoryFilter selects records for a listing.
+	HistoryFilter = shell.HistoryFilter
+	// RerenderInput asks for a recorded call's output again.
+	RerenderInput = shell.RenderInput
+	// RerenderResult is a recorded call's output shown again.
+	RerenderResult = shell.RenderResult
+)
+
+// History lists the recorded bash calls that pass f, oldest first. Every
+// command a bash call starts is recorded, with the paths of its spill
+// files; the oldest records are forgotten first (200 are kept), their
+// spill files with them.
+func (t *Toolset) History(f HistoryFilter) []HistoryRecord { return t.shell.History(f) }
+
+// Rerender shows the output of a recorded bash call again, with other
+// limits, another strategy, a line range or a pattern, without running
+// anything.
+func (t *Toolset) Rerender(in RerenderInput) RerenderResult { return t.shell.Render(in) }

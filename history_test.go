@@ -1,0 +1,223 @@
+package spillway_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/spill"
+)
+
+// seqLines is "from\n" … "to\n", as seq prints them.
+func seqLines(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// shownText is the content of a re-rendered stream: the text between
+// "stdout:\n" and its bracketed notice.
+func shownText(t *testing.T, text string) string {
+	t.Helper()
+	body, ok := strings.CutPrefix(text, "stdout:\n")
+	if !ok {
+		t.Fatalf("no stdout section in %q", text)
+	}
+	body, _, _ = strings.Cut(body, "\n\n")
+	i := strings.LastIndex(body, "\n[")
+	if i < 0 {
+		return ""
+	}
+	return body[:i+1]
+}
+
+func TestBashHistoryLists(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	r1 := bashRun(t, ts, spillway.BashInput{Command: "seq 1 5000"})
+	r2 := bashRun(t, ts, spillway.BashInput{Command: "echo small; exit 3", Session: "s"})
+	r3 := bashRun(t, ts, spillway.BashInput{Command: "printf", Args: []string{"%s", "a b"}})
+	all := ts.History(spillway.HistoryFilter{})
+	if len(all) != 3 {
+		t.Fatalf("history: %+v", all)
+	}
+	for i, r := range []spillway.BashResult{r1, r2, r3} {
+		if all[i].ID != r.Details.HistoryID || all[i].ID != i+1 {
+			t.Errorf("record %d has id %d, the result said %d", i, all[i].ID, r.Details.HistoryID)
+		}
+	}
+	h := all[0]
+	if h.Command != "seq 1 5000" || h.Stdout.TotalLines != 5000 || h.Stdout.FullOutputPath != r1.Details.Stdout.FullOutputPath ||
+		h.Stdout.FullOutputPath == "" || *h.ExitCode != 0 || h.Running || h.Cwd == "" {
+		t.Errorf("record 1: %+v", h)
+	}
+	if all[1].Session != "s" || *all[1].ExitCode != 3 || all[1].Stdout.FullOutputPath != "" || all[1].Stdout.TotalBytes != 6 {
+		t.Errorf("record 2: %+v", all[1])
+	}
+	if all[2].Command != "printf" || strings.Join(all[2].Args, "|") != "%s|a b" {
+		t.Errorf("record 3: %+v", all[2])
+	}
+	for _, c := range []struct {
+		f    spillway.HistoryFilter
+		want []int
+	}{
+		{spillway.HistoryFilter{Session: "s"}, []int{2}},
+		{spillway.HistoryFilter{Status: "failed"}, []int{2}},
+		{spillway.HistoryFilter{Status: "ok"}, []int{1, 3}},
+		{spillway.HistoryFilter{Status: "running"}, nil},
+		{spillway.HistoryFilter{Limit: 2}, []int{2, 3}},
+	} {
+		var got []int
+		for _, r := range ts.History(c.f) {
+			got = append(got, r.ID)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%+v: %v, want %v", c.f, got, c.want)
+		}
+	}
+}
+
+func TestBashHistoryRerender(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	id := bashRun(t, ts, spillway.BashInput{Command: "seq 1 10000; echo oops >&2"}).Details.HistoryID
+	small := bashRun(t, ts, spillway.BashInput{Command: "printf 'a\\nb\\nc\\n'"}).Details.HistoryID
+	cases := []struct {
+		in   spillway.RerenderInput
+		want string
+	}{
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
+		{spillway.RerenderInput{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
+		{spillway.RerenderInput{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
+		{spillway.RerenderInput{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
+		{spillway.RerenderInput{ID: small}, "a\nb\nc\n"},
+	}
+	for _, c := range cases {
+		r := ts.Rerender(c.in)
+		if r.IsError {
+			t.Errorf("%+v: %s", c.in, r.Text)
+			continue
+		}
+		if got := shownText(t, r.Text); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q\n(text %q)", c.in, got, c.want, r.Text)
+		}
+	}
+	r := ts.Rerender(spillway.RerenderInput{ID: id, Strategy: "tail", MaxLines: 2})
+	if !strings.Contains(r.Text, "stderr:\noops\n") || !strings.Contains(r.Text, "[tail: lines 9999-10000 of 10000") ||
+		r.Details.Stdout.FirstLine != 9999 || r.Details.Stdout.LastLine != 10000 || !strings.Contains(r.Text, "exit code: 0") {
+		t.Errorf("both streams: %q %+v", r.Text, r.Details.Stdout)
+	}
+	for _, bad := range []spillway.RerenderInput{
+		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
+		{ID: id, Offset: 20000}, {ID: id, Offset: 3, Strategy: "tail"},
+	} {
+		if r := ts.Rerender(bad); !r.IsError {
+			t.Errorf("%+v: want an error, got %q", bad, r.Text)
+		}
+	}
+}
+
+// A stream past the spill cap: the file holds its start and the history
+// keeps its end; a line in between is said to be lost, never made up.
+func TestBashHistoryCappedStream(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{Spill: spill.Config{MaxFileBytes: 1 << 20}})
+	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 2000000"}) // 14.9 MB
+	if !r.Details.Stdout.SpillCapped {
+		t.Fatalf("not capped: %+v", r.Details.Stdout)
+	}
+	id := r.Details.HistoryID
+	rec := ts.History(spillway.HistoryFilter{})[0]
+	if rec.Stdout.TailPath == "" || rec.Stdout.TotalLines != 2000000 {
+		t.Fatalf("record: %+v", rec.Stdout)
+	}
+	for _, c := range []struct {
+		in   spillway.RerenderInput
+		want string
+	}{
+		{spillway.RerenderInput{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
+		{spillway.RerenderInput{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
+		{spillway.RerenderInput{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
+		{spillway.RerenderInput{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
+		{spillway.RerenderInput{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
+	} {
+		r := ts.Rerender(c.in)
+		if r.IsError {
+			t.Errorf("%+v: %s", c.in, r.Text)
+			continue
+		}
+		if got := shownText(t, r.Text); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.in, got, c.want)
+		}
+		if !strings.Contains(r.Text, "lost") {
+			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Text)
+		}
+	}
+	r2 := ts.Rerender(spillway.RerenderInput{ID: id, Offset: 1000000, MaxLines: 2})
+	if !r2.IsError || !strings.Contains(r2.Text, "line 1000000 was not saved") {
+		t.Errorf("a line past the cap: %q", r2.Text)
+	}
+}
+
+// The ring forgets the oldest call first, and its spill file with it.
+func TestBashHistoryRingForgetsOldest(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	first := bashRun(t, ts, spillway.BashInput{Command: "seq 1 5000"})
+	path := first.Details.Stdout.FullOutputPath
+	for i := 0; i < 200; i++ {
+		bashRun(t, ts, spillway.BashInput{Command: "true"})
+	}
+	all := ts.History(spillway.HistoryFilter{})
+	if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
+		t.Fatalf("ring: %d records, %d to %d", len(all), all[0].ID, all[len(all)-1].ID)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the forgotten call's spill file %s is still there (%v)", path, err)
+	}
+	if r := ts.Rerender(spillway.RerenderInput{ID: 1}); !r.IsError || !strings.Contains(r.Text, "holds calls 2 to 201") {
+		t.Errorf("forgotten id: %q", r.Text)
+	}
+}
+
+// The SPEC's flood: 1.4 GB of output, re-rendered from the history with
+// tail and with a line range. The figures are logged, not asserted.
+func TestBashHistoryFloodRerender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 1.4 GB through the pipeline")
+	}
+	ts := bashToolset(t, spillway.Options{})
+	start := time.Now()
+	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 150000000"})
+	run := time.Since(start)
+	d := r.Details.Stdout
+	if d.Truncation.TotalLines != 150000000 || !d.SpillCapped {
+		t.Fatalf("flood: %+v", d)
+	}
+	t.Logf("seq 1 150000000: %s of output in %v", "1.4GB", run)
+	for _, c := range []struct {
+		in   spillway.RerenderInput
+		want string
+	}{
+		{spillway.RerenderInput{ID: r.Details.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
+		{spillway.RerenderInput{ID: r.Details.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
+		{spillway.RerenderInput{ID: r.Details.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
+	} {
+		start := time.Now()
+		res := ts.Rerender(c.in)
+		took := time.Since(start)
+		if res.IsError {
+			t.Errorf("%+v: %s", c.in, res.Text)
+			continue
+		}
+		if got := shownText(t, res.Text); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.in, got, c.want)
+		}
+		t.Logf("re-render %+v: %v", c.in, took)
+	}
+}

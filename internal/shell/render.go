@@ -1,0 +1,676 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// Showing a recorded call again. Nothing runs: the lines come from the
+// stream kept in memory, or are read from the spill file (and the kept
+// end of a capped stream) at the offsets they need — a tail reads the
+// last bytes of a file, a line range counts newlines up to its first
+// line — so the cost does not grow with the size of the output.
+
+// RenderInput asks for the output of a recorded call again.
+type RenderInput struct {
+	// ID is the call's history id.
+	ID int `json:"id"`
+	// Stream is "stdout" or "stderr"; "" shows both.
+	Stream string `json:"stream,omitempty"`
+	// Strategy is head, tail or head_tail; "" is the policy's.
+	Strategy string `json:"strategy,omitempty"`
+	// MaxLines and MaxBytes bound each stream shown (default: the policy's).
+	MaxLines int `json:"max_lines,omitempty"`
+	MaxBytes int `json:"max_bytes,omitempty"`
+	// Offset, when given, shows the lines from this one (1-based) on.
+	Offset int `json:"offset,omitempty"`
+	// Pattern, when given, shows only the lines that match this RE2
+	// regular expression, each with its line number.
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// RenderDetails describe a recorded call shown again.
+type RenderDetails struct {
+	Record Record `json:"record"`
+	// Per stream, what was shown.
+	Stdout *ShownStream `json:"stdout,omitempty"`
+	Stderr *ShownStream `json:"stderr,omitempty"`
+}
+
+// ShownStream says what part of a recorded stream was shown.
+type ShownStream struct {
+	// How the lines were chosen: head, tail, head_tail, range or pattern.
+	Mode string `json:"mode"`
+	// FirstLine and LastLine bound the lines shown (0 when none).
+	FirstLine   int64 `json:"first_line"`
+	LastLine    int64 `json:"last_line"`
+	OutputLines int64 `json:"output_lines"`
+	OutputBytes int64 `json:"output_bytes"`
+	TotalLines  int64 `json:"total_lines"`
+	TotalBytes  int64 `json:"total_bytes"`
+	// Matches counts the matching lines shown (pattern mode).
+	Matches int64 `json:"matches,omitempty"`
+	// Truncated: lines or bytes of the selection were left out.
+	Truncated bool `json:"truncated"`
+	// Missing says what part of the stream was never saved, if any.
+	Missing string `json:"missing,omitempty"`
+}
+
+// RenderResult is a recorded call shown again.
+type RenderResult struct {
+	Text    string        `json:"text"`
+	Details RenderDetails `json:"details"`
+	IsError bool          `json:"is_error"`
+}
+
+// Render shows the output of a recorded call again, with in's limits and
+// selection, without running anything.
+func (r *Runner) Render(in RenderInput) RenderResult {
+	fail := func(err error) RenderResult { return RenderResult{Text: "history: " + err.Error(), IsError: true} }
+	if err := in.validate(); err != nil {
+		return fail(err)
+	}
+	rec, err := r.history.record(in.ID)
+	if err != nil {
+		return fail(err)
+	}
+	r.history.mu.Lock()
+	snap := *rec
+	r.history.mu.Unlock()
+	if snap.Running {
+		return fail(fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", in.ID))
+	}
+	var re *regexp.Regexp
+	if in.Pattern != "" {
+		if re, err = regexp.Compile(in.Pattern); err != nil {
+			return fail(fmt.Errorf("pattern: %v", err))
+		}
+	}
+	d := snap.data
+	res := RenderResult{Details: RenderDetails{Record: snap}}
+	var b strings.Builder
+	section := func(label string, s *streamData, lim output.Limits) *ShownStream {
+		if s == nil || (in.Stream != "" && in.Stream != label) {
+			return nil
+		}
+		if in.Stream == "" && s.Bytes == 0 {
+			return &ShownStream{}
+		}
+		body, shown, err := renderStream(s, in, lim, re)
+		if err != nil {
+			res.IsError = true
+			body = "[" + label + ": " + err.Error() + "]\n"
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(label + ":\n" + body)
+		return shown
+	}
+	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, false)
+	res.Details.Stdout = section("stdout", &d.stdout, pol.Stdout)
+	res.Details.Stderr = section("stderr", d.stderr, pol.Stderr)
+	if b.Len() == 0 {
+		b.WriteString("(no output)\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", snap.status.String(), snap.ID,
+		quoteCommand(snap), timeSince(snap.Start))
+	res.Text = b.String()
+	return res
+}
+
+func (in RenderInput) validate() error {
+	if in.ID <= 0 {
+		return errors.New("give the id of a recorded call (history_id in a bash result, or id in the history list)")
+	}
+	switch in.Stream {
+	case "", "stdout", "stderr":
+	default:
+		return fmt.Errorf("stream %q: want stdout or stderr (or leave it out for both)", in.Stream)
+	}
+	switch output.Strategy(in.Strategy) {
+	case "", output.Head, output.Tail, output.HeadTail:
+	default:
+		return fmt.Errorf("strategy %q: want head, tail or head_tail", in.Strategy)
+	}
+	if in.MaxLines < 0 || in.MaxBytes < 0 || in.Offset < 0 {
+		return errors.New("max_lines, max_bytes and offset must be positive")
+	}
+	if in.Offset > 0 && in.Strategy != "" {
+		return errors.New("give offset (a line range) or strategy, not both")
+	}
+	return nil
+}
+
+// renderStream shows one stream as in asks: its body (content and a
+// bracketed notice) and what it showed.
+func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.Regexp) (string, *ShownStream, error) {
+	shown := &ShownStream{TotalLines: s.Lines, TotalBytes: s.Bytes}
+	if s.Binary {
+		return "", shown, fmt.Errorf("binary output (%d bytes), shown as such only. Full output: %s", s.Bytes, s.SpillPath)
+	}
+	src, err := openSource(s)
+	if err != nil {
+		return "", shown, err
+	}
+	defer src.close()
+	strategy := lim.Strategy
+	if in.Strategy != "" {
+		strategy = output.Strategy(in.Strategy)
+	}
+	maxLines, maxBytes := int64(lim.MaxLines), int64(lim.MaxBytes)
+	var parts []part
+	switch {
+	case re != nil:
+		shown.Mode = "pattern"
+		parts, err = src.grep(re, int64(max(in.Offset, 1)), maxLines, maxBytes)
+	case in.Offset > 0:
+		shown.Mode = "range"
+		parts, err = src.lines(int64(in.Offset), maxLines, maxBytes)
+	case strategy == output.Head:
+		shown.Mode = "head"
+		parts, err = src.lines(1, maxLines, maxBytes)
+	case strategy == output.Tail:
+		shown.Mode = "tail"
+		parts, err = src.last(maxLines, maxBytes)
+	default:
+		shown.Mode = "head_tail"
+		parts, err = src.headTail(maxLines, maxBytes, lim.HeadShare)
+	}
+	if err != nil {
+		return "", shown, err
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 && re == nil {
+			omitted := p.first - parts[i-1].last - 1
+			fmt.Fprintf(&b, "%s\n", output.OmissionMarker(omitted, p.offset-parts[i-1].end))
+		}
+		content := cutLines(p.text, lim.MaxLineChars, re != nil)
+		b.WriteString(content)
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			b.WriteByte('\n')
+		}
+		if shown.FirstLine == 0 {
+			shown.FirstLine = p.first
+		}
+		shown.LastLine = p.last
+		shown.OutputLines += p.count
+		shown.OutputBytes += int64(len(p.text))
+		shown.Matches += p.matches
+		shown.Truncated = shown.Truncated || p.cut
+	}
+	shown.Missing = src.missing()
+	b.WriteString(notice(s, shown, src))
+	return b.String(), shown, nil
+}
+
+// notice says which lines were shown of how many, and where the rest is.
+func notice(s *streamData, sh *ShownStream, src *source) string {
+	var b strings.Builder
+	b.WriteString("[")
+	switch {
+	case sh.Mode == "pattern":
+		fmt.Fprintf(&b, "%d matching lines shown", sh.Matches)
+		if sh.Truncated {
+			b.WriteString(" (limit reached; give offset to search on from a line)")
+		}
+	case sh.OutputLines == 0:
+		fmt.Fprintf(&b, "no lines shown")
+	default:
+		fmt.Fprintf(&b, "%s: lines %d-%d", sh.Mode, sh.FirstLine, sh.LastLine)
+	}
+	fmt.Fprintf(&b, " of %d (%s)", s.Lines, output.FormatSize(s.Bytes))
+	if sh.Missing != "" {
+		b.WriteString("; " + sh.Missing)
+	}
+	if s.SpillPath != "" {
+		b.WriteString(". Full output: " + s.SpillPath)
+		if s.SpillCapped {
+			fmt.Fprintf(&b, " (capped at %s)", output.FormatSize(s.Spilled))
+		}
+		if s.tailPath != "" {
+			b.WriteString(", its end: " + s.tailPath)
+		}
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+// cutLines shortens lines longer than maxChars (0: none) the way the
+// pipeline does. Numbered lines (pattern mode) are cut the same way.
+func cutLines(text string, maxChars int, _ bool) string {
+	if maxChars <= 0 || len(text) <= maxChars {
+		return text
+	}
+	p := output.New(output.Options{Limits: output.Limits{
+		Strategy: output.Head, MaxLines: policy.LinesCeiling + 1, MaxBytes: len(text) + 1, MaxLineChars: maxChars,
+	}})
+	p.Write([]byte(text))
+	p.Close()
+	return p.Result().Text()
+}
+
+// A part is a run of whole lines of a stream.
+type part struct {
+	text        string
+	first, last int64 // line numbers
+	count       int64 // lines in text
+	offset, end int64 // stream byte offsets of text
+	matches     int64
+	cut         bool // the selection went on past the limits
+}
+
+// A source reads a recorded stream: seg holds it from its start (all of
+// it unless the spill was capped), tailSeg the kept end of a capped one.
+type source struct {
+	s       *streamData
+	head    io.ReaderAt
+	headLen int64 // bytes of the stream from its start that head holds
+	whole   bool  // head holds the whole stream
+	tail    io.ReaderAt
+	tailLen int64
+	files   []*os.File
+
+	tailFirst      int64 // line number of the first whole line in tail
+	tailSkip       int64 // bytes of tail before that line
+	tailStartKnown bool
+}
+
+func openSource(s *streamData) (*source, error) {
+	src := &source{s: s}
+	switch {
+	case s.inline:
+		src.head, src.headLen, src.whole = bytes.NewReader(s.Whole), int64(len(s.Whole)), true
+	case s.SpillPath != "":
+		f, err := os.Open(s.SpillPath)
+		if err != nil {
+			return nil, fmt.Errorf("its spill file is gone (%v): the output can no longer be shown", err)
+		}
+		src.files = append(src.files, f)
+		src.head, src.headLen, src.whole = f, s.Spilled, !s.SpillCapped
+	case s.Bytes == 0:
+		src.head, src.whole = bytes.NewReader(nil), true
+	default:
+		return nil, errors.New("its output was not kept (it was not spilled, and the history's memory for small outputs went to newer calls)")
+	}
+	if s.tailPath != "" {
+		f, err := os.Open(s.tailPath)
+		if err == nil {
+			src.files = append(src.files, f)
+			src.tail, src.tailLen = f, s.Bytes-s.TailOffset
+		}
+	}
+	return src, nil
+}
+
+func (src *source) close() {
+	for _, f := range src.files {
+		f.Close()
+	}
+}
+
+// missing says what part of the stream was never saved.
+func (src *source) missing() string {
+	if src.whole {
+		return ""
+	}
+	if src.tail == nil {
+		return fmt.Sprintf("only the first %s was saved (the spill cap): later lines are lost", output.FormatSize(src.headLen))
+	}
+	src.findTailStart()
+	return fmt.Sprintf("saved: the first %s and lines %d-%d (the last %s); the lines between passed the spill cap and are lost",
+		output.FormatSize(src.headLen), src.tailFirst, src.s.Lines, output.FormatSize(src.tailLen))
+}
+
+// findTailStart locates the first whole line of the kept end and its
+// number, counted back from the stream's last line.
+func (src *source) findTailStart() {
+	if src.tailStartKnown || src.tail == nil {
+		return
+	}
+	src.tailStartKnown = true
+	buf := make([]byte, src.tailLen)
+	n, _ := src.tail.ReadAt(buf, 0)
+	buf = buf[:n]
+	skip := 0
+	if src.s.TailOffset > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			skip = len(buf)
+		} else {
+			skip = i + 1
+		}
+	}
+	rest := buf[skip:]
+	lines := int64(bytes.Count(rest, []byte{'\n'}))
+	if len(rest) > 0 && rest[len(rest)-1] != '\n' {
+		lines++
+	}
+	src.tailSkip = int64(skip)
+	src.tailFirst = src.s.Lines - lines + 1
+}
+
+// lines returns up to maxLines whole lines from line first on, within
+// maxBytes (a first line longer than that shows its beginning).
+func (src *source) lines(first, maxLines, maxBytes int64) ([]part, error) {
+	if first > src.s.Lines {
+		return nil, fmt.Errorf("offset %d is past the end of the output (%d lines)", first, src.s.Lines)
+	}
+	if src.tail != nil {
+		src.findTailStart()
+		if first >= src.tailFirst {
+			off, err := skipLines(src.tail, src.tailSkip, src.tailLen, first-src.tailFirst)
+			if err != nil {
+				return nil, err
+			}
+			p := takeLines(src.tail, off, src.tailLen, maxLines, maxBytes)
+			return []part{src.number(p, first, src.s.TailOffset)}, nil
+		}
+	}
+	off, err := skipLines(src.head, 0, src.headLen, first-1)
+	if err != nil || (!src.whole && off >= src.headLen) {
+		return nil, src.gap(first)
+	}
+	p := takeLines(src.head, off, src.headLen, maxLines, maxBytes)
+	if !src.whole && p.end == src.headLen && !strings.HasSuffix(p.text, "\n") {
+		// The last line in the capped file is only its beginning.
+		if i := strings.LastIndexByte(p.text, '\n'); i >= 0 {
+			p.text, p.count, p.end, p.cut = p.text[:i+1], p.count-1, p.offset+int64(i+1), true
+		}
+	}
+	if p.count == 0 && !src.whole && p.offset+int64(len(p.text)) >= src.headLen {
+		return nil, src.gap(first)
+	}
+	return []part{src.number(p, first, 0)}, nil
+}
+
+func (src *source) gap(line int64) error {
+	return fmt.Errorf("line %d was not saved: %s", line, src.missing())
+}
+
+func (src *source) number(p part, first, base int64) part {
+	p.first = first
+	p.last = first + p.count - 1
+	p.offset += base
+	p.end += base
+	return p
+}
+
+// last returns the last lines within maxLines and maxBytes.
+func (src *source) last(maxLines, maxBytes int64) ([]part, error) {
+	r, size, start, base := src.head, src.headLen, int64(0), int64(0)
+	if src.tail != nil {
+		src.findTailStart()
+		r, size, start, base = src.tail, src.tailLen, src.tailSkip, src.s.TailOffset
+	} else if !src.whole {
+		return nil, errors.New(src.missing() + ": the end of this output was not kept")
+	}
+	p := takeLastLines(r, start, size, maxLines, maxBytes)
+	p.offset += base
+	p.end += base
+	p.last = src.s.Lines
+	p.first = p.last - p.count + 1
+	if p.count == 0 {
+		p.first, p.last = 0, 0
+	}
+	return []part{p}, nil
+}
+
+// headTail returns the first lines and the last ones, headShare of each
+// limit to the head, or the whole stream when it fits.
+func (src *source) headTail(maxLines, maxBytes int64, headShare float64) ([]part, error) {
+	if src.whole && src.s.Lines <= maxLines && src.s.Bytes <= maxBytes {
+		return src.lines(1, maxLines, maxBytes)
+	}
+	hl, hb := int64(float64(maxLines)*headShare), int64(float64(maxBytes)*headShare)
+	head, err := src.lines(1, max(hl, 1), max(hb, 1))
+	if err != nil {
+		return nil, err
+	}
+	h := head[0]
+	tail, err := src.last(max(maxLines-h.count, 1), max(maxBytes-int64(len(h.text)), 1))
+	if err != nil {
+		return head, nil
+	}
+	t := tail[0]
+	if t.first <= h.last { // they meet: show the stream from the head on
+		return src.lines(1, maxLines, maxBytes)
+	}
+	h.cut, t.cut = true, true
+	return []part{h, t}, nil
+}
+
+// grep returns the lines from line `from` on that match re, numbered,
+// up to maxLines matches and maxBytes of text.
+func (src *source) grep(re *regexp.Regexp, from, maxLines, maxBytes int64) ([]part, error) {
+	var b strings.Builder
+	p := part{}
+	scan := func(r io.ReaderAt, start, size, firstLine, upTo int64) bool {
+		line := firstLine
+		sr := io.NewSectionReader(r, start, size-start)
+		br := newLineReader(sr)
+		for {
+			l, err := br.next()
+			if len(l) > 0 {
+				if line >= from && (upTo == 0 || line < upTo) && re.Match(bytes.TrimSuffix(l, []byte{'\n'})) {
+					entry := fmt.Sprintf("%d: %s", line, bytes.TrimSuffix(l, []byte{'\n'}))
+					if p.matches >= maxLines || int64(b.Len()+len(entry)+1) > maxBytes {
+						p.cut = true
+						return false
+					}
+					b.WriteString(entry + "\n")
+					p.matches++
+					p.count++
+					if p.first == 0 {
+						p.first = line
+					}
+					p.last = line
+				}
+				line++
+			}
+			if err != nil {
+				return true
+			}
+		}
+	}
+	var upTo int64
+	if src.tail != nil {
+		src.findTailStart()
+		upTo = src.tailFirst
+	}
+	if scan(src.head, 0, src.headLen, 1, upTo) && src.tail != nil {
+		scan(src.tail, src.tailSkip, src.tailLen, src.tailFirst, 0)
+	}
+	p.text = b.String()
+	return []part{p}, nil
+}
+
+// skipLines returns the offset in r (from start, up to size) after n
+// newlines, counting them a chunk at a time.
+func skipLines(r io.ReaderAt, start, size, n int64) (int64, error) {
+	if n == 0 {
+		return start, nil
+	}
+	buf := make([]byte, 1<<20)
+	off := start
+	for off < size {
+		k, err := r.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		chunk := buf[:k]
+		if c := int64(bytes.Count(chunk, []byte{'\n'})); c < n {
+			n -= c
+			off += int64(k)
+		} else {
+			for i := 0; ; {
+				j := bytes.IndexByte(chunk[i:], '\n')
+				i += j + 1
+				n--
+				if n == 0 {
+					return off + int64(i), nil
+				}
+			}
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if k == 0 {
+			break
+		}
+	}
+	return off, io.EOF
+}
+
+// takeLines reads whole lines from off on, up to maxLines and maxBytes.
+// When the first line alone is longer than maxBytes, its beginning is
+// taken (on a UTF-8 boundary).
+func takeLines(r io.ReaderAt, off, size, maxLines, maxBytes int64) part {
+	p := part{offset: off}
+	want := min(maxBytes+1, size-off)
+	buf := make([]byte, max(want, 0))
+	k, _ := r.ReadAt(buf, off)
+	buf = buf[:k]
+	more := off+int64(k) < size
+	end := 0
+	for p.count < maxLines && end < len(buf) {
+		j := bytes.IndexByte(buf[end:], '\n')
+		var next int
+		if j < 0 {
+			if more || int64(len(buf)) > maxBytes {
+				break // the line goes on past what fits
+			}
+			next = len(buf)
+		} else {
+			next = end + j + 1
+		}
+		if int64(next) > maxBytes {
+			break
+		}
+		end = next
+		p.count++
+	}
+	if end == 0 && len(buf) > 0 && p.count == 0 && maxLines > 0 {
+		end = utf8Cut(buf, int(min(maxBytes, int64(len(buf)))))
+		p.count = 1
+		p.cut = true
+	}
+	p.text = string(buf[:end])
+	p.end = off + int64(end)
+	p.cut = p.cut || p.end < size
+	return p
+}
+
+// takeLastLines reads the last whole lines of r[start:size], up to
+// maxLines and maxBytes; a last line longer than maxBytes shows its end.
+func takeLastLines(r io.ReaderAt, start, size, maxLines, maxBytes int64) part {
+	want := min(maxBytes+1, size-start)
+	from := size - want
+	buf := make([]byte, max(want, 0))
+	k, _ := r.ReadAt(buf, from)
+	buf = buf[:k]
+	// Lines end at each '\n'; the stream's last line may have none.
+	begin := len(buf)
+	count := int64(0)
+	i := len(buf)
+	if i > 0 && buf[i-1] == '\n' {
+		i--
+	}
+	for count < maxLines {
+		j := bytes.LastIndexByte(buf[:i], '\n')
+		if j < 0 {
+			if from == start && int64(len(buf)) <= maxBytes { // the first line of the range, whole
+				begin, count = 0, count+1
+			}
+			break
+		}
+		if int64(len(buf)-(j+1)) > maxBytes {
+			break
+		}
+		begin, count = j+1, count+1
+		i = j
+	}
+	p := part{count: count}
+	if count == 0 && len(buf) > 0 {
+		// One last line longer than the budget: its end.
+		b := len(buf) - int(min(maxBytes, int64(len(buf))))
+		for b < len(buf) && !utf8.RuneStart(buf[b]) {
+			b++
+		}
+		begin, p.count = b, 1
+	}
+	p.text = string(buf[begin:])
+	p.offset = from + int64(begin)
+	p.end = size
+	p.cut = p.offset > start
+	return p
+}
+
+// utf8Cut returns n, moved back to the start of a UTF-8 sequence.
+func utf8Cut(b []byte, n int) int {
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
+}
+
+// A lineReader yields the lines of a reader, '\n' included; a line longer
+// than its buffer comes in pieces (grep then sees each piece).
+type lineReader struct {
+	r   io.Reader
+	buf []byte
+	beg int
+	end int
+	err error
+}
+
+func newLineReader(r io.Reader) *lineReader { return &lineReader{r: r, buf: make([]byte, 256<<10)} }
+
+func (l *lineReader) next() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(l.buf[l.beg:l.end], '\n'); i >= 0 {
+			line := l.buf[l.beg : l.beg+i+1]
+			l.beg += i + 1
+			return line, nil
+		}
+		if l.err != nil {
+			line := l.buf[l.beg:l.end]
+			l.beg = l.end
+			return line, l.err
+		}
+		if l.beg == 0 && l.end == len(l.buf) {
+			line := l.buf[:l.end]
+			l.beg = l.end
+			return line, nil
+		}
+		copy(l.buf, l.buf[l.beg:l.end])
+		l.end -= l.beg
+		l.beg = 0
+		var n int
+		n, l.err = l.r.Read(l.buf[l.end:])
+		l.end += n
+	}
+}
+
+// quoteCommand shows a record's command in one line.
+func quoteCommand(r Record) string {
+	c := r.Command
+	if len(r.Args) > 0 {
+		c += " " + strings.Join(r.Args, " ")
+	}
+	if len(c) > 80 {
+		c = c[:utf8Cut([]byte(c), 77)] + "..."
+	}
+	return fmt.Sprintf("%q", c)
+}
+
+// timeSince says how long ago t was, to the tenth of a second.
+func timeSince(t time.Time) string { return time.Since(t).Round(100 * time.Millisecond).String() }
