@@ -12,6 +12,8 @@ type (
 	RerenderInput = shell.RenderInput
 	// RerenderResult is a recorded call's output shown again.
 	RerenderResult = shell.RenderResult
+	// RerenderDetails are the details of a call shown again.
+	RerenderDetails = shell.RenderDetails
 )
 
 // History lists the recorded bash calls that pass f, oldest first. Every
@@ -24,3 +26,10 @@ func (t *Toolset) History(f HistoryFilter) []HistoryRecord { return t.shell.Hist
 // limits, another strategy, a line range or a pattern, without running
 // anything.
 func (t *Toolset) Rerender(in RerenderInput) RerenderResult { return t.shell.Render(in) }
+
+// HistoryText renders a listing of the history that passes f, and the
+// named sessions, as the history tool shows it.
+func (t *Toolset) HistoryText(f HistoryFilter) (string, []HistoryRecord) {
+	records := t.History(f)
+	return shell.ListText(records, t.Sessions()), records
+}

@@ -55,7 +55,7 @@ func forEachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 	}
 }
 
-func wantTools() []string { return []string{"bash", "read", "grep", "find", "ls"} }
+func wantTools() []string { return []string{"bash", "read", "grep", "find", "ls", "history"} }
 
 func TestToolsList(t *testing.T) {
 	t.Parallel()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // An object is a JSON schema of type object whose properties keep the order
@@ -102,6 +103,11 @@ func schemaOf(t reflect.Type, desc map[string]string) any {
 		nullable = true
 	}
 	var s any
+	switch {
+	case t == reflect.TypeFor[time.Time]():
+		s = map[string]any{"type": "string", "format": "date-time"}
+		return s
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		o := object{}

@@ -25,7 +25,7 @@ type Tool struct {
 }
 
 // toolOrder is the order in which tools are listed.
-var toolOrder = []string{"bash", "read", "grep", "find", "ls"}
+var toolOrder = []string{"bash", "read", "grep", "find", "ls", "history"}
 
 // An adapter binds one tool to the library: its definition for a policy,
 // the schema of its details, and how to add its handler to a server.
@@ -282,6 +282,7 @@ var detailDescriptions = map[string]string{
 	"running":          "The command (or a child it left) is still running.",
 	"pid":              "Process (group) id of the command, for check_pid and kill_pid.",
 	"duration_ms":      "Milliseconds the command has run.",
+	"history_id":       "Id of the call in the history: the history tool shows its output again with other limits, without running it.",
 	"stdout":           "Details of standard output.",
 	"stderr":           "Details of standard error.",
 	"full_output_path": "File holding the whole stream, when anything was cut.",
@@ -301,4 +302,8 @@ var detailDescriptions = map[string]string{
 	"result_limit_reached": "The limit stopped the search; more results may exist.",
 	"entry_limit_reached":  "The directory has more entries than the limit.",
 	"skipped":              "Paths that could not be read (at most five).",
+	// history
+	"records":  "The recorded bash calls, oldest first.",
+	"sessions": "The named bash sessions: cwd and the variables their commands exported.",
+	"shown":    "The recorded call shown again, and which lines of each stream were shown.",
 }

@@ -91,7 +91,7 @@ type Pipeline struct {
 	spillTried  bool
 	spillErr    error
 	spillCapped bool
-	spilled     int64 // bytes the spill accepted
+	spilled     int64     // bytes the spill accepted
 	keep        *tailRing // the stream's end once the spill is capped
 
 	closed bool

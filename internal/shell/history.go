@@ -58,7 +58,6 @@ type Record struct {
 	key    string // the cache key; "" when not cacheable
 	data   *recordData
 	status exitStatus
-	once   sync.Once // completes the record
 }
 
 // StreamRecord describes one stream of a recorded call.
@@ -79,6 +78,7 @@ type recordData struct {
 	stdout streamData
 	stderr *streamData // nil when merged
 	done   chan struct{}
+	once   sync.Once // completes the record
 }
 
 // streamData is one stream's source: the stream in memory, or its spill
@@ -172,7 +172,7 @@ func (d *recordData) streams() []*streamData {
 func (h *history) finish(rec *Record, j *job) {
 	<-j.exited
 	<-j.readersDone
-	rec.once.Do(func() { h.fill(rec, j) })
+	rec.data.once.Do(func() { h.fill(rec, j) })
 }
 
 func (h *history) fill(rec *Record, j *job) {
@@ -339,4 +339,60 @@ func (h *history) record(id int) (*Record, error) {
 	}
 	return nil, fmt.Errorf("no call %d in the history: it holds calls %d to %d (the oldest are forgotten first)",
 		id, h.records[0].ID, h.records[len(h.records)-1].ID)
+}
+
+// ListText renders a history listing for the model: one line per call,
+// oldest first, then the named sessions.
+func ListText(records []Record, sessions []SessionInfo) string {
+	var b strings.Builder
+	if len(records) == 0 {
+		b.WriteString("(no calls recorded)\n")
+	}
+	for _, r := range records {
+		status := "running"
+		if !r.Running {
+			status = fmt.Sprintf("exit %d", *r.ExitCode)
+		}
+		fmt.Fprintf(&b, "#%d %s %s", r.ID, status, (time.Duration(r.DurationMS) * time.Millisecond).String())
+		if r.Session != "" {
+			fmt.Fprintf(&b, " [%s]", r.Session)
+		}
+		if r.Cached {
+			fmt.Fprintf(&b, " (cached from #%d)", r.CachedFrom)
+		}
+		fmt.Fprintf(&b, " %s\n", quoteCommand(r))
+		for _, s := range []struct {
+			label string
+			s     StreamRecord
+		}{{"stdout", r.Stdout}, {"stderr", r.Stderr}} {
+			if s.s.TotalBytes == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
+			if s.s.FullOutputPath != "" {
+				fmt.Fprintf(&b, ", full output: %s", s.s.FullOutputPath)
+				if s.s.SpillCapped {
+					b.WriteString(" (capped)")
+				}
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if len(sessions) > 0 {
+		b.WriteString("\nsessions:\n")
+		for _, s := range sessions {
+			fmt.Fprintf(&b, "    %s: cwd %s, %d calls", s.Name, s.Cwd, s.Calls)
+			if len(s.Env) > 0 {
+				keys := make([]string, 0, len(s.Env))
+				for k := range s.Env {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				fmt.Fprintf(&b, ", exported: %s", strings.Join(keys, " "))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("[Show a call's output again, without running it, with id=N and strategy (head, tail, head_tail), max_lines, max_bytes, offset (a line range) or pattern.]")
+	return b.String()
 }
