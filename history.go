@@ -1,6 +1,10 @@
 package spillway
 
-import "github.com/spillway-dev/spillway/internal/shell"
+import (
+	"fmt"
+
+	"github.com/spillway-dev/spillway/internal/shell"
+)
 
 // The history of a toolset's bash calls.
 type (
@@ -25,7 +29,13 @@ func (t *Toolset) History(f HistoryFilter) []HistoryRecord { return t.shell.Hist
 // Rerender shows the output of a recorded bash call again, with other
 // limits, another strategy, a line range or a pattern, without running
 // anything.
-func (t *Toolset) Rerender(in RerenderInput) RerenderResult { return t.shell.Render(in) }
+func (t *Toolset) Rerender(in RerenderInput) (RerenderResult, error) {
+	res, err := t.shell.Render(in)
+	if err != nil {
+		return RerenderResult{}, fmt.Errorf("history: %w", err)
+	}
+	return res, nil
+}
 
 // HistoryText renders a listing of the history that passes f, and the
 // named sessions, as the history tool shows it.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // seqLines is "from\n" … "to\n", as seq prints them.
@@ -100,34 +99,39 @@ func TestBashHistoryRerender(t *testing.T) {
 		{spillway.RerenderInput{ID: small}, "a\nb\nc\n"},
 	}
 	for _, c := range cases {
-		r := ts.Rerender(c.in)
-		if r.IsError {
-			t.Errorf("%+v: %s", c.in, r.Text)
+		r, err := ts.Rerender(c.in)
+		if err != nil || r.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, r.Text)
 			continue
 		}
 		if got := shownText(t, r.Text); got != c.want {
 			t.Errorf("%+v:\n got %q\nwant %q\n(text %q)", c.in, got, c.want, r.Text)
 		}
 	}
-	r := ts.Rerender(spillway.RerenderInput{ID: id, Strategy: "tail", MaxLines: 2})
+	r, _ := ts.Rerender(spillway.RerenderInput{ID: id, Strategy: "tail", MaxLines: 2})
 	if !strings.Contains(r.Text, "stderr:\noops\n") || !strings.Contains(r.Text, "[tail: lines 9999-10000 of 10000") ||
 		r.Details.Stdout.FirstLine != 9999 || r.Details.Stdout.LastLine != 10000 || !strings.Contains(r.Text, "exit code: 0") {
 		t.Errorf("both streams: %q %+v", r.Text, r.Details.Stdout)
 	}
 	for _, bad := range []spillway.RerenderInput{
 		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
-		{ID: id, Offset: 20000}, {ID: id, Offset: 3, Strategy: "tail"},
+		{ID: id, Offset: 3, Strategy: "tail"},
 	} {
-		if r := ts.Rerender(bad); !r.IsError {
+		if r, err := ts.Rerender(bad); err == nil {
 			t.Errorf("%+v: want an error, got %q", bad, r.Text)
 		}
+	}
+	if r, err := ts.Rerender(spillway.RerenderInput{ID: id, Offset: 20000}); err != nil || !r.IsError || !strings.Contains(r.Text, "past the end") {
+		t.Errorf("offset past the end: %v %q", err, r.Text)
 	}
 }
 
 // A stream past the spill cap: the file holds its start and the history
 // keeps its end; a line in between is said to be lost, never made up.
 func TestBashHistoryCappedStream(t *testing.T) {
-	ts := bashToolset(t, spillway.Options{Spill: spill.Config{MaxFileBytes: 1 << 20}})
+	pol := spillway.DefaultPolicy()
+	pol.Spill.MaxBytes = 1 << 20
+	ts := bashToolset(t, spillway.Options{Policy: &pol})
 	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 2000000"}) // 14.9 MB
 	if !r.Details.Stdout.SpillCapped {
 		t.Fatalf("not capped: %+v", r.Details.Stdout)
@@ -147,9 +151,9 @@ func TestBashHistoryCappedStream(t *testing.T) {
 		{spillway.RerenderInput{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
 		{spillway.RerenderInput{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
 	} {
-		r := ts.Rerender(c.in)
-		if r.IsError {
-			t.Errorf("%+v: %s", c.in, r.Text)
+		r, err := ts.Rerender(c.in)
+		if err != nil || r.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, r.Text)
 			continue
 		}
 		if got := shownText(t, r.Text); got != c.want {
@@ -159,7 +163,7 @@ func TestBashHistoryCappedStream(t *testing.T) {
 			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Text)
 		}
 	}
-	r2 := ts.Rerender(spillway.RerenderInput{ID: id, Offset: 1000000, MaxLines: 2})
+	r2, _ := ts.Rerender(spillway.RerenderInput{ID: id, Offset: 1000000, MaxLines: 2})
 	if !r2.IsError || !strings.Contains(r2.Text, "line 1000000 was not saved") {
 		t.Errorf("a line past the cap: %q", r2.Text)
 	}
@@ -180,8 +184,8 @@ func TestBashHistoryRingForgetsOldest(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the forgotten call's spill file %s is still there (%v)", path, err)
 	}
-	if r := ts.Rerender(spillway.RerenderInput{ID: 1}); !r.IsError || !strings.Contains(r.Text, "holds calls 2 to 201") {
-		t.Errorf("forgotten id: %q", r.Text)
+	if _, err := ts.Rerender(spillway.RerenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+		t.Errorf("forgotten id: %v", err)
 	}
 }
 
@@ -209,10 +213,10 @@ func TestBashHistoryFloodRerender(t *testing.T) {
 		{spillway.RerenderInput{ID: r.Details.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
 	} {
 		start := time.Now()
-		res := ts.Rerender(c.in)
+		res, err := ts.Rerender(c.in)
 		took := time.Since(start)
-		if res.IsError {
-			t.Errorf("%+v: %s", c.in, res.Text)
+		if err != nil || res.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, res.Text)
 			continue
 		}
 		if got := shownText(t, res.Text); got != c.want {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,23 +36,23 @@ type HistoryDetails struct {
 	Shown *spillway.RerenderDetails `json:"shown,omitempty"`
 }
 
-func callHistory(_ context.Context, ts *spillway.Toolset, _ *mcp.CallToolRequest, in historyInput) result[HistoryDetails] {
+func callHistory(_ context.Context, ts *spillway.Toolset, _ *mcp.CallToolRequest, in historyInput) (result[HistoryDetails], error) {
 	if in.ID == 0 {
 		if err := in.HistoryFilter.Validate(); err != nil {
-			return result[HistoryDetails]{Text: "history: " + err.Error(), IsError: true}
+			return result[HistoryDetails]{}, fmt.Errorf("history: %w", err)
 		}
 		if in.Stream != "" || in.Strategy != "" || in.MaxLines != 0 || in.MaxBytes != 0 || in.Offset != 0 || in.Pattern != "" {
-			return result[HistoryDetails]{Text: "history: stream, strategy, max_lines, max_bytes, offset and pattern show one call again: give its id", IsError: true}
+			return result[HistoryDetails]{}, errors.New("history: stream, strategy, max_lines, max_bytes, offset and pattern show one call again: give its id")
 		}
 		text, records := ts.HistoryText(in.HistoryFilter)
-		return result[HistoryDetails]{Text: text, Details: HistoryDetails{Records: records, Sessions: ts.Sessions()}}
+		return result[HistoryDetails]{Text: text, Details: HistoryDetails{Records: records, Sessions: ts.Sessions()}}, nil
 	}
 	if in.Session != "" || in.Status != "" || in.Limit != 0 {
-		return result[HistoryDetails]{Text: "history: session, status and limit filter the listing: leave out id to list", IsError: true}
+		return result[HistoryDetails]{}, errors.New("history: session, status and limit filter the listing: leave out id to list")
 	}
-	r := ts.Rerender(spillway.RerenderInput{ID: in.ID, Stream: in.Stream, Strategy: in.Strategy,
+	r, err := ts.Rerender(spillway.RerenderInput{ID: in.ID, Stream: in.Stream, Strategy: in.Strategy,
 		MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, Offset: in.Offset, Pattern: in.Pattern})
-	return result[HistoryDetails]{Text: r.Text, Details: HistoryDetails{Shown: &r.Details}, IsError: r.IsError}
+	return result[HistoryDetails]{Text: r.Text, Details: HistoryDetails{Shown: &r.Details}, IsError: r.IsError}, err
 }
 
 func historyTool(p policy.Policy) Tool {

@@ -74,26 +74,27 @@ type RenderResult struct {
 }
 
 // Render shows the output of a recorded call again, with in's limits and
-// selection, without running anything.
-func (r *Runner) Render(in RenderInput) RenderResult {
-	fail := func(err error) RenderResult { return RenderResult{Text: "history: " + err.Error(), IsError: true} }
+// selection, without running anything. The error says why it cannot (bad
+// input, an unknown or running call); a stream that can no longer be
+// shown is said in its section, and the result is then an error.
+func (r *Runner) Render(in RenderInput) (RenderResult, error) {
 	if err := in.validate(); err != nil {
-		return fail(err)
+		return RenderResult{}, err
 	}
 	rec, err := r.history.record(in.ID)
 	if err != nil {
-		return fail(err)
+		return RenderResult{}, err
 	}
 	r.history.mu.Lock()
 	snap := *rec
 	r.history.mu.Unlock()
 	if snap.Running {
-		return fail(fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", in.ID))
+		return RenderResult{}, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", in.ID)
 	}
 	var re *regexp.Regexp
 	if in.Pattern != "" {
 		if re, err = regexp.Compile(in.Pattern); err != nil {
-			return fail(fmt.Errorf("pattern: %v", err))
+			return RenderResult{}, fmt.Errorf("pattern: %v", err)
 		}
 	}
 	d := snap.data
@@ -126,7 +127,7 @@ func (r *Runner) Render(in RenderInput) RenderResult {
 	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", snap.status.String(), snap.ID,
 		quoteCommand(snap), timeSince(snap.Start))
 	res.Text = b.String()
-	return res
+	return res, nil
 }
 
 func (in RenderInput) validate() error {
