@@ -2,8 +2,10 @@ package spillway_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -54,4 +56,74 @@ func TestAttackLsDirSwappedForFIFO(t *testing.T) {
 	}
 	stop.Store(true)
 	t.Logf("3000 ls calls, %d swaps", <-swapped)
+}
+
+// Twelve background floods against a 4 MiB spill budget: the session's
+// spill files never hold more than the budget (the files being written
+// count, and stop when it is reached — the results say so), and the file
+// a result has just named is never the one deleted.
+func TestAttackSpillBudgetFloods(t *testing.T) {
+	const budget = 4 << 20
+	p := spillway.DefaultPolicy()
+	p.Spill.BudgetBytes = budget
+	ts := bashToolset(t, spillway.Options{Policy: &p})
+	ctx := context.Background()
+	var pids []int
+	for range 12 {
+		r := bashRun(t, ts, spillway.BashInput{Command: "yes flood-line-of-forty-bytes-xxxxxxxxxxx | head -c 3000000; sleep 2", RunInBackground: true})
+		pids = append(pids, r.Details.PID)
+	}
+	stopped := 0
+	var peak int64
+	for _, pid := range pids {
+		var r spillway.BashResult
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
+			var err error
+			if r, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: pid}); err != nil {
+				t.Fatalf("check_pid %d: %v", pid, err)
+			}
+			peak = max(peak, onDisk(t, ts.SpillDir()))
+			if !r.Details.Running {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if r.Details.Running {
+			t.Fatalf("flood %d still running after 60 s", pid)
+		}
+		if strings.Contains(r.Text, "budget") {
+			stopped++
+		}
+	}
+	t.Logf("12 floods of 3,000,000 bytes: at most %d bytes on disk while they ran, budget %d; %d results say the budget stopped them", peak, budget, stopped)
+	if peak > budget {
+		t.Errorf("%d bytes of spill files on disk, over the %d budget", peak, budget)
+	}
+	if stopped == 0 {
+		t.Error("no result says the budget stopped its spill file")
+	}
+	// A new result's file is there to be read, however full the budget.
+	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000"})
+	path := r.Details.Stdout.FullOutputPath
+	if path == "" {
+		t.Fatalf("no spill file: %q", r.Text)
+	}
+	if rr, err := ts.Read(ctx, spillway.ReadInput{Path: path, Offset: 99999}); err != nil {
+		t.Errorf("read of the file a result just named: %q, %v", rr.Text, err)
+	}
+}
+
+// onDisk sums the sizes of the regular files under dir.
+func onDisk(t *testing.T, dir string) int64 {
+	t.Helper()
+	var total int64
+	filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			if info, err := e.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }

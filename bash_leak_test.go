@@ -24,7 +24,9 @@ func TestBashNoLeaks(t *testing.T) {
 	rand.Read(b)
 	mark := hex.EncodeToString(b)
 	ts := bashToolset(t, spillway.Options{Env: map[string]string{"SPILLWAY_LEAK_MARK": mark}})
-	bashRun(t, ts, spillway.BashInput{Command: "true"}) // starts the spawner thread
+	// Starts the spawner thread and makes the spill directory, whose
+	// handles the session holds for its whole life.
+	bashRun(t, ts, spillway.BashInput{Command: "seq 1 100", MaxLines: 10})
 
 	goroutines, fds, children := bashCounts()
 	t.Logf("before: %d goroutines, %d fds, %d children", goroutines, fds, children)

@@ -3,7 +3,6 @@ package spillway
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 
 	"github.com/spillway-dev/spillway/internal/confine"
@@ -31,24 +30,37 @@ func confineRoot(opts *Options) (*confine.Root, error) {
 }
 
 // sandboxWrap returns the shell's Wrap for opts.Sandbox (nil without it),
-// once it has checked that commands really run restricted.
-func sandboxWrap(opts Options, root *confine.Root, store *spill.Store) (func(*exec.Cmd) error, error) {
+// once it has checked that commands really run restricted. Commands may
+// write under the root and in a private temp directory of this session
+// (their TMPDIR), and nowhere else: not in the shared temp directory, where
+// they could swap a spill directory for a symlink, and not in any spill
+// directory.
+func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd) error, error) {
 	if !opts.Sandbox {
 		if opts.NoNetwork {
 			return nil, errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
 		}
 		return nil, nil
 	}
-	rules := func() sandbox.Rules {
-		return sandbox.Rules{
-			Writable:  []string{root.Dir(), store.Dir(), os.TempDir()},
-			NoNetwork: opts.NoNetwork,
-		}
+	t.scratch = t.spill
+	if opts.KeepSpill {
+		t.scratch = spill.NewSession(t.policy.Spill.StoreConfig())
 	}
-	if err := sandbox.Check(rules()); err != nil {
+	tmp, err := t.scratch.TempDir()
+	if err != nil {
+		return nil, fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
+	}
+	rules := sandbox.Rules{
+		Writable:  []string{root.Dir(), tmp},
+		NoNetwork: opts.NoNetwork,
+	}
+	if err := sandbox.Check(rules); err != nil {
 		return nil, fmt.Errorf("spillway: %w", err)
 	}
-	return func(cmd *exec.Cmd) error { return sandbox.Wrap(cmd, rules()) }, nil
+	return func(cmd *exec.Cmd) error {
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+		return sandbox.Wrap(cmd, rules)
+	}, nil
 }
 
 // MaybeRunSandboxHelper runs the sandbox helper and exits when the process

@@ -55,8 +55,8 @@ type Options struct {
 	// default Cwd, where bash starts.
 	Root string
 	// Sandbox runs every bash command under Landlock: it may read and
-	// run anything but write only under Root, the spill directory and the
-	// temp directory. It needs Root and a kernel with Landlock (New fails
+	// run anything but write only under Root and in a private temp
+	// directory of the session (its TMPDIR); never in a spill directory. It needs Root and a kernel with Landlock (New fails
 	// otherwise: commands never run unconfined), and the program must call
 	// MaybeRunSandboxHelper first thing in main.
 	Sandbox bool
@@ -69,7 +69,11 @@ type Options struct {
 type Toolset struct {
 	policy policy.Policy
 	spill  *spill.Store
-	shell  *shell.Runner
+	// scratch holds the private temp directory of sandboxed commands: the
+	// spill store, or a session store of its own when the spill store is
+	// the CLI's shared one.
+	scratch *spill.Store
+	shell   *shell.Runner
 	files  *files.Tools
 	search *search.Searcher
 	closed atomic.Bool
@@ -118,9 +122,10 @@ func New(opts Options) (*Toolset, error) {
 	} else {
 		t.spill = spill.NewSession(t.policy.Spill.StoreConfig())
 	}
-	root = root.With(t.spill.Dir) // the spill files stay readable
-	wrap, err := sandboxWrap(opts, root, t.spill)
+	root = root.With(t.spill.DirInfo) // the spill files stay readable
+	wrap, err := t.sandboxWrap(opts, root)
 	if err != nil {
+		t.closeStores()
 		return nil, err
 	}
 	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap})
@@ -151,8 +156,20 @@ func (t *Toolset) open() error {
 func (t *Toolset) Close() error {
 	t.closed.Store(true)
 	err := t.shell.Close()
-	if e := t.spill.Close(); err == nil {
+	if e := t.closeStores(); err == nil {
 		err = e
+	}
+	return err
+}
+
+// closeStores removes the spill directory (unless kept) and the scratch
+// directory.
+func (t *Toolset) closeStores() error {
+	err := t.spill.Close()
+	if t.scratch != nil && t.scratch != t.spill {
+		if e := t.scratch.Close(); err == nil {
+			err = e
+		}
 	}
 	return err
 }

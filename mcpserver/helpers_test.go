@@ -84,14 +84,21 @@ func (b *lockedBuffer) String() string {
 // connectStdio starts `spillway mcp` and connects an SDK client to it.
 func connectStdio(t *testing.T, tmp string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(bin, "mcp")
+	return connectStdioArgs(t, tmp, opts)
+}
+
+// connectStdioArgs starts `spillway ARGS... mcp` and connects an SDK
+// client to it.
+func connectStdioArgs(t *testing.T, tmp string, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "mcp")...)
 	cmd.Env = serverEnv(tmp)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).
 		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		t.Fatalf("connecting to spillway mcp: %v\nstderr:\n%s", err, stderr)
+		t.Fatalf("connecting to spillway %q mcp: %v\nstderr:\n%s", args, err, stderr)
 	}
 	t.Cleanup(func() {
 		cs.Close()

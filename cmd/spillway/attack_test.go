@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 // Attacks on spillway as an agent (or another local user) would run them,
@@ -116,4 +119,103 @@ func TestAttackReadProcKmsg(t *testing.T) {
 	if r.status != 1 || !strings.Contains(r.stdout, "not an ordinary file") {
 		t.Errorf("read /proc/kmsg: status %d, stdout %q, stderr %q", r.status, r.stdout, r.stderr)
 	}
+}
+
+func needSandbox(t *testing.T) {
+	t.Helper()
+	if ok, abi, err := sandbox.Status(); !ok || abi < sandbox.FilesABI {
+		t.Skipf("Landlock ABI %d here (%v); the sandbox needs %d", abi, err, sandbox.FilesABI)
+	}
+}
+
+// attackTree makes a root and, outside it, a directory holding a secret.
+func attackTree(t *testing.T) (root, outside string) {
+	root, outside = t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("the secret\n"), 0o600)
+	return root, outside
+}
+
+// refusedOutside checks that nothing reached outside: no new file there,
+// and the read of its secret refused.
+func refusedOutside(t *testing.T, c bashCLI, root, outside string) {
+	t.Helper()
+	r := c.runBounded(t, "", "--root", root, "--sandbox", "bash", "seq 1 100000; touch "+outside+"/x")
+	if !strings.Contains(r.stdout, "Permission denied") {
+		t.Errorf("touch outside under the sandbox: %q", r.stdout)
+	}
+	r = c.runBounded(t, "", "--root", root, "read", filepath.Join(outside, "secret"))
+	if r.status != 1 || strings.Contains(r.stdout, "the secret") {
+		t.Errorf("read of the secret outside the root: status %d, %q", r.status, r.stdout)
+	}
+	ents, _ := os.ReadDir(outside)
+	if len(ents) != 1 {
+		t.Errorf("%d entries outside the root, want only the secret", len(ents))
+	}
+}
+
+// A sandboxed one-shot command cannot plant a symlink as the CLI's spill
+// directory ($TMPDIR/spillway-<uid>/cli), and one planted all the same is
+// neither used, exempted by --root, nor made writable.
+func TestAttackCLISpillDirSymlink(t *testing.T) {
+	needSandbox(t)
+	c := attackCLI(t)
+	root, outside := attackTree(t)
+	userDir := filepath.Join(c.tmp, "spillway-"+strconv.Itoa(os.Geteuid()))
+	r := c.runBounded(t, "", "--root", root, "--sandbox", "bash",
+		"mv "+userDir+" "+userDir+".old; mkdir -p "+userDir+" && ln -s "+outside+" "+userDir+"/cli")
+	if _, err := os.Lstat(filepath.Join(userDir, "cli")); err == nil {
+		t.Errorf("a sandboxed command planted the CLI spill directory: %q", r.stdout)
+	}
+	refusedOutside(t, c, root, outside)
+
+	// Planted all the same, by this user.
+	os.RemoveAll(userDir)
+	os.MkdirAll(userDir, 0o700)
+	if err := os.Symlink(outside, filepath.Join(userDir, "cli")); err != nil {
+		t.Fatal(err)
+	}
+	r = c.runBounded(t, "", "--root", root, "bash", "seq 1 100000")
+	if !strings.Contains(r.stdout, "Full output could not be saved: ") || !strings.Contains(r.stdout, "is a symlink") {
+		t.Errorf("spill through a planted symlink: %q", r.stdout[max(0, len(r.stdout)-400):])
+	}
+	refusedOutside(t, c, root, outside)
+}
+
+// Another local user prepares $TMPDIR/spillway-<root's uid>: a 0777
+// directory of theirs with cli -> outside, or a symlink to a directory
+// (as /etc/ssl). Root's spills are refused with a notice, the refused
+// directory is neither exempted nor writable, and nothing is created
+// through the symlink.
+func TestAttackForeignSpillDir(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make files of another user")
+	}
+	needSandbox(t)
+	c := attackCLI(t)
+	root, outside := attackTree(t)
+	userDir := filepath.Join(c.tmp, "spillway-0")
+	os.Chmod(c.tmp, 0o1777)
+	os.Mkdir(userDir, 0o777)
+	os.Chmod(userDir, 0o777)
+	os.Symlink(outside, filepath.Join(userDir, "cli"))
+	os.Lchown(filepath.Join(userDir, "cli"), 12345, 12345)
+	os.Chown(userDir, 12345, 12345)
+	r := c.runBounded(t, "", "--root", root, "bash", "seq 1 100000")
+	if !strings.Contains(r.stdout, "Full output could not be saved: ") || !strings.Contains(r.stdout, "belongs to uid 12345") {
+		t.Errorf("spill into a foreign directory: %q", r.stdout[max(0, len(r.stdout)-400):])
+	}
+	refusedOutside(t, c, root, outside)
+
+	// spillway-0 -> a directory elsewhere: nothing is made in it.
+	os.RemoveAll(userDir)
+	os.Symlink(outside, userDir)
+	os.Lchown(userDir, 12345, 12345)
+	r = c.runBounded(t, "", "--root", root, "bash", "seq 1 100000")
+	if !strings.Contains(r.stdout, "Full output could not be saved: ") {
+		t.Errorf("spill through a symlinked spillway-0: %q", r.stdout[max(0, len(r.stdout)-400):])
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "cli")); err == nil {
+		t.Error("cli was created through the symlink")
+	}
+	refusedOutside(t, c, root, outside)
 }

@@ -15,12 +15,12 @@ import (
 // openat2 with ENOSYS; opens then check the opened file's real path.
 var noOpenat2 atomic.Bool
 
-// openBeneath opens the resolved path real, which lies under base (the root
+// openBeneath opens the resolved path real, which lies under b (the root
 // or an allowed directory), so that no component changed since the check
-// can lead outside base.
-func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
+// can lead outside b.
+func openBeneath(r *Root, b base, real string, flag int) (*os.File, error) {
 	if !noOpenat2.Load() {
-		f, err := openat2Beneath(base, real, flag)
+		f, err := openat2Beneath(b, real, flag)
 		if !errors.Is(err, syscall.ENOSYS) {
 			return f, err
 		}
@@ -29,8 +29,8 @@ func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
 	return openAndVerify(r, real, flag)
 }
 
-func openat2Beneath(base, real string, flag int) (*os.File, error) {
-	rel, err := filepath.Rel(base, real)
+func openat2Beneath(b base, real string, flag int) (*os.File, error) {
+	rel, err := filepath.Rel(b.dir, real)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
@@ -51,13 +51,18 @@ func openat2Beneath(base, real string, flag int) (*os.File, error) {
 	}
 	// The handle of the base directory (the root or an allowed one) is
 	// opened from its real path, following no symlink: a component of it
-	// swapped for one since the check fails the open.
+	// swapped for one since the check fails the open. An allowed directory
+	// must still be the one its owner holds.
 	var fd int
-	dirfd, err := unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
+	dirfd, err := unix.Openat2(unix.AT_FDCWD, b.dir, &unix.OpenHow{
 		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_NO_SYMLINKS,
 	})
 	if err == unix.ELOOP {
+		err = unix.EXDEV
+	}
+	if err == nil && b.id != nil && !sameDir(dirfd, b.id) {
+		unix.Close(dirfd)
 		err = unix.EXDEV
 	}
 	if err == nil {
@@ -68,6 +73,13 @@ func openat2Beneath(base, real string, flag int) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
 	return os.NewFile(uintptr(fd), real), nil
+}
+
+// sameDir reports whether the open directory fd is the one id describes.
+func sameDir(fd int, id os.FileInfo) bool {
+	var st unix.Stat_t
+	want, ok := id.Sys().(*syscall.Stat_t)
+	return ok && unix.Fstat(fd, &st) == nil && uint64(st.Dev) == uint64(want.Dev) && st.Ino == want.Ino
 }
 
 // openAndVerify opens real, then checks where the opened file really is.

@@ -16,6 +16,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,14 +72,20 @@ func (e *OutsideError) Is(target error) bool { return target == ErrOutside }
 // for concurrent use.
 type Root struct {
 	dir   string // absolute, symlinks resolved
-	allow []func() string
+	allow []Allowed
 }
 
-// New returns the Root of dir, which must be an existing directory. Each
-// allow function names a directory that is allowed too ("" for none yet),
-// such as a session's spill directory that is made on first need; it is
-// called at every check.
-func New(dir string, allow ...func() string) (*Root, error) {
+// An Allowed names a directory that is allowed besides the root, such as
+// a session's spill directory that is made on first need: its real path
+// and its identity as its owner holds it ("" and nil for none yet). It is
+// called at every check. The directory is allowed only while that path
+// still leads to that same directory: a symlink or another directory put
+// in its place is not allowed, and the path is never resolved again.
+type Allowed func() (dir string, id fs.FileInfo)
+
+// New returns the Root of dir, which must be an existing directory, that
+// also allows the directories the allow functions name.
+func New(dir string, allow ...Allowed) (*Root, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", dir, err)
@@ -97,12 +104,12 @@ func New(dir string, allow ...func() string) (*Root, error) {
 
 // With returns a Root with the same directory that also allows the
 // directories the functions name.
-func (r *Root) With(allow ...func() string) *Root {
+func (r *Root) With(allow ...Allowed) *Root {
 	if r == nil {
 		return nil
 	}
 	c := *r
-	c.allow = append(append([]func() string(nil), r.allow...), allow...)
+	c.allow = append(append([]Allowed(nil), r.allow...), allow...)
 	return &c
 }
 
@@ -129,19 +136,26 @@ func (r *Root) Resolve(cwd, path string) (string, error) {
 	return real, err
 }
 
+// A base is the directory among the root and the allowed ones that holds
+// a path: id is nil for the root.
+type base struct {
+	dir string
+	id  fs.FileInfo
+}
+
 // resolveBase is Resolve on a Root that is not nil; it also returns the
 // directory among the root and the allowed ones that holds the path.
-func (r *Root) resolveBase(cwd, path string) (real, base string, err error) {
+func (r *Root) resolveBase(cwd, path string) (real string, b base, err error) {
 	abs := joinRaw(r.dir, cwd, path)
 	real, err = resolve(abs)
 	if err != nil {
-		return "", "", fmt.Errorf("path %s: %w", path, err)
+		return "", base{}, fmt.Errorf("path %s: %w", path, err)
 	}
-	if base, ok := r.base(real); ok {
-		return real, base, nil
+	if b, ok := r.base(real); ok {
+		return real, b, nil
 	}
 	_, lexicalInside := r.base(filepath.Clean(abs))
-	return "", "", &OutsideError{Path: path, Root: r.dir, Resolved: real, Symlink: lexicalInside}
+	return "", base{}, &OutsideError{Path: path, Root: r.dir, Resolved: real, Symlink: lexicalInside}
 }
 
 // Contains reports whether path (absolute, or relative to the root) leads,
@@ -160,14 +174,14 @@ func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
 	if r == nil {
 		return os.OpenFile(filepath.Clean(joinRaw("", cwd, path)), flag, 0o666)
 	}
-	real, base, err := r.resolveBase(cwd, path)
+	real, b, err := r.resolveBase(cwd, path)
 	if err != nil {
 		return nil, err
 	}
 	if testHookBeforeOpen != nil {
 		testHookBeforeOpen()
 	}
-	f, err := openBeneath(r, base, real, flag)
+	f, err := openBeneath(r, b, real, flag)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) && pe.Err == syscall.EXDEV {
@@ -179,24 +193,25 @@ func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
 }
 
 // base returns the directory among the root and the allowed ones that
-// holds the resolved path p.
-func (r *Root) base(p string) (string, bool) {
+// holds the resolved path p. An allowed directory counts only while its
+// path still leads to the very directory its owner holds.
+func (r *Root) base(p string) (base, bool) {
 	if within(r.dir, p) {
-		return r.dir, true
+		return base{dir: r.dir}, true
 	}
 	for _, f := range r.allow {
-		d := f()
-		if d == "" {
+		d, id := f()
+		if d == "" || id == nil {
 			continue
 		}
-		if rd, err := filepath.EvalSymlinks(d); err == nil {
-			d = rd
+		if d = filepath.Clean(d); !filepath.IsAbs(d) || !within(d, p) {
+			continue
 		}
-		if d = filepath.Clean(d); filepath.IsAbs(d) && within(d, p) {
-			return d, true
+		if fi, err := os.Lstat(d); err == nil && os.SameFile(fi, id) {
+			return base{dir: d, id: id}, true
 		}
 	}
-	return "", false
+	return base{}, false
 }
 
 // within reports whether the clean absolute path p is dir or lies under it.

@@ -3,6 +3,7 @@ package confine
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ func write(t *testing.T, path, content string) {
 	must(t, os.WriteFile(path, []byte(content), 0o644))
 }
 
-func newRoot(t *testing.T, dir string, allow ...func() string) *Root {
+func newRoot(t *testing.T, dir string, allow ...Allowed) *Root {
 	t.Helper()
 	r, err := New(dir, allow...)
 	must(t, err)
@@ -251,8 +252,8 @@ func TestSpillDirectoryIsAllowed(t *testing.T) {
 	root, outside := tree(t)
 	spillDir := filepath.Join(t.TempDir(), "spillway-1-abc")
 	var current atomic.Value
-	current.Store("")
-	r := newRoot(t, root).With(func() string { return current.Load().(string) })
+	current.Store(held{})
+	r := newRoot(t, root).With(func() (string, fs.FileInfo) { h := current.Load().(held); return h.dir, h.id })
 
 	spilled := spillDir + "/bash-1-stdout.log"
 	if _, err := r.Resolve("", spilled); !errors.Is(err, ErrOutside) {
@@ -260,7 +261,7 @@ func TestSpillDirectoryIsAllowed(t *testing.T) {
 	}
 	must(t, os.Mkdir(spillDir, 0o700))
 	write(t, spilled, "full output")
-	current.Store(spillDir)
+	current.Store(hold(t, spillDir))
 
 	f, err := r.Open("", spilled, os.O_RDONLY)
 	must(t, err)
@@ -280,6 +281,57 @@ func TestSpillDirectoryIsAllowed(t *testing.T) {
 	// The Root it was made from does not allow it.
 	if _, err := newRoot(t, root).Resolve("", spilled); !errors.Is(err, ErrOutside) {
 		t.Error("With changed the original Root")
+	}
+}
+
+// A held directory: its path and its identity as its owner saw it.
+type held struct {
+	dir string
+	id  fs.FileInfo
+}
+
+func hold(t *testing.T, dir string) held {
+	t.Helper()
+	fi, err := os.Lstat(dir)
+	must(t, err)
+	return held{dir, fi}
+}
+
+// TestSwappedSpillDirectoryIsRefused: the allowed spill directory is bound
+// to its identity. Moved away and replaced by a symlink out of the root,
+// or by another directory (holding a hard link or a symlink to a file
+// outside), its path allows nothing: not the symlink's target, not the
+// impostor's files.
+func TestSwappedSpillDirectoryIsRefused(t *testing.T) {
+	root, outside := tree(t)
+	tmp := t.TempDir()
+	spillDir := filepath.Join(tmp, "spillway-1-abc")
+	must(t, os.Mkdir(spillDir, 0o700))
+	write(t, spillDir+"/bash-1-stdout.log", "full output")
+	h := hold(t, spillDir)
+	r := newRoot(t, root).With(func() (string, fs.FileInfo) { return h.dir, h.id })
+	must(t, os.Rename(spillDir, tmp+"/old"))
+
+	// A symlink to the outside in its place.
+	must(t, os.Symlink(outside, spillDir))
+	for _, p := range []string{spillDir + "/secret.txt", spillDir + "/../old/bash-1-stdout.log"} {
+		if _, err := r.Open("", p, os.O_RDONLY); !errors.Is(err, ErrOutside) {
+			t.Errorf("open %s through a swapped spill directory: %v, want refused", p, err)
+		}
+	}
+	// Another directory in its place.
+	must(t, os.Remove(spillDir))
+	must(t, os.Mkdir(spillDir, 0o700))
+	write(t, spillDir+"/bash-1-stdout.log", "impostor")
+	if f, err := r.Open("", spillDir+"/bash-1-stdout.log", os.O_RDONLY); !errors.Is(err, ErrOutside) {
+		got := ""
+		if err == nil {
+			got = readAll(t, f)
+		}
+		t.Errorf("open in an impostor spill directory: %q, %v; want refused", got, err)
+	}
+	if r.Contains(spillDir + "/bash-1-stdout.log") {
+		t.Error("Contains allows the impostor")
 	}
 }
 

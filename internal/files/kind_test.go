@@ -199,7 +199,7 @@ func TestReadBinaryNamesType(t *testing.T) {
 
 // A read of a spill file the budget deleted says so.
 func TestReadDeletedSpillFile(t *testing.T) {
-	store := spill.NewSession(spill.Config{TempDir: t.TempDir(), BudgetBytes: 100})
+	store := spill.NewSession(spill.Config{TempDir: t.TempDir(), BudgetBytes: 100, KeepNamed: time.Nanosecond})
 	defer store.Close()
 	tl, _ := newTestTools(t, Config{Spill: store})
 	first, err := store.Create("bash-1-stdout.log")

@@ -81,10 +81,19 @@ func TestToolsetSandboxTouch(t *testing.T) {
 	if b, err := os.ReadFile(r.Details.Stdout.FullOutputPath); err != nil || !strings.HasSuffix(string(b), "\n100000\n") {
 		t.Errorf("the spill file: %v", err)
 	}
-	// Now that the spill directory exists, commands may write there too.
-	r = bash(t, ts, "touch "+filepath.Dir(r.Details.Stdout.FullOutputPath)+"/by-the-command")
-	if r.IsError {
-		t.Errorf("touch in the spill directory: %q", r.Text)
+	// Commands may not write in the spill directory, nor beside it in the
+	// shared temp directory (where they could swap it for a symlink):
+	// their TMPDIR is a private one.
+	spillDir := filepath.Dir(r.Details.Stdout.FullOutputPath)
+	for _, p := range []string{spillDir + "/by-the-command", filepath.Dir(spillDir) + "/by-the-command"} {
+		r = bash(t, ts, "touch "+p)
+		if !r.IsError || !strings.Contains(r.Text, "Permission denied") {
+			t.Errorf("touch %s: %q", p, r.Text)
+		}
+	}
+	r = bash(t, ts, `echo "$TMPDIR"`)
+	if !strings.Contains(r.Text, spillDir+"/tmp\n") {
+		t.Errorf("TMPDIR is not the session's private temp directory: %q", r.Text)
 	}
 }
 

@@ -1,30 +1,53 @@
 package spill
 
 import (
+	"fmt"
 	"io"
+	"sync/atomic"
+	"time"
 
 	"github.com/spillway-dev/spillway/output"
 )
 
 // A File is one spill file. It implements output.Spill. Writes past the
-// per-file cap are dropped and reported with output.ErrSpillCapped.
+// per-file cap are dropped and reported with output.ErrSpillCapped;
+// writes past the session's budget stop the file with a BudgetError.
 type File struct {
 	store    *Store
 	w        WriteFile
+	name     string // in the store's directory
 	path     string
 	cap      int64
 	size     int64
 	finished bool
 	closed   bool
 	err      error
+	named    atomic.Int64 // when a result last named the file (UnixNano)
 }
 
 var _ output.Spill = (*File)(nil)
 
-// Path returns the file's path.
-func (f *File) Path() string { return f.path }
+// Path returns the file's path. A result names the file by asking it, so
+// the budget leaves the file alone for Config.KeepNamed from then on: a
+// model must be able to open a file a result has just given it.
+func (f *File) Path() string {
+	f.named.Store(time.Now().UnixNano())
+	return f.path
+}
 
-// Write appends p up to the cap.
+// A BudgetError stops a spill file that would take the session's spill
+// files past their budget when no older file may be deleted.
+type BudgetError struct {
+	Budget int64
+	Size   int64 // what the file holds
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("the session's spill files reached their %s budget, so this one stopped at %s (the files being written and those results named recently are kept). Raise the spill budget_bytes, or run the command again with its output narrowed",
+		output.FormatSize(e.Budget), output.FormatSize(e.Size))
+}
+
+// Write appends p up to the cap and within the session's budget.
 func (f *File) Write(p []byte) (int, error) {
 	if f.err != nil {
 		return 0, f.err
@@ -35,11 +58,20 @@ func (f *File) Write(p []byte) (int, error) {
 		p = p[:room]
 		capped = true
 	}
+	want := int64(len(p))
+	grant := f.store.reserve(want)
+	over := grant < want
+	p = p[:grant]
 	n, err := f.w.Write(p)
+	if n < len(p) {
+		f.store.release(int64(len(p) - n))
+	}
 	f.size += int64(n)
-	f.store.grow(int64(n))
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
+	}
+	if err == nil && over {
+		err = &BudgetError{Budget: f.store.cfg.BudgetBytes, Size: f.size}
 	}
 	if err != nil {
 		f.err = err
@@ -52,13 +84,11 @@ func (f *File) Write(p []byte) (int, error) {
 }
 
 // Close closes the file. A finished file may be deleted by the budget,
-// oldest first, as soon as the session is over it.
+// oldest first, once no result has named it for Config.KeepNamed.
 func (f *File) Close() error {
 	f.store.mu.Lock()
 	defer f.store.mu.Unlock()
-	err := f.closeLocked()
-	f.store.enforceLocked()
-	return err
+	return f.closeLocked()
 }
 
 func (f *File) closeLocked() error {

@@ -1,6 +1,13 @@
 // Package spill keeps the full output that did not fit a tool result: one
 // directory per session, one file per spilled stream, written as the output
 // arrives, capped per file and budgeted per session.
+//
+// A store holds its directory open from the moment it makes or checks it,
+// and creates and removes files only through that handle, never by a path
+// that a command could have changed since. A session's directory is
+// locked (flock) for the session's whole life, so that the start-up sweep
+// of another process can tell a live session from a dead one whatever
+// their pids look like.
 package spill
 
 import (
@@ -9,12 +16,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -24,9 +31,16 @@ import (
 const (
 	DefaultMaxFileBytes = 100 << 20
 	DefaultBudgetBytes  = 1 << 30
+	// DefaultKeepNamed is how long a file named in a result is kept from
+	// the budget's deletions.
+	DefaultKeepNamed = 10 * time.Minute
 	// CLIMaxAge is how long the one-shot CLI keeps its spill files.
 	CLIMaxAge = 24 * time.Hour
 )
+
+// tempName is the name of a session's private temp directory inside its
+// spill directory.
+const tempName = "tmp"
 
 // Config configures a Store. Zero values take the defaults.
 type Config struct {
@@ -34,11 +48,15 @@ type Config struct {
 	TempDir string
 	// MaxFileBytes caps one spill file.
 	MaxFileBytes int64
-	// BudgetBytes caps the store: past it the oldest finished files are
-	// deleted first.
+	// BudgetBytes caps the store, files still being written included:
+	// past it the oldest finished files are deleted first, and when none
+	// may be deleted the files being written stop growing.
 	BudgetBytes int64
+	// KeepNamed is how long after a result named a file (its Path was
+	// asked) the budget leaves it alone; the newest file is never deleted.
+	KeepNamed time.Duration
 	// OpenFile creates a spill file; tests use it to inject faults.
-	// Default: os.OpenFile.
+	// Default: a create through the directory's handle.
 	OpenFile func(name string, flag int, perm os.FileMode) (WriteFile, error)
 }
 
@@ -54,10 +72,12 @@ type Store struct {
 	shared bool // the CLI's kept directory: not removed on Close
 
 	mu      sync.Mutex
-	dir     string
+	parent  *os.Root // the temp directory (session stores)
+	dir     *privateDir
 	dirErr  error
+	temp    string // the private temp directory, once made
 	seq     int
-	files   []*File // live files, oldest first
+	files   []*File // oldest first
 	used    int64
 	deleted map[string]bool
 	closed  bool
@@ -73,10 +93,8 @@ func (c Config) withDefaults() Config {
 	if c.BudgetBytes <= 0 {
 		c.BudgetBytes = DefaultBudgetBytes
 	}
-	if c.OpenFile == nil {
-		c.OpenFile = func(name string, flag int, perm os.FileMode) (WriteFile, error) {
-			return os.OpenFile(name, flag, perm)
-		}
+	if c.KeepNamed <= 0 {
+		c.KeepNamed = DefaultKeepNamed
 	}
 	return c
 }
@@ -91,19 +109,30 @@ func NewSession(cfg Config) *Store {
 // NewCLI returns the store of the one-shot CLI: $TMPDIR/spillway-<uid>/cli/,
 // kept across runs so that a person can open the files its notices name.
 // Files older than CLIMaxAge are removed, and the oldest go first when the
-// directory is over budget.
+// directory is over budget. A directory there that is a symlink or
+// belongs to another user is not used.
 func NewCLI(cfg Config) *Store {
-	s := &Store{cfg: cfg.withDefaults(), shared: true, deleted: map[string]bool{}}
-	s.dir = filepath.Join(s.cfg.TempDir, fmt.Sprintf("spillway-%d", os.Getuid()), "cli")
-	return s
+	return &Store{cfg: cfg.withDefaults(), shared: true, deleted: map[string]bool{}}
 }
 
-// Dir returns the store's directory ("" if a session store has not made
-// it yet).
+// Dir returns the store's directory: its real path, once made and
+// checked ("" before, or when it cannot be used).
 func (s *Store) Dir() string {
+	d, _ := s.DirInfo()
+	return d
+}
+
+// DirInfo returns the store's directory and its identity as the store's
+// handle sees it ("" and nil before it is made or when it cannot be
+// used). A path that no longer leads to that same directory is not the
+// store's.
+func (s *Store) DirInfo() (string, fs.FileInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.dir
+	if s.dir == nil {
+		return "", nil
+	}
+	return s.dir.path, s.dir.info
 }
 
 // Owns reports whether path lies in the store's directory.
@@ -144,89 +173,155 @@ func (s *Store) Opener(tool string, seq int, stream string) output.SpillOpener {
 	}
 }
 
-// Create makes a new spill file (O_EXCL, mode 0600).
+// Create makes a new spill file (O_EXCL, never through a symlink, mode
+// 0600) through the directory's handle.
 func (s *Store) Create(name string) (*File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, errors.New("the session has ended")
 	}
-	dir, err := s.ensureDir()
-	if err != nil {
+	if err := s.ensureDir(); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, name)
 	if s.shared {
 		// Runs of the CLI share the directory: make the name unique.
-		path = filepath.Join(dir, strings.TrimSuffix(name, ".log")+"-"+randomHex(4)+".log")
+		name = strings.TrimSuffix(name, ".log") + "-" + randomHex(4) + ".log"
 	}
-	w, err := s.cfg.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if name != filepath.Base(name) || name == tempName {
+		return nil, fmt.Errorf("spill file name %q is not a plain name", name)
+	}
+	path := filepath.Join(s.dir.path, name)
+	var w WriteFile
+	var err error
+	if s.cfg.OpenFile != nil {
+		w, err = s.cfg.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	} else {
+		w, err = s.dir.create(name)
+	}
 	if err != nil {
 		return nil, err
 	}
-	f := &File{store: s, w: w, path: path, cap: s.cfg.MaxFileBytes}
+	f := &File{store: s, w: w, name: name, path: path, cap: s.cfg.MaxFileBytes}
 	s.files = append(s.files, f)
 	return f, nil
 }
 
-func (s *Store) ensureDir() (string, error) {
-	if s.dir != "" && !s.shared {
-		return s.dir, nil
+// TempDir returns the session's private temp directory, <dir>/tmp (0700),
+// made on first call: the one place besides the root where sandboxed
+// commands may write. The spill files beside it stay out of their reach.
+func (s *Store) TempDir() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shared {
+		return "", errors.New("the CLI's shared spill directory has no private temp directory")
+	}
+	if s.closed {
+		return "", errors.New("the session has ended")
+	}
+	if s.temp != "" {
+		return s.temp, nil
+	}
+	if err := s.ensureDir(); err != nil {
+		return "", err
+	}
+	if err := s.dir.root.Mkdir(tempName, 0o700); err != nil {
+		return "", err
+	}
+	s.temp = filepath.Join(s.dir.path, tempName)
+	return s.temp, nil
+}
+
+func (s *Store) ensureDir() error {
+	if s.dir != nil {
+		return nil
 	}
 	if s.shared {
 		if s.dirErr == nil {
-			if err := os.MkdirAll(s.dir, 0o700); err != nil {
-				s.dirErr = err
-			} else if err := checkPrivate(filepath.Dir(s.dir)); err != nil {
-				s.dirErr = err
-			} else if err := checkPrivate(s.dir); err != nil {
-				s.dirErr = err
-			} else {
+			s.dir, s.dirErr = openCLIDir(s.cfg.TempDir)
+			if s.dirErr == nil {
 				s.pruneShared()
 			}
 		}
-		return s.dir, s.dirErr
+		return s.dirErr
 	}
+	// Tried again on the next call when it fails: the disk may come back.
 	if err := os.MkdirAll(s.cfg.TempDir, 0o755); err != nil {
-		return "", err // tried again on the next call: the disk may come back
+		return err
 	}
-	dir := filepath.Join(s.cfg.TempDir, fmt.Sprintf("spillway-%d-%s", os.Getpid(), randomHex(6)))
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return "", err
-	}
-	s.dir = dir
-	return dir, nil
-}
-
-// checkPrivate refuses a shared directory that another user owns, and
-// makes one that others could enter private.
-func checkPrivate(dir string) error {
-	fi, err := os.Lstat(dir)
+	parent, real, err := openParent(s.cfg.TempDir)
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
+	d, err := makeSessionDir(parent, real)
+	if err != nil {
+		parent.Close()
+		return err
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s belongs to uid %d, not to this user: remove it or set TMPDIR elsewhere", dir, st.Uid)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return err
-		}
-	}
+	s.parent, s.dir = parent, d
 	return nil
+}
+
+// makeSessionDir makes and locks a new session directory in parent. It is
+// made under a name the sweep ignores and renamed once locked, so that a
+// sweep never sees it unlocked.
+func makeSessionDir(parent *os.Root, parentPath string) (*privateDir, error) {
+	suffix := randomHex(6)
+	tmpName := ".spillway-new-" + suffix
+	if err := parent.Mkdir(tmpName, 0o700); err != nil {
+		return nil, err
+	}
+	d, err := openPrivate(parent, parentPath, tmpName)
+	if err != nil {
+		parent.Remove(tmpName)
+		return nil, err
+	}
+	name := fmt.Sprintf("spillway-%d-%s", os.Getpid(), suffix)
+	ok, err := d.lock()
+	if err == nil && !ok {
+		err = errors.New("cannot lock a new spill directory")
+	}
+	if err == nil {
+		err = parent.Rename(tmpName, name)
+	}
+	if err != nil {
+		d.close()
+		parent.Remove(tmpName)
+		return nil, err
+	}
+	d.path = filepath.Join(parentPath, name)
+	return d, nil
+}
+
+// openCLIDir opens (making them if missing) $TMPDIR/spillway-<uid> and its
+// cli/, each checked to be a real directory of this user.
+func openCLIDir(tempDir string) (*privateDir, error) {
+	parent, real, err := openParent(tempDir)
+	if err != nil {
+		return nil, err
+	}
+	defer parent.Close()
+	user, err := openPrivate(parent, real, fmt.Sprintf("spillway-%d", os.Geteuid()))
+	if err != nil {
+		return nil, err
+	}
+	defer user.close()
+	return openPrivate(user.root, user.path, "cli")
 }
 
 // pruneShared removes the CLI's files that are too old or over budget.
 func (s *Store) pruneShared() {
-	entries, err := os.ReadDir(s.dir)
+	d, err := s.dir.root.Open(".")
+	if err != nil {
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return
 	}
 	type file struct {
-		path string
+		name string
 		size int64
 		mod  time.Time
 	}
@@ -238,12 +333,11 @@ func (s *Store) pruneShared() {
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		p := filepath.Join(s.dir, e.Name())
 		if now.Sub(info.ModTime()) > CLIMaxAge {
-			os.Remove(p)
+			s.dir.root.Remove(e.Name())
 			continue
 		}
-		files = append(files, file{p, info.Size(), info.ModTime()})
+		files = append(files, file{e.Name(), info.Size(), info.ModTime()})
 		total += info.Size()
 	}
 	slices.SortStableFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) }) // oldest first
@@ -251,50 +345,35 @@ func (s *Store) pruneShared() {
 		if total <= s.cfg.BudgetBytes {
 			break
 		}
-		if os.Remove(f.path) == nil {
+		if s.dir.root.Remove(f.name) == nil {
 			total -= f.size
 		}
 	}
 }
 
-// grow accounts n more bytes and deletes the oldest finished files while
-// the store is over budget.
-func (s *Store) grow(n int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.used += n
-	s.enforceLocked()
-}
-
-// enforceLocked deletes the oldest finished files while the store is over
-// budget. Files still being written are kept.
-func (s *Store) enforceLocked() {
-	for i := 0; s.used > s.cfg.BudgetBytes && i < len(s.files); {
-		f := s.files[i]
-		if !f.finished {
-			i++
-			continue
-		}
-		os.Remove(f.path)
-		s.deleted[f.path] = true
-		s.used -= f.size
-		s.files = append(s.files[:i], s.files[i+1:]...)
-	}
-}
-
-// Close removes a session store's directory and everything in it. The
+// Close removes a session store's directory and everything in it, through
+// the temp directory's handle and only if the name still leads to it. The
 // CLI's shared directory is kept.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
 	s.closed = true
 	for _, f := range s.files {
 		f.closeLocked()
 	}
-	if s.shared || s.dir == "" {
+	if s.dir == nil {
 		return nil
 	}
-	return os.RemoveAll(s.dir)
+	var err error
+	if !s.shared {
+		err = s.dir.removeFrom(s.parent)
+		s.parent.Close()
+	}
+	s.dir.close() // releases the lock, after the removal
+	return err
 }
 
 func randomHex(n int) string {

@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -148,10 +147,12 @@ func TestFileCap(t *testing.T) {
 	}
 }
 
-// The session budget deletes the oldest finished files first; a file
-// still being written is kept, and Deleted names what went.
+// The session budget counts the files being written: a write that would
+// pass it first deletes the oldest finished files, and what still does not
+// fit is refused with a BudgetError, so the files never hold more than the
+// budget together. Deleted names what went.
 func TestBudget(t *testing.T) {
-	s := NewSession(Config{TempDir: t.TempDir(), BudgetBytes: 250})
+	s := NewSession(Config{TempDir: t.TempDir(), BudgetBytes: 250, KeepNamed: time.Nanosecond})
 	defer s.Close()
 	var files []*File
 	for i := range 3 {
@@ -159,35 +160,86 @@ func TestBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.Write(make([]byte, 100))
 		files = append(files, f)
 	}
-	// 300 bytes, over budget, but nothing is finished: nothing goes.
-	for _, f := range files {
-		if _, err := os.Stat(f.Path()); err != nil || s.Deleted(f.Path()) {
-			t.Fatalf("%s deleted while being written", f.Path())
-		}
+	files[0].Write(make([]byte, 100))
+	files[1].Write(make([]byte, 100))
+	// 300 bytes asked, nothing finished: the third file stops at 50.
+	n, err := files[2].Write(make([]byte, 100))
+	var be *BudgetError
+	if n != 50 || !errors.As(err, &be) || be.Budget != 250 || be.Size != 50 {
+		t.Fatalf("write past the budget: %d, %v", n, err)
+	}
+	if _, err := files[2].Write([]byte("x")); !errors.As(err, &be) {
+		t.Fatalf("write after the stop: %v", err)
 	}
 	gone := func(f *File) bool {
 		_, err := os.Stat(f.Path())
 		return errors.Is(err, os.ErrNotExist) && s.Deleted(f.Path())
 	}
-	files[0].Close() // finished while over budget: it goes (200 left)
-	if !gone(files[0]) {
-		t.Fatal("finished file over budget not deleted")
+	for _, f := range files {
+		if gone(f) {
+			t.Fatalf("%s deleted while being written", f.Path())
+		}
 	}
-	files[1].Close() // within budget: kept
-	if gone(files[1]) {
-		t.Fatal("file deleted within budget")
-	}
+	files[0].Close()
+	files[1].Close()
 	f3, _ := s.Create("f3.log")
-	f3.Write(make([]byte, 60)) // 260: the oldest finished goes, not the unfinished
-	if !gone(files[1]) || gone(files[2]) || gone(f3) {
+	if n, err := f3.Write(make([]byte, 60)); n != 60 || err != nil { // the oldest finished goes
+		t.Fatalf("write after a file finished: %d, %v", n, err)
+	}
+	if !gone(files[0]) || gone(files[1]) || gone(files[2]) || gone(f3) {
 		t.Fatal("wrong files deleted")
 	}
 	if s.Deleted(filepath.Join(s.Dir(), "never.log")) {
 		t.Fatal("Deleted reports a file that never was")
 	}
+	if got := onDisk(t, s.Dir()); got > 250 {
+		t.Fatalf("%d bytes on disk, budget 250", got)
+	}
+}
+
+// A file a result named recently is kept from the budget, and so is the
+// newest file: the model must be able to open what it was just given.
+func TestBudgetKeepsNamedAndNewest(t *testing.T) {
+	s := NewSession(Config{TempDir: t.TempDir(), BudgetBytes: 250, KeepNamed: time.Hour})
+	defer s.Close()
+	write := func(name string, n int) *File {
+		f, err := s.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write(make([]byte, n))
+		return f
+	}
+	named := write("named.log", 100)
+	namedPath := named.Path() // a result names it
+	named.Close()
+	live := write("live.log", 0)
+	newest := write("newest.log", 100)
+	newest.Close()
+	// 200 used; live needs 100: neither the named nor the newest may go.
+	if n, err := live.Write(make([]byte, 100)); n != 50 || err == nil {
+		t.Fatalf("write: %d, %v; want 50 and a BudgetError", n, err)
+	}
+	for _, p := range []string{namedPath, filepath.Join(s.Dir(), "newest.log")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s deleted: %v", p, err)
+		}
+	}
+}
+
+func onDisk(t *testing.T, dir string) int64 {
+	t.Helper()
+	var total int64
+	filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() {
+			info, _ := e.Info()
+			total += info.Size()
+		}
+		return nil
+	})
+	return total
 }
 
 // Close removes the session directory and ends the store.
@@ -217,47 +269,49 @@ func TestCloseRemovesDir(t *testing.T) {
 	}
 }
 
-// deadPID returns the pid of a process that has exited.
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Skip("cannot run true:", err)
-	}
-	pid := cmd.Process.Pid
-	if syscall.Kill(pid, 0) == nil {
-		t.Skip("pid reused")
-	}
-	return pid
-}
-
+// The sweep removes a session directory only if it can take the lock its
+// session holds for its whole life. A live session whose pid looks dead
+// from here (another PID namespace, or a reused pid) is left alone.
 func TestSweep(t *testing.T) {
 	tmp := t.TempDir()
-	dead := filepath.Join(tmp, fmt.Sprintf("spillway-%d-0a1b2c", deadPID(t)))
-	live := filepath.Join(tmp, fmt.Sprintf("spillway-%d-0a1b2c", os.Getpid()))
-	init1 := filepath.Join(tmp, "spillway-1-0a1b2c")
+	live := NewSession(Config{TempDir: tmp})
+	defer live.Close()
+	if _, err := live.Create("bash-1-stdout.log"); err != nil {
+		t.Fatal(err)
+	}
+	// Its pid looks dead: rename it to one no process has.
+	liveDir := filepath.Join(tmp, "spillway-99999999-0a1b2c")
+	if err := os.Rename(live.Dir(), liveDir); err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(tmp, fmt.Sprintf("spillway-%d-0a1b2d", os.Getpid())) // our pid, no lock
 	cli := filepath.Join(tmp, fmt.Sprintf("spillway-%d", os.Getuid()))
 	other := filepath.Join(tmp, "spillwayish-99999999-x")
-	for _, d := range []string{dead, live, init1, cli, other} {
+	for _, d := range []string{dead, cli, other} {
 		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(d, "bash-1-stdout.log"), []byte("x"), 0o600)
 	}
-	// A file (not a directory) with a session name is left alone.
+	// A file (not a directory) with a session name is left alone, and so
+	// is a symlink with one.
 	os.WriteFile(filepath.Join(tmp, "spillway-99999998-abc"), nil, 0o600)
+	os.Symlink(dead, filepath.Join(tmp, "spillway-99999997-abc"))
 
 	removed := Sweep(tmp)
 	if len(removed) != 1 || removed[0] != dead {
 		t.Fatalf("Sweep removed %v, want only %s", removed, dead)
 	}
-	for _, d := range []string{live, init1, cli, other} {
+	for _, d := range []string{liveDir, cli, other, filepath.Join(tmp, "spillway-99999998-abc")} {
 		if _, err := os.Stat(d); err != nil {
 			t.Fatalf("%s removed", d)
 		}
 	}
-	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
-		t.Fatal("dead session dir remains")
+	// Once the session ends, its lock is free. (Close left the directory:
+	// the name it made no longer leads to it.)
+	live.Close()
+	if removed := Sweep(tmp); len(removed) != 1 || removed[0] != liveDir {
+		t.Fatalf("second sweep removed %v, want %s", removed, liveDir)
 	}
 }
 
@@ -266,12 +320,12 @@ func TestCLIKeepsFiles(t *testing.T) {
 	tmp := t.TempDir()
 	s := NewCLI(Config{TempDir: tmp})
 	want := filepath.Join(tmp, fmt.Sprintf("spillway-%d", os.Getuid()), "cli")
-	if s.Dir() != want {
-		t.Fatalf("Dir() = %q, want %q", s.Dir(), want)
-	}
 	f, err := s.Opener("bash", 1, "stdout")()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.Dir() != want {
+		t.Fatalf("Dir() = %q, want %q", s.Dir(), want)
 	}
 	f.Write([]byte("kept\n"))
 	f.Close()
@@ -374,8 +428,7 @@ func (f *failingFile) Close() error { return nil }
 var _ io.Writer = (*failingFile)(nil)
 
 // Many streams of one session spill at once under a tight budget: the
-// race detector sees the store's locking, and the budget holds whenever
-// the files are finished.
+// race detector sees the store's locking, and the budget holds.
 func TestConcurrentFiles(t *testing.T) {
 	s := NewSession(Config{TempDir: t.TempDir(), BudgetBytes: 64 << 10, MaxFileBytes: 32 << 10})
 	defer s.Close()
@@ -390,7 +443,8 @@ func TestConcurrentFiles(t *testing.T) {
 					break
 				}
 				for range 10 {
-					if _, e := f.Write(make([]byte, 4000+i)); e != nil && !errors.Is(e, output.ErrSpillCapped) {
+					var be *BudgetError
+					if _, e := f.Write(make([]byte, 4000+i)); e != nil && !errors.Is(e, output.ErrSpillCapped) && !errors.As(e, &be) {
 						err = e
 					}
 				}
@@ -404,13 +458,7 @@ func TestConcurrentFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var total int64
-	entries, _ := os.ReadDir(s.Dir())
-	for _, e := range entries {
-		info, _ := e.Info()
-		total += info.Size()
-	}
-	if total > 64<<10 {
+	if total := onDisk(t, s.Dir()); total > 64<<10 {
 		t.Fatalf("%d bytes on disk, budget %d", total, 64<<10)
 	}
 }

@@ -2,55 +2,58 @@ package spill
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Sweep removes the session directories in tempDir ("" for os.TempDir())
-// whose owning process no longer exists, as a crashed or killed server
-// leaves them. It returns the directories removed.
+// that no live session holds, as a crashed or killed server leaves them.
+// Liveness is the directory's lock, which its session holds for its whole
+// life: a pid says nothing across PID namespaces or after reuse. It
+// returns the directories removed.
 func Sweep(tempDir string) []string {
 	if tempDir == "" {
 		tempDir = os.TempDir()
 	}
-	entries, err := os.ReadDir(tempDir)
+	parent, real, err := openParent(tempDir)
+	if err != nil {
+		return nil
+	}
+	defer parent.Close()
+	entries, err := fs.ReadDir(parent.FS(), ".")
 	if err != nil {
 		return nil
 	}
 	var removed []string
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || !strings.HasPrefix(name, "spillway-") {
-			continue
-		}
-		parts := strings.Split(name, "-")
-		if len(parts) != 3 {
+		if !e.IsDir() || !strings.HasPrefix(name, "spillway-") || strings.Count(name, "-") != 2 {
 			continue // spillway-<uid> (the CLI's) or something else
 		}
-		pid, err := strconv.Atoi(parts[1])
-		if err != nil || pid <= 0 || processExists(pid) {
-			continue
-		}
-		dir := filepath.Join(tempDir, name)
-		if info, err := e.Info(); err != nil || !ownedByMe(info) {
-			continue
-		}
-		if os.RemoveAll(dir) == nil {
-			removed = append(removed, dir)
+		if sweepOne(parent, real, name) {
+			removed = append(removed, filepath.Join(real, name))
 		}
 	}
 	return removed
 }
 
-func processExists(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+// sweepOne removes the session directory name if it is this user's and
+// its lock can be taken.
+func sweepOne(parent *os.Root, parentPath, name string) bool {
+	if fi, err := parent.Lstat(name); err != nil || checkOwned(name, fi) != nil {
+		return false
+	}
+	d, err := openPrivate(parent, parentPath, name)
+	if err != nil {
+		return false
+	}
+	defer d.close()
+	if ok, err := d.lock(); err != nil || !ok {
+		return false
+	}
+	return d.removeFrom(parent) == nil
 }
 
-func ownedByMe(info os.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
-}
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
