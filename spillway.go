@@ -74,9 +74,9 @@ type Toolset struct {
 	// the CLI's shared one.
 	scratch *spill.Store
 	shell   *shell.Runner
-	files  *files.Tools
-	search *search.Searcher
-	closed atomic.Bool
+	files   *files.Tools
+	search  *search.Searcher
+	closed  atomic.Bool
 }
 
 // New returns a Toolset. It checks everything it is given: a policy a
