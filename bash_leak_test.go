@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 
 // 1000 sequential calls — quick ones, timeouts that background and are
 // then killed, lingering children (in the group and setsid) that are then
-// killed — leave goroutines, open descriptors and processes as they were.
+// killed, commands on a terminal (quick, timed out and killed, prompting
+// and answered) and on a stdin pipe that is then closed — leave goroutines, open descriptors and processes as they were.
 func TestBashNoLeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 calls")
@@ -44,6 +46,26 @@ func TestBashNoLeaks(t *testing.T) {
 		case i%40 == 20:
 			kind = "lingering child, then kill_pid"
 			r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30 & echo x"})
+		case i%40 == 10:
+			kind = "tty prompt, backgrounded early, answered"
+			r = bashRun(t, ts, spillway.BashInput{Command: "read -p 'name? ' x; echo hello $x", TTY: true, Timeout: 30 * time.Second})
+			if !r.Details.Waiting {
+				t.Fatalf("call %d (%s): not waiting: %+v %q", i, kind, r.Details, r.Text)
+			}
+			r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "world\n"})
+		case i%40 == 30:
+			kind = "stdin pipe, backgrounded early, closed"
+			r = bashRun(t, ts, spillway.BashInput{Command: "cat", Stdin: true, Timeout: 30 * time.Second})
+			if !r.Details.Waiting {
+				t.Fatalf("call %d (%s): not waiting: %+v %q", i, kind, r.Details, r.Text)
+			}
+			r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "x\n", CloseStdin: true})
+		case i%20 == 2:
+			kind = "tty, quick"
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo tty; tty", TTY: true})
+		case i%20 == 12:
+			kind = "tty, timeout to background, then kill_pid"
+			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", TTY: true, Timeout: 20 * time.Millisecond})
 		case i%10 == 5:
 			kind = "timeout to background, then kill_pid"
 			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20 * time.Millisecond})
@@ -66,7 +88,7 @@ func TestBashNoLeaks(t *testing.T) {
 			if k.Details.Running || k.IsError {
 				t.Fatalf("call %d (%s): kill_pid: %+v %q", i, kind, k.Details, k.Text)
 			}
-		} else if kind != "quick" && kind != "quick, spilled" && kind != "quick, failing" {
+		} else if strings.Contains(kind, "kill_pid") {
 			t.Fatalf("call %d (%s): not running: %+v", i, kind, r.Details)
 		}
 		spent[kind] += time.Since(callStart)

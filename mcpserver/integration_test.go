@@ -55,7 +55,12 @@ func forEachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 	}
 }
 
-func wantTools() []string { return []string{"bash", "read", "grep", "find", "ls", "history"} }
+func wantTools() []string {
+	return []string{"bash", "write_stdin", "read", "grep", "find", "ls", "history"}
+}
+
+// writes reports whether a tool may change anything (no readOnlyHint).
+func writes(tool string) bool { return tool == "bash" || tool == "write_stdin" }
 
 func TestToolsList(t *testing.T) {
 	t.Parallel()
@@ -80,7 +85,7 @@ func TestToolsList(t *testing.T) {
 				t.Errorf("%s: no annotations", tool.Name)
 				continue
 			}
-			if want := tool.Name != "bash"; tool.Annotations.ReadOnlyHint != want {
+			if want := !writes(tool.Name); tool.Annotations.ReadOnlyHint != want {
 				t.Errorf("%s: readOnlyHint = %v, want %v", tool.Name, tool.Annotations.ReadOnlyHint, want)
 			}
 		}

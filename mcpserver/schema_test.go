@@ -111,7 +111,7 @@ func TestToolDefinitions(t *testing.T) {
 				t.Errorf("%s.%s has a default", tool.Name, prop.Name)
 			}
 		}
-		if tool.ReadOnly == (tool.Name == "bash") {
+		if tool.ReadOnly == (tool.Name == "bash" || tool.Name == "write_stdin") {
 			t.Errorf("%s: ReadOnly = %v", tool.Name, tool.ReadOnly)
 		}
 	}

@@ -32,6 +32,8 @@ type bashArgs struct {
 	FullOutput      bool              `json:"full_output"`
 	CheckPID        int               `json:"check_pid"`
 	KillPID         int               `json:"kill_pid"`
+	TTY             bool              `json:"tty"`
+	Stdin           bool              `json:"stdin"`
 }
 
 // maxTimeoutMS bounds the timeout parameter (about 24 days), so that any
@@ -51,6 +53,8 @@ func (a bashArgs) input() spillway.BashInput {
 		MaxLines:        a.MaxLines,
 		MaxBytes:        a.MaxBytes,
 		FullOutput:      a.FullOutput,
+		TTY:             a.TTY,
+		Stdin:           a.Stdin,
 	}
 }
 
@@ -78,7 +82,7 @@ func (a bashArgs) check() error {
 	}{
 		{"timeout", a.Timeout != 0}, {"run_in_background", a.RunInBackground}, {"cwd", a.Cwd != ""},
 		{"env", len(a.Env) > 0}, {"max_lines", a.MaxLines != 0}, {"max_bytes", a.MaxBytes != 0}, {"full_output", a.FullOutput},
-		{"args", len(a.Args) > 0}, {"session", a.Session != ""},
+		{"args", len(a.Args) > 0}, {"session", a.Session != ""}, {"tty", a.TTY}, {"stdin", a.Stdin},
 	} {
 		if p.given {
 			extra = append(extra, p.name)

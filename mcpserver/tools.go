@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -25,7 +26,7 @@ type Tool struct {
 }
 
 // toolOrder is the order in which tools are listed.
-var toolOrder = []string{"bash", "read", "grep", "find", "ls", "history"}
+var toolOrder = []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
 
 // An adapter binds one tool to the library: its definition for a policy,
 // the schema of its details, and how to add its handler to a server.
@@ -104,7 +105,10 @@ func bashTool(p policy.Policy) Tool {
 		"so use `cwd` and `env` (or `cd DIR && ...`) instead of relying on earlier calls, or name a `session`: the calls "+
 		"of one session keep the working directory and the exported variables that the previous one left (a `cd` or "+
 		"`export` holds for the next call). stdin is /dev/null; "+
-		"colours, pagers and interactive prompts are off.\n\n", shellName(p))
+		"colours, pagers and interactive prompts are off. For a program that needs input (a prompt, a REPL, `npm init`), "+
+		"pass `tty: true` to run it on a terminal (%d×%d, TERM=dumb; stdout and stderr arrive as one stream) or "+
+		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
+		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", shellName(p), spillway.TTYCols, spillway.TTYRows)
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s, whichever comes first (%s). "+
 		"%s%s Pass `max_lines`/`max_bytes` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
@@ -143,6 +147,8 @@ func bashTool(p policy.Policy) Tool {
 			{"full_output", boolean(fmt.Sprintf("Show each stream whole, up to %s. Prefer reading the spill file a notice names.", size(policy.StreamCeiling)))},
 			{"check_pid", integer("Pid of a background command: return its status and the output that is new since the last check.", 1)},
 			{"kill_pid", integer("Pid of a background command: stop its process group and return its last output.", 1)},
+			{"tty", boolean("Run the command on a terminal, for interactive programs (prompts, REPLs); send input with write_stdin.")},
+			{"stdin", boolean("Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin.")},
 		}},
 	}
 }
@@ -275,19 +281,20 @@ var detailDescriptions = map[string]string{
 	"first_line_partial": "Only the beginning of the first line is shown: it is longer than the whole byte budget.",
 	"last_line_partial":  "Only the end of the last line is shown: it is longer than the whole byte budget.",
 	// bash
-	"exit_code":        "Exit code of the command; null while it runs.",
-	"signal":           "Signal that killed the command, if any.",
-	"timed_out":        "The timeout passed and the command moved to the background.",
-	"backgrounded":     "The command runs on as a background job: use check_pid or kill_pid with pid.",
-	"running":          "The command (or a child it left) is still running.",
-	"pid":              "Process (group) id of the command, for check_pid and kill_pid.",
-	"duration_ms":      "Milliseconds the command has run.",
-	"history_id":       "Id of the call in the history: the history tool shows its output again with other limits, without running it.",
-	"stdout":           "Details of standard output.",
-	"stderr":           "Details of standard error.",
-	"full_output_path": "File holding the whole stream, when anything was cut.",
-	"spill_capped":     "The spill file reached its size cap; later output was not saved.",
-	"binary":           "The stream is binary: the text only says how big it is.",
+	"exit_code":         "Exit code of the command; null while it runs.",
+	"signal":            "Signal that killed the command, if any.",
+	"timed_out":         "The timeout passed and the command moved to the background.",
+	"backgrounded":      "The command runs on as a background job: use check_pid or kill_pid with pid.",
+	"running":           "The command (or a child it left) is still running.",
+	"pid":               "Process (group) id of the command, for check_pid and kill_pid.",
+	"duration_ms":       "Milliseconds the command has run.",
+	"history_id":        "Id of the call in the history: the history tool shows its output again with other limits, without running it.",
+	"stdout":            "Details of standard output.",
+	"stderr":            "Details of standard error.",
+	"full_output_path":  "File holding the whole stream, when anything was cut.",
+	"spill_capped":      "The spill file reached its size cap; later output was not saved.",
+	"binary":            "The stream is binary: the text only says how big it is.",
+	"waiting_for_input": "The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin.",
 	// read
 	"path":        "The path that was read or searched.",
 	"kind":        "text or image.",

@@ -94,6 +94,8 @@ non-zero exit code included), 2 for bad usage.`,
 	f.BoolVar(&in.FullOutput, "full-output", false, "show everything up to the hard ceiling (1 MiB a stream)")
 	f.IntVar(&checkPID, "check-pid", 0, "status and new output of a background job (of this session)")
 	f.IntVar(&killPID, "kill-pid", 0, "stop a background job (of this session) and print its final output")
+	f.BoolVar(&in.TTY, "tty", false, "run the command on a terminal (120x40, TERM=dumb); stdout and stderr arrive as one stream")
+	f.BoolVar(&in.Stdin, "stdin", false, "give the command a pipe as stdin instead of /dev/null (a one-shot command gets no input: it is told it waits for it)")
 	return cmd
 }
 

@@ -33,6 +33,13 @@ type Input struct {
 	MaxBytes int `json:"max_bytes,omitempty"`
 	// FullOutput shows each stream whole, up to the hard ceiling.
 	FullOutput bool `json:"full_output,omitempty"`
+	// TTY runs the command on a pseudo-terminal: stdin, stdout and stderr
+	// are its terminal, so interactive programs prompt and REPLs start;
+	// both streams arrive as one, in stdout. Input goes in with Write.
+	TTY bool `json:"tty,omitempty"`
+	// Stdin gives the command a pipe as stdin, written with Write and
+	// closed on request, instead of /dev/null.
+	Stdin bool `json:"stdin,omitempty"`
 
 	// Progress, when set, receives the bytes and lines seen so far about
 	// once a second while the call waits for its command.

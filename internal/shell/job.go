@@ -28,9 +28,20 @@ const (
 // A call that returns while the job runs (timeout, run_in_background,
 // lingering children) leaves it in the Runner's job table.
 type job struct {
-	pid   int
-	start time.Time
-	cmd   *exec.Cmd
+	pid     int
+	start   time.Time
+	cmd     *exec.Cmd
+	command string
+
+	// input is the job's stdin pipe or terminal; nil for /dev/null.
+	input *jobInput
+
+	// lastOutput is when output last arrived (Unix ns), the start until
+	// then; newOutput gets a token each time some does.
+	lastOutput atomic.Int64
+	newOutput  chan struct{}
+	// lastInput is when input was last written to it (Unix ns), or 0.
+	lastInput atomic.Int64
 
 	stdout *stream
 	stderr *stream // nil when stderr goes into stdout
@@ -75,6 +86,16 @@ type stream struct {
 	pipe *output.Pipeline
 }
 
+// newJob returns a job for command, not started yet.
+func newJob(command string) *job {
+	return &job{
+		command:     command,
+		exited:      make(chan struct{}),
+		readersDone: make(chan struct{}),
+		newOutput:   make(chan struct{}, 1),
+	}
+}
+
 // readBuffers are the buffers of the reader goroutines.
 var readBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
@@ -105,7 +126,10 @@ func (j *job) read(s *stream) {
 			s.mu.Lock()
 			s.pipe.Write(buf[:n])
 			s.mu.Unlock()
+			j.noteOutput()
 		}
+		// A terminal's master reads EIO once no process holds the slave:
+		// its end of file.
 		if err != nil {
 			break
 		}
@@ -164,6 +188,15 @@ func (j *job) pipeHolders() []int {
 	return pipeHolders(ino)
 }
 
+// noteOutput records that output arrived, for the waits on it.
+func (j *job) noteOutput() {
+	j.lastOutput.Store(time.Now().UnixNano())
+	select {
+	case j.newOutput <- struct{}{}:
+	default:
+	}
+}
+
 func isClosed(c <-chan struct{}) bool {
 	select {
 	case <-c:
@@ -189,6 +222,7 @@ func (j *job) running() bool {
 		return true
 	}
 	j.gone = true
+	j.input.close()
 	return false
 }
 

@@ -96,16 +96,19 @@ func holdsAny(pid int, want []string) bool {
 }
 
 // starting reports whether pid is one of our commands being started: a
-// child of this process still in our session (the shells never call
-// setsid). Between fork and exec it holds a copy of every descriptor of
-// this process, the write end of a pipe of a command started a moment
-// before included; it is not that command's holder. (Issue 7.)
+// child of this process still in our session, or one that leads its own
+// session with a controlling terminal (a command on a terminal calls
+// setsid(2) and takes the terminal before its exec; a child that merely
+// called setsid has no controlling terminal). Between fork and exec it
+// holds a copy of every descriptor of this process, the write end of a
+// pipe of a command started a moment before included; it is not that
+// command's holder. (Issue 7.)
 func starting(pid int, st procStat, self int) bool {
 	if st.ppid != self {
 		return false
 	}
 	sid, err := unix.Getsid(pid)
-	return err == nil && sid != pid
+	return err == nil && (sid != pid || st.tty != 0)
 }
 
 // canWrite reports whether descriptor fd of pid is open for writing, as
@@ -154,12 +157,14 @@ type procStat struct {
 	state byte
 	ppid  int
 	pgrp  int
+	tty   int // the controlling terminal's device number, 0 for none
 }
 
 // live reports whether the process is neither a zombie nor dead.
 func (st procStat) live() bool { return st.state != 'Z' && st.state != 'X' }
 
-// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp ...". The
+// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp session
+// tty_nr ...". The
 // command name may hold spaces and parentheses, so fields are counted from
 // its last ')'.
 func readStat(pid int) (procStat, bool) {
@@ -172,13 +177,14 @@ func readStat(pid int) (procStat, bool) {
 		return procStat{}, false
 	}
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 3 || len(f[0]) != 1 {
+	if len(f) < 5 || len(f[0]) != 1 {
 		return procStat{}, false
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgrp, err2 := strconv.Atoi(string(f[2]))
-	if err1 != nil || err2 != nil {
+	tty, err3 := strconv.Atoi(string(f[4]))
+	if err1 != nil || err2 != nil || err3 != nil {
 		return procStat{}, false
 	}
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, true
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, tty: tty}, true
 }

@@ -31,6 +31,10 @@ type Details struct {
 	// true beside an exit code when the shell exited but children it
 	// started still run (lingering children).
 	Running bool `json:"running"`
+	// Waiting: the job seems to wait for input (a prompt, a REPL): one of
+	// its processes is blocked reading the input write_stdin writes to,
+	// and it has written nothing for a moment.
+	Waiting bool `json:"waiting_for_input,omitempty"`
 	// PID is the shell's pid, which is also its process group id and the
 	// job's id. It is left out of results that did not start or name one.
 	PID int `json:"pid,omitempty"`

@@ -71,6 +71,14 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 		defer t.Stop()
 		tick = t.C
 	}
+	// A command that takes input is watched for waiting on it: a call
+	// blocked on a prompt returns early instead of waiting out its timeout.
+	var inputPoll <-chan time.Time
+	if j.input != nil {
+		t := time.NewTicker(inputPollEvery)
+		defer t.Stop()
+		inputPoll = t.C
+	}
 	for {
 		select {
 		case <-j.exited:
@@ -99,6 +107,11 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 			return r.cancel(j), nil
 		case <-tick:
 			in.Progress(j.progress())
+		case <-inputPoll:
+			if j.waitingForInput() {
+				j.sess.abandon()
+				return r.background(j, waitNote(j)), nil
+			}
 		}
 	}
 }
@@ -136,10 +149,19 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return j.report(), nil
+}
+
+// report returns how a background job stands and its output since the
+// last look, with a note on how to go on.
+func (j *job) report() Result {
 	j.drain()
 	l := j.look()
+	pid := j.pid
 	var note string
 	switch {
+	case l.waiting:
+		note = waitNote(j)
 	case l.running && l.exited:
 		note = fmt.Sprintf("[pid %d: the shell has exited, but processes it started still run. Use check_pid=%d again for new output, kill_pid=%d to stop them.]", pid, pid, pid)
 	case l.running:
@@ -149,7 +171,7 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	res := j.result(l, "(no new output)", note)
 	res.Details.Backgrounded = true
 	res.IsError = !l.running && j.status.code != 0
-	return res, nil
+	return res
 }
 
 // Kill stops a background job and returns its final output. An unknown
@@ -193,13 +215,15 @@ func stopNote(out stopOutcome, what string) string {
 type look struct {
 	exited  bool // the shell has been reaped: its status is known
 	running bool // something of the job is left (see job.running)
+	waiting bool // it seems to wait for input (see job.waitingForInput)
 }
 
 // look takes the job's state. Taken before its windows are cut, a look
 // that says the job is over guarantees the windows hold all its output.
 func (j *job) look() look {
-	exited := j.hasExited()
-	return look{exited: exited, running: j.running()}
+	l := look{exited: j.hasExited(), running: j.running()}
+	l.waiting = l.running && j.waitingForInput()
+	return l
 }
 
 // result cuts the job's windows and renders them with the state l. empty
@@ -225,6 +249,7 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	d := Details{
 		TimedOut:   j.timedOut,
 		Running:    l.running,
+		Waiting:    l.waiting,
 		PID:        j.pid,
 		DurationMS: j.duration().Milliseconds(),
 		Stdout:     streamDetails(stdout),

@@ -140,7 +140,8 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return output.New(opt), nil
 	}
 
-	j := &job{exited: make(chan struct{}), readersDone: make(chan struct{}), sess: pl.sess, budget: r.cfg.Policy.ResultBudget}
+	j := newJob(in.Command)
+	j.sess, j.budget = pl.sess, r.cfg.Policy.ResultBudget
 	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget = 0
@@ -150,50 +151,56 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return nil, err
 	}
 	var errPipe *output.Pipeline
-	if !pol.MergeStreams {
+	if !pol.MergeStreams && !in.TTY { // a terminal is one stream
 		if errPipe, err = pipeline("stderr", pol.Stderr); err != nil {
 			return nil, err
 		}
 	}
-	var outW, errW *os.File
-	if j.stdout, outW, err = newStream("stdout", outPipe); err != nil {
-		return nil, fmt.Errorf("cannot make a pipe: %w", err)
+	// The child's ends: stdin (nil is /dev/null), stdout, stderr. They
+	// are closed here once the child has its copies.
+	var child childFiles
+	if in.TTY {
+		err = j.openTTY(outPipe, &child)
+	} else {
+		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
 	}
-	errW = outW
-	if errPipe != nil {
-		if j.stderr, errW, err = newStream("stderr", errPipe); err != nil {
-			j.stdout.r.Close()
-			outW.Close()
-			return nil, fmt.Errorf("cannot make a pipe: %w", err)
-		}
+	if err != nil {
+		return nil, err
 	}
 
+	attr := procAttr()
+	if in.TTY {
+		attr = ttyAttr()
+	}
 	j.cmd = &exec.Cmd{
 		Path:        pl.path,
 		Args:        pl.argv,
 		Dir:         pl.dir,
 		Env:         pl.env,
-		Stdout:      outW, // Stdin stays nil: /dev/null
-		Stderr:      errW,
+		Stdin:       child.stdin,
+		Stdout:      child.stdout,
+		Stderr:      child.stderr,
 		ExtraFiles:  pl.extra,
-		SysProcAttr: procAttr(),
+		SysProcAttr: attr,
+	}
+	if child.stdin == nil {
+		j.cmd.Stdin = nil // an untyped nil: /dev/null
 	}
 	j.start = time.Now()
+	j.lastOutput.Store(j.start.UnixNano())
 	if r.cfg.Wrap != nil { // issue 7: the sandbox
 		err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
 		err = startCmd(j.cmd)
 	}
-	outW.Close() // the child has its copies
-	if errW != outW {
-		errW.Close()
-	}
+	child.close()
 	if err != nil {
 		for _, s := range j.streams() {
 			s.r.Close()
 			s.pipe.Close()
 		}
+		j.input.close()
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid
@@ -234,5 +241,49 @@ func (r *Runner) Close() error {
 		wg.Go(func() { j.stop() })
 	}
 	wg.Wait()
+	return nil
+}
+
+// childFiles are the ends of a command's stdin, stdout and stderr that
+// the child gets; stdin nil is /dev/null. stdout and stderr may be one.
+type childFiles struct {
+	stdin, stdout, stderr *os.File
+}
+
+// close closes our copies, each once.
+func (c *childFiles) close() {
+	seen := map[*os.File]bool{nil: true}
+	for _, f := range []*os.File{c.stdin, c.stdout, c.stderr} {
+		if !seen[f] {
+			seen[f] = true
+			f.Close()
+		}
+	}
+}
+
+// openPipes makes the job's output pipes (one for stdout and stderr when
+// errPipe is nil) and, with stdin, its input pipe.
+func (j *job) openPipes(outPipe, errPipe *output.Pipeline, stdin bool, child *childFiles) error {
+	var err error
+	if j.stdout, child.stdout, err = newStream("stdout", outPipe); err != nil {
+		return fmt.Errorf("cannot make a pipe: %w", err)
+	}
+	child.stderr = child.stdout
+	if errPipe != nil {
+		if j.stderr, child.stderr, err = newStream("stderr", errPipe); err != nil {
+			j.stdout.r.Close()
+			child.close()
+			return fmt.Errorf("cannot make a pipe: %w", err)
+		}
+	}
+	if stdin {
+		if child.stdin, j.input, err = newStdinPipe(); err != nil {
+			for _, s := range j.streams() {
+				s.r.Close()
+			}
+			child.close()
+			return fmt.Errorf("cannot make a pipe: %w", err)
+		}
+	}
 	return nil
 }

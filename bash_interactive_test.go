@@ -1,0 +1,218 @@
+package spillway_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// Tests of interactive jobs: a terminal (tty), a stdin pipe, write_stdin,
+// and the detection of a job waiting for input. Waits are bounded and
+// generous; no test asserts a duration.
+
+// writeStdin sends input with a generous guard against hangs.
+func writeStdin(t testing.TB, ts *spillway.Toolset, in spillway.WriteStdinInput) spillway.BashResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := ts.WriteStdin(ctx, in)
+	if err != nil {
+		t.Fatalf("write_stdin %+v: %v", in, err)
+	}
+	return res
+}
+
+// startWaiting starts command in the background and checks it until it
+// is reported waiting for input (at most 10 s), returning its pid and
+// what that last check showed (a prompt, an unfinished line, shows in
+// every check until the line ends).
+func startWaiting(t *testing.T, ts *spillway.Toolset, in spillway.BashInput) (int, string) {
+	t.Helper()
+	in.RunInBackground = true
+	r := bashRun(t, ts, in)
+	if r.IsError || r.Details.PID == 0 {
+		t.Fatalf("start: %q", r.Text)
+	}
+	pid := r.Details.PID
+	for deadline := time.Now().Add(10 * time.Second); !r.Details.Waiting; {
+		if time.Now().After(deadline) || !r.Details.Running {
+			t.Fatalf("never reported waiting for input: %+v\n%q", r.Details, r.Text)
+		}
+		time.Sleep(20 * time.Millisecond)
+		r = bashCheck(t, ts, pid)
+	}
+	if !strings.Contains(r.Text, "seems to wait for input") || !strings.Contains(r.Text, "write_stdin pid=") {
+		t.Errorf("waiting notice missing: %q", r.Text)
+	}
+	return pid, r.Stdout
+}
+
+// read -p answered with "world\n": on a terminal (which echoes the
+// answer, and shows the prompt again: the line it began goes on in the
+// next window) and on a pipe (no prompt: read -p
+// prompts only on a terminal).
+func TestReadAnswered(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	for _, c := range []struct {
+		in     spillway.BashInput
+		prompt string
+		answer string
+	}{
+		{spillway.BashInput{Command: "read -p 'name? ' x; echo hello $x", TTY: true}, "name? ", "name? world\nhello world\n"},
+		{spillway.BashInput{Command: "read -p 'name? ' x; echo hello $x", Stdin: true}, "", "hello world\n"},
+	} {
+		pid, seen := startWaiting(t, ts, c.in)
+		if seen != c.prompt {
+			t.Errorf("tty %v: before the answer: %q, want %q", c.in.TTY, seen, c.prompt)
+		}
+		r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "world\n"})
+		if r.Stdout != c.answer || r.Details.Running || bashExit(r) != 0 {
+			t.Errorf("tty %v: answer: %+v\n%q", c.in.TTY, r.Details, r.Text)
+		}
+	}
+}
+
+// cat reads its stdin pipe until it is closed.
+func TestStdinPipeClosed(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	pid, _ := startWaiting(t, ts, spillway.BashInput{Command: "cat; echo done", Stdin: true})
+	r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "one\n"})
+	if r.Stdout != "one\n" || !r.Details.Running || !r.Details.Waiting {
+		t.Errorf("first line: %+v\n%q", r.Details, r.Text)
+	}
+	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "two", Keys: []string{"Enter"}, CloseStdin: true})
+	if r.Stdout != "two\ndone\n" || r.Details.Running || bashExit(r) != 0 {
+		t.Errorf("closed: %+v\n%q", r.Details, r.Text)
+	}
+}
+
+func TestPythonREPLOnTTY(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	pid, seen := startWaiting(t, ts, spillway.BashInput{Command: "python3 -i -q", TTY: true})
+	if !strings.Contains(seen, ">>> ") {
+		t.Errorf("no prompt: %q", seen)
+	}
+	r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "1+1\n"})
+	if !strings.Contains(r.Stdout, "\n2\n") || !r.Details.Waiting {
+		t.Errorf("1+1: %+v\n%q", r.Details, r.Text)
+	}
+	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Keys: []string{"Ctrl-D"}})
+	if r.Details.Running || bashExit(r) != 0 {
+		t.Errorf("Ctrl-D: %+v\n%q", r.Details, r.Text)
+	}
+}
+
+func TestCtrlCOnTTY(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "sleep 100", TTY: true, RunInBackground: true})
+	pid := r.Details.PID
+	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Keys: []string{"Ctrl-C"}, Timeout: 30 * time.Second})
+	if r.Details.Running || r.Details.Signal != "SIGINT" {
+		t.Errorf("Ctrl-C: %+v\n%q", r.Details, r.Text)
+	}
+	if live := bashGroupMembers(pid); len(live) > 0 {
+		t.Errorf("live group members after Ctrl-C: %v", live)
+	}
+}
+
+// A foreground call blocked on input returns early, backgrounded, with
+// the notice, instead of waiting out its timeout.
+func TestForegroundBlockedOnInputBackgrounds(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	for _, in := range []spillway.BashInput{
+		{Command: "echo asking; read x; echo got $x", Stdin: true, Timeout: 100 * time.Second},
+		{Command: "echo asking; read x; echo got $x", TTY: true, Timeout: 100 * time.Second},
+	} {
+		start := time.Now()
+		r := bashRun(t, ts, in)
+		took := time.Since(start)
+		if !r.Details.Waiting || !r.Details.Backgrounded || r.Details.TimedOut || !strings.Contains(r.Stdout, "asking") ||
+			!strings.Contains(r.Text, "seems to wait for input") {
+			t.Fatalf("tty %v: %+v\n%q", in.TTY, r.Details, r.Text)
+		}
+		t.Logf("tty %v: returned after %v (timeout %v)", in.TTY, took, in.Timeout)
+		r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "x\n"})
+		if !strings.Contains(r.Stdout, "got x") || r.Details.Running {
+			t.Errorf("tty %v: answer: %+v\n%q", in.TTY, r.Details, r.Text)
+		}
+	}
+}
+
+// Without tty or stdin, stdin stays /dev/null: read ends at once.
+func TestNoInputKeepsDevNull(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: "read x; echo status $?; readlink /proc/self/fd/0"})
+	if r.Stdout != "status 1\n/dev/null\n" || r.Details.Waiting {
+		t.Errorf("%q", r.Text)
+	}
+	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
+	_, err := ts.WriteStdin(context.Background(), spillway.WriteStdinInput{PID: r.Details.PID, Input: "x"})
+	if err == nil || !strings.Contains(err.Error(), "write_stdin: pid") || !strings.Contains(err.Error(), "without input") {
+		t.Errorf("write to a job without input: %v", err)
+	}
+}
+
+// 100 MB through a terminal: the text stays within its limits, the spill
+// file holds the whole sanitized stream, and neither holds an escape
+// sequence or a carriage return (the terminal adds one to every line).
+func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 MB")
+	}
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	start := time.Now()
+	r := bashRun(t, ts, spillway.BashInput{
+		Command: `yes $'\e[31mred\e[0m 10%\r20%' | head -c 100000000`,
+		TTY:     true, Timeout: 50 * time.Second,
+	})
+	took := time.Since(start)
+	d := r.Details.Stdout
+	t.Logf("100 MB on a terminal in %v (%.0f MB/s); %d lines, %d bytes sanitized; text %d bytes",
+		took, 100/took.Seconds(), d.Truncation.TotalLines, d.Truncation.TotalBytes, len(r.Text))
+	if r.Details.Running || bashExit(r) != 0 {
+		t.Fatalf("%+v\n%.2000q", r.Details, r.Text)
+	}
+	if !d.Truncation.Truncated || d.FullOutputPath == "" || len(r.Text) > 60_000 {
+		t.Errorf("not bounded and spilled: %+v, text %d bytes", d, len(r.Text))
+	}
+	if strings.ContainsAny(r.Stdout, "\x1b\r") || !strings.HasPrefix(r.Stdout, "20%\n20%\n") {
+		t.Errorf("text not sanitized: %.200q", r.Stdout)
+	}
+	f, err := os.Open(d.FullOutputPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines int64
+	buf := make([]byte, 1<<20)
+	rest := ""
+	for {
+		n, err := f.Read(buf)
+		chunk := rest + string(buf[:n])
+		if strings.ContainsAny(chunk, "\x1b\r") {
+			t.Fatalf("spill file not sanitized near line %d", lines)
+		}
+		lines += int64(strings.Count(chunk, "\n"))
+		rest = ""
+		if err != nil {
+			break
+		}
+	}
+	// Each line "\e[31mred\e[0m 10%\r20%\n" is 21 bytes and shows as
+	// "20%" (the carriage return overwrites the line); the last is cut
+	// short by head -c, without its newline.
+	if want := int64(100_000_000 / 21); lines != want || d.Truncation.TotalLines != want+1 {
+		t.Errorf("spill file has %d lines, details say %d, want %d", lines, d.Truncation.TotalLines, want)
+	}
+}

@@ -1,0 +1,65 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/creack/pty"
+
+	"github.com/spillway-dev/spillway/output"
+)
+
+// The size of every job's terminal. It is fixed: nobody resizes a window
+// the model does not see. 120 columns wrap less than 80 and keep tables
+// whole; 40 rows is what a full-screen program draws.
+const (
+	TTYRows = 40
+	TTYCols = 120
+)
+
+// openTTY opens a pseudo-terminal of the fixed size. The caller gives
+// the slave side to the command and reads and writes the master side.
+func openTTY() (master, slave *os.File, err error) {
+	master, slave, err = pty.Open()
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot open a terminal: %w", err)
+	}
+	if err := pty.Setsize(master, &pty.Winsize{Rows: TTYRows, Cols: TTYCols}); err != nil {
+		master.Close()
+		slave.Close()
+		return nil, nil, fmt.Errorf("cannot size the terminal: %w", err)
+	}
+	return master, slave, nil
+}
+
+// ttyAttr makes the command the leader of a session of its own whose
+// controlling terminal is its stdin (the slave side), as a terminal
+// emulator does. A session leader also leads its process group, so the
+// job's pid is still its group id and stop, kill and cancel reach it as
+// any other job's. Ctrl-C written to the master goes, through the
+// terminal's line discipline, to the terminal's foreground group.
+func ttyAttr() *syscall.SysProcAttr {
+	a := procAttr()
+	a.Setpgid = false // setsid(2) already makes a new group; setpgid after it fails
+	a.Setsid = true
+	a.Setctty = true
+	a.Ctty = 0 // the child's fd 0: the terminal
+	return a
+}
+
+// openTTY gives the job a terminal: the child gets the slave side as
+// stdin, stdout and stderr; the master side is read into outPipe and
+// written by Write.
+func (j *job) openTTY(outPipe *output.Pipeline, child *childFiles) error {
+	master, slave, err := openTTY()
+	if err != nil {
+		return err
+	}
+	// No inode: the processes that hold a terminal are its session,
+	// reached through the job's process group, not found by inode.
+	j.stdout = &stream{label: "stdout", r: master, pipe: outPipe}
+	j.input = ttyInput(master, slave.Name())
+	child.stdin, child.stdout, child.stderr = slave, slave, slave
+	return nil
+}

@@ -1,0 +1,63 @@
+package shell
+
+import (
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// inputQuiet is how long a job must have written nothing before it is
+// said to wait for input: a prompt is the last thing a program writes
+// before it reads.
+const inputQuiet = 200 * time.Millisecond
+
+// waitingForInput reports whether the job seems to wait for input: it
+// has an input still open, it has written nothing and been sent nothing
+// for inputQuiet and nothing it wrote is left unread, and one of the processes of its group
+// is asleep in a system call that reads that input (blockedOnInput; the
+// kernel tells it differently on each system).
+func (j *job) waitingForInput() bool {
+	in := j.input
+	if in == nil || in.closed.Load() || isClosed(j.readersDone) {
+		return false
+	}
+	last := max(j.lastOutput.Load(), j.lastInput.Load())
+	if time.Since(time.Unix(0, last)) < inputQuiet || j.unread() {
+		return false
+	}
+	return blockedOnInput(j.pid, in.link)
+}
+
+// unread reports whether output waits in one of the job's pipes or its
+// terminal that the readers have not taken yet, so that a prompt is
+// never reported before it can be shown.
+func (j *job) unread() bool {
+	j.pipeMu.Lock()
+	defer j.pipeMu.Unlock()
+	for _, s := range j.streams() {
+		if s.closed {
+			continue
+		}
+		c, err := s.r.SyscallConn()
+		if err != nil {
+			continue
+		}
+		n := 0
+		c.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), fionread) })
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// waitNote is the notice of a job that seems to wait for input.
+func waitNote(j *job) string {
+	end := ""
+	if j.input != nil && !j.input.tty {
+		end = ", close_stdin=true to end its input"
+	}
+	return fmt.Sprintf("[pid %[1]d seems to wait for input: send it with write_stdin pid=%[1]d input=\"…\" "+
+		"(keys=[\"Enter\"], [\"Ctrl-C\"], [\"Ctrl-D\"] …%[2]s). Use check_pid=%[1]d for new output, kill_pid=%[1]d to stop it.]", j.pid, end)
+}

@@ -1,0 +1,189 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// WriteInput holds the parameters of a write_stdin call: what to send to
+// a running job, and how long to wait for its answer.
+type WriteInput struct {
+	// PID is the job's pid, as bash returned it.
+	PID int `json:"pid"`
+	// Input is text sent as it is, before Keys. On a terminal a "\n" is
+	// sent as Enter ("\r"), as a keyboard does.
+	Input string `json:"input,omitempty"`
+	// Keys are named keys sent after Input, in order: "Enter", "Tab",
+	// "Esc", "Up", "Ctrl-C", "Ctrl-D" … (see KeyNames).
+	Keys []string `json:"keys,omitempty"`
+	// CloseStdin ends the input after Input and Keys: a stdin pipe is
+	// closed, so the job reads end of file; a terminal gets Ctrl-D.
+	CloseStdin bool `json:"close_stdin,omitempty"`
+	// Timeout is how long to wait for the job's answer (default
+	// DefaultWriteWait): the call returns earlier when the job waits for
+	// input again or ends.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// DefaultWriteWait is how long write_stdin waits for an answer by
+// default: a REPL or a prompt answers in far less, and the call returns
+// as soon as the job waits for input again or ends.
+const DefaultWriteWait = 2 * time.Second
+
+// inputPollEvery is how often a call looks whether its job waits for
+// input.
+const inputPollEvery = 50 * time.Millisecond
+
+// An inputStep is one thing write_stdin does: write bytes, signal the
+// job's process group, or close its stdin.
+type inputStep struct {
+	data   string
+	signal syscall.Signal
+	close  bool
+}
+
+// steps turns the call's input into steps for a job on a terminal (tty)
+// or a pipe. A pipe has no line discipline: there Ctrl-C and Ctrl-\ are
+// the signals a terminal would send (SIGINT, SIGQUIT to the process
+// group), Ctrl-D closes the pipe (end of file), and Ctrl-Z, which would
+// stop the job with nobody to resume it, is refused.
+func (in WriteInput) steps(tty bool) ([]inputStep, error) {
+	var steps []inputStep
+	text := in.Input
+	if tty {
+		text = strings.ReplaceAll(text, "\n", "\r")
+	}
+	if text != "" {
+		steps = append(steps, inputStep{data: text})
+	}
+	for _, k := range in.Keys {
+		b, err := keyCode(k)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case tty:
+			steps = append(steps, inputStep{data: b})
+		case b == "\r":
+			steps = append(steps, inputStep{data: "\n"})
+		case b == "\x03":
+			steps = append(steps, inputStep{signal: syscall.SIGINT})
+		case b == "\x1c":
+			steps = append(steps, inputStep{signal: syscall.SIGQUIT})
+		case b == "\x04":
+			steps = append(steps, inputStep{close: true})
+		case b == "\x1a":
+			return nil, errors.New("Ctrl-Z would stop a job that reads a pipe with nobody to resume it: use kill_pid to end it, or start it with tty: true")
+		default:
+			steps = append(steps, inputStep{data: b})
+		}
+	}
+	if in.CloseStdin {
+		if tty {
+			steps = append(steps, inputStep{data: "\x04"})
+		} else {
+			steps = append(steps, inputStep{close: true})
+		}
+	}
+	// Join neighbouring writes into one.
+	out := steps[:0]
+	for _, s := range steps {
+		if n := len(out); n > 0 && s.data != "" && out[n-1].data != "" {
+			out[n-1].data += s.data
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Write sends input to a running job (write_stdin): text, named keys,
+// and the end of its input; then it waits, at most Timeout, for the
+// answer and returns the job's new output. The wait ends as soon as the
+// job waits for input again, or ends. The error says why nothing could
+// be sent (an unknown pid, a job without input, a bad key, a job that no
+// longer reads); its output then stays for the next look.
+func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
+	if in.Timeout < 0 {
+		return Result{}, fmt.Errorf("timeout %s: give a positive duration, or leave it out for %s", in.Timeout, DefaultWriteWait)
+	}
+	j, err := r.job(in.PID)
+	if err != nil {
+		return Result{}, err
+	}
+	if j.input == nil {
+		return Result{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
+	}
+	steps, err := in.steps(j.input.tty)
+	if err != nil {
+		return Result{}, err
+	}
+	wait := in.Timeout
+	if wait == 0 {
+		wait = DefaultWriteWait
+	}
+	deadline := time.Now().Add(wait)
+	if err := j.send(steps, deadline); err != nil {
+		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
+	}
+	j.awaitAnswer(ctx, deadline)
+	return j.report(), nil
+}
+
+// send carries out the steps.
+func (j *job) send(steps []inputStep, deadline time.Time) error {
+	if !j.running() {
+		return errors.New("it has ended; nothing can be sent to it")
+	}
+	for _, s := range steps {
+		j.lastInput.Store(time.Now().UnixNano())
+		switch {
+		case s.close:
+			j.input.close()
+		case s.signal != 0:
+			syscall.Kill(-j.pid, s.signal)
+		default:
+			if _, err := j.input.write([]byte(s.data), deadline); err != nil {
+				return err
+			}
+		}
+	}
+	j.lastInput.Store(time.Now().UnixNano())
+	return nil
+}
+
+// awaitAnswer waits until the job waits for input again, its output
+// ends, ctx is done or deadline passes.
+func (j *job) awaitAnswer(ctx context.Context, deadline time.Time) {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	poll := time.NewTicker(inputPollEvery)
+	defer poll.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		case <-j.readersDone:
+			// Its output has ended: give the shell a moment to be
+			// reaped, so that the result has its exit code.
+			t := time.NewTimer(min(drainWait, max(time.Until(deadline), 0)))
+			defer t.Stop()
+			select {
+			case <-j.exited:
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			return
+		case <-poll.C:
+			if j.waitingForInput() {
+				return
+			}
+		}
+	}
+}
