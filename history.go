@@ -37,6 +37,14 @@ func (t *Toolset) Rerender(in RerenderInput) (RerenderResult, error) {
 	return res, nil
 }
 
+// HistoryDetails are the details of the history tool: a listing's Records
+// and Sessions, or the call Shown again.
+type HistoryDetails struct {
+	Records  []HistoryRecord  `json:"records,omitempty"`
+	Sessions []SessionInfo    `json:"sessions,omitempty"`
+	Shown    *RerenderDetails `json:"shown,omitempty"`
+}
+
 // HistoryText renders a listing of the history that passes f, and the
 // named sessions, as the history tool shows it.
 func (t *Toolset) HistoryText(f HistoryFilter) (string, []HistoryRecord) {

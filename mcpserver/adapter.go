@@ -9,33 +9,13 @@ import (
 	"github.com/spillway-dev/spillway"
 )
 
-// A result is what one call of a tool returns, whatever the tool.
-type result[D any] struct {
-	Text    string
-	Details D
-	IsError bool
-	// Image, when not nil, is returned as MCP image content.
-	Image    []byte
-	MimeType string
-}
-
-// A callFunc runs one call of a tool on the session's toolset. ctx ends
-// when the client cancels the call, goes away, or the session ends. The
-// error says the call could not be made; the model reads it as an isError
-// result.
-type callFunc[In, D any] func(ctx context.Context, ts *spillway.Toolset, req *mcp.CallToolRequest, in In) (result[D], error)
-
-// addTool adds tool t to s. The arguments are checked against
-// t.InputSchema (an invalid call is an isError result that says what is
-// wrong); the result is shaped by toolResult (its details schema is
-// derived from their Go type, so they always match it).
-func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
-	schema := t.InputSchema.(object)
+// addTool adds tool t to s. Its handler gives the arguments to
+// Toolset.Call, which checks them against the tools table (an invalid
+// call is an isError result that says what is wrong); the result is shaped
+// by toolResult. ctx ends when the client cancels the call, goes away, or
+// the session ends.
+func addTool(s *toolServer, t Tool) {
 	s.AddTool(t.MCP(s.typed), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var in In
-		if err := decodeArgs(req.Params.Arguments, schema, &in); err != nil {
-			return errorResult(fmt.Errorf("%s: %v", t.Name, err)), nil
-		}
 		sess, client, err := s.session(req)
 		if err != nil {
 			return errorResult(err), nil
@@ -45,7 +25,13 @@ func addTool[In, D any](s *toolServer, t Tool, call callFunc[In, D]) {
 			return errorResult(err), nil
 		}
 		defer finish()
-		r, err := call(callCtx, ts, req, in)
+		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
+		if token := req.Params.GetProgressToken(); token != nil && t.Name == "bash" {
+			p := newProgressReporter(callCtx, req.Session, token)
+			defer p.stop()
+			call.Progress = p.report
+		}
+		r, err := ts.Call(callCtx, call)
 		if err != nil {
 			return s.failed(err), nil
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
 )
 
 // DetailsMetaKey is the key, under a tool result's _meta, of the tool's
@@ -27,7 +28,7 @@ type typedContent struct {
 }
 
 // toolResult builds the MCP result of r; details is r.Details as JSON.
-func toolResult[D any](r result[D], details json.RawMessage, typed bool) *mcp.CallToolResult {
+func toolResult(r spillway.ToolResult, details json.RawMessage, typed bool) *mcp.CallToolResult {
 	var content []mcp.Content
 	if r.Image != nil {
 		content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})

@@ -70,24 +70,12 @@ func writeJSON(b *bytes.Buffer, v any) error {
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
-func boolean(desc string) map[string]any {
-	return map[string]any{"type": "boolean", "description": desc}
-}
-
-func integer(desc string, min int) map[string]any {
-	return map[string]any{"type": "integer", "minimum": min, "description": desc}
-}
-
-func enum(desc string, values ...string) map[string]any {
-	return map[string]any{"type": "string", "enum": values, "description": desc}
-}
-
 // outputSchema derives the JSON schema of a details type from its Go type
 // and json tags, so that it cannot drift from what the tools return.
 // desc holds descriptions by property name (the same name may appear in
 // nested objects, e.g. "truncation"). Fields without omitempty are required:
 // encoding/json always writes them.
-func outputSchema(t reflect.Type, desc map[string]string) object {
+func outputSchema(t reflect.Type, desc func(string) (string, bool)) object {
 	o := schemaOf(t, desc)
 	obj, ok := o.(object)
 	if !ok {
@@ -96,7 +84,7 @@ func outputSchema(t reflect.Type, desc map[string]string) object {
 	return obj
 }
 
-func schemaOf(t reflect.Type, desc map[string]string) any {
+func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 	nullable := false
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -151,7 +139,7 @@ func schemaOf(t reflect.Type, desc map[string]string) any {
 
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
-func addFields(o *object, t reflect.Type, desc map[string]string) {
+func addFields(o *object, t reflect.Type, desc func(string) (string, bool)) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -176,7 +164,7 @@ func addFields(o *object, t reflect.Type, desc map[string]string) {
 			name = f.Name
 		}
 		s := schemaOf(f.Type, desc)
-		if d, ok := desc[name]; ok {
+		if d, ok := desc(name); ok {
 			s = withDescription(s, d)
 		}
 		o.Props = append(o.Props, property{Name: name, Schema: s})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -33,7 +34,8 @@ type sample struct {
 }
 
 func TestOutputSchemaFollowsJSONTags(t *testing.T) {
-	s := outputSchema(reflect.TypeFor[sample](), map[string]string{"code": "the code", "n": "a number"})
+	docs := map[string]string{"code": "the code", "n": "a number"}
+	s := outputSchema(reflect.TypeFor[sample](), func(name string) (string, bool) { d, ok := docs[name]; return d, ok })
 	data, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -128,8 +130,8 @@ func TestToolDefinitions(t *testing.T) {
 	// Every details field the tools return is described for the model.
 	for _, tool := range tools {
 		for _, prop := range tool.OutputSchema.(object).Props {
-			if _, ok := detailDescriptions[prop.Name]; !ok {
-				t.Errorf("%s details field %q has no description in detailDescriptions", tool.Name, prop.Name)
+			if _, ok := spillway.DetailDoc(prop.Name); !ok {
+				t.Errorf("%s details field %q has no description (spillway.DetailDoc)", tool.Name, prop.Name)
 			}
 		}
 	}

@@ -112,9 +112,8 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		session: lookup,
 		format:  cfg.policy().Format,
 	}
-	p := cfg.policy().WithinBudget() // the limits the toolsets apply
-	for _, a := range adapters {
-		a.add(s, a.define(p))
+	for _, t := range Tools(cfg.policy()) {
+		addTool(s, t)
 	}
 	return s
 }

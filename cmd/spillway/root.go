@@ -43,6 +43,7 @@ Each tool command prints exactly the text the model would get.`,
 	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
 	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
 	pf.StringVar(&global.format, "format", "text", "result format: text or json")
+	root.AddCommand(toolCommands()...)
 	for _, add := range commands {
 		root.AddCommand(add())
 	}

@@ -68,7 +68,9 @@ func TestGrepFindCommands(t *testing.T) {
 		{[]string{"find", "*.go"}, "src/a.go\nsrc/b_test.go\n", 0},
 		{[]string{"find", "*", "--type", "dir"}, "src/\n", 0},
 		{[]string{"find", "*", "src", "--limit", "1"}, "src/a.go\n\n[1 results limit reached. Use limit=2 for more, or refine pattern]\n", 0},
-		{[]string{"find", "*", "--type", "block"}, "find: type \"block\"", 1},
+		// A value the parameter does not take is bad usage, as in every
+		// command: the tools table bounds each flag.
+		{[]string{"find", "*", "--type", "block"}, `find: parameter "type": want one of any, file, dir, got "block"`, 2},
 	}
 	for _, c := range cases {
 		out, status := run(c.args...)

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// The tool commands are made from the tools table (spillway.Tools): each
+// positional parameter is an argument, every other parameter a flag of the
+// same name in kebab case, with the type, help, default and bounds the
+// table gives it. Only what the person wrote is passed on, so that a
+// default is the policy's, whichever --profile or --config is in force.
+
+// cliText is what the table does not say: a one-line summary, what the
+// command does for a person, and examples.
+type cliText struct {
+	short, long, example string
+}
+
+var cliTexts = map[string]cliText{
+	"bash": {
+		short: "Run a shell command and print its result as the model would get it",
+		long: `bash runs COMMAND with bash -c (stdin from /dev/null, its own process
+group) and prints stdout and stderr, each cut to fit its limits, with the
+exit code. What does not fit is kept whole in a file under
+$TMPDIR/spillway-<uid>/cli/ that the notice names.
+
+A command still running after --timeout, or children it leaves running,
+become a background job of the session. A one-shot command is a session of
+its own that ends when the command returns, so such jobs are stopped then
+(SIGTERM, SIGKILL after 2s); --check-pid and --kill-pid are here for
+completeness and reach the jobs of the same session only.`,
+		example: `  spillway bash 'seq 1 100000'
+  spillway bash --timeout 5000 'make test'
+  spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
+	},
+	"read": {
+		short: "Print one page of a file, as the model would get it",
+		long: `read prints one page of a text file, from line --offset, with a notice
+that says how to continue. Images are not printed; --json prints their
+details. Binary files, directories, FIFOs and devices are refused.`,
+	},
+	"grep": {
+		short: "Search file contents, as the model would get it",
+		long: `grep searches the files below PATH (default: the current directory) for
+an RE2 regular expression, in-process: .gitignore, .ignore and
+.git/info/exclude are honoured at every level, .git and binary files are
+skipped, other hidden files are searched. Results come in path order, then
+line order: "path:LINE: text", context lines "path-LINE- text".`,
+	},
+	"find": {
+		short: "Find files by glob, as the model would get it",
+		long: `find lists the paths below PATH (default: the current directory) that
+match a glob: without "/" it matches the name at any depth ("*_test.go"),
+with "/" the path relative to PATH ("src/**/*.ts"). Ignore files are
+honoured as by grep; results are sorted and directories end in "/".`,
+	},
+	"ls": {
+		short: "List a directory, as the model would get it",
+		long: `ls lists a directory (default: the current one): names sorted
+case-insensitively, dotfiles included, directories ending in "/" and
+symlinks in "@".`,
+	},
+}
+
+const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result is an error (a
+non-zero exit code included), 2 for bad usage.`
+
+// toolCommands returns the commands of the tools, in the table's order.
+func toolCommands() []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, t := range spillway.Tools() {
+		if !t.MCPOnly {
+			cmds = append(cmds, toolCommand(t))
+		}
+	}
+	return cmds
+}
+
+// flagName is the CLI flag of a parameter: its name in kebab case.
+func flagName(p spillway.Param) string { return strings.ReplaceAll(p.Name, "_", "-") }
+
+// toolCommand makes the command of tool t.
+func toolCommand(t spillway.Tool) *cobra.Command {
+	text := cliTexts[t.Name]
+	var positional []spillway.Param
+	required := 0
+	use := t.Name
+	for _, p := range t.Params {
+		if !p.Positional {
+			continue
+		}
+		positional = append(positional, p)
+		arg := strings.ToUpper(p.Name)
+		if p.Required {
+			required++
+		} else if t.Name != "bash" { // bash's COMMAND is left out only for a job call
+			arg = "[" + arg + "]"
+		}
+		use += " " + arg
+	}
+	cmd := &cobra.Command{
+		Use:     use,
+		Short:   text.short,
+		Example: text.example,
+		Args:    cobra.RangeArgs(required, len(positional)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			call, err := cliCall(cmd, t, positional, args)
+			if err != nil {
+				return err
+			}
+			return runCall(cmd, call)
+		},
+	}
+	f := cmd.Flags()
+	for _, p := range t.Params {
+		if p.Positional {
+			continue
+		}
+		usage := flagUsage(p)
+		switch p.Type {
+		case spillway.String:
+			f.StringP(flagName(p), p.Short, "", usage)
+		case spillway.Int, spillway.Millis:
+			f.Int64P(flagName(p), p.Short, 0, usage)
+		case spillway.Bool:
+			f.BoolP(flagName(p), p.Short, false, usage)
+		case spillway.StringList:
+			f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
+		case spillway.StringMap:
+			f.StringArrayP(flagName(p), p.Short, nil, usage+" As KEY=VALUE (repeatable).")
+		}
+	}
+	// The help states the defaults and limits of the policy in force,
+	// known once --profile and --config have been parsed.
+	cmd.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		p, err := loadPolicy()
+		if err != nil {
+			p = spillway.DefaultPolicy()
+		}
+		setDefaults(cmd, t, p)
+		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + indent(t.Describe(p)), exitStatusHelp}, "\n\n")
+		cmd.Parent().HelpFunc()(cmd, args)
+	})
+	return cmd
+}
+
+// flagUsage is a parameter's help: its doc and its bounds. Backquotes are
+// dropped: pflag would take the first quoted word for the value's name.
+func flagUsage(p spillway.Param) string {
+	doc := strings.ReplaceAll(p.Doc, "`", "")
+	if b := p.Bounds(); b != "" {
+		return doc + " (" + b + ")"
+	}
+	return doc
+}
+
+// setDefaults shows, as each flag's default, the value the policy p gives
+// its parameter.
+func setDefaults(cmd *cobra.Command, t spillway.Tool, p spillway.Policy) {
+	for _, prm := range t.Params {
+		if f := cmd.Flags().Lookup(flagName(prm)); f != nil && prm.Default != nil {
+			f.DefValue = fmt.Sprint(prm.Default(p))
+		}
+	}
+}
+
+func indent(s string) string {
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// cliCall builds the call of tool t from the command line: the arguments,
+// and the flags that were given, as the JSON object an MCP client sends.
+func cliCall(cmd *cobra.Command, t spillway.Tool, positional []spillway.Param, args []string) (spillway.ToolCall, error) {
+	values := map[string]any{}
+	for i, a := range args {
+		values[positional[i].Name] = a
+	}
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		p, ok := t.Param(strings.ReplaceAll(f.Name, "-", "_"))
+		if !ok || err != nil {
+			return // a global flag
+		}
+		switch p.Type {
+		case spillway.String:
+			values[p.Name], _ = cmd.Flags().GetString(f.Name)
+		case spillway.Int, spillway.Millis:
+			values[p.Name], _ = cmd.Flags().GetInt64(f.Name)
+		case spillway.Bool:
+			values[p.Name], _ = cmd.Flags().GetBool(f.Name)
+		case spillway.StringList:
+			values[p.Name], _ = cmd.Flags().GetStringArray(f.Name)
+		case spillway.StringMap:
+			kvs, _ := cmd.Flags().GetStringArray(f.Name)
+			m := make(map[string]string, len(kvs))
+			for _, kv := range kvs {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || k == "" {
+					err = fmt.Errorf("%s: --%s %q: want KEY=VALUE", t.Name, f.Name, kv)
+					return
+				}
+				m[k] = v
+			}
+			values[p.Name] = m
+		}
+	})
+	if err != nil {
+		return spillway.ToolCall{}, err
+	}
+	raw, err := json.Marshal(values)
+	return spillway.ToolCall{Name: t.Name, Args: raw}, err
+}
+
+// runCall runs a call on a one-shot toolset and prints its result. Ctrl-C
+// or SIGTERM cancels it: a command's process group gets SIGTERM, then
+// SIGKILL after 2s. Arguments that do not fit the tool are bad usage
+// (exit status 2); a call that could not be made is printed as the model
+// would read it (exit status 1).
+func runCall(cmd *cobra.Command, call spillway.ToolCall) error {
+	ts, err := newCLIToolset()
+	if err != nil {
+		return err
+	}
+	defer ts.Close()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := ts.Call(ctx, call)
+	var argsErr *spillway.ArgsError
+	switch {
+	case errors.As(err, &argsErr):
+		return err
+	case err != nil:
+		return printFailure(cmd.OutOrStdout(), ts.Policy().Format, err)
+	}
+	err = printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+	if d, ok := res.Details.(spillway.BashDetails); ok && d.Running {
+		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", d.PID)
+	}
+	return err
+}

@@ -1,0 +1,58 @@
+package spillway
+
+// DetailDoc describes a field of the tools' details by its JSON name
+// ("exit_code"); ok is false for a field it does not know.
+func DetailDoc(name string) (doc string, ok bool) {
+	doc, ok = detailDocs[name]
+	return doc, ok
+}
+
+// detailDocs describe the fields of the tools' details, by JSON name, for
+// the output schemas and docs/tools.md.
+var detailDocs = map[string]string{
+	// common
+	"truncation":         "What was left out of the text. truncated is true when anything was.",
+	"truncated":          "True when anything at all was left out.",
+	"truncated_by":       "The limit that cut: lines, bytes, line_chars (only long lines were shortened), or empty.",
+	"total_lines":        "Lines in the whole output or file.",
+	"total_bytes":        "Bytes in the whole output.",
+	"output_lines":       "Lines shown.",
+	"output_bytes":       "Bytes shown.",
+	"lines_cut":          "Lines shortened because they were too long.",
+	"first_line_partial": "Only the beginning of the first line is shown: it is longer than the whole byte budget.",
+	"last_line_partial":  "Only the end of the last line is shown: it is longer than the whole byte budget.",
+	// bash
+	"exit_code":         "Exit code of the command; null while it runs.",
+	"signal":            "Signal that killed the command, if any.",
+	"timed_out":         "The timeout passed and the command moved to the background.",
+	"backgrounded":      "The command runs on as a background job: use check_pid or kill_pid with pid.",
+	"running":           "The command (or a child it left) is still running.",
+	"pid":               "Process (group) id of the command, for check_pid and kill_pid.",
+	"duration_ms":       "Milliseconds the command has run.",
+	"history_id":        "Id of the call in the history: the history tool shows its output again with other limits, without running it.",
+	"stdout":            "Details of standard output.",
+	"stderr":            "Details of standard error.",
+	"full_output_path":  "File holding the whole stream, when anything was cut.",
+	"spill_capped":      "The spill file reached its size cap; later output was not saved.",
+	"binary":            "The stream is binary: the text only says how big it is.",
+	"waiting_for_input": "The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin.",
+	"spill_error":       "Why the full output could not be saved, when it could not.",
+	// read
+	"path":        "The path that was read or searched.",
+	"kind":        "text or image.",
+	"mime_type":   "Detected MIME type.",
+	"offset":      "First line shown, 1-based.",
+	"lines_shown": "Lines shown.",
+	// grep, find, ls
+	"match_count":          "Matching lines found (at most limit).",
+	"file_count":           "Files with at least one match.",
+	"match_limit_reached":  "The limit stopped the search; more matches may exist.",
+	"count":                "Results returned.",
+	"result_limit_reached": "The limit stopped the search; more results may exist.",
+	"entry_limit_reached":  "The directory has more entries than the limit.",
+	"skipped":              "Paths that could not be read (at most five).",
+	// history
+	"records":  "The recorded bash calls, oldest first.",
+	"sessions": "The named bash sessions: cwd and the variables their commands exported.",
+	"shown":    "The recorded call shown again, and which lines of each stream were shown.",
+}

@@ -1,0 +1,28 @@
+package spillway
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/tools.md from the tools table")
+
+// docs/tools.md is generated from the tools table; this test fails when it
+// is stale, and -update rewrites it.
+func TestToolsDoc(t *testing.T) {
+	want := toolsDoc()
+	if *update {
+		if err := os.WriteFile("docs/tools.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile("docs/tools.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatal("docs/tools.md is stale: run `go test . -run TestToolsDoc -update` and commit it")
+	}
+}
