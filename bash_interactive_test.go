@@ -2,6 +2,7 @@ package spillway_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -215,4 +216,70 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 	if want := int64(100_000_000 / 21); lines != want || d.Truncation.TotalLines != want+1 {
 		t.Errorf("spill file has %d lines, details say %d, want %d", lines, d.Truncation.TotalLines, want)
 	}
+}
+
+// The jobs listing: each job's pid, state, input, command and streams.
+func TestJobsList(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	if text, jobs := ts.JobsText(); len(jobs) != 0 || !strings.Contains(text, "no background jobs") {
+		t.Errorf("empty listing: %q", text)
+	}
+	waiting, _ := startWaiting(t, ts, spillway.BashInput{Command: "read -p 'q? ' x", TTY: true})
+	running := bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000; sleep 60", RunInBackground: true}).Details.PID
+	exited := bashRun(t, ts, spillway.BashInput{Command: "echo bye; exit 3", RunInBackground: true}).Details.PID
+	piped := bashRun(t, ts, spillway.BashInput{Command: "sleep 60", Stdin: true, RunInBackground: true}).Details.PID
+
+	want := map[int]string{waiting: "waiting for input", running: "running", exited: "exited", piped: "running"}
+	var jobs []spillway.JobInfo
+	var text string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		text, jobs = ts.JobsText()
+		ok := len(jobs) == 4
+		for _, j := range jobs {
+			ok = ok && j.State == want[j.PID]
+		}
+		if byPID(jobs, running).Stdout.TotalLines < 100000 {
+			ok = false // seq has not finished writing
+		}
+		if ok || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, j := range jobs {
+		if j.State != want[j.PID] {
+			t.Errorf("pid %d: state %q, want %q", j.PID, j.State, want[j.PID])
+		}
+	}
+	if j := byPID(jobs, waiting); j.Input != "tty" || j.Command != "read -p 'q? ' x" || j.ExitCode != nil {
+		t.Errorf("waiting job: %+v", j)
+	}
+	if j := byPID(jobs, running); j.Stdout.TotalLines != 100000 || j.Stdout.FullOutputPath == "" || j.Input != "" {
+		t.Errorf("running job: %+v", j)
+	}
+	if j := byPID(jobs, exited); j.ExitCode == nil || *j.ExitCode != 3 || j.Stdout.TotalBytes != 4 {
+		t.Errorf("exited job: %+v", j)
+	}
+	if j := byPID(jobs, piped); j.Input != "stdin" {
+		t.Errorf("piped job: %+v", j)
+	}
+	for _, s := range []string{
+		fmt.Sprintf("pid %d waiting for input", waiting), "[tty]",
+		fmt.Sprintf("pid %d exited (exit code 3)", exited),
+		"stdout: 100000 lines, 575.1KB, full output: " + byPID(jobs, running).Stdout.FullOutputPath,
+		"check_pid=PID",
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("listing lacks %q:\n%s", s, text)
+		}
+	}
+}
+
+func byPID(jobs []spillway.JobInfo, pid int) spillway.JobInfo {
+	for _, j := range jobs {
+		if j.PID == pid {
+			return j
+		}
+	}
+	return spillway.JobInfo{}
 }

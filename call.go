@@ -10,7 +10,8 @@ import (
 // object: what an MCP client sends, and what the CLI builds from its
 // flags.
 type ToolCall struct {
-	// Name is the tool's name: bash, read, grep, find or ls.
+	// Name is the tool's name: bash, write_stdin, jobs, read, grep, find,
+	// ls or history.
 	Name string
 	// Args are the parameters by name (see Tools and docs/tools.md).
 	Args json.RawMessage
@@ -60,6 +61,12 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
 		return bashResult(t.KillJob(ctx, *in.(*KillJobInput)))
 	case method{"write_stdin", Run}:
 		return bashResult(t.WriteStdin(ctx, *in.(*WriteStdinInput)))
+	case method{"jobs", Run}:
+		if err := t.open(); err != nil {
+			return ToolResult{}, err
+		}
+		text, jobs := t.JobsText()
+		return ToolResult{Text: text, Details: JobsDetails{Jobs: jobs}}, nil
 	case method{"read", Run}:
 		r, err := t.Read(ctx, *in.(*ReadInput))
 		return ToolResult{Text: r.Text, Details: r.Details, Image: r.Image, MimeType: r.MimeType}, err

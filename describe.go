@@ -124,6 +124,13 @@ func describeWriteStdin(Policy) string {
 		DefaultWriteStdinWait.Milliseconds(), strings.Join(KeyNames(), ", "))
 }
 
+func describeJobs(Policy) string {
+	return "List this session's background commands (those bash ran with `run_in_background`, moved to the " +
+		"background after `timeout`, that wait for input, or whose children outlived them), oldest first: pid, state " +
+		"(`running`, `waiting for input`, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
+		"for each stream its lines, size and the file that holds it whole. Use the pid with `check_pid`, `write_stdin` or `kill_pid`."
+}
+
 func describeHistory(p Policy) string {
 	out := p.Bash.Stdout
 	return "Every bash call of this session is recorded with its full output (the spill files, and small outputs kept whole). " +

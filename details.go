@@ -51,6 +51,10 @@ var detailDocs = map[string]string{
 	"result_limit_reached": "The limit stopped the search; more results may exist.",
 	"entry_limit_reached":  "The directory has more entries than the limit.",
 	"skipped":              "Paths that could not be read (at most five).",
+	// jobs
+	"jobs":  "The background commands, oldest first.",
+	"state": "running, waiting for input, or exited.",
+	"input": "tty (a terminal), stdin (an open pipe), closed (a pipe whose end was sent), or empty (/dev/null).",
 	// history
 	"records":  "The recorded bash calls, oldest first.",
 	"sessions": "The named bash sessions: cwd and the variables their commands exported.",

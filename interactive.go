@@ -45,3 +45,28 @@ const DefaultWriteStdinWait = shell.DefaultWriteWait
 
 // KeyNames lists the named keys WriteStdinInput.Keys takes.
 func KeyNames() []string { return shell.KeyNames() }
+
+// JobInfo is one background job in a jobs listing: pid, command, state
+// (running, waiting for input, exited), exit code, input, run time, and
+// the size and spill file of each stream.
+type JobInfo = shell.JobInfo
+
+// JobsInput is the input of the jobs tool, which takes no parameter.
+type JobsInput struct{}
+
+// JobsDetails are the details of the jobs tool.
+type JobsDetails struct {
+	Jobs []JobInfo `json:"jobs"`
+}
+
+// Jobs lists the session's background jobs, oldest first: those that
+// CheckJob, WriteStdin and KillJob reach (at most 64; the oldest
+// finished ones are forgotten first).
+func (t *Toolset) Jobs() []JobInfo { return t.shell.Jobs() }
+
+// JobsText renders a listing of the background jobs, as the jobs tool
+// shows it.
+func (t *Toolset) JobsText() (string, []JobInfo) {
+	jobs := t.Jobs()
+	return shell.JobsText(jobs), jobs
+}

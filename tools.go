@@ -151,8 +151,8 @@ func (p Param) Bounds() string {
 	return fmt.Sprintf("at least %d", p.Min)
 }
 
-// Tools returns the tools, in the order bash, write_stdin, read, grep,
-// find, ls, history.
+// Tools returns the tools, in the order bash, write_stdin, jobs, read,
+// grep, find, ls, history.
 func Tools() []Tool { return slices.Clone(tools) }
 
 // LookupTool returns the tool named name.
@@ -234,6 +234,15 @@ var tools = []Tool{
 				Default: func(Policy) any { return int(DefaultWriteStdinWait.Milliseconds()) },
 				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends."},
 		},
+	},
+	{
+		Name:     "jobs",
+		Title:    "List background commands",
+		ReadOnly: true,
+		MCPOnly:  true, // a one-shot command's jobs end with it
+		Describe: describeJobs,
+		Details:  reflect.TypeFor[JobsDetails](),
+		Inputs:   map[Method]reflect.Type{Run: reflect.TypeFor[JobsInput]()},
 	},
 	{
 		Name:     "read",

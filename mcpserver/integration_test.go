@@ -56,7 +56,7 @@ func forEachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 }
 
 func wantTools() []string {
-	return []string{"bash", "write_stdin", "read", "grep", "find", "ls", "history"}
+	return []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
 }
 
 // writes reports whether a tool may change anything (no readOnlyHint).

@@ -10,7 +10,7 @@ import (
 
 func TestToolDefinitionShapes(t *testing.T) {
 	tools := mcpserver.Tools(policy.Default())
-	want := []string{"bash", "write_stdin", "read", "grep", "find", "ls", "history"}
+	want := []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
 	for _, tc := range []struct {
 		format string
 		// pick returns name, description and input schema of one entry.

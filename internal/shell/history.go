@@ -341,6 +341,27 @@ func (h *history) record(id int) (*Record, error) {
 		id, h.records[0].ID, h.records[len(h.records)-1].ID)
 }
 
+// writeStreamSizes writes a line for each stream that has output: its
+// lines and size, and the file that holds it whole.
+func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
+	for _, s := range []struct {
+		label string
+		s     StreamRecord
+	}{{"stdout", stdout}, {"stderr", stderr}} {
+		if s.s.TotalBytes == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
+		if s.s.FullOutputPath != "" {
+			fmt.Fprintf(b, ", full output: %s", s.s.FullOutputPath)
+			if s.s.SpillCapped {
+				b.WriteString(" (capped)")
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
 // ListText renders a history listing for the model: one line per call,
 // oldest first, then the named sessions.
 func ListText(records []Record, sessions []SessionInfo) string {
@@ -361,22 +382,7 @@ func ListText(records []Record, sessions []SessionInfo) string {
 			fmt.Fprintf(&b, " (cached from #%d)", r.CachedFrom)
 		}
 		fmt.Fprintf(&b, " %s\n", quoteCommand(r))
-		for _, s := range []struct {
-			label string
-			s     StreamRecord
-		}{{"stdout", r.Stdout}, {"stderr", r.Stderr}} {
-			if s.s.TotalBytes == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
-			if s.s.FullOutputPath != "" {
-				fmt.Fprintf(&b, ", full output: %s", s.s.FullOutputPath)
-				if s.s.SpillCapped {
-					b.WriteString(" (capped)")
-				}
-			}
-			b.WriteByte('\n')
-		}
+		writeStreamSizes(&b, r.Stdout, r.Stderr)
 	}
 	if len(sessions) > 0 {
 		b.WriteString("\nsessions:\n")

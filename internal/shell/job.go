@@ -31,7 +31,8 @@ type job struct {
 	pid     int
 	start   time.Time
 	cmd     *exec.Cmd
-	command string
+	command string   // as the call gave it
+	args    []string // the call's args, when it ran a program without a shell
 
 	// input is the job's stdin pipe or terminal; nil for /dev/null.
 	input *jobInput
@@ -86,10 +87,11 @@ type stream struct {
 	pipe *output.Pipeline
 }
 
-// newJob returns a job for command, not started yet.
-func newJob(command string) *job {
+// newJob returns a job for the command of in, not started yet.
+func newJob(in Input) *job {
 	return &job{
-		command:     command,
+		command:     in.Command,
+		args:        in.Args,
 		exited:      make(chan struct{}),
 		readersDone: make(chan struct{}),
 		newOutput:   make(chan struct{}, 1),

@@ -140,7 +140,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return output.New(opt), nil
 	}
 
-	j := newJob(in.Command)
+	j := newJob(in)
 	j.sess, j.budget = pl.sess, r.cfg.Policy.ResultBudget
 	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
