@@ -30,6 +30,8 @@ var detailDocs = map[string]string{
 	"pid":               "Process (group) id of the command, for check_pid and kill_pid.",
 	"duration_ms":       "Milliseconds the command has run.",
 	"history_id":        "Id of the call in the history: the history tool shows its output again with other limits, without running it.",
+	"cached":            "The call was answered from the cache (a recent run of the same listed command, same directory and environment): nothing ran.",
+	"cache_age_ms":      "How old the cached result is, in milliseconds.",
 	"stdout":            "Details of standard output.",
 	"stderr":            "Details of standard error.",
 	"full_output_path":  "File holding the whole stream, when anything was cut.",

@@ -31,6 +31,12 @@ type fileKeys struct {
 	Grep         *grepKeys  `toml:"grep"`
 	Find         *findKeys  `toml:"find"`
 	Ls           *lsKeys    `toml:"ls"`
+	Cache        *cacheKeys `toml:"cache"`
+}
+
+type cacheKeys struct {
+	Commands []string `toml:"commands,omitempty"`
+	TTLMS    *int64   `toml:"ttl_ms"`
 }
 
 type spillKeys struct {
@@ -299,6 +305,15 @@ func (c *Config) Apply(p *Policy) {
 		setInt(&p.Ls.Limit, l.Limit, LinesCeiling)
 		setInt(&p.Ls.MaxBytes, l.MaxBytes, StreamCeiling)
 	}
+	if c := k.Cache; c != nil {
+		if c.Commands != nil {
+			p.Cache.Commands = nil // an empty list caches nothing, as no list does
+			if len(c.Commands) > 0 {
+				p.Cache.Commands = c.Commands
+			}
+		}
+		setInt(&p.Cache.TTLMS, c.TTLMS, math.MaxInt32)
+	}
 }
 
 func (s streamKeys) apply(l *output.Limits) {
@@ -352,6 +367,14 @@ func (c *Config) check(lines map[string]int) []error {
 	atLeast("timeout_ms", k.TimeoutMS, 1)
 	if b := k.ResultBudget; b != nil && *b != 0 && *b < MinResultBudget {
 		bad("result_budget", "%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", *b, MinResultBudget, MinResultBudget)
+	}
+	if c := k.Cache; c != nil {
+		atLeast("cache.ttl_ms", c.TTLMS, 1)
+		for i, cmd := range c.Commands {
+			if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cmd), "*")) == "" {
+				bad("cache.commands", "entry %d is empty; want a command such as \"git status\" (a trailing * matches any command that starts with the rest)", i+1)
+			}
+		}
 	}
 	if s := k.Spill; s != nil {
 		atLeast("spill.max_bytes", s.MaxBytes, 1)
@@ -511,6 +534,8 @@ func kindFits(want reflect.Kind, got string) bool {
 		return got == "boolean"
 	case reflect.Struct:
 		return got == "table"
+	case reflect.Slice:
+		return got == "array"
 	}
 	return false
 }
@@ -580,6 +605,8 @@ func keyKind(path []string) string {
 		return "true or false"
 	case reflect.Struct:
 		return "a table"
+	case reflect.Slice:
+		return "an array of strings"
 	}
 	return ""
 }
@@ -677,6 +704,7 @@ func (p Policy) ConfigTOML() ([]byte, error) {
 		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars)},
 		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes)},
 		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes)},
+		Cache:        &cacheKeys{Commands: p.Cache.Commands, TTLMS: i64(p.Cache.TTLMS)},
 	}
 	return toml.Marshal(k)
 }

@@ -56,6 +56,10 @@ max_bytes = 4646
 [ls]
 limit = 4747
 max_bytes = 4848
+
+[cache]
+commands = ["git status", "ls *"]
+ttl_ms = 4949
 `
 
 func TestConfigEveryKey(t *testing.T) {
@@ -101,6 +105,8 @@ func TestConfigEveryKey(t *testing.T) {
 		{"find.max_bytes", p.Find.MaxBytes, 4646},
 		{"ls.limit", p.Ls.Limit, 4747},
 		{"ls.max_bytes", p.Ls.MaxBytes, 4848},
+		{"cache.commands", strings.Join(p.Cache.Commands, "|"), "git status|ls *"},
+		{"cache.ttl_ms", p.Cache.TTLMS, 4949},
 		// Not a config key: it comes from the profile.
 		{"(pipe's spill when)", p.Bash.SpillWhen, output.SpillPastBytes},
 	}
@@ -197,6 +203,9 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key", "[bash]\nmax_lines = 10\nmax_line = 3\n", 3, "bash.max_line", "unknown key; [bash] takes strategy, head_share, max_lines"},
 		{"unknown top-level key", "profil = \"pi\"\n", 1, "profil", "unknown key; the top level takes profile, shell"},
 		{"unknown table", "\n\n[bsh]\nmax_lines = 3\n", 3, "bsh", "unknown table"},
+		{"cache commands not an array", "[cache]\ncommands = \"ls\"\n", 2, "cache.commands", "want an array of strings, not a string"},
+		{"cache ttl zero", "[cache]\nttl_ms = 0\n", 2, "cache.ttl_ms", "must be at least 1, not 0"},
+		{"empty cache command", "[cache]\ncommands = [\" * \"]\n", 2, "cache.commands", "entry 1 is empty"},
 		{"unknown key in a stream", "[bash.stdout]\nmerge_streams = true\n", 2, "bash.stdout.merge_streams", "[bash.stdout] takes strategy"},
 		{"string for an integer", "[bash]\nmax_lines = \"10\"\n", 2, "bash.max_lines", "want an integer, not a string"},
 		{"float for an integer", "[read]\n\nmax_bytes = 2.5\n", 3, "read.max_bytes", "want an integer, not a float"},

@@ -114,7 +114,25 @@ type Policy struct {
 	Grep         Grep
 	Find         Find
 	Ls           Ls
+	// Cache lets listed bash commands be answered from a recent result.
+	Cache Cache
 }
+
+// Cache is the opt-in result cache of bash: a command on the list may be
+// answered from the recorded result of the same command, run in the same
+// directory with the same environment within TTLMS, instead of running it
+// again. An empty list (the default) caches nothing.
+type Cache struct {
+	// Commands lists the commands that may be cached, each matched against
+	// the whole command with its spaces collapsed; an entry ending in "*"
+	// matches every command that starts with the rest.
+	Commands []string
+	// TTLMS is how old, in milliseconds, a result may be to answer a call.
+	TTLMS int
+}
+
+// DefaultCacheTTLMS is the cache's default time to live.
+const DefaultCacheTTLMS = 30_000
 
 // Default returns the SPEC's defaults.
 func Default() Policy {
@@ -130,10 +148,11 @@ func Default() Policy {
 			Stdout: output.DefaultLimits,
 			Stderr: output.DefaultLimits,
 		},
-		Read: Read{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
-		Grep: Grep{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
-		Find: Find{Limit: 1000, MaxBytes: 50 * 1024},
-		Ls:   Ls{Limit: 500, MaxBytes: 50 * 1024},
+		Read:  Read{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
+		Grep:  Grep{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
+		Find:  Find{Limit: 1000, MaxBytes: 50 * 1024},
+		Ls:    Ls{Limit: 500, MaxBytes: 50 * 1024},
+		Cache: Cache{TTLMS: DefaultCacheTTLMS},
 	}
 }
 

@@ -42,9 +42,13 @@ type Details struct {
 	DurationMS int64 `json:"duration_ms"`
 	// HistoryID is the call's id in the history, to show its output
 	// again with other limits without running it.
-	HistoryID int           `json:"history_id,omitempty"`
-	Stdout    StreamDetails `json:"stdout"`
-	Stderr    StreamDetails `json:"stderr"`
+	HistoryID int `json:"history_id,omitempty"`
+	// Cached: the call was answered from the result of an earlier run of
+	// the same command (the opt-in cache), CacheAgeMS old; nothing ran.
+	Cached     bool          `json:"cached,omitempty"`
+	CacheAgeMS int64         `json:"cache_age_ms,omitempty"`
+	Stdout     StreamDetails `json:"stdout"`
+	Stderr     StreamDetails `json:"stderr"`
 }
 
 // Result is a bash result: the text for the model, the details, and the

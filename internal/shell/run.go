@@ -24,6 +24,26 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if r.cacheable(in) {
+		pl.cacheKey = cacheKey(pl)
+		for {
+			if res, ok := r.fromCache(in, pl.cacheKey); ok {
+				pl.release()
+				return res, nil
+			}
+			c, lead := r.flights.join(pl.cacheKey)
+			if lead {
+				defer r.flights.land(pl.cacheKey)
+				break
+			}
+			select {
+			case <-c: // the run ended: look again
+			case <-ctx.Done():
+				pl.release()
+				return Result{}, fmt.Errorf("not started: %w", ctx.Err())
+			}
+		}
+	}
 	res, err := r.runPlan(ctx, in, pl)
 	if err != nil {
 		return Result{}, err

@@ -79,6 +79,7 @@ type Runner struct {
 
 	sessions sessionTable // named sessions
 	history  history      // every command started
+	flights  flights      // cacheable runs in progress
 }
 
 // ErrClosed is the error of a call on a closed Runner.
