@@ -63,15 +63,20 @@ func describeBash(p Policy) string {
 		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
 			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)
 	}
-	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d) the command is NOT killed: it moves to the "+
+	bound := ""
+	if p.MaxWaitMS > 0 {
+		bound = fmt.Sprintf(", at most %d", p.MaxWaitMS)
+	}
+	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d%s) the command is NOT killed: it moves to the "+
 		"background and the result gives its pid and the output so far. Start servers, watchers and anything that "+
 		"never ends with `run_in_background: true`, which returns the pid at once. Then:\n"+
 		"- `check_pid: PID` returns whether it still runs, its exit code once done, and only the output that is new "+
-		"since the last check (poll it instead of sleeping in a command);\n"+
+		"since the last check; with `timeout` (ms) it first waits until there is new output or the command ends, "+
+		"so wait with `check_pid` and `timeout` instead of sleeping in a command;\n"+
 		"- `kill_pid: PID` stops it (SIGTERM to its process group, SIGKILL after 2 s) and returns its last output.\n"+
 		"Give exactly one of `command`, `check_pid`, `kill_pid`. A command that leaves a child running "+
 		"(`server &`) returns when the shell exits; the child becomes a background job with a pid you can check or kill.\n\n",
-		p.TimeoutMS)
+		p.TimeoutMS, bound)
 	d.WriteString("The text ends with `exit code: N`; a non-zero exit is reported as an error.")
 	return d.String()
 }

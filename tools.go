@@ -187,9 +187,10 @@ var tools = []Tool{
 				Doc: "Run `command` as a program with these arguments, without a shell: spaces, quotes and `$` reach it as they are."},
 			{Name: "session", Type: String,
 				Doc: "Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use."},
-			{Name: "timeout", Type: Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms",
+			{Name: "timeout", Type: Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms", Methods: Run | CheckJob,
 				Default: func(p Policy) any { return p.TimeoutMS },
-				Doc:     "Milliseconds to wait before the command moves to the background (it keeps running)."},
+				Doc: "Milliseconds to wait before the command moves to the background (it keeps running). " +
+					"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."},
 			{Name: "run_in_background", Type: Bool,
 				Doc: "Start the command and return its pid at once, for servers, watchers and other commands that do not end."},
 			{Name: "cwd", Type: String,

@@ -139,3 +139,19 @@ func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error
 	}
 	return err
 }
+
+// Under MCP a call must return before the client gives up on it: the
+// TypeScript SDK's client after 60 s (DEFAULT_REQUEST_TIMEOUT_MSEC), Codex
+// after its tool_timeout_sec (60). A command still running then moves to
+// the background with its output so far instead of being cancelled with
+// the abandoned request.
+const (
+	// DefaultTimeoutMS is the default bash timeout of spillway mcp and
+	// serve (the CLI and the library keep 120 s).
+	DefaultTimeoutMS = 50_000
+	// MaxWaitMS bounds a call's timeout and check_pid's wait
+	// (policy.Policy.MaxWaitMS), unless the server's default timeout
+	// (timeout_ms) is longer: whoever set it knows their client waits
+	// longer.
+	MaxWaitMS = 55_000
+)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
@@ -72,10 +73,13 @@ func addServerFlags(cmd *cobra.Command) {
 // them. It first removes the spill directories that
 // dead spillway processes left behind.
 func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
-	p, err := loadPolicy()
+	src := policySources()
+	src.TimeoutMS = mcpserver.DefaultTimeoutMS
+	p, err := policy.Load(src)
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
+	p.MaxWaitMS = max(mcpserver.MaxWaitMS, p.TimeoutMS)
 	opts := hardened(spillway.Options{Policy: &p})
 	if err := checkHardening(opts); err != nil { // issue 7: refuse at start, never run unconfined
 		return mcpserver.Config{}, err

@@ -718,6 +718,10 @@ type Sources struct {
 	ConfigPath string
 	// Format is --format ("" is text).
 	Format string
+	// TimeoutMS, when above zero, replaces the default bash timeout of the
+	// profile, under the config file's timeout_ms: the MCP server's must
+	// end before its clients give up on a request.
+	TimeoutMS int
 }
 
 // Load builds the policy of a process: the defaults, the profile, the
@@ -739,6 +743,9 @@ func Load(src Sources) (Policy, error) {
 	p, err := Profile(name)
 	if err != nil {
 		return Policy{}, fmt.Errorf("--profile: %w", err)
+	}
+	if src.TimeoutMS > 0 {
+		p.TimeoutMS = src.TimeoutMS
 	}
 	cfg.Apply(&p)
 	if p.Format, err = ParseFormat(src.Format); err != nil {

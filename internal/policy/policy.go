@@ -12,6 +12,7 @@ package policy
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
@@ -102,6 +103,11 @@ type Policy struct {
 	// Format is how tool results are rendered: text, or JSON (seed 001's
 	// envelope, see Envelope).
 	Format Format
+	// MaxWaitMS, when above zero, bounds how long one call waits: a
+	// command's timeout and check_pid's wait. The MCP server sets it so
+	// that every call returns before its client gives up on the request.
+	// It is not a config key: timeout_ms above it raises it.
+	MaxWaitMS int
 	// ResultBudget is the most characters one result shows, everything in
 	// it (both streams, markers, notices) together; a stream that needs
 	// less leaves its share to the other. It is counted in UTF-8 bytes,
@@ -154,6 +160,14 @@ func Default() Policy {
 		Ls:    Ls{Limit: 500, MaxBytes: 50 * 1024},
 		Cache: Cache{TTLMS: DefaultCacheTTLMS},
 	}
+}
+
+// BoundWait holds a call's wait d to MaxWaitMS, if set.
+func (p Policy) BoundWait(d time.Duration) time.Duration {
+	if p.MaxWaitMS <= 0 {
+		return d
+	}
+	return min(d, time.Duration(p.MaxWaitMS)*time.Millisecond)
 }
 
 // noticeReserve is what a one-stream result (read, grep, find, ls) keeps

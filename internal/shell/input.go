@@ -50,6 +50,10 @@ type Input struct {
 type CheckInput struct {
 	// PID is the pid the job was given.
 	PID int `json:"check_pid"`
+	// Timeout, when above zero, waits up to that long (at most
+	// MaxCheckWait) for output the job has not shown yet, or its end,
+	// before returning: a wait without polling. Zero returns at once.
+	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
 // KillInput names a background job to stop.

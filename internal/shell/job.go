@@ -66,6 +66,8 @@ type job struct {
 
 	// budget is the most bytes one result of the job shows (0: none).
 	budget int
+	// news wakes a check that waits for new output.
+	news activity
 
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration
@@ -85,6 +87,8 @@ type stream struct {
 
 	mu   sync.Mutex
 	pipe *output.Pipeline
+	// shown is what pipe had seen (Progress bytes) at the last cut.
+	shown int64
 }
 
 // newJob returns a job for the command of in, not started yet.
@@ -193,6 +197,7 @@ func (j *job) pipeHolders() []int {
 // noteOutput records that output arrived, for the waits on it.
 func (j *job) noteOutput() {
 	j.lastOutput.Store(time.Now().UnixNano())
+	j.news.signal()
 	select {
 	case j.newOutput <- struct{}{}:
 	default:
@@ -307,7 +312,11 @@ func (j *job) cut(render func(stdout output.Result, stderr *output.Result) strin
 	if j.stderr != nil {
 		errPipe = j.stderr.pipe
 	}
-	return cutWithin(j.budget, j.stdout.pipe, errPipe, render)
+	stdout, stderr = cutWithin(j.budget, j.stdout.pipe, errPipe, render)
+	for _, s := range j.streams() {
+		s.shown, _ = s.pipe.Progress()
+	}
+	return stdout, stderr
 }
 
 // cutWithin cuts the windows of stdout and stderr (nil when merged) with

@@ -83,6 +83,7 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 	if j.timeout <= 0 {
 		j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
 	}
+	j.timeout = r.cfg.Policy.BoundWait(j.timeout)
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
@@ -169,6 +170,10 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if in.Timeout < 0 {
+		return Result{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Timeout)
+	}
+	j.waitForNews(ctx, r.cfg.Policy.BoundWait(in.Timeout))
 	return j.report(), nil
 }
 
