@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +30,9 @@ func bashToolset(t testing.TB, opts spillway.Options) *spillway.Toolset {
 	}
 	if opts.Policy.Spill.Dir == "" {
 		opts.Policy.Spill.Dir = t.TempDir()
+	}
+	if mode := os.Getenv(sandboxSuiteEnv); mode != "" && opts.Root == "" {
+		opts.Root, opts.Sandbox, opts.NoNetwork = opts.Cwd, true, mode == "no-network"
 	}
 	ts, err := spillway.New(opts)
 	if err != nil {
@@ -160,4 +164,27 @@ func bashExit(r spillway.BashResult) int {
 		return -1
 	}
 	return *r.Details.ExitCode
+}
+
+// bashOuterPid returns the pid, as this process sees it, of the process
+// that a command of job (its pid) saw as inner ($!): the same number
+// unsandboxed, another one when the sandbox gave the job a PID namespace
+// of its own. 0 when there is none.
+func bashOuterPid(job, inner int) int {
+	ns, _ := os.Readlink("/proc/" + strconv.Itoa(job) + "/ns/pid")
+	if self, _ := os.Readlink("/proc/self/ns/pid"); ns == "" || ns == self {
+		return inner
+	}
+	for _, pid := range bashPids() {
+		if l, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid"); l != ns {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 2 && f[0] == "NSpid:" && f[len(f)-1] == strconv.Itoa(inner) {
+				return pid
+			}
+		}
+	}
+	return 0
 }

@@ -227,6 +227,7 @@ func TestBashLingeringChild(t *testing.T) {
 				}
 			} else {
 				sleeper, _ = strconv.Atoi(strings.TrimSpace(r.Stdout))
+				sleeper = bashOuterPid(r.Details.PID, sleeper)
 				if !bashAlive(sleeper) {
 					t.Fatalf("setsid sleeper %d not alive", sleeper)
 				}
@@ -523,6 +524,9 @@ func TestBashCloseKillsJobs(t *testing.T) {
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 30 & echo $!"})
 	setsid, _ := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	if setsid = bashOuterPid(r.Details.PID, setsid); setsid == 0 {
+		t.Fatal("the setsid child is not running")
+	}
 	pgids = append(pgids, r.Details.PID)
 
 	// A call still waiting when Close comes returns too.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
 )
 
@@ -30,17 +31,25 @@ func confineRoot(opts *Options) (*confine.Root, error) {
 }
 
 // sandboxWrap returns the shell's Wrap for opts.Sandbox (nil without it),
-// once it has checked that commands really run restricted. Commands may
-// write under the root and in a private temp directory of this session
-// (their TMPDIR), and nowhere else: not in the shared temp directory, where
-// they could swap a spill directory for a symlink, and not in any spill
-// directory.
-func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd) error, error) {
+// once it has checked that commands really run restricted, and names the
+// layers in force. Commands may write under the root and in a private temp
+// directory of this session (their TMPDIR), and nowhere else: not in the
+// shared temp directory, where they could swap a spill directory for a
+// symlink, and not in any spill directory.
+func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd) (*shell.Wrapped, error), string, error) {
 	if !opts.Sandbox {
 		if opts.NoNetwork {
-			return nil, errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
+			return nil, "", errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
 		}
-		return nil, nil
+		return nil, "", nil
+	}
+	min, err := sandbox.ParseLayers(opts.SandboxMin)
+	if err != nil {
+		return nil, "", fmt.Errorf("spillway: %w", err)
+	}
+	layers, err := sandbox.Check(sandbox.Rules{NoNetwork: opts.NoNetwork}, min)
+	if err != nil {
+		return nil, "", fmt.Errorf("spillway: %w", err)
 	}
 	t.scratch = t.spill
 	if opts.KeepSpill {
@@ -48,19 +57,21 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 	}
 	tmp, err := t.scratch.TempDir()
 	if err != nil {
-		return nil, fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
+		return nil, "", fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
 	}
 	rules := sandbox.Rules{
 		Writable:  []string{root.Dir(), tmp},
 		NoNetwork: opts.NoNetwork,
+		Layers:    layers,
 	}
-	if err := sandbox.Check(rules); err != nil {
-		return nil, fmt.Errorf("spillway: %w", err)
-	}
-	return func(cmd *exec.Cmd) error {
+	return func(cmd *exec.Cmd) (*shell.Wrapped, error) {
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
-		return sandbox.Wrap(cmd, rules)
-	}, nil
+		l, err := sandbox.Wrap(cmd, rules)
+		if err != nil {
+			return nil, err
+		}
+		return &shell.Wrapped{Status: l.Status, Started: l.Started}, nil
+	}, layers.String(), nil
 }
 
 // MaybeRunSandboxHelper runs the sandbox helper and exits when the process

@@ -60,8 +60,15 @@ type Options struct {
 	// otherwise: commands never run unconfined), and the program must call
 	// MaybeRunSandboxHelper first thing in main.
 	Sandbox bool
-	// NoNetwork, with Sandbox, also denies commands TCP bind and connect.
+	// NoNetwork, with Sandbox, also denies commands the network: they
+	// get a private loopback only (namespaces), or no socket but a Unix
+	// one (Landlock and seccomp).
 	NoNetwork bool
+	// SandboxMin lists the sandbox layers New must find, or fail:
+	// "landlock" (always required), "scopes", "namespaces", "seccomp",
+	// separated by commas. The sandbox uses every layer the kernel
+	// offers; this only makes the lack of one an error.
+	SandboxMin string
 }
 
 // A Toolset is one session: its cwd and env, its background jobs and its
@@ -77,7 +84,13 @@ type Toolset struct {
 	files   *files.Tools
 	search  *search.Searcher
 	closed  atomic.Bool
+
+	sandboxLayers string
 }
+
+// SandboxLayers names the layers that confine the session's commands
+// ("landlock+scopes+namespaces"), or "" without Sandbox.
+func (t *Toolset) SandboxLayers() string { return t.sandboxLayers }
 
 // New returns a Toolset. It checks everything it is given: a policy a
 // tool could not use, a cwd that is not a directory or lies outside Root,
@@ -123,11 +136,12 @@ func New(opts Options) (*Toolset, error) {
 		t.spill = spill.NewSession(t.policy.Spill.StoreConfig())
 	}
 	root = root.With(t.spill.DirInfo) // the spill files stay readable
-	wrap, err := t.sandboxWrap(opts, root)
+	wrap, layers, err := t.sandboxWrap(opts, root)
 	if err != nil {
 		t.closeStores()
 		return nil, err
 	}
+	t.sandboxLayers = layers
 	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap})
 	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill, Root: root})
 	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill, Root: root})

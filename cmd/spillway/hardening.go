@@ -10,19 +10,21 @@ func hardened(opts spillway.Options) spillway.Options {
 	opts.Root = global.root
 	opts.Sandbox = global.sandbox
 	opts.NoNetwork = global.noNetwork
+	opts.SandboxMin = global.sandboxMin
 	return opts
 }
 
 // checkHardening makes, and ends at once, a toolset with opts, so that a
 // server refuses to start when --root is not a directory or the sandbox
 // cannot work on this kernel, instead of failing each session later.
-func checkHardening(opts spillway.Options) error {
+// It returns the sandbox's layers ("" without one) for the start-up log.
+func checkHardening(opts spillway.Options) (layers string, err error) {
 	if opts.Root == "" && !opts.Sandbox && !opts.NoNetwork {
-		return nil
+		return "", nil
 	}
 	ts, err := spillway.New(opts)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return ts.Close()
+	return ts.SandboxLayers(), ts.Close()
 }

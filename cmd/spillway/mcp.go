@@ -81,8 +81,16 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	}
 	p.MaxWaitMS = max(mcpserver.MaxWaitMS, p.TimeoutMS)
 	opts := hardened(spillway.Options{Policy: &p})
-	if err := checkHardening(opts); err != nil { // issue 7: refuse at start, never run unconfined
+	layers, err := checkHardening(opts) // refuse at start, never run unconfined
+	if err != nil {
 		return mcpserver.Config{}, err
+	}
+	switch {
+	case layers == "":
+	case !strings.Contains(layers, "namespaces"):
+		log.Warn("bash commands run sandboxed without namespaces: they may change the mode, owner, times and xattrs of files outside the root, and see every process (see docs/reliability.md)", "layers", layers, "no_network", opts.NoNetwork)
+	default:
+		log.Info("bash commands run sandboxed", "layers", layers, "no_network", opts.NoNetwork)
 	}
 	for _, dir := range spill.Sweep(p.Spill.Dir) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)

@@ -17,7 +17,8 @@ type globalFlags struct {
 	profile string
 	format  string
 
-	noNetwork bool // --no-network (issue 7)
+	noNetwork  bool
+	sandboxMin string
 }
 
 var global globalFlags
@@ -38,8 +39,9 @@ Each tool command prints exactly the text the model would get.`,
 	pf := root.PersistentFlags()
 	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
 	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there")
-	pf.BoolVar(&global.sandbox, "sandbox", false, "run bash commands under Landlock (needs --root)")
-	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands TCP bind and connect")
+	pf.BoolVar(&global.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
+	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
+	pf.StringVar(&global.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
 	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
 	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
 	pf.StringVar(&global.format, "format", "text", "result format: text or json")

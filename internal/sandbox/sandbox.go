@@ -1,27 +1,31 @@
-// Package sandbox runs the bash tool's commands under Landlock: they may
-// read and execute anything, but write only under a few directories (the
-// root, the spill directory, the temp directory) and, with NoNetwork,
-// neither bind nor connect TCP sockets.
+// Package sandbox confines the bash tool's commands. They may read and
+// execute anything, but write only under a few directories (the root and
+// a temp directory); they cannot change the metadata of anything else,
+// signal processes that are not their own, and, with NoNetwork, reach no
+// network.
 //
-// The restriction applies to the commands, never to the server: Wrap
+// The confinement applies to the commands, never to the server: Wrap
 // rewrites an exec.Cmd to start the running binary again in a hidden helper
-// mode (argv[1] == HelperArg), which restricts itself and then execs the
+// mode (argv[1] == HelperArg), which confines itself and then execs the
 // real command. The program's main must call MaybeRunHelper first thing.
 //
-// Landlock is used in strict mode for the ABI the rules need (3 for the
-// file rules, 4 with NoNetwork): on a kernel that lacks it the helper fails
-// and the command does not run; it is never run unsandboxed.
+// The helper runs with a fixed, empty environment, so that nothing a
+// command controls (LD_PRELOAD, GCONV_PATH, …) can steer the dynamic
+// loader or the Go runtime before the confinement holds; the command's own
+// environment reaches it through a descriptor and is applied only at the
+// final exec of the shell.
+//
+// The confinement is made of layers (see Layer); Check probes which of
+// them this kernel offers, refuses when one that is required is missing,
+// and the command is never run with fewer layers than Check reported.
 package sandbox
 
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
-
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // HelperArg is the argv[1] that starts the binary as the sandbox helper.
@@ -33,11 +37,76 @@ const (
 	FilesABI = 3
 	// NetworkABI adds TCP bind and connect (Linux 6.7).
 	NetworkABI = 4
+	// ScopesABI scopes signals and abstract Unix sockets (Linux 6.12).
+	ScopesABI = 6
 )
 
 // ExitHelperFailed is the exit status of a helper that could not restrict
 // itself or start the command (as a shell's "cannot execute").
 const ExitHelperFailed = 126
+
+// A Layer is one mechanism of the confinement.
+type Layer uint
+
+const (
+	// Landlock confines writes to the writable directories, and with
+	// NoNetwork (when there is no network namespace) denies TCP bind and
+	// connect. It is always required.
+	Landlock Layer = 1 << iota
+	// Scopes (Landlock ABI 6) deny signals to any process outside the
+	// command's own sandbox (the server, other sessions' jobs), and with
+	// NoNetwork connecting to abstract Unix sockets outside it.
+	Scopes
+	// Namespaces run the command in new user, mount, PID and (with
+	// NoNetwork) network namespaces: the whole file system is mounted
+	// read-only except the writable directories, so no metadata (mode,
+	// owner, times, xattrs) can change outside them either; the command
+	// sees and can signal only its own processes, all of which die with
+	// it; and with NoNetwork only a private loopback exists.
+	Namespaces
+	// Seccomp, with NoNetwork when there are no namespaces, denies
+	// creating sockets of any family but AF_UNIX (UDP, raw, netlink, …)
+	// and io_uring, which could make them behind the filter's back.
+	Seccomp
+)
+
+var layerNames = []struct {
+	l    Layer
+	name string
+}{{Landlock, "landlock"}, {Scopes, "scopes"}, {Namespaces, "namespaces"}, {Seccomp, "seccomp"}}
+
+// String lists the layers: "landlock+scopes+namespaces".
+func (ls Layer) String() string {
+	var names []string
+	for _, n := range layerNames {
+		if ls&n.l != 0 {
+			names = append(names, n.name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, "+")
+}
+
+// ParseLayers reads a list of layer names separated by commas or '+'
+// ("landlock,namespaces"); "" is Landlock alone, the least a sandbox is.
+func ParseLayers(s string) (Layer, error) {
+	ls := Landlock
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' || r == ' ' }) {
+		found := false
+		for _, n := range layerNames {
+			if strings.EqualFold(f, n.name) {
+				ls |= n.l
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown sandbox layer %q: the layers are landlock, scopes, namespaces and seccomp", f)
+		}
+	}
+	return ls, nil
+}
 
 // Rules say what a sandboxed command may do besides reading and executing
 // anything.
@@ -46,136 +115,71 @@ type Rules struct {
 	// write, rename and remove files. One that does not exist when the
 	// command starts is left out.
 	Writable []string
-	// NoNetwork denies TCP bind and connect.
+	// NoNetwork denies every network access but a private loopback (with
+	// namespaces) or every TCP bind and connect and every socket but a
+	// Unix one (without).
 	NoNetwork bool
+	// Layers are the layers to apply, as Check reported them; 0 means
+	// Landlock alone.
+	Layers Layer
 }
 
 // ABI returns the Landlock ABI version the rules need.
 func (r Rules) ABI() int {
-	if r.NoNetwork {
+	switch {
+	case r.Layers&Scopes != 0:
+		return ScopesABI
+	case r.NoNetwork && r.Layers&Namespaces == 0:
 		return NetworkABI
 	}
 	return FilesABI
 }
 
-// devices may be written by every sandboxed command: `> /dev/null` is
-// everywhere in shell scripts.
-var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
-
-// sharedMemory is the tmpfs of POSIX shared memory and semaphores
-// (Python's multiprocessing needs it); it is a temp directory too.
-const sharedMemory = "/dev/shm"
-
-// abiVersion is the kernel's Landlock ABI; tests replace it.
-var abiVersion = ll.LandlockGetABIVersion
-
-// Status reports whether the kernel offers Landlock and at which ABI
-// version; err says why it is not available.
-func Status() (available bool, abi int, err error) {
-	abi, err = abiVersion()
-	if err != nil {
-		return false, 0, fmt.Errorf("landlock is not supported by this kernel or not enabled at boot: %w", err)
-	}
-	if abi < 1 {
-		return false, abi, errors.New("landlock is not enabled")
-	}
-	return true, abi, nil
+// A Launch is what Wrap made of a command.
+type Launch struct {
+	// Status, when not nil, is the read end of a pipe on which the
+	// shell's wait status (4 bytes, native order) arrives when the shell
+	// exits. The started process is then the sandbox's init, which lives
+	// on while anything the shell started does; reaping it says that
+	// everything of the command has ended. Closed by the caller.
+	Status *os.File
+	// closeAfterStart are the parent's copies of what the child inherits.
+	closeAfterStart []*os.File
 }
 
-// StatusLine describes the kernel's Landlock support in one line, for
-// `spillway version`: "landlock: available (ABI 4)".
-func StatusLine() string {
-	ok, abi, err := Status()
-	if !ok {
-		return "landlock: not available (" + err.Error() + ")"
+// Started closes the parent's copies of the descriptors the helper
+// inherited. Call it once cmd.Start has returned, whatever it returned.
+func (l *Launch) Started() {
+	for _, f := range l.closeAfterStart {
+		f.Close()
 	}
-	return fmt.Sprintf("landlock: available (ABI %d)", abi)
+	l.closeAfterStart = nil
 }
 
-// Check verifies, when the sandbox is turned on, that commands can really
-// run under the rules: the kernel offers the Landlock ABI they need, and a
-// trial run of the helper (this binary again) restricts itself. It returns
-// an error that says what is missing; the caller must then refuse to start.
-// A successful trial run is remembered for the process (per ABI needed),
-// so that a server making a toolset per session probes once.
-func Check(rules Rules) error {
-	checked.Lock()
-	defer checked.Unlock()
-	if checked.ok[rules.ABI()] {
-		return nil
+// Close releases everything of a Launch whose command will not start.
+func (l *Launch) Close() {
+	l.Started()
+	if l.Status != nil {
+		l.Status.Close()
 	}
-	if err := check(rules); err != nil {
-		return err
-	}
-	checked.ok[rules.ABI()] = true
-	return nil
 }
-
-var checked = struct {
-	sync.Mutex
-	ok map[int]bool
-}{ok: map[int]bool{}}
-
-func check(rules Rules) error {
-	ok, abi, err := Status()
-	if !ok {
-		return fmt.Errorf("the sandbox needs Landlock, which this kernel does not offer (%v); it needs Linux 6.2 or later with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y, \"landlock\" in the lsm= boot list). Run without the sandbox only if unconfined commands are acceptable", err)
-	}
-	if need := rules.ABI(); abi < need {
-		what := "the sandbox's file rules need Landlock ABI 3 (Linux 6.2)"
-		if rules.NoNetwork {
-			what = "denying the network needs Landlock ABI 4 (Linux 6.7)"
-		}
-		return fmt.Errorf("%s, and this kernel offers ABI %d; upgrade the kernel or run without it", what, abi)
-	}
-	cmd := exec.Command("/bin/true") // not run: the helper stops before exec
-	if err := Wrap(cmd, rules); err != nil {
-		return err
-	}
-	cmd.Args = append(cmd.Args[:2], append([]string{"-probe"}, cmd.Args[2:]...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil || string(out) != probeOK {
-		return fmt.Errorf("the sandbox helper does not work (%v: %q); a program that embeds spillway must call sandbox.MaybeRunHelper first thing in main", err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
-
-// probeOK is what a probing helper prints once it has restricted itself.
-const probeOK = "sandbox ok\n"
 
 // Wrap rewrites cmd, which has not been started, so that it runs under the
-// rules: cmd then starts this binary in helper mode, which restricts itself
-// and execs the original command in the same process (same pid, process
-// group, directory, environment and files).
-func Wrap(cmd *exec.Cmd, rules Rules) error {
+// rules: cmd then starts this binary in helper mode, which confines itself
+// and execs the original command (same directory and files; the same
+// environment, applied only at that exec).
+func Wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if cmd.Process != nil {
-		return errors.New("sandbox: the command has already started")
+		return nil, errors.New("sandbox: the command has already started")
 	}
 	if cmd.Err != nil {
-		return nil // Start reports it
+		return &Launch{}, nil // Start reports it
 	}
 	if cmd.Path == "" || len(cmd.Args) == 0 {
-		return errors.New("sandbox: the command has no path")
+		return nil, errors.New("sandbox: the command has no path")
 	}
-	args := []string{"spillway", HelperArg}
-	for _, d := range rules.Writable {
-		if d == "" {
-			continue
-		}
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			return fmt.Errorf("sandbox: writable directory %s: %w", d, err)
-		}
-		args = append(args, "-w", abs)
+	if rules.Layers == 0 {
+		rules.Layers = Landlock
 	}
-	if rules.NoNetwork {
-		args = append(args, "-no-network")
-	}
-	args = append(args, "--", cmd.Path)
-	args = append(args, cmd.Args...)
-	// In the forked child, before its exec, /proc/self/exe is still this
-	// binary, even if the file was replaced or deleted since.
-	cmd.Path = "/proc/self/exe"
-	cmd.Args = args
-	return nil
+	return wrap(cmd, rules)
 }

@@ -75,8 +75,22 @@ func makeDirs(t *testing.T) dirs {
 	return d
 }
 
+// denied reports whether stderr says a write was refused: by Landlock
+// (EACCES) or by the read-only mount of the namespaces (EROFS).
+func denied(stderr string) bool {
+	return strings.Contains(stderr, "Permission denied") || strings.Contains(stderr, "Read-only file system")
+}
+
+// floor are the layers where namespaces are not available.
+func floor(noNetwork bool) Layer {
+	ls, _ := Check(Rules{NoNetwork: noNetwork}, Landlock)
+	return ls&^Namespaces | map[bool]Layer{true: Seccomp}[noNetwork]
+}
+
+// rules are the rules over d with every layer this machine offers.
 func (d dirs) rules(noNetwork bool) *Rules {
-	return &Rules{Writable: []string{d.root, d.spill, d.tmp}, NoNetwork: noNetwork}
+	layers, _ := Check(Rules{NoNetwork: noNetwork}, Landlock)
+	return &Rules{Writable: []string{d.root, d.spill, d.tmp}, NoNetwork: noNetwork, Layers: layers}
 }
 
 type run struct {
@@ -97,20 +111,24 @@ func bash(t *testing.T, rules *Rules, dir, script string, env ...string) run {
 
 func start(t *testing.T, cmd *exec.Cmd, rules *Rules) run {
 	t.Helper()
+	launch := &Launch{}
 	if rules != nil {
-		if err := Wrap(cmd, *rules); err != nil {
+		var err error
+		if launch, err = Wrap(cmd, *rules); err != nil {
 			t.Fatal(err)
 		}
 	}
+	defer launch.Close()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	launch.Started()
+	if err != nil {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
 	select {
 	case err = <-done:
 	case <-time.After(time.Minute):
@@ -146,7 +164,7 @@ func TestTouchOutsideTheRootFailsInsideSucceeds(t *testing.T) {
 	d := makeDirs(t)
 
 	r := bash(t, d.rules(false), d.root, `touch "$OUT/new"`, "OUT="+d.outside)
-	if r.exit == 0 || !strings.Contains(r.stderr, "Permission denied") || exists(d.outside+"/new") {
+	if r.exit == 0 || !denied(r.stderr) || exists(d.outside+"/new") {
 		t.Errorf("touch outside: exit %d, stderr %q, file made: %v; want it denied", r.exit, r.stderr, exists(d.outside+"/new"))
 	}
 	for _, dir := range []string{d.root, d.spill, d.tmp} {
@@ -225,16 +243,27 @@ func TestMissingWritableDirectoryIsLeftOut(t *testing.T) {
 	}
 }
 
-// TestWrapKeepsTheProcess: the helper execs the command in its own
-// process, so the pid, process group, directory and environment are the
-// ones the caller set.
+// TestWrapKeepsTheProcess: without namespaces, the helper execs the
+// command in its own process, so the pid, process group, directory and
+// environment are the ones the caller set. With them, the shell is pid 2
+// of its namespace (the helper is its init), and sees no other process.
 func TestWrapKeepsTheProcess(t *testing.T) {
 	requireLandlock(t, FilesABI)
 	d := makeDirs(t)
-	r := bash(t, d.rules(false), d.root, `echo "$$ $(cut -d' ' -f5 /proc/$$/stat) $PWD $EXTRA"`, "EXTRA=yes")
+	rules := d.rules(false)
+	rules.Layers = floor(false)
+	r := bash(t, rules, d.root, `echo "$$ $(cut -d' ' -f5 /proc/$$/stat) $PWD $EXTRA"`, "EXTRA=yes")
 	want := fmt.Sprintf("%d %d %s yes\n", r.pid, r.pid, d.root)
 	if r.exit != 0 || r.stdout != want {
 		t.Fatalf("got %q (stderr %q), want %q", r.stdout, r.stderr, want)
+	}
+	if rules = d.rules(false); rules.Layers&Namespaces == 0 {
+		t.Skip("no namespaces here")
+	}
+	r = bash(t, rules, d.root, `echo "$PWD $EXTRA"; ps -e -o comm= | sort | tr '\n' ' '`, "EXTRA=yes")
+	// "exe": the helper, started as /proc/self/exe.
+	if want := d.root + " yes\nbash exe ps sort tr "; r.exit != 0 || r.stdout != want {
+		t.Fatalf("with namespaces: got %q (stderr %q), want %q: the helper as init and the command's own processes, nothing else", r.stdout, r.stderr, want)
 	}
 }
 
@@ -258,24 +287,40 @@ func TestNoNetworkDeniesTCP(t *testing.T) {
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	connect := `exec 3<>/dev/tcp/127.0.0.1/` + port + ` && echo connected`
 
-	r := bash(t, d.rules(true), d.root, connect)
-	if r.exit == 0 || strings.Contains(r.stdout, "connected") || !strings.Contains(r.stderr, "Permission denied") {
-		t.Errorf("with no-network: exit %d, stdout %q, stderr %q; want the connect denied", r.exit, r.stdout, r.stderr)
+	bind := func(rules *Rules) run {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_CHILD=bind")
+		return start(t, cmd, rules)
+	}
+	// Where namespaces are not available: Landlock denies TCP, seccomp
+	// every socket but a Unix one, before Landlock sees it.
+	rules := d.rules(true)
+	rules.Layers = floor(true)
+	if r := bash(t, rules, d.root, connect); r.exit == 0 || strings.Contains(r.stdout, "connected") || !strings.Contains(r.stderr, "Address family not supported") {
+		t.Errorf("floor with no-network: exit %d, stdout %q, stderr %q; want the socket denied", r.exit, r.stdout, r.stderr)
+	}
+	if r := bind(rules); r.exit == 0 || !strings.Contains(r.stdout, "address family not supported") {
+		t.Errorf("floor, bind with no-network: exit %d, %q; want it denied", r.exit, r.stdout)
+	}
+	rules.Layers &^= Seccomp
+	if r := bind(rules); r.exit == 0 || !strings.Contains(r.stdout, "permission denied") {
+		t.Errorf("Landlock alone, bind with no-network: exit %d, %q; want it denied", r.exit, r.stdout)
+	}
+	// With namespaces: a network namespace of its own, with a loopback
+	// that reaches nothing outside.
+	if rules = d.rules(true); rules.Layers&Namespaces != 0 {
+		if r := bash(t, rules, d.root, connect); r.exit == 0 || strings.Contains(r.stdout, "connected") || !strings.Contains(r.stderr, "Connection refused") {
+			t.Errorf("namespaces with no-network: exit %d, stdout %q, stderr %q; want the connect refused", r.exit, r.stdout, r.stderr)
+		}
+		if r := bind(rules); r.exit != 0 {
+			t.Errorf("namespaces, bind on the private loopback: exit %d, %q", r.exit, r.stdout)
+		}
 	}
 	if r := bash(t, d.rules(false), d.root, connect); r.exit != 0 {
 		t.Errorf("sandboxed with the network allowed: exit %d, stderr %q", r.exit, r.stderr)
 	}
 	if r := bash(t, nil, d.root, connect); r.exit != 0 {
 		t.Errorf("unsandboxed: exit %d, stderr %q", r.exit, r.stderr)
-	}
-
-	bind := func(rules *Rules) run {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), "SANDBOX_TEST_CHILD=bind")
-		return start(t, cmd, rules)
-	}
-	if r := bind(d.rules(true)); r.exit == 0 || !strings.Contains(r.stdout, "permission denied") {
-		t.Errorf("bind with no-network: exit %d, %q; want it denied", r.exit, r.stdout)
 	}
 	if r := bind(d.rules(false)); r.exit != 0 {
 		t.Errorf("bind with the network allowed: exit %d, %q", r.exit, r.stdout)
@@ -302,22 +347,21 @@ func TestHelperFailsClosed(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	requireLandlock(t, NetworkABI)
-	d := makeDirs(t)
-	if err := Check(*d.rules(true)); err != nil {
+	if _, err := Check(Rules{NoNetwork: true}, Landlock); err != nil {
 		t.Fatalf("Check: %v", err)
 	}
 
 	defer func(old func() (int, error)) { abiVersion = old }(abiVersion)
-	// Forget the successful checks: each case below must probe again.
+	// Forget the checks: each case below must probe again.
 	forget := func() {
 		checked.Lock()
-		clear(checked.ok)
+		clear(checked.done)
 		checked.Unlock()
 	}
 	defer forget()
 	abiVersion = func() (int, error) { return 0, syscall.ENOSYS }
 	forget()
-	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "needs Landlock") {
+	if _, err := Check(Rules{}, Landlock); err == nil || !strings.Contains(err.Error(), "needs Landlock") {
 		t.Errorf("no Landlock: %v", err)
 	}
 	if ok, _, _ := Status(); ok || !strings.HasPrefix(StatusLine(), "landlock: not available") {
@@ -325,20 +369,32 @@ func TestCheck(t *testing.T) {
 	}
 	abiVersion = func() (int, error) { return 3, nil }
 	forget()
-	if err := Check(*d.rules(false)); err != nil {
-		t.Errorf("ABI 3 without no-network: %v", err)
+	if ls, err := Check(Rules{}, Landlock); err != nil || ls&Scopes != 0 {
+		t.Errorf("ABI 3: %v %v", ls, err)
 	}
-	if err := Check(*d.rules(true)); err == nil || !strings.Contains(err.Error(), "ABI 4") {
-		t.Errorf("ABI 3 with no-network: %v", err)
+	if _, err := Check(Rules{}, Landlock|Scopes); err == nil || !strings.Contains(err.Error(), "ABI 6") {
+		t.Errorf("ABI 3 with scopes required: %v", err)
 	}
 	abiVersion = func() (int, error) { return 2, nil }
 	forget()
-	if err := Check(*d.rules(false)); err == nil || !strings.Contains(err.Error(), "ABI 3") {
+	if _, err := Check(Rules{}, Landlock); err == nil || !strings.Contains(err.Error(), "ABI 3") {
 		t.Errorf("ABI 2: %v", err)
 	}
 	abiVersion = func() (int, error) { return 7, nil }
-	if got := StatusLine(); got != "landlock: available (ABI 7)" {
+	forget()
+	if got := StatusLine(); !strings.HasPrefix(got, "landlock: available (ABI 7)\nsandbox layers: landlock+scopes") {
 		t.Errorf("StatusLine = %q", got)
+	}
+}
+
+func TestParseLayers(t *testing.T) {
+	for in, want := range map[string]Layer{"": Landlock, "namespaces": Landlock | Namespaces, "Scopes+seccomp": Landlock | Scopes | Seccomp, "landlock, namespaces": Landlock | Namespaces} {
+		if got, err := ParseLayers(in); err != nil || got != want {
+			t.Errorf("ParseLayers(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseLayers("bwrap"); err == nil || !strings.Contains(err.Error(), "landlock, scopes, namespaces and seccomp") {
+		t.Errorf("unknown layer: %v", err)
 	}
 }
 
@@ -347,18 +403,18 @@ func TestWrapRefusesAStartedCommand(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if err := Wrap(cmd, Rules{}); err == nil {
+	if _, err := Wrap(cmd, Rules{}); err == nil {
 		t.Fatal("Wrap of a started command succeeded")
 	}
 }
 
 func TestParseHelperArgs(t *testing.T) {
-	rules, probe, argv, err := parseHelperArgs([]string{"-w", "/a", "-no-network", "-w", "/b", "--", "/bin/bash", "bash", "-c", "x"})
-	if err != nil || probe || !rules.NoNetwork || strings.Join(rules.Writable, ",") != "/a,/b" || strings.Join(argv, " ") != "/bin/bash bash -c x" {
-		t.Fatalf("got %+v %v %q %v", rules, probe, argv, err)
+	h, err := parseHelperArgs([]string{"-w", "/a", "-deny-tcp", "-w", "/b", "-env-fd", "4", "-ns", "-uid", "7", "--", "/bin/bash", "bash", "-c", "x"})
+	if err != nil || h.probe || !h.denyTCP || !h.ns || h.envFD != 4 || h.uid != 7 || h.statusFD != -1 || strings.Join(h.writable, ",") != "/a,/b" || strings.Join(h.argv, " ") != "/bin/bash bash -c x" {
+		t.Fatalf("got %+v %v", h, err)
 	}
-	for _, bad := range [][]string{{"-w"}, {"-x", "--", "/bin/sh", "sh"}, {"-w", "/a"}, {"--", "/bin/sh"}} {
-		if _, _, _, err := parseHelperArgs(bad); err == nil {
+	for _, bad := range [][]string{{"-w"}, {"-x", "--", "/bin/sh", "sh"}, {"-w", "/a"}, {"--", "/bin/sh"}, {"-env-fd", "x", "--", "/bin/sh", "sh"}} {
+		if _, err := parseHelperArgs(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}

@@ -17,11 +17,18 @@ type exitStatus struct {
 
 // statusOf reads the exit status of a reaped process.
 func statusOf(ps *os.ProcessState) exitStatus {
-	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if ok && ws.Signaled() {
-		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		return waitStatus(ws)
 	}
 	return exitStatus{code: ps.ExitCode()}
+}
+
+// waitStatus reads a wait status, as wait(2) gives it.
+func waitStatus(ws syscall.WaitStatus) exitStatus {
+	if ws.Signaled() {
+		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
+	}
+	return exitStatus{code: ws.ExitStatus()}
 }
 
 // signalName names a signal the way people write it: SIGTERM, SIGKILL.

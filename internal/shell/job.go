@@ -2,6 +2,8 @@ package shell
 
 import (
 	"context"
+	"encoding/binary"
+	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -47,7 +49,11 @@ type job struct {
 	stdout *stream
 	stderr *stream // nil when stderr goes into stdout
 
-	exited chan struct{} // closed once the shell is reaped
+	// statusPipe, for a wrapped command, yields the shell's wait status
+	// when it exits; the process cmd started then outlives the shell.
+	statusPipe *os.File
+
+	exited chan struct{} // closed once the shell has exited
 	status exitStatus    // set before exited is closed
 	end    time.Time     // set before exited is closed
 
@@ -154,10 +160,25 @@ func (j *job) read(s *stream) {
 	}
 }
 
-// wait reaps the shell.
+// wait reaps the shell, or for a wrapped command learns the shell's exit
+// from the status pipe and then reaps the process it started.
 func (j *job) wait() {
+	if j.statusPipe != nil {
+		var b [4]byte
+		if _, err := io.ReadFull(j.statusPipe, b[:]); err == nil {
+			j.exit(waitStatus(syscall.WaitStatus(binary.NativeEndian.Uint32(b[:]))))
+		}
+		j.statusPipe.Close()
+	}
 	j.cmd.Wait() // the exit status is read from ProcessState
-	j.status = statusOf(j.cmd.ProcessState)
+	if !isClosed(j.exited) {
+		j.exit(statusOf(j.cmd.ProcessState))
+	}
+}
+
+// exit records how the shell ended.
+func (j *job) exit(s exitStatus) {
+	j.status = s
 	j.end = time.Now()
 	close(j.exited)
 	j.noteFinished()

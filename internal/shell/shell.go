@@ -61,9 +61,22 @@ type Config struct {
 	// Spill receives the output that does not fit; nil keeps none.
 	Spill *spill.Store
 	// Wrap, when set, rewrites each command before it starts: the
-	// Landlock sandbox (sandbox.Wrap) runs it through a restricted
-	// helper. An error refuses the command. (Issue 7.)
-	Wrap func(*exec.Cmd) error
+	// sandbox (sandbox.Wrap) runs it through a confining helper. An error
+	// refuses the command.
+	Wrap func(*exec.Cmd) (*Wrapped, error)
+}
+
+// Wrapped is what Config.Wrap made of a command.
+type Wrapped struct {
+	// Status, when set, is the read end of a pipe on which the shell's
+	// wait status (4 bytes, native order) arrives when the shell exits:
+	// the process started is then not the shell but one that outlives
+	// it for as long as anything the shell started lives (the init of a
+	// PID namespace), so its own end is the job's. The Runner closes it.
+	Status *os.File
+	// Started, when set, is called once the command has started (or
+	// failed to).
+	Started func()
 }
 
 // A Runner runs the bash calls of one session and owns its jobs. Its
@@ -189,11 +202,18 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	}
 	j.start = time.Now()
 	j.lastOutput.Store(j.start.UnixNano())
-	if r.cfg.Wrap != nil { // issue 7: the sandbox
-		err = r.cfg.Wrap(j.cmd)
+	var wrapped *Wrapped
+	if r.cfg.Wrap != nil {
+		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
 		err = startCmd(j.cmd)
+	}
+	if wrapped != nil {
+		if wrapped.Started != nil {
+			wrapped.Started()
+		}
+		j.statusPipe = wrapped.Status
 	}
 	child.close()
 	if err != nil {
@@ -202,6 +222,9 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 			s.pipe.Close()
 		}
 		j.input.close()
+		if j.statusPipe != nil {
+			j.statusPipe.Close()
+		}
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid

@@ -1,0 +1,212 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// MaybeRunHelper runs the sandbox helper and never returns when the binary
+// was started as one (argv[1] == HelperArg); otherwise it returns at once.
+// Call it first thing in main (and in TestMain of tests that use Wrap).
+func MaybeRunHelper() {
+	if len(os.Args) < 2 || os.Args[1] != HelperArg {
+		return
+	}
+	os.Exit(runHelper(os.Args[2:]))
+}
+
+// helperArgs are the helper's arguments, as wrap writes them.
+type helperArgs struct {
+	writable      []string
+	denyTCP       bool
+	scopeSignals  bool
+	scopeAbstract bool
+	seccomp       bool
+	envFD         int
+	keepFDs       int // the command's own descriptors 3 … 3+keepFDs-1
+
+	// The namespaces' init (see runInit).
+	ns       bool
+	net      bool
+	statusFD int
+	uid, gid int
+
+	probe bool
+	argv  []string // PATH ARGV0 ARGS...
+}
+
+// runHelper confines the process as args say and execs the command after
+// "--"; with -ns it is the namespaces' init instead. It returns only on
+// failure, with the exit status.
+func runHelper(args []string) int {
+	h, err := parseHelperArgs(args)
+	if err != nil {
+		return helperFailed("%v", err)
+	}
+	if h.ns {
+		return runInit(h)
+	}
+	env, err := readEnv(h.envFD)
+	if err != nil {
+		return helperFailed("cannot read the command's environment, so it was not run: %v", err)
+	}
+	if err := restrict(h); err != nil {
+		return helperFailed("cannot restrict the command, so it was not run: %v", err)
+	}
+	if h.seccomp {
+		if err := denySockets(); err != nil {
+			return helperFailed("cannot install the seccomp filter, so the command was not run: %v", err)
+		}
+	}
+	if h.probe {
+		fmt.Print(probeOK)
+		return 0
+	}
+	err = syscall.Exec(h.argv[0], h.argv[1:], env)
+	fmt.Fprintf(os.Stderr, "spillway sandbox: cannot run %s: %v\n", h.argv[0], err)
+	if errors.Is(err, syscall.ENOENT) {
+		return 127
+	}
+	return ExitHelperFailed
+}
+
+func helperFailed(format string, a ...any) int {
+	fmt.Fprintf(os.Stderr, "spillway sandbox: "+format+"\n", a...)
+	return ExitHelperFailed
+}
+
+// parseHelperArgs reads "[-probe] [-w DIR]... [flags] -- PATH ARGV0
+// ARGS...".
+func parseHelperArgs(args []string) (h helperArgs, err error) {
+	h.envFD, h.statusFD = -1, -1
+	num := func(i int, name string) (int, error) {
+		if i >= len(args) {
+			return 0, fmt.Errorf("%s needs a value", name)
+		}
+		n, err := strconv.Atoi(args[i])
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
+		return n, nil
+	}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-probe":
+			h.probe = true
+		case "-deny-tcp":
+			h.denyTCP = true
+		case "-scope-signals":
+			h.scopeSignals = true
+		case "-scope-abstract":
+			h.scopeAbstract = true
+		case "-seccomp":
+			h.seccomp = true
+		case "-ns":
+			h.ns = true
+		case "-net":
+			h.net = true
+		case "-w":
+			if i+1 >= len(args) {
+				return h, errors.New("-w needs a directory")
+			}
+			i++
+			h.writable = append(h.writable, args[i])
+		case "-env-fd", "-status-fd", "-uid", "-gid", "-keep-fds":
+			i++
+			n, err := num(i, a)
+			if err != nil {
+				return h, err
+			}
+			switch a {
+			case "-env-fd":
+				h.envFD = n
+			case "-status-fd":
+				h.statusFD = n
+			case "-uid":
+				h.uid = n
+			case "-gid":
+				h.gid = n
+			case "-keep-fds":
+				h.keepFDs = n
+			}
+		case "--":
+			h.argv = args[i+1:]
+			if len(h.argv) < 2 && !h.probe {
+				return h, errors.New("no command after --")
+			}
+			return h, nil
+		default:
+			return h, fmt.Errorf("unknown helper argument %q", a)
+		}
+	}
+	return h, errors.New("no -- before the command")
+}
+
+// readEnv reads the command's environment from fd (NUL-separated) and
+// closes it; without one (-1) the command gets an empty environment.
+func readEnv(fd int) ([]string, error) {
+	if fd < 0 {
+		return []string{}, nil
+	}
+	f := os.NewFile(uintptr(fd), "env")
+	if f == nil {
+		return nil, fmt.Errorf("descriptor %d is not open", fd)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) == 0 {
+		return []string{}, nil
+	}
+	return strings.Split(string(bytes.TrimSuffix(b, []byte{0})), "\x00"), nil
+}
+
+// devices may be written by every sandboxed command: `> /dev/null` is
+// everywhere in shell scripts.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+
+// sharedMemory is the tmpfs of POSIX shared memory and semaphores
+// (Python's multiprocessing needs it); it is a temp directory too.
+const sharedMemory = "/dev/shm"
+
+// restrict applies the rules to this process (all its threads) and to
+// everything it will exec, in Landlock's strict mode.
+func restrict(h helperArgs) error {
+	cfg := landlock.Config{HandledAccessFS: landlock.V3.HandledAccessFS}
+	if h.denyTCP {
+		// Handled with no rule that allows a port: every TCP bind and
+		// connect is denied.
+		cfg.HandledAccessNet = landlock.V4.HandledAccessNet
+	}
+	if h.scopeSignals {
+		cfg.Scoped |= landlock.ScopedSet(ll.ScopeSignal)
+	}
+	if h.scopeAbstract {
+		cfg.Scoped |= landlock.ScopedSet(ll.ScopeAbstractUnixSocket)
+	}
+	var writable []string
+	for _, d := range h.writable {
+		if _, err := os.Stat(d); err == nil {
+			writable = append(writable, d)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("writable directory %s: %w", d, err)
+		}
+	}
+	return cfg.Restrict(
+		landlock.RODirs("/"),
+		landlock.RWDirs(writable...).WithRefer(),
+		landlock.RWDirs(sharedMemory).WithRefer().IgnoreIfMissing(),
+		landlock.RWFiles(devices...).IgnoreIfMissing(),
+	)
+}

@@ -1,0 +1,135 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// helperEnv is the whole environment of the helper: nothing a command
+// can set (LD_PRELOAD, LD_LIBRARY_PATH, GCONV_PATH, GODEBUG, …) reaches
+// the dynamic loader or the Go runtime before the confinement holds.
+var helperEnv = []string{}
+
+func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
+	l := &Launch{}
+	args := []string{"spillway", HelperArg}
+	for _, d := range rules.Writable {
+		if d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: writable directory %s: %w", d, err)
+		}
+		args = append(args, "-w", abs)
+	}
+	ns := rules.Layers&Namespaces != 0
+	if rules.NoNetwork && !ns {
+		args = append(args, "-deny-tcp")
+	}
+	if rules.Layers&Scopes != 0 {
+		args = append(args, "-scope-signals")
+		if rules.NoNetwork {
+			args = append(args, "-scope-abstract")
+		}
+	}
+	if rules.Layers&Seccomp != 0 {
+		args = append(args, "-seccomp")
+	}
+
+	env, err := envFile(cmd.Environ())
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: cannot pass the environment: %w", err)
+	}
+	l.closeAfterStart = append(l.closeAfterStart, env)
+	// The command's own extra descriptors (3 and up) stay where they are.
+	args = append(args, "-keep-fds", strconv.Itoa(len(cmd.ExtraFiles)))
+	args = append(args, "-env-fd", strconv.Itoa(3+len(cmd.ExtraFiles)))
+	cmd.ExtraFiles = append(cmd.ExtraFiles, env)
+
+	if ns {
+		r, w, err := os.Pipe()
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		l.Status = r
+		l.closeAfterStart = append(l.closeAfterStart, w)
+		args = append(args, "-ns", "-status-fd", strconv.Itoa(3+len(cmd.ExtraFiles)))
+		cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+		if rules.NoNetwork {
+			args = append(args, "-net")
+		}
+		args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()))
+		cmd.SysProcAttr = namespaceAttr(cmd.SysProcAttr, rules.NoNetwork)
+	}
+	args = append(args, "--", cmd.Path)
+	args = append(args, cmd.Args...)
+	// In the forked child, before its exec, /proc/self/exe is still this
+	// binary, even if the file was replaced or deleted since.
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = args
+	cmd.Env = helperEnv
+	return l, nil
+}
+
+// envFile returns a memory file holding env, NUL-separated, for the
+// helper to read: the environment never shows in the helper's own (nor in
+// its arguments, which every user may read).
+func envFile(env []string) (*os.File, error) {
+	fd, err := unix.MemfdCreate("spillway-env", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "spillway-env")
+	if _, err := f.WriteString(strings.Join(env, "\x00")); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// namespaceAttr adds to attr (which it copies) the new user, mount and PID
+// namespaces, and the network one with noNetwork. The user namespace maps
+// the caller's uid and gid to 0 so that the helper, as root there, keeps
+// the capabilities it needs to mount across its exec; the command itself
+// gets the caller's ids back in a nested namespace (see runInit). Root
+// maps every id, so that root's commands keep their rights inside the
+// root over files of any owner.
+func namespaceAttr(attr *syscall.SysProcAttr, noNetwork bool) *syscall.SysProcAttr {
+	a := syscall.SysProcAttr{}
+	if attr != nil {
+		a = *attr
+	}
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+	if noNetwork {
+		a.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	a.UidMappings, a.GidMappings, a.GidMappingsEnableSetgroups = idMaps(os.Getuid(), os.Getgid(), 0, 0)
+	return &a
+}
+
+// allIDs is the size of a map of every id.
+const allIDs = 1<<32 - 1
+
+// idMaps maps inside ids to outside ones: one each, or every id for root
+// (outside == 0), which alone may map more than its own.
+func idMaps(outUID, outGID, inUID, inGID int) (uids, gids []syscall.SysProcIDMap, setgroups bool) {
+	if outUID == 0 && inUID == 0 {
+		all := []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: allIDs}}
+		return all, all, true
+	}
+	return []syscall.SysProcIDMap{{ContainerID: inUID, HostID: outUID, Size: 1}},
+		[]syscall.SysProcIDMap{{ContainerID: inGID, HostID: outGID, Size: 1}}, false
+}
