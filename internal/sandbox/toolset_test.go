@@ -93,7 +93,7 @@ func TestToolsetSandboxTouch(t *testing.T) {
 	spillDir := filepath.Dir(r.Details.Stdout.FullOutputPath)
 	for _, p := range []string{spillDir + "/by-the-command", filepath.Dir(spillDir) + "/by-the-command"} {
 		r = bash(t, ts, "touch "+p)
-		if !r.IsError || !strings.Contains(r.Text, "Permission denied") {
+		if !r.IsError || !denied(r.Text) {
 			t.Errorf("touch %s: %q", p, r.Text)
 		}
 	}
