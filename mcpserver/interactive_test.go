@@ -40,7 +40,7 @@ func TestInteractiveSession(t *testing.T) {
 			t.Errorf("keys not a list: %q", text(r))
 		}
 		r = call(t, cs, "bash", map[string]any{"check_pid": pid, "tty": true})
-		if !r.IsError || !strings.Contains(text(r), "check_pid takes no other parameter (got tty)") {
+		if !r.IsError || !strings.Contains(text(r), "check_pid takes only timeout (got tty)") {
 			t.Errorf("check_pid with tty: %q", text(r))
 		}
 	})
