@@ -283,3 +283,25 @@ func byPID(jobs []spillway.JobInfo, pid int) spillway.JobInfo {
 	}
 	return spillway.JobInfo{}
 }
+
+// A program on the alternate screen (a full-screen program) is named as
+// such in the results, with plain-text alternatives; once it leaves it,
+// the notice goes.
+func TestAlternateScreenNotice(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{
+		Command: `printf '\e[?1049h\e[2J\e[Hmenu\e[5;1Hpick: '; read x; printf '\e[?1049l'; echo chose $x`,
+		TTY:     true, Timeout: 30 * time.Second,
+	})
+	if !r.Details.Waiting || !strings.Contains(r.Text, "drew a full screen") || !strings.Contains(r.Text, "top -b -n 1") {
+		t.Fatalf("%+v\n%q", r.Details, r.Text)
+	}
+	if strings.Contains(r.Stdout, "\x1b") {
+		t.Errorf("escape sequences reach the model: %q", r.Stdout)
+	}
+	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "2\n"})
+	if r.Details.Running || !strings.Contains(r.Stdout, "chose 2") || strings.Contains(r.Text, "full screen") {
+		t.Errorf("after leaving: %+v\n%q", r.Details, r.Text)
+	}
+}

@@ -38,6 +38,8 @@ type job struct {
 
 	// input is the job's stdin pipe or terminal; nil for /dev/null.
 	input *jobInput
+	// screen follows a terminal's alternate screen; nil without one.
+	screen *screenWatch
 
 	// lastOutput is when output last arrived (Unix ns), the start until
 	// then; newOutput gets a token each time some does.
@@ -135,6 +137,9 @@ func (j *job) read(s *stream) {
 	for {
 		n, err := s.r.Read(buf)
 		if n > 0 {
+			if j.screen != nil {
+				j.screen.scan(buf[:n])
+			}
 			s.mu.Lock()
 			s.pipe.Write(buf[:n])
 			s.mu.Unlock()

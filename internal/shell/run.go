@@ -256,6 +256,9 @@ func (j *job) look() look {
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
 	var kept []string
+	if l.running {
+		notes = append([]string{screenNote(j)}, notes...)
+	}
 	for _, n := range notes {
 		if n != "" {
 			kept = append(kept, n)

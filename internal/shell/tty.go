@@ -60,6 +60,7 @@ func (j *job) openTTY(outPipe *output.Pipeline, child *childFiles) error {
 	// reached through the job's process group, not found by inode.
 	j.stdout = &stream{label: "stdout", r: master, pipe: outPipe}
 	j.input = ttyInput(master, slave.Name())
+	j.screen = &screenWatch{}
 	child.stdin, child.stdout, child.stderr = slave, slave, slave
 	return nil
 }
