@@ -29,7 +29,7 @@ type sample struct {
 	List    []string          `json:"list"`
 	Env     map[string]string `json:"env"`
 	Ratio   float64           `json:"ratio"`
-	hidden  int
+	hidden  int               //lint:ignore U1000 an unexported field, which the schema must leave out
 	NoTagOK bool
 }
 

@@ -94,7 +94,9 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{}, // the list never changes
 			// The SDK answers logging/setLevel; spillway sends no log
-			// messages of its own.
+			// messages of its own. Clients of the protocol versions
+			// before 2026-07-28 still ask for it.
+			//lint:ignore SA1019 kept for the clients that still set a level
 			Logging: &mcp.LoggingCapabilities{},
 		},
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/output"
 )
 
 // A Tool is one tool as a model sees it: its name, a description written
@@ -90,6 +89,3 @@ func ParamDescription(prm spillway.Param, p spillway.Policy) string {
 	}
 	return b.String()
 }
-
-// size formats a byte limit the way the notices do (50.0KB).
-func size(n int) string { return output.FormatSize(int64(n)) }

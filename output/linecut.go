@@ -56,7 +56,6 @@ func (c *lineCutter) write(b []byte) {
 		}
 		if end == len(b) && end-i <= room {
 			c.runes += runeCount(b[i:])
-			i = len(b)
 			break
 		}
 		// At least room+1 bytes without a newline: count characters.

@@ -77,16 +77,14 @@ type view struct {
 	omittedBytes int64
 }
 
-// view computes what the window shows. Once the stream does not fit
-// MaxLines and MaxBytes, whole lines are taken (from the start, the end,
-// or both by the head share) up to the shown-lines and byte limits; a
-// single line longer than the byte limit is shown partially. truncated_by
-// is "lines" when the shown lines reach the line limit, else "bytes".
-func (w *window) view() view { return w.viewWithin(w.lim.MaxBytes) }
-
-// viewWithin is view with at most within (≤ the limits' MaxBytes) bytes
-// of content: the budget of a result gives a stream less than its own
-// limit when another stream needs the room. The buffers hold enough for
+// viewWithin computes what the window shows, with at most within (≤ the
+// limits' MaxBytes) bytes of content: the budget of a result gives a
+// stream less than its own limit when another stream needs the room. Once
+// the stream does not fit MaxLines and MaxBytes, whole lines are taken
+// (from the start, the end, or both by the head share) up to the
+// shown-lines and byte limits; a single line longer than the byte limit is
+// shown partially. truncated_by is "lines" when the shown lines reach the
+// line limit, else "bytes". The buffers hold enough for
 // any smaller limit: the head of a smaller window is a prefix of the head
 // buffer, its tail a suffix of the ring.
 func (w *window) viewWithin(within int) view {

@@ -39,9 +39,6 @@ func (x *lineIndex) lookup(line int64) checkpoint {
 	return x.checkpoints[i-1]
 }
 
-// memBytes is what the index costs in memory, roughly.
-func (x *lineIndex) memBytes() int { return 16*cap(x.checkpoints) + 64 }
-
 // An indexBuilder builds a lineIndex in one streaming pass: it is fed the
 // file's bytes in order, from the start.
 type indexBuilder struct {

@@ -354,14 +354,14 @@ func TestReadSeed000Table(t *testing.T) {
 	// First line (and the line at an offset) over the byte limit: under
 	// the SPEC's defaults it is cut at 2000 chars and shown.
 	big := strings.Repeat("q", 60<<10)
-	p := writeFile(t, dir, "first.txt", big+"\nnext\n")
+	writeFile(t, dir, "first.txt", big+"\nnext\n")
 	res = read(t, tl, ReadInput{Path: "first.txt"})
 	if !strings.HasPrefix(res.Text, strings.Repeat("q", 2000)+"... [59440 chars cut]\nnext\n\n[Line 1 cut at 2000 chars (line is 60.0KB)") {
 		t.Fatalf("first line, default: %q", trim(res.Text))
 	}
 	// With no per-line cut (pi: 30 KB, 2000 lines), seed 000's notice.
 	pi, pdir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 30 << 10}})
-	p = writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
+	p := writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
 	res = read(t, pi, ReadInput{Path: "first.txt"})
 	if want := "[Line 1 is 50.0KB, over the 30.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 30720]"; res.Text != want {
 		t.Fatalf("first line, pi:\n got %q\nwant %q", res.Text, want)
