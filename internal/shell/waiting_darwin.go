@@ -24,5 +24,7 @@ func blockedOnInput(pgid int, link string) bool {
 	return false
 }
 
-// fionread is the ioctl that counts the bytes waiting to be read.
-const fionread = unix.FIONREAD
+// fionread is the ioctl that counts the bytes waiting to be read:
+// FIONREAD, _IOR('f', 127, int) on the BSDs and macOS, which x/sys/unix
+// does not name there.
+const fionread = 0x4004667f
