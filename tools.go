@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // The tools table: every tool and every parameter, declared once. The MCP
@@ -231,7 +232,7 @@ var tools = []Tool{
 				Doc: "Named keys to send after input, e.g. [\"Enter\"], [\"Ctrl-C\"], [\"Up\", \"Enter\"]."},
 			{Name: "close_stdin", Type: Bool,
 				Doc: "End the command's input after sending the rest (end of file)."},
-			{Name: "timeout", Type: Millis, Min: 1, Ceiling: maxTimeoutMS,
+			{Name: "timeout", Type: Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
 				Default: func(Policy) any { return int(DefaultWriteStdinWait.Milliseconds()) },
 				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends."},
 		},

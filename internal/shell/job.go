@@ -42,9 +42,8 @@ type job struct {
 	screen *screenWatch
 
 	// lastOutput is when output last arrived (Unix ns), the start until
-	// then; newOutput gets a token each time some does.
+	// then.
 	lastOutput atomic.Int64
-	newOutput  chan struct{}
 	// lastInput is when input was last written to it (Unix ns), or 0.
 	lastInput atomic.Int64
 
@@ -106,7 +105,6 @@ func newJob(in Input) *job {
 		args:        in.Args,
 		exited:      make(chan struct{}),
 		readersDone: make(chan struct{}),
-		newOutput:   make(chan struct{}, 1),
 	}
 }
 
@@ -224,10 +222,6 @@ func (j *job) pipeHolders() []int {
 func (j *job) noteOutput() {
 	j.lastOutput.Store(time.Now().UnixNano())
 	j.news.signal()
-	select {
-	case j.newOutput <- struct{}{}:
-	default:
-	}
 }
 
 func isClosed(c <-chan struct{}) bool {

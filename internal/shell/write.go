@@ -24,8 +24,8 @@ type WriteInput struct {
 	// closed, so the job reads end of file; a terminal gets Ctrl-D.
 	CloseStdin bool `json:"close_stdin,omitempty"`
 	// Timeout is how long to wait for the job's answer (default
-	// DefaultWriteWait): the call returns earlier when the job waits for
-	// input again or ends.
+	// DefaultWriteWait, at most MaxCheckWait): the call returns earlier
+	// when the job waits for input again or ends.
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
@@ -126,6 +126,7 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 	if wait == 0 {
 		wait = DefaultWriteWait
 	}
+	wait = min(wait, MaxCheckWait) // every major MCP client gives up after 60 s
 	deadline := time.Now().Add(wait)
 	if err := j.send(steps, deadline); err != nil {
 		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
