@@ -1,10 +1,17 @@
 package mcpserver_test
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/sandbox"
 )
@@ -86,4 +93,104 @@ func TestAttackSwapSpillDirectory(t *testing.T) {
 		}
 		t.Errorf("the server wrote into the symlink's target: %v", names)
 	}
+}
+
+// A stdio server told to stop — its stdin closed, or SIGTERM — while a
+// call runs a command that ignores SIGTERM, a background job runs and a
+// grep walks a tree whose ignore files are FIFOs: it exits promptly (the
+// target is 2 s; the guard here is a generous 10 s), with every job
+// killed and its spill directory removed.
+func TestAttackExitWhileBusy(t *testing.T) {
+	for _, how := range []string{"stdin closed", "SIGTERM"} {
+		t.Run(how, func(t *testing.T) {
+			tmp, tree := t.TempDir(), t.TempDir()
+			os.MkdirAll(filepath.Join(tree, "sub/.git/info"), 0o755)
+			os.WriteFile(filepath.Join(tree, "sub/a.txt"), []byte("hello\n"), 0o644)
+			for _, f := range []string{".gitignore", "sub/.ignore", "sub/.git/info/exclude"} {
+				if err := syscall.Mkfifo(filepath.Join(tree, f), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mark := marker("exit")
+			cmd := exec.Command(bin, "mcp")
+			cmd.Env = serverEnv(tmp, "SPILLWAY_TEST_MARK="+mark)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			lines := bufio.NewScanner(stdout)
+			lines.Buffer(nil, 1<<20)
+			send := func(m string) {
+				if _, err := io.WriteString(stdin, m+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reply := func() string {
+				if !lines.Scan() {
+					t.Fatalf("no reply: %v", lines.Err())
+				}
+				return lines.Text()
+			}
+			send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			reply()
+			send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"seq 1 100000; sleep 1000 &"}}}`)
+			if r := reply(); !strings.Contains(r, "full_output_path") {
+				t.Fatalf("no spill: %.300s", r)
+			}
+			send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"bash","arguments":{"command":"trap '' TERM; echo started; sleep 1001"}}}`)
+			send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"hello","path":"` + tree + `/sub"}}}`)
+			// Wait until the command runs.
+			for deadline := time.Now().Add(hangGuard); len(marked(mark)) < 3; {
+				if time.Now().After(deadline) {
+					t.Fatalf("the commands did not start: %v", marked(mark))
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			start := time.Now()
+			if how == "SIGTERM" {
+				cmd.Process.Signal(syscall.SIGTERM)
+			} else {
+				stdin.Close()
+			}
+			go io.Copy(io.Discard, stdout)
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("still running 10 s after %s", how)
+			}
+			took := time.Since(start)
+			t.Logf("exited %v after %s", took.Round(time.Millisecond), how)
+			for deadline := time.Now().Add(hangGuard); len(marked(mark)) > 0 && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if left := marked(mark); len(left) > 0 {
+				t.Errorf("processes left after exit: %v", left)
+			}
+			if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+				t.Errorf("spill directory left after exit: %v", ents[0].Name())
+			}
+		})
+	}
+}
+
+// marked lists the processes whose environment holds SPILLWAY_TEST_MARK=mark.
+func marked(mark string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(env, []byte("SPILLWAY_TEST_MARK="+mark+"\x00")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -18,10 +18,18 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 )
+
+// exitGrace bounds how long a stdio server that was told to stop (stdin
+// closed, a signal) waits for its calls and its session to end: what is
+// still running then is left, so that the process exits within two
+// seconds.
+const exitGrace = 1500 * time.Millisecond
 
 // Config configures the MCP server of one process.
 type Config struct {
@@ -127,14 +135,47 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error {
 	sess := newSession("stdio", cfg.NewToolset)
 	srv := newToolServer(cfg, func(*mcp.CallToolRequest) (*session, context.Context, error) { return sess, nil, nil }, nil)
-	// The client going away (stdin closed) or a signal cancels the calls in
-	// flight at once: the SDK waits for them before it returns.
-	stop := context.AfterFunc(ctx, sess.cancelCalls)
+	// The client going away (stdin closed) or a signal ends the session at
+	// once: the calls in flight are cancelled, the jobs killed and the
+	// spill directory removed, while the SDK waits for the calls.
+	ending := make(chan struct{})
+	var endOnce sync.Once
+	var deadline <-chan time.Time
+	endNow := func() {
+		endOnce.Do(func() {
+			deadline = time.After(exitGrace)
+			close(ending)
+			go sess.end()
+		})
+	}
+	stop := context.AfterFunc(ctx, endNow)
 	defer stop()
-	t := &lineTransport{r: r, w: w, onEOF: sess.cancelCalls, log: cfg.logger()}
-	err := srv.Run(ctx, t)
-	if cerr := sess.end(); cerr != nil {
-		cfg.logger().Warn("closing the toolset", "error", cerr)
+	t := &lineTransport{r: r, w: w, onEOF: endNow, log: cfg.logger()}
+	ran := make(chan error, 1)
+	go func() { ran <- srv.Run(ctx, t) }()
+	var err error
+	select {
+	case err = <-ran:
+	case <-ending:
+		// A call that does not return (what could block it is made not
+		// to) must not keep the process: it gets until exitGrace.
+		select {
+		case err = <-ran:
+		case <-deadline:
+			cfg.logger().Warn("calls still running at exit; leaving them")
+			err = nil
+		}
+	}
+	endNow() // when Run ended by itself
+	ended := make(chan error, 1)
+	go func() { ended <- sess.end() }()
+	select {
+	case cerr := <-ended:
+		if cerr != nil {
+			cfg.logger().Warn("closing the toolset", "error", cerr)
+		}
+	case <-deadline:
+		cfg.logger().Warn("the session did not end in time; exiting all the same")
 	}
 	if ctx.Err() != nil || err == io.EOF {
 		return nil // a signal, or the client hung up: a normal end

@@ -10,8 +10,8 @@ import (
 )
 
 // callDrainTimeout bounds how long ending a session waits for its cancelled
-// calls to return before it closes the toolset anyway. A cancelled bash
-// call returns within about 2 s (SIGTERM, then SIGKILL).
+// calls to return. A cancelled bash call of a closing session returns
+// within about a second (SIGTERM, then SIGKILL).
 const callDrainTimeout = 5 * time.Second
 
 // errSessionEnded is the error of a call that arrives after its session
@@ -107,17 +107,27 @@ func (s *session) endUnless(busy func() bool) (bool, error) {
 	s.mu.Unlock()
 	defer close(s.done)
 
+	// The toolset is closed at once, beside the cancelled calls: its jobs
+	// — a call's command among them — are killed without the full grace
+	// a cancel gives, so that a server told to stop is gone within two
+	// seconds whatever its commands do with SIGTERM.
 	s.cancel()
+	var closeErr error
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		if ts != nil {
+			closeErr = ts.Close()
+		}
+	}()
 	drained := make(chan struct{})
 	go func() { s.calls.Wait(); close(drained) }()
 	select {
 	case <-drained:
 	case <-time.After(callDrainTimeout):
 	}
-	if ts == nil {
-		return true, nil
-	}
-	return true, ts.Close()
+	<-closed
+	return true, closeErr
 }
 
 // cancelCalls cancels the calls in flight without ending the session's

@@ -33,8 +33,9 @@ type job struct {
 	pid     int
 	start   time.Time
 	cmd     *exec.Cmd
-	command string   // as the call gave it
-	args    []string // the call's args, when it ran a program without a shell
+	command string          // as the call gave it
+	args    []string        // the call's args, when it ran a program without a shell
+	hurry   <-chan struct{} // closed when the session closes
 
 	// input is the job's stdin pipe or terminal; nil for /dev/null.
 	input *jobInput

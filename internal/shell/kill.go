@@ -9,6 +9,11 @@ import (
 // (SPEC §2), and then how long SIGKILL gets before the pipes are cut off.
 const killGrace = 2 * time.Second
 
+// closeGrace replaces killGrace once the session is closing: a server told
+// to stop (SIGTERM, stdin closed) must be gone, its jobs with it, within
+// two seconds whatever a job does with SIGTERM.
+const closeGrace = 800 * time.Millisecond
+
 // A stopOutcome says how stop ended a job.
 type stopOutcome int
 
@@ -62,15 +67,20 @@ func (j *job) signal(sig syscall.Signal) {
 	}
 }
 
-// waitGone polls until nothing of the job is left, for at most d. The
-// polls start quick and slow down to 50 ms: a look at a group with
-// members reads /proc.
+// waitGone polls until nothing of the job is left, for at most d, or
+// closeGrace once the session is closing. The polls start quick and slow
+// down to 50 ms: a look at a group with members reads /proc.
 func (j *job) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
+	hurried := false
 	pause := time.Millisecond
 	for {
 		if !j.running() {
 			return true
+		}
+		if !hurried && j.closing() {
+			hurried = true
+			deadline = minTime(deadline, time.Now().Add(closeGrace))
 		}
 		if time.Now().After(deadline) {
 			return false
@@ -85,4 +95,21 @@ func (j *job) cutOff() {
 	for _, s := range j.streams() {
 		s.r.SetReadDeadline(time.Now())
 	}
+}
+
+// closing reports whether the job's session is closing.
+func (j *job) closing() bool {
+	select {
+	case <-j.hurry:
+		return true
+	default:
+		return false
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }

@@ -86,6 +86,7 @@ type Runner struct {
 
 	mu       sync.Mutex
 	closed   bool
+	closing  chan struct{}     // closed when Close starts: stops hurry
 	starting sync.WaitGroup    // launches in progress
 	calls    map[*job]struct{} // commands that calls are waiting on
 	jobs     []*job            // background jobs, oldest first
@@ -106,7 +107,7 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Policy.TimeoutMS <= 0 {
 		cfg.Policy.TimeoutMS = policy.Default().TimeoutMS
 	}
-	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}}
+	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
 	return r
 }
@@ -156,6 +157,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 
 	j := newJob(in)
 	j.sess, j.budget = pl.sess, r.cfg.Policy.ResultBudget
+	j.hurry = r.closing
 	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget = 0
@@ -249,6 +251,7 @@ func (r *Runner) Close() error {
 		return nil
 	}
 	r.closed = true
+	close(r.closing)
 	r.mu.Unlock()
 	r.starting.Wait() // a launch in progress adds its job to r.calls
 
