@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,9 +118,15 @@ type httpServer struct {
 
 // startHTTP starts `spillway serve --listen 127.0.0.1:0 args...` and waits
 // for it to say where it serves.
+//
+// Without a token in args or env, it passes --no-token: the tests of
+// the token made by default start their own server.
 func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	t.Helper()
 	tmp := t.TempDir()
+	if !slices.Contains(args, "--token") && !slices.Contains(args, "--token-file") && !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "SPILLWAY_TOKEN=") && e != "SPILLWAY_TOKEN=" }) {
+		args = append(args, "--no-token")
+	}
 	cmd := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Env = serverEnv(tmp, env...)
 	pr, pw := io.Pipe()

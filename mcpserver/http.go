@@ -1,16 +1,19 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,8 +42,45 @@ type HTTPConfig struct {
 	// Zero means DefaultIdleTimeout; negative, never.
 	IdleTimeout time.Duration
 	// AllowedOrigins are browser origins (scheme://host[:port]) accepted
-	// besides the loopback ones.
+	// besides the server's own (http://127.0.0.1:PORT, http://localhost:PORT
+	// and http://[::1]:PORT, PORT being the one it listens on). Origins
+	// compare exactly, as RFC 6454 defines their equality: scheme and host
+	// without regard to case, the default port made explicit.
 	AllowedOrigins []string
+	// MaxSessions caps the sessions open at once (default
+	// DefaultMaxSessions); a client that would open one more gets 503.
+	// With each session's cap of 64 background jobs, it also caps the
+	// jobs of the whole server.
+	MaxSessions int
+	// BodyTimeout bounds the time a request's body takes to arrive
+	// (default 30 s).
+	BodyTimeout time.Duration
+}
+
+// DefaultMaxSessions is the default cap on sessions open at once.
+const DefaultMaxSessions = 64
+
+// Timeouts of an HTTP request: its headers, then its body, must arrive
+// within these (a slow client ties up a connection and a descriptor
+// otherwise); and the largest body a request may have.
+const (
+	headerTimeout      = 10 * time.Second
+	defaultBodyTimeout = 30 * time.Second
+	maxBodyBytes       = 16 << 20
+)
+
+func (c HTTPConfig) bodyTimeout() time.Duration {
+	if c.BodyTimeout <= 0 {
+		return defaultBodyTimeout
+	}
+	return c.BodyTimeout
+}
+
+func (c HTTPConfig) maxSessions() int {
+	if c.MaxSessions <= 0 {
+		return DefaultMaxSessions
+	}
+	return c.MaxSessions
 }
 
 func (c HTTPConfig) idle() time.Duration {
@@ -72,7 +112,7 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 		return nil, err
 	}
 	for _, o := range cfg.AllowedOrigins {
-		if u, err := url.Parse(o); err != nil || u.Scheme == "" || u.Host == "" || u.Path != "" {
+		if _, ok := normalOrigin(o); !ok {
 			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port], e.g. https://app.example.com", o)
 		}
 	}
@@ -80,6 +120,8 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	cfg.AllowedOrigins = append(slices.Clone(cfg.AllowedOrigins), ownOrigins(port)...)
 	h := newHTTPHandler(cfg)
 	return &HTTPServer{cfg: cfg, ln: ln, handler: h, sessions: h.sessions}, nil
 }
@@ -118,7 +160,8 @@ func (s *HTTPServer) Serve(ctx context.Context) error {
 	log := s.cfg.logger()
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 30 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
@@ -145,6 +188,8 @@ func (s *HTTPServer) Serve(ctx context.Context) error {
 // handler.
 type httpHandler struct {
 	cfg      HTTPConfig
+	origins  map[string]bool // normalOrigin of each allowed origin
+	open     func() int      // sessions the SDK holds
 	sdk      http.Handler
 	sessions *sessionTable
 	calls    clientContexts
@@ -157,7 +202,12 @@ type httpHandler struct {
 const callHeader = "X-Spillway-Call"
 
 func newHTTPHandler(cfg HTTPConfig) *httpHandler {
-	h := &httpHandler{cfg: cfg, log: cfg.logger()}
+	h := &httpHandler{cfg: cfg, log: cfg.logger(), origins: map[string]bool{}}
+	for _, o := range cfg.AllowedOrigins {
+		if n, ok := normalOrigin(o); ok {
+			h.origins[n] = true
+		}
+	}
 	h.sessions = newSessionTable(cfg.NewToolset, cfg.idle(), h.log)
 	lookup := func(req *mcp.CallToolRequest) (*session, context.Context, error) {
 		s, err := h.sessions.attach(req.Session)
@@ -171,6 +221,13 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		return s, client, nil
 	}
 	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
+	h.open = func() int {
+		n := 0
+		for range srv.Sessions() {
+			n++
+		}
+		return n
+	}
 	h.sessions.find = func(id string) *mcp.ServerSession {
 		for ss := range srv.Sessions() {
 			if ss.ID() == id {
@@ -194,9 +251,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Not found: spillway serves MCP at "+Path, http.StatusNotFound)
 		return
 	}
-	if origin := r.Header.Get("Origin"); !originAllowed(origin, h.cfg.AllowedOrigins) {
-		h.log.Warn("request refused: origin not allowed", "origin", origin, "remote", r.RemoteAddr)
-		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (only loopback origins, and those given with --allow-origin)", origin), http.StatusForbidden)
+	if origin := r.Header.Get("Origin"); !originAllowed(origin, h.origins) {
+		h.log.Warn("request refused: origin not allowed", "origin", quote(origin), "remote", r.RemoteAddr)
+		http.Error(w, fmt.Sprintf("Forbidden: origin %s is not allowed (only the server's own origin, and those given with --allow-origin)", quote(origin)), http.StatusForbidden)
 		return
 	}
 	if h.cfg.Token != "" && !bearerOK(r.Header.Get("Authorization"), h.cfg.Token) {
@@ -205,7 +262,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if r.Method == http.MethodPost {
+		if !h.readBody(w, r) {
+			return
+		}
+	}
 	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" && r.Method == http.MethodPost && h.open() >= h.cfg.maxSessions() {
+		h.log.Warn("request refused: too many sessions", "max", h.cfg.maxSessions(), "remote", r.RemoteAddr)
+		http.Error(w, fmt.Sprintf("Service Unavailable: this server already has %d sessions open, its cap (--max-sessions); end one (DELETE, or let it idle out) and try again", h.cfg.maxSessions()), http.StatusServiceUnavailable)
+		return
+	}
 	if id != "" {
 		defer h.sessions.request(id)()
 	}
@@ -228,21 +295,84 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.sdk.ServeHTTP(w, r)
 }
 
+// readBody reads the whole body of r within the body timeout and at most
+// maxBodyBytes, so that a client that sends it slowly (or endlessly) does
+// not hold a connection; the handlers then read it from memory. The
+// connection's deadline is lifted afterwards: a call may run, and its
+// response stream, for long.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) bool {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(h.cfg.bodyTimeout()))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		// The deadline stays: the server must not wait for the rest of
+		// the body before it answers and closes the connection.
+		w.Header().Set("Connection", "close")
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("Request Entity Too Large: a request body may hold %d bytes at most", maxBodyBytes), http.StatusRequestEntityTooLarge)
+		} else {
+			h.log.Warn("request refused: body not read", "err", err, "remote", r.RemoteAddr)
+			http.Error(w, fmt.Sprintf("Request Timeout: the body did not arrive within %v", h.cfg.bodyTimeout()), http.StatusRequestTimeout)
+		}
+		return false
+	}
+	rc.SetReadDeadline(time.Time{})
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
+}
+
 // originAllowed accepts requests without an Origin (clients that are not
-// browsers), loopback origins, and the configured ones. Any other origin
-// is a web page trying to reach the server (DNS rebinding, CSRF).
-func originAllowed(origin string, allowed []string) bool {
+// browsers) and the allowed origins (normalized), exactly. Any other
+// origin is a web page trying to reach the server (DNS rebinding, CSRF):
+// another port of localhost is another origin, maybe a dev server the
+// agent itself started.
+func originAllowed(origin string, allowed map[string]bool) bool {
 	if origin == "" {
 		return true
 	}
-	if slices.Contains(allowed, origin) {
-		return true
-	}
+	n, ok := normalOrigin(origin)
+	return ok && allowed[n]
+}
+
+// normalOrigin writes an origin the way RFC 6454 compares it: scheme and
+// host lowercased, the port explicit. Only http and https origins with a
+// host and nothing after it are origins here.
+func normalOrigin(origin string) (string, bool) {
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
+	if err != nil || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
 	}
-	return isLoopbackHost(u.Hostname())
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case scheme != "http" && scheme != "https":
+		return "", false
+	case port == "" && scheme == "http":
+		port = "80"
+	case port == "":
+		port = "443"
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), true
+}
+
+// ownOrigins are the origins of a page served from this server's own
+// loopback address and port.
+func ownOrigins(port string) []string {
+	var out []string
+	for _, host := range []string{"127.0.0.1", "localhost", "[::1]"} {
+		out = append(out, "http://"+host+":"+port)
+	}
+	return out
+}
+
+// quote quotes s for a log or an error, cut to 200 bytes: a header may be
+// long.
+func quote(s string) string {
+	if len(s) > 200 {
+		return strconv.Quote(s[:200]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 func isLoopbackHost(host string) bool {

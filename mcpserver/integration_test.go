@@ -15,6 +15,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -443,6 +444,8 @@ func TestHTTPIdleTimeout(t *testing.T) {
 func TestHTTPOrigin(t *testing.T) {
 	t.Parallel()
 	s := startHTTP(t, nil)
+	u, _ := url.Parse(s.url)
+	port := ":" + u.Port()
 	for _, tc := range []struct {
 		origin, host string
 		forbidden    bool
@@ -451,8 +454,14 @@ func TestHTTPOrigin(t *testing.T) {
 		{"http://localhost.evil.example", "", true},
 		{"null", "", true},
 		{"", "evil.example", true}, // DNS rebinding: a foreign Host on a loopback address
-		{"http://localhost:5173", "", false},
-		{"http://127.0.0.1", "", false},
+		// Another port of localhost is another origin: say, a dev server
+		// the agent started, or any local web page.
+		{"http://localhost:5173", "", true},
+		{"http://127.0.0.1", "", true},
+		{"http://evil.localhost" + port, "", true},
+		{"http://localhost" + port, "", false},
+		{"HTTP://LOCALHOST" + port, "", false}, // the same origin (RFC 6454)
+		{"http://127.0.0.1" + port, "", false},
 		{"", "", false},
 	} {
 		status := postInitialize(t, s.url, tc.origin, tc.host, "")
@@ -489,7 +498,8 @@ func postInitialize(t *testing.T, url, origin, host, auth string) int {
 
 func TestHTTPNonLoopbackNeedsToken(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(bin, "serve", "--listen", "0.0.0.0:0")
+	// Without a token serve makes one; --no-token is for loopback only.
+	cmd := exec.Command(bin, "serve", "--listen", "0.0.0.0:0", "--no-token")
 	cmd.Env = serverEnv(t.TempDir(), "SPILLWAY_TOKEN=")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -5,9 +5,11 @@ package mcpserver
 // in an httptest server.
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -276,25 +278,45 @@ func TestHTTPIdleSessions(t *testing.T) {
 }
 
 func TestOriginAllowed(t *testing.T) {
+	allowed := map[string]bool{}
+	for _, o := range append(ownOrigins("7777"), "https://allowed.example") {
+		n, ok := normalOrigin(o)
+		if !ok {
+			t.Fatalf("normalOrigin(%q) refused", o)
+		}
+		allowed[n] = true
+	}
 	for _, tc := range []struct {
 		origin string
 		want   bool
 	}{
 		{"", true},
-		{"http://localhost", true},
-		{"http://localhost:3000", true},
-		{"https://127.0.0.1:8443", true},
-		{"http://[::1]:80", true},
-		{"http://app.localhost", true},
+		{"http://localhost:7777", true},
+		{"http://127.0.0.1:7777", true},
+		{"http://[::1]:7777", true},
+		{"HTTP://LOCALHOST:7777", true}, // the same origin (RFC 6454)
+		{"http://localhost:7777/", true},
+		{"https://allowed.example", true}, // configured
+		{"https://allowed.example:443", true},
+		{"HTTPS://Allowed.Example", true},
+		{"http://localhost", false}, // another port: another origin
+		{"http://localhost:3000", false},
+		{"HTTP://LOCALHOST", false},
+		{"https://localhost:7777", false},
+		{"http://evil.localhost:7777", false},
+		{"http://app.localhost:7777", false},
+		{"http://localhost.:7777", false},
+		{"http://127.0.0.2:7777", false},
 		{"https://evil.example", false},
 		{"http://localhost.evil.example", false},
-		{"http://127.0.0.1.evil.example", false},
+		{"http://allowed.example", false},
+		{"https://allowed.example:8443", false},
+		{"http://user@localhost:7777", false},
 		{"null", false},
 		{"file://", false},
 		{"chrome-extension://abc", false},
-		{"https://allowed.example", true}, // configured
 	} {
-		if got := originAllowed(tc.origin, []string{"https://allowed.example"}); got != tc.want {
+		if got := originAllowed(tc.origin, allowed); got != tc.want {
 			t.Errorf("originAllowed(%q) = %v, want %v", tc.origin, got, tc.want)
 		}
 	}
@@ -416,3 +438,30 @@ func TestReadLineTooLong(t *testing.T) {
 		t.Errorf("at the end: %v, want EOF", err)
 	}
 }
+
+// TestHTTPSlowBody: a client that sends its headers and then its body
+// never (1000 such POSTs held 1210 descriptors for 70 s and more) gets
+// 408 once the body timeout passes, and its connection back.
+func TestHTTPSlowBody(t *testing.T) {
+	var rec toolsets
+	_, u := startHandler(t, HTTPConfig{Config: rec.config(t), BodyTimeout: 200 * time.Millisecond})
+	addr := strings.TrimPrefix(strings.TrimSuffix(u, Path), "http://")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{", Path, addr)
+	conn.SetReadDeadline(time.Now().Add(hangGuardUnit))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a body that never came: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("status %d, want 408", resp.StatusCode)
+	}
+}
+
+// hangGuardUnit bounds a wait that only guards against a hang.
+const hangGuardUnit = 30 * time.Second

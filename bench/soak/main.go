@@ -15,6 +15,7 @@ package main
 import (
 	"bufio"
 	"context"
+	cryptorand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -265,6 +266,7 @@ func makeWorkspace(ws string) error {
 type server struct {
 	cmd    *exec.Cmd
 	url    string
+	token  string // every request carries it
 	debug  string
 	args   []string
 	tmp    string
@@ -295,7 +297,8 @@ func startServer(ws, tmp string) (*server, error) {
 	}
 	cmd := exec.Command(*bin, args...)
 	cmd.Dir = ws
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "SPILLWAY_DEBUG_LISTEN="+debug)
+	token := cryptorand.Text()
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "SPILLWAY_DEBUG_LISTEN="+debug, "SPILLWAY_TOKEN="+token)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -303,7 +306,7 @@ func startServer(ws, tmp string) (*server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &server{cmd: cmd, debug: debug, args: args, tmp: tmp, exited: make(chan error, 1)}
+	s := &server{cmd: cmd, token: token, debug: debug, args: args, tmp: tmp, exited: make(chan error, 1)}
 	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -491,7 +494,8 @@ func (c *client) open() error {
 	cl := mcp.NewClient(&mcp.Implementation{Name: "soak", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sess, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.d.srv.url, MaxRetries: -1}, nil)
+	sess, err := cl.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.d.srv.url, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: bearer{c.d.srv.token}}}, nil)
 	if err != nil {
 		return err
 	}
@@ -742,4 +746,13 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i > 0 && i+2 < len(s) && s[i+2] != 'Z'
+}
+
+// bearer adds the server's token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }

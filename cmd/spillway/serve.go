@@ -1,8 +1,11 @@
 package main
 
 import (
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +25,9 @@ func newServeCmd() *cobra.Command {
 		idle     time.Duration
 		origins  []string
 		logLevel string
+		noToken  bool
+		tokenOut string
+		maxSess  int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -32,12 +38,19 @@ background jobs, spill directory), invisible to the others; a session ends
 when its client deletes it or after --idle-timeout without a request, and
 then its jobs are killed and its spill directory removed.
 
-Safety: it listens on 127.0.0.1 by default; a browser Origin that is not
-loopback (or given with --allow-origin) gets 403 (DNS-rebinding
-protection). To listen on any other address, set a bearer token with
---token or $SPILLWAY_TOKEN (prefer the variable: arguments are visible to
-other users in ps); every request must then send
-"Authorization: Bearer <token>" or gets 401.`,
+Safety: every request must send "Authorization: Bearer <token>" or gets
+401, on loopback too (any local user could run commands as you
+otherwise). Give the token with $SPILLWAY_TOKEN (or --token, but
+arguments are visible to other users in ps); without one, serve makes
+one, prints it once on stderr and writes it to a file only you can read
+(--token-file; default $XDG_RUNTIME_DIR/spillway/serve-PORT.token, or
+under your config directory), removed when serve ends. --no-token turns
+this off on a loopback address, for a machine no one else uses. The
+token never reaches the commands. It listens on 127.0.0.1 by default; a
+browser Origin other than the server's own (http://localhost:PORT,
+http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
+--allow-origin gets 403 (DNS-rebinding protection). At most
+--max-sessions sessions are open at once.`,
 		Example: `  spillway serve
   SPILLWAY_TOKEN=$(openssl rand -hex 32) spillway serve --listen 0.0.0.0:7777`,
 		Args: cobra.NoArgs,
@@ -48,6 +61,15 @@ other users in ps); every request must then send
 			}
 			if !cmd.Flags().Changed("token") {
 				token = envOr(tokenEnv, "")
+			}
+			// A server secret never reaches the commands.
+			os.Unsetenv(tokenEnv)
+			if noToken && token != "" {
+				return errors.New("--no-token and a token (--token or $" + tokenEnv + ") contradict each other")
+			}
+			made := false
+			if token == "" && !noToken {
+				token, made = rand.Text(), true
 			}
 			// Check the address before anything else is set up.
 			if err := mcpserver.CheckListen(listen, token); err != nil {
@@ -66,9 +88,20 @@ other users in ps); every request must then send
 				Token:          token,
 				IdleTimeout:    idle,
 				AllowedOrigins: origins,
+				MaxSessions:    maxSess,
 			})
 			if err != nil {
 				return err
+			}
+			if made {
+				path, err := writeToken(tokenOut, srv.URL(), token)
+				if err != nil {
+					return err
+				}
+				defer os.Remove(path)
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (also in %s, readable by you only): %s\n", path, token)
+			} else if noToken {
+				log.Warn("serving without a token: any local user can run commands as you (--no-token)")
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "spillway: serving MCP at %s\n", srv.URL())
 			ctx, stop := signalContext(cmd.Context())
@@ -78,7 +111,10 @@ other users in ps); every request must then send
 	}
 	f := cmd.Flags()
 	f.StringVar(&listen, "listen", mcpserver.DefaultListen, "address to listen on (HOST:PORT); not loopback needs a token")
-	f.StringVar(&token, "token", "", "bearer token every request must carry (default $"+tokenEnv+")")
+	f.StringVar(&token, "token", "", "bearer token every request must carry (default $"+tokenEnv+", else one made at start)")
+	f.BoolVar(&noToken, "no-token", false, "on a loopback address, require no token (any local user can then run commands)")
+	f.StringVar(&tokenOut, "token-file", "", "where to write the token serve makes (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token)")
+	f.IntVar(&maxSess, "max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once; one more gets 503")
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
 	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")

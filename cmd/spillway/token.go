@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+)
+
+// writeToken writes the token serve made to path (or the default path for
+// the port of serverURL), readable by this user only, and returns the
+// path. The file is written beside and renamed into place, so that a
+// symlink planted at the path is replaced, never followed.
+func writeToken(path, serverURL, token string) (string, error) {
+	if path == "" {
+		dir := os.Getenv("XDG_RUNTIME_DIR")
+		if dir == "" {
+			var err error
+			if dir, err = os.UserConfigDir(); err != nil {
+				return "", fmt.Errorf("no directory for the token file (%v): set --token-file, or give a token with $%s", err, tokenEnv)
+			}
+		}
+		port := "0"
+		if u, err := url.Parse(serverURL); err == nil {
+			port = u.Port()
+		}
+		path = filepath.Join(dir, "spillway", "serve-"+port+".token")
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot make the token's directory: %w (set --token-file, or give a token with $%s)", err, tokenEnv)
+	}
+	f, err := os.CreateTemp(dir, ".token-*")
+	if err != nil {
+		return "", fmt.Errorf("cannot write the token file: %w (set --token-file, or give a token with $%s)", err, tokenEnv)
+	}
+	// CreateTemp makes the file 0600.
+	_, err = f.WriteString(token + "\n")
+	if e := f.Close(); err == nil {
+		err = e
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("cannot write the token file %s: %w", path, err)
+	}
+	return path, nil
+}
