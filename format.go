@@ -3,7 +3,7 @@ package spillway
 import (
 	"strings"
 
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // render applies the session's format to the text of a successful
@@ -11,19 +11,19 @@ import (
 // details and the pure content fields, no notices inside them; with text
 // it is left as it is. A call that fails returns an error instead, which
 // the surfaces render (ErrorEnvelope).
-func (t *Toolset) render(text string, details any, content ...policy.Field) string {
-	return t.policy.Format.Render(text, details, false, content...)
+func (t *Toolset) render(text string, details any, content ...render.Field) string {
+	return t.format.Render(text, details, false, content...)
 }
 
 // renderBash applies the format to a bash result. A command that ran and
 // exited non-zero is a result, with its exit code in the details.
 func (t *Toolset) renderBash(res BashResult) BashResult {
-	if t.policy.Format != policy.FormatJSON {
+	if t.format != FormatJSON {
 		return res
 	}
 	res.Text = t.render(res.Text, res.Details,
-		policy.Field{Name: "stdout", Value: res.Stdout},
-		policy.Field{Name: "stderr", Value: res.Stderr})
+		render.Field{Name: "stdout", Value: res.Stdout},
+		render.Field{Name: "stderr", Value: res.Stderr})
 	return res
 }
 

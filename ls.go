@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // Types of the ls tool.
@@ -29,8 +29,8 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if err != nil {
 		return LsResult{}, err
 	}
-	if t.policy.Format == policy.FormatJSON {
-		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "entries", Value: entryList(res.Entries)})
+	if t.format == FormatJSON {
+		res.Text = t.render(res.Text, res.Details, render.Field{Name: "entries", Value: entryList(res.Entries)})
 	}
 	return res, nil
 }

@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // Types of the policy: the limits a toolset applies, per tool and per
@@ -25,19 +26,22 @@ type (
 	// SpillPolicy says where spill files go (Dir), the cap of one file
 	// (MaxBytes) and of a session's files (BudgetBytes).
 	SpillPolicy = policy.Spill
-	// Format is how a result's text is rendered: FormatText or FormatJSON.
-	Format = policy.Format
 )
+
+// Format is how a result's text is written: FormatText, or FormatJSON for
+// agents that parse results. It is presentation, not a limit: a Policy
+// says how much a result shows, Options.Format how it is written.
+type Format = render.Format
 
 // Formats of a result's text.
 const (
 	// FormatText is the text the model reads: content and bracketed
 	// notices.
-	FormatText = policy.FormatText
+	FormatText = render.FormatText
 	// FormatJSON is one compact JSON object,
 	// {"ok":true,"data":{…details…,…content…}}, for agents that parse
 	// results; a failed call is {"ok":false,"error":"…"} (ErrorEnvelope).
-	FormatJSON = policy.FormatJSON
+	FormatJSON = render.FormatJSON
 )
 
 // Hard ceilings that no policy or call can pass.
@@ -60,4 +64,7 @@ func ProfileNames() []string { return policy.ProfileNames() }
 
 // ErrorEnvelope renders the error of a failed call in FormatJSON:
 // {"ok":false,"error":"…"}.
-func ErrorEnvelope(err error) string { return policy.ErrorEnvelope(err.Error()) }
+func ErrorEnvelope(err error) string { return render.ErrorEnvelope(err.Error()) }
+
+// ParseFormat reads a format's name ("text", "json"; "" is text).
+func ParseFormat(name string) (Format, error) { return render.ParseFormat(name) }

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // Types of the read tool.
@@ -33,8 +33,8 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, err
 	}
-	if t.policy.Format == policy.FormatJSON && res.Image == nil {
-		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "content", Value: res.Content})
+	if t.format == FormatJSON && res.Image == nil {
+		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
 	}
 	return res, nil
 }

@@ -3,7 +3,7 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/search"
 )
 
@@ -39,8 +39,8 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, err
 	}
-	if t.policy.Format == policy.FormatJSON {
-		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "content", Value: res.Content})
+	if t.format == FormatJSON {
+		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
 	}
 	return res, nil
 }
@@ -55,8 +55,8 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err != nil {
 		return FindResult{}, err
 	}
-	if t.policy.Format == policy.FormatJSON {
-		res.Text = t.render(res.Text, res.Details, policy.Field{Name: "content", Value: res.Content})
+	if t.format == FormatJSON {
+		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
 	}
 	return res, nil
 }

@@ -41,6 +41,9 @@ type Options struct {
 	// spill files go; nil means DefaultPolicy(). New refuses a policy that
 	// a tool could not use (see Policy.Validate).
 	Policy *Policy
+	// Format is how results' text is written: FormatText (the default)
+	// or FormatJSON. New refuses another value.
+	Format Format
 	// KeepSpill spills into $TMPDIR/spillway-<uid>/cli/ (under
 	// Policy.Spill.Dir when set), a directory kept after Close and pruned
 	// by the spill budget and after 24 hours, so that the files a notice
@@ -75,6 +78,7 @@ type Options struct {
 // spill directory. Its methods are safe for concurrent use.
 type Toolset struct {
 	policy policy.Policy
+	format Format
 	spill  *spill.Store
 	// scratch holds the private temp directory of sandboxed commands: the
 	// spill store, or a session store of its own when the spill store is
@@ -104,6 +108,11 @@ func New(opts Options) (*Toolset, error) {
 		}
 	}
 	t.policy = t.policy.WithinBudget()
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, fmt.Errorf("spillway: Options.Format: %w", err)
+	}
+	t.format = format
 	for k, v := range opts.Env {
 		if err := shell.CheckEnv(k, v); err != nil {
 			return nil, fmt.Errorf("spillway: Options.Env: %w", err)
@@ -150,6 +159,9 @@ func New(opts Options) (*Toolset, error) {
 
 // Policy returns the policy the toolset applies.
 func (t *Toolset) Policy() Policy { return t.policy }
+
+// Format returns how the toolset writes results' text.
+func (t *Toolset) Format() Format { return t.format }
 
 // SpillDir returns the session's spill directory ("" until first used).
 func (t *Toolset) SpillDir() string { return t.spill.Dir() }

@@ -25,7 +25,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -35,7 +34,7 @@ var fuzzToolOrder = []string{"bash", "read", "grep", "find", "ls"}
 
 // fuzzResultCeiling bounds the text of any result: two streams at the
 // stream ceiling, and room for the notices.
-const fuzzResultCeiling = 2*policy.StreamCeiling + 64<<10
+const fuzzResultCeiling = 2*spillway.StreamCeiling + 64<<10
 
 // fuzzSeeds are typical calls and the edges of each parameter. The same
 // seeds are kept in testdata/fuzz/FuzzToolArguments.
@@ -99,7 +98,7 @@ func fuzzServer(f *testing.F) *mcp.ClientSession {
 			f.Fatal(err)
 		}
 	}
-	p := policy.Default()
+	p := spillway.DefaultPolicy()
 	p.Shell = "true" // the command is never interpreted
 	p.Spill.Dir = base
 	cfg := mcpserver.Config{

@@ -3,11 +3,11 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"github.com/spillway-dev/spillway"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -31,8 +31,8 @@ func newProgressReporter(ctx context.Context, ss *mcp.ServerSession, token any) 
 	return &progressReporter{ctx: ctx, ss: ss, token: token, start: time.Now()}
 }
 
-// report sends one notification. It is the shell.Input.Progress callback.
-func (p *progressReporter) report(pr shell.Progress) {
+// report sends one notification. It is the BashInput.Progress callback.
+func (p *progressReporter) report(pr spillway.BashProgress) {
 	p.mu.Lock()
 	defer p.mu.Unlock() // also keeps notifications in order
 	if p.done {
@@ -61,7 +61,7 @@ func (p *progressReporter) stop() {
 	p.mu.Unlock()
 }
 
-func progressMessage(pr shell.Progress, elapsed float64) string {
+func progressMessage(pr spillway.BashProgress, elapsed float64) string {
 	lines := "lines"
 	if pr.Lines == 1 {
 		lines = "line"

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 type inner struct {
@@ -81,7 +80,7 @@ func TestOutputSchemaFollowsJSONTags(t *testing.T) {
 }
 
 func TestToolDefinitions(t *testing.T) {
-	p := policy.Default()
+	p := spillway.DefaultPolicy()
 	p.Read.MaxLines = 1234
 	p.Bash.Stdout.MaxBytes = 10 * 1024
 	p.TimeoutMS = 60_000

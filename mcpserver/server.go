@@ -39,6 +39,10 @@ type Config struct {
 	// limits and its format renders the results. nil means
 	// spillway.DefaultPolicy().
 	Policy *spillway.Policy
+	// Format is how the toolsets write results (the Options.Format of
+	// NewToolset's toolsets): the server writes the errors of calls that
+	// could not be made the same way.
+	Format spillway.Format
 	// Version is the server version reported to clients.
 	Version string
 	// Logger receives the server's log (never stdout). nil discards it.
@@ -120,7 +124,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		log:     cfg.logger(),
 		typed:   cfg.TypedResults,
 		session: lookup,
-		format:  cfg.policy().Format,
+		format:  cfg.Format,
 	}
 	for _, t := range Tools(cfg.policy()) {
 		addTool(s, t)

@@ -7,6 +7,7 @@ import (
 // hardened returns opts with the hardening flags applied: --root,
 // --sandbox and --no-network (SPEC §4).
 func hardened(opts spillway.Options) spillway.Options {
+	opts.Format, _ = resultFormat() // checked by loadPolicy
 	opts.Root = global.root
 	opts.Sandbox = global.sandbox
 	opts.NoNetwork = global.noNetwork

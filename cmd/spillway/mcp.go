@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
@@ -75,7 +75,7 @@ func addServerFlags(cmd *cobra.Command) {
 func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	src := policySources()
 	src.TimeoutMS = mcpserver.DefaultTimeoutMS
-	p, err := policy.Load(src)
+	p, err := config.Load(src)
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
@@ -98,6 +98,7 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	return mcpserver.Config{
 		NewToolset: func() (*spillway.Toolset, error) { return spillway.New(opts) },
 		Policy:     &p,
+		Format:     opts.Format,
 		Version:    moduleVersion(),
 		Logger:     log,
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -12,18 +15,31 @@ const configEnv = "SPILLWAY_CONFIG"
 // loadPolicy builds the policy a tool command, mcp or serve runs with, from
 // the global flags: the built-in defaults, then the profile (--profile, else
 // the config file's profile key), then the config file (--config, else
-// $SPILLWAY_CONFIG), then --format. Per-call parameters come later, with
-// the policy's ForCall methods. A bad file, profile or format is an error
-// for the caller to return from RunE (main prints it and exits 2).
+// $SPILLWAY_CONFIG). Per-call parameters come later, with the policy's
+// ForCall methods. A bad file, profile or --format is an error for the
+// caller to return from RunE (main prints it and exits 2): every command
+// that loads a policy checks the format too, though it is not part of it.
 func loadPolicy() (policy.Policy, error) {
-	return policy.Load(policySources())
+	if _, err := resultFormat(); err != nil {
+		return policy.Policy{}, err
+	}
+	return config.Load(policySources())
+}
+
+// resultFormat is --format: how results are written, text or json.
+func resultFormat() (spillway.Format, error) {
+	f, err := spillway.ParseFormat(global.format)
+	if err != nil {
+		return "", fmt.Errorf("--format: %w", err)
+	}
+	return f, nil
 }
 
 // policySources are the layers the global flags name.
-func policySources() policy.Sources {
+func policySources() config.Sources {
 	path := global.config
 	if path == "" {
 		path = os.Getenv(configEnv)
 	}
-	return policy.Sources{Profile: global.profile, ConfigPath: path, Format: global.format}
+	return config.Sources{Profile: global.profile, ConfigPath: path}
 }

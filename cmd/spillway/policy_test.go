@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -31,13 +31,13 @@ func TestLoadPolicy(t *testing.T) {
 		profile string
 		strat   output.Strategy
 		lines   int
-		format  policy.Format
+		format  spillway.Format
 	}{
-		{"defaults", globalFlags{format: "text"}, "", "default", output.HeadTail, 2000, policy.FormatText},
-		{"--profile", globalFlags{profile: "pi", format: "text"}, "", "pi", output.Tail, 2000, policy.FormatText},
-		{"$SPILLWAY_CONFIG", globalFlags{format: "text"}, envFile, "pipe", output.Tail, 300, policy.FormatText},
-		{"--config wins over $SPILLWAY_CONFIG", globalFlags{config: flagFile, format: "json"}, envFile, "default", output.HeadTail, 400, policy.FormatJSON},
-		{"--profile wins over the file's profile", globalFlags{profile: "zdx", format: "text"}, envFile, "zdx", output.Head, 300, policy.FormatText},
+		{"defaults", globalFlags{format: "text"}, "", "default", output.HeadTail, 2000, spillway.FormatText},
+		{"--profile", globalFlags{profile: "pi", format: "text"}, "", "pi", output.Tail, 2000, spillway.FormatText},
+		{"$SPILLWAY_CONFIG", globalFlags{format: "text"}, envFile, "pipe", output.Tail, 300, spillway.FormatText},
+		{"--config wins over $SPILLWAY_CONFIG", globalFlags{config: flagFile, format: "json"}, envFile, "default", output.HeadTail, 400, spillway.FormatJSON},
+		{"--profile wins over the file's profile", globalFlags{profile: "zdx", format: "text"}, envFile, "zdx", output.Head, 300, spillway.FormatText},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,9 +47,10 @@ func TestLoadPolicy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Profile != tt.profile || p.Bash.Stdout.Strategy != tt.strat || p.Read.MaxLines != tt.lines || p.Format != tt.format {
+			f, _ := resultFormat()
+			if p.Profile != tt.profile || p.Bash.Stdout.Strategy != tt.strat || p.Read.MaxLines != tt.lines || f != tt.format {
 				t.Errorf("got profile %s, strategy %s, read lines %d, format %s; want %s, %s, %d, %s",
-					p.Profile, p.Bash.Stdout.Strategy, p.Read.MaxLines, p.Format, tt.profile, tt.strat, tt.lines, tt.format)
+					p.Profile, p.Bash.Stdout.Strategy, p.Read.MaxLines, f, tt.profile, tt.strat, tt.lines, tt.format)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
@@ -188,7 +189,7 @@ func checkConfigKeys(t *testing.T) {
 			if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p, err := policy.Load(policy.Sources{ConfigPath: file})
+			p, err := config.Load(config.Sources{ConfigPath: file})
 			if err != nil {
 				t.Errorf("%s.%s: config key %s: %v", tool.Name, prm.Name, prm.Config, err)
 				continue

@@ -241,7 +241,7 @@ func runCall(cmd *cobra.Command, call spillway.ToolCall) error {
 	case errors.As(err, &argsErr):
 		return err
 	case err != nil:
-		return printFailure(cmd.OutOrStdout(), ts.Policy().Format, err)
+		return printFailure(cmd.OutOrStdout(), ts.Format(), err)
 	}
 	err = printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
 	if d, ok := res.Details.(spillway.BashDetails); ok && d.Running {

@@ -100,9 +100,6 @@ type Policy struct {
 	// TimeoutMS is the default bash timeout, after which a command is
 	// backgrounded.
 	TimeoutMS int
-	// Format is how tool results are rendered: text, or JSON (seed 001's
-	// envelope, see Envelope).
-	Format Format
 	// MaxWaitMS, when above zero, bounds how long one call waits: a
 	// command's timeout and check_pid's wait. The MCP server sets it so
 	// that every call returns before its client gives up on the request.
@@ -146,7 +143,6 @@ func Default() Policy {
 		Profile:   "default",
 		Shell:     "bash",
 		TimeoutMS: 120_000,
-		Format:    FormatText,
 
 		ResultBudget: DefaultResultBudget,
 		Spill:        Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes},
@@ -270,9 +266,6 @@ func (p Policy) Validate() error {
 	}
 	if p.ResultBudget != 0 && p.ResultBudget < MinResultBudget {
 		return fmt.Errorf("result_budget %d: want 0 (no budget) or at least %d", p.ResultBudget, MinResultBudget)
-	}
-	if _, err := ParseFormat(string(p.Format)); err != nil {
-		return err
 	}
 	if p.Spill.MaxBytes <= 0 || p.Spill.BudgetBytes <= 0 {
 		return fmt.Errorf("spill max_bytes and budget_bytes must be at least 1")

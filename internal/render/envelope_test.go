@@ -1,4 +1,4 @@
-package policy
+package render
 
 import (
 	"encoding/json"

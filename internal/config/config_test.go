@@ -1,7 +1,8 @@
-package policy
+package config
 
 import (
 	"errors"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,7 +124,7 @@ max_line_chars = 40
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := Default()
+	q := policy.Default()
 	cfg2.Apply(&q)
 	checks = append(checks, []struct {
 		key       string
@@ -168,9 +169,9 @@ func allKeys(path []string) []string {
 
 // roundTrip checks that p written as a config file and read back, over its
 // profile, is p.
-func roundTrip(t *testing.T, p Policy) {
+func roundTrip(t *testing.T, p policy.Policy) {
 	t.Helper()
-	doc, err := p.ConfigTOML()
+	doc, err := TOML(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,14 +181,13 @@ func roundTrip(t *testing.T, p Policy) {
 	}
 	back := mustProfile(t, cfg.Profile())
 	cfg.Apply(&back)
-	back.Format = p.Format
 	if !reflect.DeepEqual(back, p) {
 		t.Errorf("round trip:\n got %+v\nwant %+v\n%s", back, p, doc)
 	}
 }
 
 func TestConfigRoundTripProfiles(t *testing.T) {
-	for _, name := range ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		t.Run(name, func(t *testing.T) { roundTrip(t, mustProfile(t, name)) })
 	}
 }
@@ -305,99 +305,19 @@ func TestConfigCeilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Default()
+	p := policy.Default()
 	cfg.Apply(&p)
-	if p.Bash.Stdout.MaxBytes != StreamCeiling || p.Bash.Stderr.MaxBytes != StreamCeiling || p.Read.MaxBytes != StreamCeiling || p.Ls.MaxBytes != StreamCeiling {
-		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
+	if p.Bash.Stdout.MaxBytes != policy.StreamCeiling || p.Bash.Stderr.MaxBytes != policy.StreamCeiling || p.Read.MaxBytes != policy.StreamCeiling || p.Ls.MaxBytes != policy.StreamCeiling {
+		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", policy.StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
 	}
-	if p.Bash.Stdout.MaxLines != LinesCeiling || p.Grep.Limit != LinesCeiling {
-		t.Errorf("lines not held to %d: bash %d, grep %d", LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
+	if p.Bash.Stdout.MaxLines != policy.LinesCeiling || p.Grep.Limit != policy.LinesCeiling {
+		t.Errorf("lines not held to %d: bash %d, grep %d", policy.LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
 	}
-	if p.Bash.Stdout.MaxLineChars != StreamCeiling {
-		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, StreamCeiling)
-	}
-}
-
-func TestForCall(t *testing.T) {
-	def := Default().Bash
-	oc := mustProfile(t, "opencode").Bash
-	tests := []struct {
-		name                     string
-		bash                     Bash
-		maxLines, maxBytes       int
-		full                     bool
-		lines, bytes, chars, shw int
-	}{
-		{"nothing given keeps the policy", def, 0, 0, false, 2000, 51200, 2000, 0},
-		{"max_bytes of 1 GiB is held to the ceiling", def, 0, 1 << 30, false, 2000, StreamCeiling, 2000, 0},
-		{"max_lines past the ceiling", def, 1 << 40, 0, false, LinesCeiling, 51200, 2000, 0},
-		{"smaller limits", def, 10, 100, false, 10, 100, 2000, 0},
-		{"negative means not given", def, -1, -1, false, 2000, 51200, 2000, 0},
-		{"full_output", def, 0, 0, true, LinesCeiling, StreamCeiling, 0, 0},
-		{"full_output wins over max_bytes", def, 5, 1 << 30, true, LinesCeiling, StreamCeiling, 0, 0},
-		{"opencode keeps 500+500 without max_lines", oc, 0, 4096, false, 2000, 4096, 0, 1000},
-		{"opencode max_lines sets the shown lines too", oc, 3000, 0, false, 3000, 51200, 0, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := tt.bash.ForCall(tt.maxLines, tt.maxBytes, tt.full)
-			for _, l := range []output.Limits{b.Stdout, b.Stderr} {
-				if l.MaxLines != tt.lines || l.MaxBytes != tt.bytes || l.MaxLineChars != tt.chars || l.ShownLines != tt.shw {
-					t.Errorf("got lines %d bytes %d chars %d shown %d, want %d %d %d %d",
-						l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines, tt.lines, tt.bytes, tt.chars, tt.shw)
-				}
-				if err := l.Validate(); err != nil {
-					t.Error(err)
-				}
-			}
-			if b.SpillWhen != tt.bash.SpillWhen || b.MergeStreams != tt.bash.MergeStreams {
-				t.Error("ForCall changed more than the limits")
-			}
-		})
-	}
-	if tt := tests[0]; tt.bash.Stdout.MaxBytes != 51200 {
-		t.Error("ForCall changed the policy it was called on")
-	}
-	// A 1 GiB max_bytes through the pipeline: 3 MiB of output shows 1 MiB.
-	b := def.ForCall(0, 1<<30, false)
-	b.Stdout.MaxLines = LinesCeiling
-	pl := output.New(output.Options{Limits: b.Stdout})
-	line := strings.Repeat("x", 1023) + "\n"
-	for range 3 << 10 {
-		pl.Write([]byte(line))
-	}
-	pl.Close()
-	if r := pl.Result(); r.Truncation.OutputBytes > StreamCeiling || r.Truncation.TotalBytes != 3<<20 {
-		t.Errorf("showed %d of %d bytes, want at most %d", r.Truncation.OutputBytes, r.Truncation.TotalBytes, StreamCeiling)
+	if p.Bash.Stdout.MaxLineChars != policy.StreamCeiling {
+		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, policy.StreamCeiling)
 	}
 }
 
-func TestForCallLimit(t *testing.T) {
-	p := Default()
-	for _, tt := range []struct {
-		name      string
-		got, want int
-	}{
-		{"read default", p.Read.ForCall(0).MaxLines, 2000},
-		{"read 10", p.Read.ForCall(10).MaxLines, 10},
-		{"read ceiling", p.Read.ForCall(1 << 30).MaxLines, LinesCeiling},
-		{"grep default", p.Grep.ForCall(0).Limit, 100},
-		{"grep 200", p.Grep.ForCall(200).Limit, 200},
-		{"grep ceiling", p.Grep.ForCall(1 << 30).Limit, LinesCeiling},
-		{"find default", p.Find.ForCall(-3).Limit, 1000},
-		{"find ceiling", p.Find.ForCall(1 << 30).Limit, LinesCeiling},
-		{"ls default", p.Ls.ForCall(0).Limit, 500},
-		{"ls 1000", p.Ls.ForCall(1000).Limit, 1000},
-		{"ls ceiling", p.Ls.ForCall(1 << 30).Limit, LinesCeiling},
-	} {
-		if tt.got != tt.want {
-			t.Errorf("%s: %d, want %d", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
-// TestPrecedence follows one value through every layer: defaults < profile
-// < config file < flags < per-call parameters.
 func TestPrecedence(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, doc string) string {
@@ -414,10 +334,10 @@ func TestPrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Profile != "default" || p.Bash.Stdout.MaxBytes != 51200 || p.Bash.Stdout.MaxLines != 2000 || p.Format != FormatText {
+	if p.Profile != "default" || p.Bash.Stdout.MaxBytes != 51200 || p.Bash.Stdout.MaxLines != 2000 {
 		t.Errorf("defaults: %+v", p)
 	}
-	// Profile over defaults.
+	// policy.Profile over defaults.
 	if p, err = Load(Sources{Profile: "pi"}); err != nil {
 		t.Fatal(err)
 	}
@@ -433,15 +353,15 @@ func TestPrecedence(t *testing.T) {
 	}
 	// Flags over config: --profile picks zdx over the file's pi, whose
 	// values the file still changes; --format json.
-	if p, err = Load(Sources{Profile: "zdx", ConfigPath: cfgPath, Format: "json"}); err != nil {
+	if p, err = Load(Sources{Profile: "zdx", ConfigPath: cfgPath}); err != nil {
 		t.Fatal(err)
 	}
-	if p.Profile != "zdx" || p.Bash.Stdout.Strategy != output.Head || p.Bash.Stdout.MaxLines != 1500 || p.Read.MaxBytes != 40000 || p.Format != FormatJSON {
-		t.Errorf("flags: profile %s, bash %+v, read %+v, format %s", p.Profile, p.Bash.Stdout, p.Read, p.Format)
+	if p.Profile != "zdx" || p.Bash.Stdout.Strategy != output.Head || p.Bash.Stdout.MaxLines != 1500 || p.Read.MaxBytes != 40000 {
+		t.Errorf("flags: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
 	}
 	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
 	b := p.Bash.ForCall(100, 1<<30, false)
-	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != StreamCeiling {
+	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != policy.StreamCeiling {
 		t.Errorf("per call: %+v", b.Stdout)
 	}
 	if r := p.Read.ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
@@ -461,7 +381,6 @@ func TestLoadErrors(t *testing.T) {
 		{"missing file", Sources{ConfigPath: filepath.Join(dir, "none.toml")}, "none.toml"},
 		{"bad file", Sources{ConfigPath: bad}, bad + ":2: bash.max_bytes: must be at least 1, not -1"},
 		{"bad profile", Sources{Profile: "codex"}, `--profile: unknown profile "codex"`},
-		{"bad format", Sources{Format: "yaml"}, `--format: format "yaml": want text or json`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -473,39 +392,6 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestPolicyValidate(t *testing.T) {
-	for _, name := range ProfileNames() {
-		if err := mustProfile(t, name).Validate(); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-	bad := []func(*Policy){
-		func(p *Policy) { p.Shell = "" },
-		func(p *Policy) { p.TimeoutMS = 0 },
-		func(p *Policy) { p.Format = "xml" },
-		func(p *Policy) { p.Spill.BudgetBytes = 0 },
-		func(p *Policy) { p.Bash.Stderr.MaxBytes = 0 },
-		func(p *Policy) { p.Read.MaxLines = -1 },
-		func(p *Policy) { p.Grep.MaxLineChars = -1 },
-		func(p *Policy) { p.Ls.Limit = 0 },
-	}
-	for i, f := range bad {
-		p := Default()
-		f(&p)
-		if p.Validate() == nil {
-			t.Errorf("case %d validated", i)
-		}
-	}
-}
-
-func TestSpillStoreConfig(t *testing.T) {
-	s := Spill{Dir: "/x", MaxBytes: 5, BudgetBytes: 6}.StoreConfig()
-	if s.TempDir != "/x" || s.MaxFileBytes != 5 || s.BudgetBytes != 6 {
-		t.Errorf("%+v", s)
-	}
-}
-
-// TestDocsConfigExample: the config file shown in docs/profiles.md parses.
 func TestDocsConfigExample(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
 	if err != nil {
@@ -525,4 +411,13 @@ func TestDocsConfigExample(t *testing.T) {
 	if p.Bash.Stderr.MaxLines != 500 || p.Bash.Stdout.MaxLines != 2000 || p.Spill.Dir != "/var/tmp" {
 		t.Errorf("example applied: stderr %d lines, stdout %d, spill dir %q", p.Bash.Stderr.MaxLines, p.Bash.Stdout.MaxLines, p.Spill.Dir)
 	}
+}
+
+func mustProfile(t *testing.T, name string) policy.Policy {
+	t.Helper()
+	p, err := policy.Profile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,4 +1,8 @@
-package policy
+// Package render renders a tool result for a surface: as the text the
+// model reads, or as one JSON envelope for agents that parse results.
+// Presentation is not part of the limits: a policy says how much a result
+// shows, a Format how it is written.
+package render
 
 import (
 	"bytes"

@@ -1,4 +1,8 @@
-package policy
+// Package config reads spillway's TOML config file into a policy: each
+// key checked, every problem reported at once with its line. It is the
+// only package that links the TOML parser, and only the CLI imports it: a
+// library user who builds a policy in Go does not pay for it.
+package config
 
 import (
 	"bytes"
@@ -14,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -253,7 +258,7 @@ func (c *Config) Profile() string {
 // are held to it. [bash] sets both streams, [bash.stdout] and
 // [bash.stderr] one each, over [bash]. A profile's ShownLines (opencode's
 // 500 + 500 lines) is kept: max_lines here sets when output is cut.
-func (c *Config) Apply(p *Policy) {
+func (c *Config) Apply(p *policy.Policy) {
 	if c == nil {
 		return
 	}
@@ -288,22 +293,22 @@ func (c *Config) Apply(p *Policy) {
 		}
 	}
 	if r := k.Read; r != nil {
-		setInt(&p.Read.MaxLines, r.MaxLines, LinesCeiling)
-		setInt(&p.Read.MaxBytes, r.MaxBytes, StreamCeiling)
-		setInt(&p.Read.MaxLineChars, r.MaxLineChars, StreamCeiling)
+		setInt(&p.Read.MaxLines, r.MaxLines, policy.LinesCeiling)
+		setInt(&p.Read.MaxBytes, r.MaxBytes, policy.StreamCeiling)
+		setInt(&p.Read.MaxLineChars, r.MaxLineChars, policy.StreamCeiling)
 	}
 	if g := k.Grep; g != nil {
-		setInt(&p.Grep.Limit, g.Limit, LinesCeiling)
-		setInt(&p.Grep.MaxBytes, g.MaxBytes, StreamCeiling)
-		setInt(&p.Grep.MaxLineChars, g.MaxLineChars, StreamCeiling)
+		setInt(&p.Grep.Limit, g.Limit, policy.LinesCeiling)
+		setInt(&p.Grep.MaxBytes, g.MaxBytes, policy.StreamCeiling)
+		setInt(&p.Grep.MaxLineChars, g.MaxLineChars, policy.StreamCeiling)
 	}
 	if f := k.Find; f != nil {
-		setInt(&p.Find.Limit, f.Limit, LinesCeiling)
-		setInt(&p.Find.MaxBytes, f.MaxBytes, StreamCeiling)
+		setInt(&p.Find.Limit, f.Limit, policy.LinesCeiling)
+		setInt(&p.Find.MaxBytes, f.MaxBytes, policy.StreamCeiling)
 	}
 	if l := k.Ls; l != nil {
-		setInt(&p.Ls.Limit, l.Limit, LinesCeiling)
-		setInt(&p.Ls.MaxBytes, l.MaxBytes, StreamCeiling)
+		setInt(&p.Ls.Limit, l.Limit, policy.LinesCeiling)
+		setInt(&p.Ls.MaxBytes, l.MaxBytes, policy.StreamCeiling)
 	}
 	if c := k.Cache; c != nil {
 		if c.Commands != nil {
@@ -323,9 +328,9 @@ func (s streamKeys) apply(l *output.Limits) {
 	if s.HeadShare != nil {
 		l.HeadShare = *s.HeadShare
 	}
-	setInt(&l.MaxLines, s.MaxLines, LinesCeiling)
-	setInt(&l.MaxBytes, s.MaxBytes, StreamCeiling)
-	setInt(&l.MaxLineChars, s.MaxLineChars, StreamCeiling)
+	setInt(&l.MaxLines, s.MaxLines, policy.LinesCeiling)
+	setInt(&l.MaxBytes, s.MaxBytes, policy.StreamCeiling)
+	setInt(&l.MaxLineChars, s.MaxLineChars, policy.StreamCeiling)
 }
 
 func setString(dst *string, v *string) {
@@ -357,16 +362,16 @@ func (c *Config) check(lines map[string]int) []error {
 	}
 	k := c.keys
 	if k.Profile != nil {
-		if _, err := Profile(*k.Profile); err != nil || *k.Profile == "" {
-			bad("profile", "unknown profile %q; want one of %s", *k.Profile, strings.Join(ProfileNames(), ", "))
+		if _, err := policy.Profile(*k.Profile); err != nil || *k.Profile == "" {
+			bad("profile", "unknown profile %q; want one of %s", *k.Profile, strings.Join(policy.ProfileNames(), ", "))
 		}
 	}
 	if k.Shell != nil && strings.TrimSpace(*k.Shell) == "" {
 		bad("shell", "is empty; want a shell such as \"bash\"")
 	}
 	atLeast("timeout_ms", k.TimeoutMS, 1)
-	if b := k.ResultBudget; b != nil && *b != 0 && *b < MinResultBudget {
-		bad("result_budget", "%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", *b, MinResultBudget, MinResultBudget)
+	if b := k.ResultBudget; b != nil && *b != 0 && *b < policy.MinResultBudget {
+		bad("result_budget", "%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", *b, policy.MinResultBudget, policy.MinResultBudget)
 	}
 	if c := k.Cache; c != nil {
 		atLeast("cache.ttl_ms", c.TTLMS, 1)
@@ -679,11 +684,10 @@ func knownKeys(path []string) []string {
 	return keys
 }
 
-// ConfigTOML renders p as a config file that sets every key; read back
-// with ParseConfig and applied to Profile(p.Profile), it gives p again
-// (Format, SpillWhen and ShownLines come from the profile and the flags,
-// not from the file).
-func (p Policy) ConfigTOML() ([]byte, error) {
+// TOML renders p as a config file that sets every key; read back with
+// ParseConfig and applied to policy.Profile(p.Profile), it gives p again
+// (SpillWhen and ShownLines come from the profile, not from the file).
+func TOML(p policy.Policy) ([]byte, error) {
 	i64 := func(v int) *int64 { x := int64(v); return &x }
 	str := func(s string) *string { return &s }
 	stream := func(l output.Limits) *streamKeys {
@@ -716,8 +720,6 @@ type Sources struct {
 	Profile string
 	// ConfigPath is --config, else $SPILLWAY_CONFIG; "" for no file.
 	ConfigPath string
-	// Format is --format ("" is text).
-	Format string
 	// TimeoutMS, when above zero, replaces the default bash timeout of the
 	// profile, under the config file's timeout_ms: the MCP server's must
 	// end before its clients give up on a request.
@@ -728,31 +730,28 @@ type Sources struct {
 // config file and the flags, in that order of precedence, each held to
 // the hard ceilings. Per-call parameters come later, with the ForCall
 // methods.
-func Load(src Sources) (Policy, error) {
+func Load(src Sources) (policy.Policy, error) {
 	var cfg *Config
 	if src.ConfigPath != "" {
 		var err error
 		if cfg, err = LoadConfig(src.ConfigPath); err != nil {
-			return Policy{}, err
+			return policy.Policy{}, err
 		}
 	}
 	name := src.Profile
 	if name == "" {
 		name = cfg.Profile()
 	}
-	p, err := Profile(name)
+	p, err := policy.Profile(name)
 	if err != nil {
-		return Policy{}, fmt.Errorf("--profile: %w", err)
+		return policy.Policy{}, fmt.Errorf("--profile: %w", err)
 	}
 	if src.TimeoutMS > 0 {
 		p.TimeoutMS = src.TimeoutMS
 	}
 	cfg.Apply(&p)
-	if p.Format, err = ParseFormat(src.Format); err != nil {
-		return Policy{}, fmt.Errorf("--format: %w", err)
-	}
 	if err := p.Validate(); err != nil {
-		return Policy{}, fmt.Errorf("policy: %w", err)
+		return policy.Policy{}, fmt.Errorf("policy: %w", err)
 	}
 	return p, nil
 }
