@@ -5,9 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // seqBlock returns about n bytes of `seq` output starting at from, ending
@@ -69,15 +67,6 @@ func BenchmarkPipeline(b *testing.B) {
 			}
 		})
 	}
-}
-
-// cpuTime is the user and system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // chunksOf cuts data into pieces of exactly n bytes (the last whole piece

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command soak drives one `spillway serve` with many concurrent MCP clients
 // over Streamable HTTP and reports whether it stays healthy: throughput and
 // latency, and the server's RSS, open fds, threads, goroutines and child

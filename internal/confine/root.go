@@ -5,10 +5,11 @@
 //
 // Resolve follows symlinks the way the kernel does before it checks, and
 // Open closes the gap between the check and the open: the file is opened
-// with openat2(RESOLVE_BENEATH) relative to a handle of the root, so a
-// component swapped for a symlink after the check cannot lead out. On
-// kernels without openat2 the opened file's real path (/proc/self/fd/N) is
-// checked instead.
+// relative to a handle of the root by a resolver that cannot leave it, so a
+// component swapped for a symlink after the check cannot lead out. On Linux
+// that is openat2(RESOLVE_BENEATH) (on kernels without it, the opened
+// file's real path in /proc/self/fd is checked); elsewhere it is os.Root,
+// which walks the path one openat at a time and refuses a way out.
 //
 // A nil *Root confines nothing: every method allows every path.
 package confine
@@ -21,8 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // maxSymlinks bounds the symlinks followed while resolving one path, as
@@ -32,6 +31,10 @@ const maxSymlinks = 40
 // testHookBeforeOpen, when set by a test, runs between the check and the
 // open of Root.Open.
 var testHookBeforeOpen func()
+
+// errLeftBase is what a platform's openBeneath reports when the path it
+// opens no longer stays under its base directory.
+var errLeftBase = errors.New("the path leaves its base directory")
 
 // ErrOutside is matched (errors.Is) by every refusal of a Root.
 var ErrOutside = errors.New("path resolves outside the root")
@@ -94,11 +97,17 @@ func New(dir string, allow ...Allowed) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", dir, err)
 	}
-	fd, err := unix.Open(real, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	d, err := os.Open(real)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = d.Stat(); err == nil && !fi.IsDir() {
+			err = syscall.ENOTDIR
+		}
+		d.Close()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("root %s is not a directory that can be opened: %w", dir, err)
 	}
-	unix.Close(fd)
 	return &Root{dir: real, allow: allow}, nil
 }
 
@@ -168,8 +177,8 @@ func (r *Root) Contains(path string) bool {
 // Open opens path (relative to cwd, or to the root when cwd is "") with the
 // flags of os.OpenFile (files it creates get mode 0666 before the umask).
 // The path is resolved and checked as Resolve does, then opened relative to
-// a handle of its base directory with openat2(RESOLVE_BENEATH), so that
-// nothing changed after the check can lead the open outside.
+// a handle of its base directory by a resolver that stays beneath it, so
+// that nothing changed after the check can lead the open outside.
 func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
 	if r == nil {
 		return os.OpenFile(filepath.Clean(joinRaw("", cwd, path)), flag, 0o666)
@@ -184,7 +193,7 @@ func (r *Root) Open(cwd, path string, flag int) (*os.File, error) {
 	f, err := openBeneath(r, b, real, flag)
 	if err != nil {
 		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Err == syscall.EXDEV {
+		if errors.As(err, &pe) && (pe.Err == syscall.EXDEV || pe.Err == errLeftBase) {
 			return nil, &OutsideError{Path: path, Root: r.dir, Resolved: real, Changed: true}
 		}
 		return nil, err

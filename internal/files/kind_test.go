@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func readWithin(t *testing.T, tl *Tools, in ReadInput) (ReadResult, error) {
 func TestReadFIFODoesNotHang(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	fifo := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	_, err := readWithin(t, tl, ReadInput{Path: "pipe"})

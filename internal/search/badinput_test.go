@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -111,7 +110,7 @@ func TestPermissionDenied(t *testing.T) {
 		copyFile(t, self, bin)
 		cmd := exec.Command(bin, "-test.run=^$")
 		cmd.Env = append(os.Environ(), permHelperEnv+"="+dir)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		cmd.SysProcAttr = asNobody()
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -190,21 +189,6 @@ func writeLongLine(t *testing.T, path string, size, at int64, marker, tail strin
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// memDir returns a temporary directory in memory (/dev/shm) when it has
-// room for size bytes, so that a big test file costs no disk writeback.
-func memDir(t *testing.T, size int64) string {
-	t.Helper()
-	var st syscall.Statfs_t
-	if syscall.Statfs("/dev/shm", &st) == nil && int64(st.Bavail)*st.Bsize > 2*size {
-		dir, err := os.MkdirTemp("/dev/shm", "spillway-search-")
-		if err == nil {
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			return dir
-		}
-	}
-	return t.TempDir()
 }
 
 // TestGrepOneGiBLine: a 1 GiB single-line file is searched in bounded

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/spillway-dev/spillway/output"
@@ -84,7 +83,7 @@ func TestFindParameters(t *testing.T) {
 	if err := os.Symlink("src", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
 		t.Fatal(err)
 	}
 	s := newTestSearcher(t, root)

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/spill"
@@ -136,7 +135,7 @@ func TestGrepNoMatches(t *testing.T) {
 func TestGrepBadInput(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a.txt": "hello\n", "dir/b.txt": "hello\n"})
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(root, "fifo")); err != nil {
 		t.Fatal(err)
 	}
 	s := newTestSearcher(t, root)

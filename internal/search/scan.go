@@ -106,7 +106,7 @@ func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 		return res
 	}
 	defer f.Close()
-	if err := s.cfg.root.CheckFD(f.fd, path); err != nil { // issue 7: changed since the check
+	if err := f.check(s.cfg.root); err != nil { // issue 7: changed since the check
 		res.err = err
 		return res
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // An exitStatus is how a shell ended: its exit code, or the signal that
@@ -29,14 +27,6 @@ func waitStatus(ws syscall.WaitStatus) exitStatus {
 		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
 	}
 	return exitStatus{code: ws.ExitStatus()}
-}
-
-// signalName names a signal the way people write it: SIGTERM, SIGKILL.
-func signalName(s syscall.Signal) string {
-	if name := unix.SignalName(s); name != "" {
-		return name
-	}
-	return fmt.Sprintf("signal %d", int(s))
 }
 
 // String is the status line of the text: "exit code: 0", or

@@ -77,6 +77,9 @@ type job struct {
 	// news wakes a check that waits for new output.
 	news activity
 
+	family family // the processes seen descending from the shell (portable tracking)
+	mark   string // NAME=VALUE in the job's environment that its processes inherit ("" for none)
+
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration
 	timedOut bool
@@ -121,9 +124,7 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 	}
 	s := &stream{label: label, r: r, pipe: pipe}
 	if fi, err := r.Stat(); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			s.ino = st.Ino
-		}
+		s.ino = inode(fi)
 	}
 	return s, w, nil
 }
@@ -182,6 +183,7 @@ func (j *job) wait() {
 
 // exit records how the shell ended.
 func (j *job) exit(s exitStatus) {
+	j.shellExited()
 	j.status = s
 	j.end = time.Now()
 	close(j.exited)
@@ -203,20 +205,6 @@ func (j *job) streams() []*stream {
 		return []*stream{j.stdout}
 	}
 	return []*stream{j.stdout, j.stderr}
-}
-
-// pipeHolders returns the live processes, other than this one, that hold
-// one of the job's pipes still open on our side.
-func (j *job) pipeHolders() []int {
-	j.pipeMu.Lock()
-	defer j.pipeMu.Unlock()
-	var ino []uint64
-	for _, s := range j.streams() {
-		if !s.closed && s.ino != 0 {
-			ino = append(ino, s.ino)
-		}
-	}
-	return pipeHolders(ino)
 }
 
 // noteOutput records that output arrived, for the waits on it.
@@ -252,12 +240,6 @@ func (j *job) running() bool {
 	j.gone = true
 	j.input.close()
 	return false
-}
-
-// holdersLeft reports whether a live process may still write to the
-// pipes: a member of the process group, or a process that holds one.
-func (j *job) holdersLeft() bool {
-	return groupLive(j.pid) || len(j.pipeHolders()) > 0
 }
 
 // settle waits, after the shell's exit, for the job to finish: its pipes

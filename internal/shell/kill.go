@@ -55,18 +55,6 @@ func (j *job) stop() stopOutcome {
 	return stopCutOff
 }
 
-// signal sends sig to the process group and to every process that holds
-// one of the job's pipes, and to the group such a process leads.
-func (j *job) signal(sig syscall.Signal) {
-	syscall.Kill(-j.pid, sig)
-	for _, pid := range j.pipeHolders() {
-		syscall.Kill(pid, sig)
-		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid && pid != j.pid {
-			syscall.Kill(-pid, sig)
-		}
-	}
-}
-
 // waitGone polls until nothing of the job is left, for at most d, or
 // closeGrace once the session is closing. The polls start quick and slow
 // down to 50 ms: a look at a group with members reads /proc.

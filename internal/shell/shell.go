@@ -192,7 +192,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		Path:        pl.path,
 		Args:        pl.argv,
 		Dir:         pl.dir,
-		Env:         pl.env,
+		Env:         j.markEnv(pl.env),
 		Stdin:       child.stdin,
 		Stdout:      child.stdout,
 		Stderr:      child.stderr,
@@ -236,6 +236,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		go j.read(s)
 	}
 	go j.wait()
+	j.watchFamily()
 	return j, nil
 }
 

@@ -2,14 +2,9 @@ package shell
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
@@ -78,90 +73,6 @@ func TestExitStatus(t *testing.T) {
 		if s.String() != c.want || s.signal != c.signal {
 			t.Errorf("%s: %q %q", c.script, s.String(), s.signal)
 		}
-	}
-}
-
-// readStat must find the fields after a command name with spaces and
-// parentheses.
-func TestReadStatOddName(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip(err)
-	}
-	b, err := os.ReadFile(sleep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	odd := filepath.Join(t.TempDir(), "a) (b c")
-	if err := os.WriteFile(odd, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(odd, "30")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer cmd.Process.Kill()
-	st, ok := readStat(cmd.Process.Pid)
-	if !ok || st.ppid != os.Getpid() || st.pgrp != cmd.Process.Pid || st.state == 'Z' {
-		t.Errorf("%+v %v", st, ok)
-	}
-}
-
-// A group whose only member is a zombie is not live, though kill(-pgid, 0)
-// still succeeds.
-func TestGroupLiveIgnoresZombies(t *testing.T) {
-	cmd := exec.Command("true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
-	defer cmd.Wait()
-	for i := 0; ; i++ {
-		if st, ok := readStat(pid); ok && st.state == 'Z' {
-			break
-		}
-		if i > 1000 {
-			t.Fatal("no zombie")
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if err := syscall.Kill(-pid, 0); err != nil {
-		t.Fatalf("kill(-pgid, 0) on a zombie group: %v", err)
-	}
-	if groupLive(pid) {
-		t.Error("a zombie-only group is live")
-	}
-	cmd.Wait()
-	if groupLive(pid) {
-		t.Error("an empty group is live")
-	}
-}
-
-// pipeHolders finds a process outside our group that holds our pipe.
-func TestPipeHolders(t *testing.T) {
-	s, w, err := newStream("stdout", output.New(output.Options{Limits: output.DefaultLimits}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.r.Close()
-	cmd := exec.Command("sleep", "30")
-	cmd.Stdout = w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	defer cmd.Wait()
-	holders := pipeHolders([]uint64{s.ino})
-	cmd.Process.Kill()
-	if s.ino == 0 || !slices.Equal(holders, []int{cmd.Process.Pid}) {
-		t.Errorf("ino %d holders %v, want [%d]", s.ino, holders, cmd.Process.Pid)
-	}
-	if h := pipeHolders([]uint64{s.ino + 1<<40}); len(h) != 0 {
-		t.Errorf("holders of an unknown pipe: %v", h)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
-	"syscall"
 )
 
 // fixedEnv is what every command's environment gets: no colours, no
@@ -41,12 +40,6 @@ func appendEnv(env []string, vars map[string]string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
-}
-
-// procAttr puts a command in its own process group, and kills it if
-// spillway dies so that a crashed server leaves no shell behind.
-func procAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
 // The parent-death signal fires when the *thread* that forked the child

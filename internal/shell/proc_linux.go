@@ -1,3 +1,5 @@
+//go:build linux && !spillway_portable
+
 package shell
 
 import (
@@ -20,6 +22,37 @@ import (
 //   - Which processes hold our pipes? A child that called setsid(2) has
 //     left the process group but may still write to the command's stdout;
 //     it is found through the pipe inode its /proc/PID/fd links name.
+
+// pipeHolders returns the live processes, other than this one, that hold
+// one of the job's pipes still open on our side.
+func (j *job) pipeHolders() []int {
+	j.pipeMu.Lock()
+	defer j.pipeMu.Unlock()
+	var ino []uint64
+	for _, s := range j.streams() {
+		if !s.closed && s.ino != 0 {
+			ino = append(ino, s.ino)
+		}
+	}
+	return pipeHolders(ino)
+}
+
+// holdersLeft reports whether a live process may still write to the
+// pipes: a member of the process group, or a process that holds one.
+func (j *job) holdersLeft() bool {
+	return groupLive(j.pid) || len(j.pipeHolders()) > 0
+}
+
+// family is not needed where /proc names the holders of a pipe.
+type family struct{}
+
+// watchFamily has nothing to watch where /proc names the holders of a pipe.
+func (j *job) watchFamily() {}
+
+func (j *job) shellExited() {}
+
+// markEnv adds nothing: the holders of a pipe are found without a mark.
+func (j *job) markEnv(env []string) []string { return env }
 
 // groupLive reports whether process group pgid has a member that is not a
 // zombie.
@@ -126,65 +159,4 @@ func canWrite(pid int, fd string) bool {
 		}
 	}
 	return true
-}
-
-// eachProc calls fn with every process id in /proc until fn returns false.
-func eachProc(fn func(pid int) bool) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return
-	}
-	defer d.Close()
-	for {
-		names, err := d.Readdirnames(256)
-		for _, n := range names {
-			pid, err := strconv.Atoi(n)
-			if err != nil || pid <= 0 {
-				continue
-			}
-			if !fn(pid) {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// procStat holds the fields of /proc/PID/stat that we use.
-type procStat struct {
-	state byte
-	ppid  int
-	pgrp  int
-	tty   int // the controlling terminal's device number, 0 for none
-}
-
-// live reports whether the process is neither a zombie nor dead.
-func (st procStat) live() bool { return st.state != 'Z' && st.state != 'X' }
-
-// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp session
-// tty_nr ...". The
-// command name may hold spaces and parentheses, so fields are counted from
-// its last ')'.
-func readStat(pid int) (procStat, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procStat{}, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procStat{}, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 5 || len(f[0]) != 1 {
-		return procStat{}, false
-	}
-	ppid, err1 := strconv.Atoi(string(f[1]))
-	pgrp, err2 := strconv.Atoi(string(f[2]))
-	tty, err3 := strconv.Atoi(string(f[4]))
-	if err1 != nil || err2 != nil || err3 != nil {
-		return procStat{}, false
-	}
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, tty: tty}, true
 }

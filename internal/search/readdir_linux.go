@@ -1,3 +1,5 @@
+//go:build linux && !spillway_portable
+
 package search
 
 import (

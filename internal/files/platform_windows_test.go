@@ -1,0 +1,5 @@
+package files
+
+import "errors"
+
+func mkfifo(string) error { return errors.ErrUnsupported }

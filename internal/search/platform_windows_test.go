@@ -1,0 +1,10 @@
+package search
+
+import (
+	"errors"
+	"syscall"
+)
+
+func mkfifo(string) error { return errors.ErrUnsupported }
+
+func asNobody() *syscall.SysProcAttr { return nil }

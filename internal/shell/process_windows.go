@@ -1,0 +1,62 @@
+package shell
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+)
+
+// Windows has no process groups and no signals. A job is its shell and
+// the processes the shell started, as taskkill /T finds them from the
+// shell's pid (the tree of parent ids Windows keeps); children whose
+// parent has already exited are not in that tree.
+
+// procAttr starts a command as the root of a new process group (the
+// Windows kind, for console control events).
+func procAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
+}
+
+// family is not tracked on Windows.
+type family struct{}
+
+func (j *job) watchFamily() {}
+
+func (j *job) shellExited() {}
+
+// markEnv adds nothing: the holders of a pipe are found without a mark.
+func (j *job) markEnv(env []string) []string { return env }
+
+// groupLive reports whether the process pid still runs.
+func groupLive(pid int) bool {
+	const stillActive = 259
+	h, err := syscall.OpenProcess(syscall.PROCESS_QUERY_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer syscall.CloseHandle(h)
+	var code uint32
+	return syscall.GetExitCodeProcess(h, &code) == nil && code == stillActive
+}
+
+// pipeHolders finds none: Windows does not say who holds a pipe.
+func (j *job) pipeHolders() []int { return nil }
+
+// holdersLeft reports whether the shell still runs or, once it has
+// exited, a pipe is not at end of file: some process still holds it.
+func (j *job) holdersLeft() bool {
+	return groupLive(j.pid) || j.hasExited() && !isClosed(j.readersDone)
+}
+
+// signal ends the shell and its tree of processes: Windows has no
+// SIGTERM, so both signals force the end (taskkill /F /T).
+func (j *job) signal(syscall.Signal) {
+	exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(j.pid)).Run()
+}
+
+// signalName names a signal.
+func signalName(s syscall.Signal) string { return s.String() }
+
+// inode is not known for a Windows pipe.
+func inode(os.FileInfo) uint64 { return 0 }
