@@ -17,14 +17,14 @@ import (
 // outside. base itself is opened from its real path; a component of it
 // swapped for a symlink since the check is caught by the identity check of
 // the opened file (CheckFile) that follows.
-func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
-	rel, err := filepath.Rel(base, real)
+func openBeneath(r *Root, b base, real string, flag int) (*os.File, error) {
+	rel, err := filepath.Rel(b.dir, real)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
-	root, err := os.OpenRoot(base)
+	root, err := openBase(b)
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: real, Err: err}
 	}
 	defer root.Close()
 	f, err := root.OpenFile(rel, flag, 0o666)
@@ -42,6 +42,22 @@ func openBeneath(r *Root, base, real string, flag int) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// openBase opens an os.Root of the base directory; an allowed directory
+// must still be the very one its owner holds.
+func openBase(b base) (*os.Root, error) {
+	root, err := os.OpenRoot(b.dir)
+	if err != nil {
+		return nil, err
+	}
+	if b.id != nil {
+		if fi, err := root.Stat("."); err != nil || !os.SameFile(fi, b.id) {
+			root.Close()
+			return nil, errLeftBase
+		}
+	}
+	return root, nil
 }
 
 // escaped reports whether an os.Root refused a path because it leads out
@@ -85,15 +101,18 @@ func (r *Root) checkSame(path string, same func(found fs.FileInfo) bool) error {
 	if err != nil {
 		return &os.PathError{Op: "open", Path: path, Err: errors.New("cannot check where the opened file is: " + err.Error())}
 	}
-	base, ok := r.base(real)
+	b, ok := r.base(real)
 	if !ok {
 		return &OutsideError{Path: path, Root: r.dir, Resolved: real, Changed: true}
 	}
-	rel, err := filepath.Rel(base, real)
+	rel, err := filepath.Rel(b.dir, real)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	root, err := os.OpenRoot(base)
+	root, err := openBase(b)
+	if errors.Is(err, errLeftBase) {
+		return &OutsideError{Path: path, Root: r.dir, Resolved: real, Changed: true}
+	}
 	if err != nil {
 		return err
 	}

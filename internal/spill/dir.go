@@ -6,9 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // A privateDir is a spill directory held open from the moment it is made
@@ -90,25 +87,15 @@ func checkOwned(path string, fi fs.FileInfo) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s is not a directory", path)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("%s belongs to uid %d, not to this user; it is not used: remove it or set TMPDIR elsewhere", path, st.Uid)
+	if uid, ok := ownerUID(fi); ok && uid != os.Geteuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to this user; it is not used: remove it or set TMPDIR elsewhere", path, uid)
 	}
 	return nil
 }
 
-// lock takes the directory's lock without waiting; false when another
-// holder has it.
-func (d *privateDir) lock() (bool, error) {
-	err := unix.Flock(int(d.self.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-	if errors.Is(err, unix.EWOULDBLOCK) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // create makes the new file name (O_EXCL, never through a symlink, 0600).
 func (d *privateDir) create(name string) (*os.File, error) {
-	return d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|unix.O_NOFOLLOW, 0o600)
+	return d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 }
 
 // removeFrom removes the directory and everything in it through parent,

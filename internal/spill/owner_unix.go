@@ -6,12 +6,12 @@ import (
 	"errors"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-func processExists(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
+// oNoFollow makes an open fail on a symlink.
+const oNoFollow = unix.O_NOFOLLOW
 
 // ownerUID returns the uid that owns the file fi describes.
 func ownerUID(fi os.FileInfo) (int, bool) {
@@ -22,7 +22,12 @@ func ownerUID(fi os.FileInfo) (int, bool) {
 	return int(st.Uid), true
 }
 
-func ownedByMe(info os.FileInfo) bool {
-	uid, ok := ownerUID(info)
-	return ok && uid == os.Getuid()
+// lock takes the directory's lock without waiting; false when another
+// holder has it.
+func (d *privateDir) lock() (bool, error) {
+	err := unix.Flock(int(d.self.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -2,27 +2,21 @@ package spill
 
 import (
 	"os"
-	"syscall"
+	"path/filepath"
+	"strings"
 )
 
-// processExists reports whether a process with this pid runs: Windows
-// lets a process be opened for its exit code only while it exists or is
-// still referenced.
-func processExists(pid int) bool {
-	const stillActive = 259
-	h, err := syscall.OpenProcess(syscall.PROCESS_QUERY_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer syscall.CloseHandle(h)
-	var code uint32
-	return syscall.GetExitCodeProcess(h, &code) == nil && code == stillActive
-}
+// oNoFollow is not needed on Windows: os.Root does not follow a symlink
+// out of the directory.
+const oNoFollow = 0
 
 // ownerUID has no meaning on Windows, where the temp directory is the
 // user's own.
 func ownerUID(os.FileInfo) (int, bool) { return 0, false }
 
-// ownedByMe is true on Windows: every directory in the user's temp
-// directory is the user's.
-func ownedByMe(os.FileInfo) bool { return true }
+// lock: Windows has no advisory lock on a directory. A directory being
+// made (still under its temporary name) is its maker's; any other is
+// taken to be in use, so the sweep removes nothing on Windows.
+func (d *privateDir) lock() (bool, error) {
+	return strings.HasPrefix(filepath.Base(d.path), ".spillway-new-"), nil
+}
