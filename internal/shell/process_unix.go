@@ -37,3 +37,27 @@ func inode(fi os.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// bytesUnread counts the bytes waiting to be read from the pipe fd.
+func bytesUnread(fd uintptr) int {
+	n, _ := unix.IoctlGetInt(int(fd), fionread)
+	return n
+}
+
+// signalGroup sends sig to the job's process group.
+func (j *job) signalGroup(sig syscall.Signal) { syscall.Kill(-j.pid, sig) }
+
+// ttyAttr makes the command the leader of a session of its own whose
+// controlling terminal is its stdin (the slave side), as a terminal
+// emulator does. A session leader also leads its process group, so the
+// job's pid is still its group id and stop, kill and cancel reach it as
+// any other job's. Ctrl-C written to the master goes, through the
+// terminal's line discipline, to the terminal's foreground group.
+func ttyAttr() *syscall.SysProcAttr {
+	a := procAttr()
+	a.Setpgid = false // setsid(2) already makes a new group; setpgid after it fails
+	a.Setsid = true
+	a.Setctty = true
+	a.Ctty = 0 // the child's fd 0: the terminal
+	return a
+}

@@ -60,3 +60,14 @@ func signalName(s syscall.Signal) string { return s.String() }
 
 // inode is not known for a Windows pipe.
 func inode(os.FileInfo) uint64 { return 0 }
+
+// bytesUnread is not asked on Windows: a job is never said to wait for
+// input there.
+func bytesUnread(uintptr) int { return 0 }
+
+// signalGroup ends the job: Windows has no signals to send it.
+func (j *job) signalGroup(sig syscall.Signal) { j.signal(sig) }
+
+// ttyAttr: a pseudo-terminal job is started like any other on Windows;
+// the terminal is its standard streams only.
+func ttyAttr() *syscall.SysProcAttr { return procAttr() }

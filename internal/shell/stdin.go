@@ -33,8 +33,8 @@ func newStdinPipe() (r *os.File, in *jobInput, err error) {
 	}
 	in = &jobInput{f: w}
 	if fi, err := r.Stat(); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			in.link = "pipe:[" + strconv.FormatUint(uint64(st.Ino), 10) + "]"
+		if ino := inode(fi); ino != 0 {
+			in.link = "pipe:[" + strconv.FormatUint(ino, 10) + "]"
 		}
 	}
 	return r, in, nil

@@ -3,7 +3,6 @@ package shell
 import (
 	"fmt"
 	"os"
-	"syscall"
 
 	"github.com/creack/pty"
 
@@ -31,21 +30,6 @@ func openTTY() (master, slave *os.File, err error) {
 		return nil, nil, fmt.Errorf("cannot size the terminal: %w", err)
 	}
 	return master, slave, nil
-}
-
-// ttyAttr makes the command the leader of a session of its own whose
-// controlling terminal is its stdin (the slave side), as a terminal
-// emulator does. A session leader also leads its process group, so the
-// job's pid is still its group id and stop, kill and cancel reach it as
-// any other job's. Ctrl-C written to the master goes, through the
-// terminal's line discipline, to the terminal's foreground group.
-func ttyAttr() *syscall.SysProcAttr {
-	a := procAttr()
-	a.Setpgid = false // setsid(2) already makes a new group; setpgid after it fails
-	a.Setsid = true
-	a.Setctty = true
-	a.Ctty = 0 // the child's fd 0: the terminal
-	return a
 }
 
 // openTTY gives the job a terminal: the child gets the slave side as

@@ -3,8 +3,6 @@ package shell
 import (
 	"fmt"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // inputQuiet is how long a job must have written nothing before it is
@@ -44,7 +42,7 @@ func (j *job) unread() bool {
 			continue
 		}
 		n := 0
-		c.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), fionread) })
+		c.Control(func(fd uintptr) { n = bytesUnread(fd) })
 		if n > 0 {
 			return true
 		}

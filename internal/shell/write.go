@@ -146,7 +146,7 @@ func (j *job) send(steps []inputStep, deadline time.Time) error {
 		case s.close:
 			j.input.close()
 		case s.signal != 0:
-			syscall.Kill(-j.pid, s.signal)
+			j.signalGroup(s.signal)
 		default:
 			if _, err := j.input.write([]byte(s.data), deadline); err != nil {
 				return err
