@@ -21,14 +21,6 @@ func statusOf(ps *os.ProcessState) exitStatus {
 	return exitStatus{code: ps.ExitCode()}
 }
 
-// waitStatus reads a wait status, as wait(2) gives it.
-func waitStatus(ws syscall.WaitStatus) exitStatus {
-	if ws.Signaled() {
-		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
-	}
-	return exitStatus{code: ws.ExitStatus()}
-}
-
 // String is the status line of the text: "exit code: 0", or
 // "exit code: 137 (killed by SIGKILL)".
 func (s exitStatus) String() string {

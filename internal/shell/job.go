@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -171,7 +170,7 @@ func (j *job) wait() {
 	if j.statusPipe != nil {
 		var b [4]byte
 		if _, err := io.ReadFull(j.statusPipe, b[:]); err == nil {
-			j.exit(waitStatus(syscall.WaitStatus(binary.NativeEndian.Uint32(b[:]))))
+			j.exit(decodeStatus(binary.NativeEndian.Uint32(b[:])))
 		}
 		j.statusPipe.Close()
 	}

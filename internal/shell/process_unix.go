@@ -61,3 +61,14 @@ func ttyAttr() *syscall.SysProcAttr {
 	a.Ctty = 0 // the child's fd 0: the terminal
 	return a
 }
+
+// waitStatus reads a wait status, as wait(2) gives it.
+func waitStatus(ws syscall.WaitStatus) exitStatus {
+	if ws.Signaled() {
+		return exitStatus{code: 128 + int(ws.Signal()), signal: signalName(ws.Signal())}
+	}
+	return exitStatus{code: ws.ExitStatus()}
+}
+
+// decodeStatus reads a wait status sent as a number.
+func decodeStatus(u uint32) exitStatus { return waitStatus(syscall.WaitStatus(u)) }

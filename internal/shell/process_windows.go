@@ -71,3 +71,9 @@ func (j *job) signalGroup(sig syscall.Signal) { j.signal(sig) }
 // ttyAttr: a pseudo-terminal job is started like any other on Windows;
 // the terminal is its standard streams only.
 func ttyAttr() *syscall.SysProcAttr { return procAttr() }
+
+// decodeStatus reads an exit code sent as a number.
+func decodeStatus(u uint32) exitStatus { return exitStatus{code: int(u)} }
+
+// waitStatus reads a Windows exit status.
+func waitStatus(ws syscall.WaitStatus) exitStatus { return exitStatus{code: ws.ExitStatus()} }
