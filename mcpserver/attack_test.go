@@ -107,7 +107,7 @@ func TestAttackExitWhileBusy(t *testing.T) {
 			os.MkdirAll(filepath.Join(tree, "sub/.git/info"), 0o755)
 			os.WriteFile(filepath.Join(tree, "sub/a.txt"), []byte("hello\n"), 0o644)
 			for _, f := range []string{".gitignore", "sub/.ignore", "sub/.git/info/exclude"} {
-				if err := syscall.Mkfifo(filepath.Join(tree, f), 0o644); err != nil {
+				if err := mkfifo(filepath.Join(tree, f)); err != nil {
 					t.Fatal(err)
 				}
 			}

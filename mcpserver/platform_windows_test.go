@@ -1,0 +1,5 @@
+package mcpserver_test
+
+import "errors"
+
+func mkfifo(string) error { return errors.ErrUnsupported }
