@@ -37,15 +37,26 @@ type ToolResult struct {
 // method they ask for (bash's check_pid goes to CheckJob). The MCP server
 // and the CLI call the tools through it.
 func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
-	tool, ok := LookupTool(c.Name)
+	name, args, seedSets, err := seedCall(t.policy.Profile, c.Name, c.Args)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	tool, ok := LookupTool(name)
 	if !ok {
 		return ToolResult{}, fmt.Errorf("no tool is named %q", c.Name)
 	}
-	cl, err := decodeArgs(tool, c.Args)
+	cl, err := decodeArgs(tool, args)
 	if err != nil {
 		return ToolResult{}, err
 	}
 	in := cl.in.Interface()
+	if b, ok := in.(*BashInput); ok {
+		for _, set := range seedSets {
+			if err := set(b); err != nil {
+				return ToolResult{}, err
+			}
+		}
+	}
 	type method struct {
 		tool string
 		m    Method

@@ -12,6 +12,11 @@ import (
 // it is left as it is. A call that fails returns an error instead, which
 // the surfaces render (ErrorEnvelope).
 func (t *Toolset) render(text string, details any, content ...render.Field) string {
+	if t.format == FormatJSON {
+		if s, ok := t.seedJSON(text, details, content); ok {
+			return s
+		}
+	}
 	return t.format.Render(text, details, false, content...)
 }
 

@@ -1,6 +1,9 @@
 package mcpserver_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,4 +37,45 @@ func TestHistoryTool(t *testing.T) {
 			t.Errorf("id with a list filter: %q", text(bad))
 		}
 	})
+}
+
+// Under --profile macos-shell a client written for macos-shell calls
+// run_command with its own parameter names and reads its result object.
+func TestSeedSurfaceMacosShell(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	// The seed's /bin/zsh (which the profile keeps) may be missing here.
+	config := filepath.Join(tmp, "spillway.toml")
+	if err := os.WriteFile(config, []byte("shell = \"bash\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connectStdioArgs(t, tmp, nil, "--profile", "macos-shell", "--format", "json", "--config", config)
+	list, err := cs.ListTools(testContext(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tool := range list.Tools {
+		if tool.Name == "run_command" {
+			found = true
+			raw, _ := json.Marshal(tool.InputSchema)
+			for _, p := range []string{"maxOutputLines", "maxErrorLines", "includeFullOutput", "args", "session"} {
+				if !strings.Contains(string(raw), `"`+p+`"`) {
+					t.Errorf("run_command's schema lacks %s", p)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no run_command tool under macos-shell")
+	}
+	res := call(t, cs, "run_command", map[string]any{"command": "seq", "args": []string{"1", "600"}, "maxOutputLines": 10})
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text(res)), &m); err != nil {
+		t.Fatalf("%v: %q", err, text(res))
+	}
+	tr, _ := m["truncation"].(map[string]any)["stdout"].(map[string]any)
+	if m["success"] != true || m["command"] != "seq 1 600" || tr["totalLines"] != 600.0 || tr["returnedLines"] != 11.0 {
+		t.Errorf("run_command result: %v", m)
+	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spillway-dev/spillway"
@@ -27,7 +28,22 @@ type Tool struct {
 func Tools(p spillway.Policy) []Tool {
 	p = p.WithinBudget() // the limits the toolsets apply
 	var tools []Tool
-	for _, t := range spillway.Tools() {
+	all := spillway.Tools()
+	// Under a seed system's profile, its parameters are listed beside
+	// ours, and its names for our tools are tools too.
+	for i, t := range all {
+		if extra := spillway.SeedParams(p.Profile, t.Name); len(extra) > 0 {
+			all[i].Params = append(slices.Clone(t.Params), extra...)
+		}
+	}
+	for alias, name := range spillway.SeedTools(p.Profile) {
+		if i := slices.IndexFunc(all, func(t spillway.Tool) bool { return t.Name == name }); i >= 0 {
+			t := all[i]
+			t.Name = alias
+			all = append(all, t)
+		}
+	}
+	for _, t := range all {
 		tools = append(tools, Tool{
 			Name:         t.Name,
 			Title:        t.Title,

@@ -170,7 +170,7 @@ func wholeData(d *recordData) bool {
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
 func (r *Runner) replay(in Input, rec Record) (Result, bool) {
-	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
+	pol := in.limits(r.cfg.Policy.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()

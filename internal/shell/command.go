@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // A plan is how the process of one call is made: the program and its
@@ -140,4 +143,21 @@ func executable(p string) error {
 		return errors.New("is not executable")
 	}
 	return nil
+}
+
+// limits applies the call's limit parameters to the policy of bash.
+func (in Input) limits(b policy.Bash) policy.Bash {
+	b = b.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
+	if in.FullOutput {
+		return b
+	}
+	for _, s := range []struct {
+		lim *output.Limits
+		n   int
+	}{{&b.Stdout, in.StdoutMaxLines}, {&b.Stderr, in.StderrMaxLines}} {
+		if s.n > 0 {
+			s.lim.MaxLines, s.lim.ShownLines = min(s.n, policy.LinesCeiling), 0
+		}
+	}
+	return b
 }

@@ -33,6 +33,10 @@ type Input struct {
 	MaxBytes int `json:"max_bytes,omitempty"`
 	// FullOutput shows each stream whole, up to the hard ceiling.
 	FullOutput bool `json:"full_output,omitempty"`
+	// StdoutMaxLines and StderrMaxLines, when above zero, set max_lines
+	// for one stream (macos-shell's maxOutputLines and maxErrorLines).
+	StdoutMaxLines int `json:"-"`
+	StderrMaxLines int `json:"-"`
 	// TTY runs the command on a pseudo-terminal: stdin, stdout and stderr
 	// are its terminal, so interactive programs prompt and REPLs start;
 	// both streams arrive as one, in stdout. Input goes in with Write.

@@ -139,7 +139,7 @@ func (r *Runner) launch(in Input, pl *plan) (*job, error) {
 func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
-	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
+	pol := in.limits(r.cfg.Policy.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()

@@ -1,0 +1,364 @@
+package spillway
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/spillway-dev/spillway/internal/render"
+)
+
+// Seed surfaces: under the profile of a seed system, the tools also take
+// that system's parameter names, and with --format json their results are
+// that system's result objects, so that a client written against it works
+// unchanged. docs/profiles.md maps each name to the seed line it comes
+// from. The default surface is never changed by this: without such a
+// profile, or without --format json, results are spillway's own.
+
+// A seedParam is a parameter of a seed system that spillway's tools do not
+// name the same way: it is taken out of a call's arguments and applied by
+// set (after the arguments are decoded) or renamed to one of ours.
+type seedParam struct {
+	Param
+	rename string                                  // the parameter of ours it is, or ""
+	set    func(*BashInput, json.RawMessage) error // sets what no parameter of ours sets
+}
+
+// seedTool is a tool name a seed system uses for one of ours.
+var seedTools = map[string]map[string]string{
+	"macos-shell": {"run_command": "bash"}, // 003 §1 Schema Updates:27
+}
+
+// seedParams are the parameters of each seed system, by profile and tool.
+var seedParams = map[string]map[string][]seedParam{
+	"macos-shell": {"bash": {
+		{Param: Param{Name: "maxOutputLines", Type: Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone)."},
+			set: func(in *BashInput, v json.RawMessage) error { return positive(v, &in.StdoutMaxLines) }},
+		{Param: Param{Name: "maxErrorLines", Type: Int, Min: 1, Doc: "Most lines of stderr to return (max_lines for stderr alone)."},
+			set: func(in *BashInput, v json.RawMessage) error { return positive(v, &in.StderrMaxLines) }},
+		{Param: Param{Name: "includeFullOutput", Type: Bool, Doc: "Return the full output (full_output)."}, rename: "full_output"},
+	}},
+}
+
+// SeedTools returns the tools that the seed system of profile names
+// otherwise, by the seed's name (macos-shell's run_command is bash).
+func SeedTools(profile string) map[string]string { return seedTools[profile] }
+
+// SeedParams returns the parameters that the seed system of profile adds
+// to tool, which calls under that profile accept beside tool's own.
+func SeedParams(profile, tool string) []Param {
+	var out []Param
+	for _, p := range seedParams[profile][tool] {
+		out = append(out, p.Param)
+	}
+	return out
+}
+
+func positive(v json.RawMessage, dst *int) error {
+	var n int
+	if err := json.Unmarshal(v, &n); err != nil || n < 1 {
+		return fmt.Errorf("want a positive integer, got %s", v)
+	}
+	*dst = n
+	return nil
+}
+
+// seedCall takes a call apart under the profile: the tool it names, the
+// arguments with the seed's names renamed or taken out, and what the
+// taken ones set.
+func seedCall(profile, tool string, raw json.RawMessage) (string, json.RawMessage, []func(*BashInput) error, error) {
+	if t, ok := seedTools[profile][tool]; ok {
+		tool = t
+	}
+	params := seedParams[profile][tool]
+	if len(params) == 0 {
+		return tool, raw, nil, nil
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.TrimSpace(orEmpty(raw)), &args); err != nil {
+		return tool, raw, nil, nil // decodeArgs says what is wrong
+	}
+	var sets []func(*BashInput) error
+	for _, p := range params {
+		v, ok := args[p.Name]
+		if !ok || bytes.Equal(v, []byte("null")) {
+			continue
+		}
+		delete(args, p.Name)
+		if p.rename != "" {
+			if _, both := args[p.rename]; both {
+				return "", nil, nil, &ArgsError{Tool: tool, Err: fmt.Errorf("give %s or %s, not both", p.Name, p.rename)}
+			}
+			args[p.rename] = v
+			continue
+		}
+		name, set := p.Name, p.set
+		sets = append(sets, func(in *BashInput) error {
+			if err := set(in, v); err != nil {
+				return &ArgsError{Tool: tool, Err: fmt.Errorf("parameter %q: %v", name, err)}
+			}
+			return nil
+		})
+	}
+	out, err := json.Marshal(args)
+	return tool, out, sets, err
+}
+
+func orEmpty(raw json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+// seedJSON renders a successful result as the seed system of the
+// profile does; ok is false when the profile has no surface of its own
+// for the tool (the default envelope then stands).
+func (t *Toolset) seedJSON(text string, details any, content []render.Field) (string, bool) {
+	switch t.policy.Profile {
+	case "macos-shell":
+		if d, ok := details.(BashDetails); ok {
+			return t.runCommandJSON(d, content), true
+		}
+	case "zdx":
+		return zdxJSON(details, content)
+	case "pi":
+		return piJSON(text, details)
+	case "opencode":
+		if d, ok := details.(BashDetails); ok {
+			return opencodeJSON(d, content)
+		}
+	}
+	return "", false
+}
+
+// contentOf returns the content field named name.
+func contentOf(content []render.Field, name string) string {
+	for _, f := range content {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// runCommandJSON is macos-shell's run_command result (003 §2 Interface
+// Updates:52-74, §5 Response Formatting:500-523).
+func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
+	type streamTrunc struct {
+		Truncated     bool  `json:"truncated"`
+		TotalLines    int64 `json:"totalLines"`
+		TotalBytes    int64 `json:"totalBytes"`
+		ReturnedLines int64 `json:"returnedLines"`
+		ReturnedBytes int64 `json:"returnedBytes"`
+	}
+	type response struct {
+		Stdout     string                  `json:"stdout"`
+		Stderr     string                  `json:"stderr"`
+		ExitCode   int                     `json:"exitCode"`
+		Success    bool                    `json:"success"`
+		Duration   int64                   `json:"duration"`
+		Command    string                  `json:"command"`
+		Cached     *bool                   `json:"cached,omitempty"`
+		Truncation map[string]*streamTrunc `json:"truncation,omitempty"`
+		Warnings   []string                `json:"warnings,omitempty"`
+		Error      string                  `json:"error,omitempty"`
+	}
+	r := response{Stdout: contentOf(content, "stdout"), Stderr: contentOf(content, "stderr"), Duration: d.DurationMS, ExitCode: -1}
+	if d.ExitCode != nil {
+		r.ExitCode = *d.ExitCode
+	}
+	r.Success = d.ExitCode != nil && *d.ExitCode == 0
+	if d.HistoryID > 0 {
+		for _, rec := range t.History(HistoryFilter{}) {
+			if rec.ID == d.HistoryID {
+				r.Command = strings.Join(append([]string{rec.Command}, rec.Args...), " ")
+			}
+		}
+	}
+	if d.Cached {
+		yes := true
+		r.Cached = &yes
+	}
+	for _, s := range []struct {
+		name string
+		d    StreamDetails
+	}{{"stdout", d.Stdout}, {"stderr", d.Stderr}} {
+		tr := s.d.Truncation
+		if !tr.Truncated {
+			continue
+		}
+		if r.Truncation == nil {
+			r.Truncation = map[string]*streamTrunc{}
+		}
+		// Returned is what the stream's field holds, the omission marker
+		// line included, as the seed counts it (003 §3:197-198).
+		shown := contentOf(content, s.name)
+		returned := int64(strings.Count(shown, "\n"))
+		if shown != "" && !strings.HasSuffix(shown, "\n") {
+			returned++
+		}
+		r.Truncation[s.name] = &streamTrunc{Truncated: true, TotalLines: tr.TotalLines, TotalBytes: tr.TotalBytes,
+			ReturnedLines: returned, ReturnedBytes: int64(len(shown))}
+		// What the text's notices say goes in warnings: where the whole
+		// stream is, and why it was cut.
+		switch {
+		case s.d.Binary:
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: binary output detected (%d bytes), content omitted. Full output: %s", s.name, tr.TotalBytes, s.d.FullOutputPath))
+		case s.d.FullOutputPath != "":
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: showing %d of %d lines. Full output: %s", s.name, tr.OutputLines, tr.TotalLines, s.d.FullOutputPath))
+		}
+		if s.d.SpillCapped {
+			r.Warnings = append(r.Warnings, s.name+": the full output was capped at the spill file's size limit")
+		}
+		if s.d.SpillError != "" {
+			r.Warnings = append(r.Warnings, s.name+": full output could not be saved: "+s.d.SpillError)
+		}
+	}
+	if d.Running {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("still running in the background as pid %d: use check_pid or kill_pid", d.PID))
+		if d.TimedOut {
+			r.Error = "TIMEOUT_BACKGROUNDED"
+		}
+	}
+	out, _ := json.Marshal(r)
+	return string(out)
+}
+
+// zdxJSON is zdx's envelope with its flat fields (001 §Slice 3:134-145,
+// §Slice 1:84-92): stdout_truncated, stdout_total_bytes and the same for
+// stderr, and a top-level truncated.
+func zdxJSON(details any, content []render.Field) (string, bool) {
+	m, err := toMap(details)
+	if err != nil {
+		return "", false
+	}
+	truncated := false
+	if d, ok := details.(BashDetails); ok {
+		for _, s := range []struct {
+			name string
+			d    StreamDetails
+		}{{"stdout", d.Stdout}, {"stderr", d.Stderr}} {
+			m[s.name+"_truncated"] = s.d.Truncation.Truncated
+			m[s.name+"_total_bytes"] = s.d.Truncation.TotalBytes
+			truncated = truncated || s.d.Truncation.Truncated
+		}
+	} else if tr, ok := m["truncation"].(map[string]any); ok {
+		truncated, _ = tr["truncated"].(bool)
+	}
+	m["truncated"] = truncated
+	out, err := render.Envelope(m, content...)
+	return out, err == nil
+}
+
+// opencodeJSON adds opencode's temp_file_path (002 §Open Questions:219-223)
+// to the envelope: the file of stdout, or of stderr when only it spilled.
+func opencodeJSON(d BashDetails, content []render.Field) (string, bool) {
+	m, err := toMap(d)
+	if err != nil {
+		return "", false
+	}
+	path := d.Stdout.FullOutputPath
+	if path == "" {
+		path = d.Stderr.FullOutputPath
+	}
+	if path != "" {
+		m["temp_file_path"] = path
+	}
+	out, err := render.Envelope(m, content...)
+	return out, err == nil
+}
+
+// piJSON is pi's tool result (000 §bash:92-95, §grep:137-139, §find:183,
+// §ls:216): {"content":[{"type":"text","text":…}],"details":{…}}, the
+// text what pi's model sees (notices included), with
+// camelCase details, and the limits reached as the counts they stopped at
+// (matchLimitReached: 100).
+func piJSON(text string, details any) (string, bool) {
+	m, err := toMap(details)
+	if err != nil {
+		return "", false
+	}
+	for _, k := range []string{"match_limit_reached", "result_limit_reached", "entry_limit_reached"} {
+		reached, ok := m[k].(bool)
+		if !ok {
+			continue
+		}
+		delete(m, k)
+		if reached {
+			for _, count := range []string{"match_count", "count"} {
+				if n, ok := m[count]; ok {
+					m[k] = n
+					break
+				}
+			}
+		}
+	}
+	if n, ok := m["lines_cut"].(float64); ok && n > 0 {
+		if _, grep := m["match_count"]; grep {
+			m["lines_truncated"] = true // 000 §grep:154-161
+		}
+	}
+	if d, ok := details.(BashDetails); ok {
+		// pi's bash has one output and one file (000 §bash:92-95).
+		if d.Stdout.FullOutputPath != "" {
+			m["full_output_path"] = d.Stdout.FullOutputPath
+		}
+		m["truncation"] = m["stdout"].(map[string]any)["truncation"]
+	}
+	out, err := json.Marshal(map[string]any{
+		"content": []map[string]string{{"type": "text", "text": text}},
+		"details": camelKeys(m),
+	})
+	return string(out), err == nil
+}
+
+// toMap turns details into a JSON object's map.
+func toMap(details any) (map[string]any, error) {
+	raw, err := json.Marshal(details)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// camelKeys renames the keys of m, deeply, from snake_case to camelCase.
+func camelKeys(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			out[camel(k)] = camelKeys(val)
+		}
+		return out
+	case []any:
+		for i := range x {
+			x[i] = camelKeys(x[i])
+		}
+		return x
+	}
+	return v
+}
+
+func camel(s string) string {
+	var b strings.Builder
+	up := false
+	for _, r := range s {
+		if r == '_' {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
