@@ -62,26 +62,26 @@ func TestSeedMacosShell(t *testing.T) {
 		p.Cache.Commands = []string{"ls -la"}
 		p.Shell = "bash" // the seed's /bin/zsh may be missing here
 	})
-	// 003 §Testing Strategy:545: binary output detection.
+	// 003 §Testing Strategy:539: binary output detection.
 	m, _ := seedCall(t, ts, "run_command", `{"command": "cat", "args": ["/bin/ls"]}`)
 	if get(m, "success") != true || get(m, "truncation.stdout.truncated") != true || get(m, "truncation.stdout.returnedLines") != 0.0 ||
 		!strings.Contains(fmt.Sprint(get(m, "warnings")), "binary output detected") || get(m, "command") != "cat /bin/ls" {
 		t.Errorf("cat /bin/ls: %v", m)
 	}
-	// 003 §Testing Strategy:548: large output truncation, 500 stdout lines
-	// by default (003 §1:38-39), 60/40 around a marker.
+	// 003 §Testing Strategy:542: large output truncation, 500 stdout lines
+	// by default (003 §1 Schema Updates:38-39), 60/40 around a marker.
 	m, _ = seedCall(t, ts, "run_command", `{"command": "find", "args": ["/usr", "-type", "f"]}`)
 	if get(m, "truncation.stdout.truncated") != true || get(m, "truncation.stdout.totalLines").(float64) <= 500 ||
 		get(m, "truncation.stdout.returnedLines") != 501.0 || !strings.Contains(get(m, "stdout").(string), " lines (") {
 		t.Errorf("find /usr: %v", get(m, "truncation"))
 	}
-	// 003 §Testing Strategy:551: a long single line (minified JSON).
+	// 003 §Testing Strategy:545: a long single line (minified JSON).
 	os.WriteFile(filepath.Join(dir, "minified.json"), []byte("{"+strings.Repeat(`"k":1,`, 5000)+"}\n"), 0o644)
 	m, _ = seedCall(t, ts, "run_command", `{"command": "cat", "args": ["minified.json"]}`)
 	if get(m, "truncation.stdout.truncated") != true || len(get(m, "stdout").(string)) > 10_100 {
 		t.Errorf("minified.json: %v (stdout %d bytes)", get(m, "truncation"), len(get(m, "stdout").(string)))
 	}
-	// 003 §Testing Strategy:554-555: a cached result with different limits.
+	// 003 §Testing Strategy:548-549: a cached result with different limits.
 	for i := range 120 {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), nil, 0o644)
 	}
@@ -92,12 +92,12 @@ func TestSeedMacosShell(t *testing.T) {
 		get(second, "truncation.stdout.totalLines") != get(first, "truncation.stdout.totalLines") {
 		t.Errorf("ls -la cached:\nfirst  %v %v\nsecond %v %v", get(first, "cached"), get(first, "truncation"), get(second, "cached"), get(second, "truncation"))
 	}
-	// 003 §Testing Strategy:558: error output; maxErrorLines (003 §1:40-41).
+	// 003 §Testing Strategy:552: error output; maxErrorLines (003 §1 Schema Updates:40-41).
 	m, res := seedCall(t, ts, "run_command", `{"command": "find", "args": ["/nonexistent", "-type", "f"], "maxErrorLines": 5}`)
 	if get(m, "success") != false || get(m, "exitCode") != 1.0 || !strings.Contains(get(m, "stderr").(string), "No such file") || !res.IsError {
 		t.Errorf("find /nonexistent: %v", m)
 	}
-	// The schema's other parameters (003 §1:29-44): session, cwd, env,
+	// The schema's other parameters (003 §1 Schema Updates:29-43): session, cwd, env,
 	// includeFullOutput.
 	seedCall(t, ts, "run_command", `{"command": "cd /tmp", "session": "s"}`)
 	m, _ = seedCall(t, ts, "run_command", `{"command": "pwd; echo $X; seq 1 900", "session": "s", "env": {"X": "y"}, "includeFullOutput": true}`)
@@ -120,25 +120,25 @@ func TestSeedMacosShell(t *testing.T) {
 
 func TestSeedZdx(t *testing.T) {
 	ts, dir := seedToolset(t, "zdx", nil)
-	// 001 §Slice 3:149: cat /dev/urandom | head -c 100000 | base64.
+	// 001 §Slice 3:142: cat /dev/urandom | head -c 100000 | base64.
 	m, _ := seedCall(t, ts, "bash", `{"command": "cat /dev/urandom | head -c 100000 | base64"}`)
 	if get(m, "ok") != true || get(m, "data.stdout_truncated") != true || get(m, "data.stdout_total_bytes").(float64) < 130000 ||
 		get(m, "data.stderr_truncated") != false || get(m, "data.truncated") != true || get(m, "data.exit_code") != 0.0 {
 		t.Errorf("base64: %v", get(m, "data.stdout_truncated"))
 	}
-	// 001 §Slice 1:98-99: a 3000-line file.
+	// 001 §Slice 1:96: a 3000-line file.
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(seqLines(1, 3000)), 0o644)
 	m, _ = seedCall(t, ts, "read", `{"path": "big.txt"}`)
 	if get(m, "data.lines_shown") != 2000.0 || get(m, "data.total_lines") != 3000.0 || get(m, "data.truncated") != true || get(m, "data.path") == nil {
 		t.Errorf("3000 lines: %v", get(m, "data"))
 	}
-	// 001 §Slice 1:99: a 1000-char line is cut at 500, truncated false.
+	// 001 §Slice 1:97: a 1000-char line is cut at 500, truncated false.
 	os.WriteFile(filepath.Join(dir, "long.txt"), []byte(strings.Repeat("x", 1000)+"\n"), 0o644)
 	m, _ = seedCall(t, ts, "read", `{"path": "long.txt"}`)
 	if get(m, "data.truncated") != false || len(get(m, "data.content").(string)) > 600 {
 		t.Errorf("long line: %v", get(m, "data"))
 	}
-	// 001 §Slice 2:118: offset 1000, limit 500 returns lines 1000-1499.
+	// 001 §Slice 2:114: offset 1000, limit 500 returns lines 1000-1499.
 	m, _ = seedCall(t, ts, "read", `{"path": "big.txt", "offset": 1000, "limit": 500}`)
 	if c := get(m, "data.content").(string); !strings.HasPrefix(c, "1000\n") || !strings.HasSuffix(c, "1499\n") || get(m, "data.offset") != 1000.0 {
 		t.Errorf("offset 1000: %v", get(m, "data.offset"))
@@ -147,27 +147,27 @@ func TestSeedZdx(t *testing.T) {
 
 func TestSeedPi(t *testing.T) {
 	ts, dir := seedToolset(t, "pi", nil)
-	// 000 §read:28-36: 5000 lines, the line limit.
+	// 000 §read:28-37: 5000 lines, the line limit.
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(seqLines(1, 5000)), 0o644)
 	m, _ := seedCall(t, ts, "read", `{"path": "f.txt"}`)
 	if get(m, "details.truncation.truncatedBy") != "lines" || get(m, "details.truncation.outputLines") != 2000.0 ||
 		get(m, "details.truncation.totalLines") != 5000.0 || !strings.Contains(fmt.Sprint(get(m, "content")), "Use offset=2001 to continue") {
 		t.Errorf("read: %v", get(m, "details"))
 	}
-	// 000 §bash:89-95: 50000 lines, the last 2000 and fullOutputPath.
+	// 000 §bash:89-98: 50000 lines, the last 2000 and fullOutputPath.
 	m, _ = seedCall(t, ts, "bash", `{"command": "seq 1 50000"}`)
 	text := get(m, "content").([]any)[0].(map[string]any)["text"].(string)
 	if get(m, "details.truncation.truncatedBy") != "lines" || get(m, "details.truncation.outputLines") != 2000.0 ||
 		get(m, "details.fullOutputPath") == nil || !strings.Contains(text, "48001-50000 of 50000") {
 		t.Errorf("bash: %v\n%.200s", get(m, "details.truncation"), text)
 	}
-	// 000 §grep:128-139: matchLimitReached: 100.
+	// 000 §grep:130-141: matchLimitReached: 100.
 	os.WriteFile(filepath.Join(dir, "m.txt"), []byte(strings.Repeat("match\n", 150)), 0o644)
 	m, _ = seedCall(t, ts, "grep", `{"pattern": "match", "path": "m.txt"}`)
 	if get(m, "details.matchLimitReached") != 100.0 {
 		t.Errorf("grep: %v", get(m, "details"))
 	}
-	// 000 §find:172-183: resultLimitReached: 1000.
+	// 000 §find:174-185: resultLimitReached: 1000.
 	os.Mkdir(filepath.Join(dir, "many"), 0o755)
 	for i := range 1001 {
 		os.WriteFile(filepath.Join(dir, "many", fmt.Sprintf("f%04d.ts", i)), nil, 0o644)
@@ -176,7 +176,7 @@ func TestSeedPi(t *testing.T) {
 	if get(m, "details.resultLimitReached") != 1000.0 {
 		t.Errorf("find: %v", get(m, "details"))
 	}
-	// 000 §ls:204-216: entryLimitReached: 500.
+	// 000 §ls:206-218: entryLimitReached: 500.
 	m, _ = seedCall(t, ts, "ls", `{"path": "many"}`)
 	if get(m, "details.entryLimitReached") != 500.0 {
 		t.Errorf("ls: %v", get(m, "details"))
@@ -190,7 +190,7 @@ func TestSeedPi(t *testing.T) {
 
 func TestSeedOpencode(t *testing.T) {
 	ts, _ := seedToolset(t, "opencode", nil)
-	// 002 §Phase 3:171: a command over 2000 lines gives a file path that
+	// 002 §Phase 3:177: a command over 2000 lines gives a file path that
 	// holds the whole output and that view (read) pages with offset.
 	m, _ := seedCall(t, ts, "bash", `{"command": "seq 1 3000"}`)
 	path, _ := get(m, "data.temp_file_path").(string)

@@ -28,7 +28,7 @@ type seedParam struct {
 
 // seedTool is a tool name a seed system uses for one of ours.
 var seedTools = map[string]map[string]string{
-	"macos-shell": {"run_command": "bash"}, // 003 §1 Schema Updates:27
+	"macos-shell": {"run_command": "bash"}, // 003 §1 Schema Updates:29
 }
 
 // seedParams are the parameters of each seed system, by profile and tool.
@@ -145,7 +145,7 @@ func contentOf(content []render.Field, name string) string {
 }
 
 // runCommandJSON is macos-shell's run_command result (003 §2 Interface
-// Updates:52-74, §5 Response Formatting:500-523).
+// Updates:57-85, §5 Response Formatting:497-527).
 func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 	type streamTrunc struct {
 		Truncated     bool  `json:"truncated"`
@@ -194,7 +194,7 @@ func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 			r.Truncation = map[string]*streamTrunc{}
 		}
 		// Returned is what the stream's field holds, the omission marker
-		// line included, as the seed counts it (003 §3:197-198).
+		// line included, as the seed counts it (003 §3 Core Implementation:201).
 		shown := contentOf(content, s.name)
 		returned := int64(strings.Count(shown, "\n"))
 		if shown != "" && !strings.HasSuffix(shown, "\n") {
@@ -227,8 +227,8 @@ func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 	return string(out)
 }
 
-// zdxJSON is zdx's envelope with its flat fields (001 §Slice 3:134-145,
-// §Slice 1:84-92): stdout_truncated, stdout_total_bytes and the same for
+// zdxJSON is zdx's envelope with its flat fields (001 §Slice 3:129-138,
+// §Slice 1:85-91, §Inputs:9): stdout_truncated, stdout_total_bytes and the same for
 // stderr, and a top-level truncated.
 func zdxJSON(details any, content []render.Field) (string, bool) {
 	m, err := toMap(details)
@@ -253,7 +253,7 @@ func zdxJSON(details any, content []render.Field) (string, bool) {
 	return out, err == nil
 }
 
-// opencodeJSON adds opencode's temp_file_path (002 §Open Questions:219-223)
+// opencodeJSON adds opencode's temp_file_path (002 §Open Questions:221-223)
 // to the envelope: the file of stdout, or of stderr when only it spilled.
 func opencodeJSON(d BashDetails, content []render.Field) (string, bool) {
 	m, err := toMap(d)
@@ -271,8 +271,8 @@ func opencodeJSON(d BashDetails, content []render.Field) (string, bool) {
 	return out, err == nil
 }
 
-// piJSON is pi's tool result (000 §bash:92-95, §grep:137-139, §find:183,
-// §ls:216): {"content":[{"type":"text","text":…}],"details":{…}}, the
+// piJSON is pi's tool result (000 §bash:97, §grep:140, 163, §find:184,
+// §ls:217): {"content":[{"type":"text","text":…}],"details":{…}}, the
 // text what pi's model sees (notices included), with
 // camelCase details, and the limits reached as the counts they stopped at
 // (matchLimitReached: 100).
@@ -298,11 +298,11 @@ func piJSON(text string, details any) (string, bool) {
 	}
 	if n, ok := m["lines_cut"].(float64); ok && n > 0 {
 		if _, grep := m["match_count"]; grep {
-			m["lines_truncated"] = true // 000 §grep:154-161
+			m["lines_truncated"] = true // 000 §grep:163
 		}
 	}
 	if d, ok := details.(BashDetails); ok {
-		// pi's bash has one output and one file (000 §bash:92-95).
+		// pi's bash has one output and one file (000 §bash:97).
 		if d.Stdout.FullOutputPath != "" {
 			m["full_output_path"] = d.Stdout.FullOutputPath
 		}
