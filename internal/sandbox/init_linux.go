@@ -22,8 +22,10 @@ import (
 //     caller's own ids and no capability over these namespaces (so the
 //     command can neither remount nor reconfigure them), which confines
 //     itself with Landlock and execs the shell;
-//   - writes the shell's wait status to the status descriptor as soon as
-//     it exits, and reaps every process of the namespace until none is
+//   - writes StatusStarted to the status descriptor once the shell is
+//     started (a signal sent earlier could be lost: an init ignores the
+//     signals it has no handler for), then the shell's wait status as
+//     soon as it exits, and reaps every process of the namespace until none is
 //     left. When it exits (or is killed, say by the parent-death signal
 //     of a server that died), the kernel kills whatever is left in the
 //     namespace: nothing of the command outlives it.
@@ -77,6 +79,10 @@ func runInit(h helperArgs) int {
 	files = append(files, env)
 	args = append(args, "-keep-fds", strconv.Itoa(h.keepFDs), "-env-fd", strconv.Itoa(len(files)-1), "--")
 	args = append(args, h.argv...)
+	// Termination signals that come before the shell has started wait in
+	// the channel and are passed on once it has (a Ctrl-C sent at once).
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	uids, gids, setgroups := idMaps(0, 0, h.uid, h.gid)
 	shell, err := os.StartProcess("/proc/self/exe", args, &os.ProcAttr{
 		Env:   helperEnv,
@@ -94,6 +100,11 @@ func runInit(h helperArgs) int {
 	for _, f := range files[3:] {
 		f.Close()
 	}
+	// The shell is started and termination signals are passed on: the
+	// server may send them now.
+	if status != nil {
+		status.Write([]byte{StatusStarted})
+	}
 	// Only the command holds the job's output pipes from now on.
 	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
 		for fd := 0; fd <= 2; fd++ {
@@ -101,21 +112,17 @@ func runInit(h helperArgs) int {
 		}
 		null.Close()
 	}
-	forwardSignals()
+	go forward(sigs)
 	return reapAll(shell.Pid, status)
 }
 
-// forwardSignals passes the termination signals this init gets (as the
+// forward passes the termination signals this init gets (as the
 // namespace's init it gets only those it handles) to every other process
 // of the namespace.
-func forwardSignals() {
-	c := make(chan os.Signal, 8)
-	signal.Notify(c, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	go func() {
-		for s := range c {
-			syscall.Kill(-1, s.(syscall.Signal))
-		}
-	}()
+func forward(sigs <-chan os.Signal) {
+	for s := range sigs {
+		syscall.Kill(-1, s.(syscall.Signal))
+	}
 }
 
 // reapAll reaps every child (the shell and the orphans the namespace

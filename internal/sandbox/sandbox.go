@@ -135,11 +135,16 @@ func (r Rules) ABI() int {
 	return FilesABI
 }
 
+// StatusStarted is the byte the sandbox's init writes on the status pipe
+// once the shell has started.
+const StatusStarted = 'S'
+
 // A Launch is what Wrap made of a command.
 type Launch struct {
-	// Status, when not nil, is the read end of a pipe on which the
-	// shell's wait status (4 bytes, native order) arrives when the shell
-	// exits. The started process is then the sandbox's init, which lives
+	// Status, when not nil, is the read end of a pipe on which the byte
+	// StatusStarted arrives once the shell has started (wait for it
+	// before signalling the command), then the shell's wait status (4
+	// bytes, native order) when it exits. The started process is then the sandbox's init, which lives
 	// on while anything the shell started does; reaping it says that
 	// everything of the command has ended. Closed by the caller.
 	Status *os.File

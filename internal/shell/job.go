@@ -21,7 +21,11 @@ import (
 const (
 	lingerGrace = 200 * time.Millisecond
 	drainWait   = 500 * time.Millisecond
-	pollEvery   = 10 * time.Millisecond
+	// initGrace is how long a look waits, after the shell of a wrapped
+	// command exited and its output is read, for the process that
+	// outlives the shell (the sandbox's init) to end.
+	initGrace = 100 * time.Millisecond
+	pollEvery = 10 * time.Millisecond
 )
 
 // A job is one command: its shell (pid = process group id), the
@@ -55,8 +59,11 @@ type job struct {
 	statusPipe *os.File
 
 	exited chan struct{} // closed once the shell has exited
-	status exitStatus    // set before exited is closed
-	end    time.Time     // set before exited is closed
+	// reaped is closed once the process started is reaped: the shell, or
+	// for a wrapped command the process that outlives it.
+	reaped chan struct{}
+	status exitStatus // set before exited is closed
+	end    time.Time  // set before exited is closed
 
 	pending     atomic.Int32  // readers still running
 	readersDone chan struct{} // closed when every pipe is drained and closed
@@ -107,6 +114,7 @@ func newJob(in Input) *job {
 		command:     in.Command,
 		args:        in.Args,
 		exited:      make(chan struct{}),
+		reaped:      make(chan struct{}),
 		readersDone: make(chan struct{}),
 	}
 }
@@ -175,6 +183,7 @@ func (j *job) wait() {
 		j.statusPipe.Close()
 	}
 	j.cmd.Wait() // the exit status is read from ProcessState
+	close(j.reaped)
 	if !isClosed(j.exited) {
 		j.exit(statusOf(j.cmd.ProcessState))
 	}
@@ -290,6 +299,17 @@ func (j *job) settle(ctx context.Context) bool {
 // output left. It keeps a check_pid from reporting as running a job that
 // has in fact just ended.
 func (j *job) drain() {
+	if j.statusPipe != nil && j.hasExited() && isClosed(j.readersDone) {
+		// The sandbox's init ends a moment after the shell when nothing
+		// else of the job runs.
+		t := time.NewTimer(initGrace)
+		defer t.Stop()
+		select {
+		case <-j.reaped:
+		case <-t.C:
+		}
+		return
+	}
 	if !j.hasExited() || isClosed(j.readersDone) || j.holdersLeft() {
 		return
 	}

@@ -68,8 +68,10 @@ type Config struct {
 
 // Wrapped is what Config.Wrap made of a command.
 type Wrapped struct {
-	// Status, when set, is the read end of a pipe on which the shell's
-	// wait status (4 bytes, native order) arrives when the shell exits:
+	// Status, when set, is the read end of a pipe on which one byte
+	// arrives once the shell has started (the Runner waits for it, so
+	// that no signal it sends is lost), then the shell's wait status (4
+	// bytes, native order) when the shell exits:
 	// the process started is then not the shell but one that outlives
 	// it for as long as anything the shell started lives (the init of a
 	// PID namespace), so its own end is the job's. The Runner closes it.
@@ -230,6 +232,11 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid
+	if j.statusPipe != nil {
+		// EOF instead means the process failed; wait reports how.
+		var started [1]byte
+		j.statusPipe.Read(started[:])
+	}
 	streams := j.streams()
 	j.pending.Store(int32(len(streams)))
 	for _, s := range streams {
