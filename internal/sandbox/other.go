@@ -1,13 +1,15 @@
-//go:build !linux
+//go:build !(linux || darwin) || spillway_portable
 
 package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os/exec"
+	"runtime"
 )
 
-var errUnsupported = errors.New("the sandbox needs Linux (Landlock) on this platform")
+var errUnsupported = fmt.Errorf("the sandbox needs Landlock (Linux) or Seatbelt (macOS), and this build for %s has neither; --sandbox never runs commands unconfined, so run without it only if unconfined commands are acceptable (%w)", runtime.GOOS, errors.ErrUnsupported)
 
 // MaybeRunHelper returns at once: there is no helper on this platform.
 func MaybeRunHelper() {}

@@ -68,12 +68,18 @@ const (
 	// creating sockets of any family but AF_UNIX (UDP, raw, netlink, …)
 	// and io_uring, which could make them behind the filter's back.
 	Seccomp
+	// Seatbelt is macOS's confinement (sandbox-exec with a profile that
+	// SeatbeltProfile writes): writes only under the writable directories,
+	// signals only within the command's own sandbox, and with NoNetwork no
+	// network at all. On macOS it stands for the landlock a sandbox needs
+	// at least.
+	Seatbelt
 )
 
 var layerNames = []struct {
 	l    Layer
 	name string
-}{{Landlock, "landlock"}, {Scopes, "scopes"}, {Namespaces, "namespaces"}, {Seccomp, "seccomp"}}
+}{{Landlock, "landlock"}, {Scopes, "scopes"}, {Namespaces, "namespaces"}, {Seccomp, "seccomp"}, {Seatbelt, "seatbelt"}}
 
 // String lists the layers: "landlock+scopes+namespaces".
 func (ls Layer) String() string {
@@ -102,7 +108,7 @@ func ParseLayers(s string) (Layer, error) {
 			}
 		}
 		if !found {
-			return 0, fmt.Errorf("unknown sandbox layer %q: the layers are landlock, scopes, namespaces and seccomp", f)
+			return 0, fmt.Errorf("unknown sandbox layer %q: the layers are landlock, scopes, namespaces and seccomp (Linux) and seatbelt (macOS)", f)
 		}
 	}
 	return ls, nil
