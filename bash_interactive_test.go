@@ -305,3 +305,31 @@ func TestAlternateScreenNotice(t *testing.T) {
 		t.Errorf("after leaving: %+v\n%q", r.Details, r.Text)
 	}
 }
+
+// A job that does not read its input: write_stdin gives up at its
+// timeout and says how much it wrote, on a terminal as on a pipe.
+func TestWriteToJobNotReading(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	for _, in := range []spillway.BashInput{
+		{Command: "sleep 100", TTY: true, RunInBackground: true},
+		{Command: "sleep 100", Stdin: true, RunInBackground: true},
+	} {
+		pid := bashRun(t, ts, in).Details.PID
+		done := make(chan error, 1)
+		go func() {
+			_, err := ts.WriteStdin(context.Background(), spillway.WriteStdinInput{
+				PID: pid, Input: strings.Repeat("x\n", 1<<19), Timeout: 500 * time.Millisecond})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "of 1048576 bytes: the job is not reading its input") {
+				t.Errorf("tty %v: %v", in.TTY, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("tty %v: write_stdin did not give up", in.TTY)
+		}
+		bashKill(t, ts, pid)
+	}
+}

@@ -100,6 +100,7 @@ type stream struct {
 	label  string
 	r      *os.File
 	ino    uint64 // the pipe's inode, to find the processes that hold it
+	tty    string // or the terminal's slave ("/dev/pts/N"), for the same
 	closed bool   // r is closed (guarded by the job's pipeMu)
 
 	mu   sync.Mutex

@@ -21,7 +21,8 @@ import (
 //     resources and cannot be signalled, so they do not count.
 //   - Which processes hold our pipes? A child that called setsid(2) has
 //     left the process group but may still write to the command's stdout;
-//     it is found through the pipe inode its /proc/PID/fd links name.
+//     it is found through the pipe inode its /proc/PID/fd links name (or,
+//     for a command on a terminal, the terminal's name).
 
 // pipeHolders returns the live processes, other than this one, that hold
 // one of the job's pipes still open on our side.
@@ -29,12 +30,17 @@ func (j *job) pipeHolders() []int {
 	j.pipeMu.Lock()
 	defer j.pipeMu.Unlock()
 	var ino []uint64
+	var ttys []string
 	for _, s := range j.streams() {
-		if !s.closed && s.ino != 0 {
+		switch {
+		case s.closed:
+		case s.ino != 0:
 			ino = append(ino, s.ino)
+		case s.tty != "":
+			ttys = append(ttys, s.tty)
 		}
 	}
-	return pipeHolders(ino)
+	return pipeHolders(ino, ttys...)
 }
 
 // holdersLeft reports whether a live process may still write to the
@@ -77,15 +83,17 @@ func groupLive(pgid int) bool {
 }
 
 // pipeHolders returns the live processes, other than this one, that hold
-// an open descriptor on one of the pipes with the given inodes.
-func pipeHolders(inodes []uint64) []int {
-	if len(inodes) == 0 {
+// an open descriptor on one of the pipes with the given inodes, or on one
+// of the terminals named ("/dev/pts/N").
+func pipeHolders(inodes []uint64, terminals ...string) []int {
+	if len(inodes)+len(terminals) == 0 {
 		return nil
 	}
-	want := make([]string, len(inodes))
+	want := make([]string, len(inodes), len(inodes)+len(terminals))
 	for i, ino := range inodes {
 		want[i] = "pipe:[" + strconv.FormatUint(ino, 10) + "]"
 	}
+	want = append(want, terminals...)
 	self := os.Getpid()
 	var holders []int
 	eachProc(func(pid int) bool {

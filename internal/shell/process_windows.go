@@ -77,3 +77,6 @@ func decodeStatus(u uint32) exitStatus { return exitStatus{code: int(u)} }
 
 // waitStatus reads a Windows exit status.
 func waitStatus(ws syscall.WaitStatus) exitStatus { return exitStatus{code: ws.ExitStatus()} }
+
+// pollable: Windows has no terminals to open here.
+func pollable(f *os.File) (*os.File, error) { return f, nil }

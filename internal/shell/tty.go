@@ -29,6 +29,10 @@ func openTTY() (master, slave *os.File, err error) {
 		slave.Close()
 		return nil, nil, fmt.Errorf("cannot size the terminal: %w", err)
 	}
+	if master, err = pollable(master); err != nil {
+		slave.Close()
+		return nil, nil, fmt.Errorf("cannot open a terminal: %w", err)
+	}
 	return master, slave, nil
 }
 
@@ -40,9 +44,9 @@ func (j *job) openTTY(outPipe *output.Pipeline, child *childFiles) error {
 	if err != nil {
 		return err
 	}
-	// No inode: the processes that hold a terminal are its session,
-	// reached through the job's process group, not found by inode.
-	j.stdout = &stream{label: "stdout", r: master, pipe: outPipe}
+	// The processes that keep the slave after leaving the session are
+	// found, as a pipe's holders are, by what their descriptors name.
+	j.stdout = &stream{label: "stdout", r: master, pipe: outPipe, tty: slave.Name()}
 	j.input = ttyInput(master, slave.Name())
 	j.screen = &screenWatch{}
 	child.stdin, child.stdout, child.stderr = slave, slave, slave
