@@ -21,6 +21,8 @@ var detailDocs = map[string]string{
 	"lines_cut":          "Lines shortened because they were too long.",
 	"first_line_partial": "Only the beginning of the first line is shown: it is longer than the whole byte budget.",
 	"last_line_partial":  "Only the end of the last line is shown: it is longer than the whole byte budget.",
+	"next":               "The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte.",
+	"char_offset":        "When one line is shown in part: how many of its characters come before the part shown.",
 	// bash
 	"exit_code":         "Exit code of the command; null while it runs.",
 	"signal":            "Signal that killed the command, if any.",

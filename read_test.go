@@ -40,7 +40,7 @@ func TestToolsetReadAndLs(t *testing.T) {
 	}
 
 	ls, err := ts.Ls(ctx, spillway.LsInput{})
-	if err != nil || ls.Text != "f.txt\n\n[1 entry limit reached. Use limit=2 for more]" || !ls.Details.EntryLimitReached {
+	if err != nil || ls.Text != "f.txt\n\n[1 entry limit reached: the directory holds 2. Use limit=2 to list them all]" || !ls.Details.EntryLimitReached {
 		t.Fatalf("ls: %q %+v", ls.Text, ls.Details)
 	}
 	if ls, err = ts.Ls(ctx, spillway.LsInput{Limit: 10}); err != nil || ls.Text != "f.txt\nSub/\n" {

@@ -263,6 +263,8 @@ var tools = []Tool{
 				Doc:     "Most lines to show."},
 			{Name: "line_numbers", Type: Bool,
 				Doc: "Prefix each line with its number, `cat -n` style."},
+			{Name: "char_offset", Type: Int, Min: 0,
+				Doc: "Page within the line at offset: show it from this character (0-based) on, as much as the byte limit holds. A cut line's notice gives the value to continue from."},
 		},
 	},
 	{

@@ -80,7 +80,7 @@ func TestOneGiBLine(t *testing.T) {
 	if tr.TotalBytes != int64(size) || tr.TotalLines != 1 || tr.LinesCut != 1 || tr.TruncatedBy != ByLineChars {
 		t.Fatalf("truncation %+v", tr)
 	}
-	if n := r.Notice("stdout"); n != "[stdout: 1 line cut at 2000 chars. Full output: /spill/hash.log]" {
+	if n := r.Notice("stdout"); n != "[stdout: 1 line cut at 2000 chars. Full output: /spill/hash.log. To see what was cut: read it with offset=1 char_offset=2000 limit=1]" {
 		t.Fatalf("notice %q", n)
 	}
 	block := bytes.Repeat(pattern, (64<<10)/len(pattern))
@@ -113,7 +113,7 @@ func TestLongLineTail(t *testing.T) {
 	if r.Text() != strings.Repeat(string(pattern), 30*1024/16) || !r.Truncation.LastLinePartial {
 		t.Fatalf("truncation %+v", r.Truncation)
 	}
-	if n, want := r.Notice("stdout"), "[stdout: showing the last 30.0KB of line 1 (line is "+FormatSize(int64(size))+"). Full output: /spill/hash.log]"; n != want {
+	if n, want := r.Notice("stdout"), "[stdout: showing the last 30.0KB of line 1 (line is "+FormatSize(int64(size))+"). Full output: /spill/hash.log. To see what was cut: read it with offset=1 limit=1]"; n != want {
 		t.Fatalf("notice %q, want %q", n, want)
 	}
 	if hs.n != int64(size) {

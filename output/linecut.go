@@ -13,6 +13,9 @@ import (
 type lineCutter struct {
 	max  int
 	emit func([]byte)
+	// cutLine is told of each cut line, after its marker and before its
+	// '\n'.
+	cutLine func()
 
 	runes    int   // characters of the current line so far (exact while ≤ max)
 	cutting  bool  // past max on the current line
@@ -91,6 +94,9 @@ func (c *lineCutter) endCut() {
 	c.marker = strconv.AppendInt(c.marker, c.cutChars, 10)
 	c.marker = append(c.marker, " chars cut]"...)
 	c.emit(c.marker)
+	if c.cutLine != nil {
+		c.cutLine()
+	}
 	c.linesCut++
 	c.cutting = false
 	c.cutChars = 0

@@ -40,8 +40,9 @@ func splitLines(s []byte) [][]byte {
 	return lines
 }
 
-// refCutLines applies max_line_chars to each line the simple way.
-func refCutLines(lines [][]byte, max int) (out [][]byte, cut int64) {
+// refCutLines applies max_line_chars to each line the simple way; cut
+// says which lines it shortened.
+func refCutLines(lines [][]byte, max int) (out [][]byte, cut []bool) {
 	for _, l := range lines {
 		body, nl := l, []byte(nil)
 		if bytes.HasSuffix(l, newline) {
@@ -50,6 +51,7 @@ func refCutLines(lines [][]byte, max int) (out [][]byte, cut int64) {
 		n := utf8.RuneCount(body)
 		if max <= 0 || n <= max {
 			out = append(out, l)
+			cut = append(cut, false)
 			continue
 		}
 		i := 0
@@ -61,9 +63,19 @@ func refCutLines(lines [][]byte, max int) (out [][]byte, cut int64) {
 		c = append(c, "... ["+strconv.Itoa(n-max)+" chars cut]"...)
 		c = append(c, nl...)
 		out = append(out, c)
-		cut++
+		cut = append(cut, true)
 	}
 	return out, cut
+}
+
+// refCountCut counts the true values of cut[from:to].
+func refCountCut(cut []bool, from, to int) (n int64) {
+	for _, c := range cut[from:to] {
+		if c {
+			n++
+		}
+	}
+	return n
 }
 
 // modelView is what the reference model shows of a stream.
@@ -80,7 +92,7 @@ type modelView struct {
 // refView computes what lim shows of the sanitized stream s.
 func refView(s []byte, lim Limits) modelView {
 	lines, cut := refCutLines(splitLines(s), lim.MaxLineChars)
-	v := modelView{linesCut: cut, totalLines: int64(len(lines))}
+	v := modelView{totalLines: int64(len(lines))}
 	total := 0
 	for _, l := range lines {
 		total += len(l)
@@ -88,7 +100,7 @@ func refView(s []byte, lim Limits) modelView {
 	if len(lines) <= lim.MaxLines && total <= lim.MaxBytes {
 		v.head = bytes.Join(lines, nil)
 		v.headLines = int64(len(lines))
-		if cut > 0 {
+		if v.linesCut = refCountCut(cut, 0, len(lines)); v.linesCut > 0 {
 			v.truncatedBy = ByLineChars
 		}
 		return v
@@ -138,6 +150,9 @@ func refView(s []byte, lim Limits) modelView {
 		v.head = bytes.Join(lines[:h], nil)
 		v.tail = bytes.Join(lines[len(lines)-t:], nil)
 		v.headLines, v.tailLines = int64(h), int64(t)
+		// Only the shown lines that were cut count: a cut line in the
+		// omitted middle is not shown at all.
+		v.linesCut = refCountCut(cut, 0, h) + refCountCut(cut, len(lines)-t, len(lines))
 	}
 	v.truncatedBy = ByBytes
 	if !v.firstPartial && !v.lastPartial && h+t == shown {
@@ -298,7 +313,8 @@ func checkPipeline(t *testing.T, in []byte, lim Limits, when SpillWhen, r Result
 	}
 	// Whole lines: the head is a prefix of the line-cut stream ending on a
 	// line boundary, the tail a suffix starting on one.
-	cutStream := bytes.Join(must(refCutLines(splitLines(s), lim.MaxLineChars)), nil)
+	cutLines, _ := refCutLines(splitLines(s), lim.MaxLineChars)
+	cutStream := bytes.Join(cutLines, nil)
 	if !tr.FirstLinePartial && !tr.LastLinePartial && tr.Truncated && tr.TruncatedBy != ByLineChars {
 		if !bytes.HasPrefix(cutStream, []byte(r.Head)) || (r.Head != "" && !strings.HasSuffix(r.Head, "\n")) {
 			fail("head %q is not whole lines from the start", r.Head)

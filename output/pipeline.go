@@ -37,8 +37,11 @@ const (
 // maxUnfinished bounds the unfinished last line a snapshot shows.
 const maxUnfinished = 2000
 
-// sniffSize is how much of a stream decides whether it is binary.
-const sniffSize = 8 << 10
+// SniffSize is how much of the start of a stream, or of a file, decides
+// whether it is binary.
+const SniffSize = 8 << 10
+
+const sniffSize = SniffSize
 
 // Options configure a Pipeline.
 type Options struct {
@@ -75,7 +78,6 @@ type Pipeline struct {
 
 	// The window since the last Cut.
 	winBytes   int64 // sanitized bytes in the window
-	winCut     int64 // lines cut before the window started
 	winBase    int64 // lines before the window
 	winStarted int64 // raw bytes before the window (binary streams)
 
@@ -109,7 +111,7 @@ func New(opt Options) *Pipeline {
 		panic("output.New: " + err.Error())
 	}
 	p := &Pipeline{opt: opt, win: newWindow(opt.Limits)}
-	p.cut = lineCutter{max: opt.Limits.MaxLineChars, emit: p.win.write}
+	p.cut = lineCutter{max: opt.Limits.MaxLineChars, emit: p.win.write, cutLine: p.win.markCut}
 	p.san = NewSanitizer(p.sink)
 	return p
 }
@@ -177,11 +179,13 @@ func (p *Pipeline) decide() {
 	p.san.Write(sniff)
 }
 
-// IsBinary reports whether the start of a stream looks binary: it holds a
-// NUL byte, or more than 30% of it is control bytes or invalid UTF-8.
-// Escape sequences and the usual whitespace controls count as text.
+// IsBinary reports whether the start of a stream looks binary: more than
+// 1% of it is NUL bytes, or more than 30% of it is control bytes or
+// invalid UTF-8. Escape sequences and the usual whitespace controls count
+// as text. A stray NUL in a log does not make it binary (the sanitizer
+// drops it); a binary format holds NULs by the dozen.
 func IsBinary(b []byte) bool {
-	if bytes.IndexByte(b, 0) >= 0 {
+	if nul := bytes.Count(b, []byte{0}); nul > 0 && nul*100 >= len(b) {
 		return true
 	}
 	bad := 0
@@ -400,7 +404,10 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	t.TotalBytes = p.winBytes
 	t.OutputLines = v.headLines + v.tailLines
 	t.OutputBytes = int64(len(v.head) + len(v.tail))
-	t.LinesCut = p.cut.linesCut - p.winCut
+	t.LinesCut = v.linesCut
+	if v.firstCut > 0 {
+		r.FirstCut, r.LastCut = p.winBase+v.firstCut, p.winBase+v.lastCut
+	}
 	t.FirstLinePartial, t.LastLinePartial = v.firstPartial, v.lastPartial
 	r.HeadLines, r.TailLines = v.headLines, v.tailLines
 	if !p.closed {
@@ -430,7 +437,6 @@ func (p *Pipeline) CutWithin(maxBytes int) Result {
 		p.winBase-- // the unfinished line goes on in the next window
 	}
 	p.winBytes = 0
-	p.winCut = p.cut.linesCut
 	p.winStarted = p.raw
 	p.firstLineLen, p.firstDone = p.lineLen, false
 	p.prevLineLen = 0

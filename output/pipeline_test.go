@@ -137,7 +137,7 @@ func TestSPECNotice(t *testing.T) {
 	p.Close()
 	r := p.Result()
 	r.FullOutputPath = "/tmp/spillway-123-abc/bash-3-stdout.log"
-	want := "[stdout: showing lines 1-800 and 7701-8500 of 8500 (50.0KB limit). Full output: /tmp/spillway-123-abc/bash-3-stdout.log]"
+	want := "[stdout: showing lines 1-800 and 7701-8500 of 8500 (50.0KB limit). Full output: /tmp/spillway-123-abc/bash-3-stdout.log. To see what was cut: read it with offset=801 limit=6900]"
 	if got := r.Notice("stdout"); got != want {
 		t.Fatalf("notice\n got  %s\n want %s", got, want)
 	}
@@ -164,32 +164,32 @@ func TestNotice(t *testing.T) {
 	}{
 		{name: "nothing cut", lim: lim(Head, 10, 100, 0), in: "a\n", label: "stdout", want: ""},
 		{name: "head lines", lim: lim(Head, 3, 100, 0), in: seqLines(1, 10), label: "stdout",
-			want: "[stdout: showing lines 1-3 of 10. Full output: /spill/test.log]"},
+			want: "[stdout: showing lines 1-3 of 10. Full output: /spill/test.log. To see what was cut: read it with offset=4 limit=7]"},
 		{name: "tail bytes", lim: lim(Tail, 100, 6, 0), in: seqLines(1, 10), label: "stderr",
-			want: "[stderr: showing lines 9-10 of 10 (6B limit). Full output: /spill/test.log]"},
+			want: "[stderr: showing lines 9-10 of 10 (6B limit). Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=8]"},
 		{name: "no label", lim: lim(Tail, 3, 100, 0), in: seqLines(1, 10),
-			want: "[showing lines 8-10 of 10. Full output: /spill/test.log]"},
+			want: "[showing lines 8-10 of 10. Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=7]"},
 		{name: "head_tail", lim: lim(HeadTail, 4, 100, 0), in: seqLines(1, 10), label: "stdout",
-			want: "[stdout: showing lines 1-2 and 9-10 of 10. Full output: /spill/test.log]"},
+			want: "[stdout: showing lines 1-2 and 9-10 of 10. Full output: /spill/test.log. To see what was cut: read it with offset=3 limit=6]"},
 		{name: "first line partial", lim: lim(Head, 10, 5, 0), in: "abcdefgh\nx\n", label: "stdout",
-			want: "[stdout: showing the first 5B of line 1 (line is 9B). Full output: /spill/test.log]"},
+			want: "[stdout: showing the first 5B of line 1 (line is 9B). Full output: /spill/test.log. To see what was cut: read it with offset=1 char_offset=5 limit=2]"},
 		{name: "last line partial", lim: lim(Tail, 10, 2048, 0), in: "x\n" + strings.Repeat("y", 5000), label: "stdout",
-			want: "[stdout: showing the last 2.0KB of line 2 (line is 4.9KB). Full output: /spill/test.log]"},
+			want: "[stdout: showing the last 2.0KB of line 2 (line is 4.9KB). Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=2]"},
 		{name: "lines cut only", lim: lim(Head, 10, 1000, 3), in: "abcdef\nok\nxyzxyz\n", label: "stdout",
-			want: "[stdout: 2 lines cut at 3 chars. Full output: /spill/test.log]"},
+			want: "[stdout: 2 lines cut at 3 chars. Full output: /spill/test.log. To see what was cut: read it with offset=1 char_offset=3 limit=3]"},
 		{name: "lines and a cut line", lim: lim(Head, 2, 1000, 3), in: "abcdef\nok\nmore\n", label: "stdout",
-			want: "[stdout: showing lines 1-2 of 3; 2 lines cut at 3 chars. Full output: /spill/test.log]"},
+			want: "[stdout: showing lines 1-2 of 3; 1 line cut at 3 chars. Full output: /spill/test.log. To see what was cut: read it with offset=1 char_offset=3 limit=3]"},
 		{name: "one line cut", lim: lim(Head, 10, 1000, 3), in: "abcdef\n", label: "stdout",
-			want: "[stdout: 1 line cut at 3 chars. Full output: /spill/test.log]"},
+			want: "[stdout: 1 line cut at 3 chars. Full output: /spill/test.log. To see what was cut: read it with offset=1 char_offset=3 limit=1]"},
 		{name: "spill capped", lim: lim(Head, 3, 100, 0), in: seqLines(1, 10), label: "stdout",
 			edit: func(r *Result) { r.SpillCapped, r.SpillCap = true, 100<<20 },
-			want: "[stdout: showing lines 1-3 of 10. Full output: /spill/test.log (full output capped at 100.0MB)]"},
+			want: "[stdout: showing lines 1-3 of 10. Full output: /spill/test.log (full output capped at 100.0MB). To see what was cut: read it with offset=4 limit=7]"},
 		{name: "spill failed", lim: lim(Head, 3, 100, 0), in: seqLines(1, 10), label: "stdout",
 			edit: func(r *Result) { r.FullOutputPath, r.SpillError = "", "mkdir /tmp/x: read-only file system" },
 			want: "[stdout: showing lines 1-3 of 10. Full output could not be saved: mkdir /tmp/x: read-only file system]"},
 		{name: "spill failed part way", lim: lim(Head, 3, 100, 0), in: seqLines(1, 10), label: "stdout",
 			edit: func(r *Result) { r.SpillError = "write: no space left on device" },
-			want: "[stdout: showing lines 1-3 of 10. Full output could not be saved: write: no space left on device (what was saved is in /spill/test.log)]"},
+			want: "[stdout: showing lines 1-3 of 10. Full output could not be saved: write: no space left on device (what was saved is in /spill/test.log). To see what was cut: read it with offset=4 limit=7]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestSpillCapped(t *testing.T) {
 	if !r.SpillCapped || r.SpillCap != 10 || r.Tail != seqLines(19, 20) {
 		t.Fatalf("result %+v", r)
 	}
-	if n := r.Notice("stdout"); !strings.HasSuffix(n, ". Full output: /spill/test.log (full output capped at 10B)]") {
+	if n := r.Notice("stdout"); !strings.HasSuffix(n, ". Full output: /spill/test.log (full output capped at 10B). To see what was cut: read it with offset=1 limit=18]") {
 		t.Fatalf("notice %q", n)
 	}
 }
@@ -313,7 +313,7 @@ func TestCut(t *testing.T) {
 	if r.Tail != seqLines(8, 10) || r.FirstLine != 3 || r.LastLine != 10 || r.Truncation.TotalLines != 8 {
 		t.Fatalf("second window %+v", r)
 	}
-	if n := r.Notice("stdout"); n != "[stdout: showing lines 8-10 of 10. Full output: /spill/test.log]" {
+	if n := r.Notice("stdout"); n != "[stdout: showing lines 8-10 of 10. Full output: /spill/test.log. To see what was cut: read it with offset=3 limit=5]" {
 		t.Fatalf("second window notice %q", n)
 	}
 

@@ -22,6 +22,9 @@ type Result struct {
 	OmittedLines, OmittedBytes int64
 	// LineBytes is the size of the single line shown partially, if any.
 	LineBytes int64
+	// FirstCut and LastCut are the stream line numbers of the first and
+	// the last shown line cut at MaxLineChars; 0 when none is.
+	FirstCut, LastCut int64
 	// Unfinished is, in a snapshot of a stream that is still being
 	// written, its last line so far: text without a newline yet (a prompt,
 	// a progress bar), which a later '\r' may still overwrite. It is not
@@ -122,6 +125,9 @@ func (r Result) Notice(label string) string {
 		fmt.Fprintf(&b, "%d %s cut at %d chars", t.LinesCut, noun, r.limits.MaxLineChars)
 	}
 	r.writeSpill(&b)
+	if next := r.Next(); len(next) > 0 {
+		b.WriteString(". To see what was cut: " + next[0].Tool() + " it with " + next[0].Words(true))
+	}
 	b.WriteByte(']')
 	return b.String()
 }

@@ -64,11 +64,31 @@ type Sanitizer struct {
 	line    []byte // held part of the current line (after the last '\n')
 	segLen  int64  // bytes of the current line segment, held or passed on
 	pending bool   // a '\r' was seen; the next text replaces the line
+
+	// oneLine: the input is one line at a time (EndLine between lines),
+	// and the Sanitizer never adds a line break of its own, so that the
+	// lines out are the lines in (read numbers the lines of a file).
+	oneLine bool
 }
 
 // NewSanitizer returns a Sanitizer that passes its output to emit.
 func NewSanitizer(emit func([]byte)) *Sanitizer {
 	return &Sanitizer{emit: emit}
+}
+
+// NewLineSanitizer returns a Sanitizer for text fed one line at a time,
+// its '\n' left out, with EndLine after each: an escape sequence never
+// runs from one line into the next, and a lone '\r' in a line too long
+// to hold back is dropped instead of starting a new line. What it emits
+// for a line is that line sanitized, without a line break.
+func NewLineSanitizer(emit func([]byte)) *Sanitizer {
+	return &Sanitizer{emit: emit, oneLine: true}
+}
+
+// EndLine ends the current line: what the Sanitizer holds of it is
+// flushed as Close does, and the next Write starts a new line.
+func (s *Sanitizer) EndLine() {
+	s.Close()
 }
 
 // Write sanitizes p. It never fails.
@@ -332,6 +352,12 @@ func (s *Sanitizer) Held() []byte { return s.line }
 // overwrite applies a lone '\r': the held line is dropped, or, if part of it
 // was already passed on, the text after the '\r' starts a new line.
 func (s *Sanitizer) overwrite() {
+	if s.segLen > maxPendingLine && s.oneLine {
+		// Part of the line is gone already; the rest follows it.
+		s.put(s.line)
+		s.line = s.line[:0]
+		return
+	}
 	if s.segLen > maxPendingLine {
 		s.put(s.line)
 		s.put(newline)

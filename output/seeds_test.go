@@ -45,7 +45,7 @@ func TestSeed000BashLineLimit(t *testing.T) {
 	if r.Text() != seqLines(48001, 50000) {
 		t.Fatalf("text is not lines 48001-50000")
 	}
-	if want := "[stdout: showing lines 48001-50000 of 50000. Full output: /spill/test.log]"; r.Notice("stdout") != want {
+	if want := "[stdout: showing lines 48001-50000 of 50000. Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=48000]"; r.Notice("stdout") != want {
 		t.Fatalf("notice %q, want %q", r.Notice("stdout"), want)
 	}
 	if r.FullOutputPath == "" || sp.buf.String() != in {
@@ -71,7 +71,7 @@ func TestSeed000BashByteLimit(t *testing.T) {
 	if tr.TruncatedBy != ByBytes || tr.OutputLines != 500 || tr.OutputBytes != 500*61 || tr.TotalLines != 50000 {
 		t.Fatalf("truncation %+v", tr)
 	}
-	if want := "[stdout: showing lines 49501-50000 of 50000 (30.0KB limit). Full output: /spill/test.log]"; r.Notice("stdout") != want {
+	if want := "[stdout: showing lines 49501-50000 of 50000 (30.0KB limit). Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=49500]"; r.Notice("stdout") != want {
 		t.Fatalf("notice %q, want %q", r.Notice("stdout"), want)
 	}
 	if !strings.HasPrefix(r.Text(), "49501 ") || !strings.HasSuffix(r.Text(), "50000"+strings.Repeat(" ", 55)+"\n") {
@@ -91,7 +91,7 @@ func TestSeed000BashLastLineOverByteLimit(t *testing.T) {
 	if r.Text() != last[len(last)-30*1024:] {
 		t.Fatal("text is not the last 30KB of the final line")
 	}
-	if want := "[stdout: showing the last 30.0KB of line 50000 (line is 100.0KB). Full output: /spill/test.log]"; r.Notice("stdout") != want {
+	if want := "[stdout: showing the last 30.0KB of line 50000 (line is 100.0KB). Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=50000]"; r.Notice("stdout") != want {
 		t.Fatalf("notice %q, want %q", r.Notice("stdout"), want)
 	}
 	if sp.buf.String() != in {
@@ -131,7 +131,7 @@ func TestSeed004TailOfLongLine(t *testing.T) {
 	if sp.buf.String() != in {
 		t.Fatal("full output not spilled")
 	}
-	if want := "[stdout: showing the last 50.0KB of line 3 (line is 80.0KB). Full output: /spill/test.log]"; r.Notice("stdout") != want {
+	if want := "[stdout: showing the last 50.0KB of line 3 (line is 80.0KB). Full output: /spill/test.log. To see what was cut: read it with offset=1 limit=3]"; r.Notice("stdout") != want {
 		t.Fatalf("notice %q, want %q", r.Notice("stdout"), want)
 	}
 }

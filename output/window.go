@@ -16,6 +16,55 @@ type window struct {
 	bytes   int64
 	nl      int64 // '\n' bytes written
 	last    byte
+
+	// Lines cut by the line cutter, numbered from the window's first
+	// line: those that may be in the head (no more than the lines the
+	// head can show), and the last ones, as many as the tail can show.
+	// Nothing is allocated until a line is cut.
+	headCut []int64
+	tailCut cutRing
+}
+
+// A cutRing keeps the last line numbers added to it, up to its size.
+type cutRing struct {
+	size  int
+	lines []int64
+	next  int // where the next number goes once lines is full
+}
+
+func (r *cutRing) add(n int64) {
+	if len(r.lines) < r.size {
+		r.lines = append(r.lines, n)
+		return
+	}
+	r.lines[r.next] = n
+	r.next = (r.next + 1) % r.size
+}
+
+// in counts the kept numbers from lo to hi and returns the first and the
+// last of them (0 when none).
+func (r *cutRing) in(lo, hi int64) (count, first, last int64) {
+	for _, n := range r.lines {
+		if n < lo || n > hi {
+			continue
+		}
+		count++
+		if first == 0 || n < first {
+			first = n
+		}
+		last = max(last, n)
+	}
+	return count, first, last
+}
+
+// markCut records that the line being written was cut.
+func (w *window) markCut() {
+	n := w.nl + 1
+	if n <= int64(w.lim.MaxLines) {
+		w.headCut = append(w.headCut, n)
+	}
+	w.tailCut.size = w.lim.MaxLines
+	w.tailCut.add(n)
 }
 
 func newWindow(lim Limits) *window {
@@ -62,6 +111,8 @@ func (w *window) reset() {
 		w.ring.reset()
 	}
 	w.bytes, w.nl, w.last = 0, 0, 0
+	w.headCut = w.headCut[:0]
+	w.tailCut.lines, w.tailCut.next = w.tailCut.lines[:0], 0
 }
 
 // view is what a window shows.
@@ -75,6 +126,35 @@ type view struct {
 	lastPartial  bool
 	omittedLines int64
 	omittedBytes int64
+
+	// Cut lines among those shown (window numbering): how many, and the
+	// first and last of them; 0 when none.
+	linesCut          int64
+	firstCut, lastCut int64
+}
+
+// countCuts fills the view's counts of the shown lines that were cut.
+func (w *window) countCuts(v *view) {
+	for _, n := range w.headCut {
+		if n > v.headLines {
+			break
+		}
+		v.linesCut++
+		if v.firstCut == 0 {
+			v.firstCut = n
+		}
+		v.lastCut = n
+	}
+	if v.tailLines > 0 {
+		c, first, last := w.tailCut.in(v.totalLines-v.tailLines+1, v.totalLines)
+		v.linesCut += c
+		if v.firstCut == 0 {
+			v.firstCut = first
+		}
+		if last > 0 {
+			v.lastCut = last
+		}
+	}
 }
 
 // viewWithin computes what the window shows, with at most within (≤ the
@@ -98,6 +178,7 @@ func (w *window) viewWithin(within int) view {
 			v.head = w.ring.bytes()
 		}
 		v.headLines = v.totalLines
+		w.countCuts(&v)
 		return v
 	}
 	maxLines, maxBytes := int64(lim.shownLines()), int64(lim.MaxBytes)
@@ -135,6 +216,9 @@ func (w *window) viewWithin(within int) view {
 		v.omittedLines = v.totalLines - 1
 	case v.headLines+v.tailLines == maxLines:
 		v.truncatedBy = ByLines
+	}
+	if !v.firstPartial && !v.lastPartial {
+		w.countCuts(&v)
 	}
 	return v
 }

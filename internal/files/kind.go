@@ -6,10 +6,13 @@ import (
 	"strings"
 
 	"github.com/gabriel-vasile/mimetype"
+
+	"github.com/spillway-dev/spillway/output"
 )
 
-// sniffBytes is how much of a file decides what it is.
-const sniffBytes = 4096
+// sniffBytes is how much of a file decides what it is: as much as decides
+// whether bash output is binary.
+const sniffBytes = output.SniffSize
 
 // maxImageBytes is the largest image returned as image content.
 const maxImageBytes = 5 << 20
@@ -30,14 +33,14 @@ var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 // classify decides from the first bytes of a file whether it is text, an
 // image (then mime is its image type) or other binary data. mime is the
 // detected type.
+//
+// Text or binary is decided by the sniff bash output gets (output.IsBinary):
+// a stray NUL in a log leaves it text, read as bash would show it.
 func classify(head []byte) (kind fileKind, mime string, mt *mimetype.MIME) {
 	mt = mimetype.Detect(head)
 	for m := mt; m != nil; m = m.Parent() {
-		if m.Is("text/plain") {
-			if wideCharset(mt.String()) {
-				return kindBinary, mt.String(), mt // said in binaryError
-			}
-			return kindText, mt.String(), mt
+		if m.Is("text/plain") && wideCharset(mt.String()) {
+			return kindBinary, mt.String(), mt // said in binaryError
 		}
 		for _, img := range imageTypes {
 			if m.Is(img) {
@@ -45,7 +48,15 @@ func classify(head []byte) (kind fileKind, mime string, mt *mimetype.MIME) {
 			}
 		}
 	}
-	return kindBinary, mt.String(), mt
+	if output.IsBinary(head) {
+		return kindBinary, mt.String(), mt
+	}
+	for m := mt; m != nil; m = m.Parent() {
+		if m.Is("text/plain") {
+			return kindText, mt.String(), mt
+		}
+	}
+	return kindText, "text/plain; charset=utf-8", mt
 }
 
 // notRegular returns the error for a file that read must not open: a

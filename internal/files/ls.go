@@ -31,6 +31,13 @@ type LsDetails struct {
 	EntryLimitReached bool `json:"entry_limit_reached"`
 	// Truncation counts entries as lines.
 	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath holds the listing up to the limit when the byte
+	// limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// listing in the spill file, and an ls with a limit that takes every
+	// entry.
+	Next []output.Call `json:"next,omitempty"`
 }
 
 // LsResult is an ls result.
@@ -119,7 +126,42 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	}
 	entries := []lsEntry(*kept)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].less(entries[j]) })
-	return renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes), nil
+	res := renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes, t.spillList(entries))
+	if res.Details.EntryLimitReached {
+		more := output.Call{"tool": "ls", "limit": total}
+		if in.Path != "" {
+			more["path"] = in.Path
+		}
+		res.Details.Next = append(res.Details.Next, more)
+	}
+	return res, nil
+}
+
+// spillList returns the function that writes the listing to a spill file
+// when the byte limit cuts it, and says where it is (or why it is not).
+func (t *Tools) spillList(entries []lsEntry) func() (path, failure string) {
+	return func() (string, string) {
+		if t.cfg.Spill == nil {
+			return "", ""
+		}
+		sp, err := t.cfg.Spill.Opener("ls", t.cfg.Spill.NextSeq(), "output")()
+		if err != nil {
+			return "", err.Error()
+		}
+		var b []byte
+		for _, e := range entries {
+			b = append(b, e.name...)
+			b = append(b, '\n')
+		}
+		_, werr := sp.Write(b)
+		if cerr := sp.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return sp.Path(), werr.Error()
+		}
+		return sp.Path(), ""
+	}
 }
 
 func listError(path string, err error) error {
@@ -134,7 +176,7 @@ func listError(path string, err error) error {
 }
 
 // renderLs shows the entries that fit maxBytes, then the notices.
-func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int) LsResult {
+func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, spill func() (path, failure string)) LsResult {
 	var res LsResult
 	if total == 0 {
 		res.Text = emptyDirText
@@ -159,17 +201,25 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int) L
 	tr.TotalLines, tr.TotalBytes = total, totalBytes
 	tr.OutputLines, tr.OutputBytes = shown, int64(b.Len())
 	var notices []string
-	switch {
-	case byBytes:
+	if byBytes {
 		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
-		notices = append(notices, fmt.Sprintf("[%s limit reached (%d of %d entries shown). Use find with a pattern to narrow the list]", output.FormatSize(int64(maxBytes)), shown, total))
-	case d.EntryLimitReached:
-		tr.Truncated, tr.TruncatedBy = true, output.ByLines
-		noun := "entries"
-		if limit == 1 {
-			noun = "entry"
+		n := fmt.Sprintf("[%s limit reached: %d of %s shown", output.FormatSize(int64(maxBytes)), shown, plural(total, "entry", "entries"))
+		path, failure := spill()
+		switch {
+		case failure != "":
+			n += ". Full output could not be saved: " + failure
+		case path != "":
+			next := output.ReadCall(path, shown+1, int64(len(entries))-shown, 0)
+			d.FullOutputPath, d.Next = path, []output.Call{next}
+			n += ". Full output: " + path + ". To see the rest: read it with " + next.Words(true)
 		}
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more]", limit, noun, 2*limit))
+		notices = append(notices, n+"]")
+	}
+	if d.EntryLimitReached {
+		if !byBytes {
+			tr.Truncated, tr.TruncatedBy = true, output.ByLines
+		}
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]", limit, noun(int64(limit), "entry", "entries"), total, total))
 	}
 	res.Text = joinNotices(b.String(), notices)
 	return res

@@ -75,7 +75,7 @@ func TestLsEntryLimit(t *testing.T) {
 	}
 	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
 	res := ls(t, tl, LsInput{})
-	want := strings.Join(names[:500], "\n") + "\n\n[500 entries limit reached. Use limit=1000 for more]"
+	want := strings.Join(names[:500], "\n") + "\n\n[500 entries limit reached: the directory holds 600. Use limit=600 to list them all]"
 	if res.Text != want {
 		t.Fatalf("text ends %q", res.Text[len(res.Text)-200:])
 	}
@@ -91,7 +91,7 @@ func TestLsEntryLimit(t *testing.T) {
 		t.Fatalf("limit 1000: %d entries, %+v", res.Details.Count, res.Details)
 	}
 	res = ls(t, tl, LsInput{Limit: 7})
-	if !strings.HasSuffix(res.Text, names[6]+"\n\n[7 entries limit reached. Use limit=14 for more]") {
+	if !strings.HasSuffix(res.Text, names[6]+"\n\n[7 entries limit reached: the directory holds 600. Use limit=600 to list them all]") {
 		t.Fatalf("limit 7: %q", res.Text)
 	}
 }
@@ -102,7 +102,7 @@ func TestLsByteLimit(t *testing.T) {
 		writeFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
 	}
 	res := ls(t, tl, LsInput{})
-	if !strings.HasSuffix(res.Text, "\n\n[1000B limit reached (47 of 200 entries shown). Use find with a pattern to narrow the list]") {
+	if !strings.HasSuffix(res.Text, "\n\n[1000B limit reached: 47 of 200 entries shown]") {
 		t.Fatalf("%q", res.Text)
 	}
 	if tr := res.Details.Truncation; !tr.Truncated || tr.TruncatedBy != output.ByBytes || tr.OutputLines != 47 || tr.OutputBytes > 1000 || res.Details.Count != 47 {

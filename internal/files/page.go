@@ -66,6 +66,7 @@ type page struct {
 	measuring  bool             // the line does not fit: only its size is wanted
 	carry      output.RuneCarry // start of a rune split across writes
 	marker     []byte
+	san        *output.Sanitizer // the current line's, made on first use
 }
 
 func newPage(lim pageLimits, first int64) *page {
@@ -98,7 +99,9 @@ func (p *page) close() {
 	}
 }
 
-// segment takes bytes of the current line ('\n' excluded).
+// segment takes bytes of the current line ('\n' excluded): they are
+// sanitized as bash output is (escape sequences and control bytes
+// dropped, a lone '\r' overwriting the line so far), line by line.
 func (p *page) segment(b []byte) {
 	if len(b) == 0 {
 		return
@@ -106,7 +109,18 @@ func (p *page) segment(b []byte) {
 	p.started = true
 	p.raw += int64(len(b))
 	p.lastCR = b[len(b)-1] == '\r'
-	if p.measuring {
+	if p.measuring || p.done {
+		return
+	}
+	if p.san == nil {
+		p.san = output.NewLineSanitizer(p.clean)
+	}
+	p.san.Write(b)
+}
+
+// clean takes sanitized bytes of the current line.
+func (p *page) clean(b []byte) {
+	if p.measuring || p.done {
 		return
 	}
 	if p.carry.Len() > 0 {
@@ -248,6 +262,9 @@ func (p *page) doesNotFit() {
 
 // endLine ends the current line: shown if it fits, else the page ends.
 func (p *page) endLine(terminated bool) {
+	if p.san != nil && !p.measuring {
+		p.san.EndLine()
+	}
 	if p.carry.Len() > 0 {
 		p.carry.Resolve(nil, true, p.char)
 	}
@@ -256,10 +273,7 @@ func (p *page) endLine(terminated bool) {
 		return
 	}
 	chars := int64(p.curChars) + p.extraChars
-	crlf := terminated && p.lastCR
-	if crlf {
-		chars-- // the '\r' belongs to the line ending
-	}
+	crlf := terminated && p.lastCR // the sanitizer dropped the '\r'; the ending keeps it
 	body, ending := p.cur, ""
 	p.marker = p.marker[:0]
 	cut := p.lim.maxLineChars > 0 && chars > int64(p.lim.maxLineChars)
@@ -269,13 +283,12 @@ func (p *page) endLine(terminated bool) {
 		p.marker = append(p.marker, "... ["...)
 		p.marker = strconv.AppendInt(p.marker, chars-int64(p.lim.maxLineChars), 10)
 		p.marker = append(p.marker, " chars cut]"...)
-		if crlf {
-			ending = "\r\n"
-		} else if terminated {
-			ending = "\n"
-		}
+	}
+	switch {
+	case crlf:
+		ending = "\r\n"
 	case terminated:
-		ending = "\n" // a kept '\r' is already in body
+		ending = "\n"
 	}
 	size := len(body) + len(p.marker) + len(ending)
 	if size > p.room() {

@@ -21,6 +21,10 @@ type ReadInput struct {
 	Limit int `json:"limit,omitempty"`
 	// LineNumbers prefixes every line with its number, cat -n style.
 	LineNumbers bool `json:"line_numbers,omitempty"`
+	// CharOffset pages within the line at Offset: the result shows that
+	// line from its character CharOffset (0-based) on, as much as the
+	// byte limit holds. A line too long to show whole is read this way.
+	CharOffset int `json:"char_offset,omitempty"`
 }
 
 // Values of ReadDetails.Kind.
@@ -39,6 +43,9 @@ type ReadDetails struct {
 	MimeType string `json:"mime_type"`
 	// Offset is the number of the first line asked for.
 	Offset int64 `json:"offset"`
+	// CharOffset is, when the result shows part of one line, the number
+	// of that line's characters before the part shown.
+	CharOffset int64 `json:"char_offset,omitempty"`
 	// LinesShown counts the lines shown.
 	LinesShown int64 `json:"lines_shown"`
 	// TotalLines counts the lines of the file (always known).
@@ -49,6 +56,9 @@ type ReadDetails struct {
 	// means lines remain after the last shown line; cut lines are counted
 	// in LinesCut only.
 	Truncation output.Truncation `json:"truncation"`
+	// Next holds the read that continues from the first thing this
+	// result did not show whole: the rest of a cut line, or the next line.
+	Next []output.Call `json:"next,omitempty"`
 }
 
 // ReadResult is a read result: the text for the model, the details, and
@@ -77,6 +87,9 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	}
 	if in.Limit < 0 {
 		return ReadResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
+	}
+	if in.CharOffset < 0 {
+		return ReadResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
 	}
 	path, err := t.resolve(in.Path) // issue 7: --root
 	if err != nil {
@@ -120,7 +133,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 		maxLineChars: t.cfg.Read.MaxLineChars,
 		lineNumbers:  in.LineNumbers || t.cfg.Read.LineNumbers,
 	}
-	return t.readText(ctx, f, path, fi, mime, offset, lim)
+	return t.readText(ctx, f, path, fi, mime, offset, int64(in.CharOffset), lim)
 }
 
 // statError turns the error of a stat or an open into one that says what
@@ -146,12 +159,19 @@ func (t *Tools) statError(path string, err error) error {
 // readText shows one page of a text file. The first read of a file scans
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
-func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset int64, lim pageLimits) (ReadResult, error) {
+func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (ReadResult, error) {
 	key := fileKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
 	var err error
-	if idx != nil {
+	if charOffset > 0 {
+		if idx == nil {
+			idx, err = t.buildIndex(ctx, f, fi, key)
+		}
+		if err == nil {
+			return t.readChars(ctx, f, path, mime, offset, charOffset, lim, idx)
+		}
+	} else if idx != nil {
 		if offset <= idx.totalLines {
 			err = t.scan(ctx, f, idx.lookup(offset-1), offset-1, pg, nil, idx.size)
 		}
@@ -168,15 +188,54 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 		}
 	}
 	if err != nil {
-		if errIsCancel(err) {
-			return ReadResult{}, fmt.Errorf("read of %s cancelled: %v", path, err)
-		}
-		if e := stalled(path, err); e != nil {
-			return ReadResult{}, e
-		}
-		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
+		return ReadResult{}, scanError(path, err)
+	}
+	if pg.overLine > 0 {
+		// The first line does not fit even cut: show its start.
+		return t.readChars(ctx, f, path, mime, offset, 0, lim, idx)
 	}
 	return renderText(path, mime, offset, lim, pg, idx), nil
+}
+
+// scanError is the error of a read whose scan failed.
+func scanError(path string, err error) error {
+	if errIsCancel(err) {
+		return fmt.Errorf("read of %s cancelled: %v", path, err)
+	}
+	if e := stalled(path, err); e != nil {
+		return e
+	}
+	return fmt.Errorf("cannot read %s: %v", path, err)
+}
+
+// buildIndex scans a file whole to build its line index.
+func (t *Tools) buildIndex(ctx context.Context, f *os.File, fi fs.FileInfo, key fileKey) (*lineIndex, error) {
+	b := newIndexBuilder()
+	end := fi.Size()
+	if end == 0 {
+		end = -1
+	}
+	if err := t.scan(ctx, f, checkpoint{}, 0, nil, b, end); err != nil {
+		return nil, err
+	}
+	idx := b.finish()
+	if unchanged(f, fi, idx) {
+		t.index.put(key, idx)
+	}
+	return idx, nil
+}
+
+// readChars shows part of the line at offset, from its character
+// charOffset on.
+func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, offset, charOffset int64, lim pageLimits, idx *lineIndex) (ReadResult, error) {
+	if offset > idx.totalLines {
+		return renderText(path, mime, offset, lim, newPage(lim, offset), idx), nil
+	}
+	cp := newCharPage(charOffset, lim.maxBytes)
+	if err := t.scan(ctx, f, idx.lookup(offset-1), offset-1, cp, nil, idx.size); err != nil {
+		return ReadResult{}, scanError(path, err)
+	}
+	return renderChars(path, mime, offset, charOffset, cp, idx), nil
 }
 
 // unchanged reports whether the file still is the version that was

@@ -102,10 +102,10 @@ func TestReadLongLine(t *testing.T) {
 	wantTruncation(t, res.Details.Truncation, false, "", 3)
 
 	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
-	p := writeFile(t, dir, "f.txt", data)
+	writeFile(t, dir, "f.txt", data)
 	res = read(t, tl, ReadInput{Path: "f.txt"})
 	want := "short\n" + strings.Repeat("x", 500) + "... [500 chars cut]\nend\n\n" +
-		"[Line 2 cut at 500 chars (line is 1000B). Use bash: sed -n '2p' " + p + " | head -c 51200]"
+		"[Line 2 cut at 500 chars (line is 1000B). To see the rest of it: read with offset=2 char_offset=500]"
 	if res.Text != want {
 		t.Fatalf("500-char policy:\n got %q\nwant %q", res.Text, want)
 	}
@@ -123,10 +123,10 @@ func TestReadLineCutNotice(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	huge := strings.Repeat("é", 3<<20/2) // 3 MiB, 1.5 M chars
 	data := numbered(6) + huge + "\n" + "line 8\n"
-	p := writeFile(t, dir, "f.txt", data)
+	writeFile(t, dir, "f.txt", data)
 	res := read(t, tl, ReadInput{Path: "f.txt"})
 	want := numbered(6) + strings.Repeat("é", 2000) + fmt.Sprintf("... [%d chars cut]\n", 3<<20/2-2000) + "line 8\n\n" +
-		"[Line 7 cut at 2000 chars (line is 3.0MB). Use bash: sed -n '7p' " + p + " | head -c 51200]"
+		"[Line 7 cut at 2000 chars (line is 3.0MB). To see the rest of it: read with offset=7 char_offset=2000]"
 	if res.Text != want {
 		t.Fatalf("text\n got %q\nwant %q", trim(res.Text), trim(want))
 	}
@@ -134,13 +134,13 @@ func TestReadLineCutNotice(t *testing.T) {
 
 	// Several cut lines: their count and the first one.
 	data = "a\n" + strings.Repeat("b", 2500) + "\n" + strings.Repeat("c", 3000) + "\r\n" + strings.Repeat("d", 2001)
-	p = writeFile(t, dir, "g.txt", data)
+	writeFile(t, dir, "g.txt", data)
 	res = read(t, tl, ReadInput{Path: "g.txt", LineNumbers: true})
 	want = "     1\ta\n" +
 		"     2\t" + strings.Repeat("b", 2000) + "... [500 chars cut]\n" +
 		"     3\t" + strings.Repeat("c", 2000) + "... [1000 chars cut]\r\n" +
 		"     4\t" + strings.Repeat("d", 2000) + "... [1 chars cut]\n\n" +
-		"[3 lines cut at 2000 chars, the first is line 2 (2.4KB). Use bash: sed -n '2p' " + p + " | head -c 51200]"
+		"[3 lines cut at 2000 chars, the first is line 2 (2.4KB). To see the rest of it: read with offset=2 char_offset=2000, and on from there]"
 	if res.Text != want {
 		t.Fatalf("several cut:\n got %q\nwant %q", trim(res.Text), trim(want))
 	}
@@ -230,10 +230,10 @@ func TestReadEmptyFile(t *testing.T) {
 // replaces it.
 func TestReadHugeSingleLine(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
-	p := writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
+	writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
 	res := read(t, tl, ReadInput{Path: "one.txt"})
 	want := strings.Repeat("a", 2000) + fmt.Sprintf("... [%d chars cut]", 10<<20-2000) + "\n\n" +
-		"[Line 1 cut at 2000 chars (line is 10.0MB). Use bash: sed -n '1p' " + p + " | head -c 51200]"
+		"[Line 1 cut at 2000 chars (line is 10.0MB). To see the rest of it: read with offset=1 char_offset=2000]"
 	if res.Text != want {
 		t.Fatalf("text\n got %q\nwant %q", trim(res.Text), trim(want))
 	}
@@ -243,13 +243,13 @@ func TestReadHugeSingleLine(t *testing.T) {
 	wantTruncation(t, res.Details.Truncation, false, "", 1)
 
 	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10}})
-	p = writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
+	writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
 	res = read(t, tl, ReadInput{Path: "one.txt"})
-	want = "[Line 1 is 10.0MB, over the 50.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 51200]"
-	if res.Text != want || res.Content != "" {
+	want = strings.Repeat("a", 51200) + "\n\n[Line 1, characters 1-51200 of a 10.0MB line. Use char_offset=51200 to continue]"
+	if res.Text != want || res.Content != strings.Repeat("a", 51200) {
 		t.Fatalf("no cut: %q", trim(res.Text))
 	}
-	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 0)
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 1)
 }
 
 // Seed 001: CRLF is kept as it is, also on a cut line.
@@ -361,20 +361,21 @@ func TestReadSeed000Table(t *testing.T) {
 	}
 	// With no per-line cut (pi: 30 KB, 2000 lines), seed 000's notice.
 	pi, pdir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 30 << 10}})
-	p := writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
+	writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
 	res = read(t, pi, ReadInput{Path: "first.txt"})
-	if want := "[Line 1 is 50.0KB, over the 30.0KB limit. Use bash: sed -n '1p' " + p + " | head -c 30720]"; res.Text != want {
-		t.Fatalf("first line, pi:\n got %q\nwant %q", res.Text, want)
+	// Too long for the page, it is paged through by characters.
+	if want := strings.Repeat("q", 30720) + "\n\n[Line 1, characters 1-30720 of a 50.0KB line. Use char_offset=30720 to continue]"; res.Text != want {
+		t.Fatalf("first line, pi:\n got %q\nwant %q", trim(res.Text), want)
 	}
-	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 0)
+	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 1)
 	var lines strings.Builder
 	lines.WriteString(numbered(999))
 	lines.WriteString(strings.Repeat("w", 50<<10) + "\n")
 	lines.WriteString(numbered(10))
-	p = writeFile(t, pdir, "offset.txt", lines.String())
+	writeFile(t, pdir, "offset.txt", lines.String())
 	res = read(t, pi, ReadInput{Path: "offset.txt", Offset: 1000})
-	if want := "[Line 1000 is 50.0KB, over the 30.0KB limit. Use bash: sed -n '1000p' " + p + " | head -c 30720]"; res.Text != want {
-		t.Fatalf("offset line, pi:\n got %q\nwant %q", res.Text, want)
+	if want := "\n\n[Line 1000, characters 1-30720 of a 50.0KB line. Use char_offset=30720 to continue]"; !strings.HasSuffix(res.Text, want) {
+		t.Fatalf("offset line, pi:\n got %q\nwant %q", trim(res.Text), want)
 	}
 	// A line that does not fit after others ends the page before it.
 	res = read(t, pi, ReadInput{Path: "offset.txt", Offset: 990})
@@ -460,12 +461,13 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
-// The notices name the file so that the suggested command can be pasted.
-func TestReadNoticeQuotesPath(t *testing.T) {
+// The next call names the file by its absolute path, spaces and all.
+func TestReadNextNamesPath(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	writeFile(t, dir, "my file.txt", strings.Repeat("x", 3000)+"\n")
 	res := read(t, tl, ReadInput{Path: "my file.txt"})
-	if want := "sed -n '1p' '" + filepath.Join(dir, "my file.txt") + "' | head -c 51200]"; !strings.HasSuffix(res.Text, want) {
-		t.Fatalf("%q", trim(res.Text))
+	next := res.Details.Next
+	if len(next) != 1 || next[0]["path"] != filepath.Join(dir, "my file.txt") || next[0]["char_offset"] != int64(2000) {
+		t.Fatalf("next %v", next)
 	}
 }

@@ -1,6 +1,8 @@
 package files
 
 import (
+	"github.com/spillway-dev/spillway/output"
+
 	"bytes"
 	"strconv"
 	"unicode/utf8"
@@ -44,37 +46,32 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 			body = line[:len(line)-1]
 		}
 		crlf := terminated && len(body) > 0 && body[len(body)-1] == '\r'
+		// Each line is sanitized on its own, as bash output is.
+		var clean []byte
+		san := output.NewLineSanitizer(func(b []byte) { clean = append(clean, b...) })
+		san.Write(body)
+		san.EndLine()
 		var runes [][]byte
-		for b := body; len(b) > 0; {
-			c, size := utf8.DecodeRune(b)
-			if c == utf8.RuneError && size <= 1 {
-				runes = append(runes, []byte(string(utf8.RuneError)))
-				size = 1
-			} else {
-				runes = append(runes, b[:size])
-			}
+		for b := clean; len(b) > 0; {
+			_, size := utf8.DecodeRune(b)
+			runes = append(runes, b[:size])
 			b = b[size:]
 		}
 		chars := len(runes)
-		if crlf {
-			chars--
-		}
 		var shownBody, marker []byte
-		ending := ""
 		cut := lim.maxLineChars > 0 && chars > lim.maxLineChars
 		if cut {
 			shownBody = bytes.Join(runes[:lim.maxLineChars], nil)
 			marker = []byte("... [" + strconv.Itoa(chars-lim.maxLineChars) + " chars cut]")
-			if crlf {
-				ending = "\r\n"
-			} else if terminated {
-				ending = "\n"
-			}
 		} else {
 			shownBody = bytes.Join(runes, nil)
-			if terminated {
-				ending = "\n"
-			}
+		}
+		ending := ""
+		switch {
+		case crlf:
+			ending = "\r\n"
+		case terminated:
+			ending = "\n"
 		}
 		num := ""
 		if lim.lineNumbers {

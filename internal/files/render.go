@@ -3,6 +3,7 @@ package files
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/output"
 )
@@ -23,26 +24,25 @@ func renderText(path, mime string, offset int64, lim pageLimits, pg *page, idx *
 	tr.TotalLines, tr.TotalBytes = total, idx.size
 	tr.OutputLines, tr.OutputBytes = pg.shown, int64(len(pg.text))
 	tr.LinesCut = pg.linesCut
-	q := shellQuote(path)
 	res := ReadResult{Content: string(pg.content)}
 
 	switch {
 	case total == 0 && offset == 1:
 		res.Text = emptyFileText
 	case offset > total:
-		res.Text = fmt.Sprintf("[Offset %d is past the end of the file (%s)]", offset, plural(total, "line"))
-	case pg.overLine > 0:
-		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
-		res.Text = fmt.Sprintf("[Line %d is %s, over the %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
-			pg.overLine, output.FormatSize(pg.overBytes), output.FormatSize(int64(lim.maxBytes)), pg.overLine, q, lim.maxBytes)
+		res.Text = fmt.Sprintf("[Offset %d is past the end of the file (%s)]", offset, plural(total, "line", "lines"))
 	default:
 		var notices []string
-		if pg.linesCut == 1 {
-			notices = append(notices, fmt.Sprintf("[Line %d cut at %d chars (line is %s). Use bash: sed -n '%dp' %s | head -c %d]",
-				pg.firstCut, lim.maxLineChars, output.FormatSize(pg.firstCutBytes), pg.firstCut, q, lim.maxBytes))
-		} else if pg.linesCut > 1 {
-			notices = append(notices, fmt.Sprintf("[%d lines cut at %d chars, the first is line %d (%s). Use bash: sed -n '%dp' %s | head -c %d]",
-				pg.linesCut, lim.maxLineChars, pg.firstCut, output.FormatSize(pg.firstCutBytes), pg.firstCut, q, lim.maxBytes))
+		if pg.linesCut > 0 {
+			next := output.ReadCall(path, pg.firstCut, 0, int64(lim.maxLineChars))
+			d.Next = []output.Call{next}
+			if pg.linesCut == 1 {
+				notices = append(notices, fmt.Sprintf("[Line %d cut at %d chars (line is %s). To see the rest of it: read with %s]",
+					pg.firstCut, lim.maxLineChars, output.FormatSize(pg.firstCutBytes), next.Words(true)))
+			} else {
+				notices = append(notices, fmt.Sprintf("[%d lines cut at %d chars, the first is line %d (%s). To see the rest of it: read with %s, and on from there]",
+					pg.linesCut, lim.maxLineChars, pg.firstCut, output.FormatSize(pg.firstCutBytes), next.Words(true)))
+			}
 		}
 		if last < total {
 			tr.Truncated = true
@@ -52,6 +52,9 @@ func renderText(path, mime string, offset int64, lim pageLimits, pg *page, idx *
 				limit = fmt.Sprintf(" (%s limit)", output.FormatSize(int64(lim.maxBytes)))
 			} else {
 				tr.TruncatedBy = output.ByLines
+			}
+			if d.Next == nil {
+				d.Next = []output.Call{output.ReadCall(path, last+1, 0, 0)}
 			}
 			notices = append(notices, fmt.Sprintf("[Showing lines %d-%d of %d%s. Use offset=%d to continue]", offset, last, total, limit, last+1))
 		}
@@ -78,9 +81,51 @@ func joinNotices(content string, notices []string) string {
 	return b.String()
 }
 
-func plural(n int64, noun string) string {
+// plural is n and its noun: "1 entry", "2 entries".
+func plural(n int64, one, many string) string {
+	return fmt.Sprintf("%d %s", n, noun(n, one, many))
+}
+
+// noun is one when n is 1, else many.
+func noun(n int64, one, many string) string {
 	if n == 1 {
-		return "1 " + noun
+		return one
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return many
+}
+
+// renderChars turns part of one line into the read result: the characters
+// shown (with the line's ending when they reach it), a blank line and the
+// notice that says where they are in the line and how to go on.
+func renderChars(path, mime string, offset, charOffset int64, cp *charPage, idx *lineIndex) ReadResult {
+	total := idx.totalLines
+	n := int64(utf8.RuneCount(cp.text))
+	content := string(cp.text) + cp.ending()
+	d := ReadDetails{
+		Path: path, Kind: KindText, MimeType: mime, Offset: offset, CharOffset: charOffset,
+		LinesShown: 1, TotalLines: total,
+	}
+	tr := &d.Truncation
+	tr.TotalLines, tr.TotalBytes = total, idx.size
+	tr.OutputLines, tr.OutputBytes = 1, int64(len(content))
+	var notice string
+	where := fmt.Sprintf("Line %d, characters %d-%d", offset, charOffset+1, charOffset+n)
+	if n == 0 {
+		where = fmt.Sprintf("Line %d has %s: nothing from character %d on", offset, plural(cp.skipped, "character", "characters"), charOffset+1)
+	}
+	switch {
+	case cp.more:
+		next := output.ReadCall(path, offset, 0, charOffset+n)
+		d.Next = []output.Call{next}
+		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+		tr.FirstLinePartial = true
+		notice = fmt.Sprintf("[%s of a %s line. Use char_offset=%d to continue]", where, output.FormatSize(cp.raw), charOffset+n)
+	case offset < total:
+		d.Next = []output.Call{output.ReadCall(path, offset+1, 0, 0)}
+		tr.Truncated, tr.TruncatedBy = true, output.ByLines
+		notice = fmt.Sprintf("[%s, the end of the line. Use offset=%d to continue]", where, offset+1)
+	default:
+		notice = fmt.Sprintf("[%s, the end of the file]", where)
+	}
+	return ReadResult{Text: joinNotices(content, []string{notice}), Content: content, Details: d}
 }

@@ -27,7 +27,7 @@ var fullBuffers = sync.Pool{New: func() any { b := make([]byte, fullScanBuffer);
 // a file that grows while it is read is read as the version that was
 // stat'ed (a writer faster than the scan cannot make it endless); end < 0
 // reads to EOF (a file under /proc says it is empty and is not).
-func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target int64, pg *page, b *indexBuilder, end int64) error {
+func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target int64, pg sink, b *indexBuilder, end int64) error {
 	if _, err := f.Seek(from.Off, io.SeekStart); err != nil {
 		return err
 	}
@@ -99,6 +99,15 @@ func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target in
 		pg.close()
 	}
 	return nil
+}
+
+// A sink takes a file's bytes from the start of a line on: a page of
+// lines, or the characters of one line.
+type sink interface {
+	// write takes the next bytes and reports true once it wants no more.
+	write(b []byte) bool
+	// close ends the file.
+	close()
 }
 
 func countLines(b []byte) int64 { return int64(bytes.Count(b, newline)) }

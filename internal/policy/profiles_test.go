@@ -164,7 +164,7 @@ func TestProfileDefault(t *testing.T) {
 	r := replay(t, store, p.Bash.Stdout, p.Bash.SpillWhen, "stdout", in)
 	want{
 		head: numbered(1, 800, 25), tail: numbered(7701, 8500, 39), by: output.ByBytes, outLines: 1600,
-		notice: `^\[stdout: showing lines 1-800 and 7701-8500 of 8500 \(50\.0KB limit\)\. Full output: .*/bash-1-stdout\.log\]$`,
+		notice: `^\[stdout: showing lines 1-800 and 7701-8500 of 8500 \(50\.0KB limit\)\. Full output: .*/bash-1-stdout\.log\. To see what was cut: read it with offset=801 limit=6900\]$`,
 		spill:  true,
 	}.check(t, in, r)
 	if !strings.Contains(r.res.Text(), "\n[... 6900 lines (") {
@@ -190,20 +190,20 @@ func TestProfilePi(t *testing.T) {
 			// 000 "## bash" "Hit line limit (2000 lines)".
 			name: "bash line limit", lim: p.Bash.Stdout, in: numbered(1, 50000, 0),
 			want: want{head: "", tail: numbered(48001, 50000, 0), by: output.ByLines, outLines: 2000,
-				notice: `^\[stdout: showing lines 48001-50000 of 50000\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 48001-50000 of 50000\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// 000 "## bash" "Hit byte limit (< 2000 lines, 30KB)".
 			name: "bash byte limit", lim: p.Bash.Stdout, in: byteLimited,
 			want: want{head: "", tail: byteLimited[len(byteLimited)-30*1024:], by: output.ByBytes, outLines: 500,
-				notice: `^\[stdout: showing lines 49501-50000 of 50000 \(30\.0KB limit\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 49501-50000 of 50000 \(30\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// 000 "## bash" "Last line alone > 30KB (edge case, partial OK here)".
 			name: "bash last line alone over 30KB", lim: p.Bash.Stdout,
 			in: numbered(1, 49999, 0) + strings.Repeat("x", 100*1024),
 			want: want{head: "", tail: strings.Repeat("x", 30*1024), by: output.ByBytes, outLines: 1, lastPartial: true,
-				notice: `^\[stdout: showing the last 30\.0KB of line 50000 \(line is 100\.0KB\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing the last 30\.0KB of line 50000 \(line is 100\.0KB\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// 000 "## read" "Hit line limit (2000 lines, < 30KB)": lines 1-2000 of 5000.
@@ -255,7 +255,7 @@ func TestProfileZdx(t *testing.T) {
 		{
 			name: "bash stdout over 50KB keeps the start", lim: p.Bash.Stdout, in: base64Out,
 			want: want{head: kept, tail: "", by: output.ByBytes, outLines: int64(len(kept) / 77),
-				notice: `^\[stdout: showing lines 1-664 of 1755 \(50\.0KB limit\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 1-664 of 1755 \(50\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// 001 "Slice 3": stderr is limited on its own ("stderr_total_bytes": 256, "stderr_truncated": false).
@@ -307,7 +307,7 @@ func TestProfileOpencode(t *testing.T) {
 			// first 500 and last 500 lines, "Full output saved to: …".
 			name: "8432 lines", in: numbered(1, 8432, 0),
 			want: want{head: numbered(1, 500, 0), tail: numbered(7933, 8432, 0), by: output.ByLines, outLines: 1000,
-				notice: `^\[stdout: showing lines 1-500 and 7933-8432 of 8432\. Full output: \S+/bash-\d+-stdout\.log\]$`, spill: true},
+				notice: `^\[stdout: showing lines 1-500 and 7933-8432 of 8432\. Full output: \S+/bash-\d+-stdout\.log\. To see what was cut: read it with offset=501 limit=7432\]$`, spill: true},
 		},
 		{
 			// 002 "Success Criteria": output under the limits behaves as
@@ -320,7 +320,7 @@ func TestProfileOpencode(t *testing.T) {
 			// head+tail preview is trimmed from the inner boundary to 50KB.
 			name: "1500 lines of 100 bytes", in: numbered(1, 1500, 100),
 			want: want{head: numbered(1, 256, 100), tail: numbered(1245, 1500, 100), by: output.ByBytes, outLines: 512,
-				notice: `^\[stdout: showing lines 1-256 and 1245-1500 of 1500 \(50\.0KB limit\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 1-256 and 1245-1500 of 1500 \(50\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// 002 "Phase 1" 1.2: multi-byte UTF-8 content is never garbled.
@@ -383,7 +383,7 @@ func TestProfileMacosShell(t *testing.T) {
 			// start and floor(500×0.4) = 200 from the end, a marker between.
 			name: "600 stdout lines", lim: p.Bash.Stdout, in: numbered(1, 600, 0),
 			want: want{head: numbered(1, 300, 0), tail: numbered(401, 600, 0), by: output.ByLines, outLines: 500,
-				notice: `^\[stdout: showing lines 1-300 and 401-600 of 600\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 1-300 and 401-600 of 600\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// totalLines <= maxLines: returned as is.
@@ -394,7 +394,7 @@ func TestProfileMacosShell(t *testing.T) {
 			// maxErrorLines 750: 450 from the start, 300 from the end.
 			name: "1000 stderr lines", lim: p.Bash.Stderr, in: numbered(1, 1000, 0),
 			want: want{head: numbered(1, 450, 0), tail: numbered(701, 1000, 0), by: output.ByLines, outLines: 750,
-				notice: `^\[stdout: showing lines 1-450 and 701-1000 of 1000\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 1-450 and 701-1000 of 1000\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// "Testing Strategy" test 3, a long single line (minified JSON):
@@ -402,7 +402,7 @@ func TestProfileMacosShell(t *testing.T) {
 			name: "minified JSON line", lim: p.Bash.Stdout, in: minified,
 			want: want{head: minified[:10000] + fmt.Sprintf("... [%d chars cut]\n", len(minified)-1-10000), tail: "",
 				by: output.ByLineChars, outLines: 1, linesCut: 1,
-				notice: `^\[stdout: 1 line cut at 10000 chars\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: 1 line cut at 10000 chars\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 	}
 	for _, tt := range tests {
@@ -458,19 +458,19 @@ func TestProfilePipe(t *testing.T) {
 			// past 50KB the full output is offloaded.
 			name: "8500 lines past 50KB", in: numbered(1, 8500, 20),
 			want: want{head: "", tail: numbered(6501, 8500, 20), by: output.ByLines, outLines: 2000,
-				notice: `^\[stdout: showing lines 6501-8500 of 8500\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 6501-8500 of 8500\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// "Tail Truncation": two limits, whichever first — here 50KB.
 			name: "1000 lines of 100 bytes", in: numbered(1, 1000, 100),
 			want: want{head: "", tail: numbered(489, 1000, 100), by: output.ByBytes, outLines: 512,
-				notice: `^\[stdout: showing lines 489-1000 of 1000 \(50\.0KB limit\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing lines 489-1000 of 1000 \(50\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
 			// "if a single line exceeds 50KB, take the tail of that line".
 			name: "one line over 50KB", in: strings.Repeat("abcd", 20000) + "\n",
 			want: want{head: "", tail: strings.Repeat("abcd", 12800)[1:] + "\n", by: output.ByBytes, outLines: 1, lastPartial: true,
-				notice: `^\[stdout: showing the last 50\.0KB of line 1 \(line is 78\.1KB\)\. Full output: \S+\]$`, spill: true},
+				notice: `^\[stdout: showing the last 50\.0KB of line 1 \(line is 78\.1KB\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 	}
 	for _, tt := range tests {
@@ -495,7 +495,7 @@ func TestProfileClaudeCode(t *testing.T) {
 	store := newStore(t, p)
 	r := replay(t, store, p.Bash.Stdout, p.Bash.SpillWhen, "stdout", in)
 	want{head: numbered(1, 1500, 10), tail: numbered(3501, 5000, 10), by: output.ByBytes, outLines: 3000,
-		notice: `^\[stdout: showing lines 1-1500 and 3501-5000 of 5000 \(29\.3KB limit\)\. Full output: \S+\]$`, spill: true}.check(t, in, r)
+		notice: `^\[stdout: showing lines 1-1500 and 3501-5000 of 5000 \(29\.3KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true}.check(t, in, r)
 	if !p.Read.LineNumbers || p.Bash.Stdout.MaxLineChars != 0 || p.Bash.MergeStreams {
 		t.Errorf("read %+v, bash %+v", p.Read, p.Bash)
 	}

@@ -205,7 +205,7 @@ func TestGrepOneGiBLine(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	r := grep(t, s, GrepInput{Pattern: "needle"})
 	runtime.ReadMemStats(&after)
-	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2\n\n[Some lines truncated to 500 chars. Use read to see full lines]"
+	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2\n\n[1 line cut at 500 chars, around the first match when it lies further in. To see a line whole, read it: e.g. path=" + filepath.Join(root, "huge.txt") + " offset=1 limit=1]"
 	if r.Text != want {
 		t.Errorf("got %.200q…", r.Text)
 	}

@@ -32,6 +32,9 @@ type FindDetails struct {
 	Truncation         output.Truncation `json:"truncation"`
 	// FullOutputPath holds the whole result when the byte limit cut it.
 	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// list in the spill file, and a find with a higher limit.
+	Next []output.Call `json:"next,omitempty"`
 	// Skipped names directories that could not be read (at most five).
 	Skipped []string `json:"skipped,omitempty"`
 }
@@ -146,7 +149,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 
 	out := rep.render()
 	d := FindDetails{
-		Count:              count,
+		Count:              int(out.truncation.OutputLines),
 		ResultLimitReached: reached,
 		Truncation:         out.truncation,
 		FullOutputPath:     out.fullOutputPath,
@@ -156,10 +159,24 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 		d.Truncation.Truncated, d.Truncation.TruncatedBy = true, output.ByLines
 	}
 	var notices []string
-	if reached {
-		notices = append(notices, fmt.Sprintf("[%d results limit reached. Use limit=%d for more, or refine pattern]", limit, 2*limit))
+	if out.bytesCut {
+		notices = append(notices, out.byteNotice(fmt.Sprintf("%d of %s shown", d.Count, plural(int64(count), "result", "results"))))
+		if next := out.next(); next != nil {
+			d.Next = append(d.Next, next)
+		}
 	}
-	notices = append(notices, out.byteNotice, rep.skippedNotice())
+	if reached {
+		more := output.Call{"tool": "find", "pattern": in.Pattern, "limit": 2 * limit}
+		if in.Path != "" {
+			more["path"] = in.Path
+		}
+		if in.Type != "" {
+			more["type"] = in.Type
+		}
+		d.Next = append(d.Next, more)
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, noun(int64(limit), "result", "results"), 2*limit))
+	}
+	notices = append(notices, rep.skippedNotice())
 	body := out.body
 	if count == 0 {
 		body = NoFiles

@@ -64,7 +64,10 @@ func TestFindByteLimit(t *testing.T) {
 		t.Errorf("body %d bytes", len(body))
 	}
 	d := r.Details
-	if !strings.HasPrefix(notice, "[50.0KB limit reached. Full output: ") || d.Truncation.TruncatedBy != output.ByBytes || d.ResultLimitReached || d.Count != 600 {
+	shown := strings.Count(body, "\n") + 1
+	if !strings.HasPrefix(notice, fmt.Sprintf("[50.0KB limit reached: %d of 600 results shown. Full output: ", shown)) ||
+		!strings.HasSuffix(notice, fmt.Sprintf(". To see the rest: read it with offset=%d limit=%d]", shown+1, 600-shown)) ||
+		d.Truncation.TruncatedBy != output.ByBytes || d.ResultLimitReached || d.Count != shown || len(d.Next) != 1 {
 		t.Errorf("notice %q details %+v", notice, d)
 	}
 	full, err := os.ReadFile(d.FullOutputPath)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"path/filepath"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,10 @@ type GrepDetails struct {
 	FullOutputPath string `json:"full_output_path,omitempty"`
 	// Skipped names paths that could not be read (at most five).
 	Skipped []string `json:"skipped,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// result in the spill file, each shown line that was cut (read of
+	// that line of its file), and a search with a higher limit.
+	Next []output.Call `json:"next,omitempty"`
 }
 
 // GrepResult is a grep result: the text for the model and the details.
@@ -114,6 +119,8 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 
 	lim := s.cfg.Grep
 	g := &grepRun{
+		in:       in,
+		cwd:      s.cfg.Cwd,
 		mode:     mode,
 		limit:    policy.Cap(in.Limit, lim.Limit, policy.LinesCeiling),
 		maxChars: lim.MaxLineChars,
@@ -247,6 +254,8 @@ func displayPath(cwd, abs string) string {
 
 // grepRun gathers the results of one grep, file by file, in path order.
 type grepRun struct {
+	in       GrepInput
+	cwd      string
 	mode     string
 	limit    int
 	context  int
@@ -262,6 +271,8 @@ type grepRun struct {
 	capped string
 	// binaryFile names the file given as path when it is binary.
 	binaryFile string
+	// cutLines are the reads that show the shown lines that were cut.
+	cutLines []output.Call
 }
 
 // file adds the result of one file; false ends the search.
@@ -319,6 +330,11 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		text, cut := displayLine(h, g.maxChars)
 		if cut {
 			g.linesCut++
+			abs := path
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(g.cwd, abs)
+			}
+			g.cutLines = append(g.cutLines, output.ReadCall(abs, h.line, 1, 0))
 		}
 		sep := "-"
 		if h.match {
@@ -344,20 +360,34 @@ const TruncatedLineSuffix = "... [truncated]"
 // displayLine sanitizes a line for the model (escape sequences and
 // control bytes dropped, invalid UTF-8 replaced) and cuts it at maxChars
 // characters.
+//
+// A long line whose first match lies past its first maxChars characters
+// is shown around that match instead, after "[col N] …" naming the
+// match's character column.
 func displayLine(h hit, maxChars int) (string, bool) {
 	var out []byte
 	san := output.NewSanitizer(func(b []byte) { out = append(out, b...) })
 	san.Write(h.text)
 	san.Close()
+	prefix := ""
+	if h.col > 0 {
+		// The match is at character col-1-skip of out; start half a
+		// window before it.
+		from := max(0, int(h.col-1-h.skip)-maxChars/2)
+		if i := runeOffset(out, from); i >= 0 {
+			out = out[i:]
+		}
+		prefix = fmt.Sprintf("[col %d] …", h.col)
+	}
 	cut := h.long
 	if i := runeOffset(out, maxChars); i >= 0 {
 		out = out[:i]
 		cut = true
 	}
 	if cut {
-		return string(out) + TruncatedLineSuffix, true
+		return prefix + string(out) + TruncatedLineSuffix, true
 	}
-	return string(out), false
+	return prefix + string(out), false
 }
 
 // runeOffset returns the byte offset just after the first n characters of
@@ -398,19 +428,35 @@ func (g *grepRun) result() GrepResult {
 		t.Truncated, t.TruncatedBy = true, output.ByLineChars
 	}
 	var notices []string
-	if g.reached {
-		noun := "matches"
-		if g.mode != ModeContent {
-			noun = "files"
+	if out.bytesCut {
+		shown := out.truncation.OutputLines
+		what := fmt.Sprintf("%d of %s shown", shown, plural(out.truncation.TotalLines, "line", "lines"))
+		if g.mode == ModeContent {
+			what += fmt.Sprintf(" (%s found)", plural(int64(g.matches), "match", "matches"))
 		}
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", g.limit, noun, 2*g.limit))
+		notices = append(notices, out.byteNotice(what))
+		if next := out.next(); next != nil {
+			d.Next = append(d.Next, next)
+		}
 	}
-	notices = append(notices, out.byteNotice)
+	if g.reached {
+		unit := noun(int64(g.limit), "match", "matches")
+		if g.mode != ModeContent {
+			unit = noun(int64(g.limit), "file", "files")
+		}
+		more := g.in
+		more.Limit = 2 * g.limit
+		d.Next = append(d.Next, grepCall(more))
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", g.limit, unit, 2*g.limit))
+	}
 	if g.capped != "" {
 		notices = append(notices, fmt.Sprintf("[Search stopped in %s: its matches and context passed %s. Refine the pattern, or lower context]", g.capped, output.FormatSize(maxHeld)))
 	}
 	if g.linesCut > 0 {
-		notices = append(notices, fmt.Sprintf("[Some lines truncated to %d chars. Use read to see full lines]", g.maxChars))
+		d.Next = append(d.Next, g.cutLines...)
+		first := g.cutLines[0]
+		notices = append(notices, fmt.Sprintf("[%s cut at %d chars, around the first match when it lies further in. To see a line whole, read it: e.g. %s]",
+			plural(int64(g.linesCut), "line", "lines"), g.maxChars, first.Words(false)))
 	}
 	if g.binaryFile != "" {
 		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(g.binaryFile)))
@@ -421,4 +467,36 @@ func (g *grepRun) result() GrepResult {
 		body = NoMatches
 	}
 	return GrepResult{Text: joinText(body, notices), Details: d, Content: out.body}
+}
+
+// grepCall is in as a call of the grep tool, the parameters it was given
+// and no others.
+func grepCall(in GrepInput) output.Call {
+	c := output.Call{"tool": "grep", "pattern": in.Pattern}
+	set := func(k string, v any, given bool) {
+		if given {
+			c[k] = v
+		}
+	}
+	set("path", in.Path, in.Path != "")
+	set("glob", in.Glob, in.Glob != "")
+	set("ignore_case", in.IgnoreCase, in.IgnoreCase)
+	set("literal", in.Literal, in.Literal)
+	set("context", in.Context, in.Context > 0)
+	set("output_mode", in.OutputMode, in.OutputMode != "")
+	set("limit", in.Limit, in.Limit > 0)
+	return c
+}
+
+// plural is n and its noun: "1 match", "2 matches".
+func plural(n int64, one, many string) string {
+	return fmt.Sprintf("%d %s", n, noun(n, one, many))
+}
+
+// noun is one when n is 1, else many.
+func noun(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

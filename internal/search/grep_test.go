@@ -86,7 +86,9 @@ func TestGrepByteLimit(t *testing.T) {
 		t.Errorf("%d lines shown", shown)
 	}
 	d := r.Details
-	if !strings.HasPrefix(notices, "[50.0KB limit reached. Full output: ") || d.Truncation.TruncatedBy != output.ByBytes || d.MatchLimitReached {
+	if !strings.HasPrefix(notices, fmt.Sprintf("[50.0KB limit reached: %d of 150 lines shown (150 matches found). Full output: ", shown)) ||
+		!strings.HasSuffix(notices, fmt.Sprintf(". To see the rest: read it with offset=%d limit=%d]", shown+1, 150-shown)) ||
+		d.Truncation.TruncatedBy != output.ByBytes || d.MatchLimitReached {
 		t.Errorf("notices %q, details %+v", notices, d)
 	}
 	// The whole result is in the spill file the notice names.
@@ -114,7 +116,7 @@ func TestGrepLongLinesCut(t *testing.T) {
 	if lines[0] != "file.ts:1: normal match" || lines[1] != "file.ts:2: "+string(cut)+"... [truncated]" {
 		t.Errorf("lines %q", lines[:2])
 	}
-	if lines[3] != "[Some lines truncated to 500 chars. Use read to see full lines]" {
+	if lines[3] != "[1 line cut at 500 chars, around the first match when it lies further in. To see a line whole, read it: e.g. path="+filepath.Join(root, "file.ts")+" offset=2 limit=1]" {
 		t.Errorf("notice %q", lines[3:])
 	}
 	d := r.Details

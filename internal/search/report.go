@@ -58,35 +58,54 @@ type rendered struct {
 	body           string // the result lines shown, without the final '\n'
 	truncation     output.Truncation
 	bytesCut       bool
-	byteNotice     string // "[50.0KB limit reached…]" when bytesCut
 	fullOutputPath string
+	res            output.Result
+	maxBytes       int
 }
 
 func (r *report) render() rendered {
 	r.pipe.Close()
 	res := r.pipe.Result()
-	out := rendered{
+	return rendered{
 		body:           strings.TrimSuffix(res.Head, "\n"),
 		truncation:     res.Truncation,
 		fullOutputPath: res.FullOutputPath,
+		bytesCut:       res.Truncation.TruncatedBy == output.ByBytes,
+		res:            res,
+		maxBytes:       r.maxBytes,
 	}
-	if res.Truncation.TruncatedBy == output.ByBytes {
-		out.bytesCut = true
-		var b strings.Builder
-		fmt.Fprintf(&b, "[%s limit reached", output.FormatSize(int64(r.maxBytes)))
-		switch {
-		case res.SpillError != "":
-			b.WriteString(". Full output could not be saved: " + res.SpillError)
-		case res.FullOutputPath != "":
-			b.WriteString(". Full output: " + res.FullOutputPath)
-			if res.SpillCapped {
-				fmt.Fprintf(&b, " (full output capped at %s)", output.FormatSize(res.SpillCap))
-			}
+}
+
+// byteNotice is the notice of a result cut by the byte limit: what it
+// shows ("842 of 1000 results"), where the rest is and how to read it.
+func (out rendered) byteNotice(shown string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s limit reached: %s", output.FormatSize(int64(out.maxBytes)), shown)
+	res := out.res
+	switch {
+	case res.SpillError != "":
+		b.WriteString(". Full output could not be saved: " + res.SpillError)
+	case res.FullOutputPath != "":
+		b.WriteString(". Full output: " + res.FullOutputPath)
+		if res.SpillCapped {
+			fmt.Fprintf(&b, " (full output capped at %s)", output.FormatSize(res.SpillCap))
 		}
-		b.WriteByte(']')
-		out.byteNotice = b.String()
+		if next := out.next(); next != nil {
+			b.WriteString(". To see the rest: read it with " + next.Words(true))
+		}
 	}
-	return out
+	b.WriteByte(']')
+	return b.String()
+}
+
+// next is the read of the spill file that shows the lines the byte limit
+// left out, or nil.
+func (out rendered) next() output.Call {
+	if !out.bytesCut || out.fullOutputPath == "" || out.res.SpillError != "" {
+		return nil
+	}
+	t := out.truncation
+	return output.ReadCall(out.fullOutputPath, t.OutputLines+1, t.TotalLines-t.OutputLines, 0)
 }
 
 // skippedNotice names the paths that could not be read, or "".

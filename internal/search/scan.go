@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/internal/confine"
 )
@@ -46,6 +47,11 @@ type hit struct {
 	match bool
 	text  []byte // at most keep bytes of the line, without the line end
 	long  bool   // the line is longer than text
+	// A long matching line whose first match lies past the start of what
+	// keep holds is kept around that match: skip is the number of the
+	// line's characters before text, col the 1-based character column of
+	// the match (0 when text is the line's start).
+	skip, col int64
 }
 
 // fileResult is what the scan of one file found.
@@ -336,7 +342,17 @@ func (s *scanner) add(lineNo int64, line []byte, match bool) {
 func (s *scanner) makeHit(lineNo int64, line []byte, match bool) hit {
 	h := hit{line: lineNo, match: match}
 	if len(line) > s.cfg.keep {
-		line = line[:s.cfg.keep]
+		start := 0
+		if loc := s.cfg.m.re.FindIndex(line); match && loc != nil && loc[0] > s.cfg.keep/4 {
+			// Keep the part of the line around its first match.
+			start = max(0, loc[0]-s.cfg.keep/2)
+			for start < loc[0] && !utf8.RuneStart(line[start]) {
+				start++
+			}
+			h.skip = int64(utf8.RuneCount(line[:start]))
+			h.col = int64(utf8.RuneCount(line[:loc[0]])) + 1
+		}
+		line = line[start:min(len(line), start+s.cfg.keep)]
 		h.long = true
 	} else {
 		line = bytes.TrimSuffix(line, []byte{'\r'})

@@ -66,7 +66,7 @@ func checkBothStreams(t *testing.T, cmd, last string) {
 		}
 		line, _, _ := strings.Cut(sec[i:], "\n")
 		_, path, ok := strings.Cut(line, "Full output: ")
-		path = strings.TrimSuffix(path, "]")
+		path, _, _ = strings.Cut(strings.TrimSuffix(path, "]"), ". To see")
 		if !ok {
 			t.Errorf("%s: notice %q names no spill file", name, line)
 			continue

@@ -13,6 +13,9 @@ type StreamDetails struct {
 	// SpillError says why the full output could not be saved, if it
 	// could not.
 	SpillError string `json:"spill_error,omitempty"`
+	// Next holds the calls that show what this stream's result left out
+	// (the read of the spill file that covers it); none when nothing was.
+	Next []output.Call `json:"next,omitempty"`
 }
 
 // Details are the structured details of a bash result.
@@ -72,5 +75,6 @@ func streamDetails(r output.Result) StreamDetails {
 		SpillCapped:    r.SpillCapped,
 		Binary:         r.Binary,
 		SpillError:     r.SpillError,
+		Next:           r.Next(),
 	}
 }

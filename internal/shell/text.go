@@ -49,7 +49,7 @@ func (p page) text() string {
 func writeSection(b *strings.Builder, label string, r output.Result) {
 	content := r.Text()
 	notice := r.Notice(label)
-	if notice == "" && r.FullOutputPath != "" {
+	if notice == "" && r.FullOutputPath != "" && content != "" {
 		// A later window that fits, of a stream that was spilled before:
 		// the file still holds everything.
 		notice = "[" + label + ": all new output shown. Full output: " + r.FullOutputPath + "]"

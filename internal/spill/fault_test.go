@@ -6,6 +6,7 @@ package spill_test
 // healthy disk), says in the notice what was lost, and never hangs.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -155,7 +156,7 @@ func TestPipelineSurvivesSpillFaults(t *testing.T) {
 		data []byte
 	}{
 		{"text", lines(20_000)}, // 228 KB: cut by bytes and lines
-		{"binary", append([]byte{0, 1, 2, 0xff}, lines(20_000)...)},
+		{"binary", append(bytes.Repeat([]byte{0, 1, 2, 0xff}, 3000), lines(20_000)...)},
 	} {
 		healthy := spill.NewSession(spill.Config{TempDir: t.TempDir()})
 		want := pipe(healthy, stream.data)

@@ -58,7 +58,7 @@ func TestPipelineSpills(t *testing.T) {
 	if filepath.Base(r.FullOutputPath) != "bash-2-stdout.log" {
 		t.Fatalf("path %q", r.FullOutputPath)
 	}
-	if want := "[stdout: showing lines 92-101 of 101. Full output: " + r.FullOutputPath + "]"; r.Notice("stdout") != want {
+	if want := "[stdout: showing lines 92-101 of 101. Full output: " + r.FullOutputPath + ". To see what was cut: read it with offset=1 limit=91]"; r.Notice("stdout") != want {
 		t.Fatalf("notice %q", r.Notice("stdout"))
 	}
 }
@@ -99,7 +99,7 @@ func TestDiskFull(t *testing.T) {
 	if r.Tail != seqRange(991, 1000) {
 		t.Fatalf("tail %q", r.Tail)
 	}
-	want := "Full output could not be saved: write " + r.FullOutputPath + ": no space left on device (what was saved is in " + r.FullOutputPath + ")]"
+	want := "Full output could not be saved: write " + r.FullOutputPath + ": no space left on device (what was saved is in " + r.FullOutputPath + "). To see what was cut: read it with offset=1 limit=990]"
 	if !strings.HasSuffix(r.Notice("stdout"), want) {
 		t.Fatalf("notice %q", r.Notice("stdout"))
 	}

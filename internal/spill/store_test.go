@@ -141,7 +141,7 @@ func TestFileCap(t *testing.T) {
 	if got := readFile(t, r.FullOutputPath); got != in.String()[:1000] {
 		t.Fatalf("capped file holds %d bytes", len(got))
 	}
-	want := "[stdout: showing lines 991-1000 of 1000. Full output: " + r.FullOutputPath + " (full output capped at 1000B)]"
+	want := "[stdout: showing lines 991-1000 of 1000. Full output: " + r.FullOutputPath + " (full output capped at 1000B). To see what was cut: read it with offset=1 limit=990]"
 	if r.Notice("stdout") != want || !r.SpillCapped {
 		t.Fatalf("notice %q", r.Notice("stdout"))
 	}
