@@ -49,7 +49,9 @@ func (c Call) Words(omitPath bool) string {
 		}
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return paramRank(keys[i]) < paramRank(keys[j]) || paramRank(keys[i]) == paramRank(keys[j]) && keys[i] < keys[j] })
+	sort.Slice(keys, func(i, j int) bool {
+		return paramRank(keys[i]) < paramRank(keys[j]) || paramRank(keys[i]) == paramRank(keys[j]) && keys[i] < keys[j]
+	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		v := c[k]

@@ -1,11 +1,11 @@
 package search
 
 import (
-	"path/filepath"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
