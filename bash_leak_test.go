@@ -19,7 +19,10 @@ import (
 // 1000 sequential calls — quick ones, timeouts that background and are
 // then killed, lingering children (in the group and setsid) that are then
 // killed, commands on a terminal (quick, timed out and killed, prompting
-// and answered) and on a stdin pipe that is then closed — leave goroutines, open descriptors and processes as they were.
+// and answered) and on a stdin pipe that is then closed, commands in 40
+// named sessions (more than a toolset keeps) and with args, spilled
+// results shown again from the history — leave goroutines, open
+// descriptors and processes as they were.
 func TestBashNoLeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1000 calls")
@@ -77,12 +80,16 @@ func TestBashNoLeaks(t *testing.T) {
 			if r.Details.Stdout.FullOutputPath == "" || r.Details.Stderr.FullOutputPath == "" {
 				t.Fatalf("call %d: not spilled: %+v", i, r.Details)
 			}
+			again, err := ts.Rerender(spillway.RerenderInput{ID: r.Details.HistoryID, Stream: "stdout", Strategy: "tail", MaxLines: 2})
+			if err != nil || !strings.Contains(again.Text, "99\n100\n") {
+				t.Fatalf("call %d: shown again: %v %q", i, err, again.Text)
+			}
 		case i%3 == 1:
-			kind = "quick, failing"
-			r = bashRun(t, ts, spillway.BashInput{Command: "echo e >&2; exit 1"})
+			kind = "quick, failing, with args"
+			r = bashRun(t, ts, spillway.BashInput{Command: "sh", Args: []string{"-c", "echo e >&2; exit 1"}})
 		default:
-			kind = "quick"
-			r = bashRun(t, ts, spillway.BashInput{Command: "echo " + strconv.Itoa(i)})
+			kind = "quick, in a session"
+			r = bashRun(t, ts, spillway.BashInput{Command: "cd / && export N=" + strconv.Itoa(i) + " && echo $N", Session: "s" + strconv.Itoa(i%40)})
 		}
 		kinds[kind]++
 		if r.Details.Running {

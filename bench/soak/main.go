@@ -602,9 +602,22 @@ func (c *client) work(n int) {
 		c.renew()
 		k := c.rnd.IntN(100)
 		switch {
-		case k < 28: // a small command
+		case k < 20: // a small command
 			tag := fmt.Sprintf("small-%d-%d", c.id, i)
 			c.do("bash-small", "bash", map[string]any{"command": "echo " + tag}, noError(tag))
+			i++
+		case k < 28: // a small command in a named session, which keeps its cd
+			tag := fmt.Sprintf("session-%d-%d", c.id, i)
+			c.do("bash-session", "bash", map[string]any{"command": "test -d pkg00 || cd src; echo " + tag + "; pwd", "session": fmt.Sprintf("s%d", k%3)},
+				func(r result) string {
+					if p := noError(tag)(r); p != "" {
+						return p
+					}
+					if !strings.Contains(r.text, "/src\n") {
+						return "the session did not keep its cd: " + clip(r.text)
+					}
+					return ""
+				})
 			i++
 		case k < 38: // a flood, then a page of its spill file
 			r := c.do("bash-flood", "bash", map[string]any{"command": "seq 1 200000"}, noError("Full output: "))
@@ -615,6 +628,10 @@ func (c *client) work(n int) {
 			}
 			if path != "" && i < n {
 				c.do("read-spill", "read", map[string]any{"path": path, "offset": 150000, "limit": 3}, noError("150000"))
+				i++
+			}
+			if id := num(r.details, "history_id"); id != 0 && i < n {
+				c.do("history-tail", "history", map[string]any{"id": id, "strategy": "tail", "max_lines": 3}, noError("199999\n200000"))
 				i++
 			}
 		case k < 43: // an error that was asked for
