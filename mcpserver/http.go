@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +21,10 @@ import (
 
 // Defaults of spillway serve.
 const (
+	// eventStoreBytes bounds the events kept for streams a client may
+	// resume, all sessions together: results of a few hundred calls at the
+	// 50,000-character budget.
+	eventStoreBytes    = 32 << 20
 	DefaultListen      = "127.0.0.1:7777"
 	DefaultIdleTimeout = 30 * time.Minute
 	// Path is where the MCP endpoint is served.
@@ -192,14 +194,8 @@ type httpHandler struct {
 	open     func() int      // sessions the SDK holds
 	sdk      http.Handler
 	sessions *sessionTable
-	calls    clientContexts
 	log      *slog.Logger
 }
-
-// callHeader carries, from this handler to the tool handlers, the key of
-// the HTTP request that brought a call: its context ends when the client
-// goes away. Any value the client sent is replaced.
-const callHeader = "X-Spillway-Call"
 
 func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 	h := &httpHandler{cfg: cfg, log: cfg.logger(), origins: map[string]bool{}}
@@ -209,16 +205,15 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		}
 	}
 	h.sessions = newSessionTable(cfg.NewToolset, cfg.idle(), h.log)
+	// A dropped connection is not a cancel (the spec versions spillway
+	// speaks say so): the call goes on, its result is kept in the event
+	// store for a client that resumes the stream (Last-Event-ID), and a
+	// command still running backgrounds at its timeout, reachable with
+	// check_pid. notifications/cancelled, DELETE and the idle timeout still
+	// cancel.
 	lookup := func(req *mcp.CallToolRequest) (*session, context.Context, error) {
 		s, err := h.sessions.attach(req.Session)
-		if err != nil {
-			return nil, nil, err
-		}
-		var client context.Context
-		if req.Extra != nil && req.Extra.Header != nil {
-			client = h.calls.get(req.Extra.Header.Get(callHeader))
-		}
-		return s, client, nil
+		return s, nil, err
 	}
 	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
 	h.open = func() int {
@@ -236,7 +231,9 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		}
 		return nil
 	}
-	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log)}
+	events := mcp.NewMemoryEventStore(nil)
+	events.SetMaxBytes(eventStoreBytes)
+	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log), EventStore: events}
 	if idle := cfg.idle(); idle > 0 {
 		// A backstop for sessions that never initialized (and so never
 		// reached the table); the table's own timer ends the others first.
@@ -283,14 +280,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.sdk.ServeHTTP(w, r)
 		h.sessions.endID(id)
 		return
-	}
-	if r.Method == http.MethodPost {
-		key := rand.Text()
-		r.Header.Set(callHeader, key)
-		h.calls.put(key, r.Context())
-		defer h.calls.delete(key)
-	} else {
-		r.Header.Del(callHeader)
 	}
 	h.sdk.ServeHTTP(w, r)
 }
@@ -390,31 +379,4 @@ func bearerOK(header, token string) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(value)), []byte(token)) == 1
-}
-
-// clientContexts maps the key of an HTTP request in flight to its context.
-type clientContexts struct {
-	mu sync.Mutex
-	m  map[string]context.Context
-}
-
-func (c *clientContexts) put(key string, ctx context.Context) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]context.Context{}
-	}
-	c.m[key] = ctx
-}
-
-func (c *clientContexts) get(key string) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[key]
-}
-
-func (c *clientContexts) delete(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, key)
 }

@@ -701,49 +701,81 @@ func TestStdioSIGTERM(t *testing.T) {
 	}
 }
 
-// An HTTP client that goes away in the middle of a call cancels it.
-func TestHTTPClientGone(t *testing.T) {
+// An HTTP client whose connection drops in the middle of a call does not
+// cancel it: the command runs on, and the client that resumes the stream
+// with Last-Event-ID gets the call's result from the event store.
+func TestHTTPDisconnectIsNotCancel(t *testing.T) {
 	t.Parallel()
 	s := startHTTP(t, nil)
-	post := func(ctx context.Context, session, body string) (*http.Response, error) {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	send := func(ctx context.Context, method, session, lastEvent, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, method, s.url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 		if session != "" {
 			req.Header.Set("Mcp-Session-Id", session)
 		}
-		return http.DefaultClient.Do(req)
+		if lastEvent != "" {
+			req.Header.Set("Last-Event-ID", lastEvent)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
 	}
 	ctx := testContext(t)
-	resp, err := post(ctx, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := send(ctx, http.MethodPost, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	session := resp.Header.Get("Mcp-Session-Id")
 	if session == "" {
 		t.Fatal("no session id")
 	}
-	resp, err = post(ctx, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	send(ctx, http.MethodPost, session, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
 
-	m := marker("httpgone")
-	callCtx, cancel := context.WithCancel(ctx)
-	go func() {
-		resp, err := post(callCtx, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1000 & sleep 1000 # `+m+`"}}}`)
-		if err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+	m := marker("httpdrop")
+	callCtx, drop := context.WithCancel(ctx)
+	resp = send(callCtx, http.MethodPost, session, "",
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","_meta":{"progressToken":"p"},"arguments":{"command":"echo begun; sleep 3; echo finished # `+m+`"}}}`)
+	// Read events until one has an id (a progress notification), then drop
+	// the connection without notifications/cancelled.
+	var lastID string
+	sc := bufio.NewScanner(resp.Body)
+	for lastID == "" && sc.Scan() {
+		if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+			lastID = id
 		}
-	}()
-	pgid := waitForGroup(t, m, 3)
-	cancel() // the connection drops; no notifications/cancelled is sent
-	waitGroupGone(t, pgid)
+	}
+	if lastID == "" {
+		t.Fatal("the call's stream sent no event with an id to resume from")
+	}
+	pgid := waitForGroup(t, m, 1)
+	drop()
+	resp.Body.Close()
+	time.Sleep(500 * time.Millisecond)
+	if len(groupMembers(pgid)) == 0 {
+		t.Fatal("the dropped connection killed the command")
+	}
+	// Resume the stream after the last event seen.
+	resp = send(ctx, http.MethodGet, session, lastID, "")
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("resuming: %s", resp.Status)
+	}
+	sc = bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if ok && strings.Contains(data, `"id":2`) {
+			if !strings.Contains(data, `stdout:\nbegun\nfinished\n`) {
+				t.Fatalf("the resumed result: %s", data)
+			}
+			return
+		}
+	}
+	t.Fatalf("the resumed stream ended without the call's result: %v", sc.Err())
 }
 
 // SIGTERM ends every HTTP session: calls in flight and background jobs

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,14 +26,17 @@ const maxLineBytes = 16 << 20
 type lineTransport struct {
 	r io.Reader
 	w io.Writer
-	// onEOF is called once when r ends: the client has gone.
+	// onEOF is called once when r ends and the requests read before have
+	// had answerGrace to be answered: it cancels the calls still running,
+	// whose results are then answered too (within callDrainTimeout).
 	onEOF func()
 	log   *slog.Logger
 }
 
 // Connect implements mcp.Transport.
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{w: t.w, lines: make(chan []byte), closed: make(chan struct{}), onEOF: t.onEOF, log: t.log}
+	c := &lineConn{w: t.w, lines: make(chan []byte), closed: make(chan struct{}), onEOF: t.onEOF, log: t.log,
+		pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{})}
 	go c.readLines(t.r)
 	return c, nil
 }
@@ -48,7 +52,14 @@ type lineConn struct {
 	closed    chan struct{}
 	eofOnce   sync.Once
 	onEOF     func()
-	log       *slog.Logger
+
+	// pending holds the ids of the requests read and not yet answered, so
+	// that the end of stdin waits for their answers (go-sdk#1061: a
+	// connection that ends drops the answers still being prepared).
+	pmu      sync.Mutex
+	pending  map[jsonrpc.ID]bool
+	answered chan struct{} // closed and replaced when pending empties
+	log      *slog.Logger
 }
 
 // errLineTooLong marks a line longer than maxLineBytes.
@@ -117,8 +128,13 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if !ok {
 			c.eofOnce.Do(func() {
-				if c.onEOF != nil {
+				// Answer what was asked before the client hung up: first
+				// let the calls finish, then cancel those still running
+				// (a cancelled call still returns a result) and wait for
+				// their answers too.
+				if !c.waitAnswered(answerGrace) && c.onEOF != nil {
 					c.onEOF()
+					c.waitAnswered(callDrainTimeout)
 				}
 			})
 			if c.readErr == nil || errors.Is(c.readErr, io.EOF) {
@@ -128,6 +144,11 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		msg, rerr := decodeLine(line)
 		if rerr == nil {
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+				c.pmu.Lock()
+				c.pending[req.ID] = true
+				c.pmu.Unlock()
+			}
 			return msg, nil
 		}
 		c.log.Warn("bad message on stdin", "error", rerr.Message)
@@ -217,7 +238,41 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.pmu.Lock()
+		delete(c.pending, resp.ID)
+		if len(c.pending) == 0 {
+			close(c.answered)
+			c.answered = make(chan struct{})
+		}
+		c.pmu.Unlock()
+	}
+	return err
+}
+
+// answerGrace is how long the end of stdin waits for the calls in flight
+// to finish on their own before it cancels them.
+const answerGrace = 2 * time.Second
+
+// waitAnswered waits up to d until every request read has been answered,
+// and reports whether it was.
+func (c *lineConn) waitAnswered(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		c.pmu.Lock()
+		n, answered := len(c.pending), c.answered
+		c.pmu.Unlock()
+		if n == 0 {
+			return true
+		}
+		select {
+		case <-answered:
+		case <-t.C:
+			return false
+		}
+	}
 }
 
 // writeLine writes data and a newline in one write.
