@@ -19,6 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -181,8 +182,10 @@ func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error
 	case <-deadline:
 		cfg.logger().Warn("the session did not end in time; exiting all the same")
 	}
-	if ctx.Err() != nil || err == io.EOF {
-		return nil // a signal, or the client hung up: a normal end
+	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) {
+		// A signal, or the client hung up (closing stdin, or stdout
+		// while an answer was on its way): a normal end.
+		return nil
 	}
 	return err
 }

@@ -144,10 +144,8 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		msg, rerr := decodeLine(line)
 		if rerr == nil {
-			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-				c.pmu.Lock()
-				c.pending[req.ID] = true
-				c.pmu.Unlock()
+			if req, ok := msg.(*jsonrpc.Request); ok {
+				c.track(req)
 			}
 			return msg, nil
 		}
@@ -241,14 +239,45 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	err = c.writeLine(data)
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.pmu.Lock()
-		delete(c.pending, resp.ID)
-		if len(c.pending) == 0 {
-			close(c.answered)
-			c.answered = make(chan struct{})
-		}
+		c.answer(resp.ID)
 		c.pmu.Unlock()
 	}
 	return err
+}
+
+// track notes a request that awaits an answer; a cancelled request needs
+// none.
+func (c *lineConn) track(req *jsonrpc.Request) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if req.ID.IsValid() {
+		c.pending[req.ID] = true
+		return
+	}
+	if req.Method != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &p) != nil {
+		return
+	}
+	if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+		c.answer(id)
+	}
+}
+
+// answer notes that request id needs no more waiting for; c.pmu is held.
+func (c *lineConn) answer(id jsonrpc.ID) {
+	if !c.pending[id] {
+		return
+	}
+	delete(c.pending, id)
+	if len(c.pending) == 0 {
+		close(c.answered)
+		c.answered = make(chan struct{})
+	}
 }
 
 // answerGrace is how long the end of stdin waits for the calls in flight
