@@ -177,6 +177,32 @@ func TestSandboxDaemonDoesNotOutliveTheSession(t *testing.T) {
 	}
 }
 
+// TestDaemonDoesNotOutliveTheSession: without the sandbox, a daemon that
+// double-forks, calls setsid and closes its descriptors is ended with the
+// session all the same (by the mark in its environment).
+func TestDaemonDoesNotOutliveTheSession(t *testing.T) {
+	c := newBashCLI(t)
+	marker := "3" + strconv.FormatInt(time.Now().UnixNano()%1000000, 10) + ".75"
+	r := c.run(t, "bash", `(setsid sh -c 'sleep `+marker+` >/dev/null 2>&1 </dev/null &' &); sleep 0.2; echo started`)
+	if !strings.Contains(r.stdout, "started") {
+		t.Fatalf("%d %q %q", r.status, r.stdout, r.stderr)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids := pidsRunning("sleep " + marker)
+		if len(pids) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			for _, p := range pids {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("the daemon %v outlived its session", pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // pidsRunning lists the live processes whose command line is cmdline
 // (arguments joined by spaces).
 func pidsRunning(cmdline string) []int {

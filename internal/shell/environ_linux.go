@@ -1,4 +1,4 @@
-//go:build linux && spillway_portable
+//go:build linux
 
 package shell
 

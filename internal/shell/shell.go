@@ -84,7 +84,8 @@ type Wrapped struct {
 // A Runner runs the bash calls of one session and owns its jobs. Its
 // methods are safe for concurrent use.
 type Runner struct {
-	cfg Config
+	cfg  Config
+	mark string // in every command's environment: finds what a job left behind
 
 	mu       sync.Mutex
 	closed   bool
@@ -109,9 +110,18 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Policy.TimeoutMS <= 0 {
 		cfg.Policy.TimeoutMS = policy.Default().TimeoutMS
 	}
-	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{})}
+	r := &Runner{cfg: cfg, mark: newMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
 	return r
+}
+
+// markEnv adds the Runner's mark, if it has one, to a command's
+// environment.
+func (r *Runner) markEnv(env []string) []string {
+	if r.mark == "" {
+		return env
+	}
+	return append(env, r.mark)
 }
 
 // launch starts a command as a job the Runner tracks.
@@ -194,7 +204,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		Path:        pl.path,
 		Args:        pl.argv,
 		Dir:         pl.dir,
-		Env:         j.markEnv(pl.env),
+		Env:         r.markEnv(j.markEnv(pl.env)),
 		Stdin:       child.stdin,
 		Stdout:      child.stdout,
 		Stderr:      child.stderr,
@@ -276,6 +286,7 @@ func (r *Runner) Close() error {
 		wg.Go(func() { j.stop() })
 	}
 	wg.Wait()
+	endOrphans(r.mark, killGrace)
 	return nil
 }
 
