@@ -50,7 +50,8 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (BashResult, error) {
 	}
 	res, err := t.shell.Run(ctx, in)
 	if err != nil {
-		return BashResult{}, bashError(err)
+		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)
+		return BashResult{}, clipError(bashError(err), inputs...)
 	}
 	return t.renderBash(res), nil
 }

@@ -27,7 +27,7 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	}
 	res, err := t.files.Ls(ctx, in)
 	if err != nil {
-		return LsResult{}, err
+		return LsResult{}, clipError(err, in.Path)
 	}
 	if t.format == FormatJSON {
 		res.Text = t.render(res.Text, res.Details, render.Field{Name: "entries", Value: entryList(res.Entries)})

@@ -31,7 +31,7 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	}
 	res, err := t.files.Read(ctx, in)
 	if err != nil {
-		return ReadResult{}, err
+		return ReadResult{}, clipError(err, in.Path)
 	}
 	if t.format == FormatJSON && res.Image == nil {
 		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})

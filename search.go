@@ -37,7 +37,7 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	}
 	res, err := t.search.Grep(ctx, in)
 	if err != nil {
-		return GrepResult{}, err
+		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
 	if t.format == FormatJSON {
 		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
@@ -53,7 +53,7 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	}
 	res, err := t.search.Find(ctx, in)
 	if err != nil {
-		return FindResult{}, err
+		return FindResult{}, clipError(err, in.Pattern, in.Path)
 	}
 	if t.format == FormatJSON {
 		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})

@@ -100,6 +100,14 @@ func (t *Toolset) SandboxLayers() string { return t.sandboxLayers }
 // tool could not use, a cwd that is not a directory or lies outside Root,
 // a sandbox the kernel cannot provide are errors that say what to fix.
 func New(opts Options) (*Toolset, error) {
+	t, err := newToolset(opts)
+	if err != nil {
+		return nil, clipError(err, append([]string{opts.Cwd, opts.Root}, envInputs(opts.Env)...)...)
+	}
+	return t, nil
+}
+
+func newToolset(opts Options) (*Toolset, error) {
 	t := &Toolset{policy: policy.Default()}
 	if opts.Policy != nil {
 		t.policy = *opts.Policy

@@ -194,3 +194,31 @@ func marked(mark string) []int {
 	}
 	return pids
 }
+
+// A 5 MB input comes back in an error as at most a couple of hundred of
+// its bytes, and a 5 MB bad regex is refused at once.
+func TestAttackHugeInputsInErrors(t *testing.T) {
+	cs := connectStdio(t, t.TempDir(), nil)
+	big := strings.Repeat("a", 5<<20)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"bash", map[string]any{"command": "true", "cwd": "/" + big}},
+		{"bash", map[string]any{"command": "true", "env": map[string]any{big: "x"}}},
+		{"read", map[string]any{"path": big}},
+		{"ls", map[string]any{"path": big}},
+		{"grep", map[string]any{"pattern": "(" + big}},
+		{"grep", map[string]any{"pattern": "x", "path": big}},
+		{"grep", map[string]any{"pattern": "x", "glob": "[" + big}},
+		{"find", map[string]any{"pattern": "[" + big}},
+	} {
+		start := time.Now()
+		r := call(t, cs, c.tool, c.args)
+		took := time.Since(start)
+		if !r.IsError || len(text(r)) > 1000 {
+			t.Errorf("%s: is_error %v, %d bytes of error: %.300q", c.tool, r.IsError, len(text(r)), text(r))
+		}
+		t.Logf("%-5s %4d bytes of error in %v: %.120q", c.tool, len(text(r)), took.Round(time.Millisecond), text(r))
+	}
+}

@@ -82,6 +82,10 @@ const MaxContext = 100
 const NoMatches = "No matches found"
 
 // Grep searches file contents (SPEC §2 grep).
+// MaxPatternBytes bounds a grep pattern: a longer one is refused at once,
+// before any parsing, however it is written.
+const MaxPatternBytes = 64 << 10
+
 func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	fail := func(format string, args ...any) (GrepResult, error) {
 		return GrepResult{}, fmt.Errorf("grep: "+format, args...)
@@ -99,6 +103,9 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	}
 	if in.Context < 0 || in.Context > MaxContext {
 		return fail("context %d: use 0 to %d lines", in.Context, MaxContext)
+	}
+	if len(in.Pattern) > MaxPatternBytes {
+		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it", output.FormatSize(int64(len(in.Pattern))), output.FormatSize(MaxPatternBytes))
 	}
 	m, err := Compile(in.Pattern, in.Literal, in.IgnoreCase)
 	if err != nil {
