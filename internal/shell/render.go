@@ -578,6 +578,9 @@ func takeLastLines(r io.ReaderAt, start, size, maxLines, maxBytes int64) part {
 	buf := make([]byte, max(want, 0))
 	k, _ := r.ReadAt(buf, from)
 	buf = buf[:k]
+	if len(buf) == 0 {
+		return part{offset: size, end: size}
+	}
 	// Lines end at each '\n'; the stream's last line may have none.
 	begin := len(buf)
 	count := int64(0)

@@ -33,7 +33,7 @@ import (
 // cancellation per session instead of per call.
 //
 // How the state is captured: the command runs after an EXIT trap that
-// writes $PWD and every exported variable, NUL-separated, to file
+// writes $PWD, every exported variable and an end mark, NUL-separated, to file
 // descriptor 3, an unlinked private file (not through stdout: the output
 // stays exactly the command's). The trap keeps the command's exit status,
 // and runs on `exit N` as on a normal end. No state is taken when the
@@ -73,7 +73,7 @@ var sessionNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 // stateTrap runs before the command, on the same line so that error
 // messages keep the command's line numbers.
-const stateTrap = `trap '__spillway_rc=$?; set +eua; IFS=$'"'"'\n'"'"'; { printf "%s\0" "$PWD"; for __spillway_v in $(compgen -e); do printf "%s=%s\0" "$__spillway_v" "${!__spillway_v}"; done; } >&3 2>/dev/null; exit $__spillway_rc' EXIT; `
+const stateTrap = `trap '__spillway_rc=$?; set +eua; IFS=$'"'"'\n'"'"'; { printf "%s\0" "$PWD"; for __spillway_v in $(compgen -e); do printf "%s=%s\0" "$__spillway_v" "${!__spillway_v}"; done; printf ".\0"; } >&3 2>/dev/null; exit $__spillway_rc' EXIT; `
 
 // A session is the state one name carries from call to call.
 type session struct {
@@ -225,13 +225,17 @@ func (c *sessionCall) finish() {
 	if err != nil || len(data) == 0 {
 		return // the trap did not run: keep the session as it was
 	}
+	// PWD, then NAME=VALUE for each exported variable, then ".", each
+	// NUL-terminated: without the final "." the write was cut short, and
+	// half a state is never applied (its missing variables would read as
+	// unset).
 	fields := bytes.Split(data, []byte{0})
-	if len(fields) < 2 || len(fields[len(fields)-1]) != 0 {
-		return // cut short: do not apply half a state
+	if len(fields) < 3 || len(fields[len(fields)-1]) != 0 || string(fields[len(fields)-2]) != "." {
+		return
 	}
 	pwd := string(fields[0])
 	after := map[string]string{}
-	for _, f := range fields[1 : len(fields)-1] {
+	for _, f := range fields[1 : len(fields)-2] {
 		k, v, ok := strings.Cut(string(f), "=")
 		if ok {
 			after[k] = v
