@@ -48,6 +48,7 @@ type spillKeys struct {
 	Dir         *string `toml:"dir"`
 	MaxBytes    *int64  `toml:"max_bytes"`
 	BudgetBytes *int64  `toml:"budget_bytes"`
+	KeepNamedMS *int64  `toml:"keep_named_ms"`
 }
 
 type streamKeys struct {
@@ -278,6 +279,9 @@ func (c *Config) Apply(p *policy.Policy) {
 		if s.BudgetBytes != nil {
 			p.Spill.BudgetBytes = *s.BudgetBytes
 		}
+		if s.KeepNamedMS != nil {
+			p.Spill.KeepNamedMS = *s.KeepNamedMS
+		}
 	}
 	if b := k.Bash; b != nil {
 		b.streamKeys.apply(&p.Bash.Stdout)
@@ -384,6 +388,7 @@ func (c *Config) check(lines map[string]int) []error {
 	if s := k.Spill; s != nil {
 		atLeast("spill.max_bytes", s.MaxBytes, 1)
 		atLeast("spill.budget_bytes", s.BudgetBytes, 1)
+		atLeast("spill.keep_named_ms", s.KeepNamedMS, 1)
 	}
 	stream := func(prefix string, s *streamKeys) {
 		if s == nil {
@@ -696,13 +701,13 @@ func TOML(p policy.Policy) ([]byte, error) {
 			MaxLines: i64(l.MaxLines), MaxBytes: i64(l.MaxBytes), MaxLineChars: i64(l.MaxLineChars)}
 	}
 	merge := p.Bash.MergeStreams
-	maxB, budget := p.Spill.MaxBytes, p.Spill.BudgetBytes
+	maxB, budget, keep := p.Spill.MaxBytes, p.Spill.BudgetBytes, p.Spill.KeepNamedMS
 	k := fileKeys{
 		Profile:      str(p.Profile),
 		Shell:        str(p.Shell),
 		TimeoutMS:    i64(p.TimeoutMS),
 		ResultBudget: i64(p.ResultBudget),
-		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget},
+		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget, KeepNamedMS: &keep},
 		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
 		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars)},
 		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars)},

@@ -24,6 +24,7 @@ result_budget = 33333
 dir = "/var/tmp/spill"
 max_bytes = 1000000
 budget_bytes = 9000000
+keep_named_ms = 60000
 
 [bash]
 strategy = "head"
@@ -84,6 +85,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"spill.dir", p.Spill.Dir, "/var/tmp/spill"},
 		{"spill.max_bytes", p.Spill.MaxBytes, int64(1000000)},
 		{"spill.budget_bytes", p.Spill.BudgetBytes, int64(9000000)},
+		{"spill.keep_named_ms", p.Spill.KeepNamedMS, int64(60000)},
 		// [bash] sets both streams; [bash.stdout] wins for stdout.
 		{"bash.strategy", p.Bash.Stderr.Strategy, output.Head},
 		{"bash.head_share", p.Bash.Stderr.HeadShare, 0.25},

@@ -81,14 +81,19 @@ type Spill struct {
 	Dir string
 	// MaxBytes caps one spill file (spill_max_bytes).
 	MaxBytes int64
-	// BudgetBytes caps a session's spill files; past it the oldest
-	// finished ones are deleted first (spill_budget_bytes).
+	// BudgetBytes caps a session's spill files, those being written
+	// included; past it the oldest finished ones are deleted first, and
+	// writers stop when none may go (spill_budget_bytes).
 	BudgetBytes int64
+	// KeepNamedMS is how long (ms) after a result named a spill file the
+	// budget leaves it alone (spill keep_named_ms).
+	KeepNamedMS int64
 }
 
 // StoreConfig returns the spill.Config that implements s.
 func (s Spill) StoreConfig() spill.Config {
-	return spill.Config{TempDir: s.Dir, MaxFileBytes: s.MaxBytes, BudgetBytes: s.BudgetBytes}
+	return spill.Config{TempDir: s.Dir, MaxFileBytes: s.MaxBytes, BudgetBytes: s.BudgetBytes,
+		KeepNamed: time.Duration(s.KeepNamedMS) * time.Millisecond}
 }
 
 // Policy is the whole set of limits a toolset applies.
@@ -145,7 +150,7 @@ func Default() Policy {
 		TimeoutMS: 120_000,
 
 		ResultBudget: DefaultResultBudget,
-		Spill:        Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes},
+		Spill:        Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamedMS: spill.DefaultKeepNamed.Milliseconds()},
 		Bash: Bash{
 			Stdout: output.DefaultLimits,
 			Stderr: output.DefaultLimits,
