@@ -24,10 +24,17 @@ func newVersionCmd() *cobra.Command {
 	}
 }
 
+// releaseVersion is set at release builds (-ldflags "-X main.releaseVersion=1.2.3");
+// otherwise the module version of the build is shown.
+var releaseVersion string
+
 func versionString() string {
-	version, commit, modified := "(devel)", "unknown", ""
+	version, commit, modified := releaseVersion, "unknown", ""
+	if version == "" {
+		version = "(devel)"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
+		if bi.Main.Version != "" && version == "(devel)" {
 			version = bi.Main.Version
 		}
 		for _, s := range bi.Settings {

@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 )
@@ -89,6 +90,11 @@ type Allowed func() (dir string, id fs.FileInfo)
 // New returns the Root of dir, which must be an existing directory, that
 // also allows the directories the allow functions name.
 func New(dir string, allow ...Allowed) (*Root, error) {
+	if runtime.GOOS == "windows" {
+		// Resolve walks slash-separated paths from "/"; drive letters,
+		// UNC paths and junctions are not modelled, so no promise is made.
+		return nil, fmt.Errorf("--root is not supported on Windows: %w", errors.ErrUnsupported)
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", dir, err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -77,9 +76,9 @@ func (r *Runner) plan(in Input) (*plan, error) {
 		}
 		return p, nil
 	}
-	shellPath, err := exec.LookPath(r.cfg.Policy.Shell)
+	shellPath, err := lookShell(r.cfg.Policy.Shell)
 	if err != nil {
-		return nil, fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", r.cfg.Policy.Shell, err)
+		return nil, err
 	}
 	p.path, p.argv = shellPath, []string{r.cfg.Policy.Shell, "-c", in.Command}
 	if s != nil {

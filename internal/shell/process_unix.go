@@ -5,6 +5,7 @@ package shell
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -90,4 +91,13 @@ func pollable(f *os.File) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), name), nil
+}
+
+// lookShell finds the shell on PATH.
+func lookShell(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", name, err)
+	}
+	return path, nil
 }
