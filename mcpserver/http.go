@@ -204,7 +204,7 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 			h.origins[n] = true
 		}
 	}
-	h.sessions = newSessionTable(cfg.NewToolset, cfg.idle(), h.log)
+	h.sessions = newSessionTable(cfg.Config, cfg.idle(), h.log)
 	// A dropped connection is not a cancel (the spec versions spillway
 	// speaks say so): the call goes on, its result is kept in the event
 	// store for a client that resumes the stream (Last-Event-ID), and a

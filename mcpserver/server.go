@@ -36,6 +36,14 @@ const exitGrace = 1500 * time.Millisecond
 type Config struct {
 	// NewToolset makes the toolset of a new session.
 	NewToolset func() (*spillway.Toolset, error)
+	// NewToolsetIn, when set, makes the toolset of a session whose client
+	// offers roots (roots/list): it starts in dir, the first root that is
+	// a local directory. Set it when no --root is given; a client without
+	// roots gets NewToolset's.
+	NewToolsetIn func(dir string) (*spillway.Toolset, error)
+	// RootsOnly refuses the calls of a client that offers no root
+	// (--root roots: the roots are the confinement).
+	RootsOnly bool
 	// Policy is what the toolsets apply; the tool descriptions state its
 	// limits and its format renders the results. nil means
 	// spillway.DefaultPolicy().
@@ -138,7 +146,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 // returns, the session's calls have been cancelled, its background jobs
 // killed and its spill directory removed.
 func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error {
-	sess := newSession("stdio", cfg.NewToolset)
+	sess := newSession("stdio", cfg)
 	srv := newToolServer(cfg, func(*mcp.CallToolRequest) (*session, context.Context, error) { return sess, nil, nil }, nil)
 	// The client going away (stdin closed) or a signal ends the session at
 	// once: the calls in flight are cancelled, the jobs killed and the

@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 )
 
@@ -24,6 +26,10 @@ var errSessionEnded = errors.New("this MCP session has ended: reconnect to start
 type session struct {
 	id         string
 	newToolset func() (*spillway.Toolset, error)
+	// newToolsetIn and rootsOnly are Config's NewToolsetIn and RootsOnly.
+	newToolsetIn func(dir string) (*spillway.Toolset, error)
+	rootsOnly    bool
+	log          *slog.Logger
 
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
@@ -39,22 +45,44 @@ type session struct {
 	idle   *time.Timer
 }
 
-func newSession(id string, newToolset func() (*spillway.Toolset, error)) *session {
+func newSession(id string, cfg Config) *session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &session{id: id, newToolset: newToolset, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	return &session{id: id, newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
+		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+// toolset makes the session's toolset: in the first root the client of ss
+// offers, when the server takes roots (NewToolsetIn), else as
+// NewToolset does.
+func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession) (*spillway.Toolset, error) {
+	if s.newToolsetIn == nil {
+		return s.newToolset()
+	}
+	dir, err := clientRoot(ctx, ss)
+	if err != nil {
+		s.log.Warn("no client roots", "session", s.id, "error", err)
+	}
+	switch {
+	case dir != "":
+		s.log.Info("session starts in the client's root", "session", s.id, "dir", dir)
+		return s.newToolsetIn(dir)
+	case s.rootsOnly:
+		return nil, errNoRoots
+	}
+	return s.newToolset()
 }
 
 // begin starts a call: it returns the session's toolset and a context that
 // is cancelled when ctx is, when client (if not nil) is, or when the
 // session ends. finish must be called when the call returns.
-func (s *session) begin(ctx, client context.Context) (ts *spillway.Toolset, callCtx context.Context, finish func(), err error) {
+func (s *session) begin(ctx, client context.Context, ss *mcp.ServerSession) (ts *spillway.Toolset, callCtx context.Context, finish func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return nil, nil, nil, errSessionEnded
 	}
 	if s.ts == nil {
-		ts, err := s.newToolset()
+		ts, err := s.toolset(ctx, ss)
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -6,16 +6,15 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spillway-dev/spillway"
 )
 
 // A sessionTable holds the sessions of an HTTP server, keyed by MCP session
 // id: one toolset each, ended on DELETE, after an idle timeout, or when the
 // SDK closes the session.
 type sessionTable struct {
-	newToolset func() (*spillway.Toolset, error)
-	idle       time.Duration
-	log        *slog.Logger
+	cfg  Config // how sessions make their toolsets
+	idle time.Duration
+	log  *slog.Logger
 	// find returns the SDK's session of an id, or nil.
 	find func(id string) *mcp.ServerSession
 
@@ -29,8 +28,8 @@ type entry struct {
 	ss *mcp.ServerSession
 }
 
-func newSessionTable(newToolset func() (*spillway.Toolset, error), idle time.Duration, log *slog.Logger) *sessionTable {
-	return &sessionTable{newToolset: newToolset, idle: idle, log: log, byID: map[string]*entry{},
+func newSessionTable(cfg Config, idle time.Duration, log *slog.Logger) *sessionTable {
+	return &sessionTable{cfg: cfg, idle: idle, log: log, byID: map[string]*entry{},
 		find: func(string) *mcp.ServerSession { return nil }}
 }
 
@@ -47,7 +46,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	if t.closed {
 		return nil, errSessionEnded
 	}
-	e := &entry{session: newSession(id, t.newToolset), ss: ss}
+	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	t.byID[id] = e
 	t.log.Info("session started", "session", id)
 	e.mu.Lock()

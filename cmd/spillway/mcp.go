@@ -55,6 +55,27 @@ JSON-RPC only; the log goes to stderr.`,
 	return cmd
 }
 
+// toolsetInRoot makes, with no --root, the toolset of a session in its
+// client's first root (with --root roots, confined to it too). A --root
+// DIR wins over the client's roots: nil.
+func toolsetInRoot(opts spillway.Options, rootsOnly bool) func(string) (*spillway.Toolset, error) {
+	if opts.Root != "" {
+		return nil
+	}
+	return func(dir string) (*spillway.Toolset, error) {
+		o := opts
+		o.Cwd = dir
+		if rootsOnly {
+			o.Root = dir
+		}
+		return spillway.New(o)
+	}
+}
+
+// rootsRoot is the --root value that confines each session to its
+// client's roots.
+const rootsRoot = "roots"
+
 // serverFlags are the flags of spillway mcp and serve that shape the MCP
 // server itself.
 var serverFlags struct {
@@ -81,6 +102,14 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	}
 	p.MaxWaitMS = max(mcpserver.MaxWaitMS, p.TimeoutMS)
 	opts := hardened(spillway.Options{Policy: &p})
+	// --root roots: each session is confined to its client's first root.
+	rootsOnly := opts.Root == rootsRoot
+	if rootsOnly {
+		opts.Root = ""
+		if opts.Sandbox {
+			return mcpserver.Config{}, fmt.Errorf("--root roots with --sandbox: the sandbox needs its root at start; give --root DIR")
+		}
+	}
 	layers, err := checkHardening(opts) // refuse at start, never run unconfined
 	if err != nil {
 		return mcpserver.Config{}, err
@@ -96,11 +125,13 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)
 	}
 	return mcpserver.Config{
-		NewToolset: func() (*spillway.Toolset, error) { return spillway.New(opts) },
-		Policy:     &p,
-		Format:     opts.Format,
-		Version:    moduleVersion(),
-		Logger:     log,
+		NewToolset:   func() (*spillway.Toolset, error) { return spillway.New(opts) },
+		NewToolsetIn: toolsetInRoot(opts, rootsOnly),
+		RootsOnly:    rootsOnly,
+		Policy:       &p,
+		Format:       opts.Format,
+		Version:      moduleVersion(),
+		Logger:       log,
 
 		TypedResults: serverFlags.typedResults,
 	}, nil

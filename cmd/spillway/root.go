@@ -38,7 +38,7 @@ Each tool command prints exactly the text the model would get.`,
 	}
 	pf := root.PersistentFlags()
 	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
-	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there")
+	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
 	pf.BoolVar(&global.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
 	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
 	pf.StringVar(&global.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
