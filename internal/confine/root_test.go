@@ -17,7 +17,7 @@ import (
 //	base/root/a.txt            "a"
 //	base/root/dir/b.txt        "b"
 //	base/outside/secret.txt    "secret"
-func tree(t *testing.T) (root, outside string) {
+func tree(t testing.TB) (root, outside string) {
 	t.Helper()
 	base := t.TempDir()
 	root = filepath.Join(base, "root")
@@ -34,14 +34,14 @@ func tree(t *testing.T) (root, outside string) {
 	return root, outside
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	must(t, os.WriteFile(path, []byte(content), 0o644))
 }
