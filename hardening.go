@@ -78,4 +78,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 // was started as one; otherwise it returns at once. A program that sets
 // Options.Sandbox calls it first thing in main: sandboxed commands run
 // through a re-exec of the program itself.
-func MaybeRunSandboxHelper() { sandbox.MaybeRunHelper() }
+func MaybeRunSandboxHelper() {
+	sandbox.MaybeRunHelper()
+	shell.MaybeRunWatcher()
+}

@@ -4,15 +4,16 @@ import (
 	"os"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway"
 )
 
 // sandboxSuiteEnv runs the bash lifecycle suite with every command under
 // the sandbox: SPILLWAY_TEST_SANDBOX=1 (or =no-network) go test -run Bash .
 const sandboxSuiteEnv = "SPILLWAY_TEST_SANDBOX"
 
-// TestMain lets the test binary act as the sandbox helper.
+// TestMain lets the test binary act as the sandbox helper and the
+// parent-death watcher.
 func TestMain(m *testing.M) {
-	sandbox.MaybeRunHelper()
+	spillway.MaybeRunSandboxHelper()
 	os.Exit(m.Run())
 }

@@ -248,6 +248,7 @@ func (j *job) running() bool {
 	}
 	j.gone = true
 	j.input.close()
+	unwatch(j.pid)
 	return false
 }
 

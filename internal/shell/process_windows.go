@@ -105,3 +105,9 @@ func lookShell(name string) (string, error) {
 	}
 	return "", fmt.Errorf("cannot run the shell %q: %w (set shell in the config)", name, err)
 }
+
+// MaybeRunWatcher returns at once: Windows has no watcher.
+func MaybeRunWatcher() {}
+
+func watch(int)   {}
+func unwatch(int) {}

@@ -254,6 +254,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	}
 	go j.wait()
 	j.watchFamily()
+	watch(j.pid)
 	return j, nil
 }
 

@@ -1,0 +1,130 @@
+//go:build unix
+
+package shell
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// Where the kernel has no parent-death signal (everywhere but Linux), a
+// crashed server would leave its jobs running. A watcher process — this
+// binary again, in the mode WatchArg names — holds the read end of a pipe
+// whose write end only the server holds. The server writes "+PGID" when a
+// job starts and "-PGID" once it is gone. When the server ends, however
+// it ends, the kernel closes its end: the watcher reads end of file and
+// sends SIGKILL to every process group still listed, then exits. No
+// polling of getppid and no kqueue: end of file on the pipe is the
+// server's death, on every Unix.
+//
+// What it does not reach: a process that left its job's group (setsid)
+// is not listed. A group whose job ended between its last "-" and the
+// crash is listed no longer.
+
+// WatchArg is the argv[1] that starts the binary as the watcher.
+const WatchArg = "__spillway-watch"
+
+var watcher struct {
+	sync.Mutex
+	enabled bool     // MaybeRunWatcher was called: the binary can be one
+	started bool     // tried once
+	w       *os.File // nil: no watcher
+}
+
+// MaybeRunWatcher runs the watcher and exits when the binary was started
+// as one (argv[1] == WatchArg); otherwise it returns at once, and notes
+// that this binary can serve as a watcher. Call it first thing in main.
+func MaybeRunWatcher() {
+	if len(os.Args) >= 2 && os.Args[1] == WatchArg {
+		runWatcher(os.Stdin)
+		os.Exit(0)
+	}
+	watcher.Lock()
+	watcher.enabled = true
+	watcher.Unlock()
+}
+
+// runWatcher reads "+PGID" and "-PGID" lines until end of file, then kills
+// the groups still listed.
+func runWatcher(in *os.File) {
+	groups := map[int]bool{}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) < 2 {
+			continue
+		}
+		pgid, err := strconv.Atoi(line[1:])
+		if err != nil || pgid <= 1 {
+			continue
+		}
+		switch line[0] {
+		case '+':
+			groups[pgid] = true
+		case '-':
+			delete(groups, pgid)
+		}
+	}
+	for pgid := range groups {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
+// watch lists the process group pgid with the watcher, starting the
+// watcher on first need.
+func watch(pgid int) {
+	if !watchParent {
+		return
+	}
+	watcher.Lock()
+	defer watcher.Unlock()
+	if !watcher.started && watcher.enabled {
+		watcher.started = true
+		watcher.w, _ = startWatcher()
+	}
+	if watcher.w != nil {
+		fmt.Fprintf(watcher.w, "+%d\n", pgid)
+	}
+}
+
+// unwatch takes pgid off the watcher's list.
+func unwatch(pgid int) {
+	if !watchParent {
+		return
+	}
+	watcher.Lock()
+	defer watcher.Unlock()
+	if watcher.w != nil {
+		fmt.Fprintf(watcher.w, "-%d\n", pgid)
+	}
+}
+
+// startWatcher starts this binary as the watcher, in a process group of
+// its own (a Ctrl-C to the server's terminal group must not end it), and
+// returns the write end of its pipe.
+func startWatcher() (*os.File, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, WatchArg)
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	go cmd.Wait() // reaped if it ever ends before the server
+	return w, nil
+}
