@@ -27,6 +27,15 @@ var attackBin struct {
 	out  []byte
 }
 
+// TestMain removes the binary the attack tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if attackBin.path != "" {
+		os.RemoveAll(filepath.Dir(attackBin.path))
+	}
+	os.Exit(code)
+}
+
 // attackCLI returns the binary, built once per test run, with a TMPDIR of
 // the test's own.
 func attackCLI(t *testing.T) bashCLI {
