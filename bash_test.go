@@ -18,8 +18,8 @@ import (
 	"github.com/spillway-dev/spillway"
 )
 
-// Tests of the bash tool through the library API: the text and details of
-// SPEC §2 and the whole process lifecycle of issue 3. Durations are
+// Tests of the bash tool through the library API: the text and details
+// of docs/tools.md and the whole process lifecycle. Durations are
 // logged, never asserted tightly: the guards only catch hangs.
 
 func TestBashText(t *testing.T) {

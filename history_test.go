@@ -189,7 +189,7 @@ func TestBashHistoryRingForgetsOldest(t *testing.T) {
 	}
 }
 
-// The SPEC's flood: 1.4 GB of output, re-rendered from the history with
+// The flood of docs/tools.md's promise: 1.4 GB of output, re-rendered from the history with
 // tail and with a line range. The figures are logged, not asserted.
 func TestBashHistoryFloodRerender(t *testing.T) {
 	if testing.Short() {

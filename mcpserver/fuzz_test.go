@@ -1,6 +1,6 @@
 package mcpserver_test
 
-// Fuzzing of the MCP argument decoding (issue 7): any JSON a client sends
+// Fuzzing of the MCP argument decoding: any JSON a client sends
 // as the arguments of any tool must come back as a result or a JSON-RPC
 // error — never a panic, a hang or a dead session — and a result always
 // fits the hard ceilings. The seed corpus is in testdata/fuzz/.

@@ -159,7 +159,7 @@ func (t *sessionTable) forget(id string) {
 	}
 	// Dropped only once ended, so that endID (a DELETE) and closeAll (the
 	// server's exit) find it and wait for its end: jobs killed, spill
-	// directory removed. (Issue 7: the soak test saw a server exit while
+	// directory removed. (The soak test saw a server exit while
 	// a forgotten session was still removing its spill directory.)
 	t.mu.Lock()
 	if t.byID[id] == e {

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// The fuzz targets assert SPEC §1's invariants on random input. Their seed
+// The fuzz targets assert the invariants of docs/architecture.md on random input. Their seed
 // corpus lives in testdata/fuzz/<FuzzName>/; the f.Add seeds below cover
 // the same ground for plain `go test` runs.
 

@@ -40,7 +40,7 @@ type Limits struct {
 	ShownLines int
 }
 
-// DefaultLimits are the SPEC's bash defaults for one stream.
+// DefaultLimits are the bash tool's default limits for one stream.
 var DefaultLimits = Limits{
 	Strategy:     HeadTail,
 	HeadShare:    0.4,
@@ -82,7 +82,8 @@ func (l Limits) shownLines() int {
 	return l.MaxLines
 }
 
-// Truncation is the SPEC's common truncation object.
+// Truncation is the common truncation object of every result's details
+// (docs/tools.md).
 type Truncation struct {
 	// Truncated is true when anything at all was left out.
 	Truncated bool `json:"truncated"`

@@ -14,7 +14,7 @@ import (
 // the per-line cut, the three strategies and the truncation object, written
 // the simple way (split the whole stream into lines, count) so that the
 // streaming window can be checked against it. It also holds the checks of
-// SPEC §1's invariants that the fuzz tests and the scenario tests share.
+// the invariants of docs/architecture.md that the fuzz tests and the scenario tests share.
 
 // sanitizeAll runs the Sanitizer over in in one write.
 func sanitizeAll(in []byte) []byte {
@@ -219,7 +219,7 @@ func chunked(p *Pipeline, in []byte, sizes []byte) {
 	}
 }
 
-// checkPipeline asserts SPEC §1's invariants on r, the Result of a
+// checkPipeline asserts the invariants of docs/architecture.md on r, the Result of a
 // Pipeline fed in (text, not binary) under lim, and compares it with the
 // reference model. spilled holds what the spill received (nil: no spill
 // was opened).

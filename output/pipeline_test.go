@@ -120,9 +120,9 @@ func TestHeadTailText(t *testing.T) {
 	}
 }
 
-// TestSPECNotice builds the SPEC §2 example: 8500 lines under the bash
+// TestDocumentedNotice builds the example of docs/tools.md: 8500 lines under the bash
 // defaults, 800 head lines and 800 tail lines cut by bytes.
-func TestSPECNotice(t *testing.T) {
+func TestDocumentedNotice(t *testing.T) {
 	var b strings.Builder
 	for i := 1; i <= 8500; i++ {
 		width := 24 // 25 bytes a line for the head: 800 lines = 20000 ≤ 20480

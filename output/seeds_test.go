@@ -8,7 +8,7 @@ import (
 )
 
 // The scenarios of the design documents in ../shared/seeds that concern
-// the pipeline, as the SPEC reconciles them.
+// the pipeline, as docs/profiles.md reconciles them.
 
 // piBash is seed 000's bash truncation: tail, 2000 lines or 30KB.
 var piBash = Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 30 * 1024}
@@ -159,7 +159,7 @@ func TestSeed004SpillOnlyPastBytes(t *testing.T) {
 }
 
 // Seed 004's sanitizing rules through the pipeline: ANSI CSI and OSC
-// stripped, control bytes dropped, "\r\n" → "\n" (and, by the SPEC, a lone
+// stripped, control bytes dropped, "\r\n" → "\n" (and, by docs/architecture.md, a lone
 // '\r' overwrites); the spill holds the same sanitized text.
 func TestSeed004Sanitizing(t *testing.T) {
 	raw := "\x1b[1;32m✓\x1b[0m ok \x1b]8;;file:///a\x07link\x1b]8;;\x07\r\n" +

@@ -13,7 +13,7 @@ import (
 )
 
 // The bash command through the real binary: what a single process can
-// show of issue 3 (a one-shot command is a session of its own, so its jobs
+// show (a one-shot command is a session of its own, so its jobs
 // end with it), exit statuses, --json, and the parent-death signal.
 
 // bashCLI is the built binary and the environment it runs in.

@@ -5,7 +5,7 @@ import (
 )
 
 // hardened returns opts with the hardening flags applied: --root,
-// --sandbox and --no-network (SPEC §4).
+// --sandbox and --no-network (docs/reliability.md).
 func hardened(opts spillway.Options) spillway.Options {
 	opts.Format, _ = resultFormat() // checked by loadPolicy
 	opts.Root = global.root

@@ -18,7 +18,7 @@ func newVersionCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
-			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine()) // issue 7
+			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine())
 			return nil
 		},
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// The keys of the config file (SPEC §3), as go-toml decodes them. A nil
+// The keys of the config file, as go-toml decodes them. A nil
 // pointer is a key the file does not set.
 type fileKeys struct {
 	Profile   *string `toml:"profile"`
@@ -666,7 +666,7 @@ func field(t reflect.Type, name string) (reflect.Type, bool) {
 	return nil, false
 }
 
-// knownKeys lists the keys of the table at path, in the SPEC's order.
+// knownKeys lists the keys of the table at path, in the order of the Policy's fields.
 func knownKeys(path []string) []string {
 	t, ok := keyType(path)
 	if !ok || t.Kind() != reflect.Struct {

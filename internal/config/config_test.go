@@ -14,7 +14,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// everyKey sets every key of SPEC §3 to a value no profile has.
+// everyKey sets every key of the config file to a value no profile has.
 const everyKey = `profile = "pipe"
 shell = "/bin/sh"
 timeout_ms = 5000

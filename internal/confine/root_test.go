@@ -61,7 +61,7 @@ func readAll(t *testing.T, f *os.File) string {
 	return string(b)
 }
 
-// refused checks that err refuses path with the SPEC's wording.
+// refused checks that err refuses path with the wording docs/reliability.md gives.
 func refused(t *testing.T, err error, path, root string) *OutsideError {
 	t.Helper()
 	if err == nil {

@@ -1,6 +1,6 @@
 package confine_test
 
-// --root through the library (SPEC §4): every file tool refuses "..",
+// --root through the library (docs/reliability.md): every file tool refuses "..",
 // absolute paths and symlinks out of the root, the session's spill files
 // stay readable, and bash starts in the root.
 

@@ -14,7 +14,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// LsInput holds the parameters of one ls call (SPEC §2).
+// LsInput holds the parameters of one ls call (docs/tools.md).
 type LsInput struct {
 	// Path is the directory to list; default the session's cwd.
 	Path string `json:"path,omitempty"`
@@ -54,7 +54,7 @@ const emptyDirText = "(empty directory)"
 // lsBatch is how many entries are read from the directory at a time.
 const lsBatch = 1024
 
-// Ls lists a directory (SPEC §2 ls): names sorted case-insensitively,
+// Ls lists a directory (docs/tools.md): names sorted case-insensitively,
 // dotfiles included, directories ending in "/" and symlinks in "@". Only
 // the first limit names in order are ever held, however big the
 // directory.
@@ -67,7 +67,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if p == "" {
 		p = "."
 	}
-	path, err := t.resolve(p) // issue 7: --root
+	path, err := t.resolve(p) // --root
 	if err != nil {
 		return LsResult{}, err
 	}
@@ -88,7 +88,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 		return LsResult{}, listError(path, err)
 	}
 	defer d.Close()
-	if err := t.cfg.Root.CheckFile(d); err != nil { // issue 7: changed since the check
+	if err := t.cfg.Root.CheckFile(d); err != nil { // changed since the check
 		return LsResult{}, err
 	}
 

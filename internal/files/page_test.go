@@ -54,7 +54,7 @@ func checkPage(t *testing.T, data []byte, offset int64, lim pageLimits, chunks [
 	if offset+pg.shown-1 < want.total && pg.stop != want.stop {
 		t.Fatalf("offset %d %+v: stop %d, want %d", offset, lim, pg.stop, want.stop)
 	}
-	// The SPEC's invariants, whatever the reference says.
+	// The read tool's invariants (docs/tools.md), whatever the reference says.
 	if len(pg.text) > lim.maxBytes {
 		t.Fatalf("text is %d bytes, over the %d limit", len(pg.text), lim.maxBytes)
 	}

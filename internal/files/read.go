@@ -11,7 +11,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// ReadInput holds the parameters of one read call (SPEC §2).
+// ReadInput holds the parameters of one read call (docs/tools.md).
 type ReadInput struct {
 	// Path is the file to read; relative to the session's cwd.
 	Path string `json:"path"`
@@ -75,7 +75,7 @@ type ReadResult struct {
 	MimeType string `json:"-"`
 }
 
-// Read reads a text file page by page, or an image whole (SPEC §2 read).
+// Read reads a text file page by page, or an image whole (docs/tools.md).
 // It never blocks on a FIFO or a device, and its memory is bounded by the
 // limits whatever the size of the file or of its lines.
 func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
@@ -91,7 +91,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if in.CharOffset < 0 {
 		return ReadResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
 	}
-	path, err := t.resolve(in.Path) // issue 7: --root
+	path, err := t.resolve(in.Path) // --root
 	if err != nil {
 		return ReadResult{}, err
 	}
@@ -107,7 +107,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 		return ReadResult{}, t.statError(path, err)
 	}
 	defer f.Close()
-	if err := t.cfg.Root.CheckFile(f); err != nil { // issue 7: changed since the check
+	if err := t.cfg.Root.CheckFile(f); err != nil { // changed since the check
 		return ReadResult{}, err
 	}
 

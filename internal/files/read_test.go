@@ -86,7 +86,7 @@ func TestRead3000LineFile(t *testing.T) {
 	}
 }
 
-// Seed 001: a 1000-char line. The SPEC cuts at 2000 chars, so it is shown
+// Seed 001: a 1000-char line. The default policy cuts at 2000 chars, so it is shown
 // whole; under a 500-char policy (zdx) it is cut, and either way
 // truncated stays false.
 func TestReadLongLine(t *testing.T) {
@@ -306,7 +306,7 @@ func TestReadPolicyLineNumbers(t *testing.T) {
 	}
 }
 
-// The read table of seed 000, under the SPEC's limits (50 KiB, 2000
+// The read table of seed 000, under the default limits (50 KiB, 2000
 // lines, lines cut at 2000 chars) and notice texts. Where seed 000's
 // first-line case differs (it has no per-line cut), a pi-like policy
 // shows its behaviour.
@@ -352,7 +352,7 @@ func TestReadSeed000Table(t *testing.T) {
 	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 506)
 
 	// First line (and the line at an offset) over the byte limit: under
-	// the SPEC's defaults it is cut at 2000 chars and shown.
+	// the defaults it is cut at 2000 chars and shown.
 	big := strings.Repeat("q", 60<<10)
 	writeFile(t, dir, "first.txt", big+"\nnext\n")
 	res = read(t, tl, ReadInput{Path: "first.txt"})

@@ -3,7 +3,7 @@ package files
 import "strings"
 
 // resolve returns the absolute path of the path parameter p. With a Root
-// (--root, issue 7) it is the real path, symlinks followed, or an error
+// (--root) it is the real path, symlinks followed, or an error
 // that says why p is refused.
 func (t *Tools) resolve(p string) (string, error) {
 	if t.cfg.Root == nil {

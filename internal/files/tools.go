@@ -25,7 +25,7 @@ type Config struct {
 	// files that the budget deleted says so.
 	Spill *spill.Store
 	// Root, when set, confines read and ls to a directory tree (the
-	// spill directory allowed). (Issue 7.)
+	// spill directory allowed).
 	Root *confine.Root
 }
 

@@ -142,7 +142,7 @@ type Cache struct {
 // DefaultCacheTTLMS is the cache's default time to live.
 const DefaultCacheTTLMS = 30_000
 
-// Default returns the SPEC's defaults.
+// Default returns the default policy: the limits docs/tools.md states.
 func Default() Policy {
 	return Policy{
 		Profile:   "default",

@@ -8,7 +8,7 @@ import (
 )
 
 // A profile reproduces the truncation behaviour of one of the systems the
-// SPEC's seed documents describe (shared/seeds/README.md). It is only data:
+// seed documents describe (docs/profiles.md cites each). It is only data:
 // strategies, limits, which streams merge and when to spill. Each starts
 // from Default and changes what its seed says; every number is cited below
 // and in docs/profiles.md. Shell and timeout are never part of a profile.
@@ -136,7 +136,7 @@ func macosShellProfile() Policy {
 	// detected: here cut, with a notice). No byte limit on the text (only
 	// the 10 MB capture buffer, MAX_BUFFER_SIZE), so StreamCeiling. Full
 	// output is kept ("4. Cache Strategy Update": cache stores full output):
-	// spill on any cut. Binary detection is the pipeline's own (SPEC §1).
+	// spill on any cut. Binary detection is the pipeline's own (docs/architecture.md).
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: StreamCeiling, MaxLineChars: 10000}
 	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	p.Bash.Stdout.MaxLines = 500

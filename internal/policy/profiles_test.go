@@ -156,7 +156,7 @@ func (w want) check(t *testing.T, in string, r replayed) {
 
 func TestProfileDefault(t *testing.T) {
 	p := mustProfile(t, "default")
-	// SPEC §2 bash text: "[stdout: showing lines 1-800 and 7701-8500 of
+	// docs/tools.md, bash text: "[stdout: showing lines 1-800 and 7701-8500 of
 	// 8500 (50.0KB limit). Full output: /tmp/spillway-…/bash-3-stdout.log]"
 	// — head 0.4 × 2000 lines; the tail fills the rest of the 50 KiB.
 	in := numbered(1, 7700, 25) + numbered(7701, 8500, 39)
@@ -270,8 +270,8 @@ func TestProfileZdx(t *testing.T) {
 		},
 		{
 			// 001 "Slice 1" demo: a 1000-char line is cut at 500 chars (a char
-			// boundary). The SPEC keeps a marker and counts the cut in
-			// lines_cut; read's truncated stays false (SPEC §2 read).
+			// boundary). The default policy keeps a marker and counts the cut in
+			// lines_cut; read's truncated stays false (docs/tools.md).
 			name: "read 1000-char line cut at 500", lim: p.Read.Limits(), in: longLine + "\n",
 			want: want{head: strings.Repeat("é", 500) + "... [500 chars cut]\n", tail: "", by: output.ByLineChars, outLines: 1,
 				linesCut: 1, notice: `^\[stdout: 1 line cut at 500 chars\]$`},

@@ -14,7 +14,7 @@ import (
 type Format string
 
 const (
-	// FormatText is the text the SPEC shows: content and bracketed notices.
+	// FormatText is the text docs/tools.md shows: content and bracketed notices.
 	FormatText Format = "text"
 	// FormatJSON is one compact JSON object, seed 001's envelope: the
 	// details and the pure content side by side (see Envelope).

@@ -1,6 +1,6 @@
 package sandbox_test
 
-// --sandbox through the library (SPEC §4): the toolset's bash commands
+// --sandbox through the library (docs/reliability.md): the toolset's bash commands
 // write only under the root, the spill directory and the temp directory,
 // and --no-network denies TCP. The test binary is the helper: TestMain
 // (sandbox_test.go) calls MaybeRunHelper.

@@ -9,7 +9,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// FindInput holds the parameters of one find call (SPEC §2).
+// FindInput holds the parameters of one find call (docs/tools.md).
 type FindInput struct {
 	// Pattern is a glob with "**": without '/' it matches the name at any
 	// depth, with '/' the path relative to Path.
@@ -57,7 +57,7 @@ const (
 // NoFiles is the text of a find that found nothing.
 const NoFiles = "No files found matching pattern"
 
-// Find lists the paths whose name or relative path matches a glob (SPEC §2
+// Find lists the paths whose name or relative path matches a glob (docs/tools.md
 // find), sorted, directories ending in '/'.
 func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	fail := func(format string, args ...any) (FindResult, error) {
@@ -87,7 +87,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	root, err := s.resolve(in.Path) // issue 7: --root
+	root, err := s.resolve(in.Path) // --root
 	if err != nil {
 		return FindResult{}, fmt.Errorf("find: %w", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// GrepInput holds the parameters of one grep call (SPEC §2).
+// GrepInput holds the parameters of one grep call (docs/tools.md).
 type GrepInput struct {
 	// Pattern is an RE2 regular expression, or a plain string when
 	// Literal is set.
@@ -81,11 +81,11 @@ const MaxContext = 100
 // NoMatches is the text of a grep that found nothing.
 const NoMatches = "No matches found"
 
-// Grep searches file contents (SPEC §2 grep).
 // MaxPatternBytes bounds a grep pattern: a longer one is refused at once,
 // before any parsing, however it is written.
 const MaxPatternBytes = 64 << 10
 
+// Grep searches file contents (docs/tools.md).
 func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	fail := func(format string, args ...any) (GrepResult, error) {
 		return GrepResult{}, fmt.Errorf("grep: "+format, args...)
@@ -115,7 +115,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	root, err := s.resolve(in.Path) // issue 7: --root
+	root, err := s.resolve(in.Path) // --root
 	if err != nil {
 		return GrepResult{}, fmt.Errorf("grep: %w", err)
 	}

@@ -27,7 +27,7 @@ func readDir(path string, buf []byte, root *confine.Root) ([]dirent, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
-	if err := root.CheckFD(fd, path); err != nil { // issue 7: changed since the check
+	if err := root.CheckFD(fd, path); err != nil { // changed since the check
 		return nil, err
 	}
 	var ents []dirent

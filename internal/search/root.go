@@ -3,7 +3,7 @@ package search
 import "strings"
 
 // resolve returns the absolute path of the path parameter p ("" is the
-// cwd). With a Root (--root, issue 7) it is the real path, symlinks
+// cwd). With a Root (--root) it is the real path, symlinks
 // followed, or an error that says why p is refused.
 func (s *Searcher) resolve(p string) (string, error) {
 	if s.cfg.Root == nil {

@@ -37,7 +37,7 @@ type scanConfig struct {
 	maxMatches int
 	// keep bounds the bytes of a line kept for display.
 	keep int
-	// root, when set, is checked against each opened file. (Issue 7.)
+	// root, when set, is checked against each opened file.
 	root *confine.Root
 }
 
@@ -112,7 +112,7 @@ func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 		return res
 	}
 	defer f.Close()
-	if err := f.check(s.cfg.root); err != nil { // issue 7: changed since the check
+	if err := f.check(s.cfg.root); err != nil { // changed since the check
 		res.err = err
 		return res
 	}

@@ -12,7 +12,7 @@
 //   - scan.go: the file scanner (large buffers, bounded memory on any line
 //     length, context lines);
 //   - grep.go, find.go, glob.go, report.go: the tools, their globs, limits
-//     and notices (SPEC §2).
+//     and notices (docs/tools.md).
 package search
 
 import (
@@ -35,7 +35,7 @@ type Config struct {
 	// Workers is the number of goroutines of a search; default GOMAXPROCS.
 	Workers int
 	// Root, when set, confines grep and find to a directory tree (the
-	// spill directory allowed). (Issue 7.)
+	// spill directory allowed).
 	Root *confine.Root
 }
 

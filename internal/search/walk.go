@@ -45,7 +45,6 @@ type WalkOptions struct {
 	Keep func(Entry) bool
 	// Root, when set, is checked against each directory opened, so that
 	// a directory swapped for a symlink cannot lead the walk out of it.
-	// (Issue 7.)
 	Root *confine.Root
 }
 

@@ -14,8 +14,8 @@ import (
 )
 
 // How long a call waits, after its shell exits, for the job to finish
-// before the processes left behind become a background job. The SPEC asks
-// for a return within 1 s of the exit: lingerGrace waits for quick
+// before the processes left behind become a background job. A call
+// returns within 1 s of the exit: lingerGrace waits for quick
 // children, and drainWait more only when no process holds the pipes any
 // more, so all that remains is to read what is buffered in them.
 const (

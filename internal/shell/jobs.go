@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// maxJobs is the most background jobs a session keeps (SPEC §2).
+// maxJobs is the most background jobs a session keeps (docs/tools.md).
 const maxJobs = 64
 
 // The job table of a Runner: r.jobs holds the background jobs, oldest

@@ -6,7 +6,7 @@ import (
 )
 
 // killGrace is how long processes get to end after SIGTERM before SIGKILL
-// (SPEC §2), and then how long SIGKILL gets before the pipes are cut off.
+// (docs/tools.md), and then how long SIGKILL gets before the pipes are cut off.
 const killGrace = 2 * time.Second
 
 // closeGrace replaces killGrace once the session is closing: a server told

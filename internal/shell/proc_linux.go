@@ -112,7 +112,7 @@ func pipeHolders(inodes []uint64, terminals ...string) []int {
 // and can write to it. A read end does not count: between fork and exec, a
 // command being started holds a copy of every descriptor of this process,
 // the read ends of the other commands' pipes included, and must not be
-// taken for (and killed as) one of their holders. (Issue 7: the soak test
+// taken for (and killed as) one of their holders. (The soak test
 // saw such children killed by another job's kill_pid.)
 func holdsAny(pid int, want []string) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
@@ -143,7 +143,7 @@ func holdsAny(pid int, want []string) bool {
 // called setsid has no controlling terminal). Between fork and exec it
 // holds a copy of every descriptor of this process, the write end of a
 // pipe of a command started a moment before included; it is not that
-// command's holder. (Issue 7.)
+// command's holder.
 func starting(pid int, st procStat, self int) bool {
 	if st.ppid != self {
 		return false

@@ -24,7 +24,7 @@
 // pipes (a daemon that double-forks and closes its descriptors) is no
 // longer reachable: only a cgroup could track it.
 //
-// Choices where the SPEC is silent:
+// Choices where docs/tools.md is silent:
 //
 //   - When the shell exited but children linger, the result reports the
 //     shell's exit code with running: true and backgrounded: true.

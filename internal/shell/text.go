@@ -20,7 +20,7 @@ type page struct {
 	notes []string
 }
 
-// text renders a page as SPEC §2 shows it: the stdout section, a blank
+// text renders a page as docs/tools.md shows it: the stdout section, a blank
 // line, the stderr section (sections with nothing in them are left out),
 // a blank line and the status line, then the notes.
 func (p page) text() string {

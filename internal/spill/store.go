@@ -27,7 +27,7 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// Defaults of the SPEC.
+// Defaults of the spill store (docs/tools.md).
 const (
 	DefaultMaxFileBytes = 100 << 20
 	DefaultBudgetBytes  = 1 << 30
