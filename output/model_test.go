@@ -340,8 +340,6 @@ func checkPipeline(t *testing.T, in []byte, lim Limits, when SpillWhen, r Result
 	}
 }
 
-func must[T any](v T, _ int64) T { return v }
-
 func trimForLog(b []byte) string {
 	if len(b) > 300 {
 		return fmt.Sprintf("%q… (%d bytes)", b[:300], len(b))
