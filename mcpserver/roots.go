@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 client roots set the cwd when no --root is given; the clients of protocol versions before 2026-07-28 still send them
+
 package mcpserver
 
 import (

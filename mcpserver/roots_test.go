@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test plays a client that sends roots, as clients before protocol 2026-07-28 do
+
 package mcpserver_test
 
 import (
