@@ -36,6 +36,7 @@ func toolResult(r spillway.ToolResult, details json.RawMessage, typed bool) *mcp
 	if r.Text != "" || len(content) == 0 {
 		content = append(content, &mcp.TextContent{Text: r.Text})
 	}
+	content = append(content, spillLinks(r.Details)...)
 	res := &mcp.CallToolResult{
 		Content: content,
 		IsError: r.IsError,

@@ -119,6 +119,8 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 			// before 2026-07-28 still ask for it.
 			//lint:ignore SA1019 kept for the clients that still set a level
 			Logging: &mcp.LoggingCapabilities{},
+			// The session's spill files, read by URI (resources.go).
+			Resources: &mcp.ResourceCapabilities{},
 		},
 	}
 	if initialized != nil {
@@ -138,6 +140,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 	for _, t := range Tools(cfg.policy()) {
 		addTool(s, t)
 	}
+	addSpillResources(s)
 	return s
 }
 

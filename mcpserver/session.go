@@ -158,6 +158,13 @@ func (s *session) endUnless(busy func() bool) (bool, error) {
 	return true, closeErr
 }
 
+// current returns the session's toolset, nil before its first call.
+func (s *session) current() *spillway.Toolset {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ts
+}
+
 // cancelCalls cancels the calls in flight without ending the session's
 // bookkeeping; end must still be called.
 func (s *session) cancelCalls() { s.cancel() }
