@@ -120,6 +120,9 @@ func checks() []check {
 		{name: "wide flood on both streams",
 			call: call{"bash", map[string]any{"command": "seq -f '%080g' 1 300000; seq -f '%080g' 1 300000 >&2"}},
 			also: checkFlood(fmt.Sprintf("%080d", 1), fmt.Sprintf("%080d", 300000))},
+		{name: "failing wide flood on both streams",
+			call: call{"bash", map[string]any{"command": "seq -f '%080g' 1 300000; seq -f '%080g' 1 300000 >&2; exit 1"}},
+			also: checkFlood(fmt.Sprintf("%080d", 1), fmt.Sprintf("%080d", 300000))},
 	}
 }
 
@@ -129,11 +132,15 @@ func checks() []check {
 func checkFlood(first, last string) func(t *testing.T, c client, text string) {
 	return func(t *testing.T, c client, text string) {
 		t.Helper()
-		if n := len([]rune(text)); n > c.limit {
-			t.Errorf("the model read %d characters, over the %d %s lets through whole", n, c.limit, c.name)
+		limit, marker := c.limit, c.cutMarker
+		if c.errorLimit > 0 && strings.Contains(text, "\nexit code: 1") {
+			limit, marker = c.errorLimit, c.errorCutMarker
 		}
-		if c.cutMarker != "" && strings.Contains(text, c.cutMarker) {
-			t.Errorf("%s cut the result itself (%q): the model did not read spillway's own cut", c.name, c.cutMarker)
+		if n := len([]rune(text)); n > limit {
+			t.Errorf("the model read %d characters, over the %d %s lets through whole", n, limit, c.name)
+		}
+		if marker != "" && strings.Contains(text, marker) {
+			t.Errorf("%s cut the result itself (%q): the model did not read spillway's own cut", c.name, marker)
 		}
 		for _, stream := range []string{"stdout", "stderr"} {
 			re := regexp.MustCompile(`(?m)^` + stream + `:\n` + first + `\n(?s:.*)\n` + last + `\n\[` + stream + `: [^\n]*Full output: /[^\n\]]+\]`)
@@ -161,17 +168,25 @@ type client struct {
 	// the client writes where it cut a longer one.
 	limit     int
 	cutMarker string
-	run       func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd
+	// errorLimit and errorCutMarker are the same for an isError result,
+	// when the client treats one differently.
+	errorLimit     int
+	errorCutMarker string
+	run            func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd
 }
 
 var claudeCode = client{
 	name:     "Claude Code",
 	env:      claudeEnv,
 	toolName: func(tool string) string { return "mcp__spillway__" + tool },
+	offered:  "mcp__spillway__bash",
 	// A larger result is kept out of the context, in a file of Claude
 	// Code's, and the model gets a 2 KB preview of its JSON instead.
 	limit:     50000,
 	cutMarker: "<persisted-output>",
+	// Of an isError result it keeps the first and last 5,000 characters.
+	errorLimit:     10000,
+	errorCutMarker: "characters truncated] ...",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 			"spillway": map[string]any{"command": w.spillway, "args": []string{"mcp"}},
@@ -183,6 +198,9 @@ var claudeCode = client{
 			"ANTHROPIC_BASE_URL="+api,
 			"ANTHROPIC_API_KEY=sk-ant-stand-in",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+			// MCP tools in the prompt, not deferred behind ToolSearch:
+			// the stand-in calls them as a model that has them would.
+			"ENABLE_TOOL_SEARCH=false",
 			"DISABLE_AUTOUPDATER=1",
 		)
 		return cmd

@@ -20,7 +20,7 @@ func addTool(s *toolServer, t Tool) {
 		if err != nil {
 			return errorResult(err), nil
 		}
-		ts, callCtx, finish, err := sess.begin(ctx, client, req.Session)
+		ts, callCtx, finish, err := sess.begin(ctx, client, req.Session, clientOf(req))
 		if err != nil {
 			return errorResult(err), nil
 		}

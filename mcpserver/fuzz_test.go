@@ -102,7 +102,7 @@ func fuzzServer(f *testing.F) *mcp.ClientSession {
 	p.Shell = "true" // the command is never interpreted
 	p.Spill.Dir = base
 	cfg := mcpserver.Config{
-		NewToolset: func() (*spillway.Toolset, error) {
+		NewToolset: func(mcpserver.Client) (*spillway.Toolset, error) {
 			return spillway.New(spillway.Options{Root: ws, Policy: &p})
 		},
 		Policy: &p,

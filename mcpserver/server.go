@@ -34,13 +34,15 @@ const exitGrace = 1500 * time.Millisecond
 
 // Config configures the MCP server of one process.
 type Config struct {
-	// NewToolset makes the toolset of a new session.
-	NewToolset func() (*spillway.Toolset, error)
+	// NewToolset makes the toolset of a new session, on its first call, for
+	// the client that made it: Client.Fit gives the policy that fits what
+	// that client shows the model.
+	NewToolset func(Client) (*spillway.Toolset, error)
 	// NewToolsetIn, when set, makes the toolset of a session whose client
 	// offers roots (roots/list): it starts in dir, the first root that is
 	// a local directory. Set it when no --root is given; a client without
 	// roots gets NewToolset's.
-	NewToolsetIn func(dir string) (*spillway.Toolset, error)
+	NewToolsetIn func(dir string, c Client) (*spillway.Toolset, error)
 	// RootsOnly refuses the calls of a client that offers no root
 	// (--root roots: the roots are the confinement).
 	RootsOnly bool

@@ -33,7 +33,7 @@ type toolsets struct {
 
 func (r *toolsets) config(t *testing.T) Config {
 	r.tmp = t.TempDir()
-	return Config{NewToolset: func() (*spillway.Toolset, error) {
+	return Config{NewToolset: func(Client) (*spillway.Toolset, error) {
 		p := spillway.DefaultPolicy()
 		p.Spill.Dir = r.tmp
 		ts, err := spillway.New(spillway.Options{Cwd: r.tmp, Policy: &p})

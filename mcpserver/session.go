@@ -25,9 +25,9 @@ var errSessionEnded = errors.New("this MCP session has ended: reconnect to start
 // session cancels the calls in flight (their process groups are killed).
 type session struct {
 	id         string
-	newToolset func() (*spillway.Toolset, error)
+	newToolset func(Client) (*spillway.Toolset, error)
 	// newToolsetIn and rootsOnly are Config's NewToolsetIn and RootsOnly.
-	newToolsetIn func(dir string) (*spillway.Toolset, error)
+	newToolsetIn func(dir string, c Client) (*spillway.Toolset, error)
 	rootsOnly    bool
 	log          *slog.Logger
 
@@ -51,12 +51,12 @@ func newSession(id string, cfg Config) *session {
 		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 }
 
-// toolset makes the session's toolset: in the first root the client of ss
-// offers, when the server takes roots (NewToolsetIn), else as
-// NewToolset does.
-func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession) (*spillway.Toolset, error) {
+// toolset makes the session's toolset for its client peer: in the first
+// root the client of ss offers, when the server takes roots
+// (NewToolsetIn), else as NewToolset does.
+func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession, peer Client) (*spillway.Toolset, error) {
 	if s.newToolsetIn == nil {
-		return s.newToolset()
+		return s.newToolset(peer)
 	}
 	dir, err := clientRoot(ctx, ss)
 	if err != nil {
@@ -65,24 +65,25 @@ func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession) (*spillway
 	switch {
 	case dir != "":
 		s.log.Info("session starts in the client's root", "session", s.id, "dir", dir)
-		return s.newToolsetIn(dir)
+		return s.newToolsetIn(dir, peer)
 	case s.rootsOnly:
 		return nil, errNoRoots
 	}
-	return s.newToolset()
+	return s.newToolset(peer)
 }
 
-// begin starts a call: it returns the session's toolset and a context that
-// is cancelled when ctx is, when client (if not nil) is, or when the
+// begin starts a call: it returns the session's toolset (made on the
+// session's first call, for peer, the client that made it) and a context
+// that is cancelled when ctx is, when client (if not nil) is, or when the
 // session ends. finish must be called when the call returns.
-func (s *session) begin(ctx, client context.Context, ss *mcp.ServerSession) (ts *spillway.Toolset, callCtx context.Context, finish func(), err error) {
+func (s *session) begin(ctx, client context.Context, ss *mcp.ServerSession, peer Client) (ts *spillway.Toolset, callCtx context.Context, finish func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return nil, nil, nil, errSessionEnded
 	}
 	if s.ts == nil {
-		ts, err := s.toolset(ctx, ss)
+		ts, err := s.toolset(ctx, ss, peer)
 		if err != nil {
 			return nil, nil, nil, err
 		}

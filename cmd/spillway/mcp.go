@@ -55,15 +55,37 @@ JSON-RPC only; the log goes to stderr.`,
 	return cmd
 }
 
+// toolsetFor makes the toolset of a session for its client: the options,
+// with the policy fitted to what that client shows the model (or to the
+// client --client names).
+func toolsetFor(opts spillway.Options, log *slog.Logger) func(mcpserver.Client) (*spillway.Toolset, error) {
+	return func(c mcpserver.Client) (*spillway.Toolset, error) {
+		return spillway.New(fitted(opts, c, log))
+	}
+}
+
+// fitted returns opts with its policy fitted to the client c.
+func fitted(opts spillway.Options, c mcpserver.Client, log *slog.Logger) spillway.Options {
+	if serverFlags.client != "" {
+		c.Name = serverFlags.client
+	}
+	p := c.Fit(*opts.Policy)
+	if p.ResultBudget != opts.Policy.ResultBudget || p.ErrorResultBudget != opts.Policy.ErrorResultBudget {
+		log.Info("results fit the client", "client", c.Name, "result_budget", p.ResultBudget, "error_result_budget", p.ErrorResultBudget)
+	}
+	opts.Policy = &p
+	return opts
+}
+
 // toolsetInRoot makes, with no --root, the toolset of a session in its
 // client's first root (with --root roots, confined to it too). A --root
 // DIR wins over the client's roots: nil.
-func toolsetInRoot(opts spillway.Options, rootsOnly bool) func(string) (*spillway.Toolset, error) {
+func toolsetInRoot(opts spillway.Options, rootsOnly bool, log *slog.Logger) func(string, mcpserver.Client) (*spillway.Toolset, error) {
 	if opts.Root != "" {
 		return nil
 	}
-	return func(dir string) (*spillway.Toolset, error) {
-		o := opts
+	return func(dir string, c mcpserver.Client) (*spillway.Toolset, error) {
+		o := fitted(opts, c, log)
 		o.Cwd = dir
 		if rootsOnly {
 			o.Root = dir
@@ -80,12 +102,16 @@ const rootsRoot = "roots"
 // server itself.
 var serverFlags struct {
 	typedResults bool
+	client       string
 }
 
 func addServerFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&serverFlags.typedResults, "typed-results", false,
 		"give tools an outputSchema and results a structuredContent {text, details}; "+
 			"most clients then show the model that JSON instead of the text")
+	cmd.Flags().StringVar(&serverFlags.client, "client", "",
+		"the client to fit results to (codex, copilot, claude), instead of the name it sends; "+
+			"results then fit what that client shows the model whole (see docs/mcp.md)")
 }
 
 // serverConfig builds the configuration of spillway mcp and serve from the
@@ -94,6 +120,9 @@ func addServerFlags(cmd *cobra.Command) {
 // them. It first removes the spill directories that
 // dead spillway processes left behind.
 func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
+	if c := (mcpserver.Client{Name: serverFlags.client}); c.Name != "" && !c.Known() {
+		return mcpserver.Config{}, fmt.Errorf("--client %q: the clients spillway fits results to are %s; any other gets the policy's budget", c.Name, mcpserver.KnownClients())
+	}
 	src := policySources()
 	src.TimeoutMS = mcpserver.DefaultTimeoutMS
 	p, err := config.Load(src)
@@ -125,8 +154,8 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)
 	}
 	return mcpserver.Config{
-		NewToolset:   func() (*spillway.Toolset, error) { return spillway.New(opts) },
-		NewToolsetIn: toolsetInRoot(opts, rootsOnly),
+		NewToolset:   toolsetFor(opts, log),
+		NewToolsetIn: toolsetInRoot(opts, rootsOnly, log),
 		RootsOnly:    rootsOnly,
 		Policy:       &p,
 		Format:       opts.Format,

@@ -116,12 +116,18 @@ type Policy struct {
 	// never fewer than characters (or JavaScript's UTF-16 units). Zero
 	// means no budget: each stream only has its own limits.
 	ResultBudget int
-	Spill        Spill
-	Bash         Bash
-	Read         Read
-	Grep         Grep
-	Find         Find
-	Ls           Ls
+	// ErrorResultBudget, when above zero and below ResultBudget, is the
+	// budget of a bash result whose command failed (a non-zero exit or a
+	// signal): some clients keep less of an error result than of another
+	// (Claude Code keeps 10,000 characters of one). The MCP server sets it
+	// for the clients it knows; it is not a config key.
+	ErrorResultBudget int
+	Spill             Spill
+	Bash              Bash
+	Read              Read
+	Grep              Grep
+	Find              Find
+	Ls                Ls
 	// Cache lets listed bash commands be answered from a recent result.
 	Cache Cache
 }
@@ -271,6 +277,9 @@ func (p Policy) Validate() error {
 	}
 	if p.ResultBudget != 0 && p.ResultBudget < MinResultBudget {
 		return fmt.Errorf("result_budget %d: want 0 (no budget) or at least %d", p.ResultBudget, MinResultBudget)
+	}
+	if p.ErrorResultBudget != 0 && p.ErrorResultBudget < MinResultBudget {
+		return fmt.Errorf("error result budget %d: want 0 (the result budget) or at least %d", p.ErrorResultBudget, MinResultBudget)
 	}
 	if p.Spill.MaxBytes <= 0 || p.Spill.BudgetBytes <= 0 {
 		return fmt.Errorf("spill max_bytes and budget_bytes must be at least 1")

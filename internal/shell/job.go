@@ -78,8 +78,10 @@ type job struct {
 
 	stopMu sync.Mutex // serialises stop
 
-	// budget is the most bytes one result of the job shows (0: none).
-	budget int
+	// budget is the most bytes one result of the job shows (0: none);
+	// errBudget, when above zero, the most a result of the job shows once
+	// it has failed.
+	budget, errBudget int
 	// news wakes a check that waits for new output.
 	news activity
 
@@ -324,10 +326,11 @@ func (j *job) drain() {
 }
 
 // cut returns what each stream shows since the previous cut, within the
-// job's result budget as render measures the whole text, and starts new
+// job's result budget (its error budget once it has failed) as render
+// measures the whole text, and starts new
 // windows. Both streams are held still meanwhile, so that the windows cut
 // are the ones measured.
-func (j *job) cut(render func(stdout output.Result, stderr *output.Result) string) (stdout output.Result, stderr *output.Result) {
+func (j *job) cut(failed bool, render func(stdout output.Result, stderr *output.Result) string) (stdout output.Result, stderr *output.Result) {
 	for _, s := range j.streams() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -336,7 +339,11 @@ func (j *job) cut(render func(stdout output.Result, stderr *output.Result) strin
 	if j.stderr != nil {
 		errPipe = j.stderr.pipe
 	}
-	stdout, stderr = cutWithin(j.budget, j.stdout.pipe, errPipe, render)
+	budget := j.budget
+	if failed && j.errBudget > 0 && (budget == 0 || j.errBudget < budget) {
+		budget = j.errBudget
+	}
+	stdout, stderr = cutWithin(budget, j.stdout.pipe, errPipe, render)
 	for _, s := range j.streams() {
 		s.shown, _ = s.pipe.Progress()
 	}

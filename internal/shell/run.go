@@ -271,7 +271,8 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	page := func(stdout output.Result, stderr *output.Result) page {
 		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
 	}
-	stdout, stderr := j.cut(func(stdout output.Result, stderr *output.Result) string {
+	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
+	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})
 	d := Details{

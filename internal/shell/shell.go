@@ -168,11 +168,11 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	}
 
 	j := newJob(in)
-	j.sess, j.budget = pl.sess, r.cfg.Policy.ResultBudget
+	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.Policy.ResultBudget, r.cfg.Policy.ErrorResultBudget
 	j.hurry = r.closing
 	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
-		j.budget = 0
+		j.budget, j.errBudget = 0, 0
 	}
 	outPipe, err := pipeline("stdout", pol.Stdout)
 	if err != nil {

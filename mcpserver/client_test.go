@@ -1,0 +1,93 @@
+package mcpserver_test
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connectAs starts `spillway ARGS... mcp` and connects an SDK client that
+// names itself name in initialize.
+func connectAs(t *testing.T, name string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, append(args, "mcp")...)
+	cmd.Env = serverEnv(t.TempDir())
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
+		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to spillway %q mcp as %s: %v\nstderr:\n%s", args, name, err, stderr)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		checkStderr(t, "spillway mcp", stderr.String())
+	})
+	return cs
+}
+
+// wideFlood fills both streams with 300,000 lines of 81 characters.
+const wideFlood = "seq -f '%080g' 1 300000; seq -f '%080g' 1 300000 >&2"
+
+// checkBothStreams: each stream shows its first and last line and its
+// notice with the spill file.
+func checkBothStreams(t *testing.T, text string) {
+	t.Helper()
+	first, last := fmt.Sprintf("%080d", 1), fmt.Sprintf("%080d", 300000)
+	for _, stream := range []string{"stdout", "stderr"} {
+		re := regexp.MustCompile(`(?m)^` + stream + `:\n` + first + `\n(?s:.*)\n` + last + `\n\[` + stream + `: [^\n]*Full output: /[^\n\]]+\]`)
+		if !re.MatchString(text) {
+			t.Errorf("%s: first or last line, or the notice with the spill file, missing:\n%s", stream, text)
+		}
+	}
+}
+
+// TestResultsFitTheClient: a client known to keep less than the default
+// budget whole (Codex names itself codex-mcp-client) gets results that fit
+// what it keeps; another client gets the default budget; --client names
+// the client for one that does not say.
+func TestResultsFitTheClient(t *testing.T) {
+	cases := []struct {
+		client   string
+		args     []string
+		command  string
+		min, max int // bounds on the characters of the result
+	}{
+		{"codex-mcp-client", nil, wideFlood, 5_000, 10_900},
+		{"some-client", []string{"--client", "codex"}, wideFlood, 5_000, 10_900},
+		{"some-client", nil, wideFlood, 40_000, 50_000},
+		{"some-client", nil, wideFlood + "; exit 1", 40_000, 50_000},
+		{"claude-code", nil, wideFlood, 40_000, 50_000},
+		// Claude Code keeps 10,000 characters of an error result.
+		{"claude-code", nil, wideFlood + "; exit 1", 5_000, 9_900},
+	}
+	for _, c := range cases {
+		t.Run(c.client+strings.Join(c.args, " ")+c.command[len(wideFlood):], func(t *testing.T) {
+			cs := connectAs(t, c.client, c.args...)
+			got := text(call(t, cs, "bash", map[string]any{"command": c.command}))
+			if n := len([]rune(got)); n < c.min || n > c.max {
+				t.Errorf("the result has %d characters, want %d to %d", n, c.min, c.max)
+			}
+			checkBothStreams(t, got)
+		})
+	}
+}
+
+// TestClientFlagUnknown: --client with a name spillway does not know is a
+// usage error that lists the ones it does.
+func TestClientFlagUnknown(t *testing.T) {
+	cmd := exec.Command(bin, "mcp", "--client", "nonesuch")
+	cmd.Env = serverEnv(t.TempDir())
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 {
+		t.Fatalf("want exit status 2, got %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `--client "nonesuch"`) || !strings.Contains(string(out), "codex") {
+		t.Errorf("the error should name the flag's value and the known clients:\n%s", out)
+	}
+}
