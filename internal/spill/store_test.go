@@ -287,7 +287,10 @@ func TestSweep(t *testing.T) {
 	dead := filepath.Join(tmp, fmt.Sprintf("spillway-%d-0a1b2d", os.Getpid())) // our pid, no lock
 	cli := filepath.Join(tmp, fmt.Sprintf("spillway-%d", os.Getuid()))
 	other := filepath.Join(tmp, "spillwayish-99999999-x")
-	for _, d := range []string{dead, cli, other} {
+	// A workspace of the user's that only starts like a session directory
+	// (the soak's was swept away under it by other servers' starts).
+	workspace := filepath.Join(tmp, "spillway-soak-2309626635")
+	for _, d := range []string{dead, cli, other, workspace} {
 		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +305,7 @@ func TestSweep(t *testing.T) {
 	if len(removed) != 1 || removed[0] != dead {
 		t.Fatalf("Sweep removed %v, want only %s", removed, dead)
 	}
-	for _, d := range []string{liveDir, cli, other, filepath.Join(tmp, "spillway-99999998-abc")} {
+	for _, d := range []string{liveDir, cli, other, workspace, filepath.Join(tmp, "spillway-99999998-abc")} {
 		if _, err := os.Stat(d); err != nil {
 			t.Fatalf("%s removed", d)
 		}

@@ -29,7 +29,7 @@ func Sweep(tempDir string) []string {
 	var removed []string
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || !strings.HasPrefix(name, "spillway-") || strings.Count(name, "-") != 2 {
+		if !e.IsDir() || !isSessionName(name) {
 			continue // spillway-<uid> (the CLI's) or something else
 		}
 		if sweepOne(parent, real, name) {
@@ -54,6 +54,22 @@ func sweepOne(parent *os.Root, parentPath, name string) bool {
 		return false
 	}
 	return d.removeFrom(parent) == nil
+}
+
+// isSessionName reports whether name has the shape of a session
+// directory, spillway-<pid>-<random>: a directory of the user's that only
+// starts the same way (spillway-soak-123, a workspace) is not one.
+func isSessionName(name string) bool {
+	f := strings.Split(name, "-")
+	if len(f) != 3 || f[0] != "spillway" || f[1] == "" || f[2] == "" {
+		return false
+	}
+	for _, c := range f[1] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
