@@ -39,7 +39,7 @@ func addTool(s *toolServer, t Tool) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
 		}
-		return toolResult(r, details, s.typed), nil
+		return toolResult(r, details, s.typed, s.spillLinks), nil
 	})
 }
 

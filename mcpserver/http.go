@@ -216,6 +216,7 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		return s, nil, err
 	}
 	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
+	srv.spillLinks = true
 	h.open = func() int {
 		n := 0
 		for range srv.Sessions() {

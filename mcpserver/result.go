@@ -28,7 +28,8 @@ type typedContent struct {
 }
 
 // toolResult builds the MCP result of r; details is r.Details as JSON.
-func toolResult(r spillway.ToolResult, details json.RawMessage, typed bool) *mcp.CallToolResult {
+// With links, a cut result also links to its spill files.
+func toolResult(r spillway.ToolResult, details json.RawMessage, typed, links bool) *mcp.CallToolResult {
 	var content []mcp.Content
 	if r.Image != nil {
 		content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})
@@ -36,7 +37,9 @@ func toolResult(r spillway.ToolResult, details json.RawMessage, typed bool) *mcp
 	if r.Text != "" || len(content) == 0 {
 		content = append(content, &mcp.TextContent{Text: r.Text})
 	}
-	content = append(content, spillLinks(r.Details)...)
+	if links {
+		content = append(content, spillLinks(r.Details)...)
+	}
 	res := &mcp.CallToolResult{
 		Content: content,
 		IsError: r.IsError,

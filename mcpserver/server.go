@@ -92,6 +92,12 @@ type toolServer struct {
 	log *slog.Logger
 	// typed is Config.TypedResults.
 	typed bool
+	// spillLinks adds resource_link blocks for the spill files of a cut
+	// result. Only over HTTP, whose client may not share the server's
+	// file system: a stdio client does, the notice names the file, and
+	// the clients show a link to the model as more text (Codex: its JSON)
+	// or count the result as JSON (Claude Code), out of the budget.
+	spillLinks bool
 	// session returns the session of a call, and a context that ends when
 	// the call's client goes away (nil when the transport cannot tell).
 	session func(*mcp.CallToolRequest) (*session, context.Context, error)
