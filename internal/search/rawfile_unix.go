@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"syscall"
 
 	"github.com/spillway-dev/spillway/internal/confine"
@@ -38,12 +37,6 @@ func openRead(path string) (*rawFile, error) {
 
 // check verifies that the file lies inside root (nil: anywhere).
 func (f *rawFile) check(root *confine.Root) error { return root.CheckFD(f.fd, f.path) }
-
-// openDir opens the directory at path without waiting: an entry swapped
-// for a FIFO since it was listed does not block the walk.
-func openDir(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
-}
 
 // stat returns the file's mode type bits and size.
 func (f *rawFile) stat() (regular bool, size int64, err error) {

@@ -85,8 +85,10 @@ type job struct {
 	// news wakes a check that waits for new output.
 	news activity
 
-	family family // the processes seen descending from the shell (portable tracking)
-	mark   string // NAME=VALUE in the job's environment that its processes inherit ("" for none)
+	//lint:ignore U1000 used where the portable tracking is built (proc_table.go)
+	family family // the processes seen descending from the shell
+	//lint:ignore U1000 used where the portable tracking is built (proc_table.go)
+	mark string // NAME=VALUE in the job's environment that its processes inherit ("" for none)
 
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration

@@ -41,9 +41,6 @@ func groupLive(pid int) bool {
 	return syscall.GetExitCodeProcess(h, &code) == nil && code == stillActive
 }
 
-// pipeHolders finds none: Windows does not say who holds a pipe.
-func (j *job) pipeHolders() []int { return nil }
-
 // holdersLeft reports whether the shell still runs or, once it has
 // exited, a pipe is not at end of file: some process still holds it.
 func (j *job) holdersLeft() bool {
@@ -55,9 +52,6 @@ func (j *job) holdersLeft() bool {
 func (j *job) signal(syscall.Signal) {
 	exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(j.pid)).Run()
 }
-
-// signalName names a signal.
-func signalName(s syscall.Signal) string { return s.String() }
 
 // inode is not known for a Windows pipe.
 func inode(os.FileInfo) uint64 { return 0 }
