@@ -198,9 +198,9 @@ func (p Policy) WithinBudget() Policy {
 	return p
 }
 
-// Cap holds a per-call value to its ceiling; zero or less means "not given"
-// and yields def.
-func Cap(v, def, ceiling int) int {
+// perCall is a per-call value held to its ceiling; zero or less means
+// "not given" and yields def.
+func perCall(v, def, ceiling int) int {
 	if v <= 0 {
 		return def
 	}
@@ -229,14 +229,14 @@ func streamForCall(l output.Limits, maxLines, maxBytes int, full bool) output.Li
 		l.MaxLines, l.ShownLines = min(maxLines, LinesCeiling), 0
 	}
 	l.MaxLines = min(l.MaxLines, LinesCeiling)
-	l.MaxBytes = Cap(maxBytes, min(l.MaxBytes, StreamCeiling), StreamCeiling)
+	l.MaxBytes = perCall(maxBytes, min(l.MaxBytes, StreamCeiling), StreamCeiling)
 	return l
 }
 
 // ForCall applies a read call's limit parameter (lines; zero or less: not
 // given), held to LinesCeiling.
 func (r Read) ForCall(limit int) Read {
-	r.MaxLines = Cap(limit, r.MaxLines, LinesCeiling)
+	r.MaxLines = perCall(limit, r.MaxLines, LinesCeiling)
 	return r
 }
 
@@ -249,21 +249,21 @@ func (r Read) Limits() output.Limits {
 // ForCall applies a grep call's limit parameter (matches, or files in
 // files_with_matches; zero or less: not given), held to LinesCeiling.
 func (g Grep) ForCall(limit int) Grep {
-	g.Limit = Cap(limit, g.Limit, LinesCeiling)
+	g.Limit = perCall(limit, g.Limit, LinesCeiling)
 	return g
 }
 
 // ForCall applies a find call's limit parameter (results; zero or less:
 // not given), held to LinesCeiling.
 func (f Find) ForCall(limit int) Find {
-	f.Limit = Cap(limit, f.Limit, LinesCeiling)
+	f.Limit = perCall(limit, f.Limit, LinesCeiling)
 	return f
 }
 
 // ForCall applies an ls call's limit parameter (entries; zero or less: not
 // given), held to LinesCeiling.
 func (l Ls) ForCall(limit int) Ls {
-	l.Limit = Cap(limit, l.Limit, LinesCeiling)
+	l.Limit = perCall(limit, l.Limit, LinesCeiling)
 	return l
 }
 

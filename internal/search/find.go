@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -100,7 +99,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	}
 
 	lim := s.cfg.Find
-	limit := policy.Cap(in.Limit, lim.Limit, policy.LinesCeiling)
+	limit := lim.ForCall(in.Limit).Limit
 	rep := newReport("find", lim.MaxBytes, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -107,7 +106,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if len(in.Pattern) > MaxPatternBytes {
 		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it", output.FormatSize(int64(len(in.Pattern))), output.FormatSize(MaxPatternBytes))
 	}
-	m, err := Compile(in.Pattern, in.Literal, in.IgnoreCase)
+	m, err := Compile(in.Pattern, MatchOptions{Literal: in.Literal, IgnoreCase: in.IgnoreCase})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -129,7 +128,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 		in:       in,
 		cwd:      s.cfg.Cwd,
 		mode:     mode,
-		limit:    policy.Cap(in.Limit, lim.Limit, policy.LinesCeiling),
+		limit:    lim.ForCall(in.Limit).Limit,
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, s.cfg.Spill),
 	}

@@ -147,12 +147,12 @@ func TestCompileErrors(t *testing.T) {
 		{"a[", "missing closing ]"},
 	}
 	for _, c := range cases {
-		_, err := Compile(c.pattern, false, false)
+		_, err := Compile(c.pattern, MatchOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "error parsing regexp") {
 			t.Errorf("Compile(%q) error = %v; want the parse error and %q", c.pattern, err, c.want)
 		}
 	}
-	if _, err := Compile("(?=x)", true, false); err != nil {
+	if _, err := Compile("(?=x)", MatchOptions{Literal: true}); err != nil {
 		t.Errorf("a literal pattern cannot be invalid: %v", err)
 	}
 }

@@ -22,15 +22,23 @@ type Matcher struct {
 	maxLit int
 }
 
+// MatchOptions say how a grep pattern is read.
+type MatchOptions struct {
+	// Literal reads the pattern as a plain string, not RE2.
+	Literal bool
+	// IgnoreCase matches without regard to case.
+	IgnoreCase bool
+}
+
 // Compile parses a grep pattern: RE2 syntax (Go's regexp), or a plain
-// string when literal is set; ignoreCase matches without regard to case.
-// A bad pattern's error quotes the parse error and says what to change.
-func Compile(pattern string, literal, ignoreCase bool) (*Matcher, error) {
+// string with opt.Literal. A bad pattern's error quotes the parse error
+// and says what to change.
+func Compile(pattern string, opt MatchOptions) (*Matcher, error) {
 	expr := pattern
-	if literal {
+	if opt.Literal {
 		expr = regexp.QuoteMeta(pattern)
 	}
-	if ignoreCase {
+	if opt.IgnoreCase {
 		expr = "(?i)" + expr
 	}
 	re, err := regexp.Compile(expr)
