@@ -179,13 +179,14 @@ func (p *Pipeline) decide() {
 	p.san.Write(sniff)
 }
 
-// IsBinary reports whether the start of a stream looks binary: more than
-// 1% of it is NUL bytes, or more than 30% of it is control bytes or
-// invalid UTF-8. Escape sequences and the usual whitespace controls count
-// as text. A stray NUL in a log does not make it binary (the sanitizer
-// drops it); a binary format holds NULs by the dozen.
+// IsBinary reports whether the start of a stream looks binary: it holds
+// more than a few NUL bytes (at least 4, and 1% of it), or more than 30%
+// of it is control bytes or invalid UTF-8. Escape sequences and the usual
+// whitespace controls count as text. A stray NUL in a log does not make it
+// binary (the sanitizer drops it); a binary format holds NULs by the
+// dozen.
 func IsBinary(b []byte) bool {
-	if nul := bytes.Count(b, []byte{0}); nul > 0 && nul*100 >= len(b) {
+	if nul := bytes.Count(b, []byte{0}); nul >= 4 && nul*100 >= len(b) {
 		return true
 	}
 	bad := 0

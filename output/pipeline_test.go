@@ -313,7 +313,7 @@ func TestCut(t *testing.T) {
 	if r.Tail != seqLines(8, 10) || r.FirstLine != 3 || r.LastLine != 10 || r.Truncation.TotalLines != 8 {
 		t.Fatalf("second window %+v", r)
 	}
-	if n := r.Notice("stdout"); n != "[stdout: showing lines 8-10 of 10. Full output: /spill/test.log. To see what was cut: read it with offset=3 limit=5]" {
+	if n := r.Notice("stdout"); n != "[stdout: showing lines 8-10 of the new lines 3-10. Full output: /spill/test.log. To see what was cut: read it with offset=3 limit=5]" {
 		t.Fatalf("second window notice %q", n)
 	}
 

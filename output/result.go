@@ -109,7 +109,13 @@ func (r Result) Notice(label string) string {
 		if r.HeadLines == 0 && r.TailLines == 0 {
 			b.WriteString("none")
 		}
-		fmt.Fprintf(&b, " of %d", r.LastLine)
+		if r.FirstLine > 1 {
+			// A window after a look (check_pid): its lines, numbered in
+			// the whole stream.
+			fmt.Fprintf(&b, " of the new lines %d-%d", r.FirstLine, r.LastLine)
+		} else {
+			fmt.Fprintf(&b, " of %d", r.LastLine)
+		}
 		if t.TruncatedBy == ByBytes {
 			fmt.Fprintf(&b, " (%s limit)", FormatSize(int64(r.limits.MaxBytes)))
 		}

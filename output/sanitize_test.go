@@ -260,7 +260,8 @@ func TestIsBinary(t *testing.T) {
 	}{
 		{"empty", nil, false},
 		{"text", []byte("hello world\n"), false},
-		{"NUL", []byte("hello\x00world"), true},
+		{"a stray NUL", []byte("hello\x00world"), false},
+		{"NULs", []byte("he\x00l\x00lo\x00wo\x00rld"), true},
 		{"UTF-8", []byte(strings.Repeat("héllo wörld ≠ 😀\n", 100)), false},
 		{"ANSI colours", []byte(strings.Repeat("\x1b[31mred\x1b[0m\r\n", 100)), false},
 		{"mostly invalid", bytes.Repeat([]byte{0xff, 0xfe, 'a'}, 100), true},

@@ -1,0 +1,143 @@
+package spillway_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// Regression tests: each notice that said something untrue.
+
+// A line cut in the omitted middle is not shown, so it is not counted.
+func TestNoticeLineCutInOmittedMiddle(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r, err := ts.Bash(context.Background(), spillway.BashInput{Command: `seq 1 2000; printf 'x%.0s' $(seq 1 3000); echo; seq 1 2000`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := r.Details.Stdout.Truncation
+	if tr.LinesCut != 0 || strings.Contains(r.Text, "cut at 2000 chars") {
+		t.Errorf("lines_cut %d, text %q", tr.LinesCut, r.Text[len(r.Text)-300:])
+	}
+	if next := r.Details.Stdout.Next; len(next) != 1 || next[0]["offset"] != int64(801) || next[0]["limit"] != int64(4001-800-1200) {
+		t.Errorf("next %v", next)
+	}
+}
+
+// check_pid's notice numbers its window as the details count it.
+func TestNoticeCheckPIDNumbers(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	ctx := context.Background()
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000; sleep 0.5; seq 100001 200000", Timeout: 250})
+	if err != nil || r.Details.PID == 0 {
+		t.Fatalf("%v %+v", err, r.Details)
+	}
+	var c spillway.BashResult
+	for i := 0; i < 400; i++ {
+		time.Sleep(50 * time.Millisecond)
+		if c, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}); err != nil {
+			t.Fatal(err)
+		}
+		if !c.Details.Running {
+			break
+		}
+	}
+	m := regexp.MustCompile(`of the new lines (\d+)-(\d+)`).FindStringSubmatch(c.Text)
+	tr := c.Details.Stdout.Truncation
+	if m == nil {
+		t.Fatalf("text %q", c.Text)
+	}
+	var from, to int64
+	fmt.Sscan(m[1], &from)
+	fmt.Sscan(m[2], &to)
+	if to != 200000 || to-from+1 != tr.TotalLines {
+		t.Errorf("the notice says lines %d-%d, the details %d lines", from, to, tr.TotalLines)
+	}
+}
+
+// kill_pid with nothing new prints no empty stdout section.
+func TestNoticeKillNothingNew(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	ctx := context.Background()
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000; sleep 30", Timeout: 500})
+	if err != nil || r.Details.PID == 0 {
+		t.Fatalf("%v %+v", err, r.Details)
+	}
+	time.Sleep(200 * time.Millisecond)
+	ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}) // takes whatever came since
+	k, err := ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(k.Text, "stdout:\n[") || strings.Contains(k.Text, "all new output shown") {
+		t.Errorf("kill_pid text %q", k.Text)
+	}
+}
+
+// find cut by bytes says how many of how many results it shows; ls gives
+// the total and names its spill file.
+func TestNoticeFindAndLsNumbers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i := range 1100 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("entry-%04d-%s.txt", i, strings.Repeat("n", 50))), nil, 0o644)
+	}
+	ts := bashToolset(t, spillway.Options{})
+	ctx := context.Background()
+	f, err := ts.Find(ctx, spillway.FindInput{Pattern: "*.txt", Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := f.Details.Count
+	want := fmt.Sprintf("KB limit reached: %d of 1000 results shown. Full output: ", shown)
+	if shown >= 1000 || shown != strings.Count(f.Content, "\n")+1 || !strings.Contains(f.Text, want) || !strings.Contains(f.Text, "[1000 results limit reached. Use limit=2000") {
+		t.Errorf("find: count %d, text %q", shown, f.Text[len(f.Text)-400:])
+	}
+	l, err := ts.Ls(ctx, spillway.LsInput{Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.Text, "[500 entries limit reached: the directory holds 1100. Use limit=1100 to list them all]") {
+		t.Errorf("ls limit: %q", l.Text[len(l.Text)-300:])
+	}
+	l, err = ts.Ls(ctx, spillway.LsInput{Path: dir, Limit: 1100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Details.FullOutputPath == "" || !strings.Contains(l.Text, fmt.Sprintf("KB limit reached: %d of 1100 entries shown. Full output: %s", l.Details.Count, l.Details.FullOutputPath)) {
+		t.Errorf("ls bytes: %q", l.Text[len(l.Text)-300:])
+	}
+	if data, err := os.ReadFile(l.Details.FullOutputPath); err != nil || strings.Count(string(data), "\n") != 1100 {
+		t.Errorf("ls spill file: %v, %d lines", err, strings.Count(string(data), "\n"))
+	}
+}
+
+// read shows a log as bash would: escape sequences stripped, and a stray
+// NUL does not make it binary.
+func TestReadSanitizesLikeBash(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "ansi.log"), []byte("\x1b[31mred\x1b[0m\r\nok \x00there\nbar 10%\rbar 100%\n"), 0o644)
+	ts := bashToolset(t, spillway.Options{Cwd: dir})
+	r, err := ts.Read(context.Background(), spillway.ReadInput{Path: "ansi.log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ts.Bash(context.Background(), spillway.BashInput{Command: "cat ansi.log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Content != "red\r\nok there\nbar 100%\n" || strings.ReplaceAll(r.Content, "\r\n", "\n") != b.Stdout {
+		t.Errorf("read %q, bash %q", r.Content, b.Stdout)
+	}
+}
