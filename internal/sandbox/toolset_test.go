@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/sandbox"
@@ -134,6 +135,31 @@ func TestToolsetSandboxNeedsARoot(t *testing.T) {
 	for _, o := range []spillway.Options{{Sandbox: true}, {NoNetwork: true}, {Root: t.TempDir(), NoNetwork: true}} {
 		if _, err := spillway.New(o); err == nil {
 			t.Errorf("%+v: accepted", o)
+		}
+	}
+}
+
+// A command on a terminal, and one on a stdin pipe, run sandboxed as any
+// other: their prompt is seen waiting, write_stdin answers it, and the
+// sandbox still holds.
+func TestToolsetSandboxInteractive(t *testing.T) {
+	ts, _, outside := newSandboxed(t, false)
+	for _, in := range []spillway.BashInput{
+		{TTY: true}, {Stdin: true},
+	} {
+		in.Command = "read -p 'file? ' f; echo x > \"$f\" 2>&1; echo wrote $?"
+		in.Timeout = 30 * time.Second
+		r, err := ts.Bash(context.Background(), in)
+		if err != nil || !r.Details.Waiting {
+			t.Fatalf("tty %v: %v %+v %q", in.TTY, err, r.Details, r.Text)
+		}
+		target := filepath.Join(outside, "tty-"+strconv.FormatBool(in.TTY))
+		w, err := ts.WriteStdin(context.Background(), spillway.WriteStdinInput{PID: r.Details.PID, Input: target + "\n"})
+		if err != nil || w.Details.Running || !strings.Contains(w.Stdout, "wrote 1") || !denied(w.Text) {
+			t.Errorf("tty %v: %v %+v %q", in.TTY, err, w.Details, w.Text)
+		}
+		if _, err := os.Stat(target); err == nil {
+			t.Errorf("tty %v: a sandboxed command wrote %s", in.TTY, target)
 		}
 	}
 }
