@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A session as a model drives it over MCP: a REPL on a terminal returns
@@ -19,8 +21,15 @@ func TestInteractiveSession(t *testing.T) {
 		if r.IsError || d["waiting_for_input"] != true || !strings.Contains(text(r), fmt.Sprintf("write_stdin pid=%v", pid)) {
 			t.Fatalf("bash: %v %q", d, text(r))
 		}
-		jobs := call(t, cs, "jobs", nil)
-		if jobs.IsError || !strings.Contains(text(jobs), fmt.Sprintf("pid %v waiting for input", pid)) || !strings.Contains(text(jobs), "[tty]") {
+		// The state is sampled from the kernel at each look: poll it, within
+		// a generous bound, rather than trust one sample under load.
+		want := fmt.Sprintf("pid %v waiting for input", pid)
+		var jobs *mcp.CallToolResult
+		waitFor(t, "the jobs listing to show the REPL waiting", func() bool {
+			jobs = call(t, cs, "jobs", nil)
+			return !jobs.IsError && strings.Contains(text(jobs), want)
+		})
+		if !strings.Contains(text(jobs), "[tty]") {
 			t.Errorf("jobs: %q", text(jobs))
 		}
 		r = call(t, cs, "write_stdin", map[string]any{"pid": pid, "input": "6*7\n"})
