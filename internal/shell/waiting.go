@@ -10,21 +10,44 @@ import (
 // before it reads.
 const inputQuiet = 200 * time.Millisecond
 
+// inputConfirm is how long a job seen blocked on its input must stay so,
+// with no output in between, before it is said to wait. The readers may
+// have taken a prompt from the kernel and not yet passed it on (a
+// goroutine waits for a CPU under load): by then they have, the output
+// moves the quiet time on, and the prompt is shown with the notice.
+const inputConfirm = 100 * time.Millisecond
+
 // waitingForInput reports whether the job seems to wait for input: it
 // has an input still open, it has written nothing and been sent nothing
-// for inputQuiet and nothing it wrote is left unread, and one of the processes of its group
-// is asleep in a system call that reads that input (blockedOnInput; the
-// kernel tells it differently on each system).
+// for inputQuiet and nothing it wrote is left unread, and one of the
+// processes of its group is asleep in a system call that reads that
+// input (blockedOnInput; the kernel tells it differently on each
+// system) — twice, inputConfirm apart, with nothing written between.
 func (j *job) waitingForInput() bool {
 	in := j.input
-	if in == nil || in.closed.Load() || isClosed(j.readersDone) {
+	if in == nil || in.closed.Load() || isClosed(j.readersDone) || !j.blockedNow() {
 		return false
 	}
-	last := max(j.lastOutput.Load(), j.lastInput.Load())
-	if time.Since(time.Unix(0, last)) < inputQuiet || j.unread() {
+	mark := j.activity()
+	t := time.NewTimer(inputConfirm)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-j.readersDone:
 		return false
 	}
-	return blockedOnInput(j.pid, in.link)
+	return j.activity() == mark && j.blockedNow()
+}
+
+// activity is when the job last wrote output or was sent input (Unix ns).
+func (j *job) activity() int64 { return max(j.lastOutput.Load(), j.lastInput.Load()) }
+
+// blockedNow is one look: quiet, nothing unread, blocked on the input.
+func (j *job) blockedNow() bool {
+	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() {
+		return false
+	}
+	return blockedOnInput(j.pid, j.input.link)
 }
 
 // unread reports whether output waits in one of the job's pipes or its
