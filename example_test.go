@@ -74,7 +74,7 @@ func ExampleToolset_CheckJob() {
 		log.Fatal(err)
 	}
 	job := res.Details.PID
-	for seen := ""; !strings.Contains(seen, "listening"); {
+	for seen := res.Stdout; !strings.Contains(seen, "listening"); { // the start may have shown it already
 		res, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: job})
 		if err != nil {
 			log.Fatal(err)
