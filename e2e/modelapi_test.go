@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,7 +123,7 @@ func (m *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		}
 		for _, b := range blocks {
 			if b.Type == "tool_result" {
-				results = append(results, anthropicToolResult(b.Content))
+				results = append(results, seenOf(b.Content, []string{"text"}, []string{"image"}))
 			}
 		}
 	}
@@ -172,9 +173,11 @@ func (m *modelAPI) messages(w http.ResponseWriter, body []byte) {
 	sse.event("message_stop", map[string]any{"type": "message_stop"})
 }
 
-// anthropicToolResult reads a tool_result block's content: a string, or
-// an array of text and image blocks.
-func anthropicToolResult(raw json.RawMessage) seen {
+// seenOf reads what a client handed back for a call: a string, or an
+// array of blocks whose type names a text block (textTypes) or an image
+// (imageTypes). Anthropic's tool_result content and OpenAI's
+// function_call_output differ only in those names.
+func seenOf(raw json.RawMessage, textTypes, imageTypes []string) seen {
 	var s seen
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
@@ -187,10 +190,10 @@ func anthropicToolResult(raw json.RawMessage) seen {
 	}
 	json.Unmarshal(raw, &blocks)
 	for _, b := range blocks {
-		switch b.Type {
-		case "text":
+		switch {
+		case slices.Contains(textTypes, b.Type):
 			s.Texts = append(s.Texts, b.Text)
-		case "image":
+		case slices.Contains(imageTypes, b.Type):
 			s.Images++
 		}
 	}
@@ -219,7 +222,7 @@ func (m *modelAPI) responses(w http.ResponseWriter, body []byte) {
 	var results []seen
 	for _, in := range req.Input {
 		if in.Type == "function_call_output" {
-			results = append(results, responsesOutput(in.Output))
+			results = append(results, seenOf(in.Output, []string{"input_text", "output_text", "text"}, []string{"input_image", "image"}))
 		}
 	}
 	m.mu.Lock()
@@ -252,31 +255,6 @@ func (m *modelAPI) responses(w http.ResponseWriter, body []byte) {
 	sse.event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	sse.event("response.completed", map[string]any{"type": "response.completed", "response": map[string]any{
 		"id": "resp_stub", "usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}})
-}
-
-// responsesOutput reads a function_call_output's output: a string, or an
-// array of input_text and input_image items.
-func responsesOutput(raw json.RawMessage) seen {
-	var s seen
-	var text string
-	if json.Unmarshal(raw, &text) == nil {
-		s.Texts = append(s.Texts, text)
-		return s
-	}
-	var items []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &items)
-	for _, it := range items {
-		switch it.Type {
-		case "input_text", "output_text", "text":
-			s.Texts = append(s.Texts, it.Text)
-		case "input_image", "image":
-			s.Images++
-		}
-	}
-	return s
 }
 
 // sse writes server-sent events and flushes each one.

@@ -6,29 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// connectAs starts `spillway ARGS... mcp` and connects an SDK client that
-// names itself name in initialize.
-func connectAs(t *testing.T, name string, args ...string) *mcp.ClientSession {
-	t.Helper()
-	cmd := exec.Command(bin, append(args, "mcp")...)
-	cmd.Env = serverEnv(t.TempDir())
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).
-		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting to spillway %q mcp as %s: %v\nstderr:\n%s", args, name, err, stderr)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		checkStderr(t, "spillway mcp", stderr.String())
-	})
-	return cs
-}
 
 // wideFlood fills both streams with 300,000 lines of 81 characters.
 const wideFlood = "seq -f '%080g' 1 300000; seq -f '%080g' 1 300000 >&2"
@@ -67,7 +45,7 @@ func TestResultsFitTheClient(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.client+strings.Join(c.args, " ")+c.command[len(wideFlood):], func(t *testing.T) {
-			cs := connectAs(t, c.client, c.args...)
+			cs := connectStdioAs(t, c.client, t.TempDir(), nil, c.args...)
 			res := call(t, cs, "bash", map[string]any{"command": c.command})
 			if len(res.Content) != 1 {
 				// Over stdio a link to the spill file would be more text

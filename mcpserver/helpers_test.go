@@ -92,14 +92,21 @@ func connectStdio(t *testing.T, tmp string, opts *mcp.ClientOptions) *mcp.Client
 // client to it.
 func connectStdioArgs(t *testing.T, tmp string, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return connectStdioAs(t, "test", tmp, opts, args...)
+}
+
+// connectStdioAs is connectStdioArgs with a client that names itself
+// name in initialize.
+func connectStdioAs(t *testing.T, name, tmp string, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(bin, append(args, "mcp")...)
 	cmd.Env = serverEnv(tmp)
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts).
 		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		t.Fatalf("connecting to spillway %q mcp: %v\nstderr:\n%s", args, err, stderr)
+		t.Fatalf("connecting to spillway %q mcp as %s: %v\nstderr:\n%s", args, name, err, stderr)
 	}
 	t.Cleanup(func() {
 		cs.Close()
