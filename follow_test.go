@@ -409,3 +409,89 @@ func FuzzFollowBash(f *testing.F) {
 		followBash(t, p, randomOutput(r, int(lines%8000)), randomOutput(r, int(lines%97)))
 	})
 }
+
+// FuzzFollowRead: random files under random read limits, rebuilt from
+// line 1 by following the hints.
+func FuzzFollowRead(f *testing.F) {
+	f.Add(uint64(1), uint16(3000), uint16(200), uint32(20000), uint16(100))
+	f.Add(uint64(5), uint16(40), uint16(1), uint32(30), uint16(1))
+	f.Add(uint64(8), uint16(900), uint16(2000), uint32(4000), uint16(3000))
+	f.Fuzz(func(t *testing.T, seed uint64, lines, maxLines uint16, maxBytes uint32, maxLineChars uint16) {
+		p := mustPolicy(t, "default")
+		p.Read.MaxLines = int(maxLines%5000) + 1
+		// At least 4 bytes, so that one character always fits a page.
+		p.Read.MaxBytes = int(maxBytes%200_000) + 4
+		p.Read.MaxLineChars = int(maxLineChars%5000) + 1
+		r := rand.New(rand.NewPCG(seed, seed>>3))
+		data := randomOutput(r, int(lines%6000)+1)
+		path := filepath.Join(t.TempDir(), "f.txt")
+		os.WriteFile(path, []byte(data), 0o644)
+		ts := followToolset(t, p)
+		fl := newFollower(t, ts, 4*len(data)/p.Read.MaxBytes+4*strings.Count(data, "\n")+20)
+		if got := fl.chain(output.ReadCall(path, 1, 0, 0), 0); got != data {
+			t.Fatalf("rebuilt %d bytes of %d, first difference at %d", len(got), len(data), diffAt(got, data))
+		}
+	})
+}
+
+// FuzzFollowFindLs: random directories under random result and byte
+// limits; find and ls each rebuilt from their hints.
+func FuzzFollowFindLs(f *testing.F) {
+	f.Add(uint64(1), uint16(300), uint16(50), uint32(2000))
+	f.Add(uint64(2), uint16(3), uint16(1), uint32(10))
+	f.Add(uint64(3), uint16(1200), uint16(1000), uint32(60000))
+	f.Fuzz(func(t *testing.T, seed uint64, files, limit uint16, maxBytes uint32) {
+		n := int(files % 1500)
+		dir := t.TempDir()
+		r := rand.New(rand.NewPCG(seed, seed>>3))
+		for i := range n {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d%s.txt", i, strings.Repeat("é", r.IntN(40)))), nil, 0o644)
+		}
+		whole := followToolset(t, bigLimits(mustPolicy(t, "default")))
+		p := mustPolicy(t, "default")
+		p.Find.MaxBytes = int(maxBytes%100_000) + 1
+		p.Ls.MaxBytes = p.Find.MaxBytes
+		ts := followToolset(t, p)
+		ctx := context.Background()
+
+		all, err := whole.Find(ctx, spillway.FindInput{Pattern: "*.txt", Path: dir, Limit: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ts.Find(ctx, spillway.FindInput{Pattern: "*.txt", Path: dir, Limit: int(limit%2000) + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl := newFollower(t, ts, 40)
+		again := func(c output.Call) (string, []output.Call) {
+			r, err := ts.Find(ctx, spillway.FindInput{Pattern: str(c, "pattern"), Path: str(c, "path"), Type: str(c, "type"), Limit: int(num(c, "limit"))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.Content + "\n", r.Details.Next
+		}
+		if got, want := fl.listing(res.Content+"\n", res.Details.Next, again), all.Content+"\n"; got != want {
+			t.Fatalf("find: rebuilt %d bytes, want %d, first difference at %d", len(got), len(want), diffAt(got, want))
+		}
+
+		allLs, err := whole.Ls(ctx, spillway.LsInput{Path: dir, Limit: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls, err := ts.Ls(ctx, spillway.LsInput{Path: dir, Limit: int(limit%2000) + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl = newFollower(t, ts, 40)
+		againLs := func(c output.Call) (string, []output.Call) {
+			r, err := ts.Ls(ctx, spillway.LsInput{Path: str(c, "path"), Limit: int(num(c, "limit"))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.Join(r.Entries, "\n") + "\n", r.Details.Next
+		}
+		if got, want := fl.listing(strings.Join(ls.Entries, "\n")+"\n", ls.Details.Next, againLs), strings.Join(allLs.Entries, "\n")+"\n"; got != want {
+			t.Fatalf("ls: rebuilt %d bytes, want %d, first difference at %d", len(got), len(want), diffAt(got, want))
+		}
+	})
+}

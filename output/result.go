@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -66,7 +67,20 @@ func (r Result) Text() string {
 
 // OmissionMarker is the line a head_tail result shows between its parts.
 func OmissionMarker(lines, bytes int64) string {
-	return fmt.Sprintf("[... %d lines (%s) omitted ...]", lines, FormatSize(bytes))
+	return fmt.Sprintf("[... %s (%s) omitted ...]", Plural(lines, "line", "lines"), FormatSize(bytes))
+}
+
+// Plural is n and its noun, as notices count: "1 line", "2 lines".
+func Plural(n int64, one, many string) string {
+	return strconv.FormatInt(n, 10) + " " + Noun(n, one, many)
+}
+
+// Noun is one when n is 1, else many.
+func Noun(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Notice is the bracketed notice that says what was left out and where the
@@ -124,11 +138,7 @@ func (r Result) Notice(label string) string {
 		if t.TruncatedBy != ByLineChars {
 			b.WriteString("; ")
 		}
-		noun := "lines"
-		if t.LinesCut == 1 {
-			noun = "line"
-		}
-		fmt.Fprintf(&b, "%d %s cut at %d chars", t.LinesCut, noun, r.limits.MaxLineChars)
+		fmt.Fprintf(&b, "%s cut at %d chars", Plural(t.LinesCut, "line", "lines"), r.limits.MaxLineChars)
 	}
 	r.writeSpill(&b)
 	if next := r.Next(); len(next) > 0 {

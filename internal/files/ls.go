@@ -203,7 +203,10 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, s
 	var notices []string
 	if byBytes {
 		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
-		n := fmt.Sprintf("[%s limit reached: %d of %s shown", output.FormatSize(int64(maxBytes)), shown, plural(total, "entry", "entries"))
+		// Of what the full output holds, as find and grep say it: the
+		// entry limit, when it binds too, has a notice of its own.
+		listed := int64(len(entries))
+		n := fmt.Sprintf("[%s limit reached: %d of %s shown", output.FormatSize(int64(maxBytes)), shown, output.Plural(listed, "entry", "entries"))
 		path, failure := spill()
 		switch {
 		case failure != "":
@@ -219,7 +222,7 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, s
 		if !byBytes {
 			tr.Truncated, tr.TruncatedBy = true, output.ByLines
 		}
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]", limit, noun(int64(limit), "entry", "entries"), total, total))
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]", limit, output.Noun(int64(limit), "entry", "entries"), total, total))
 	}
 	res.Text = joinNotices(b.String(), notices)
 	return res

@@ -30,7 +30,7 @@ func renderText(path, mime string, offset int64, lim pageLimits, pg *page, idx *
 	case total == 0 && offset == 1:
 		res.Text = emptyFileText
 	case offset > total:
-		res.Text = fmt.Sprintf("[Offset %d is past the end of the file (%s)]", offset, plural(total, "line", "lines"))
+		res.Text = fmt.Sprintf("[Offset %d is past the end of the file (%s)]", offset, output.Plural(total, "line", "lines"))
 	default:
 		var notices []string
 		if pg.linesCut > 0 {
@@ -81,19 +81,6 @@ func joinNotices(content string, notices []string) string {
 	return b.String()
 }
 
-// plural is n and its noun: "1 entry", "2 entries".
-func plural(n int64, one, many string) string {
-	return fmt.Sprintf("%d %s", n, noun(n, one, many))
-}
-
-// noun is one when n is 1, else many.
-func noun(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // renderChars turns part of one line into the read result: the characters
 // shown (with the line's ending when they reach it), a blank line and the
 // notice that says where they are in the line and how to go on.
@@ -111,7 +98,7 @@ func renderChars(path, mime string, offset, charOffset int64, cp *charPage, idx 
 	var notice string
 	where := fmt.Sprintf("Line %d, characters %d-%d", offset, charOffset+1, charOffset+n)
 	if n == 0 {
-		where = fmt.Sprintf("Line %d has %s: nothing from character %d on", offset, plural(cp.skipped, "character", "characters"), charOffset+1)
+		where = fmt.Sprintf("Line %d has %s: nothing from character %d on", offset, output.Plural(cp.skipped, "character", "characters"), charOffset+1)
 	}
 	switch {
 	case cp.more:

@@ -159,7 +159,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	}
 	var notices []string
 	if out.bytesCut {
-		notices = append(notices, out.byteNotice(fmt.Sprintf("%d of %s shown", d.Count, plural(int64(count), "result", "results"))))
+		notices = append(notices, out.byteNotice(fmt.Sprintf("%d of %s shown", d.Count, output.Plural(int64(count), "result", "results"))))
 		if next := out.next(); next != nil {
 			d.Next = append(d.Next, next)
 		}
@@ -173,7 +173,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 			more["type"] = in.Type
 		}
 		d.Next = append(d.Next, more)
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, noun(int64(limit), "result", "results"), 2*limit))
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, output.Noun(int64(limit), "result", "results"), 2*limit))
 	}
 	notices = append(notices, rep.skippedNotice())
 	body := out.body

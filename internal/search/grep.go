@@ -436,9 +436,9 @@ func (g *grepRun) result() GrepResult {
 	var notices []string
 	if out.bytesCut {
 		shown := out.truncation.OutputLines
-		what := fmt.Sprintf("%d of %s shown", shown, plural(out.truncation.TotalLines, "line", "lines"))
+		what := fmt.Sprintf("%d of %s shown", shown, output.Plural(out.truncation.TotalLines, "line", "lines"))
 		if g.mode == ModeContent {
-			what += fmt.Sprintf(" (%s found)", plural(int64(g.matches), "match", "matches"))
+			what += fmt.Sprintf(" (%s found)", output.Plural(int64(g.matches), "match", "matches"))
 		}
 		notices = append(notices, out.byteNotice(what))
 		if next := out.next(); next != nil {
@@ -446,9 +446,9 @@ func (g *grepRun) result() GrepResult {
 		}
 	}
 	if g.reached {
-		unit := noun(int64(g.limit), "match", "matches")
+		unit := output.Noun(int64(g.limit), "match", "matches")
 		if g.mode != ModeContent {
-			unit = noun(int64(g.limit), "file", "files")
+			unit = output.Noun(int64(g.limit), "file", "files")
 		}
 		more := g.in
 		more.Limit = 2 * g.limit
@@ -462,7 +462,7 @@ func (g *grepRun) result() GrepResult {
 		d.Next = append(d.Next, g.cutLines...)
 		first := g.cutLines[0]
 		notices = append(notices, fmt.Sprintf("[%s cut at %d chars, around the first match when it lies further in. To see a line whole, read it: e.g. %s]",
-			plural(int64(g.linesCut), "line", "lines"), g.maxChars, first.Words(false)))
+			output.Plural(int64(g.linesCut), "line", "lines"), g.maxChars, first.Words(false)))
 	}
 	if g.binaryFile != "" {
 		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(g.binaryFile)))
@@ -492,17 +492,4 @@ func grepCall(in GrepInput) output.Call {
 	set("output_mode", in.OutputMode, in.OutputMode != "")
 	set("limit", in.Limit, in.Limit > 0)
 	return c
-}
-
-// plural is n and its noun: "1 match", "2 matches".
-func plural(n int64, one, many string) string {
-	return fmt.Sprintf("%d %s", n, noun(n, one, many))
-}
-
-// noun is one when n is 1, else many.
-func noun(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -105,6 +105,13 @@ func (out rendered) next() output.Call {
 		return nil
 	}
 	t := out.truncation
+	if t.FirstLinePartial {
+		// One result longer than the limit, shown in part: the read goes
+		// on inside it.
+		if next := out.res.Next(); len(next) > 0 {
+			return next[0]
+		}
+	}
 	return output.ReadCall(out.fullOutputPath, t.OutputLines+1, t.TotalLines-t.OutputLines, 0)
 }
 
