@@ -141,3 +141,39 @@ func TestReadSanitizesLikeBash(t *testing.T) {
 		t.Errorf("read %q, bash %q", r.Content, b.Stdout)
 	}
 }
+
+// A line too long to show leads on inside itself, never to bash: the
+// old hint (sed -n '1p' FILE | head -c N) cut the line again in bash and
+// led back to a read of the same view. Under every profile.
+func TestNoticeLongLineLeadsOn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.min.json")
+	os.WriteFile(path, []byte("["+strings.Repeat(`{"id":1,"name":"item"},`, 3<<20/23)+"{}]"), 0o644)
+	for _, profile := range spillway.ProfileNames() {
+		p := mustPolicy(t, profile)
+		ts := followToolset(t, p)
+		r, err := ts.Read(context.Background(), spillway.ReadInput{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := len([]rune(r.Content))
+		want := fmt.Sprintf("char_offset=%d", shown)
+		if strings.Contains(r.Text, "sed ") || strings.Contains(r.Text, "head -c") || !strings.Contains(r.Text, want) {
+			t.Errorf("%s: the notice of a 3 MB line: %q, want %s", profile, r.Text[max(0, len(r.Text)-200):], want)
+		}
+		if len(r.Details.Next) != 1 || r.Details.Next[0]["char_offset"] != int64(shown) {
+			t.Errorf("%s: next %v", profile, r.Details.Next)
+		}
+		// The bash way round: the line through bash is cut and spilled;
+		// the spill file's read leads on inside the line too.
+		b, err := ts.Bash(context.Background(), spillway.BashInput{Command: "cat " + path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := b.Details.Stdout.Next
+		if len(next) != 1 || next[0]["char_offset"] == nil && next[0]["offset"] == nil {
+			t.Errorf("%s: bash's next %v, text %q", profile, next, b.Text[max(0, len(b.Text)-300):])
+		}
+	}
+}
