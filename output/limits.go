@@ -32,6 +32,12 @@ type Limits struct {
 	// MaxLineChars cuts a longer line in the shown text; the cut line ends
 	// with "... [N chars cut]". Zero means no per-line cap.
 	MaxLineChars int
+	// MaxTokens, when above zero, is the most tokens of content shown, as
+	// EstimateTokens counts them: a fourth limit, applied to what the
+	// other three let through, which it cuts the way MaxBytes does
+	// (whole lines, from the ends the strategy keeps). Zero means no
+	// token limit.
+	MaxTokens int
 	// ShownLines, when above zero and below MaxLines, is the most lines
 	// shown once the stream does not fit: MaxLines and MaxBytes decide
 	// whether it is cut, ShownLines how many lines stay (opencode's "first
@@ -68,6 +74,9 @@ func (l Limits) Validate() error {
 	if l.MaxLineChars < 0 {
 		return errors.New("max_line_chars must not be negative")
 	}
+	if l.MaxTokens < 0 {
+		return errors.New("max_tokens must not be negative")
+	}
 	if l.ShownLines < 0 {
 		return errors.New("shown_lines must not be negative")
 	}
@@ -87,9 +96,9 @@ func (l Limits) shownLines() int {
 type Truncation struct {
 	// Truncated is true when anything at all was left out.
 	Truncated bool `json:"truncated"`
-	// TruncatedBy is "lines" or "bytes" for the limit that dropped whole
-	// lines or bytes, "line_chars" when the only loss is lines cut by
-	// MaxLineChars, and "" when nothing was left out.
+	// TruncatedBy is "lines", "bytes" or "tokens" for the limit that
+	// dropped whole lines or bytes, "line_chars" when the only loss is
+	// lines cut by MaxLineChars, and "" when nothing was left out.
 	TruncatedBy string `json:"truncated_by"`
 	TotalLines  int64  `json:"total_lines"`
 	TotalBytes  int64  `json:"total_bytes"`
@@ -110,4 +119,5 @@ const (
 	ByLines     = "lines"
 	ByBytes     = "bytes"
 	ByLineChars = "line_chars"
+	ByTokens    = "tokens"
 )

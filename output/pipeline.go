@@ -387,6 +387,17 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 		return r
 	}
 	v := p.win.viewWithin(maxBytes)
+	// A view cut by the token limit, or by bytes within a share smaller
+	// than MaxBytes, leaves out what the stream's own limits let through.
+	if v.truncatedBy == ByTokens || v.truncatedBy == ByBytes && maxBytes < p.opt.Limits.MaxBytes {
+		p.spillShortfall()
+		if p.spill != nil {
+			r.FullOutputPath = p.spill.Path()
+		}
+		if p.spillErr != nil {
+			r.SpillError = p.spillErr.Error()
+		}
+	}
 	r.Head, r.Tail = string(v.head), string(v.tail)
 	r.OmittedLines, r.OmittedBytes = v.omittedLines, v.omittedBytes
 	r.FirstLine = p.winBase + 1
@@ -421,6 +432,22 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 		t.Truncated, t.TruncatedBy = true, ByLineChars
 	}
 	return r
+}
+
+// spillShortfall spills a stream that fit its limits as it was written
+// but not the view a result takes of it. Unless it was spilled already,
+// the prefix still holds the whole stream; after Close the file is closed
+// at once.
+func (p *Pipeline) spillShortfall() {
+	if p.spillTried || p.opt.Spill == nil || p.binary {
+		return
+	}
+	p.startSpill()
+	if p.closed && p.spill != nil {
+		if err := p.spill.Close(); err != nil && p.spillErr == nil {
+			p.spillErr = err
+		}
+	}
 }
 
 // Cut returns the Result of the window since the previous Cut and starts a

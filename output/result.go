@@ -106,9 +106,9 @@ func (r Result) Notice(label string) string {
 	case t.TruncatedBy == ByLineChars:
 		// Only lines cut: said below.
 	case t.FirstLinePartial:
-		fmt.Fprintf(&b, "showing the first %s of line %d (line is %s)", FormatSize(t.OutputBytes), r.FirstLine, FormatSize(r.LineBytes))
+		fmt.Fprintf(&b, "showing the first %s of line %d (line is %s%s)", FormatSize(t.OutputBytes), r.FirstLine, FormatSize(r.LineBytes), r.tokenCause("; "))
 	case t.LastLinePartial:
-		fmt.Fprintf(&b, "showing the last %s of line %d (line is %s)", FormatSize(t.OutputBytes), r.LastLine, FormatSize(r.LineBytes))
+		fmt.Fprintf(&b, "showing the last %s of line %d (line is %s%s)", FormatSize(t.OutputBytes), r.LastLine, FormatSize(r.LineBytes), r.tokenCause("; "))
 	default:
 		b.WriteString("showing lines ")
 		if r.HeadLines > 0 {
@@ -130,8 +130,11 @@ func (r Result) Notice(label string) string {
 		} else {
 			fmt.Fprintf(&b, " of %d", r.LastLine)
 		}
-		if t.TruncatedBy == ByBytes {
+		switch t.TruncatedBy {
+		case ByBytes:
 			fmt.Fprintf(&b, " (%s limit)", FormatSize(int64(r.limits.MaxBytes)))
+		case ByTokens:
+			fmt.Fprintf(&b, " (%s)", r.tokenCause(""))
 		}
 	}
 	if t.LinesCut > 0 {
@@ -146,6 +149,15 @@ func (r Result) Notice(label string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// tokenCause names the token limit, after sep, when it is what cut the
+// result: "10000 tokens limit" (estimated tokens, see EstimateTokens).
+func (r Result) tokenCause(sep string) string {
+	if r.Truncation.TruncatedBy != ByTokens {
+		return ""
+	}
+	return fmt.Sprintf("%s%d tokens limit", sep, r.limits.MaxTokens)
 }
 
 func (r Result) writeSpill(b *strings.Builder) {

@@ -168,6 +168,36 @@ func (w *window) countCuts(v *view) {
 // any smaller limit: the head of a smaller window is a prefix of the head
 // buffer, its tail a suffix of the ring.
 func (w *window) viewWithin(within int) view {
+	within = max(1, min(within, w.lim.MaxBytes))
+	v := w.viewBytes(within)
+	if w.lim.MaxTokens <= 0 || viewTokens(v) <= w.lim.MaxTokens {
+		return v
+	}
+	// The token limit binds: the largest byte budget whose view fits
+	// it, found by halving (the view of a smaller budget is a part of
+	// the view of a larger one, so its estimate is no larger, give or
+	// take the token a cut run may add).
+	lo, hi := 0, within // the view of lo fits (0: nothing does), hi's does not
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if viewTokens(w.viewBytes(mid)) <= w.lim.MaxTokens {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	// Even one byte over the limit still shows one character: a result
+	// always shows something of a stream that has content.
+	v = w.viewBytes(max(1, lo))
+	v.truncatedBy = ByTokens
+	return v
+}
+
+// viewTokens is the estimate of the content a view shows.
+func viewTokens(v view) int { return EstimateTokens(v.head) + EstimateTokens(v.tail) }
+
+// viewBytes is viewWithin without the token limit.
+func (w *window) viewBytes(within int) view {
 	lim := w.lim
 	lim.MaxBytes = max(1, min(within, lim.MaxBytes))
 	v := view{totalLines: w.lines()}
