@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/spillway-dev/spillway/output"
 )
 
 // A ToolCall is a call of a tool by name, with its arguments as a JSON
@@ -77,7 +79,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
 			return ToolResult{}, err
 		}
 		text, jobs := t.JobsText()
-		return ToolResult{Text: text, Details: JobsDetails{Jobs: jobs}}, nil
+		return ToolResult{Text: text, Details: JobsDetails{Jobs: jobs, Tokens: output.EstimateTokensString(text)}}, nil
 	case method{"read", Run}:
 		r, err := t.Read(ctx, *in.(*ReadInput))
 		return ToolResult{Text: r.Text, Details: r.Details, Image: r.Image, MimeType: r.MimeType}, err
@@ -95,10 +97,10 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
 			return ToolResult{}, err
 		}
 		text, records := t.HistoryText(*in.(*HistoryFilter))
-		return ToolResult{Text: text, Details: HistoryDetails{Records: records, Sessions: t.Sessions()}}, nil
+		return ToolResult{Text: text, Details: HistoryDetails{Records: records, Sessions: t.Sessions(), Tokens: output.EstimateTokensString(text)}}, nil
 	case method{"history", Rerender}:
 		r, err := t.Rerender(*in.(*RerenderInput))
-		return ToolResult{Text: r.Text, Details: HistoryDetails{Shown: &r.Details}, IsError: r.IsError}, err
+		return ToolResult{Text: r.Text, Details: HistoryDetails{Shown: &r.Details, Tokens: output.EstimateTokensString(r.Text)}, IsError: r.IsError}, err
 	}
 	return ToolResult{}, fmt.Errorf("%s: no method %d", tool.Name, cl.method)
 }

@@ -54,10 +54,14 @@ func describeBash(p Policy) string {
 		"pass `tty: true` to run it on a terminal (%d×%d, TERM=dumb; stdout and stderr arrive as one stream) or "+
 		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
 		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, TTYCols, TTYRows)
-	fmt.Fprintf(&d, "Output: %s to %d lines or %s, whichever comes first (%s). "+
-		"%s%s Pass `max_lines`/`max_bytes` to change the limits for one call, "+
+	tokens := ""
+	if out.MaxTokens > 0 {
+		tokens = fmt.Sprintf(" or %d tokens (estimated)", out.MaxTokens)
+	}
+	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
+		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
-		streams, out.MaxLines, size(out.MaxBytes), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
+		streams, out.MaxLines, size(out.MaxBytes), tokens, strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
 		spillHowTo, size(StreamCeiling))
 	if p.ResultBudget > 0 {
 		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+

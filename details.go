@@ -13,7 +13,7 @@ var detailDocs = map[string]string{
 	// common
 	"truncation":         "What was left out of the text. truncated is true when anything was.",
 	"truncated":          "True when anything at all was left out.",
-	"truncated_by":       "The limit that cut: lines, bytes, line_chars (only long lines were shortened), or empty.",
+	"truncated_by":       "The limit that cut: lines, bytes, tokens (max_tokens), line_chars (only long lines were shortened), or empty.",
 	"total_lines":        "Lines in the whole output or file.",
 	"total_bytes":        "Bytes in the whole output.",
 	"output_lines":       "Lines shown.",
@@ -23,6 +23,7 @@ var detailDocs = map[string]string{
 	"last_line_partial":  "Only the end of the last line is shown: it is longer than the whole byte budget.",
 	"next":               "The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte.",
 	"char_offset":        "When one line is shown in part: how many of its characters come before the part shown.",
+	"tokens":             "Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count.",
 	// bash
 	"exit_code":         "Exit code of the command; null while it runs.",
 	"signal":            "Signal that killed the command, if any.",

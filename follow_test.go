@@ -246,6 +246,17 @@ func TestFollowBash(t *testing.T) {
 		seq := b.String()
 		followBash(t, mustPolicy(t, "default"), seq+strings.Repeat("x", 3000)+"\n"+seq, "")
 	})
+	t.Run("max_tokens", func(t *testing.T) {
+		// The token limit binds before the byte limit, on both streams.
+		p := mustPolicy(t, "default")
+		p.Bash.Stdout.MaxTokens, p.Bash.Stderr.MaxTokens = 1500, 200
+		followBash(t, p, randomOutput(r, 3000), randomOutput(r, 300))
+	})
+	t.Run("max_tokens inside one line", func(t *testing.T) {
+		p := mustPolicy(t, "default")
+		p.Bash.Stdout.MaxTokens = 300
+		followBash(t, p, strings.Repeat("日本語 x=1 ", 20_000)+"\n", "")
+	})
 }
 
 // TestFollowRead: a huge file, and one 3 MB line.
@@ -403,6 +414,10 @@ func FuzzFollowBash(f *testing.F) {
 			MaxLines:     int(maxLines%5000) + 1,
 			MaxBytes:     int(maxBytes%200_000) + 1,
 			MaxLineChars: int(maxLineChars % 5000),
+		}
+		if seed%3 == 0 {
+			// A third of the runs add a token limit.
+			lim.MaxTokens = int(maxBytes%20_000)/3 + 1
 		}
 		p.Bash.Stdout, p.Bash.Stderr = lim, lim
 		r := rand.New(rand.NewPCG(seed, seed>>3))

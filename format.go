@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // render applies the session's format to the text of a successful
@@ -20,13 +21,26 @@ func (t *Toolset) render(text string, details any, content ...render.Field) stri
 	return t.format.Render(text, details, false, content...)
 }
 
-// renderBash applies the format to a bash result. A command that ran and
-// exited non-zero is a result, with its exit code in the details.
-func (t *Toolset) renderBash(res BashResult) BashResult {
+// finish sets *tokens, the tokens field of a result's details, to the
+// estimate of the text the model reads, and returns that text: text itself,
+// or with the json format the JSON object render makes of it and of
+// details() (which holds *tokens). The JSON holds its own count, so it is
+// made twice: the count it carries is that of a text one number shorter or
+// longer at most.
+func (t *Toolset) finish(text string, tokens *int, details func() any, content ...render.Field) string {
+	*tokens = output.EstimateTokensString(text)
 	if t.format != FormatJSON {
-		return res
+		return text
 	}
-	res.Text = t.render(res.Text, res.Details,
+	*tokens = output.EstimateTokensString(t.render(text, details(), content...))
+	return t.render(text, details(), content...)
+}
+
+// renderBash applies the format to a bash result, and sets its tokens. A
+// command that ran and exited non-zero is a result, with its exit code in
+// the details.
+func (t *Toolset) renderBash(res BashResult) BashResult {
+	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details },
 		render.Field{Name: "stdout", Value: res.Stdout},
 		render.Field{Name: "stderr", Value: res.Stderr})
 	return res

@@ -43,6 +43,9 @@ type HistoryDetails struct {
 	Records  []HistoryRecord  `json:"records,omitempty"`
 	Sessions []SessionInfo    `json:"sessions,omitempty"`
 	Shown    *RerenderDetails `json:"shown,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // HistoryText renders a listing of the history that passes f, and the

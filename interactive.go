@@ -57,6 +57,9 @@ type JobsInput struct{}
 // JobsDetails are the details of the jobs tool.
 type JobsDetails struct {
 	Jobs []JobInfo `json:"jobs"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // Jobs lists the session's background jobs, oldest first: those that

@@ -29,8 +29,6 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if err != nil {
 		return LsResult{}, clipError(err, in.Path)
 	}
-	if t.format == FormatJSON {
-		res.Text = t.render(res.Text, res.Details, render.Field{Name: "entries", Value: entryList(res.Entries)})
-	}
+	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
 	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // Types of the read tool.
@@ -33,8 +34,10 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, clipError(err, in.Path)
 	}
-	if t.format == FormatJSON && res.Image == nil {
-		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
+	if res.Image == nil {
+		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
+	} else {
+		res.Details.Tokens = output.EstimateTokensString(res.Text)
 	}
 	return res, nil
 }

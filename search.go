@@ -39,9 +39,7 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
-	if t.format == FormatJSON {
-		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
-	}
+	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }
 
@@ -55,8 +53,6 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err != nil {
 		return FindResult{}, clipError(err, in.Pattern, in.Path)
 	}
-	if t.format == FormatJSON {
-		res.Text = t.render(res.Text, res.Details, render.Field{Name: "content", Value: res.Content})
-	}
+	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }

@@ -165,6 +165,14 @@ func LookupTool(name string) (Tool, bool) {
 	return tools[i], true
 }
 
+// tokensLimit states a token limit as a default: "none" for 0.
+func tokensLimit(n int) any {
+	if n <= 0 {
+		return "none"
+	}
+	return n
+}
+
 // maxTimeoutMS bounds a timeout in milliseconds (about 24 days), so that
 // any value given fits a time.Duration.
 const maxTimeoutMS = 1<<31 - 1
@@ -204,6 +212,9 @@ var tools = []Tool{
 			{Name: "max_bytes", Type: Int, Min: 1, Ceiling: StreamCeiling, Config: "bash.max_bytes",
 				Default: func(p Policy) any { return p.Bash.Stdout.MaxBytes },
 				Doc:     "Most bytes shown per stream for this call."},
+			{Name: "max_tokens", Type: Int, Min: 1, Ceiling: StreamCeiling, Config: "bash.max_tokens",
+				Default: func(p Policy) any { return tokensLimit(p.Bash.Stdout.MaxTokens) },
+				Doc:     "Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."},
 			{Name: "full_output", Type: Bool,
 				Doc: "Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."},
 			{Name: "check_pid", Type: Int, Min: 1, Methods: CheckJob, Selects: true,

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -125,6 +126,28 @@ func TestShareCutSpills(t *testing.T) {
 		}
 		if sp.buf.String() != text || !sp.closed {
 			t.Fatalf("closed %v: spill holds %d bytes (closed %v), want the whole %d", closeFirst, sp.buf.Len(), sp.closed, len(text))
+		}
+	}
+}
+
+// BenchmarkResultTokenLimit measures a result whose token limit binds on
+// a full default window (50 KiB): the cost the limit adds at render time.
+func BenchmarkResultTokenLimit(b *testing.B) {
+	lim := DefaultLimits
+	lim.MaxTokens = 2000
+	p := New(Options{Limits: lim})
+	text, err := os.ReadFile("pipeline.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 10 {
+		p.Write(text)
+	}
+	p.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := p.Result(); r.Truncation.TruncatedBy != ByTokens {
+			b.Fatalf("truncated_by %q", r.Truncation.TruncatedBy)
 		}
 	}
 }

@@ -57,6 +57,7 @@ type streamKeys struct {
 	MaxLines     *int64   `toml:"max_lines"`
 	MaxBytes     *int64   `toml:"max_bytes"`
 	MaxLineChars *int64   `toml:"max_line_chars"`
+	MaxTokens    *int64   `toml:"max_tokens"`
 }
 
 type bashKeys struct {
@@ -335,6 +336,7 @@ func (s streamKeys) apply(l *output.Limits) {
 	setInt(&l.MaxLines, s.MaxLines, policy.LinesCeiling)
 	setInt(&l.MaxBytes, s.MaxBytes, policy.StreamCeiling)
 	setInt(&l.MaxLineChars, s.MaxLineChars, policy.StreamCeiling)
+	setInt(&l.MaxTokens, s.MaxTokens, policy.StreamCeiling)
 }
 
 func setString(dst *string, v *string) {
@@ -407,6 +409,7 @@ func (c *Config) check(lines map[string]int) []error {
 		atLeast(prefix+"max_lines", s.MaxLines, 1)
 		atLeast(prefix+"max_bytes", s.MaxBytes, 1)
 		atLeast(prefix+"max_line_chars", s.MaxLineChars, 0)
+		atLeast(prefix+"max_tokens", s.MaxTokens, 0)
 	}
 	if b := k.Bash; b != nil {
 		stream("bash.", &b.streamKeys)
@@ -698,7 +701,7 @@ func TOML(p policy.Policy) ([]byte, error) {
 	stream := func(l output.Limits) *streamKeys {
 		hs := l.HeadShare
 		return &streamKeys{Strategy: str(string(l.Strategy)), HeadShare: &hs,
-			MaxLines: i64(l.MaxLines), MaxBytes: i64(l.MaxBytes), MaxLineChars: i64(l.MaxLineChars)}
+			MaxLines: i64(l.MaxLines), MaxBytes: i64(l.MaxBytes), MaxLineChars: i64(l.MaxLineChars), MaxTokens: i64(l.MaxTokens)}
 	}
 	merge := p.Bash.MergeStreams
 	maxB, budget, keep := p.Spill.MaxBytes, p.Spill.BudgetBytes, p.Spill.KeepNamedMS

@@ -32,6 +32,7 @@ head_share = 0.25
 max_lines = 111
 max_bytes = 2222
 max_line_chars = 333
+max_tokens = 3030
 merge_streams = true
 
 [bash.stdout]
@@ -40,6 +41,7 @@ head_share = 0.75
 max_lines = 444
 max_bytes = 5555
 max_line_chars = 666
+max_tokens = 6060
 
 [read]
 max_lines = 1234
@@ -92,12 +94,14 @@ func TestConfigEveryKey(t *testing.T) {
 		{"bash.max_lines", p.Bash.Stderr.MaxLines, 111},
 		{"bash.max_bytes", p.Bash.Stderr.MaxBytes, 2222},
 		{"bash.max_line_chars", p.Bash.Stderr.MaxLineChars, 333},
+		{"bash.max_tokens", p.Bash.Stderr.MaxTokens, 3030},
 		{"bash.merge_streams", p.Bash.MergeStreams, true},
 		{"bash.stdout.strategy", p.Bash.Stdout.Strategy, output.HeadTail},
 		{"bash.stdout.head_share", p.Bash.Stdout.HeadShare, 0.75},
 		{"bash.stdout.max_lines", p.Bash.Stdout.MaxLines, 444},
 		{"bash.stdout.max_bytes", p.Bash.Stdout.MaxBytes, 5555},
 		{"bash.stdout.max_line_chars", p.Bash.Stdout.MaxLineChars, 666},
+		{"bash.stdout.max_tokens", p.Bash.Stdout.MaxTokens, 6060},
 		{"read.max_lines", p.Read.MaxLines, 1234},
 		{"read.max_bytes", p.Read.MaxBytes, 23456},
 		{"read.max_line_chars", p.Read.MaxLineChars, 345},
@@ -122,6 +126,7 @@ head_share = 0.125
 max_lines = 20
 max_bytes = 30
 max_line_chars = 40
+max_tokens = 50
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +142,7 @@ max_line_chars = 40
 		{"bash.stderr.max_lines", q.Bash.Stderr.MaxLines, 20},
 		{"bash.stderr.max_bytes", q.Bash.Stderr.MaxBytes, 30},
 		{"bash.stderr.max_line_chars", q.Bash.Stderr.MaxLineChars, 40},
+		{"bash.stderr.max_tokens", q.Bash.Stderr.MaxTokens, 50},
 		{"(stdout under [bash] alone)", q.Bash.Stdout, output.Limits{Strategy: output.HeadTail, HeadShare: 0.4, MaxLines: 10, MaxBytes: 51200, MaxLineChars: 2000}},
 	}...)
 	checked := map[string]bool{}
@@ -218,6 +224,7 @@ func TestConfigErrors(t *testing.T) {
 		{"negative max_lines", "[bash]\nmax_lines = -5\n", 2, "bash.max_lines", "must be at least 1, not -5"},
 		{"negative stream max_bytes", "[bash.stderr]\nmax_bytes = -1\n", 2, "bash.stderr.max_bytes", "must be at least 1, not -1"},
 		{"negative max_line_chars", "[read]\nmax_line_chars = -2\n", 2, "read.max_line_chars", "must not be negative, not -2"},
+		{"negative max_tokens", "[bash.stdout]\nmax_tokens = -3\n", 2, "bash.stdout.max_tokens", "must not be negative, not -3"},
 		{"zero limit", "[ls]\nlimit = 0\n", 2, "ls.limit", "must be at least 1, not 0"},
 		{"negative find limit", "[find]\nlimit = -1\n", 2, "find.limit", "must be at least 1"},
 		{"negative grep max_bytes", "[grep]\nmax_bytes = -100\n", 2, "grep.max_bytes", "must be at least 1"},

@@ -38,6 +38,9 @@ type LsDetails struct {
 	// listing in the spill file, and an ls with a limit that takes every
 	// entry.
 	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // LsResult is an ls result.

@@ -59,6 +59,9 @@ type ReadDetails struct {
 	// Next holds the read that continues from the first thing this
 	// result did not show whole: the rest of a cut line, or the next line.
 	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // ReadResult is a read result: the text for the model, the details, and

@@ -222,7 +222,7 @@ func (b Bash) ForCall(maxLines, maxBytes int, full bool) Bash {
 
 func streamForCall(l output.Limits, maxLines, maxBytes int, full bool) output.Limits {
 	if full {
-		l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines = LinesCeiling, StreamCeiling, 0, 0
+		l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines, l.MaxTokens = LinesCeiling, StreamCeiling, 0, 0, 0
 		return l
 	}
 	if maxLines > 0 {
@@ -231,6 +231,18 @@ func streamForCall(l output.Limits, maxLines, maxBytes int, full bool) output.Li
 	l.MaxLines = min(l.MaxLines, LinesCeiling)
 	l.MaxBytes = perCall(maxBytes, min(l.MaxBytes, StreamCeiling), StreamCeiling)
 	return l
+}
+
+// WithMaxTokens applies a bash call's max_tokens (zero or less: not given)
+// to both streams, held to StreamCeiling (no stream shows more bytes, so a
+// larger token limit never binds). It is applied after ForCall: a call
+// that asks for full_output and max_tokens gets the tokens it asked for.
+func (b Bash) WithMaxTokens(maxTokens int) Bash {
+	if maxTokens > 0 {
+		b.Stdout.MaxTokens = min(maxTokens, StreamCeiling)
+		b.Stderr.MaxTokens = min(maxTokens, StreamCeiling)
+	}
+	return b
 }
 
 // ForCall applies a read call's limit parameter (lines; zero or less: not

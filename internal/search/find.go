@@ -36,6 +36,9 @@ type FindDetails struct {
 	Next []output.Call `json:"next,omitempty"`
 	// Skipped names directories that could not be read (at most five).
 	Skipped []string `json:"skipped,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // FindResult is a find result: the text for the model and the details.

@@ -57,6 +57,9 @@ type GrepDetails struct {
 	// result in the spill file, each shown line that was cut (read of
 	// that line of its file), and a search with a higher limit.
 	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // GrepResult is a grep result: the text for the model and the details.

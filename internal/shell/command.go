@@ -146,7 +146,7 @@ func executable(p string) error {
 
 // limits applies the call's limit parameters to the policy of bash.
 func (in Input) limits(b policy.Bash) policy.Bash {
-	b = b.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput)
+	b = b.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput).WithMaxTokens(in.MaxTokens)
 	if in.FullOutput {
 		return b
 	}

@@ -31,6 +31,10 @@ type Input struct {
 	// policy's.
 	MaxLines int `json:"max_lines,omitempty"`
 	MaxBytes int `json:"max_bytes,omitempty"`
+	// MaxTokens, when above zero, limits each stream for this call to
+	// that many estimated tokens (output.EstimateTokens), beside the
+	// other limits.
+	MaxTokens int `json:"max_tokens,omitempty"`
 	// FullOutput shows each stream whole, up to the hard ceiling.
 	FullOutput bool `json:"full_output,omitempty"`
 	// StdoutMaxLines and StderrMaxLines, when above zero, set max_lines
@@ -80,8 +84,8 @@ func (in Input) validate() error {
 	if in.Timeout < 0 {
 		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
 	}
-	if in.MaxLines < 0 || in.MaxBytes < 0 {
-		return errors.New("max_lines and max_bytes must be positive (leave them out for the defaults)")
+	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 {
+		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
 	}
 	if in.Session != "" {
 		if err := validSession(in.Session); err != nil {

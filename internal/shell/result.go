@@ -52,6 +52,9 @@ type Details struct {
 	CacheAgeMS int64         `json:"cache_age_ms,omitempty"`
 	Stdout     StreamDetails `json:"stdout"`
 	Stderr     StreamDetails `json:"stderr"`
+	// Tokens is the estimate of the tokens of the result's text, as the
+	// model reads it (output.EstimateTokens; it errs high).
+	Tokens int `json:"tokens"`
 }
 
 // Result is a bash result: the text for the model, the details, and the

@@ -1,0 +1,105 @@
+package spillway_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// Every tool's details carry "tokens": the estimate of the text the model
+// reads, in the text format and (within a token or two, as the JSON holds
+// its own count) in the json one.
+func TestDetailsCarryTokens(t *testing.T) {
+	for _, format := range []spillway.Format{spillway.FormatText, spillway.FormatJSON} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha 日本語\nbeta {\"x\": 1}\n"), 0o644)
+		ts := bashToolset(t, spillway.Options{Cwd: dir, Format: format})
+		bash, err := ts.Call(context.Background(), spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"seq 1 50"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := bash.Details.(spillway.BashDetails).HistoryID
+		for _, c := range []struct{ tool, args string }{
+			{"bash", `{"command":"echo hi; echo err >&2"}`},
+			{"read", `{"path":"a.txt"}`},
+			{"grep", `{"pattern":"beta"}`},
+			{"find", `{"pattern":"*.txt"}`},
+			{"ls", `{}`},
+			{"jobs", `{}`},
+			{"history", `{}`},
+			{"history", `{"id":` + jsonInt(id) + `,"max_lines":5}`},
+		} {
+			res, err := ts.Call(context.Background(), spillway.ToolCall{Name: c.tool, Args: json.RawMessage(c.args)})
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.tool, c.args, err)
+			}
+			b, err := json.Marshal(res.Details)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d struct {
+				Tokens *int `json:"tokens"`
+			}
+			json.Unmarshal(b, &d)
+			if d.Tokens == nil {
+				t.Fatalf("%s (%s): details have no tokens: %s", c.tool, format, b)
+			}
+			want := output.EstimateTokensString(res.Text)
+			if diff := *d.Tokens - want; diff < -2 || diff > 2 || want == 0 {
+				t.Errorf("%s (%s): tokens %d, the text estimates at %d:\n%s", c.tool, format, *d.Tokens, want, res.Text)
+			}
+		}
+	}
+}
+
+func jsonInt(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// max_tokens per call: the token limit cuts like the byte limit, the
+// notice names it, and the spill holds everything.
+func TestBashMaxTokens(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	res, err := ts.Call(context.Background(), spillway.ToolCall{Name: "bash",
+		Args: json.RawMessage(`{"command":"seq 1 3000","max_tokens":200}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Details.(spillway.BashDetails)
+	tr := d.Stdout.Truncation
+	if tr.TruncatedBy != output.ByTokens || !tr.Truncated {
+		t.Fatalf("truncated_by %q, want tokens:\n%s", tr.TruncatedBy, res.Text)
+	}
+	if !strings.Contains(res.Text, "(200 tokens limit)") {
+		t.Errorf("the notice does not name the token limit:\n%s", res.Text)
+	}
+	// seq's lines cost two tokens each (digits, newline); the window
+	// shows no more than the limit.
+	if shown := output.EstimateTokensString(res.Text[:strings.Index(res.Text, "[stdout:")]); shown > 260 {
+		t.Errorf("%d tokens shown under a limit of 200 (with labels and the marker)", shown)
+	}
+	spilled, err := os.ReadFile(d.Stdout.FullOutputPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(spilled), "\n"); n != 3000 {
+		t.Errorf("spill holds %d lines, want 3000", n)
+	}
+	// Without max_tokens the default policy has no token limit: the
+	// byte and line limits decide.
+	res, err = ts.Call(context.Background(), spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"seq 1 3000"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if by := res.Details.(spillway.BashDetails).Stdout.Truncation.TruncatedBy; by != output.ByLines {
+		t.Errorf("default policy: truncated_by %q, want lines", by)
+	}
+	// A negative max_tokens is refused.
+	if _, err := ts.Call(context.Background(), spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"true","max_tokens":-1}`)}); err == nil {
+		t.Error("max_tokens -1 accepted")
+	}
+}
