@@ -2,36 +2,179 @@ package spillway
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/output"
 )
 
-// Types of the bash tool.
-type (
-	// BashInput is a command to run: Command, and how to run it
-	// (Timeout, RunInBackground, Cwd, Env) and show it (MaxLines,
-	// MaxBytes, FullOutput). Progress, when set, receives the bytes and
-	// lines so far about once a second.
-	BashInput = shell.Input
-	// BashResult is what a bash call shows: Text for the model, Details,
-	// the pure content of each stream (Stdout, Stderr: what was shown, no
-	// notices), and IsError when the command did not succeed (non-zero
-	// exit, cancelled).
-	BashResult = shell.Result
-	// BashDetails hold the exit code (nil while running), signal,
-	// timed_out, backgrounded, running, pid, duration and, per stream,
-	// its truncation and the spill file that holds it whole.
-	BashDetails = shell.Details
-	// StreamDetails describe one stream of a bash result.
-	StreamDetails = shell.StreamDetails
-	// BashProgress is what BashInput.Progress receives.
-	BashProgress = shell.Progress
-	// CheckJobInput names a background job (PID) to check.
-	CheckJobInput = shell.CheckInput
-	// KillJobInput names a background job (PID) to stop.
-	KillJobInput = shell.KillInput
-)
+// BashInput is a command to run, how to run it and how much of its
+// output to show. Its fields are the bash tool's parameters, named by
+// their json tags; docs/tools.md gives each one's default and bounds
+// under every profile.
+type BashInput struct {
+	// Command is run with `bash -c` in a fresh shell: nothing carries over
+	// from earlier calls unless Session names a session. With Args it is
+	// the program to run, without a shell.
+	Command string `json:"command,omitempty"`
+	// Args, when given, run Command as a program with these arguments,
+	// without a shell: spaces, quotes and '$' in them reach it as they are.
+	Args []string `json:"args,omitempty"`
+	// Session names a session (letters, digits, '.', '_', '-') whose
+	// working directory and exported variables carry over from call to
+	// call; it is made by the first call that names it. "" runs the
+	// command in a shell that keeps nothing.
+	Session string `json:"session,omitempty"`
+	// Timeout is how long the call waits before the command moves to the
+	// background, where it keeps running (CheckJob and KillJob reach it by
+	// Details.PID). Zero takes the policy's, 120 s by default.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// RunInBackground starts the command and returns its pid at once: for
+	// servers, watchers and other commands that do not end.
+	RunInBackground bool `json:"run_in_background,omitempty"`
+	// Cwd is the command's working directory, relative to the session's
+	// (the toolset's Cwd without a session). "" is the session's.
+	Cwd string `json:"cwd,omitempty"`
+	// Env holds environment variables added to the toolset's for this
+	// command.
+	Env map[string]string `json:"env,omitempty"`
+	// MaxLines and MaxBytes bound each stream shown, for this call; zero
+	// takes the policy's (2000 lines and 50 KiB by default). Larger values
+	// are held to LinesCeiling and StreamCeiling.
+	MaxLines int `json:"max_lines,omitempty"`
+	MaxBytes int `json:"max_bytes,omitempty"`
+	// MaxTokens, when above zero, also bounds each stream shown to that
+	// many estimated tokens (output.EstimateTokens, which errs high);
+	// zero takes the policy's, none by default.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// FullOutput shows each stream whole, up to StreamCeiling.
+	FullOutput bool `json:"full_output,omitempty"`
+	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
+	// of one stream alone (the macos-shell profile's maxOutputLines and
+	// maxErrorLines). They are not parameters of the bash tool.
+	StdoutMaxLines int `json:"-"`
+	StderrMaxLines int `json:"-"`
+	// TTY runs the command on a pseudo-terminal of TTYCols by TTYRows,
+	// TERM=dumb: interactive programs prompt and REPLs start. stdout and
+	// stderr arrive as one stream, in stdout. WriteStdin sends the input.
+	TTY bool `json:"tty,omitempty"`
+	// Stdin gives the command a pipe as stdin instead of /dev/null;
+	// WriteStdin writes to it and closes it.
+	Stdin bool `json:"stdin,omitempty"`
+
+	// Progress, when set, receives the bytes and lines seen so far, both
+	// streams together, about once a second while the call waits for its
+	// command.
+	Progress func(BashProgress) `json:"-"`
+}
+
+// BashProgress is what a command has written so far, both streams
+// together: what BashInput.Progress receives.
+type BashProgress struct {
+	Bytes int64 `json:"bytes"`
+	Lines int64 `json:"lines"`
+}
+
+// CheckJobInput names a background job for CheckJob: the bash tool's
+// check_pid.
+type CheckJobInput struct {
+	// PID is the pid the job was given (BashDetails.PID).
+	PID int `json:"check_pid"`
+	// Timeout, when above zero, first waits up to that long (at most
+	// 55 s) for output the job has not shown yet, or for its end: a wait
+	// without polling. Zero returns at once.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// KillJobInput names a background job for KillJob: the bash tool's
+// kill_pid.
+type KillJobInput struct {
+	// PID is the pid the job was given (BashDetails.PID).
+	PID int `json:"kill_pid"`
+}
+
+// BashResult is what a bash call (Bash, CheckJob, KillJob, WriteStdin)
+// shows.
+type BashResult struct {
+	// Text is what the model reads: each stream within its limits, the
+	// notices that say what was cut and where it is whole, and the exit
+	// code.
+	Text string `json:"text"`
+	// Details hold the command's outcome and, per stream, what was cut.
+	Details BashDetails `json:"details"`
+	// IsError says the command did not succeed, as a model should hear
+	// it: it exited non-zero or was cancelled, or (for a job looked at)
+	// ended non-zero. A call that could not be made is an error instead.
+	IsError bool `json:"is_error"`
+	// Stdout and Stderr are the pure content of each stream: what was
+	// shown, without notices.
+	Stdout string `json:"-"`
+	Stderr string `json:"-"`
+}
+
+// BashDetails are the structured details of a bash result.
+// docs/tools.md describes each field as the tools return it.
+type BashDetails struct {
+	// ExitCode is the shell's exit code (128+N when signal N killed it);
+	// nil while the shell runs.
+	ExitCode *int `json:"exit_code"`
+	// Signal names the signal that killed the shell ("SIGKILL"), if one
+	// did.
+	Signal string `json:"signal,omitempty"`
+	// TimedOut: the command outlived its timeout and moved to the
+	// background.
+	TimedOut bool `json:"timed_out"`
+	// Backgrounded: the command, or processes it left behind, go on as a
+	// background job that CheckJob and KillJob reach by PID.
+	Backgrounded bool `json:"backgrounded"`
+	// Running: the job still has live processes or open output. It can be
+	// true beside an exit code: the shell exited but children it started
+	// still run.
+	Running bool `json:"running"`
+	// Waiting: the job seems to wait for input (a prompt, a REPL): one of
+	// its processes is blocked reading the terminal or pipe WriteStdin
+	// writes to, and it has written nothing for a moment.
+	Waiting bool `json:"waiting_for_input,omitempty"`
+	// PID is the shell's pid, which is also its process group id and the
+	// job's id; 0 in a result that did not start or name a job.
+	PID int `json:"pid,omitempty"`
+	// DurationMS is the time in milliseconds from the start to the
+	// shell's exit, or to now.
+	DurationMS int64 `json:"duration_ms"`
+	// HistoryID is the call's id in the history: Rerender shows its
+	// output again with other limits, without running it.
+	HistoryID int `json:"history_id,omitempty"`
+	// Cached: the call was answered from the result of an earlier run of
+	// the same command, CacheAgeMS milliseconds old; nothing ran.
+	Cached     bool  `json:"cached,omitempty"`
+	CacheAgeMS int64 `json:"cache_age_ms,omitempty"`
+	// Stdout and Stderr describe each stream.
+	Stdout StreamDetails `json:"stdout"`
+	Stderr StreamDetails `json:"stderr"`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens"`
+}
+
+// StreamDetails describe one stream of a bash result.
+type StreamDetails struct {
+	// Truncation says what of the stream the text left out.
+	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath is the spill file that holds the whole stream, when
+	// anything was cut.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// SpillCapped: the spill file reached its size cap
+	// (Policy.Spill.MaxBytes); later output was not saved.
+	SpillCapped bool `json:"spill_capped"`
+	// Binary: the stream is binary, and the text only says how big it is.
+	Binary bool `json:"binary"`
+	// SpillError says why the whole stream could not be saved, if it
+	// could not.
+	SpillError string `json:"spill_error,omitempty"`
+	// Next holds the calls that show what the text left out of the
+	// stream (reads of the spill file); none when nothing was.
+	Next []output.Call `json:"next,omitempty"`
+}
 
 // Bash runs a command with `bash -c` (fresh shell, stdin /dev/null, own
 // process group). A command still running after its timeout (default
@@ -48,12 +191,12 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (BashResult, error) {
 	if err := t.open(); err != nil {
 		return BashResult{}, bashError(err)
 	}
-	res, err := t.shell.Run(ctx, in)
+	res, err := t.shell.Run(ctx, in.impl())
 	if err != nil {
 		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)
 		return BashResult{}, clipError(bashError(err), inputs...)
 	}
-	return t.renderBash(res), nil
+	return t.renderBash(newBashResult(res)), nil
 }
 
 // CheckJob returns how a background job stands — running, or its exit
@@ -63,11 +206,11 @@ func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (BashResult, e
 	if err := t.open(); err != nil {
 		return BashResult{}, bashError(err)
 	}
-	res, err := t.shell.Check(ctx, in)
+	res, err := t.shell.Check(ctx, shell.CheckInput(in))
 	if err != nil {
 		return BashResult{}, bashError(err)
 	}
-	return t.renderBash(res), nil
+	return t.renderBash(newBashResult(res)), nil
 }
 
 // KillJob stops a background job — SIGTERM to its process group and to
@@ -77,17 +220,12 @@ func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (BashResult, err
 	if err := t.open(); err != nil {
 		return BashResult{}, bashError(err)
 	}
-	res, err := t.shell.Kill(ctx, in)
+	res, err := t.shell.Kill(ctx, shell.KillInput(in))
 	if err != nil {
 		return BashResult{}, bashError(err)
 	}
-	return t.renderBash(res), nil
+	return t.renderBash(newBashResult(res)), nil
 }
 
 // bashError names the tool in an error, as every tool's errors do.
-func bashError(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("bash: %w", err)
-}
+func bashError(err error) error { return toolError("bash", err) }

@@ -7,6 +7,32 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
+// Format is how a result's text is written: FormatText, or FormatJSON for
+// agents that parse results. It is presentation, not a limit: a Policy
+// says how much a result shows, Options.Format how it is written.
+type Format string
+
+// Formats of a result's text.
+const (
+	// FormatText is the text the model reads: content and bracketed
+	// notices.
+	FormatText Format = "text"
+	// FormatJSON is one compact JSON object,
+	// {"ok":true,"data":{…details…,…content…}}, for agents that parse
+	// results; a failed call is {"ok":false,"error":"…"} (ErrorEnvelope).
+	FormatJSON Format = "json"
+)
+
+// ParseFormat reads a format's name ("text", "json"; "" is text).
+func ParseFormat(name string) (Format, error) {
+	f, err := render.ParseFormat(name)
+	return Format(f), err
+}
+
+// ErrorEnvelope renders the error of a failed call in FormatJSON:
+// {"ok":false,"error":"…"}.
+func ErrorEnvelope(err error) string { return render.ErrorEnvelope(err.Error()) }
+
 // render applies the session's format to the text of a successful
 // result. With json, the text becomes one compact JSON object holding the
 // details and the pure content fields, no notices inside them; with text
@@ -18,7 +44,7 @@ func (t *Toolset) render(text string, details any, content ...render.Field) stri
 			return s
 		}
 	}
-	return t.format.Render(text, details, false, content...)
+	return render.Format(t.format).Render(text, details, false, content...)
 }
 
 // finish sets *tokens, the tokens field of a result's details, to the

@@ -1,40 +1,141 @@
 package spillway
 
 import (
-	"fmt"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
-// The history of a toolset's bash calls.
-type (
-	// HistoryRecord is one recorded bash call.
-	HistoryRecord = shell.Record
-	// HistoryFilter selects records for a listing.
-	HistoryFilter = shell.HistoryFilter
-	// RerenderInput asks for a recorded call's output again.
-	RerenderInput = shell.RenderInput
-	// RerenderResult is a recorded call's output shown again.
-	RerenderResult = shell.RenderResult
-	// RerenderDetails are the details of a call shown again.
-	RerenderDetails = shell.RenderDetails
-)
+// HistoryFilter selects the records of a history listing: the history
+// tool's parameters, named by their json tags.
+type HistoryFilter struct {
+	// Session keeps the calls of one session; "" keeps all.
+	Session string `json:"session,omitempty"`
+	// Status keeps the "ok" calls (exit 0), the "failed" ones (another
+	// exit code) or the "running" ones; "" keeps all.
+	Status string `json:"status,omitempty"`
+	// Limit keeps the newest Limit records; 0 keeps all.
+	Limit int `json:"limit,omitempty"`
+}
+
+// A HistoryRecord is one recorded bash call.
+type HistoryRecord struct {
+	// ID is the call's history id (BashDetails.HistoryID), for Rerender.
+	ID      int      `json:"id"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+	Session string   `json:"session,omitempty"`
+	// Cwd is the directory the command ran in.
+	Cwd   string    `json:"cwd"`
+	Start time.Time `json:"start"`
+	// DurationMS is the time in milliseconds to the shell's exit, or so
+	// far.
+	DurationMS int64 `json:"duration_ms"`
+	// ExitCode is nil while the command runs.
+	ExitCode *int `json:"exit_code"`
+	Running  bool `json:"running"`
+	// Cached: the call was answered from the result of call CachedFrom;
+	// nothing ran.
+	Cached     bool         `json:"cached,omitempty"`
+	CachedFrom int          `json:"cached_from,omitempty"`
+	Stdout     StreamRecord `json:"stdout"`
+	Stderr     StreamRecord `json:"stderr"`
+	// Merged: stderr went into stdout (a terminal, or a policy that
+	// merges them).
+	Merged bool `json:"merged,omitempty"`
+}
+
+// A StreamRecord describes one stream of a recorded call or of a
+// background job.
+type StreamRecord struct {
+	TotalBytes int64 `json:"total_bytes"`
+	TotalLines int64 `json:"total_lines"`
+	// FullOutputPath is the spill file that holds the stream.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// SpillCapped: the spill file reached its size cap; later output was
+	// not saved.
+	SpillCapped bool `json:"spill_capped,omitempty"`
+	// TailPath holds the end of a stream whose spill file was capped.
+	TailPath string `json:"tail_path,omitempty"`
+	// Binary: the stream is binary.
+	Binary bool `json:"binary,omitempty"`
+}
+
+// RerenderInput asks for the output of a recorded bash call again: the
+// history tool's parameters with id, named by their json tags.
+type RerenderInput struct {
+	// ID is the call's history id.
+	ID int `json:"id"`
+	// Stream is "stdout" or "stderr"; "" shows both.
+	Stream string `json:"stream,omitempty"`
+	// Strategy is how lines are chosen within the limits: "head",
+	// "tail" or "head_tail"; "" is the policy's.
+	Strategy string `json:"strategy,omitempty"`
+	// MaxLines and MaxBytes bound each stream shown; zero takes the
+	// policy's.
+	MaxLines int `json:"max_lines,omitempty"`
+	MaxBytes int `json:"max_bytes,omitempty"`
+	// Offset, when given, shows the lines from this one (1-based) on.
+	Offset int `json:"offset,omitempty"`
+	// Pattern, when given, shows only the lines that match this RE2
+	// regular expression, each with its line number.
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// RerenderResult is a recorded call's output shown again.
+type RerenderResult struct {
+	Text    string          `json:"text"`
+	Details RerenderDetails `json:"details"`
+	// IsError: a stream could no longer be shown (its section says why).
+	IsError bool `json:"is_error"`
+}
+
+// RerenderDetails describe a recorded call shown again.
+type RerenderDetails struct {
+	Record HistoryRecord `json:"record"`
+	// Stdout and Stderr say what part of each stream was shown; nil for
+	// a stream not shown.
+	Stdout *ShownStream `json:"stdout,omitempty"`
+	Stderr *ShownStream `json:"stderr,omitempty"`
+}
+
+// ShownStream says what part of a recorded stream Rerender showed.
+type ShownStream struct {
+	// Mode is how the lines were chosen: "head", "tail", "head_tail",
+	// "range" or "pattern".
+	Mode string `json:"mode"`
+	// FirstLine and LastLine bound the lines shown (0 when none).
+	FirstLine   int64 `json:"first_line"`
+	LastLine    int64 `json:"last_line"`
+	OutputLines int64 `json:"output_lines"`
+	OutputBytes int64 `json:"output_bytes"`
+	TotalLines  int64 `json:"total_lines"`
+	TotalBytes  int64 `json:"total_bytes"`
+	// Matches counts the matching lines shown (pattern mode).
+	Matches int64 `json:"matches,omitempty"`
+	// Truncated: lines or bytes of the selection were left out.
+	Truncated bool `json:"truncated"`
+	// Missing says what part of the stream was never saved, if any.
+	Missing string `json:"missing,omitempty"`
+}
 
 // History lists the recorded bash calls that pass f, oldest first. Every
 // command a bash call starts is recorded, with the paths of its spill
 // files; the oldest records are forgotten first (200 are kept), their
 // spill files with them.
-func (t *Toolset) History(f HistoryFilter) []HistoryRecord { return t.shell.History(f) }
+func (t *Toolset) History(f HistoryFilter) []HistoryRecord {
+	return newHistoryRecords(t.shell.History(shell.HistoryFilter(f)))
+}
 
 // Rerender shows the output of a recorded bash call again, with other
 // limits, another strategy, a line range or a pattern, without running
 // anything.
 func (t *Toolset) Rerender(in RerenderInput) (RerenderResult, error) {
-	res, err := t.shell.Render(in)
+	res, err := t.shell.Render(shell.RenderInput(in))
 	if err != nil {
-		return RerenderResult{}, fmt.Errorf("history: %w", err)
+		return RerenderResult{}, toolError("history", err)
 	}
-	return res, nil
+	return newRerenderResult(res), nil
 }
 
 // HistoryDetails are the details of the history tool: a listing's Records
@@ -51,6 +152,6 @@ type HistoryDetails struct {
 // HistoryText renders a listing of the history that passes f, and the
 // named sessions, as the history tool shows it.
 func (t *Toolset) HistoryText(f HistoryFilter) (string, []HistoryRecord) {
-	records := t.History(f)
-	return shell.ListText(records, t.Sessions()), records
+	records := t.shell.History(shell.HistoryFilter(f))
+	return shell.ListText(records, t.shell.Sessions()), newHistoryRecords(records)
 }

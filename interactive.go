@@ -2,15 +2,31 @@ package spillway
 
 import (
 	"context"
-	"fmt"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
-// WriteStdinInput is what WriteStdin sends to a running job: PID, the
-// text (Input), named keys (Keys), CloseStdin, and how long to wait for
-// the answer (Timeout).
-type WriteStdinInput = shell.WriteInput
+// WriteStdinInput is what WriteStdin sends to a running job, and how
+// long it waits for the answer: the write_stdin tool's parameters, named
+// by their json tags (docs/tools.md gives defaults and bounds).
+type WriteStdinInput struct {
+	// PID is the job's pid (BashDetails.PID).
+	PID int `json:"pid"`
+	// Input is text sent as it is, before Keys. On a terminal a "\n" is
+	// sent as Enter ("\r"), as a keyboard does.
+	Input string `json:"input,omitempty"`
+	// Keys are named keys sent after Input, in order: "Enter", "Tab",
+	// "Esc", "Up", "Ctrl-C", "Ctrl-D" … (KeyNames lists them).
+	Keys []string `json:"keys,omitempty"`
+	// CloseStdin ends the input after Input and Keys: a stdin pipe is
+	// closed, so the job reads end of file; a terminal gets Ctrl-D.
+	CloseStdin bool `json:"close_stdin,omitempty"`
+	// Timeout is how long to wait for the job's answer; zero is
+	// DefaultWriteStdinWait, and at most 55 s is waited. The call returns
+	// earlier when the job waits for input again or ends.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
 
 // WriteStdin sends input to a background job that was started with
 // TTY (a terminal) or Stdin (a pipe): text, named keys ("Enter",
@@ -24,32 +40,48 @@ type WriteStdinInput = shell.WriteInput
 // input. Its output then stays for the next look.
 func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (BashResult, error) {
 	if err := t.open(); err != nil {
-		return BashResult{}, fmt.Errorf("write_stdin: %w", err)
+		return BashResult{}, toolError("write_stdin", err)
 	}
-	res, err := t.shell.Write(ctx, in)
+	res, err := t.shell.Write(ctx, shell.WriteInput(in))
 	if err != nil {
-		return BashResult{}, fmt.Errorf("write_stdin: %w", err)
+		return BashResult{}, toolError("write_stdin", err)
 	}
-	return t.renderBash(res), nil
+	return t.renderBash(newBashResult(res)), nil
 }
 
 // The terminal of a TTY job: TERM=dumb, this fixed size.
 const (
-	TTYRows = shell.TTYRows
-	TTYCols = shell.TTYCols
+	TTYRows = 40
+	TTYCols = 120
 )
 
 // DefaultWriteStdinWait is how long WriteStdin waits for an answer when
 // Timeout is not given.
-const DefaultWriteStdinWait = shell.DefaultWriteWait
+const DefaultWriteStdinWait = 2 * time.Second
 
 // KeyNames lists the named keys WriteStdinInput.Keys takes.
 func KeyNames() []string { return shell.KeyNames() }
 
-// JobInfo is one background job in a jobs listing: pid, command, state
-// (running, waiting for input, exited), exit code, input, run time, and
-// the size and spill file of each stream.
-type JobInfo = shell.JobInfo
+// A JobInfo is one background job in a jobs listing.
+type JobInfo struct {
+	PID     int      `json:"pid"`
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+	// State is "running", "waiting for input" or "exited" (ExitCode and
+	// Signal say how). A job whose shell exited while processes it
+	// started still run is "running", with its shell's exit code.
+	State    string `json:"state"`
+	ExitCode *int   `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+	// Input is "tty" (a terminal), "stdin" (a pipe still open), "closed"
+	// (a pipe it was sent the end of) or "" (/dev/null).
+	Input string `json:"input,omitempty"`
+	// DurationMS is the time in milliseconds from the start to the
+	// shell's exit, or so far.
+	DurationMS int64        `json:"duration_ms"`
+	Stdout     StreamRecord `json:"stdout"`
+	Stderr     StreamRecord `json:"stderr"`
+}
 
 // JobsInput is the input of the jobs tool, which takes no parameter.
 type JobsInput struct{}
@@ -65,11 +97,11 @@ type JobsDetails struct {
 // Jobs lists the session's background jobs, oldest first: those that
 // CheckJob, WriteStdin and KillJob reach (at most 64; the oldest
 // finished ones are forgotten first).
-func (t *Toolset) Jobs() []JobInfo { return t.shell.Jobs() }
+func (t *Toolset) Jobs() []JobInfo { return newJobInfos(t.shell.Jobs()) }
 
 // JobsText renders a listing of the background jobs, as the jobs tool
 // shows it.
 func (t *Toolset) JobsText() (string, []JobInfo) {
-	jobs := t.Jobs()
-	return shell.JobsText(jobs), jobs
+	jobs := t.shell.Jobs()
+	return shell.JobsText(jobs), newJobInfos(jobs)
 }

@@ -5,19 +5,50 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/output"
 )
 
-// Types of the ls tool.
-type (
-	// LsInput names the directory (Path) and the most entries (Limit).
-	LsInput = files.LsInput
-	// LsResult is a listing: Text for the model, Details and Entries (the
-	// names shown).
-	LsResult = files.LsResult
-	// LsDetails hold the count, whether the limit was reached, and the
-	// truncation.
-	LsDetails = files.LsDetails
-)
+// LsInput names the directory to list: the ls tool's parameters, named
+// by their json tags (docs/tools.md gives defaults and bounds).
+type LsInput struct {
+	// Path is the directory to list, relative to the toolset's Cwd; ""
+	// is the Cwd.
+	Path string `json:"path,omitempty"`
+	// Limit is the most entries shown; 0 takes the policy's, 500 by
+	// default.
+	Limit int `json:"limit,omitempty"`
+}
+
+// LsResult is a directory listing.
+type LsResult struct {
+	// Text is what the model reads: the entries, one a line, and the
+	// notices.
+	Text    string    `json:"text"`
+	Details LsDetails `json:"details"`
+	// Entries are the names shown, in order, a directory's ending in "/"
+	// and a symlink's in "@".
+	Entries []string `json:"-"`
+}
+
+// LsDetails are the structured details of an ls result.
+type LsDetails struct {
+	// Count is the number of entries shown.
+	Count int `json:"count"`
+	// EntryLimitReached: the directory holds more entries than the limit.
+	EntryLimitReached bool `json:"entry_limit_reached"`
+	// Truncation counts entries as lines.
+	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath is the spill file that holds the listing up to the
+	// limit, when the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// listing in the spill file, and an ls with a limit that takes every
+	// entry.
+	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens"`
+}
 
 // Ls lists a directory: names sorted case-insensitively, dotfiles
 // included, directories ending in "/" and symlinks in "@".
@@ -25,10 +56,11 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if err := t.open(); err != nil {
 		return LsResult{}, err
 	}
-	res, err := t.files.Ls(ctx, in)
+	r, err := t.files.Ls(ctx, files.LsInput(in))
 	if err != nil {
 		return LsResult{}, clipError(err, in.Path)
 	}
+	res := newLsResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
 	return res, nil
 }

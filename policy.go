@@ -2,7 +2,6 @@ package spillway
 
 import (
 	"github.com/spillway-dev/spillway/internal/policy"
-	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // Types of the policy: the limits a toolset applies, per tool and per
@@ -28,28 +27,12 @@ type (
 	SpillPolicy = policy.Spill
 )
 
-// Format is how a result's text is written: FormatText, or FormatJSON for
-// agents that parse results. It is presentation, not a limit: a Policy
-// says how much a result shows, Options.Format how it is written.
-type Format = render.Format
-
-// Formats of a result's text.
-const (
-	// FormatText is the text the model reads: content and bracketed
-	// notices.
-	FormatText = render.FormatText
-	// FormatJSON is one compact JSON object,
-	// {"ok":true,"data":{…details…,…content…}}, for agents that parse
-	// results; a failed call is {"ok":false,"error":"…"} (ErrorEnvelope).
-	FormatJSON = render.FormatJSON
-)
-
 // Hard ceilings that no policy or call can pass.
 const (
-	// StreamCeiling bounds one stream of a result, in bytes.
-	StreamCeiling = policy.StreamCeiling
+	// StreamCeiling bounds one stream of a result, in bytes (1 MiB).
+	StreamCeiling = 1 << 20
 	// LinesCeiling bounds every line or entry limit.
-	LinesCeiling = policy.LinesCeiling
+	LinesCeiling = 100_000
 )
 
 // DefaultPolicy returns the default limits (profile "default").
@@ -61,10 +44,3 @@ func Profile(name string) (Policy, error) { return policy.Profile(name) }
 
 // ProfileNames lists the profiles, "default" first.
 func ProfileNames() []string { return policy.ProfileNames() }
-
-// ErrorEnvelope renders the error of a failed call in FormatJSON:
-// {"ok":false,"error":"…"}.
-func ErrorEnvelope(err error) string { return render.ErrorEnvelope(err.Error()) }
-
-// ParseFormat reads a format's name ("text", "json"; "" is text).
-func ParseFormat(name string) (Format, error) { return render.ParseFormat(name) }

@@ -8,18 +8,70 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// Types of the read tool.
-type (
-	// ReadInput names the file (Path) and the page: Offset (first line,
-	// 1-based), Limit (lines), LineNumbers.
-	ReadInput = files.ReadInput
-	// ReadResult is one page: Text for the model, Details, Content (the
-	// lines shown, no notices), or Image and MimeType for an image.
-	ReadResult = files.ReadResult
-	// ReadDetails hold the path, kind, MIME type, offset, lines shown,
-	// total lines, lines cut and the truncation.
-	ReadDetails = files.ReadDetails
-)
+// ReadInput is one page of a file to read: the read tool's parameters,
+// named by their json tags (docs/tools.md gives defaults and bounds).
+type ReadInput struct {
+	// Path is the file to read, relative to the toolset's Cwd.
+	Path string `json:"path"`
+	// Offset is the first line shown, 1-based; 0 is 1.
+	Offset int `json:"offset,omitempty"`
+	// Limit is the most lines shown; 0 takes the policy's, 2000 by
+	// default.
+	Limit int `json:"limit,omitempty"`
+	// LineNumbers prefixes every line with its number, as cat -n does.
+	LineNumbers bool `json:"line_numbers,omitempty"`
+	// CharOffset pages within the line at Offset: the result shows that
+	// line from its character CharOffset (0-based) on, as much as the
+	// byte limit holds. A line too long to show whole is read this way.
+	CharOffset int `json:"char_offset,omitempty"`
+}
+
+// ReadResult is one page of a file, or an image.
+type ReadResult struct {
+	// Text is what the model reads: the lines and the notices that say
+	// what was left out and how to read on.
+	Text    string      `json:"text"`
+	Details ReadDetails `json:"details"`
+	// Content is the file's lines as shown, without notices, line numbers
+	// or cut markers (a cut line holds its first MaxLineChars
+	// characters).
+	Content string `json:"-"`
+	// Image holds the bytes of an image (Details.Kind "image"), MimeType
+	// its type.
+	Image    []byte `json:"-"`
+	MimeType string `json:"-"`
+}
+
+// ReadDetails are the structured details of a read result.
+type ReadDetails struct {
+	// Path is the absolute path read.
+	Path string `json:"path"`
+	// Kind is "text" or "image".
+	Kind string `json:"kind"`
+	// MimeType is the detected type of the file.
+	MimeType string `json:"mime_type"`
+	// Offset is the number of the first line asked for.
+	Offset int64 `json:"offset"`
+	// CharOffset is, when the result shows part of one line, the number
+	// of that line's characters before the part shown.
+	CharOffset int64 `json:"char_offset,omitempty"`
+	// LinesShown counts the lines shown.
+	LinesShown int64 `json:"lines_shown"`
+	// TotalLines counts the lines of the file.
+	TotalLines int64 `json:"total_lines"`
+	// LinesCut counts the shown lines cut at the policy's MaxLineChars.
+	LinesCut int64 `json:"lines_cut"`
+	// Truncation says what was left out. For read, Truncated means lines
+	// remain after the last one shown; cut lines are counted in LinesCut
+	// only.
+	Truncation output.Truncation `json:"truncation"`
+	// Next holds the read that continues from the first thing this
+	// result did not show whole: the rest of a cut line, or the next line.
+	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens"`
+}
 
 // Read shows one page of a text file (at most the policy's lines and
 // bytes, 2000 and 50 KiB by default, from line Offset), or an image whole.
@@ -30,10 +82,11 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if err := t.open(); err != nil {
 		return ReadResult{}, err
 	}
-	res, err := t.files.Read(ctx, in)
+	r, err := t.files.Read(ctx, files.ReadInput(in))
 	if err != nil {
 		return ReadResult{}, clipError(err, in.Path)
 	}
+	res := newReadResult(r)
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {

@@ -5,28 +5,125 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/output"
 )
 
-// Types of the grep and find tools.
-type (
-	// GrepInput is a search: Pattern (RE2, or a plain string with
-	// Literal), Path, Glob, IgnoreCase, Context, OutputMode and Limit.
-	GrepInput = search.GrepInput
-	// GrepResult is what a search found: Text for the model, Details and
-	// Content (the lines found, no notices).
-	GrepResult = search.GrepResult
-	// GrepDetails hold the match and file counts, whether the limit was
-	// reached, the lines cut and the truncation.
-	GrepDetails = search.GrepDetails
-	// FindInput is a search by name: Pattern (a glob with **), Path, Type
-	// and Limit.
-	FindInput = search.FindInput
-	// FindResult is what a find found: Text, Details and Content.
-	FindResult = search.FindResult
-	// FindDetails hold the count, whether the limit was reached, and the
-	// truncation.
-	FindDetails = search.FindDetails
-)
+// GrepInput is a search of file contents: the grep tool's parameters,
+// named by their json tags (docs/tools.md gives defaults and bounds).
+type GrepInput struct {
+	// Pattern is an RE2 regular expression, or a plain string when
+	// Literal is set.
+	Pattern string `json:"pattern"`
+	// Path is the file or directory to search, relative to the toolset's
+	// Cwd; "" is the Cwd.
+	Path string `json:"path,omitempty"`
+	// Glob keeps only the files whose path matches, e.g. "*.go" (the base
+	// name at any depth) or "src/**/*.ts" (the path relative to Path); a
+	// leading '!' keeps the files that do not match.
+	Glob string `json:"glob,omitempty"`
+	// IgnoreCase matches regardless of case.
+	IgnoreCase bool `json:"ignore_case,omitempty"`
+	// Literal takes Pattern as a plain string, not a regular expression.
+	Literal bool `json:"literal,omitempty"`
+	// Context is the number of lines shown before and after each match.
+	Context int `json:"context,omitempty"`
+	// OutputMode is "content" (the matching lines, the default),
+	// "files_with_matches" (the files' paths) or "count" (matches per
+	// file).
+	OutputMode string `json:"output_mode,omitempty"`
+	// Limit bounds the matching lines shown (the files, in the other
+	// modes); 0 takes the policy's, 100 by default.
+	Limit int `json:"limit,omitempty"`
+}
+
+// GrepResult is what a search found.
+type GrepResult struct {
+	// Text is what the model reads: the lines found, each with its path
+	// and line number, and the notices.
+	Text string `json:"text"`
+	// Content is what was found, without notices.
+	Content string      `json:"-"`
+	Details GrepDetails `json:"details"`
+}
+
+// GrepDetails are the structured details of a grep result.
+type GrepDetails struct {
+	// MatchCount is the number of matching lines shown (at most the
+	// limit). In files_with_matches mode a file's search stops at its
+	// first match, so it counts the files listed; in count mode it is the
+	// sum of the counts listed.
+	MatchCount int `json:"match_count"`
+	// FileCount is the number of files shown with a match.
+	FileCount int `json:"file_count"`
+	// MatchLimitReached: more matches (files, in the other modes) exist
+	// than the limit.
+	MatchLimitReached bool `json:"match_limit_reached"`
+	// LinesCut counts the lines cut at the policy's MaxLineChars.
+	LinesCut int `json:"lines_cut"`
+	// Truncation says what the text left out.
+	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath is the spill file that holds the whole result, when
+	// the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Skipped names the paths that could not be read (at most five).
+	Skipped []string `json:"skipped,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// result in the spill file, each shown line that was cut (a read of
+	// that line of its file), and a search with a higher limit.
+	Next []output.Call `json:"next,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens"`
+}
+
+// FindInput is a search by name: the find tool's parameters, named by
+// their json tags (docs/tools.md gives defaults and bounds).
+type FindInput struct {
+	// Pattern is a glob with "**": without '/' it matches the name at any
+	// depth, with '/' the path relative to Path.
+	Pattern string `json:"pattern"`
+	// Path is the directory to search, relative to the toolset's Cwd; ""
+	// is the Cwd.
+	Path string `json:"path,omitempty"`
+	// Limit bounds the results shown; 0 takes the policy's, 1000 by
+	// default.
+	Limit int `json:"limit,omitempty"`
+	// Type is "any" (the default), "file" (everything but directories)
+	// or "dir".
+	Type string `json:"type,omitempty"`
+}
+
+// FindResult is what a find found.
+type FindResult struct {
+	// Text is what the model reads: the paths found, sorted, one a line,
+	// and the notices.
+	Text string `json:"text"`
+	// Content is what was found, without notices.
+	Content string      `json:"-"`
+	Details FindDetails `json:"details"`
+}
+
+// FindDetails are the structured details of a find result.
+type FindDetails struct {
+	// Count is the number of results shown (at most the limit).
+	Count int `json:"count"`
+	// ResultLimitReached: more results exist than the limit.
+	ResultLimitReached bool `json:"result_limit_reached"`
+	// Truncation says what the text left out.
+	Truncation output.Truncation `json:"truncation"`
+	// FullOutputPath is the spill file that holds the whole result, when
+	// the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty"`
+	// Next holds the calls that show what was left out: the rest of the
+	// list in the spill file, and a find with a higher limit.
+	Next []output.Call `json:"next,omitempty"`
+	// Skipped names the directories that could not be read (at most
+	// five).
+	Skipped []string `json:"skipped,omitempty"`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens"`
+}
 
 // Grep searches file contents for a regular expression (or a literal
 // string), honouring ignore files, in path then line order. No match is
@@ -35,10 +132,11 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err := t.open(); err != nil {
 		return GrepResult{}, err
 	}
-	res, err := t.search.Grep(ctx, in)
+	r, err := t.search.Grep(ctx, search.GrepInput(in))
 	if err != nil {
 		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
+	res := newGrepResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }
@@ -49,10 +147,11 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err := t.open(); err != nil {
 		return FindResult{}, err
 	}
-	res, err := t.search.Find(ctx, in)
+	r, err := t.search.Find(ctx, search.FindInput(in))
 	if err != nil {
 		return FindResult{}, clipError(err, in.Pattern, in.Path)
 	}
+	res := newFindResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }

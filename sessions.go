@@ -1,12 +1,23 @@
 package spillway
 
-import "github.com/spillway-dev/spillway/internal/shell"
+import "time"
 
-// SessionInfo describes a named bash session: its working directory and
-// the environment its commands changed.
-type SessionInfo = shell.SessionInfo
+// SessionInfo describes a named bash session.
+type SessionInfo struct {
+	Name string `json:"name"`
+	// Cwd is the session's working directory.
+	Cwd string `json:"cwd"`
+	// Env holds the variables the session's commands exported or
+	// changed.
+	Env map[string]string `json:"env,omitempty"`
+	// Unset lists the variables its commands removed.
+	Unset []string `json:"unset,omitempty"`
+	// Calls counts the bash calls made in the session.
+	Calls    int       `json:"calls"`
+	LastUsed time.Time `json:"last_used"`
+}
 
 // Sessions lists the toolset's named bash sessions, by name. A session is
 // made by the first bash call that names it (BashInput.Session) and ends
 // with the toolset.
-func (t *Toolset) Sessions() []SessionInfo { return t.shell.Sessions() }
+func (t *Toolset) Sessions() []SessionInfo { return newSessionInfos(t.shell.Sessions()) }

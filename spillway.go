@@ -17,6 +17,7 @@
 package spillway
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -174,8 +175,9 @@ func (t *Toolset) Format() Format { return t.format }
 // SpillDir returns the session's spill directory ("" until first used).
 func (t *Toolset) SpillDir() string { return t.spill.Dir() }
 
-// ErrClosed is the error of a call on a closed toolset.
-var ErrClosed = shell.ErrClosed
+// ErrClosed is the error of a call on a closed toolset (errors.Is finds
+// it in the error a method returns).
+var ErrClosed = errors.New("the session has ended (its toolset was closed); start a new one")
 
 // open reports ErrClosed once the toolset is closed.
 func (t *Toolset) open() error {

@@ -1,0 +1,148 @@
+package spillway_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// policyAliases are the exported types still aliases of the policy
+// package's: the policy is made defined types of its own separately.
+var policyAliases = map[string]bool{
+	"Policy": true, "BashPolicy": true, "ReadPolicy": true, "GrepPolicy": true,
+	"FindPolicy": true, "LsPolicy": true, "SpillPolicy": true,
+}
+
+// go doc shows the API whole: no exported type is an alias, and no
+// exported name shows a type or value of an internal package (in a
+// field, a signature or a constant's value), which go doc would show by
+// a name the reader cannot look up.
+func TestAPIShowsNoInternalName(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range internalNames(file) {
+			t.Errorf("%s: %s", fset.Position(problem.Pos()), problem)
+		}
+	}
+}
+
+// A problem is an exported name that shows an internal one.
+type problem struct {
+	ast.Node
+	what string
+}
+
+func (p problem) String() string { return p.what }
+
+// internalNames lists the exported declarations of file that show a name
+// of an internal package, or are aliases.
+func internalNames(file *ast.File) []problem {
+	internal := map[string]bool{} // the internal packages the file imports, by local name
+	for _, imp := range file.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if !strings.Contains(path, "/internal/") {
+			continue
+		}
+		local := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			local = imp.Name.Name
+		}
+		internal[local] = true
+	}
+	// shown returns the first name of an internal package under node.
+	shown := func(node ast.Node) string {
+		var found string
+		ast.Inspect(node, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && found == "" {
+				if x, ok := sel.X.(*ast.Ident); ok && internal[x.Name] {
+					found = x.Name + "." + sel.Sel.Name
+				}
+			}
+			return found == ""
+		})
+		return found
+	}
+	var out []problem
+	add := func(node ast.Node, format string, args ...any) {
+		out = append(out, problem{node, fmt.Sprintf(format, args...)})
+	}
+	for _, decl := range file.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() || (d.Recv != nil && !exportedRecv(d.Recv)) {
+				continue
+			}
+			if x := shown(d.Type); x != "" {
+				add(d, "%s shows %s in its signature", d.Name.Name, x)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if !s.Name.IsExported() || policyAliases[s.Name.Name] {
+						continue
+					}
+					if s.Assign.IsValid() {
+						add(s, "type %s is an alias", s.Name.Name)
+					}
+					st, ok := s.Type.(*ast.StructType)
+					if !ok {
+						if x := shown(s.Type); x != "" {
+							add(s, "type %s shows %s", s.Name.Name, x)
+						}
+						continue
+					}
+					for _, f := range st.Fields.List {
+						if len(f.Names) > 0 && !f.Names[0].IsExported() {
+							continue
+						}
+						if x := shown(f.Type); x != "" {
+							add(f, "type %s shows %s in a field", s.Name.Name, x)
+						}
+					}
+				case *ast.ValueSpec:
+					if exported(s.Names) {
+						if x := shown(s); x != "" {
+							add(s, "%s shows %s", s.Names[0].Name, x)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func exported(names []*ast.Ident) bool {
+	for _, n := range names {
+		if n.IsExported() {
+			return true
+		}
+	}
+	return false
+}
+
+func exportedRecv(recv *ast.FieldList) bool {
+	t := recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	id, ok := t.(*ast.Ident)
+	return ok && id.IsExported()
+}
