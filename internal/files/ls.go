@@ -14,41 +14,30 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// LsInput holds the parameters of one ls call (docs/tools.md).
+// LsInput is spillway.LsInput inside the implementation; the fields are
+// documented there.
 type LsInput struct {
-	// Path is the directory to list; default the session's cwd.
-	Path string `json:"path,omitempty"`
-	// Limit is the most entries shown (0: the policy's, 500 by default).
-	Limit int `json:"limit,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Limit int    `json:"limit,omitempty"`
 }
 
-// LsDetails are the structured details of an ls result.
+// LsDetails is spillway.LsDetails inside the implementation; the fields
+// are documented there.
 type LsDetails struct {
-	// Count is the number of entries shown.
-	Count int `json:"count"`
-	// EntryLimitReached is true when the directory holds more entries
-	// than the limit.
-	EntryLimitReached bool `json:"entry_limit_reached"`
-	// Truncation counts entries as lines.
-	Truncation output.Truncation `json:"truncation"`
-	// FullOutputPath holds the listing up to the limit when the byte
-	// limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty"`
-	// Next holds the calls that show what was left out: the rest of the
-	// listing in the spill file, and an ls with a limit that takes every
-	// entry.
-	Next []output.Call `json:"next,omitempty"`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	Count             int               `json:"count"`
+	EntryLimitReached bool              `json:"entry_limit_reached"`
+	Truncation        output.Truncation `json:"truncation"`
+	FullOutputPath    string            `json:"full_output_path,omitempty"`
+	Next              []output.Call     `json:"next,omitempty"`
+	Tokens            int               `json:"tokens"`
 }
 
-// LsResult is an ls result.
+// LsResult is spillway.LsResult inside the implementation; the fields are
+// documented there.
 type LsResult struct {
 	Text    string    `json:"text"`
 	Details LsDetails `json:"details"`
-	// Entries are the names shown, in order, with their "/" or "@".
-	Entries []string `json:"-"`
+	Entries []string  `json:"-"`
 }
 
 // emptyDirText is the whole text of an ls of an empty directory.

@@ -11,20 +11,14 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// ReadInput holds the parameters of one read call (docs/tools.md).
+// ReadInput is spillway.ReadInput inside the implementation; the fields
+// are documented there.
 type ReadInput struct {
-	// Path is the file to read; relative to the session's cwd.
-	Path string `json:"path"`
-	// Offset is the first line shown, 1-based (0: 1).
-	Offset int `json:"offset,omitempty"`
-	// Limit is the most lines shown (0: the policy's, 2000 by default).
-	Limit int `json:"limit,omitempty"`
-	// LineNumbers prefixes every line with its number, cat -n style.
-	LineNumbers bool `json:"line_numbers,omitempty"`
-	// CharOffset pages within the line at Offset: the result shows that
-	// line from its character CharOffset (0-based) on, as much as the
-	// byte limit holds. A line too long to show whole is read this way.
-	CharOffset int `json:"char_offset,omitempty"`
+	Path        string `json:"path"`
+	Offset      int    `json:"offset,omitempty"`
+	Limit       int    `json:"limit,omitempty"`
+	LineNumbers bool   `json:"line_numbers,omitempty"`
+	CharOffset  int    `json:"char_offset,omitempty"`
 }
 
 // Values of ReadDetails.Kind.
@@ -33,49 +27,30 @@ const (
 	KindImage = "image"
 )
 
-// ReadDetails are the structured details of a read result.
+// ReadDetails is spillway.ReadDetails inside the implementation; the
+// fields are documented there.
 type ReadDetails struct {
-	// Path is the absolute path read.
-	Path string `json:"path"`
-	// Kind is "text" or "image".
-	Kind string `json:"kind"`
-	// MimeType is the detected type of the file.
-	MimeType string `json:"mime_type"`
-	// Offset is the number of the first line asked for.
-	Offset int64 `json:"offset"`
-	// CharOffset is, when the result shows part of one line, the number
-	// of that line's characters before the part shown.
-	CharOffset int64 `json:"char_offset,omitempty"`
-	// LinesShown counts the lines shown.
-	LinesShown int64 `json:"lines_shown"`
-	// TotalLines counts the lines of the file (always known).
-	TotalLines int64 `json:"total_lines"`
-	// LinesCut counts the shown lines cut at the policy's max_line_chars.
-	LinesCut int64 `json:"lines_cut"`
-	// Truncation is the common truncation object. For read, Truncated
-	// means lines remain after the last shown line; cut lines are counted
-	// in LinesCut only.
+	Path       string            `json:"path"`
+	Kind       string            `json:"kind"`
+	MimeType   string            `json:"mime_type"`
+	Offset     int64             `json:"offset"`
+	CharOffset int64             `json:"char_offset,omitempty"`
+	LinesShown int64             `json:"lines_shown"`
+	TotalLines int64             `json:"total_lines"`
+	LinesCut   int64             `json:"lines_cut"`
 	Truncation output.Truncation `json:"truncation"`
-	// Next holds the read that continues from the first thing this
-	// result did not show whole: the rest of a cut line, or the next line.
-	Next []output.Call `json:"next,omitempty"`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	Next       []output.Call     `json:"next,omitempty"`
+	Tokens     int               `json:"tokens"`
 }
 
-// ReadResult is a read result: the text for the model, the details, and
-// the pure content shown.
+// ReadResult is spillway.ReadResult inside the implementation; the fields
+// are documented there.
 type ReadResult struct {
-	Text    string      `json:"text"`
-	Details ReadDetails `json:"details"`
-	// Content is the file's lines as shown, without notices, line numbers
-	// or cut markers (a cut line holds its first max_line_chars
-	// characters).
-	Content string `json:"-"`
-	// Image holds the bytes of an image (Kind "image"), MimeType its type.
-	Image    []byte `json:"-"`
-	MimeType string `json:"-"`
+	Text     string      `json:"text"`
+	Details  ReadDetails `json:"details"`
+	Content  string      `json:"-"`
+	Image    []byte      `json:"-"`
+	MimeType string      `json:"-"`
 }
 
 // Read reads a text file page by page, or an image whole (docs/tools.md).

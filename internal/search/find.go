@@ -8,43 +8,31 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// FindInput holds the parameters of one find call (docs/tools.md).
+// FindInput is spillway.FindInput inside the implementation; the fields
+// are documented there.
 type FindInput struct {
-	// Pattern is a glob with "**": without '/' it matches the name at any
-	// depth, with '/' the path relative to Path.
 	Pattern string `json:"pattern"`
-	// Path is the directory to search; default the session cwd.
-	Path string `json:"path,omitempty"`
-	// Limit bounds the results shown (default 1000).
-	Limit int `json:"limit,omitempty"`
-	// Type is "any" (default), "file" (everything but directories) or
-	// "dir".
-	Type string `json:"type,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
+	Type    string `json:"type,omitempty"`
 }
 
-// FindDetails are the structured details of a find result.
+// FindDetails is spillway.FindDetails inside the implementation; the
+// fields are documented there.
 type FindDetails struct {
-	// Count is the number of results shown (at most Limit).
-	Count int `json:"count"`
-	// ResultLimitReached: more results exist than Limit.
+	Count              int               `json:"count"`
 	ResultLimitReached bool              `json:"result_limit_reached"`
 	Truncation         output.Truncation `json:"truncation"`
-	// FullOutputPath holds the whole result when the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty"`
-	// Next holds the calls that show what was left out: the rest of the
-	// list in the spill file, and a find with a higher limit.
-	Next []output.Call `json:"next,omitempty"`
-	// Skipped names directories that could not be read (at most five).
-	Skipped []string `json:"skipped,omitempty"`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	FullOutputPath     string            `json:"full_output_path,omitempty"`
+	Next               []output.Call     `json:"next,omitempty"`
+	Skipped            []string          `json:"skipped,omitempty"`
+	Tokens             int               `json:"tokens"`
 }
 
-// FindResult is a find result: the text for the model and the details.
+// FindResult is spillway.FindResult inside the implementation; the fields
+// are documented there.
 type FindResult struct {
-	Text string `json:"text"`
-	// Content is what was found, without notices (pure content).
+	Text    string      `json:"text"`
 	Content string      `json:"-"`
 	Details FindDetails `json:"details"`
 }

@@ -13,59 +13,37 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// GrepInput holds the parameters of one grep call (docs/tools.md).
+// GrepInput is spillway.GrepInput inside the implementation; the fields
+// are documented there.
 type GrepInput struct {
-	// Pattern is an RE2 regular expression, or a plain string when
-	// Literal is set.
-	Pattern string `json:"pattern"`
-	// Path is the file or directory to search; default the session cwd.
-	Path string `json:"path,omitempty"`
-	// Glob keeps only files whose path matches, e.g. "*.go" (base name at
-	// any depth) or "src/**/*.ts" (path relative to Path); a leading '!'
-	// keeps the files that do not match.
+	Pattern    string `json:"pattern"`
+	Path       string `json:"path,omitempty"`
 	Glob       string `json:"glob,omitempty"`
 	IgnoreCase bool   `json:"ignore_case,omitempty"`
 	Literal    bool   `json:"literal,omitempty"`
-	// Context is the number of lines shown before and after each match.
-	Context int `json:"context,omitempty"`
-	// OutputMode is "content" (default), "files_with_matches" or "count".
+	Context    int    `json:"context,omitempty"`
 	OutputMode string `json:"output_mode,omitempty"`
-	// Limit bounds the matching lines shown (files in the other modes).
-	Limit int `json:"limit,omitempty"`
+	Limit      int    `json:"limit,omitempty"`
 }
 
-// GrepDetails are the structured details of a grep result.
+// GrepDetails is spillway.GrepDetails inside the implementation; the
+// fields are documented there.
 type GrepDetails struct {
-	// MatchCount is the number of matching lines shown (at most Limit).
-	// In files_with_matches mode a file's search stops at its first match,
-	// so it counts the files listed; in count mode it is the sum of the
-	// counts listed.
-	MatchCount int `json:"match_count"`
-	// FileCount is the number of files with a match that are shown.
-	FileCount int `json:"file_count"`
-	// MatchLimitReached: more matches (files, in the other modes) exist
-	// than Limit.
-	MatchLimitReached bool `json:"match_limit_reached"`
-	// LinesCut counts lines cut at the line length limit (500 chars).
-	LinesCut   int               `json:"lines_cut"`
-	Truncation output.Truncation `json:"truncation"`
-	// FullOutputPath holds the whole result when the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty"`
-	// Skipped names paths that could not be read (at most five).
-	Skipped []string `json:"skipped,omitempty"`
-	// Next holds the calls that show what was left out: the rest of the
-	// result in the spill file, each shown line that was cut (read of
-	// that line of its file), and a search with a higher limit.
-	Next []output.Call `json:"next,omitempty"`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	MatchCount        int               `json:"match_count"`
+	FileCount         int               `json:"file_count"`
+	MatchLimitReached bool              `json:"match_limit_reached"`
+	LinesCut          int               `json:"lines_cut"`
+	Truncation        output.Truncation `json:"truncation"`
+	FullOutputPath    string            `json:"full_output_path,omitempty"`
+	Skipped           []string          `json:"skipped,omitempty"`
+	Next              []output.Call     `json:"next,omitempty"`
+	Tokens            int               `json:"tokens"`
 }
 
-// GrepResult is a grep result: the text for the model and the details.
+// GrepResult is spillway.GrepResult inside the implementation; the fields
+// are documented there.
 type GrepResult struct {
-	Text string `json:"text"`
-	// Content is what was found, without notices (pure content).
+	Text    string      `json:"text"`
 	Content string      `json:"-"`
 	Details GrepDetails `json:"details"`
 }

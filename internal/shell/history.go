@@ -34,41 +34,38 @@ const (
 	tailKeep = 1 << 20
 )
 
-// A Record is one bash call in the history.
+// Record is spillway.HistoryRecord inside the implementation; the fields
+// are documented there.
 type Record struct {
-	ID      int       `json:"id"`
-	Command string    `json:"command"`
-	Args    []string  `json:"args,omitempty"`
-	Session string    `json:"session,omitempty"`
-	Cwd     string    `json:"cwd"`
-	Start   time.Time `json:"start"`
-	// DurationMS is the time to the shell's exit, or so far.
-	DurationMS int64 `json:"duration_ms"`
-	// ExitCode is null while the command runs.
-	ExitCode *int `json:"exit_code"`
-	Running  bool `json:"running"`
-	// Cached: the call was answered from the result of CachedFrom.
+	ID         int          `json:"id"`
+	Command    string       `json:"command"`
+	Args       []string     `json:"args,omitempty"`
+	Session    string       `json:"session,omitempty"`
+	Cwd        string       `json:"cwd"`
+	Start      time.Time    `json:"start"`
+	DurationMS int64        `json:"duration_ms"`
+	ExitCode   *int         `json:"exit_code"`
+	Running    bool         `json:"running"`
 	Cached     bool         `json:"cached,omitempty"`
 	CachedFrom int          `json:"cached_from,omitempty"`
 	Stdout     StreamRecord `json:"stdout"`
 	Stderr     StreamRecord `json:"stderr"`
-	// Merged: stderr went into stdout.
-	Merged bool `json:"merged,omitempty"`
+	Merged     bool         `json:"merged,omitempty"`
 
 	key    string // the cache key; "" when not cacheable
 	data   *recordData
 	status exitStatus
 }
 
-// StreamRecord describes one stream of a recorded call.
+// StreamRecord is spillway.StreamRecord inside the implementation; the
+// fields are documented there.
 type StreamRecord struct {
 	TotalBytes     int64  `json:"total_bytes"`
 	TotalLines     int64  `json:"total_lines"`
 	FullOutputPath string `json:"full_output_path,omitempty"`
 	SpillCapped    bool   `json:"spill_capped,omitempty"`
-	// TailPath holds the end of a stream whose spill file was capped.
-	TailPath string `json:"tail_path,omitempty"`
-	Binary   bool   `json:"binary,omitempty"`
+	TailPath       string `json:"tail_path,omitempty"`
+	Binary         bool   `json:"binary,omitempty"`
 }
 
 // recordData is what a record's streams can be shown again from. Cached
@@ -264,15 +261,12 @@ func (s *streamData) record() StreamRecord {
 	}
 }
 
-// HistoryFilter selects records for a listing.
+// HistoryFilter is spillway.HistoryFilter inside the implementation; the
+// fields are documented there.
 type HistoryFilter struct {
-	// Session keeps the calls of one session ("" keeps all).
 	Session string `json:"session,omitempty"`
-	// Status keeps "ok" (exit 0), "failed" (another exit code) or
-	// "running" calls ("" keeps all).
-	Status string `json:"status,omitempty"`
-	// Limit keeps the newest Limit records (0: all).
-	Limit int `json:"limit,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Limit   int    `json:"limit,omitempty"`
 }
 
 // Validate checks the filter.

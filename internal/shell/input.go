@@ -8,69 +8,43 @@ import (
 	"time"
 )
 
-// Input holds the parameters of a command to run.
+// Input is spillway.BashInput inside the implementation; the fields are
+// documented there.
 type Input struct {
-	// Command is run with `bash -c`, or as a program when Args are given.
-	Command string `json:"command,omitempty"`
-	// Args, when given, run Command as a program with these arguments,
-	// without a shell: nothing in them is expanded or quoted.
-	Args []string `json:"args,omitempty"`
-	// Session names a session whose cwd and exported environment persist
-	// from call to call (see session.go); "" runs the call stateless.
-	Session string `json:"session,omitempty"`
-	// Timeout is how long the call waits before the command moves to the
-	// background (it is not killed); 0 takes the policy's.
-	Timeout time.Duration `json:"timeout,omitempty"`
-	// RunInBackground returns at once with the pid.
-	RunInBackground bool `json:"run_in_background,omitempty"`
-	// Cwd is the command's working directory, relative to the session's.
-	Cwd string `json:"cwd,omitempty"`
-	// Env holds extra environment variables.
-	Env map[string]string `json:"env,omitempty"`
-	// MaxLines and MaxBytes limit each stream for this call; 0 takes the
-	// policy's.
-	MaxLines int `json:"max_lines,omitempty"`
-	MaxBytes int `json:"max_bytes,omitempty"`
-	// MaxTokens, when above zero, limits each stream for this call to
-	// that many estimated tokens (output.EstimateTokens), beside the
-	// other limits.
-	MaxTokens int `json:"max_tokens,omitempty"`
-	// FullOutput shows each stream whole, up to the hard ceiling.
-	FullOutput bool `json:"full_output,omitempty"`
-	// StdoutMaxLines and StderrMaxLines, when above zero, set max_lines
-	// for one stream (macos-shell's maxOutputLines and maxErrorLines).
-	StdoutMaxLines int `json:"-"`
-	StderrMaxLines int `json:"-"`
-	// TTY runs the command on a pseudo-terminal: stdin, stdout and stderr
-	// are its terminal, so interactive programs prompt and REPLs start;
-	// both streams arrive as one, in stdout. Input goes in with Write.
-	TTY bool `json:"tty,omitempty"`
-	// Stdin gives the command a pipe as stdin, written with Write and
-	// closed on request, instead of /dev/null.
-	Stdin bool `json:"stdin,omitempty"`
+	Command         string            `json:"command,omitempty"`
+	Args            []string          `json:"args,omitempty"`
+	Session         string            `json:"session,omitempty"`
+	Timeout         time.Duration     `json:"timeout,omitempty"`
+	RunInBackground bool              `json:"run_in_background,omitempty"`
+	Cwd             string            `json:"cwd,omitempty"`
+	Env             map[string]string `json:"env,omitempty"`
+	MaxLines        int               `json:"max_lines,omitempty"`
+	MaxBytes        int               `json:"max_bytes,omitempty"`
+	MaxTokens       int               `json:"max_tokens,omitempty"`
+	FullOutput      bool              `json:"full_output,omitempty"`
+	StdoutMaxLines  int               `json:"-"`
+	StderrMaxLines  int               `json:"-"`
+	TTY             bool              `json:"tty,omitempty"`
+	Stdin           bool              `json:"stdin,omitempty"`
 
-	// Progress, when set, receives the bytes and lines seen so far about
-	// once a second while the call waits for its command.
 	Progress func(Progress) `json:"-"`
 }
 
-// CheckInput names a background job whose status and new output to return.
+// CheckInput is spillway.CheckJobInput inside the implementation; the
+// fields are documented there.
 type CheckInput struct {
-	// PID is the pid the job was given.
-	PID int `json:"check_pid"`
-	// Timeout, when above zero, waits up to that long (at most
-	// MaxCheckWait) for output the job has not shown yet, or its end,
-	// before returning: a wait without polling. Zero returns at once.
+	PID     int           `json:"check_pid"`
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
-// KillInput names a background job to stop.
+// KillInput is spillway.KillJobInput inside the implementation; the fields
+// are documented there.
 type KillInput struct {
-	// PID is the pid the job was given.
 	PID int `json:"kill_pid"`
 }
 
-// Progress is what a long call has produced so far, both streams together.
+// Progress is spillway.BashProgress inside the implementation; the fields
+// are documented there.
 type Progress struct {
 	Bytes int64 `json:"bytes"`
 	Lines int64 `json:"lines"`

@@ -6,21 +6,16 @@ import (
 	"time"
 )
 
-// A JobInfo is one background job as the jobs listing shows it.
+// JobInfo is spillway.JobInfo inside the implementation; the fields are
+// documented there.
 type JobInfo struct {
-	PID     int      `json:"pid"`
-	Command string   `json:"command"`
-	Args    []string `json:"args,omitempty"`
-	// State is "running", "waiting for input" or "exited" (ExitCode and
-	// Signal say how). A job whose shell exited while processes it
-	// started still run is "running", with its shell's exit code.
-	State    string `json:"state"`
-	ExitCode *int   `json:"exit_code"`
-	Signal   string `json:"signal,omitempty"`
-	// Input is "tty" (a terminal), "stdin" (a pipe still open), "closed"
-	// (a pipe it was sent the end of) or "" (/dev/null).
-	Input string `json:"input,omitempty"`
-	// DurationMS is the time from start to the shell's exit, or so far.
+	PID        int          `json:"pid"`
+	Command    string       `json:"command"`
+	Args       []string     `json:"args,omitempty"`
+	State      string       `json:"state"`
+	ExitCode   *int         `json:"exit_code"`
+	Signal     string       `json:"signal,omitempty"`
+	Input      string       `json:"input,omitempty"`
 	DurationMS int64        `json:"duration_ms"`
 	Stdout     StreamRecord `json:"stdout"`
 	Stderr     StreamRecord `json:"stderr"`

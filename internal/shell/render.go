@@ -21,52 +21,43 @@ import (
 // last bytes of a file, a line range counts newlines up to its first
 // line — so the cost does not grow with the size of the output.
 
-// RenderInput asks for the output of a recorded call again.
+// RenderInput is spillway.RerenderInput inside the implementation; the
+// fields are documented there.
 type RenderInput struct {
-	// ID is the call's history id.
-	ID int `json:"id"`
-	// Stream is "stdout" or "stderr"; "" shows both.
-	Stream string `json:"stream,omitempty"`
-	// Strategy is head, tail or head_tail; "" is the policy's.
+	ID       int    `json:"id"`
+	Stream   string `json:"stream,omitempty"`
 	Strategy string `json:"strategy,omitempty"`
-	// MaxLines and MaxBytes bound each stream shown (default: the policy's).
-	MaxLines int `json:"max_lines,omitempty"`
-	MaxBytes int `json:"max_bytes,omitempty"`
-	// Offset, when given, shows the lines from this one (1-based) on.
-	Offset int `json:"offset,omitempty"`
-	// Pattern, when given, shows only the lines that match this RE2
-	// regular expression, each with its line number.
-	Pattern string `json:"pattern,omitempty"`
+	MaxLines int    `json:"max_lines,omitempty"`
+	MaxBytes int    `json:"max_bytes,omitempty"`
+	Offset   int    `json:"offset,omitempty"`
+	Pattern  string `json:"pattern,omitempty"`
 }
 
-// RenderDetails describe a recorded call shown again.
+// RenderDetails is spillway.RerenderDetails inside the implementation; the
+// fields are documented there.
 type RenderDetails struct {
-	Record Record `json:"record"`
-	// Per stream, what was shown.
+	Record Record       `json:"record"`
 	Stdout *ShownStream `json:"stdout,omitempty"`
 	Stderr *ShownStream `json:"stderr,omitempty"`
 }
 
-// ShownStream says what part of a recorded stream was shown.
+// ShownStream is spillway.ShownStream inside the implementation; the
+// fields are documented there.
 type ShownStream struct {
-	// How the lines were chosen: head, tail, head_tail, range or pattern.
-	Mode string `json:"mode"`
-	// FirstLine and LastLine bound the lines shown (0 when none).
-	FirstLine   int64 `json:"first_line"`
-	LastLine    int64 `json:"last_line"`
-	OutputLines int64 `json:"output_lines"`
-	OutputBytes int64 `json:"output_bytes"`
-	TotalLines  int64 `json:"total_lines"`
-	TotalBytes  int64 `json:"total_bytes"`
-	// Matches counts the matching lines shown (pattern mode).
-	Matches int64 `json:"matches,omitempty"`
-	// Truncated: lines or bytes of the selection were left out.
-	Truncated bool `json:"truncated"`
-	// Missing says what part of the stream was never saved, if any.
-	Missing string `json:"missing,omitempty"`
+	Mode        string `json:"mode"`
+	FirstLine   int64  `json:"first_line"`
+	LastLine    int64  `json:"last_line"`
+	OutputLines int64  `json:"output_lines"`
+	OutputBytes int64  `json:"output_bytes"`
+	TotalLines  int64  `json:"total_lines"`
+	TotalBytes  int64  `json:"total_bytes"`
+	Matches     int64  `json:"matches,omitempty"`
+	Truncated   bool   `json:"truncated"`
+	Missing     string `json:"missing,omitempty"`
 }
 
-// RenderResult is a recorded call shown again.
+// RenderResult is spillway.RerenderResult inside the implementation; the
+// fields are documented there.
 type RenderResult struct {
 	Text    string        `json:"text"`
 	Details RenderDetails `json:"details"`

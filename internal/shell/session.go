@@ -87,17 +87,15 @@ type session struct {
 	lastUsed time.Time
 }
 
-// SessionInfo describes a session, for listings.
+// SessionInfo is spillway.SessionInfo inside the implementation; the
+// fields are documented there.
 type SessionInfo struct {
-	Name string `json:"name"`
-	// Cwd is the session's working directory.
-	Cwd string `json:"cwd"`
-	// Env holds the variables the session's commands exported or changed.
-	Env map[string]string `json:"env,omitempty"`
-	// Unset lists the variables its commands removed.
-	Unset    []string  `json:"unset,omitempty"`
-	Calls    int       `json:"calls"`
-	LastUsed time.Time `json:"last_used"`
+	Name     string            `json:"name"`
+	Cwd      string            `json:"cwd"`
+	Env      map[string]string `json:"env,omitempty"`
+	Unset    []string          `json:"unset,omitempty"`
+	Calls    int               `json:"calls"`
+	LastUsed time.Time         `json:"last_used"`
 }
 
 // sessionTable holds a Runner's named sessions.

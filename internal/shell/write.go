@@ -9,24 +9,14 @@ import (
 	"time"
 )
 
-// WriteInput holds the parameters of a write_stdin call: what to send to
-// a running job, and how long to wait for its answer.
+// WriteInput is spillway.WriteStdinInput inside the implementation; the
+// fields are documented there.
 type WriteInput struct {
-	// PID is the job's pid, as bash returned it.
-	PID int `json:"pid"`
-	// Input is text sent as it is, before Keys. On a terminal a "\n" is
-	// sent as Enter ("\r"), as a keyboard does.
-	Input string `json:"input,omitempty"`
-	// Keys are named keys sent after Input, in order: "Enter", "Tab",
-	// "Esc", "Up", "Ctrl-C", "Ctrl-D" … (see KeyNames).
-	Keys []string `json:"keys,omitempty"`
-	// CloseStdin ends the input after Input and Keys: a stdin pipe is
-	// closed, so the job reads end of file; a terminal gets Ctrl-D.
-	CloseStdin bool `json:"close_stdin,omitempty"`
-	// Timeout is how long to wait for the job's answer (default
-	// DefaultWriteWait, at most MaxCheckWait): the call returns earlier
-	// when the job waits for input again or ends.
-	Timeout time.Duration `json:"timeout,omitempty"`
+	PID        int           `json:"pid"`
+	Input      string        `json:"input,omitempty"`
+	Keys       []string      `json:"keys,omitempty"`
+	CloseStdin bool          `json:"close_stdin,omitempty"`
+	Timeout    time.Duration `json:"timeout,omitempty"`
 }
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
