@@ -54,14 +54,10 @@ func describeBash(p Policy) string {
 		"pass `tty: true` to run it on a terminal (%d×%d, TERM=dumb; stdout and stderr arrive as one stream) or "+
 		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
 		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, TTYCols, TTYRows)
-	tokens := ""
-	if out.MaxTokens > 0 {
-		tokens = fmt.Sprintf(" or %d tokens (estimated)", out.MaxTokens)
-	}
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
 		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
-		streams, out.MaxLines, size(out.MaxBytes), tokens, strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
+		streams, out.MaxLines, size(out.MaxBytes), tokenCap(" or", out.MaxTokens), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
 		spillHowTo, size(StreamCeiling))
 	if p.ResultBudget > 0 {
 		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
@@ -99,6 +95,15 @@ func describeRead(p Policy) string {
 		r.MaxLines, size(r.MaxBytes), lineCap("Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. ", r.MaxLineChars))
 }
 
+// tokenCap states a token limit after conj (" or", " and"), "" when there
+// is none.
+func tokenCap(conj string, maxTokens int) string {
+	if maxTokens <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %d tokens (estimated)", conj, maxTokens)
+}
+
 func describeGrep(p Policy) string {
 	g := p.Grep
 	return fmt.Sprintf("Search file contents with a regular expression (RE2 syntax: no backreferences or "+
@@ -107,9 +112,9 @@ func describeGrep(p Policy) string {
 		"files are searched. `glob` keeps only matching paths (`*.go`, `src/**/*.ts`).\n\n"+
 		"output_mode `content` (default) prints `path:LINE: text`, with `context` lines around each match as "+
 		"`path-LINE- text` and groups separated by `--`; `files_with_matches` prints one path per line; `count` prints "+
-		"matches per file. At most `limit` matches (default %d) and %s of text%s. When the limit is reached the notice says so: raise `limit` or "+
+		"matches per file. At most `limit` matches (default %d) and %s of text%s%s. When the limit is reached the notice says so: raise `limit` or "+
 		"narrow the pattern or path. Results are in path order, then line order. No match is not an error.",
-		g.Limit, size(g.MaxBytes), lineCap("; lines over %d chars are cut (`read` the file at that line for all of it)", g.MaxLineChars))
+		g.Limit, size(g.MaxBytes), tokenCap(" and", g.MaxTokens), lineCap("; lines over %d chars are cut (`read` the file at that line for all of it)", g.MaxLineChars))
 }
 
 func describeFind(p Policy) string {
@@ -117,9 +122,9 @@ func describeFind(p Policy) string {
 	return fmt.Sprintf("Find files and directories by glob (`**` matches any depth). A pattern without `/` "+
 		"matches the file name at any depth (`*.go`, `Makefile`); with `/` it matches the path relative to `path` "+
 		"(`src/**/*_test.go`). Honours .gitignore/.ignore like grep and skips `.git/`. Results are sorted; directories "+
-		"end in `/`. `type` limits the results to files or directories. At most `limit` results (default %d) and %s; "+
+		"end in `/`. `type` limits the results to files or directories. At most `limit` results (default %d) and %s%s; "+
 		"when the limit is reached the notice says so: raise `limit` or narrow the pattern.",
-		f.Limit, size(f.MaxBytes))
+		f.Limit, size(f.MaxBytes), tokenCap(" and", f.MaxTokens))
 }
 
 func describeWriteStdin(Policy) string {
@@ -155,5 +160,5 @@ func describeHistory(p Policy) string {
 func describeLs(p Policy) string {
 	return fmt.Sprintf("List one directory (default: the working directory). Names are sorted "+
 		"case-insensitively, hidden files included; directories end in `/`, symlinks in `@`. At most `limit` "+
-		"entries (default %d); the notice says when more exist. For a recursive listing use `find`.", p.Ls.Limit)
+		"entries (default %d)%s; the notice says when more exist. For a recursive listing use `find`.", p.Ls.Limit, tokenCap(" and", p.Ls.MaxTokens))
 }

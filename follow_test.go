@@ -335,6 +335,22 @@ func TestFollowGrep(t *testing.T) {
 	if got != whole.Content+"\n" {
 		t.Errorf("rebuilt %d bytes, want %d, first difference at %d", len(got), len(whole.Content)+1, diffAt(got, whole.Content+"\n"))
 	}
+
+	// Cut by tokens, before the byte limit.
+	pol := mustPolicy(t, "default")
+	pol.Grep.MaxTokens = 3000
+	tts := followToolset(t, pol)
+	res, err = tts.Grep(context.Background(), in)
+	if err != nil || res.Details.Truncation.TruncatedBy != output.ByTokens || res.Details.FullOutputPath == "" {
+		t.Fatalf("%v %+v", err, res.Details)
+	}
+	if !strings.Contains(res.Text, "[3000 tokens limit reached: ") || !strings.Contains(res.Text, "(5000 matches found)") {
+		t.Errorf("the token cut's notice: %q", res.Text[len(res.Text)-300:])
+	}
+	f = newFollower(t, tts, 200)
+	if got := f.listing(res.Content+"\n", res.Details.Next, nil); got != whole.Content+"\n" {
+		t.Errorf("token cut: rebuilt %d bytes, want %d, first difference at %d", len(got), len(whole.Content)+1, diffAt(got, whole.Content+"\n"))
+	}
 }
 
 // bigLimits raises the byte limits of the search and list tools to their
@@ -358,8 +374,16 @@ func TestFollowFindLs(t *testing.T) {
 	if err != nil || all.Details.Truncation.Truncated {
 		t.Fatalf("%v %+v", err, all.Details)
 	}
-	for _, limit := range []int{0, 10, 700, 1000, 1499} {
-		ts := followToolset(t, mustPolicy(t, "default"))
+	// The same with a token limit that binds before the byte limit.
+	tokens := mustPolicy(t, "default")
+	tokens.Find.MaxTokens, tokens.Ls.MaxTokens = 2000, 2000
+	byTokens := 0
+	for i, limit := range []int{0, 10, 700, 1000, 1499, 0, 1000} {
+		pol := mustPolicy(t, "default")
+		if i >= 5 {
+			pol = tokens
+		}
+		ts := followToolset(t, pol)
 		f := newFollower(t, ts, 100)
 		res, err := ts.Find(context.Background(), spillway.FindInput{Pattern: "*.txt", Path: dir, Limit: limit})
 		if err != nil {
@@ -375,14 +399,24 @@ func TestFollowFindLs(t *testing.T) {
 		if got := f.listing(res.Content+"\n", res.Details.Next, again); got != all.Content+"\n" {
 			t.Errorf("find limit %d: rebuilt %d bytes, want %d (calls %d)", limit, len(got), len(all.Content)+1, len(f.calls))
 		}
+		if res.Details.Truncation.TruncatedBy == output.ByTokens {
+			byTokens++
+			if !strings.Contains(res.Text, "[2000 tokens limit reached: ") {
+				t.Errorf("find cut by tokens, but its notice does not say so: %s", res.Text[len(res.Text)-300:])
+			}
+		}
 	}
 	allLs, err := whole.Ls(context.Background(), spillway.LsInput{Path: dir, Limit: 100000})
 	if err != nil || allLs.Details.Truncation.Truncated {
 		t.Fatalf("%v %+v", err, allLs.Details)
 	}
 	wantLs := strings.Join(allLs.Entries, "\n") + "\n"
-	for _, limit := range []int{0, 7, 1000, 1500} {
-		ts := followToolset(t, mustPolicy(t, "default"))
+	for i, limit := range []int{0, 7, 1000, 1500, 0, 1500} {
+		pol := mustPolicy(t, "default")
+		if i >= 4 {
+			pol = tokens
+		}
+		ts := followToolset(t, pol)
 		f := newFollower(t, ts, 100)
 		res, err := ts.Ls(context.Background(), spillway.LsInput{Path: dir, Limit: limit})
 		if err != nil {
@@ -398,6 +432,15 @@ func TestFollowFindLs(t *testing.T) {
 		if got := f.listing(strings.Join(res.Entries, "\n")+"\n", res.Details.Next, again); got != wantLs {
 			t.Errorf("ls limit %d: rebuilt %d bytes, want %d", limit, len(got), len(wantLs))
 		}
+		if res.Details.Truncation.TruncatedBy == output.ByTokens {
+			byTokens++
+			if !strings.Contains(res.Text, "[2000 tokens limit reached: ") {
+				t.Errorf("ls cut by tokens, but its notice does not say so: %s", res.Text[len(res.Text)-300:])
+			}
+		}
+	}
+	if byTokens != 4 {
+		t.Errorf("%d of the 4 results under a token limit were cut by it", byTokens)
 	}
 }
 

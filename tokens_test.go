@@ -103,3 +103,22 @@ func TestBashMaxTokens(t *testing.T) {
 		t.Error("max_tokens -1 accepted")
 	}
 }
+
+// A token limit in force is stated in the tool descriptions a model reads;
+// without one they say nothing of tokens but the parameter.
+func TestDescriptionsStateTokenLimits(t *testing.T) {
+	p := spillway.DefaultPolicy()
+	for _, name := range []string{"bash", "grep", "find", "ls"} {
+		tool, _ := spillway.LookupTool(name)
+		if d := tool.Describe(p); strings.Contains(d, "tokens (estimated)") {
+			t.Errorf("%s: no token limit, yet the description states one", name)
+		}
+	}
+	p.Bash.Stdout.MaxTokens, p.Grep.MaxTokens, p.Find.MaxTokens, p.Ls.MaxTokens = 1111, 2222, 3333, 4444
+	for name, want := range map[string]string{"bash": "or 1111 tokens", "grep": "and 2222 tokens", "find": "and 3333 tokens", "ls": "and 4444 tokens"} {
+		tool, _ := spillway.LookupTool(name)
+		if d := tool.Describe(p); !strings.Contains(d, want+" (estimated)") {
+			t.Errorf("%s: the description does not state %q:\n%s", name, want, d)
+		}
+	}
+}

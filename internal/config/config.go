@@ -77,16 +77,19 @@ type grepKeys struct {
 	Limit        *int64 `toml:"limit"`
 	MaxBytes     *int64 `toml:"max_bytes"`
 	MaxLineChars *int64 `toml:"max_line_chars"`
+	MaxTokens    *int64 `toml:"max_tokens"`
 }
 
 type findKeys struct {
-	Limit    *int64 `toml:"limit"`
-	MaxBytes *int64 `toml:"max_bytes"`
+	Limit     *int64 `toml:"limit"`
+	MaxBytes  *int64 `toml:"max_bytes"`
+	MaxTokens *int64 `toml:"max_tokens"`
 }
 
 type lsKeys struct {
-	Limit    *int64 `toml:"limit"`
-	MaxBytes *int64 `toml:"max_bytes"`
+	Limit     *int64 `toml:"limit"`
+	MaxBytes  *int64 `toml:"max_bytes"`
+	MaxTokens *int64 `toml:"max_tokens"`
 }
 
 // A Config is a checked config file: the keys it sets, each known, of the
@@ -306,14 +309,17 @@ func (c *Config) Apply(p *policy.Policy) {
 		setInt(&p.Grep.Limit, g.Limit, policy.LinesCeiling)
 		setInt(&p.Grep.MaxBytes, g.MaxBytes, policy.StreamCeiling)
 		setInt(&p.Grep.MaxLineChars, g.MaxLineChars, policy.StreamCeiling)
+		setInt(&p.Grep.MaxTokens, g.MaxTokens, policy.StreamCeiling)
 	}
 	if f := k.Find; f != nil {
 		setInt(&p.Find.Limit, f.Limit, policy.LinesCeiling)
 		setInt(&p.Find.MaxBytes, f.MaxBytes, policy.StreamCeiling)
+		setInt(&p.Find.MaxTokens, f.MaxTokens, policy.StreamCeiling)
 	}
 	if l := k.Ls; l != nil {
 		setInt(&p.Ls.Limit, l.Limit, policy.LinesCeiling)
 		setInt(&p.Ls.MaxBytes, l.MaxBytes, policy.StreamCeiling)
+		setInt(&p.Ls.MaxTokens, l.MaxTokens, policy.StreamCeiling)
 	}
 	if c := k.Cache; c != nil {
 		if c.Commands != nil {
@@ -425,14 +431,17 @@ func (c *Config) check(lines map[string]int) []error {
 		atLeast("grep.limit", g.Limit, 1)
 		atLeast("grep.max_bytes", g.MaxBytes, 1)
 		atLeast("grep.max_line_chars", g.MaxLineChars, 0)
+		atLeast("grep.max_tokens", g.MaxTokens, 0)
 	}
 	if f := k.Find; f != nil {
 		atLeast("find.limit", f.Limit, 1)
 		atLeast("find.max_bytes", f.MaxBytes, 1)
+		atLeast("find.max_tokens", f.MaxTokens, 0)
 	}
 	if l := k.Ls; l != nil {
 		atLeast("ls.limit", l.Limit, 1)
 		atLeast("ls.max_bytes", l.MaxBytes, 1)
+		atLeast("ls.max_tokens", l.MaxTokens, 0)
 	}
 	return errs
 }
@@ -713,9 +722,9 @@ func TOML(p policy.Policy) ([]byte, error) {
 		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget, KeepNamedMS: &keep},
 		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
 		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars)},
-		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars)},
-		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes)},
-		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes)},
+		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars), MaxTokens: i64(p.Grep.MaxTokens)},
+		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes), MaxTokens: i64(p.Find.MaxTokens)},
+		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes), MaxTokens: i64(p.Ls.MaxTokens)},
 		Cache:        &cacheKeys{Commands: p.Cache.Commands, TTLMS: i64(p.Cache.TTLMS)},
 	}
 	return toml.Marshal(k)

@@ -52,14 +52,17 @@ max_line_chars = 345
 limit = 42
 max_bytes = 4343
 max_line_chars = 44
+max_tokens = 4400
 
 [find]
 limit = 4545
 max_bytes = 4646
+max_tokens = 4600
 
 [ls]
 limit = 4747
 max_bytes = 4848
+max_tokens = 4800
 
 [cache]
 commands = ["git status", "ls *"]
@@ -108,10 +111,13 @@ func TestConfigEveryKey(t *testing.T) {
 		{"grep.limit", p.Grep.Limit, 42},
 		{"grep.max_bytes", p.Grep.MaxBytes, 4343},
 		{"grep.max_line_chars", p.Grep.MaxLineChars, 44},
+		{"grep.max_tokens", p.Grep.MaxTokens, 4400},
 		{"find.limit", p.Find.Limit, 4545},
 		{"find.max_bytes", p.Find.MaxBytes, 4646},
+		{"find.max_tokens", p.Find.MaxTokens, 4600},
 		{"ls.limit", p.Ls.Limit, 4747},
 		{"ls.max_bytes", p.Ls.MaxBytes, 4848},
+		{"ls.max_tokens", p.Ls.MaxTokens, 4800},
 		{"cache.commands", strings.Join(p.Cache.Commands, "|"), "git status|ls *"},
 		{"cache.ttl_ms", p.Cache.TTLMS, 4949},
 		// Not a config key: it comes from the profile.

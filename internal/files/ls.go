@@ -118,7 +118,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	}
 	entries := []lsEntry(*kept)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].less(entries[j]) })
-	res := renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes, t.spillList(entries))
+	res := renderLs(entries, total, totalBytes, limit, t.cfg.Ls.MaxBytes, t.cfg.Ls.MaxTokens, t.spillList(entries))
 	if res.Details.EntryLimitReached {
 		more := output.Call{"tool": "ls", "limit": total}
 		if in.Path != "" {
@@ -167,19 +167,31 @@ func listError(path string, err error) error {
 	return fmt.Errorf("cannot list %s: %v", path, err)
 }
 
-// renderLs shows the entries that fit maxBytes, then the notices.
-func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, spill func() (path, failure string)) LsResult {
+// renderLs shows the entries that fit maxBytes and, when above zero,
+// maxTokens (estimated), then the notices.
+func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes, maxTokens int, spill func() (path, failure string)) LsResult {
 	var res LsResult
 	if total == 0 {
 		res.Text = emptyDirText
 		return res
 	}
 	var b strings.Builder
-	byBytes := false
+	byBytes, byTokens := false, false
+	var tokens output.TokenCounter
 	for _, e := range entries {
 		if b.Len()+len(e.name)+1 > maxBytes {
 			byBytes = true
 			break
+		}
+		if maxTokens > 0 {
+			with := tokens
+			with.WriteString(e.name)
+			with.WriteString("\n")
+			if with.Tokens() > int64(maxTokens) {
+				byTokens = true
+				break
+			}
+			tokens = with
 		}
 		b.WriteString(e.name)
 		b.WriteByte('\n')
@@ -193,12 +205,16 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, s
 	tr.TotalLines, tr.TotalBytes = total, totalBytes
 	tr.OutputLines, tr.OutputBytes = shown, int64(b.Len())
 	var notices []string
-	if byBytes {
+	if byBytes || byTokens {
 		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+		cause := output.FormatSize(int64(maxBytes))
+		if byTokens {
+			tr.TruncatedBy, cause = output.ByTokens, fmt.Sprintf("%d tokens", maxTokens)
+		}
 		// Of what the full output holds, as find and grep say it: the
 		// entry limit, when it binds too, has a notice of its own.
 		listed := int64(len(entries))
-		n := fmt.Sprintf("[%s limit reached: %d of %s shown", output.FormatSize(int64(maxBytes)), shown, output.Plural(listed, "entry", "entries"))
+		n := fmt.Sprintf("[%s limit reached: %d of %s shown", cause, shown, output.Plural(listed, "entry", "entries"))
 		path, failure := spill()
 		switch {
 		case failure != "":
@@ -211,7 +227,7 @@ func renderLs(entries []lsEntry, total, totalBytes int64, limit, maxBytes int, s
 		notices = append(notices, n+"]")
 	}
 	if d.EntryLimitReached {
-		if !byBytes {
+		if !byBytes && !byTokens {
 			tr.Truncated, tr.TruncatedBy = true, output.ByLines
 		}
 		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]", limit, output.Noun(int64(limit), "entry", "entries"), total, total))

@@ -56,21 +56,22 @@ type Read struct {
 }
 
 // Grep is the policy of the grep tool. Limit is the default of its limit
-// parameter (matches). MaxLineChars of zero means lines are never cut.
+// parameter (matches). MaxLineChars of zero means lines are never cut;
+// MaxTokens of zero means no token limit (output.Limits.MaxTokens).
 type Grep struct {
-	Limit, MaxBytes, MaxLineChars int
+	Limit, MaxBytes, MaxLineChars, MaxTokens int
 }
 
 // Find is the policy of the find tool. Limit is the default of its limit
-// parameter (results).
+// parameter (results); MaxTokens of zero means no token limit.
 type Find struct {
-	Limit, MaxBytes int
+	Limit, MaxBytes, MaxTokens int
 }
 
 // Ls is the policy of the ls tool. Limit is the default of its limit
-// parameter (entries).
+// parameter (entries); MaxTokens of zero means no token limit.
 type Ls struct {
-	Limit, MaxBytes int
+	Limit, MaxBytes, MaxTokens int
 }
 
 // Spill says where spill files go and how big they may grow.
@@ -316,8 +317,16 @@ func (p Policy) Validate() error {
 			return fmt.Errorf("%s %d: must be at least 1", v.key, v.v)
 		}
 	}
-	if p.Grep.MaxLineChars < 0 {
-		return fmt.Errorf("grep.max_line_chars %d: must not be negative", p.Grep.MaxLineChars)
+	for _, v := range []struct {
+		key string
+		v   int
+	}{
+		{"grep.max_line_chars", p.Grep.MaxLineChars}, {"grep.max_tokens", p.Grep.MaxTokens},
+		{"find.max_tokens", p.Find.MaxTokens}, {"ls.max_tokens", p.Ls.MaxTokens},
+	} {
+		if v.v < 0 {
+			return fmt.Errorf("%s %d: must not be negative", v.key, v.v)
+		}
 	}
 	return nil
 }

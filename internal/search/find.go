@@ -91,7 +91,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 
 	lim := s.cfg.Find
 	limit := lim.ForCall(in.Limit).Limit
-	rep := newReport("find", lim.MaxBytes, s.cfg.Spill)
+	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false
 	var rootErr error

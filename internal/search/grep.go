@@ -111,7 +111,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 		mode:     mode,
 		limit:    lim.ForCall(in.Limit).Limit,
 		maxChars: lim.MaxLineChars,
-		rep:      newReport("grep", lim.MaxBytes, s.cfg.Spill),
+		rep:      newReport("grep", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
 	}
 	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
 	switch mode {

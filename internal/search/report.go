@@ -15,27 +15,31 @@ import (
 type report struct {
 	pipe     *output.Pipeline
 	maxBytes int
-	lines    int
-	skipped  []string // "path (reason)" of what could not be read
-	nSkip    int
+	// maxTokens, when above zero, limits the shown lines to that many
+	// estimated tokens (output.Limits.MaxTokens).
+	maxTokens int
+	lines     int
+	skipped   []string // "path (reason)" of what could not be read
+	nSkip     int
 }
 
 // maxSkipped bounds the unreadable paths a notice names.
 const maxSkipped = 5
 
-func newReport(tool string, maxBytes int, store *spill.Store) *report {
+func newReport(tool string, maxBytes, maxTokens int, store *spill.Store) *report {
 	opt := output.Options{
 		Limits: output.Limits{
-			Strategy: output.Head,
-			MaxLines: math.MaxInt32, // the result limits count lines
-			MaxBytes: maxBytes,
+			Strategy:  output.Head,
+			MaxLines:  math.MaxInt32, // the result limits count lines
+			MaxBytes:  maxBytes,
+			MaxTokens: maxTokens,
 		},
 		SpillWhen: output.SpillPastBytes,
 	}
 	if store != nil {
 		opt.Spill = store.Opener(tool, store.NextSeq(), "output")
 	}
-	return &report{pipe: output.New(opt), maxBytes: maxBytes}
+	return &report{pipe: output.New(opt), maxBytes: maxBytes, maxTokens: maxTokens}
 }
 
 // add writes one result line.
@@ -61,6 +65,7 @@ type rendered struct {
 	fullOutputPath string
 	res            output.Result
 	maxBytes       int
+	maxTokens      int
 }
 
 func (r *report) render() rendered {
@@ -70,17 +75,23 @@ func (r *report) render() rendered {
 		body:           strings.TrimSuffix(res.Head, "\n"),
 		truncation:     res.Truncation,
 		fullOutputPath: res.FullOutputPath,
-		bytesCut:       res.Truncation.TruncatedBy == output.ByBytes,
+		bytesCut:       res.Truncation.TruncatedBy == output.ByBytes || res.Truncation.TruncatedBy == output.ByTokens,
 		res:            res,
 		maxBytes:       r.maxBytes,
+		maxTokens:      r.maxTokens,
 	}
 }
 
-// byteNotice is the notice of a result cut by the byte limit: what it
-// shows ("842 of 1000 results"), where the rest is and how to read it.
+// byteNotice is the notice of a result cut by the byte limit, or the
+// token limit: what it shows ("842 of 1000 results"), where the rest is
+// and how to read it.
 func (out rendered) byteNotice(shown string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s limit reached: %s", output.FormatSize(int64(out.maxBytes)), shown)
+	if out.truncation.TruncatedBy == output.ByTokens {
+		fmt.Fprintf(&b, "[%d tokens limit reached: %s", out.maxTokens, shown)
+	} else {
+		fmt.Fprintf(&b, "[%s limit reached: %s", output.FormatSize(int64(out.maxBytes)), shown)
+	}
 	res := out.res
 	switch {
 	case res.SpillError != "":
