@@ -22,41 +22,6 @@ import (
 // of docs/tools.md and the whole process lifecycle. Durations are
 // logged, never asserted tightly: the guards only catch hangs.
 
-func TestBashText(t *testing.T) {
-	ts := bashToolset(t, spillway.Options{})
-	cases := []struct {
-		command string
-		text    string
-		isError bool
-	}{
-		{"echo out; echo err >&2; exit 1", "stdout:\nout\n\nstderr:\nerr\n\nexit code: 1", true},
-		{"echo out", "stdout:\nout\n\nexit code: 0", false},
-		{"echo err >&2", "stderr:\nerr\n\nexit code: 0", false},
-		{"true", "(no output)\n\nexit code: 0", false},
-		{"printf 'no newline'", "stdout:\nno newline\n\nexit code: 0", false},
-		{"printf '\\033[31mred\\033[0m\\n10%%\\r20%%\\r30%%\\n'", "stdout:\nred\n30%\n\nexit code: 0", false},
-		{"kill -KILL $$", "(no output)\n\nexit code: 137 (killed by SIGKILL)", true},
-		{"exit 300", "(no output)\n\nexit code: 44", true},
-	}
-	for _, c := range cases {
-		r := bashRun(t, ts, spillway.BashInput{Command: c.command})
-		if r.Text != c.text || r.IsError != c.isError {
-			t.Errorf("%q:\n got %q (is_error %v)\nwant %q (is_error %v)", c.command, r.Text, r.IsError, c.text, c.isError)
-		}
-		if r.Details.Running || r.Details.Backgrounded || r.Details.TimedOut || r.Details.PID <= 0 || r.Details.ExitCode == nil {
-			t.Errorf("%q: details %+v", c.command, r.Details)
-		}
-	}
-	r := bashRun(t, ts, spillway.BashInput{Command: "kill -KILL $$"})
-	if r.Details.Signal != "SIGKILL" || bashExit(r) != 137 {
-		t.Errorf("killed shell: signal %q exit %d", r.Details.Signal, bashExit(r))
-	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "echo out; echo err >&2"})
-	if r.Stdout != "out\n" || r.Stderr != "err\n" {
-		t.Errorf("pure content: stdout %q stderr %q", r.Stdout, r.Stderr)
-	}
-}
-
 func TestBashDetailsJSON(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "echo hi"})
@@ -140,59 +105,6 @@ func TestBashInputErrors(t *testing.T) {
 	want := fmt.Sprintf("known pids: %d, %d", a.Details.PID, b.Details.PID)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("unknown pid: %v, want %q", err, want)
-	}
-}
-
-func TestBashLimits(t *testing.T) {
-	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: "seq 1 5000", MaxLines: 10})
-	tr := r.Details.Stdout.Truncation
-	if !tr.Truncated || tr.TruncatedBy != "lines" || tr.OutputLines > 10 || tr.TotalLines != 5000 {
-		t.Errorf("max_lines 10: %+v", tr)
-	}
-	if r.Details.Stdout.FullOutputPath == "" || !strings.Contains(r.Text, "Full output: "+r.Details.Stdout.FullOutputPath) {
-		t.Errorf("no spill file named: %q", r.Text)
-	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000", MaxBytes: 1000})
-	if tr := r.Details.Stdout.Truncation; tr.TruncatedBy != "bytes" || tr.OutputBytes > 1000 {
-		t.Errorf("max_bytes 1000: %+v", tr)
-	}
-	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 100000", FullOutput: true})
-	if tr := r.Details.Stdout.Truncation; tr.Truncated || tr.OutputLines != 100000 {
-		t.Errorf("full_output: %+v", tr)
-	}
-	// full_output stops at the 1 MiB ceiling: seq 1 200000 is 1.2 MB.
-	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 200000", FullOutput: true})
-	if tr := r.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > spillway.StreamCeiling {
-		t.Errorf("full_output past the ceiling: %+v", tr)
-	}
-	// Each stream has its own limits and its own spill file.
-	r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 3000; seq 1 3000 >&2"})
-	o, e := r.Details.Stdout, r.Details.Stderr
-	if !o.Truncation.Truncated || !e.Truncation.Truncated || o.FullOutputPath == e.FullOutputPath ||
-		!strings.HasSuffix(o.FullOutputPath, "-stdout.log") || !strings.HasSuffix(e.FullOutputPath, "-stderr.log") {
-		t.Errorf("two streams: %+v %+v", o, e)
-	}
-}
-
-func TestBashBinaryStream(t *testing.T) {
-	ts := bashToolset(t, spillway.Options{})
-	r := bashRun(t, ts, spillway.BashInput{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
-	if !r.Details.Stdout.Binary || !strings.Contains(r.Text, "[binary output: 20001 bytes. Full output: ") {
-		t.Fatalf("binary: %q", r.Text)
-	}
-	if fi, err := os.Stat(r.Details.Stdout.FullOutputPath); err != nil || fi.Size() != 20001 {
-		t.Errorf("binary spill: %v %v", fi, err)
-	}
-}
-
-func TestBashMergedStreams(t *testing.T) {
-	p := spillway.DefaultPolicy()
-	p.Bash.MergeStreams = true
-	ts := bashToolset(t, spillway.Options{Policy: &p})
-	r := bashRun(t, ts, spillway.BashInput{Command: "echo a; echo b >&2; echo c"})
-	if r.Text != "stdout:\na\nb\nc\n\nexit code: 0" {
-		t.Errorf("merged: %q", r.Text)
 	}
 }
 

@@ -1,0 +1,141 @@
+//go:build unix
+
+package shell
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
+)
+
+// Tests of what a command's result shows: its text, its limits and its
+// spill files. The process lifecycle is tested through the library API
+// in the module root (bash_test.go), where the same tests also run under
+// the sandbox.
+
+// testRunner returns a Runner with policy p and a spill store of its own,
+// both closed when the test ends.
+func testRunner(t *testing.T, p policy.Policy) *Runner {
+	t.Helper()
+	store := spill.NewSession(spill.Config{TempDir: t.TempDir()})
+	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p, Spill: store})
+	t.Cleanup(func() {
+		r.Close()
+		store.Close()
+	})
+	return r
+}
+
+// runOK runs a command with a generous guard against hangs; the call
+// must be made (the command itself may fail).
+func runOK(t *testing.T, r *Runner, in Input) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := r.Run(ctx, in)
+	if err != nil {
+		t.Fatalf("run %q: %v", in.Command, err)
+	}
+	return res
+}
+
+// exitOf returns the exit code of a result, -1 while the command runs.
+func exitOf(res Result) int {
+	if res.Details.ExitCode == nil {
+		return -1
+	}
+	return *res.Details.ExitCode
+}
+
+func TestRunText(t *testing.T) {
+	r := testRunner(t, policy.Default())
+	cases := []struct {
+		command string
+		text    string
+		isError bool
+	}{
+		{"echo out; echo err >&2; exit 1", "stdout:\nout\n\nstderr:\nerr\n\nexit code: 1", true},
+		{"echo out", "stdout:\nout\n\nexit code: 0", false},
+		{"echo err >&2", "stderr:\nerr\n\nexit code: 0", false},
+		{"true", "(no output)\n\nexit code: 0", false},
+		{"printf 'no newline'", "stdout:\nno newline\n\nexit code: 0", false},
+		{"printf '\\033[31mred\\033[0m\\n10%%\\r20%%\\r30%%\\n'", "stdout:\nred\n30%\n\nexit code: 0", false},
+		{"kill -KILL $$", "(no output)\n\nexit code: 137 (killed by SIGKILL)", true},
+		{"exit 300", "(no output)\n\nexit code: 44", true},
+	}
+	for _, c := range cases {
+		res := runOK(t, r, Input{Command: c.command})
+		if res.Text != c.text || res.IsError != c.isError {
+			t.Errorf("%q:\n got %q (is_error %v)\nwant %q (is_error %v)", c.command, res.Text, res.IsError, c.text, c.isError)
+		}
+		if res.Details.Running || res.Details.Backgrounded || res.Details.TimedOut || res.Details.PID <= 0 || res.Details.ExitCode == nil {
+			t.Errorf("%q: details %+v", c.command, res.Details)
+		}
+	}
+	res := runOK(t, r, Input{Command: "kill -KILL $$"})
+	if res.Details.Signal != "SIGKILL" || exitOf(res) != 137 {
+		t.Errorf("killed shell: signal %q exit %d", res.Details.Signal, exitOf(res))
+	}
+	res = runOK(t, r, Input{Command: "echo out; echo err >&2"})
+	if res.Stdout != "out\n" || res.Stderr != "err\n" {
+		t.Errorf("pure content: stdout %q stderr %q", res.Stdout, res.Stderr)
+	}
+}
+
+func TestRunLimits(t *testing.T) {
+	r := testRunner(t, policy.Default())
+	res := runOK(t, r, Input{Command: "seq 1 5000", MaxLines: 10})
+	tr := res.Details.Stdout.Truncation
+	if !tr.Truncated || tr.TruncatedBy != "lines" || tr.OutputLines > 10 || tr.TotalLines != 5000 {
+		t.Errorf("max_lines 10: %+v", tr)
+	}
+	if res.Details.Stdout.FullOutputPath == "" || !strings.Contains(res.Text, "Full output: "+res.Details.Stdout.FullOutputPath) {
+		t.Errorf("no spill file named: %q", res.Text)
+	}
+	res = runOK(t, r, Input{Command: "seq 1 100000", MaxBytes: 1000})
+	if tr := res.Details.Stdout.Truncation; tr.TruncatedBy != "bytes" || tr.OutputBytes > 1000 {
+		t.Errorf("max_bytes 1000: %+v", tr)
+	}
+	res = runOK(t, r, Input{Command: "seq 1 100000", FullOutput: true})
+	if tr := res.Details.Stdout.Truncation; tr.Truncated || tr.OutputLines != 100000 {
+		t.Errorf("full_output: %+v", tr)
+	}
+	// full_output stops at the 1 MiB ceiling: seq 1 200000 is 1.2 MB.
+	res = runOK(t, r, Input{Command: "seq 1 200000", FullOutput: true})
+	if tr := res.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > policy.StreamCeiling {
+		t.Errorf("full_output past the ceiling: %+v", tr)
+	}
+	// Each stream has its own limits and its own spill file.
+	res = runOK(t, r, Input{Command: "seq 1 3000; seq 1 3000 >&2"})
+	o, e := res.Details.Stdout, res.Details.Stderr
+	if !o.Truncation.Truncated || !e.Truncation.Truncated || o.FullOutputPath == e.FullOutputPath ||
+		!strings.HasSuffix(o.FullOutputPath, "-stdout.log") || !strings.HasSuffix(e.FullOutputPath, "-stderr.log") {
+		t.Errorf("two streams: %+v %+v", o, e)
+	}
+}
+
+func TestRunBinaryStream(t *testing.T) {
+	r := testRunner(t, policy.Default())
+	res := runOK(t, r, Input{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
+	if !res.Details.Stdout.Binary || !strings.Contains(res.Text, "[binary output: 20001 bytes. Full output: ") {
+		t.Fatalf("binary: %q", res.Text)
+	}
+	if fi, err := os.Stat(res.Details.Stdout.FullOutputPath); err != nil || fi.Size() != 20001 {
+		t.Errorf("binary spill: %v %v", fi, err)
+	}
+}
+
+func TestRunMergedStreams(t *testing.T) {
+	p := policy.Default()
+	p.Bash.MergeStreams = true
+	r := testRunner(t, p)
+	res := runOK(t, r, Input{Command: "echo a; echo b >&2; echo c"})
+	if res.Text != "stdout:\na\nb\nc\n\nexit code: 0" {
+		t.Errorf("merged: %q", res.Text)
+	}
+}
