@@ -42,7 +42,7 @@ func lineCount(s string) int64 {
 }
 
 var (
-	showingRe = regexp.MustCompile(`showing lines (?:(\d+)-(\d+))?(?: and )?(?:(\d+)-(\d+))? of (\d+)( \([0-9.]+[KMG]?B limit\))?`)
+	showingRe = regexp.MustCompile(`showing lines (?:(\d+)-(\d+))?(?: and )?(?:(\d+)-(\d+))? of (\d+)( \([0-9.]+[KMG]?B limit\))?( \(\d+ tokens limit\))?`)
 	omittedRe = regexp.MustCompile(`(?m)^\[\.\.\. (\d+) (lines?) \(([0-9.]+[KMG]?B)\) omitted \.\.\.\]$`)
 	cutRe     = regexp.MustCompile(`(\d+) (lines?) cut at (\d+) chars`)
 	limitRe   = regexp.MustCompile(`\[(\d+) (matches|match|results|result|entries|entry) limit reached`)
@@ -80,7 +80,8 @@ func checkBashStream(t *testing.T, label, text, shown string, d spillway.StreamD
 	if tr.TotalLines != lineCount(whole) || tr.TotalBytes != int64(len(whole)) {
 		t.Fatalf("%s: total %d lines %d bytes, the output has %d lines %d bytes", label, tr.TotalLines, tr.TotalBytes, lineCount(whole), len(whole))
 	}
-	fits := tr.TotalLines <= int64(lim.MaxLines) && tr.TotalBytes <= int64(lim.MaxBytes)
+	fits := tr.TotalLines <= int64(lim.MaxLines) && tr.TotalBytes <= int64(lim.MaxBytes) &&
+		(lim.MaxTokens == 0 || output.EstimateTokens([]byte(whole)) <= lim.MaxTokens)
 	switch tr.TruncatedBy {
 	case "":
 		if tr.Truncated || shown != whole {
@@ -94,6 +95,10 @@ func checkBashStream(t *testing.T, label, text, shown string, d spillway.StreamD
 		if tr.TotalBytes <= int64(lim.MaxBytes) {
 			t.Fatalf("%s: cut by bytes, but %d bytes fit the limit %d", label, tr.TotalBytes, lim.MaxBytes)
 		}
+	case output.ByTokens:
+		if lim.MaxTokens == 0 || int64(output.EstimateTokens([]byte(whole))) <= int64(lim.MaxTokens) {
+			t.Fatalf("%s: cut by tokens, but the limit is %d and the output is %d tokens", label, lim.MaxTokens, output.EstimateTokens([]byte(whole)))
+		}
 	case output.ByLineChars:
 		// The byte limit counts what is shown: lines cut at the cap
 		// may make an output fit that would not fit whole.
@@ -103,7 +108,7 @@ func checkBashStream(t *testing.T, label, text, shown string, d spillway.StreamD
 	default:
 		t.Fatalf("%s: truncated_by %q", label, tr.TruncatedBy)
 	}
-	if fits && (tr.TruncatedBy == output.ByLines || tr.TruncatedBy == output.ByBytes) {
+	if fits && tr.TruncatedBy != "" && tr.TruncatedBy != output.ByLineChars {
 		t.Fatalf("%s: the output fits its limits but is said cut by %s", label, tr.TruncatedBy)
 	}
 	if tr.TotalLines > int64(lim.MaxLines) && !tr.Truncated {
@@ -164,6 +169,9 @@ func checkBashStream(t *testing.T, label, text, shown string, d spillway.StreamD
 	if (m[6] != "") && !strings.Contains(m[6], output.FormatSize(int64(lim.MaxBytes))) {
 		t.Fatalf("%s: the byte limit is %d, notice %q", label, lim.MaxBytes, m[6])
 	}
+	if (m[7] != "") != (tr.TruncatedBy == output.ByTokens) || m[7] != "" && !strings.Contains(m[7], fmt.Sprintf("(%d tokens limit)", lim.MaxTokens)) {
+		t.Fatalf("%s: cut by %s under a %d tokens limit, notice %q", label, tr.TruncatedBy, lim.MaxTokens, notice)
+	}
 	// The omitted middle: the marker's count closes the sum.
 	if head > 0 && tail > 0 {
 		om := omittedRe.FindStringSubmatch(shown)
@@ -185,6 +193,7 @@ func randomLimits(r *rand.Rand) output.Limits {
 		MaxLines:     1 + r.IntN([]int{5, 100, 3000}[r.IntN(3)]),
 		MaxBytes:     1 + r.IntN([]int{200, 10_000, 200_000}[r.IntN(3)]),
 		MaxLineChars: r.IntN([]int{1, 100, 3000}[r.IntN(3)]),
+		MaxTokens:    r.IntN(2) * r.IntN([]int{50, 5000, 100_000}[r.IntN(3)]),
 	}
 }
 
