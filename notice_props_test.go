@@ -329,6 +329,12 @@ func searchTree(t *testing.T, r *rand.Rand) (dir string, files int, matches map[
 	return dir, files, matches
 }
 
+// cutByView says a listing was cut by its byte or token limit, which
+// both cut the lines shown and say "K of M shown".
+func cutByView(tr output.Truncation) bool {
+	return tr.TruncatedBy == output.ByBytes || tr.TruncatedBy == output.ByTokens
+}
+
 // checkCounted checks the notices of a result limit and a byte limit:
 // "[N <noun> limit reached" only when more than N exist, and "K of M
 // <noun> shown" with K shown and M what the full result holds.
@@ -374,6 +380,7 @@ func TestNoticePropertiesGrep(t *testing.T) {
 		}
 		p := mustPolicy(t, "default")
 		p.Grep.MaxBytes = 1 + r.IntN([]int{300, 20_000, 200_000}[r.IntN(3)])
+		p.Grep.MaxTokens = r.IntN(2) * r.IntN([]int{100, 5000}[r.IntN(2)])
 		p.ResultBudget = 0
 		ts := followToolset(t, p)
 		limit := 1 + r.IntN([]int{3, 100, 3000}[r.IntN(3)])
@@ -393,7 +400,7 @@ func TestNoticePropertiesGrep(t *testing.T) {
 			if !d.Truncation.Truncated && shown != d.MatchCount {
 				t.Fatalf("nothing cut, %d lines shown of %d matches", shown, d.MatchCount)
 			}
-			checkCounted(t, res.Text, limit, shown, total, d.MatchLimitReached, d.Truncation.TruncatedBy == output.ByBytes, d.FullOutputPath)
+			checkCounted(t, res.Text, limit, shown, total, d.MatchLimitReached, cutByView(d.Truncation), d.FullOutputPath)
 			if m := cutRe.FindStringSubmatch(res.Text); m != nil {
 				if atoi(m[1]) != int64(d.LinesCut) {
 					t.Fatalf("%q, lines_cut %d", m[0], d.LinesCut)
@@ -413,6 +420,7 @@ func TestNoticePropertiesFind(t *testing.T) {
 		dir, files, _ := searchTree(t, r)
 		p := mustPolicy(t, "default")
 		p.Find.MaxBytes = 1 + r.IntN([]int{300, 20_000, 200_000}[r.IntN(3)])
+		p.Find.MaxTokens = r.IntN(2) * r.IntN([]int{100, 5000}[r.IntN(2)])
 		p.ResultBudget = 0
 		ts := followToolset(t, p)
 		limit := 1 + r.IntN([]int{3, 100, 3000}[r.IntN(3)])
@@ -426,7 +434,7 @@ func TestNoticePropertiesFind(t *testing.T) {
 			if d.Count != shown {
 				t.Fatalf("count %d, %d shown", d.Count, shown)
 			}
-			checkCounted(t, res.Text, limit, shown, files, d.ResultLimitReached, d.Truncation.TruncatedBy == output.ByBytes, d.FullOutputPath)
+			checkCounted(t, res.Text, limit, shown, files, d.ResultLimitReached, cutByView(d.Truncation), d.FullOutputPath)
 		})
 	}
 }
@@ -442,6 +450,7 @@ func TestNoticePropertiesLs(t *testing.T) {
 		}
 		p := mustPolicy(t, "default")
 		p.Ls.MaxBytes = 1 + r.IntN([]int{300, 20_000, 200_000}[r.IntN(3)])
+		p.Ls.MaxTokens = r.IntN(2) * r.IntN([]int{100, 5000}[r.IntN(2)])
 		p.ResultBudget = 0
 		ts := followToolset(t, p)
 		limit := 1 + r.IntN([]int{3, 100, 3000}[r.IntN(3)])
@@ -454,7 +463,7 @@ func TestNoticePropertiesLs(t *testing.T) {
 			if d.Count != len(res.Entries) {
 				t.Fatalf("count %d, %d entries shown", d.Count, len(res.Entries))
 			}
-			checkCounted(t, res.Text, limit, d.Count, entries, d.EntryLimitReached, d.Truncation.TruncatedBy == output.ByBytes, d.FullOutputPath)
+			checkCounted(t, res.Text, limit, d.Count, entries, d.EntryLimitReached, cutByView(d.Truncation), d.FullOutputPath)
 			if d.EntryLimitReached && !strings.Contains(res.Text, fmt.Sprintf("the directory holds %d", entries)) {
 				t.Fatalf("the limit is said reached without the total %d: %q", entries, res.Text[max(0, len(res.Text)-300):])
 			}
