@@ -208,3 +208,12 @@ func TestSeedOpencode(t *testing.T) {
 		t.Errorf("temp_file_path without a cut: %v", m)
 	}
 }
+
+// seqLines is "from\n" … "to\n", as seq prints them.
+func seqLines(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}

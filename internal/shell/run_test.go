@@ -18,11 +18,13 @@ import (
 // in the module root (bash_test.go), where the same tests also run under
 // the sandbox.
 
-// testRunner returns a Runner with policy p and a spill store of its own,
-// both closed when the test ends.
+// testRunner returns a Runner with policy p and a spill store of its own
+// made from p, both closed when the test ends.
 func testRunner(t *testing.T, p policy.Policy) *Runner {
 	t.Helper()
-	store := spill.NewSession(spill.Config{TempDir: t.TempDir()})
+	cfg := p.Spill.StoreConfig()
+	cfg.TempDir = t.TempDir()
+	store := spill.NewSession(cfg)
 	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p, Spill: store})
 	t.Cleanup(func() {
 		r.Close()

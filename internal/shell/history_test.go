@@ -1,0 +1,188 @@
+//go:build unix
+
+package shell
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/policy"
+)
+
+// Tests of showing a recorded call's output again: the history keeps
+// what each stream's spill file and tail hold, and Render picks lines from
+// them without running anything.
+
+// seqLines is "from\n" … "to\n", as seq prints them.
+func seqLines(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// shownText is the content of a re-rendered stream: the text between
+// "stdout:\n" and its bracketed notice.
+func shownText(t *testing.T, text string) string {
+	t.Helper()
+	body, ok := strings.CutPrefix(text, "stdout:\n")
+	if !ok {
+		t.Fatalf("no stdout section in %q", text)
+	}
+	body, _, _ = strings.Cut(body, "\n\n")
+	i := strings.LastIndex(body, "\n[")
+	if i < 0 {
+		return ""
+	}
+	return body[:i+1]
+}
+
+func TestHistoryRerender(t *testing.T) {
+	sh := testRunner(t, policy.Default())
+	id := runOK(t, sh, Input{Command: "seq 1 10000; echo oops >&2"}).Details.HistoryID
+	small := runOK(t, sh, Input{Command: "printf 'a\\nb\\nc\\n'"}).Details.HistoryID
+	cases := []struct {
+		in   RenderInput
+		want string
+	}{
+		{RenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
+		{RenderInput{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
+		{RenderInput{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
+		{RenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
+		{RenderInput{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
+		{RenderInput{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
+		{RenderInput{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
+		{RenderInput{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
+		{RenderInput{ID: small}, "a\nb\nc\n"},
+	}
+	for _, c := range cases {
+		r, err := sh.Render(c.in)
+		if err != nil || r.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, r.Text)
+			continue
+		}
+		if got := shownText(t, r.Text); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q\n(text %q)", c.in, got, c.want, r.Text)
+		}
+	}
+	r, _ := sh.Render(RenderInput{ID: id, Strategy: "tail", MaxLines: 2})
+	if !strings.Contains(r.Text, "stderr:\noops\n") || !strings.Contains(r.Text, "[tail: lines 9999-10000 of 10000") ||
+		r.Details.Stdout.FirstLine != 9999 || r.Details.Stdout.LastLine != 10000 || !strings.Contains(r.Text, "exit code: 0") {
+		t.Errorf("both streams: %q %+v", r.Text, r.Details.Stdout)
+	}
+	for _, bad := range []RenderInput{
+		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
+		{ID: id, Offset: 3, Strategy: "tail"},
+	} {
+		if r, err := sh.Render(bad); err == nil {
+			t.Errorf("%+v: want an error, got %q", bad, r.Text)
+		}
+	}
+	if r, err := sh.Render(RenderInput{ID: id, Offset: 20000}); err != nil || !r.IsError || !strings.Contains(r.Text, "past the end") {
+		t.Errorf("offset past the end: %v %q", err, r.Text)
+	}
+}
+
+// A stream past the spill cap: the file holds its start and the history
+// keeps its end; a line in between is said to be lost, never made up.
+func TestHistoryCappedStream(t *testing.T) {
+	p := policy.Default()
+	p.Spill.MaxBytes = 1 << 20
+	sh := testRunner(t, p)
+	res := runOK(t, sh, Input{Command: "seq 1 2000000"}) // 14.9 MB
+	if !res.Details.Stdout.SpillCapped {
+		t.Fatalf("not capped: %+v", res.Details.Stdout)
+	}
+	id := res.Details.HistoryID
+	rec := sh.History(HistoryFilter{})[0]
+	if rec.Stdout.TailPath == "" || rec.Stdout.TotalLines != 2000000 {
+		t.Fatalf("record: %+v", rec.Stdout)
+	}
+	for _, c := range []struct {
+		in   RenderInput
+		want string
+	}{
+		{RenderInput{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
+		{RenderInput{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
+		{RenderInput{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
+		{RenderInput{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
+		{RenderInput{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
+	} {
+		r, err := sh.Render(c.in)
+		if err != nil || r.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, r.Text)
+			continue
+		}
+		if got := shownText(t, r.Text); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.in, got, c.want)
+		}
+		if !strings.Contains(r.Text, "lost") {
+			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Text)
+		}
+	}
+	r2, _ := sh.Render(RenderInput{ID: id, Offset: 1000000, MaxLines: 2})
+	if !r2.IsError || !strings.Contains(r2.Text, "line 1000000 was not saved") {
+		t.Errorf("a line past the cap: %q", r2.Text)
+	}
+}
+
+// The ring forgets the oldest call first, and its spill file with it.
+func TestHistoryRingForgetsOldest(t *testing.T) {
+	sh := testRunner(t, policy.Default())
+	first := runOK(t, sh, Input{Command: "seq 1 5000"})
+	path := first.Details.Stdout.FullOutputPath
+	for i := 0; i < 200; i++ {
+		runOK(t, sh, Input{Command: "true"})
+	}
+	all := sh.History(HistoryFilter{})
+	if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
+		t.Fatalf("ring: %d records, %d to %d", len(all), all[0].ID, all[len(all)-1].ID)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the forgotten call's spill file %s is still there (%v)", path, err)
+	}
+	if _, err := sh.Render(RenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+		t.Errorf("forgotten id: %v", err)
+	}
+}
+
+// The flood of docs/tools.md's promise: 1.4 GB of output, re-rendered from the history with
+// tail and with a line range. The figures are logged, not asserted.
+func TestHistoryFloodRerender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 1.4 GB through the pipeline")
+	}
+	sh := testRunner(t, policy.Default())
+	start := time.Now()
+	res := runOK(t, sh, Input{Command: "seq 1 150000000"})
+	run := time.Since(start)
+	d := res.Details.Stdout
+	if d.Truncation.TotalLines != 150000000 || !d.SpillCapped {
+		t.Fatalf("flood: %+v", d)
+	}
+	t.Logf("seq 1 150000000: %s of output in %v", "1.4GB", run)
+	for _, c := range []struct {
+		in   RenderInput
+		want string
+	}{
+		{RenderInput{ID: res.Details.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
+		{RenderInput{ID: res.Details.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
+		{RenderInput{ID: res.Details.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
+	} {
+		start := time.Now()
+		res, err := sh.Render(c.in)
+		took := time.Since(start)
+		if err != nil || res.IsError {
+			t.Errorf("%+v: %v %s", c.in, err, res.Text)
+			continue
+		}
+		if got := shownText(t, res.Text); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.in, got, c.want)
+		}
+		t.Logf("re-render %+v: %v", c.in, took)
+	}
+}
