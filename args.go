@@ -16,8 +16,10 @@ import (
 // bounds, or parameters of different methods together. The MCP server
 // returns it as an isError result; the CLI exits with status 2.
 type ArgsError struct {
+	// Tool is the name of the tool called.
 	Tool string
-	Err  error
+	// Err says what does not fit, naming the parameter.
+	Err error
 }
 
 func (e *ArgsError) Error() string { return e.Tool + ": " + e.Err.Error() }

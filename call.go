@@ -26,8 +26,13 @@ type ToolCall struct {
 // tool's details (a BashDetails, ReadDetails, …), whether the command
 // failed, and the image a read returned.
 type ToolResult struct {
-	Text    string
+	// Text is what the model reads.
+	Text string
+	// Details are the tool's details: a BashDetails, ReadDetails,
+	// GrepDetails, FindDetails, LsDetails, JobsDetails or HistoryDetails.
 	Details any
+	// IsError says the command did not succeed (see BashResult.IsError),
+	// or a Rerender could not show a stream.
 	IsError bool
 	// Image holds an image a read returned, MimeType its type.
 	Image    []byte

@@ -141,9 +141,12 @@ func (t *Toolset) Rerender(in RerenderInput) (RerenderResult, error) {
 // HistoryDetails are the details of the history tool: a listing's Records
 // and Sessions, or the call Shown again.
 type HistoryDetails struct {
-	Records  []HistoryRecord  `json:"records,omitempty"`
-	Sessions []SessionInfo    `json:"sessions,omitempty"`
-	Shown    *RerenderDetails `json:"shown,omitempty"`
+	// Records are the recorded calls a listing shows, oldest first.
+	Records []HistoryRecord `json:"records,omitempty"`
+	// Sessions are the named sessions, listed beside the records.
+	Sessions []SessionInfo `json:"sessions,omitempty"`
+	// Shown describes the call a Rerender showed again.
+	Shown *RerenderDetails `json:"shown,omitempty"`
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
 	Tokens int `json:"tokens"`

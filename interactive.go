@@ -88,6 +88,7 @@ type JobsInput struct{}
 
 // JobsDetails are the details of the jobs tool.
 type JobsDetails struct {
+	// Jobs are the background jobs, oldest first.
 	Jobs []JobInfo `json:"jobs"`
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
