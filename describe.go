@@ -83,7 +83,7 @@ func describeBash(p Policy) string {
 
 func describeRead(p Policy) string {
 	r := p.Read
-	return fmt.Sprintf("Read a text file, or an image. Returns at most %d lines or %s, whichever comes first, "+
+	return fmt.Sprintf("Read a text file, or an image. Returns at most %d lines or %s%s, whichever comes first, "+
 		"starting at line `offset` (1-based, default 1). When more remains, the text ends with "+
 		"`[Showing lines S-E of N. Use offset=E+1 to continue]`: call again with that offset to page on. "+
 		"`offset` is exact on files of any size, so jump straight to a line that grep or a compiler reported. "+
@@ -92,7 +92,7 @@ func describeRead(p Policy) string {
 		"Reads the spill files that other tools' notices name. "+
 		"Images (PNG, JPEG, GIF, WebP, up to 5 MB) come back as images. "+
 		"A directory is an error: use `ls`. Other binary files are refused: inspect them with `bash` (`xxd FILE | head`, `strings FILE`).",
-		r.MaxLines, size(r.MaxBytes), lineCap("Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. ", r.MaxLineChars))
+		r.MaxLines, size(r.MaxBytes), tokenCap(" or", r.MaxTokens), lineCap("Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. ", r.MaxLineChars))
 }
 
 // tokenCap states a token limit after conj (" or", " and"), "" when there

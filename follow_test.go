@@ -268,10 +268,18 @@ func TestFollowRead(t *testing.T) {
 		"huge.txt": randomOutput(r, 30_000),
 		"min.json": "[" + strings.Repeat(`{"id":1,"name":"item"},`, 3<<20/23) + "{}]",
 		"crlf.txt": strings.ReplaceAll(randomOutput(r, 500), "\n", "\r\n"),
+		// The same files under a token limit that binds first.
+		"tokens/huge.txt": randomOutput(r, 10_000),
+		"tokens/min.json": "[" + strings.Repeat(`{"id":1,"name":"item"},`, 1<<20/23) + "{}]",
 	} {
 		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(data), 0o644)
-		ts := followToolset(t, mustPolicy(t, "default"))
+		pol := mustPolicy(t, "default")
+		if strings.HasPrefix(name, "tokens/") {
+			pol.Read.MaxTokens = 2500
+		}
+		ts := followToolset(t, pol)
 		f := newFollower(t, ts, len(data)/1000+strings.Count(data, "\n")*3+20)
 		if got := f.chain(output.ReadCall(p, 1, 0, 0), 0); got != data {
 			t.Errorf("%s: rebuilt %d bytes of %d, first difference at %d", name, len(got), len(data), diffAt(got, data))
@@ -480,12 +488,19 @@ func FuzzFollowRead(f *testing.F) {
 		// At least 4 bytes, so that one character always fits a page.
 		p.Read.MaxBytes = int(maxBytes%200_000) + 4
 		p.Read.MaxLineChars = int(maxLineChars%5000) + 1
+		perCall := p.Read.MaxBytes // bytes a call shows at least, about
+		if seed%3 == 0 {
+			// A third of the runs add a token limit; no text
+			// estimates at more than two tokens a byte.
+			p.Read.MaxTokens = int(maxBytes%20_000)/3 + 500
+			perCall = min(perCall, p.Read.MaxTokens/2)
+		}
 		r := rand.New(rand.NewPCG(seed, seed>>3))
 		data := randomOutput(r, int(lines%6000)+1)
 		path := filepath.Join(t.TempDir(), "f.txt")
 		os.WriteFile(path, []byte(data), 0o644)
 		ts := followToolset(t, p)
-		fl := newFollower(t, ts, 4*len(data)/p.Read.MaxBytes+4*strings.Count(data, "\n")+20)
+		fl := newFollower(t, ts, 4*len(data)/perCall+4*strings.Count(data, "\n")+20)
 		if got := fl.chain(output.ReadCall(path, 1, 0, 0), 0); got != data {
 			t.Fatalf("rebuilt %d bytes of %d, first difference at %d", len(got), len(data), diffAt(got, data))
 		}

@@ -108,17 +108,54 @@ func TestBashMaxTokens(t *testing.T) {
 // without one they say nothing of tokens but the parameter.
 func TestDescriptionsStateTokenLimits(t *testing.T) {
 	p := spillway.DefaultPolicy()
-	for _, name := range []string{"bash", "grep", "find", "ls"} {
+	for _, name := range []string{"bash", "read", "grep", "find", "ls"} {
 		tool, _ := spillway.LookupTool(name)
 		if d := tool.Describe(p); strings.Contains(d, "tokens (estimated)") {
 			t.Errorf("%s: no token limit, yet the description states one", name)
 		}
 	}
-	p.Bash.Stdout.MaxTokens, p.Grep.MaxTokens, p.Find.MaxTokens, p.Ls.MaxTokens = 1111, 2222, 3333, 4444
-	for name, want := range map[string]string{"bash": "or 1111 tokens", "grep": "and 2222 tokens", "find": "and 3333 tokens", "ls": "and 4444 tokens"} {
+	p.Bash.Stdout.MaxTokens, p.Grep.MaxTokens, p.Find.MaxTokens, p.Ls.MaxTokens, p.Read.MaxTokens = 1111, 2222, 3333, 4444, 5555
+	for name, want := range map[string]string{"bash": "or 1111 tokens", "grep": "and 2222 tokens", "find": "and 3333 tokens", "ls": "and 4444 tokens", "read": "or 5555 tokens"} {
 		tool, _ := spillway.LookupTool(name)
 		if d := tool.Describe(p); !strings.Contains(d, want+" (estimated)") {
 			t.Errorf("%s: the description does not state %q:\n%s", name, want, d)
 		}
+	}
+}
+
+// read.max_tokens: a page ends before the line that would pass the token
+// limit, the notice names it, and one line bigger than the limit is shown
+// in part with the char_offset to go on.
+func TestReadMaxTokens(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 500 {
+		b.WriteString("line " + jsonInt(i) + " of the file\n")
+	}
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(b.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "one.txt"), []byte(strings.Repeat("word ", 5000)+"\n"), 0o644)
+	p := spillway.DefaultPolicy()
+	p.Read.MaxTokens = 100
+	ts := bashToolset(t, spillway.Options{Cwd: dir, Policy: &p})
+	res, err := ts.Read(context.Background(), spillway.ReadInput{Path: "f.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Details.Truncation
+	if tr.TruncatedBy != output.ByTokens || !strings.Contains(res.Text, "(100 tokens limit). Use offset=") {
+		t.Fatalf("truncated_by %q:\n%s", tr.TruncatedBy, res.Text)
+	}
+	if n := output.EstimateTokensString(res.Content); n > 100 || n < 80 {
+		t.Errorf("the page shows %d tokens for a limit of 100", n)
+	}
+	res, err = ts.Read(context.Background(), spillway.ReadInput{Path: "one.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Details.Truncation.TruncatedBy != output.ByTokens || !res.Details.Truncation.FirstLinePartial || len(res.Details.Next) != 1 {
+		t.Fatalf("one long line: %+v\n%s", res.Details, res.Text)
+	}
+	if n := output.EstimateTokensString(res.Content); n > 100 {
+		t.Errorf("part of a line: %d tokens for a limit of 100", n)
 	}
 }

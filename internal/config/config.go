@@ -71,6 +71,7 @@ type readKeys struct {
 	MaxLines     *int64 `toml:"max_lines"`
 	MaxBytes     *int64 `toml:"max_bytes"`
 	MaxLineChars *int64 `toml:"max_line_chars"`
+	MaxTokens    *int64 `toml:"max_tokens"`
 }
 
 type grepKeys struct {
@@ -304,6 +305,7 @@ func (c *Config) Apply(p *policy.Policy) {
 		setInt(&p.Read.MaxLines, r.MaxLines, policy.LinesCeiling)
 		setInt(&p.Read.MaxBytes, r.MaxBytes, policy.StreamCeiling)
 		setInt(&p.Read.MaxLineChars, r.MaxLineChars, policy.StreamCeiling)
+		setInt(&p.Read.MaxTokens, r.MaxTokens, policy.StreamCeiling)
 	}
 	if g := k.Grep; g != nil {
 		setInt(&p.Grep.Limit, g.Limit, policy.LinesCeiling)
@@ -426,6 +428,7 @@ func (c *Config) check(lines map[string]int) []error {
 		atLeast("read.max_lines", r.MaxLines, 1)
 		atLeast("read.max_bytes", r.MaxBytes, 1)
 		atLeast("read.max_line_chars", r.MaxLineChars, 0)
+		atLeast("read.max_tokens", r.MaxTokens, 0)
 	}
 	if g := k.Grep; g != nil {
 		atLeast("grep.limit", g.Limit, 1)
@@ -721,7 +724,7 @@ func TOML(p policy.Policy) ([]byte, error) {
 		ResultBudget: i64(p.ResultBudget),
 		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget, KeepNamedMS: &keep},
 		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
-		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars)},
+		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars), MaxTokens: i64(p.Read.MaxTokens)},
 		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars), MaxTokens: i64(p.Grep.MaxTokens)},
 		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes), MaxTokens: i64(p.Find.MaxTokens)},
 		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes), MaxTokens: i64(p.Ls.MaxTokens)},

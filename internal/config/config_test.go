@@ -47,6 +47,7 @@ max_tokens = 6060
 max_lines = 1234
 max_bytes = 23456
 max_line_chars = 345
+max_tokens = 3400
 
 [grep]
 limit = 42
@@ -108,6 +109,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"read.max_lines", p.Read.MaxLines, 1234},
 		{"read.max_bytes", p.Read.MaxBytes, 23456},
 		{"read.max_line_chars", p.Read.MaxLineChars, 345},
+		{"read.max_tokens", p.Read.MaxTokens, 3400},
 		{"grep.limit", p.Grep.Limit, 42},
 		{"grep.max_bytes", p.Grep.MaxBytes, 4343},
 		{"grep.max_line_chars", p.Grep.MaxLineChars, 44},

@@ -13,8 +13,11 @@ import (
 // a log line of megabytes): offset names the line, char_offset the first
 // character. Its memory is O(maxBytes) whatever the length of the line.
 type charPage struct {
-	skip     int64
-	maxBytes int
+	skip      int64
+	maxBytes  int
+	maxTokens int                 // 0: no token limit
+	tokens    output.TokenCounter // the estimate of text
+	byTokens  bool                // the token limit ended the page
 
 	san     *output.Sanitizer
 	text    []byte // the characters shown
@@ -26,8 +29,8 @@ type charPage struct {
 	started bool
 }
 
-func newCharPage(skip int64, maxBytes int) *charPage {
-	c := &charPage{skip: skip, maxBytes: maxBytes}
+func newCharPage(skip int64, maxBytes, maxTokens int) *charPage {
+	c := &charPage{skip: skip, maxBytes: maxBytes, maxTokens: maxTokens}
 	c.san = output.NewLineSanitizer(c.take)
 	return c
 }
@@ -74,6 +77,17 @@ func (c *charPage) take(b []byte) {
 		if len(c.text)+size > c.maxBytes {
 			c.more = true
 			return
+		}
+		if c.maxTokens > 0 {
+			// At least one character is shown, so that paging on
+			// always moves.
+			with := c.tokens
+			with.Write(b[:size])
+			if with.Tokens() > int64(c.maxTokens) && len(c.text) > 0 {
+				c.more, c.byTokens = true, true
+				return
+			}
+			c.tokens = with
 		}
 		c.text = append(c.text, b[:size]...)
 		b = b[size:]

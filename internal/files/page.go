@@ -13,6 +13,7 @@ type pageLimits struct {
 	maxLines     int  // lines shown at most (> 0)
 	maxBytes     int  // bytes of shown text at most (> 0)
 	maxLineChars int  // a longer line is cut; 0: no cut
+	maxTokens    int  // estimated tokens of shown text at most; 0: no limit
 	lineNumbers  bool // prefix cat -n style numbers
 }
 
@@ -20,9 +21,10 @@ type pageLimits struct {
 type stopReason uint8
 
 const (
-	stopNone  stopReason = iota
-	stopLines            // maxLines lines shown
-	stopBytes            // the next line did not fit maxBytes
+	stopNone   stopReason = iota
+	stopLines             // maxLines lines shown
+	stopBytes             // the next line did not fit maxBytes
+	stopTokens            // the next line did not fit maxTokens
 )
 
 var replacementChar = []byte(string(utf8.RuneError))
@@ -45,6 +47,7 @@ type page struct {
 	shown   int64
 	done    bool
 	stop    stopReason
+	tokens  output.TokenCounter // the estimate of text
 
 	linesCut      int64
 	firstCut      int64 // number of the first cut line (0: none)
@@ -298,6 +301,7 @@ func (p *page) endLine(terminated bool) {
 		}
 		return
 	}
+	textLen, contentLen := len(p.text), len(p.content)
 	if p.lim.lineNumbers {
 		p.text = appendNumber(p.text, p.number())
 	}
@@ -306,6 +310,24 @@ func (p *page) endLine(terminated bool) {
 	p.text = append(p.text, ending...)
 	p.content = append(p.content, body...)
 	p.content = append(p.content, ending...)
+	if p.lim.maxTokens > 0 {
+		with := p.tokens
+		with.Write(p.text[textLen:])
+		if with.Tokens() > int64(p.lim.maxTokens) {
+			// The line would pass the token limit: the page ends
+			// before it, or, on the first line, shows its start as
+			// a line over the byte limit does.
+			p.text, p.content = p.text[:textLen], p.content[:contentLen]
+			p.stop = stopTokens
+			if p.shown > 0 {
+				p.done = true
+			} else {
+				p.endMeasured()
+			}
+			return
+		}
+		p.tokens = with
+	}
 	if cut {
 		p.linesCut++
 		if p.firstCut == 0 {

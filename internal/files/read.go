@@ -109,6 +109,7 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 		maxLines:     t.cfg.Read.ForCall(in.Limit).MaxLines,
 		maxBytes:     t.cfg.Read.MaxBytes,
 		maxLineChars: t.cfg.Read.MaxLineChars,
+		maxTokens:    t.cfg.Read.MaxTokens,
 		lineNumbers:  in.LineNumbers || t.cfg.Read.LineNumbers,
 	}
 	return t.readText(ctx, f, path, fi, mime, offset, int64(in.CharOffset), lim)
@@ -209,7 +210,7 @@ func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, of
 	if offset > idx.totalLines {
 		return renderText(path, mime, offset, lim, newPage(lim, offset), idx), nil
 	}
-	cp := newCharPage(charOffset, lim.maxBytes)
+	cp := newCharPage(charOffset, lim.maxBytes, lim.maxTokens)
 	if err := t.scan(ctx, f, idx.lookup(offset-1), offset-1, cp, nil, idx.size); err != nil {
 		return ReadResult{}, scanError(path, err)
 	}

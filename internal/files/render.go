@@ -47,10 +47,14 @@ func renderText(path, mime string, offset int64, lim pageLimits, pg *page, idx *
 		if last < total {
 			tr.Truncated = true
 			limit := ""
-			if pg.stop == stopBytes {
+			switch pg.stop {
+			case stopBytes:
 				tr.TruncatedBy = output.ByBytes
 				limit = fmt.Sprintf(" (%s limit)", output.FormatSize(int64(lim.maxBytes)))
-			} else {
+			case stopTokens:
+				tr.TruncatedBy = output.ByTokens
+				limit = fmt.Sprintf(" (%d tokens limit)", lim.maxTokens)
+			default:
 				tr.TruncatedBy = output.ByLines
 			}
 			if d.Next == nil {
@@ -105,6 +109,9 @@ func renderChars(path, mime string, offset, charOffset int64, cp *charPage, idx 
 		next := output.ReadCall(path, offset, 0, charOffset+n)
 		d.Next = []output.Call{next}
 		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+		if cp.byTokens {
+			tr.TruncatedBy = output.ByTokens
+		}
 		tr.FirstLinePartial = true
 		notice = fmt.Sprintf("[%s of a %s line. Use char_offset=%d to continue]", where, output.FormatSize(cp.raw), charOffset+n)
 	case offset < total:

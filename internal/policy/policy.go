@@ -49,10 +49,11 @@ type Bash struct {
 // Read is the policy of the read tool. MaxLines is the default of the
 // read's limit parameter. MaxLineChars of zero means lines are never cut.
 // LineNumbers numbers every line whatever the call's line_numbers, for
-// agents tuned to a read tool that always numbers them.
+// agents tuned to a read tool that always numbers them. MaxTokens of zero
+// means no token limit.
 type Read struct {
-	MaxLines, MaxBytes, MaxLineChars int
-	LineNumbers                      bool
+	MaxLines, MaxBytes, MaxLineChars, MaxTokens int
+	LineNumbers                                 bool
 }
 
 // Grep is the policy of the grep tool. Limit is the default of its limit
@@ -256,7 +257,7 @@ func (r Read) ForCall(limit int) Read {
 // Limits returns the pipeline limits of a read: the head of the file,
 // MaxLines and MaxBytes, lines cut at MaxLineChars.
 func (r Read) Limits() output.Limits {
-	return output.Limits{Strategy: output.Head, MaxLines: r.MaxLines, MaxBytes: r.MaxBytes, MaxLineChars: r.MaxLineChars}
+	return output.Limits{Strategy: output.Head, MaxLines: r.MaxLines, MaxBytes: r.MaxBytes, MaxLineChars: r.MaxLineChars, MaxTokens: r.MaxTokens}
 }
 
 // ForCall applies a grep call's limit parameter (matches, or files in
