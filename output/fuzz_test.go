@@ -104,7 +104,10 @@ func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpi
 	if len(sizes) == 0 || len(in) < sniffSize && IsBinary(in) {
 		return
 	}
-	s := sanitizeAll(in)
+	// A look commits what the sanitizer holds back: the stream the windows
+	// partition is the one sanitized with a commit at each Cut.
+	var s []byte
+	ref := NewSanitizer(func(b []byte) { s = append(s, b...) })
 	var sp memSpill
 	p := New(Options{Limits: lim, Spill: sp.opener(), SpillWhen: sw})
 	var windows []Result
@@ -119,12 +122,15 @@ func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpi
 	for i := 0; len(rest) > 0; i++ {
 		n := min(len(rest), int(sizes[i%len(sizes)])%97+1)
 		p.Write(rest[:n])
+		ref.Write(rest[:n])
 		rest = rest[n:]
 		if sizes[i%len(sizes)]%2 == 1 && p.decided {
+			ref.Commit()
 			window(p.Cut())
 		}
 	}
 	p.Close()
+	ref.Close()
 	window(p.Result())
 	if windows[0].Binary {
 		return
@@ -156,9 +162,18 @@ func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpi
 	if total != int64(len(s)) {
 		t.Fatalf("windows hold %d bytes of %d", total, len(s))
 	}
-	if !bytes.Equal(sp.buf.Bytes(), wantSpill) {
+	if sp.opened > 0 && !bytes.Equal(sp.buf.Bytes(), s) {
+		t.Fatalf("the spill is not the stream the windows show")
+	}
+	if sp.opened > 0 && sanitizeCommitsNothing(in) && !bytes.Equal(sp.buf.Bytes(), wantSpill) {
 		t.Fatalf("Cut changed the spill")
 	}
+}
+
+// sanitizeCommitsNothing reports whether in holds nothing that redraws,
+// so that a commit changes nothing in its sanitized stream.
+func sanitizeCommitsNothing(in []byte) bool {
+	return bytes.IndexByte(in, 0x1b) < 0
 }
 
 func checkBinary(t *testing.T, in []byte, r Result, sp memSpill) {
@@ -197,6 +212,11 @@ func addSanitizerSeeds(f *testing.F) {
 		"\xff\xfe\xc3\n\xe2\x82\xac\xe2\x82",
 		"\x1b[" + string(bytes.Repeat([]byte("1;"), 50)) + "m",
 		"\x1b]" + string(bytes.Repeat([]byte("x"), 5000)),
+		string(redrawFrames(4, 3, "\x1b[3A")),
+		string(redrawFrames(3, 2, "\x1b[2F")),
+		"a\nb\nc\x1b[2A\rX\x1b[Kyz\x1b[1B\x1b[3Gq\x1b[J\n",
+		"\x1b[1A\x1b[1B[+] Building\n => step\n\x1b[2A\x1b[0G[+] Built\n",
+		"\x1b[5Aabove\x1b[2Ebelow\x1b[H\x1b[2Jhome\x1b[1K\x1b[2K",
 	} {
 		f.Add([]byte(s), []byte{1, 2, 3})
 	}
@@ -229,6 +249,8 @@ func FuzzSanitizer(f *testing.F) {
 		if !bytes.Equal(got, want) {
 			t.Fatalf("input %q split by %v:\n got  %q\n want %q", in, sizes, got, want)
 		}
+		// The same bytes as redraw tokens, against the reference model.
+		checkRedraw(t, in, sizes)
 	})
 }
 

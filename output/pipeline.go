@@ -340,14 +340,23 @@ func (p *Pipeline) Close() error {
 	return nil
 }
 
-// Progress reports the raw bytes and the sanitized lines seen so far.
-// Before the first 8 KiB decide whether the stream is text, the lines are
-// counted in the raw bytes held for that decision.
+// Progress reports the raw bytes and the sanitized lines seen so far, the
+// lines the sanitizer holds back included (a redraw may yet make them
+// fewer). Before the first 8 KiB decide whether the stream is text, the
+// lines are counted in the raw bytes held for that decision.
 func (p *Pipeline) Progress() (bytes, lines int64) {
 	if !p.decided {
 		return p.raw, int64(countNewlines(p.sniff))
 	}
-	return p.raw, p.lines()
+	held := p.san.Held()
+	if p.binary || len(held) == 0 {
+		return p.raw, p.lines()
+	}
+	lines = p.nl + int64(countNewlines(held))
+	if held[len(held)-1] != '\n' {
+		lines++
+	}
+	return p.raw, lines
 }
 
 func countNewlines(b []byte) int { return bytes.Count(b, newline) }
@@ -367,6 +376,11 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	if !p.decided {
 		// A snapshot before the first 8 KiB decides on what has arrived.
 		p.decide()
+	}
+	if !p.binary && !p.closed {
+		// What the sanitizer holds back for redraws is shown now: it goes
+		// into the window, and a redraw after this look adds lines.
+		p.san.Commit()
 	}
 	r := Result{Binary: p.binary, SpillCapped: p.spillCapped, limits: p.opt.Limits}
 	r.limits.MaxBytes = maxBytes

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
 )
@@ -13,10 +14,6 @@ const (
 	maxCSI = 64
 	// maxString bounds the body of an OSC/DCS/SOS/PM/APC string.
 	maxString = 4096
-	// maxPendingLine bounds the part of a line held back so that a later
-	// lone '\r' can overwrite it. A longer line is passed on; a lone '\r'
-	// after that point starts a new line instead.
-	maxPendingLine = 64 << 10
 	// Sanitized pieces shorter than directSize (text between escape
 	// sequences, say) are gathered and passed on together, at most
 	// flushSize at a time and at the end of each Write; longer pieces are
@@ -60,10 +57,23 @@ type Sanitizer struct {
 
 	carry RuneCarry // start of a rune split across writes
 
-	out     []byte // sanitized text gathered for emit
-	line    []byte // held part of the current line (after the last '\n')
-	segLen  int64  // bytes of the current line segment, held or passed on
-	pending bool   // a '\r' was seen; the next text replaces the line
+	out []byte // sanitized text gathered for emit
+
+	// The lines held back, as a terminal shows them: every one but the
+	// last ends in '\n'.
+	hold   []byte
+	rows   int  // finished lines held: the '\n' bytes of hold
+	open   bool // the first held line started before the hold
+	passed int  // bytes of that line passed on already
+
+	// The cursor. Unless placed, it is at the end of the last held line
+	// (plain text appends there). Once placed, row counts held lines from
+	// the first (below 0: a line passed on; above s.rows: below the last)
+	// and col characters from the start of the line (-1: unknown, in a
+	// line partly passed on).
+	placed   bool
+	row, col int
+	pending  bool // a '\r' was seen; the next text replaces the line
 
 	// oneLine: the input is one line at a time (EndLine between lines),
 	// and the Sanitizer never adds a line break of its own, so that the
@@ -115,10 +125,10 @@ func (s *Sanitizer) Close() error {
 	if s.carry.Len() > 0 { // the aborted sequence may end in a partial rune
 		s.carry.Resolve(nil, true, s.text)
 	}
-	s.put(s.line)
-	s.line = s.line[:0]
+	s.put(s.hold)
+	s.clearHold()
 	s.flush()
-	s.segLen = 0
+	s.placed = false
 	s.pending = false
 	return nil
 }
@@ -149,7 +159,7 @@ func (s *Sanitizer) process(p []byte) {
 			s.seq = append(s.seq[:0], c)
 			i++
 		case c == '\r':
-			s.pending = true
+			s.carriageReturn()
 			i++
 		case c < 0x80: // other control bytes and DEL
 			i++
@@ -259,6 +269,7 @@ func (s *Sanitizer) escape(p []byte) int {
 			switch {
 			case c >= 0x20 && c <= 0x3f: // parameters, intermediates
 			case c >= 0x40 && c <= 0x7e: // final byte
+				s.csi(c)
 				s.done()
 				return i + 1
 			default:
@@ -316,55 +327,42 @@ func (s *Sanitizer) abortSeq() {
 	s.process(rest)
 }
 
-// text passes on sanitized text, applying a pending '\r' and holding back
-// the unfinished last line.
+// text passes on sanitized text (whole characters, no control byte but
+// '\t' and '\n'), written at the cursor.
 func (s *Sanitizer) text(b []byte) {
-	if s.pending && b[0] != '\n' {
-		s.overwrite()
+	for len(b) > 0 {
+		if !s.placed {
+			s.appendText(b)
+			return
+		}
+		k := bytes.IndexByte(b, '\n')
+		switch {
+		case k == 0:
+			s.newlineAt()
+			b = b[1:]
+		case k > 0:
+			b = b[s.writeAt(b[:k]):]
+		default:
+			b = b[s.writeAt(b):]
+		}
 	}
-	s.pending = false
-	k := lastIndexByte(b, '\n')
-	if k >= 0 {
-		s.put(s.line)
-		s.line = s.line[:0]
-		s.put(b[:k+1])
-		b = b[k+1:]
-		s.segLen = 0
-	}
-	if len(b) == 0 {
-		return
-	}
-	s.segLen += int64(len(b))
-	if len(s.line)+len(b) > maxPendingLine {
-		// Too long to hold back: pass it on.
-		s.put(s.line)
-		s.line = s.line[:0]
-		s.put(b)
-		return
-	}
-	s.line = append(s.line, b...)
 }
 
-// Held returns the unfinished last line the Sanitizer holds back (the
-// text after the last '\r' of it, if any). It is valid until the next call.
-func (s *Sanitizer) Held() []byte { return s.line }
-
-// overwrite applies a lone '\r': the held line is dropped, or, if part of it
-// was already passed on, the text after the '\r' starts a new line.
-func (s *Sanitizer) overwrite() {
-	if s.segLen > maxPendingLine && s.oneLine {
-		// Part of the line is gone already; the rest follows it.
-		s.put(s.line)
-		s.line = s.line[:0]
-		return
+// Commit passes on the finished lines held back: a look at a stream that
+// is still being written shows them, so a later redraw no longer rewrites
+// them (it adds lines after them, as a terminal that was watched has shown
+// both). The unfinished last line stays held.
+func (s *Sanitizer) Commit() {
+	if s.rows > 0 {
+		s.pass(lastIndexByte(s.hold, '\n')+1, s.rows)
 	}
-	if s.segLen > maxPendingLine {
-		s.put(s.line)
-		s.put(newline)
-	}
-	s.line = s.line[:0]
-	s.segLen = 0
+	s.flush()
 }
+
+// Held returns the lines the Sanitizer holds back: the unfinished last
+// line, and the lines before it that a redraw may still rewrite. It is
+// valid until the next call.
+func (s *Sanitizer) Held() []byte { return s.hold }
 
 // put passes on b after what was put before: a long piece at once, a
 // short one gathered with its neighbours.
