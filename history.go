@@ -75,6 +75,9 @@ type RerenderInput struct {
 	// policy's.
 	MaxLines int `json:"max_lines,omitempty"`
 	MaxBytes int `json:"max_bytes,omitempty"`
+	// MaxTokens, when above zero, bounds each stream shown to that many
+	// estimated tokens too (output.EstimateTokens, which errs high).
+	MaxTokens int `json:"max_tokens,omitempty"`
 	// Offset, when given, shows the lines from this one (1-based) on.
 	Offset int `json:"offset,omitempty"`
 	// Pattern, when given, shows only the lines that match this RE2

@@ -159,3 +159,28 @@ func TestReadMaxTokens(t *testing.T) {
 		t.Errorf("part of a line: %d tokens for a limit of 100", n)
 	}
 }
+
+// history's re-render takes max_tokens too: the stream is shown again
+// within it, and the notice says so.
+func TestRerenderMaxTokens(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	res, err := ts.Bash(context.Background(), spillway.BashInput{Command: "seq 1 3000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID, MaxTokens: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(again.Text, "cut at the 100 tokens limit") {
+		t.Fatalf("the notice does not name the token limit:\n%s", again.Text)
+	}
+	body := again.Text[:strings.Index(again.Text, "[head_tail:")]
+	body = strings.TrimPrefix(body, "stdout:\n")
+	if n := output.EstimateTokensString(body); n > 130 {
+		t.Errorf("%d tokens shown again under a limit of 100 (with the marker)", n)
+	}
+	if _, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID, MaxTokens: -1}); err == nil {
+		t.Error("max_tokens -1 accepted")
+	}
+}

@@ -24,13 +24,14 @@ import (
 // RenderInput is spillway.RerenderInput inside the implementation; the
 // fields are documented there.
 type RenderInput struct {
-	ID       int    `json:"id"`
-	Stream   string `json:"stream,omitempty"`
-	Strategy string `json:"strategy,omitempty"`
-	MaxLines int    `json:"max_lines,omitempty"`
-	MaxBytes int    `json:"max_bytes,omitempty"`
-	Offset   int    `json:"offset,omitempty"`
-	Pattern  string `json:"pattern,omitempty"`
+	ID        int    `json:"id"`
+	Stream    string `json:"stream,omitempty"`
+	Strategy  string `json:"strategy,omitempty"`
+	MaxLines  int    `json:"max_lines,omitempty"`
+	MaxBytes  int    `json:"max_bytes,omitempty"`
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	Offset    int    `json:"offset,omitempty"`
+	Pattern   string `json:"pattern,omitempty"`
 }
 
 // RenderDetails is spillway.RerenderDetails inside the implementation; the
@@ -109,7 +110,7 @@ func (r *Runner) Render(in RenderInput) (RenderResult, error) {
 		b.WriteString(label + ":\n" + body)
 		return shown
 	}
-	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, false)
+	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, false).WithMaxTokens(in.MaxTokens)
 	res.Details.Stdout = section("stdout", &d.stdout, pol.Stdout)
 	res.Details.Stderr = section("stderr", d.stderr, pol.Stderr)
 	if b.Len() == 0 {
@@ -135,8 +136,8 @@ func (in RenderInput) validate() error {
 	default:
 		return fmt.Errorf("strategy %q: want head, tail or head_tail", in.Strategy)
 	}
-	if in.MaxLines < 0 || in.MaxBytes < 0 || in.Offset < 0 {
-		return errors.New("max_lines, max_bytes and offset must be positive")
+	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 || in.Offset < 0 {
+		return errors.New("max_lines, max_bytes, max_tokens and offset must be positive")
 	}
 	if in.Offset > 0 && in.Strategy != "" {
 		return errors.New("give offset (a line range) or strategy, not both")
@@ -160,24 +161,44 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 	if in.Strategy != "" {
 		strategy = output.Strategy(in.Strategy)
 	}
-	maxLines, maxBytes := int64(lim.MaxLines), int64(lim.MaxBytes)
-	var parts []part
-	switch {
-	case re != nil:
-		shown.Mode = "pattern"
-		parts, err = src.grep(re, int64(max(in.Offset, 1)), maxLines, maxBytes)
-	case in.Offset > 0:
-		shown.Mode = "range"
-		parts, err = src.lines(int64(in.Offset), maxLines, maxBytes)
-	case strategy == output.Head:
-		shown.Mode = "head"
-		parts, err = src.lines(1, maxLines, maxBytes)
-	case strategy == output.Tail:
-		shown.Mode = "tail"
-		parts, err = src.last(maxLines, maxBytes)
-	default:
+	maxLines := int64(lim.MaxLines)
+	pick := func(maxBytes int64) ([]part, error) {
+		switch {
+		case re != nil:
+			shown.Mode = "pattern"
+			return src.grep(re, int64(max(in.Offset, 1)), maxLines, maxBytes)
+		case in.Offset > 0:
+			shown.Mode = "range"
+			return src.lines(int64(in.Offset), maxLines, maxBytes)
+		case strategy == output.Head:
+			shown.Mode = "head"
+			return src.lines(1, maxLines, maxBytes)
+		case strategy == output.Tail:
+			shown.Mode = "tail"
+			return src.last(maxLines, maxBytes)
+		}
 		shown.Mode = "head_tail"
-		parts, err = src.headTail(maxLines, maxBytes, lim.HeadShare)
+		return src.headTail(maxLines, maxBytes, lim.HeadShare)
+	}
+	parts, err := pick(int64(lim.MaxBytes))
+	byTokens := false
+	if err == nil && lim.MaxTokens > 0 && partsTokens(parts, lim.MaxLineChars) > lim.MaxTokens {
+		// The largest byte limit whose parts fit the token limit, as
+		// the pipeline finds it for a result.
+		byTokens = true
+		lo, hi := int64(0), int64(lim.MaxBytes)
+		for hi-lo > 1 && err == nil {
+			mid := lo + (hi-lo)/2
+			var ps []part
+			if ps, err = pick(mid); partsTokens(ps, lim.MaxLineChars) <= lim.MaxTokens {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		if err == nil {
+			parts, err = pick(max(1, lo))
+		}
 	}
 	if err != nil {
 		return "", shown, err
@@ -203,12 +224,26 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 		shown.Truncated = shown.Truncated || p.cut
 	}
 	shown.Missing = src.missing()
-	b.WriteString(notice(s, shown, src))
+	tokensLimit := 0
+	if byTokens {
+		shown.Truncated, tokensLimit = true, lim.MaxTokens
+	}
+	b.WriteString(notice(s, shown, src, tokensLimit))
 	return b.String(), shown, nil
 }
 
-// notice says which lines were shown of how many, and where the rest is.
-func notice(s *streamData, sh *ShownStream, src *source) string {
+// partsTokens is the estimate of the content parts show.
+func partsTokens(parts []part, maxLineChars int) int {
+	n := 0
+	for _, p := range parts {
+		n += output.EstimateTokensString(cutLines(p.text, maxLineChars, false))
+	}
+	return n
+}
+
+// notice says which lines were shown of how many, and where the rest is;
+// tokensLimit, when above zero, is the token limit that cut them.
+func notice(s *streamData, sh *ShownStream, src *source, tokensLimit int) string {
 	var b strings.Builder
 	b.WriteString("[")
 	switch {
@@ -223,6 +258,9 @@ func notice(s *streamData, sh *ShownStream, src *source) string {
 		fmt.Fprintf(&b, "%s: lines %d-%d", sh.Mode, sh.FirstLine, sh.LastLine)
 	}
 	fmt.Fprintf(&b, " of %d (%s)", s.Lines, output.FormatSize(s.Bytes))
+	if tokensLimit > 0 {
+		fmt.Fprintf(&b, ", cut at the %d tokens limit", tokensLimit)
+	}
 	if sh.Missing != "" {
 		b.WriteString("; " + sh.Missing)
 	}
