@@ -48,7 +48,7 @@ func TestCallArguments(t *testing.T) {
 		{"ls", `{"limit":1}`, ""},
 		{"history", `{}`, ""},
 		{"history", `{"status":"ok","limit":2}`, ""},
-		{"history", `{"id":3,"status":"ok"}`, "id takes only stream, strategy, max_lines, max_bytes, offset, pattern (got status)"},
+		{"history", `{"id":3,"status":"ok"}`, "id takes only stream, strategy, max_lines, max_bytes, max_tokens, offset, pattern (got status)"},
 		{"history", `{"pattern":"x"}`, "pattern go with id"},
 		{"history", `{"status":"done"}`, `parameter "status": want one of ok, failed, running`},
 	} {
