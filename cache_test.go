@@ -13,7 +13,7 @@ func cacheToolset(t *testing.T, ttl time.Duration, commands ...string) *spillway
 	t.Helper()
 	pol := spillway.DefaultPolicy()
 	pol.Cache.Commands = commands
-	pol.Cache.TTLMS = int(ttl / time.Millisecond)
+	pol.Cache.TTL = ttl
 	return bashToolset(t, spillway.Options{Policy: &pol})
 }
 

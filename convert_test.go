@@ -162,6 +162,8 @@ func fill(v reflect.Value, n *int) {
 		v.SetInt(int64(*n))
 	case reflect.Uint8:
 		v.SetUint(uint64(*n))
+	case reflect.Float64:
+		v.SetFloat(float64(*n) / 1000)
 	case reflect.Bool:
 		v.SetBool(true)
 	case reflect.Pointer:
@@ -265,6 +267,27 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		f, err := ParseFormat(name)
 		if want, _ := render.ParseFormat(name); err != nil || render.Format(f) != want {
 			t.Errorf("ParseFormat(%q) = %q, %v; want %q", name, f, err, want)
+		}
+	}
+}
+
+// The policy goes to the implementation and back whole: a field the
+// conversions leave out comes back zero.
+func TestPolicyConversionsCarryEveryField(t *testing.T) {
+	src := reflect.New(reflect.TypeFor[policy.Policy]()).Elem()
+	n := 0
+	fill(src, &n)
+	p := src.Interface().(policy.Policy)
+	if back := newPolicy(p).impl(); !reflect.DeepEqual(back, p) {
+		t.Errorf("policy through the API and back:\n got %+v\nwant %+v", back, p)
+	}
+	for _, name := range ProfileNames() {
+		q, err := Profile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back := newPolicy(q.impl()); !reflect.DeepEqual(back, q) {
+			t.Errorf("%s: got %+v, want %+v", name, back, q)
 		}
 	}
 }

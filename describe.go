@@ -64,8 +64,8 @@ func describeBash(p Policy) string {
 			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)
 	}
 	bound := ""
-	if p.MaxWaitMS > 0 {
-		bound = fmt.Sprintf(", at most %d", p.MaxWaitMS)
+	if p.MaxWait > 0 {
+		bound = fmt.Sprintf(", at most %d", p.MaxWait.Milliseconds())
 	}
 	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d%s) the command is NOT killed: it moves to the "+
 		"background and the result gives its pid and the output so far. Start servers, watchers and anything that "+
@@ -76,7 +76,7 @@ func describeBash(p Policy) string {
 		"- `kill_pid: PID` stops it (SIGTERM to its process group, SIGKILL after 2 s) and returns its last output.\n"+
 		"Give exactly one of `command`, `check_pid`, `kill_pid`. A command that leaves a child running "+
 		"(`server &`) returns when the shell exits; the child becomes a background job with a pid you can check or kill.\n\n",
-		p.TimeoutMS, bound)
+		p.Timeout.Milliseconds(), bound)
 	d.WriteString("The text ends with `exit code: N`; a non-zero exit is reported as an error.")
 	return d.String()
 }

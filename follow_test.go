@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -153,7 +152,7 @@ func (f *follower) listing(content string, next []output.Call, again func(output
 	return upTo(content, 1, next[0]) + f.chain(next[0], 0)
 }
 
-func followToolset(t testing.TB, pol policy.Policy) *spillway.Toolset {
+func followToolset(t testing.TB, pol spillway.Policy) *spillway.Toolset {
 	t.Helper()
 	pol.Spill.Dir = t.TempDir()
 	return bashToolset(t, spillway.Options{Policy: &pol})
@@ -182,7 +181,7 @@ func randomOutput(r *rand.Rand, n int) string {
 
 // followBash runs a command printing out to stdout and errOut to stderr
 // and checks that the hints rebuild both.
-func followBash(t testing.TB, pol policy.Policy, out, errOut string) {
+func followBash(t testing.TB, pol spillway.Policy, out, errOut string) {
 	t.Helper()
 	ts := followToolset(t, pol)
 	dir := t.TempDir()
@@ -215,9 +214,9 @@ func diffAt(a, b string) int {
 	return min(len(a), len(b))
 }
 
-func mustPolicy(t testing.TB, profile string) policy.Policy {
+func mustPolicy(t testing.TB, profile string) spillway.Policy {
 	t.Helper()
-	p, err := policy.Profile(profile)
+	p, err := spillway.Profile(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,8 +362,8 @@ func TestFollowGrep(t *testing.T) {
 
 // bigLimits raises the byte limits of the search and list tools to their
 // ceiling.
-func bigLimits(p policy.Policy) policy.Policy {
-	p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes = policy.StreamCeiling, policy.StreamCeiling, policy.StreamCeiling
+func bigLimits(p spillway.Policy) spillway.Policy {
+	p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes = spillway.StreamCeiling, spillway.StreamCeiling, spillway.StreamCeiling
 	p.ResultBudget = 0
 	return p
 }

@@ -111,7 +111,7 @@ func New(opts Options) (*Toolset, error) {
 func newToolset(opts Options) (*Toolset, error) {
 	t := &Toolset{policy: policy.Default()}
 	if opts.Policy != nil {
-		t.policy = *opts.Policy
+		t.policy = opts.Policy.impl()
 		if err := t.policy.Validate(); err != nil {
 			return nil, fmt.Errorf("spillway: the policy cannot be used: %w (start from DefaultPolicy() or Profile(name) and change what you need)", err)
 		}
@@ -167,7 +167,7 @@ func newToolset(opts Options) (*Toolset, error) {
 }
 
 // Policy returns the policy the toolset applies.
-func (t *Toolset) Policy() Policy { return t.policy }
+func (t *Toolset) Policy() Policy { return newPolicy(t.policy) }
 
 // Format returns how the toolset writes results' text.
 func (t *Toolset) Format() Format { return t.format }

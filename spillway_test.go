@@ -25,7 +25,7 @@ func TestNewRefusesWhatCannotWork(t *testing.T) {
 		want string
 	}{
 		{"zero policy", spillway.Options{Cwd: dir, Policy: &spillway.Policy{}}, "the policy cannot be used: shell is empty"},
-		{"no timeout", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.TimeoutMS = 0 })}, "timeout_ms 0"},
+		{"no timeout", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Timeout = 0 })}, "timeout_ms 0"},
 		{"bad strategy", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Bash.Stderr.Strategy = "middle" })}, `bash.stderr: strategy "middle"`},
 		{"no grep limit", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Grep.Limit = 0 })}, "grep.limit 0"},
 		{"bad env", spillway.Options{Cwd: dir, Env: map[string]string{"A=B": "1"}}, "Options.Env"},

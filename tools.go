@@ -197,7 +197,7 @@ var tools = []Tool{
 			{Name: "session", Type: String,
 				Doc: "Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use."},
 			{Name: "timeout", Type: Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms", Methods: Run | CheckJob,
-				Default: func(p Policy) any { return p.TimeoutMS },
+				Default: func(p Policy) any { return int(p.Timeout.Milliseconds()) },
 				Doc: "Milliseconds to wait before the command moves to the background (it keeps running). " +
 					"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."},
 			{Name: "run_in_background", Type: Bool,

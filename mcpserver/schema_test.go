@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway"
 )
@@ -83,7 +84,7 @@ func TestToolDefinitions(t *testing.T) {
 	p := spillway.DefaultPolicy()
 	p.Read.MaxLines = 1234
 	p.Bash.Stdout.MaxBytes = 10 * 1024
-	p.TimeoutMS = 60_000
+	p.Timeout = 60 * time.Second
 	tools := Tools(p)
 	if len(tools) == 0 || tools[0].Name != "bash" {
 		t.Fatalf("tools start with %v, want bash first", tools)

@@ -215,12 +215,12 @@ func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error
 // the background with its output so far instead of being cancelled with
 // the abandoned request.
 const (
-	// DefaultTimeoutMS is the default bash timeout of spillway mcp and
+	// DefaultTimeout is the default bash timeout of spillway mcp and
 	// serve (the CLI and the library keep 120 s).
-	DefaultTimeoutMS = 50_000
-	// MaxWaitMS bounds a call's timeout and check_pid's wait
-	// (policy.Policy.MaxWaitMS), unless the server's default timeout
+	DefaultTimeout = 50 * time.Second
+	// MaxWait bounds a call's timeout and check_pid's wait
+	// (spillway.Policy.MaxWait), unless the server's default timeout
 	// (timeout_ms) is longer: whoever set it knows their client waits
 	// longer.
-	MaxWaitMS = 55_000
+	MaxWait = 55 * time.Second
 )

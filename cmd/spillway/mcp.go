@@ -124,12 +124,12 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		return mcpserver.Config{}, fmt.Errorf("--client %q: the clients spillway fits results to are %s; any other gets the policy's budget", c.Name, mcpserver.KnownClients())
 	}
 	src := policySources()
-	src.TimeoutMS = mcpserver.DefaultTimeoutMS
+	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
 	p, err := config.Load(src)
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
-	p.MaxWaitMS = max(mcpserver.MaxWaitMS, p.TimeoutMS)
+	p.MaxWait = max(mcpserver.MaxWait, p.Timeout)
 	opts := hardened(spillway.Options{Policy: &p})
 	// --root roots: each session is confined to its client's first root.
 	rootsOnly := opts.Root == rootsRoot

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // configEnv names the config file when --config is not given.
@@ -19,9 +18,9 @@ const configEnv = "SPILLWAY_CONFIG"
 // ForCall methods. A bad file, profile or --format is an error for the
 // caller to return from RunE (main prints it and exits 2): every command
 // that loads a policy checks the format too, though it is not part of it.
-func loadPolicy() (policy.Policy, error) {
+func loadPolicy() (spillway.Policy, error) {
 	if _, err := resultFormat(); err != nil {
-		return policy.Policy{}, err
+		return spillway.Policy{}, err
 	}
 	return config.Load(policySources())
 }

@@ -2,14 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/spillway-dev/spillway"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
 func TestToolDefinitionShapes(t *testing.T) {
-	tools := mcpserver.Tools(policy.Default())
+	tools := mcpserver.Tools(spillway.DefaultPolicy())
 	want := []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
 	for _, tc := range []struct {
 		format string
@@ -64,7 +64,7 @@ func TestToolDefinitionShapes(t *testing.T) {
 
 // With typed results, each tool declares the schema of {text, details}.
 func TestTypedToolDefinitions(t *testing.T) {
-	defs, err := toolDefinitions(mcpserver.Tools(policy.Default()), "mcp", true)
+	defs, err := toolDefinitions(mcpserver.Tools(spillway.DefaultPolicy()), "mcp", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -24,12 +24,12 @@ import (
 // (docs/tools.md is checked whole by the root package's TestToolsDoc, and
 // the Go inputs by TestToolsTableMatchesTheGoInputs.)
 func TestSurfacesMatchTheTable(t *testing.T) {
-	pi, err := policy.Profile("pi")
+	pi, err := spillway.Profile("pi")
 	if err != nil {
 		t.Fatal(err)
 	}
 	odd := spillway.DefaultPolicy()
-	odd.Read.MaxLines, odd.Grep.Limit, odd.TimeoutMS, odd.Bash.Stdout.MaxBytes = 77, 33, 4321, 999
+	odd.Read.MaxLines, odd.Grep.Limit, odd.Timeout, odd.Bash.Stdout.MaxBytes = 77, 33, 4321*time.Millisecond, 999
 	for name, p := range map[string]spillway.Policy{"default": spillway.DefaultPolicy(), "pi": pi, "changed": odd} {
 		t.Run(name, func(t *testing.T) {
 			checkMCP(t, p)

@@ -14,10 +14,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -264,14 +266,14 @@ func (c *Config) Profile() string {
 // are held to it. [bash] sets both streams, [bash.stdout] and
 // [bash.stderr] one each, over [bash]. A profile's ShownLines (opencode's
 // 500 + 500 lines) is kept: max_lines here sets when output is cut.
-func (c *Config) Apply(p *policy.Policy) {
+func (c *Config) Apply(p *spillway.Policy) {
 	if c == nil {
 		return
 	}
 	k := c.keys
 	setString(&p.Shell, k.Shell)
 	if k.TimeoutMS != nil {
-		p.TimeoutMS = int(min(*k.TimeoutMS, math.MaxInt32))
+		p.Timeout = millis(min(*k.TimeoutMS, math.MaxInt32))
 	}
 	if k.ResultBudget != nil {
 		p.ResultBudget = int(min(*k.ResultBudget, math.MaxInt32))
@@ -285,7 +287,7 @@ func (c *Config) Apply(p *policy.Policy) {
 			p.Spill.BudgetBytes = *s.BudgetBytes
 		}
 		if s.KeepNamedMS != nil {
-			p.Spill.KeepNamedMS = *s.KeepNamedMS
+			p.Spill.KeepNamed = millis(*s.KeepNamedMS)
 		}
 	}
 	if b := k.Bash; b != nil {
@@ -302,26 +304,26 @@ func (c *Config) Apply(p *policy.Policy) {
 		}
 	}
 	if r := k.Read; r != nil {
-		setInt(&p.Read.MaxLines, r.MaxLines, policy.LinesCeiling)
-		setInt(&p.Read.MaxBytes, r.MaxBytes, policy.StreamCeiling)
-		setInt(&p.Read.MaxLineChars, r.MaxLineChars, policy.StreamCeiling)
-		setInt(&p.Read.MaxTokens, r.MaxTokens, policy.StreamCeiling)
+		setInt(&p.Read.MaxLines, r.MaxLines, spillway.LinesCeiling)
+		setInt(&p.Read.MaxBytes, r.MaxBytes, spillway.StreamCeiling)
+		setInt(&p.Read.MaxLineChars, r.MaxLineChars, spillway.StreamCeiling)
+		setInt(&p.Read.MaxTokens, r.MaxTokens, spillway.StreamCeiling)
 	}
 	if g := k.Grep; g != nil {
-		setInt(&p.Grep.Limit, g.Limit, policy.LinesCeiling)
-		setInt(&p.Grep.MaxBytes, g.MaxBytes, policy.StreamCeiling)
-		setInt(&p.Grep.MaxLineChars, g.MaxLineChars, policy.StreamCeiling)
-		setInt(&p.Grep.MaxTokens, g.MaxTokens, policy.StreamCeiling)
+		setInt(&p.Grep.Limit, g.Limit, spillway.LinesCeiling)
+		setInt(&p.Grep.MaxBytes, g.MaxBytes, spillway.StreamCeiling)
+		setInt(&p.Grep.MaxLineChars, g.MaxLineChars, spillway.StreamCeiling)
+		setInt(&p.Grep.MaxTokens, g.MaxTokens, spillway.StreamCeiling)
 	}
 	if f := k.Find; f != nil {
-		setInt(&p.Find.Limit, f.Limit, policy.LinesCeiling)
-		setInt(&p.Find.MaxBytes, f.MaxBytes, policy.StreamCeiling)
-		setInt(&p.Find.MaxTokens, f.MaxTokens, policy.StreamCeiling)
+		setInt(&p.Find.Limit, f.Limit, spillway.LinesCeiling)
+		setInt(&p.Find.MaxBytes, f.MaxBytes, spillway.StreamCeiling)
+		setInt(&p.Find.MaxTokens, f.MaxTokens, spillway.StreamCeiling)
 	}
 	if l := k.Ls; l != nil {
-		setInt(&p.Ls.Limit, l.Limit, policy.LinesCeiling)
-		setInt(&p.Ls.MaxBytes, l.MaxBytes, policy.StreamCeiling)
-		setInt(&p.Ls.MaxTokens, l.MaxTokens, policy.StreamCeiling)
+		setInt(&p.Ls.Limit, l.Limit, spillway.LinesCeiling)
+		setInt(&p.Ls.MaxBytes, l.MaxBytes, spillway.StreamCeiling)
+		setInt(&p.Ls.MaxTokens, l.MaxTokens, spillway.StreamCeiling)
 	}
 	if c := k.Cache; c != nil {
 		if c.Commands != nil {
@@ -330,7 +332,9 @@ func (c *Config) Apply(p *policy.Policy) {
 				p.Cache.Commands = c.Commands
 			}
 		}
-		setInt(&p.Cache.TTLMS, c.TTLMS, math.MaxInt32)
+		if c.TTLMS != nil {
+			p.Cache.TTL = millis(min(*c.TTLMS, math.MaxInt32))
+		}
 	}
 }
 
@@ -341,11 +345,14 @@ func (s streamKeys) apply(l *output.Limits) {
 	if s.HeadShare != nil {
 		l.HeadShare = *s.HeadShare
 	}
-	setInt(&l.MaxLines, s.MaxLines, policy.LinesCeiling)
-	setInt(&l.MaxBytes, s.MaxBytes, policy.StreamCeiling)
-	setInt(&l.MaxLineChars, s.MaxLineChars, policy.StreamCeiling)
-	setInt(&l.MaxTokens, s.MaxTokens, policy.StreamCeiling)
+	setInt(&l.MaxLines, s.MaxLines, spillway.LinesCeiling)
+	setInt(&l.MaxBytes, s.MaxBytes, spillway.StreamCeiling)
+	setInt(&l.MaxLineChars, s.MaxLineChars, spillway.StreamCeiling)
+	setInt(&l.MaxTokens, s.MaxTokens, spillway.StreamCeiling)
 }
+
+// millis is a config file's count of milliseconds.
+func millis(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
 func setString(dst *string, v *string) {
 	if v != nil {
@@ -705,9 +712,9 @@ func knownKeys(path []string) []string {
 }
 
 // TOML renders p as a config file that sets every key; read back with
-// ParseConfig and applied to policy.Profile(p.Profile), it gives p again
+// ParseConfig and applied to spillway.Profile(p.Profile), it gives p again
 // (SpillWhen and ShownLines come from the profile, not from the file).
-func TOML(p policy.Policy) ([]byte, error) {
+func TOML(p spillway.Policy) ([]byte, error) {
 	i64 := func(v int) *int64 { x := int64(v); return &x }
 	str := func(s string) *string { return &s }
 	stream := func(l output.Limits) *streamKeys {
@@ -716,11 +723,11 @@ func TOML(p policy.Policy) ([]byte, error) {
 			MaxLines: i64(l.MaxLines), MaxBytes: i64(l.MaxBytes), MaxLineChars: i64(l.MaxLineChars), MaxTokens: i64(l.MaxTokens)}
 	}
 	merge := p.Bash.MergeStreams
-	maxB, budget, keep := p.Spill.MaxBytes, p.Spill.BudgetBytes, p.Spill.KeepNamedMS
+	maxB, budget, keep := p.Spill.MaxBytes, p.Spill.BudgetBytes, p.Spill.KeepNamed.Milliseconds()
 	k := fileKeys{
 		Profile:      str(p.Profile),
 		Shell:        str(p.Shell),
-		TimeoutMS:    i64(p.TimeoutMS),
+		TimeoutMS:    i64(int(p.Timeout.Milliseconds())),
 		ResultBudget: i64(p.ResultBudget),
 		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget, KeepNamedMS: &keep},
 		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
@@ -728,7 +735,7 @@ func TOML(p policy.Policy) ([]byte, error) {
 		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars), MaxTokens: i64(p.Grep.MaxTokens)},
 		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes), MaxTokens: i64(p.Find.MaxTokens)},
 		Ls:           &lsKeys{Limit: i64(p.Ls.Limit), MaxBytes: i64(p.Ls.MaxBytes), MaxTokens: i64(p.Ls.MaxTokens)},
-		Cache:        &cacheKeys{Commands: p.Cache.Commands, TTLMS: i64(p.Cache.TTLMS)},
+		Cache:        &cacheKeys{Commands: p.Cache.Commands, TTLMS: i64(int(p.Cache.TTL.Milliseconds()))},
 	}
 	return toml.Marshal(k)
 }
@@ -750,28 +757,28 @@ type Sources struct {
 // config file and the flags, in that order of precedence, each held to
 // the hard ceilings. Per-call parameters come later, with the ForCall
 // methods.
-func Load(src Sources) (policy.Policy, error) {
+func Load(src Sources) (spillway.Policy, error) {
 	var cfg *Config
 	if src.ConfigPath != "" {
 		var err error
 		if cfg, err = LoadConfig(src.ConfigPath); err != nil {
-			return policy.Policy{}, err
+			return spillway.Policy{}, err
 		}
 	}
 	name := src.Profile
 	if name == "" {
 		name = cfg.Profile()
 	}
-	p, err := policy.Profile(name)
+	p, err := spillway.Profile(name)
 	if err != nil {
-		return policy.Policy{}, fmt.Errorf("--profile: %w", err)
+		return spillway.Policy{}, fmt.Errorf("--profile: %w", err)
 	}
 	if src.TimeoutMS > 0 {
-		p.TimeoutMS = src.TimeoutMS
+		p.Timeout = millis(int64(src.TimeoutMS))
 	}
 	cfg.Apply(&p)
 	if err := p.Validate(); err != nil {
-		return policy.Policy{}, fmt.Errorf("policy: %w", err)
+		return spillway.Policy{}, fmt.Errorf("policy: %w", err)
 	}
 	return p, nil
 }

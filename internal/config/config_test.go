@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway/output"
 )
@@ -86,12 +88,12 @@ func TestConfigEveryKey(t *testing.T) {
 	}{
 		{"profile", p.Profile, "pipe"},
 		{"shell", p.Shell, "/bin/sh"},
-		{"timeout_ms", p.TimeoutMS, 5000},
+		{"timeout_ms", p.Timeout, 5 * time.Second},
 		{"result_budget", p.ResultBudget, 33333},
 		{"spill.dir", p.Spill.Dir, "/var/tmp/spill"},
 		{"spill.max_bytes", p.Spill.MaxBytes, int64(1000000)},
 		{"spill.budget_bytes", p.Spill.BudgetBytes, int64(9000000)},
-		{"spill.keep_named_ms", p.Spill.KeepNamedMS, int64(60000)},
+		{"spill.keep_named_ms", p.Spill.KeepNamed, time.Minute},
 		// [bash] sets both streams; [bash.stdout] wins for stdout.
 		{"bash.strategy", p.Bash.Stderr.Strategy, output.Head},
 		{"bash.head_share", p.Bash.Stderr.HeadShare, 0.25},
@@ -121,7 +123,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"ls.max_bytes", p.Ls.MaxBytes, 4848},
 		{"ls.max_tokens", p.Ls.MaxTokens, 4800},
 		{"cache.commands", strings.Join(p.Cache.Commands, "|"), "git status|ls *"},
-		{"cache.ttl_ms", p.Cache.TTLMS, 4949},
+		{"cache.ttl_ms", p.Cache.TTL, 4949 * time.Millisecond},
 		// Not a config key: it comes from the profile.
 		{"(pipe's spill when)", p.Bash.SpillWhen, output.SpillPastBytes},
 	}
@@ -139,7 +141,7 @@ max_tokens = 50
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := policy.Default()
+	q := spillway.DefaultPolicy()
 	cfg2.Apply(&q)
 	checks = append(checks, []struct {
 		key       string
@@ -185,7 +187,7 @@ func allKeys(path []string) []string {
 
 // roundTrip checks that p written as a config file and read back, over its
 // profile, is p.
-func roundTrip(t *testing.T, p policy.Policy) {
+func roundTrip(t *testing.T, p spillway.Policy) {
 	t.Helper()
 	doc, err := TOML(p)
 	if err != nil {
@@ -203,7 +205,7 @@ func roundTrip(t *testing.T, p policy.Policy) {
 }
 
 func TestConfigRoundTripProfiles(t *testing.T) {
-	for _, name := range policy.ProfileNames() {
+	for _, name := range spillway.ProfileNames() {
 		t.Run(name, func(t *testing.T) { roundTrip(t, mustProfile(t, name)) })
 	}
 }
@@ -322,16 +324,16 @@ func TestConfigCeilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := policy.Default()
+	p := spillway.DefaultPolicy()
 	cfg.Apply(&p)
-	if p.Bash.Stdout.MaxBytes != policy.StreamCeiling || p.Bash.Stderr.MaxBytes != policy.StreamCeiling || p.Read.MaxBytes != policy.StreamCeiling || p.Ls.MaxBytes != policy.StreamCeiling {
-		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", policy.StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
+	if p.Bash.Stdout.MaxBytes != spillway.StreamCeiling || p.Bash.Stderr.MaxBytes != spillway.StreamCeiling || p.Read.MaxBytes != spillway.StreamCeiling || p.Ls.MaxBytes != spillway.StreamCeiling {
+		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", spillway.StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
 	}
-	if p.Bash.Stdout.MaxLines != policy.LinesCeiling || p.Grep.Limit != policy.LinesCeiling {
-		t.Errorf("lines not held to %d: bash %d, grep %d", policy.LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
+	if p.Bash.Stdout.MaxLines != spillway.LinesCeiling || p.Grep.Limit != spillway.LinesCeiling {
+		t.Errorf("lines not held to %d: bash %d, grep %d", spillway.LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
 	}
-	if p.Bash.Stdout.MaxLineChars != policy.StreamCeiling {
-		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, policy.StreamCeiling)
+	if p.Bash.Stdout.MaxLineChars != spillway.StreamCeiling {
+		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, spillway.StreamCeiling)
 	}
 }
 
@@ -377,11 +379,11 @@ func TestPrecedence(t *testing.T) {
 		t.Errorf("flags: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
 	}
 	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
-	b := p.Bash.ForCall(100, 1<<30, false)
-	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != policy.StreamCeiling {
+	b := policy.Bash(p.Bash).ForCall(100, 1<<30, false)
+	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != spillway.StreamCeiling {
 		t.Errorf("per call: %+v", b.Stdout)
 	}
-	if r := p.Read.ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
+	if r := policy.Read(p.Read).ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
 		t.Errorf("per call read: %+v", r)
 	}
 }
@@ -430,9 +432,9 @@ func TestDocsConfigExample(t *testing.T) {
 	}
 }
 
-func mustProfile(t *testing.T, name string) policy.Policy {
+func mustProfile(t *testing.T, name string) spillway.Policy {
 	t.Helper()
-	p, err := policy.Profile(name)
+	p, err := spillway.Profile(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@ package config
 
 import (
 	"errors"
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway"
 	"reflect"
 	"testing"
 )
@@ -24,7 +24,7 @@ func FuzzParseConfig(f *testing.F) {
 			checkErrors(t, err)
 			return
 		}
-		p, err := policy.Profile(cfg.Profile())
+		p, err := spillway.Profile(cfg.Profile())
 		if err != nil {
 			t.Fatalf("accepted an unknown profile: %v", err)
 		}
@@ -33,12 +33,12 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted a policy that does not validate: %v\n%s", err, doc)
 		}
 		for _, v := range []int{p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes} {
-			if v > policy.StreamCeiling {
+			if v > spillway.StreamCeiling {
 				t.Fatalf("max_bytes %d past the ceiling", v)
 			}
 		}
 		for _, v := range []int{p.Bash.Stdout.MaxLines, p.Bash.Stderr.MaxLines, p.Read.MaxLines, p.Grep.Limit, p.Find.Limit, p.Ls.Limit} {
-			if v > policy.LinesCeiling {
+			if v > spillway.LinesCeiling {
 				t.Fatalf("lines %d past the ceiling", v)
 			}
 		}
@@ -50,7 +50,7 @@ func FuzzParseConfig(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ConfigTOML wrote a file the parser rejects: %v\n%s", err, out)
 		}
-		q, _ := policy.Profile(cfg2.Profile())
+		q, _ := spillway.Profile(cfg2.Profile())
 		cfg2.Apply(&q)
 		if !reflect.DeepEqual(p, q) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", q, p)
