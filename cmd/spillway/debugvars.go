@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-
-	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 // debugListenEnv names a loopback address on which the process serves its
@@ -17,9 +15,11 @@ import (
 // (bench/soak.sh). Unset, nothing is served.
 const debugListenEnv = "SPILLWAY_DEBUG_LISTEN"
 
-func init() {
+// serveDebugVars starts that server when the variable asks for it; main
+// calls it once the sandbox helper (which must not serve) has had its turn.
+func serveDebugVars() {
 	addr := os.Getenv(debugListenEnv)
-	if addr == "" || (len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg) {
+	if addr == "" {
 		return
 	}
 	// The commands that bash runs must not inherit it.

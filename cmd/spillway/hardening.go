@@ -6,12 +6,12 @@ import (
 
 // hardened returns opts with the hardening flags applied: --root,
 // --sandbox and --no-network (docs/reliability.md).
-func hardened(opts spillway.Options) spillway.Options {
-	opts.Format, _ = resultFormat() // checked by loadPolicy
-	opts.Root = global.root
-	opts.Sandbox = global.sandbox
-	opts.NoNetwork = global.noNetwork
-	opts.SandboxMin = global.sandboxMin
+func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
+	opts.Format, _ = g.resultFormat() // checked by loadPolicy
+	opts.Root = g.root
+	opts.Sandbox = g.sandbox
+	opts.NoNetwork = g.noNetwork
+	opts.SandboxMin = g.sandboxMin
 	return opts
 }
 

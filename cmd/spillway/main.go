@@ -13,6 +13,7 @@ import (
 
 func main() {
 	spillway.MaybeRunSandboxHelper() // the --sandbox helper re-exec; returns unless argv[1] is its mode
+	serveDebugVars()
 	err := newRootCmd().Execute()
 	var exit exitError
 	switch {

@@ -18,9 +18,7 @@ import (
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
-func init() { commands = append(commands, newMCPCmd) }
-
-func newMCPCmd() *cobra.Command {
+func (g *globalFlags) newMCPCmd() *cobra.Command {
 	var logLevel string
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -41,7 +39,7 @@ JSON-RPC only; the log goes to stderr.`,
 			if err != nil {
 				return err
 			}
-			cfg, err := serverConfig(log)
+			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err
 			}
@@ -51,23 +49,23 @@ JSON-RPC only; the log goes to stderr.`,
 		},
 	}
 	cmd.Flags().StringVar(&logLevel, "log-level", "warn", "what to log on stderr: debug, info, warn or error")
-	addServerFlags(cmd)
+	g.addServerFlags(cmd)
 	return cmd
 }
 
 // toolsetFor makes the toolset of a session for its client: the options,
 // with the policy fitted to what that client shows the model (or to the
 // client --client names).
-func toolsetFor(opts spillway.Options, log *slog.Logger) func(mcpserver.Client) (*spillway.Toolset, error) {
+func (g *globalFlags) toolsetFor(opts spillway.Options, log *slog.Logger) func(mcpserver.Client) (*spillway.Toolset, error) {
 	return func(c mcpserver.Client) (*spillway.Toolset, error) {
-		return spillway.New(fitted(opts, c, log))
+		return spillway.New(g.fitted(opts, c, log))
 	}
 }
 
 // fitted returns opts with its policy fitted to the client c.
-func fitted(opts spillway.Options, c mcpserver.Client, log *slog.Logger) spillway.Options {
-	if serverFlags.client != "" {
-		c.Name = serverFlags.client
+func (g *globalFlags) fitted(opts spillway.Options, c mcpserver.Client, log *slog.Logger) spillway.Options {
+	if g.client != "" {
+		c.Name = g.client
 	}
 	p := c.Fit(*opts.Policy)
 	if p.ResultBudget != opts.Policy.ResultBudget || p.ErrorResultBudget != opts.Policy.ErrorResultBudget {
@@ -80,12 +78,12 @@ func fitted(opts spillway.Options, c mcpserver.Client, log *slog.Logger) spillwa
 // toolsetInRoot makes, with no --root, the toolset of a session in its
 // client's first root (with --root roots, confined to it too). A --root
 // DIR wins over the client's roots: nil.
-func toolsetInRoot(opts spillway.Options, rootsOnly bool, log *slog.Logger) func(string, mcpserver.Client) (*spillway.Toolset, error) {
+func (g *globalFlags) toolsetInRoot(opts spillway.Options, rootsOnly bool, log *slog.Logger) func(string, mcpserver.Client) (*spillway.Toolset, error) {
 	if opts.Root != "" {
 		return nil
 	}
 	return func(dir string, c mcpserver.Client) (*spillway.Toolset, error) {
-		o := fitted(opts, c, log)
+		o := g.fitted(opts, c, log)
 		o.Cwd = dir
 		if rootsOnly {
 			o.Root = dir
@@ -98,18 +96,11 @@ func toolsetInRoot(opts spillway.Options, rootsOnly bool, log *slog.Logger) func
 // client's roots.
 const rootsRoot = "roots"
 
-// serverFlags are the flags of spillway mcp and serve that shape the MCP
-// server itself.
-var serverFlags struct {
-	typedResults bool
-	client       string
-}
-
-func addServerFlags(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&serverFlags.typedResults, "typed-results", false,
+func (g *globalFlags) addServerFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&g.typedResults, "typed-results", false,
 		"give tools an outputSchema and results a structuredContent {text, details}; "+
 			"most clients then show the model that JSON instead of the text")
-	cmd.Flags().StringVar(&serverFlags.client, "client", "",
+	cmd.Flags().StringVar(&g.client, "client", "",
 		"the client to fit results to (codex, copilot, claude), instead of the name it sends; "+
 			"results then fit what that client shows the model whole (see docs/mcp.md)")
 }
@@ -119,18 +110,18 @@ func addServerFlags(cmd *cobra.Command) {
 // (--root, --sandbox, --no-network), and one toolset per session made from
 // them. It first removes the spill directories that
 // dead spillway processes left behind.
-func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
-	if c := (mcpserver.Client{Name: serverFlags.client}); c.Name != "" && !c.Known() {
+func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
+	if c := (mcpserver.Client{Name: g.client}); c.Name != "" && !c.Known() {
 		return mcpserver.Config{}, fmt.Errorf("--client %q: the clients spillway fits results to are %s; any other gets the policy's budget", c.Name, mcpserver.KnownClients())
 	}
-	src := policySources()
+	src := g.policySources()
 	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
 	p, err := config.Load(src)
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
 	p.MaxWait = max(mcpserver.MaxWait, p.Timeout)
-	opts := hardened(spillway.Options{Policy: &p})
+	opts := g.hardened(spillway.Options{Policy: &p})
 	// --root roots: each session is confined to its client's first root.
 	rootsOnly := opts.Root == rootsRoot
 	if rootsOnly {
@@ -154,15 +145,15 @@ func serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)
 	}
 	return mcpserver.Config{
-		NewToolset:   toolsetFor(opts, log),
-		NewToolsetIn: toolsetInRoot(opts, rootsOnly, log),
+		NewToolset:   g.toolsetFor(opts, log),
+		NewToolsetIn: g.toolsetInRoot(opts, rootsOnly, log),
 		RootsOnly:    rootsOnly,
 		Policy:       &p,
 		Format:       opts.Format,
 		Version:      moduleVersion(),
 		Logger:       log,
 
-		TypedResults: serverFlags.typedResults,
+		TypedResults: g.typedResults,
 	}, nil
 }
 

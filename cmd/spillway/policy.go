@@ -18,16 +18,16 @@ const configEnv = "SPILLWAY_CONFIG"
 // ForCall methods. A bad file, profile or --format is an error for the
 // caller to return from RunE (main prints it and exits 2): every command
 // that loads a policy checks the format too, though it is not part of it.
-func loadPolicy() (spillway.Policy, error) {
-	if _, err := resultFormat(); err != nil {
+func (g *globalFlags) loadPolicy() (spillway.Policy, error) {
+	if _, err := g.resultFormat(); err != nil {
 		return spillway.Policy{}, err
 	}
-	return config.Load(policySources())
+	return config.Load(g.policySources())
 }
 
 // resultFormat is --format: how results are written, text or json.
-func resultFormat() (spillway.Format, error) {
-	f, err := spillway.ParseFormat(global.format)
+func (g *globalFlags) resultFormat() (spillway.Format, error) {
+	f, err := spillway.ParseFormat(g.format)
 	if err != nil {
 		return "", fmt.Errorf("--format: %w", err)
 	}
@@ -35,10 +35,10 @@ func resultFormat() (spillway.Format, error) {
 }
 
 // policySources are the layers the global flags name.
-func policySources() config.Sources {
-	path := global.config
+func (g *globalFlags) policySources() config.Sources {
+	path := g.config
 	if path == "" {
 		path = os.Getenv(configEnv)
 	}
-	return config.Sources{Profile: global.profile, ConfigPath: path}
+	return config.Sources{Profile: g.profile, ConfigPath: path}
 }

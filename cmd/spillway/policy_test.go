@@ -10,13 +10,6 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// withFlags sets the global flags for one test.
-func withFlags(t *testing.T, g globalFlags) {
-	saved := global
-	global = g
-	t.Cleanup(func() { global = saved })
-}
-
 func TestLoadPolicy(t *testing.T) {
 	dir := t.TempDir()
 	envFile := filepath.Join(dir, "env.toml")
@@ -41,13 +34,12 @@ func TestLoadPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			withFlags(t, tt.flags)
 			t.Setenv(configEnv, tt.env)
-			p, err := loadPolicy()
+			p, err := tt.flags.loadPolicy()
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, _ := resultFormat()
+			f, _ := tt.flags.resultFormat()
 			if p.Profile != tt.profile || p.Bash.Stdout.Strategy != tt.strat || p.Read.MaxLines != tt.lines || f != tt.format {
 				t.Errorf("got profile %s, strategy %s, read lines %d, format %s; want %s, %s, %d, %s",
 					p.Profile, p.Bash.Stdout.Strategy, p.Read.MaxLines, f, tt.profile, tt.strat, tt.lines, tt.format)
@@ -74,9 +66,8 @@ func TestLoadPolicyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			withFlags(t, tt.flags)
 			t.Setenv(configEnv, tt.env)
-			_, err := loadPolicy()
+			_, err := tt.flags.loadPolicy()
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error containing %q", err, tt.want)
 			}

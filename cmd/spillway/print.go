@@ -14,8 +14,8 @@ import (
 
 // printResult prints a tool result the way the model would see it, or as
 // JSON with --json, and returns the exit status error for is_error.
-func printResult(w io.Writer, text string, details any, isError bool) error {
-	if global.json {
+func (g *globalFlags) printResult(w io.Writer, text string, details any, isError bool) error {
+	if g.json {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -44,12 +44,12 @@ func printResult(w io.Writer, text string, details any, isError bool) error {
 // printFailure prints the error of a call that could not be made, as the
 // model would read it (a JSON envelope with --format json), and returns
 // the exit status error for is_error.
-func printFailure(w io.Writer, format spillway.Format, err error) error {
+func (g *globalFlags) printFailure(w io.Writer, format spillway.Format, err error) error {
 	text := err.Error()
 	if format == spillway.FormatJSON {
 		text = spillway.ErrorEnvelope(err)
 	}
-	return printResult(w, text, nil, true)
+	return g.printResult(w, text, nil, true)
 }
 
 func isTerminal(w io.Writer) bool {

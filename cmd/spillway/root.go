@@ -8,7 +8,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// globalFlags are the server flags that apply to every tool command too.
+// globalFlags hold the flags of one command tree: those every command
+// takes, and those of mcp and serve. newRootCmd makes a new one for each
+// tree, so that two trees (in tests) share nothing.
 type globalFlags struct {
 	json    bool
 	root    string
@@ -19,11 +21,14 @@ type globalFlags struct {
 
 	noNetwork  bool
 	sandboxMin string
+
+	// Of mcp and serve: the shape of results, and the client to fit them to.
+	typedResults bool
+	client       string
 }
 
-var global globalFlags
-
 func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
 	root := &cobra.Command{
 		Use:   "spillway",
 		Short: "Agent tools (bash, read, grep, find, ls) whose results always fit",
@@ -37,24 +42,18 @@ Each tool command prints exactly the text the model would get.`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return negativeFlag(cmd) },
 	}
 	pf := root.PersistentFlags()
-	pf.BoolVar(&global.json, "json", false, `print {"text","details","is_error"} instead of the text`)
-	pf.StringVar(&global.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
-	pf.BoolVar(&global.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
-	pf.BoolVar(&global.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
-	pf.StringVar(&global.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
-	pf.StringVar(&global.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
-	pf.StringVar(&global.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
-	pf.StringVar(&global.format, "format", "text", "result format: text or json")
-	root.AddCommand(toolCommands()...)
-	for _, add := range commands {
-		root.AddCommand(add())
-	}
+	pf.BoolVar(&g.json, "json", false, `print {"text","details","is_error"} instead of the text`)
+	pf.StringVar(&g.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
+	pf.BoolVar(&g.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
+	pf.BoolVar(&g.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
+	pf.StringVar(&g.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
+	pf.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
+	pf.StringVar(&g.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
+	pf.StringVar(&g.format, "format", "text", "result format: text or json")
+	root.AddCommand(g.toolCommands()...)
+	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), newVersionCmd())
 	return root
 }
-
-// commands holds the constructors of the subcommands; each file of this
-// package registers its own in an init function.
-var commands []func() *cobra.Command
 
 // negativeFlag rejects a negative number given to any integer flag: no
 // count, line, pid or duration of spillway's is negative, and a value the

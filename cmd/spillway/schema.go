@@ -9,9 +9,7 @@ import (
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
-func init() { commands = append(commands, newSchemaCmd) }
-
-func newSchemaCmd() *cobra.Command {
+func (g *globalFlags) newSchemaCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "schema",
@@ -29,11 +27,11 @@ The descriptions state the limits of the policy in force (--profile,
 --config).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := loadPolicy()
+			p, err := g.loadPolicy()
 			if err != nil {
 				return err
 			}
-			defs, err := toolDefinitions(mcpserver.Tools(p), format, serverFlags.typedResults)
+			defs, err := toolDefinitions(mcpserver.Tools(p), format, g.typedResults)
 			if err != nil {
 				return err
 			}
@@ -46,7 +44,7 @@ The descriptions state the limits of the policy in force (--profile,
 	// This --format names a provider; it shadows the global result format,
 	// which does not apply here.
 	cmd.Flags().StringVar(&format, "format", "mcp", "shape of the definitions: mcp, anthropic or openai")
-	addServerFlags(cmd)
+	g.addServerFlags(cmd)
 	return cmd
 }
 

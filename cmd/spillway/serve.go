@@ -13,12 +13,10 @@ import (
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
-func init() { commands = append(commands, newServeCmd) }
-
 // tokenEnv holds the bearer token when --token is not given.
 const tokenEnv = "SPILLWAY_TOKEN"
 
-func newServeCmd() *cobra.Command {
+func (g *globalFlags) newServeCmd() *cobra.Command {
 	var (
 		listen   string
 		token    string
@@ -75,7 +73,7 @@ http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 			if err := mcpserver.CheckListen(listen, token); err != nil {
 				return err
 			}
-			cfg, err := serverConfig(log)
+			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err
 			}
@@ -118,6 +116,6 @@ http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
 	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
-	addServerFlags(cmd)
+	g.addServerFlags(cmd)
 	return cmd
 }

@@ -77,11 +77,11 @@ const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result 
 non-zero exit code included), 2 for bad usage.`
 
 // toolCommands returns the commands of the tools, in the table's order.
-func toolCommands() []*cobra.Command {
+func (g *globalFlags) toolCommands() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, t := range spillway.Tools() {
 		if !t.MCPOnly {
-			cmds = append(cmds, toolCommand(t))
+			cmds = append(cmds, g.toolCommand(t))
 		}
 	}
 	return cmds
@@ -91,7 +91,7 @@ func toolCommands() []*cobra.Command {
 func flagName(p spillway.Param) string { return strings.ReplaceAll(p.Name, "_", "-") }
 
 // toolCommand makes the command of tool t.
-func toolCommand(t spillway.Tool) *cobra.Command {
+func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
 	text := cliTexts[t.Name]
 	var positional []spillway.Param
 	required := 0
@@ -119,7 +119,7 @@ func toolCommand(t spillway.Tool) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runCall(cmd, call)
+			return g.runCall(cmd, call)
 		},
 	}
 	f := cmd.Flags()
@@ -144,7 +144,7 @@ func toolCommand(t spillway.Tool) *cobra.Command {
 	// The help states the defaults and limits of the policy in force,
 	// known once --profile and --config have been parsed.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		p, err := loadPolicy()
+		p, err := g.loadPolicy()
 		if err != nil {
 			p = spillway.DefaultPolicy()
 		}
@@ -227,8 +227,8 @@ func cliCall(cmd *cobra.Command, t spillway.Tool, positional []spillway.Param, a
 // SIGKILL after 2s. Arguments that do not fit the tool are bad usage
 // (exit status 2); a call that could not be made is printed as the model
 // would read it (exit status 1).
-func runCall(cmd *cobra.Command, call spillway.ToolCall) error {
-	ts, err := newCLIToolset()
+func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error {
+	ts, err := g.newCLIToolset()
 	if err != nil {
 		return err
 	}
@@ -241,9 +241,9 @@ func runCall(cmd *cobra.Command, call spillway.ToolCall) error {
 	case errors.As(err, &argsErr):
 		return err
 	case err != nil:
-		return printFailure(cmd.OutOrStdout(), ts.Format(), err)
+		return g.printFailure(cmd.OutOrStdout(), ts.Format(), err)
 	}
-	err = printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+	err = g.printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
 	if d, ok := res.Details.(spillway.BashDetails); ok && d.Running {
 		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", d.PID)
 	}

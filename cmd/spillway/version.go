@@ -9,8 +9,6 @@ import (
 	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
-func init() { commands = append(commands, newVersionCmd) }
-
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
