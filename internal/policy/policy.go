@@ -98,40 +98,23 @@ func (s Spill) StoreConfig() spill.Config {
 		KeepNamed: time.Duration(s.KeepNamedMS) * time.Millisecond}
 }
 
-// Policy is the whole set of limits a toolset applies.
+// Policy is spillway.Policy inside the implementation, field for field,
+// with its durations in milliseconds as the config file counts them; the
+// root package documents each field.
 type Policy struct {
-	// Profile names the profile the policy was built from.
-	Profile string
-	// Shell runs bash commands ("bash" unless configured).
-	Shell string
-	// TimeoutMS is the default bash timeout, after which a command is
-	// backgrounded.
-	TimeoutMS int
-	// MaxWaitMS, when above zero, bounds how long one call waits: a
-	// command's timeout and check_pid's wait. The MCP server sets it so
-	// that every call returns before its client gives up on the request.
-	// It is not a config key: timeout_ms above it raises it.
-	MaxWaitMS int
-	// ResultBudget is the most characters one result shows, everything in
-	// it (both streams, markers, notices) together; a stream that needs
-	// less leaves its share to the other. It is counted in UTF-8 bytes,
-	// never fewer than characters (or JavaScript's UTF-16 units). Zero
-	// means no budget: each stream only has its own limits.
-	ResultBudget int
-	// ErrorResultBudget, when above zero and below ResultBudget, is the
-	// budget of a bash result whose command failed (a non-zero exit or a
-	// signal): some clients keep less of an error result than of another
-	// (Claude Code keeps 10,000 characters of one). The MCP server sets it
-	// for the clients it knows; it is not a config key.
-	ErrorResultBudget int
+	Profile           string
+	Shell             string
+	TimeoutMS         int
+	MaxWaitMS         int // not a config key
+	ResultBudget      int
+	ErrorResultBudget int // not a config key
 	Spill             Spill
 	Bash              Bash
 	Read              Read
 	Grep              Grep
 	Find              Find
 	Ls                Ls
-	// Cache lets listed bash commands be answered from a recent result.
-	Cache Cache
+	Cache             Cache
 }
 
 // Cache is the opt-in result cache of bash: a command on the list may be
