@@ -44,6 +44,30 @@ var (
 // and '\n' are dropped; "\r\n" becomes "\n"; a lone '\r' followed by more
 // text replaces the line so far (progress bars); invalid UTF-8 becomes U+FFFD.
 //
+// Redraws are applied as a terminal would, within the lines still held:
+// cursor up and down (CSI A, B, E, F), to a column (CSI C, D, G), erase in
+// line (CSI K, 0K, 1K, 2K) and erase below (CSI J, 0J). A progress block
+// that moves the cursor up over itself (docker, npm, cargo, pip) collapses
+// to its final frame. Text written past the end of a line pads it with
+// spaces; a column is at most 512. A cursor moved to a row counted from
+// the top of the screen (CSI H, f, d) goes to a new line below the lines
+// held, as where that row lies among them is unknown. Erasing the screen
+// (CSI 1J, 2J, 3J) and all other sequences have no effect.
+//
+// To be redrawn a line must still be held: the Sanitizer always holds the
+// last 64 finished lines and the current one, at most 64 KiB together
+// (a longer line is passed on in part). Holding only after a first cursor
+// movement would pass on the first frame of every block before it is
+// redrawn (3 lines of history left for a 3-line block); holding always
+// delays each line by 64 lines, which Commit ends: a look at a running
+// stream (Pipeline.Result, Cut) commits what is held, so that a snapshot
+// shows every line so far, and a redraw after it adds the new frame below
+// the one shown. Plain text costs a copy of its last 64 lines a write.
+// A write to a line already passed on (a cursor moved above the hold, or
+// into a line passed on in part) cannot change it: what is held is passed
+// on, and the text starts a new line below, so nothing a terminal would
+// show is lost.
+//
 // An escape sequence that grows past its bound is not an escape sequence:
 // its ESC is dropped and the rest is passed on as text, so nothing is lost.
 //
@@ -61,7 +85,8 @@ type Sanitizer struct {
 
 	// The lines held back, as a terminal shows them: every one but the
 	// last ends in '\n'.
-	hold   []byte
+	hold   []byte // in buf
+	buf    []byte
 	rows   int  // finished lines held: the '\n' bytes of hold
 	open   bool // the first held line started before the hold
 	passed int  // bytes of that line passed on already
@@ -88,8 +113,9 @@ func NewSanitizer(emit func([]byte)) *Sanitizer {
 
 // NewLineSanitizer returns a Sanitizer for text fed one line at a time,
 // its '\n' left out, with EndLine after each: an escape sequence never
-// runs from one line into the next, and a lone '\r' in a line too long
-// to hold back is dropped instead of starting a new line. What it emits
+// runs from one line into the next, cursor movement is stripped and not
+// applied (each line of a file stands alone), and a lone '\r' in a line
+// too long to hold back is dropped instead of starting a new line. What it emits
 // for a line is that line sanitized, without a line break.
 func NewLineSanitizer(emit func([]byte)) *Sanitizer {
 	return &Sanitizer{emit: emit, oneLine: true}

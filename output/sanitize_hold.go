@@ -57,9 +57,11 @@ func (s *Sanitizer) appendText(b []byte) {
 			b = s.passLong(b)
 		}
 	}
+	s.grow(len(b))
 	s.hold = append(s.hold, b...)
-	s.rows += nl
-	s.trim()
+	if s.rows += nl; nl > 0 || len(s.hold) > holdBytes {
+		s.trim()
+	}
 }
 
 // afterNthLastNewline returns the offset just after the n-th '\n' from the
@@ -67,6 +69,16 @@ func (s *Sanitizer) appendText(b []byte) {
 func afterNthLastNewline(b []byte, n int) (int, int) {
 	const block = 512
 	found := 0
+	if len(b) < 128 { // text between escape sequences: no call is cheaper
+		for _, c := range b {
+			if c == '\n' {
+				found++
+			}
+		}
+		if found < n {
+			return 0, found
+		}
+	}
 	for end := len(b); end > 0; end -= block {
 		start := max(0, end-block)
 		c := bytes.Count(b[start:end], newline)
@@ -87,7 +99,7 @@ func afterNthLastNewline(b []byte, n int) (int, int) {
 
 // clearHold forgets the held lines, which were passed on.
 func (s *Sanitizer) clearHold() {
-	s.hold = s.hold[:0]
+	s.hold = s.buf[:0]
 	s.rows = 0
 	s.open = false
 	s.passed = 0
@@ -112,7 +124,7 @@ func (s *Sanitizer) pass(n, rows int) {
 		return
 	}
 	s.put(s.hold[:n])
-	s.hold = s.hold[:copy(s.hold, s.hold[n:])]
+	s.hold = s.hold[n:]
 	s.rows -= rows
 	s.row -= rows
 	s.open = false
@@ -135,12 +147,12 @@ func (s *Sanitizer) passLong(b []byte) []byte {
 	}
 	if cut <= held {
 		s.put(s.hold[:cut])
-		s.hold = s.hold[:copy(s.hold, s.hold[cut:])]
+		s.hold = s.hold[cut:]
 	} else {
 		s.put(s.hold)
 		s.put(b[:cut-held])
 		b = b[cut-held:]
-		s.hold = s.hold[:0]
+		s.hold = s.buf[:0]
 	}
 	s.passed += cut
 	s.open = true
@@ -179,16 +191,39 @@ func (s *Sanitizer) unplace() {
 }
 
 // rowSpan returns where held row r (0 ≤ r ≤ s.rows) lies in the hold,
-// without its '\n'.
+// without its '\n'. Redraws work near the end, so rows in the second half
+// are found from there.
 func (s *Sanitizer) rowSpan(r int) (start, end int) {
+	if r >= s.rows/2 {
+		end = len(s.hold)
+		for k := s.rows; k > r; k-- {
+			end = lastIndexByte(s.hold[:end], '\n')
+		}
+		return lastIndexByte(s.hold[:end], '\n') + 1, end
+	}
 	for ; r > 0; r-- {
 		start += bytes.IndexByte(s.hold[start:], '\n') + 1
 	}
-	end = bytes.IndexByte(s.hold[start:], '\n')
-	if end < 0 {
-		return start, len(s.hold)
+	return start, start + bytes.IndexByte(s.hold[start:], '\n')
+}
+
+// grow makes room for n more bytes after the hold. The hold moves to the
+// start of its buffer when the room is before it, and the buffer is kept
+// at least twice what it holds, so that passing on the first line held is
+// a reslice and the moves cost O(1) a byte.
+func (s *Sanitizer) grow(n int) {
+	if len(s.hold)+n <= cap(s.hold) {
+		return
 	}
-	return start, start + end
+	need := len(s.hold) + n
+	if 2*need > len(s.buf) {
+		buf := make([]byte, 2*need)
+		copy(buf, s.hold)
+		s.buf = buf
+	} else {
+		copy(s.buf, s.hold)
+	}
+	s.hold = s.buf[:len(s.hold)]
 }
 
 // carriageReturn applies a lone '\r': the cursor goes to the start of its
@@ -215,6 +250,7 @@ func (s *Sanitizer) newlineAt() {
 // materialize adds empty lines up to the cursor's row.
 func (s *Sanitizer) materialize() {
 	for s.rows < s.row {
+		s.grow(1)
 		s.hold = append(s.hold, '\n')
 		s.rows++
 	}
@@ -230,7 +266,7 @@ func (s *Sanitizer) writeAt(b []byte) int {
 			// follows what was passed on.
 			s.passed += len(s.hold)
 			s.put(s.hold)
-			s.hold = s.hold[:0]
+			s.hold = s.buf[:0]
 			s.pending = false
 			s.placed = false
 			return 0
@@ -295,6 +331,7 @@ func (s *Sanitizer) splice(i, j, n int) {
 	switch {
 	case d > 0:
 		end := len(s.hold)
+		s.grow(d)
 		s.hold = append(s.hold, make([]byte, d)...)
 		copy(s.hold[j+d:], s.hold[j:end])
 	case d < 0:
@@ -323,7 +360,12 @@ func colOffset(line []byte, col int) (off, missing int) {
 // csi applies a complete control sequence, s.seq (ESC [ and parameters)
 // then final, if it moves the cursor or erases; others have no effect.
 func (s *Sanitizer) csi(final byte) {
-	if s.oneLine || s.state != stCSI || !bytes.ContainsRune([]byte("ABCDEFGHJKdf"), rune(final)) {
+	switch final {
+	case 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'd', 'f':
+	default:
+		return
+	}
+	if s.oneLine || s.state != stCSI {
 		return
 	}
 	params := s.seq[2:]
@@ -438,7 +480,7 @@ func (s *Sanitizer) eraseBelow() {
 			s.detach()
 			return
 		}
-		s.hold = s.hold[:0]
+		s.hold = s.buf[:0]
 		s.rows = 0
 		return
 	}

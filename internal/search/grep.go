@@ -353,7 +353,9 @@ const TruncatedLineSuffix = "... [truncated]"
 // match's character column.
 func displayLine(h hit, maxChars int) (string, bool) {
 	var out []byte
-	san := output.NewSanitizer(func(b []byte) { out = append(out, b...) })
+	// One line of a file: cursor movement in it draws nothing over
+	// anything, and never breaks it.
+	san := output.NewLineSanitizer(func(b []byte) { out = append(out, b...) })
 	san.Write(h.text)
 	san.Close()
 	prefix := ""
