@@ -358,13 +358,19 @@ func TestCheckPIDDuringLongCall(t *testing.T) {
 		}()
 		waitForGroup(t, m, 1)
 
-		check := call(t, cs, "bash", map[string]any{"check_pid": pid})
+		// The job may not have written yet (the call above can return
+		// before bash runs echo): check_pid then waits for its output.
+		args := map[string]any{"check_pid": pid}
+		if !strings.Contains(text(bg), "started") {
+			args["timeout"] = 10_000
+		}
+		check := call(t, cs, "bash", args)
 		select {
 		case <-longDone:
 			t.Fatal("the long call ended before check_pid answered")
 		default:
 		}
-		if check.IsError || details(t, check)["running"] != true || !strings.Contains(text(check), "started") {
+		if check.IsError || details(t, check)["running"] != true || !strings.Contains(text(bg)+text(check), "started") {
 			t.Errorf("check_pid: isError %v, %q", check.IsError, text(check))
 		}
 		cancel()
