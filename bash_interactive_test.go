@@ -187,7 +187,7 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 	if !d.Truncation.Truncated || d.FullOutputPath == "" || len(r.Text) > 60_000 {
 		t.Errorf("not bounded and spilled: %+v, text %d bytes", d, len(r.Text))
 	}
-	if strings.ContainsAny(r.Stdout, "\x1b\r") || !strings.HasPrefix(r.Stdout, "20%\n20%\n") {
+	if strings.ContainsAny(r.Stdout, "\x1b\r") || !strings.HasPrefix(r.Stdout, "20% 10%\n20% 10%\n") {
 		t.Errorf("text not sanitized: %.200q", r.Stdout)
 	}
 	f, err := os.Open(d.FullOutputPath)
@@ -211,7 +211,7 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 		}
 	}
 	// Each line "\e[31mred\e[0m 10%\r20%\n" is 21 bytes and shows as
-	// "20%" (the carriage return overwrites the line); the last is cut
+	// "20% 10%" (the carriage return overwrites the line's start); the last is cut
 	// short by head -c, without its newline.
 	if want := int64(100_000_000 / 21); lines != want || d.Truncation.TotalLines != want+1 {
 		t.Errorf("spill file has %d lines, details say %d, want %d", lines, d.Truncation.TotalLines, want)

@@ -77,6 +77,12 @@ type ReadPolicy struct {
 	// LineNumbers numbers every line whatever the call's line_numbers,
 	// for agents tuned to a read tool that always numbers them.
 	LineNumbers bool
+	// NoPartialLines, set by the pi profile, shows a first line over
+	// MaxBytes as a notice alone: its size and the bash command that
+	// prints its start ("[Line 1 is 50.0KB, exceeds 30.0KB limit. Use
+	// bash to read: head -c 30720 FILE]"), instead of its start and a
+	// char_offset to go on. It has no config key.
+	NoPartialLines bool
 }
 
 // GrepPolicy limits a grep. Config table grep.

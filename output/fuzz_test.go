@@ -251,6 +251,8 @@ func FuzzSanitizer(f *testing.F) {
 		}
 		// The same bytes as redraw tokens, against the reference model.
 		checkRedraw(t, in, sizes)
+		// Text and carriage returns alone, against the per-line rule.
+		checkCarriageReturns(t, in)
 	})
 }
 
@@ -296,4 +298,45 @@ func appendInt(b []byte, n int64) []byte {
 		b = appendInt(b, n/10)
 	}
 	return append(b, byte('0'+n%10))
+}
+
+// checkCarriageReturns keeps only printable ASCII, '\r' and '\n' of in and
+// checks the Sanitizer against the rule a terminal follows, line by line:
+// each '\r' goes back to the first column and what follows overwrites
+// what is there, leaving the rest of the line.
+func checkCarriageReturns(t *testing.T, in []byte) {
+	t.Helper()
+	var text []byte
+	for _, c := range in {
+		if c == '\r' || c == '\n' || c >= 0x20 && c < 0x7f {
+			text = append(text, c)
+		}
+	}
+	if len(text) > holdBytes/2 {
+		return
+	}
+	var want []byte
+	for i, line := range bytes.Split(text, newline) {
+		if i > 0 {
+			want = append(want, '\n')
+		}
+		var screen []byte
+		col := 0
+		for _, c := range line {
+			if c == '\r' {
+				col = 0
+				continue
+			}
+			if col < len(screen) {
+				screen[col] = c
+			} else {
+				screen = append(screen, c)
+			}
+			col++
+		}
+		want = append(want, screen...)
+	}
+	if got := sanitizeAll(text); !bytes.Equal(got, want) {
+		t.Fatalf("carriage returns in %q:\n got  %q\n want %q", text, got, want)
+	}
 }

@@ -182,31 +182,43 @@ func (p *Pipeline) decide() {
 // IsBinary reports whether the start of a stream looks binary: it holds
 // more than a few NUL bytes (at least 4, and 1% of it), or more than 30%
 // of it is control bytes or invalid UTF-8. Escape sequences and the usual
-// whitespace controls count as text. A stray NUL in a log does not make it
-// binary (the sanitizer drops it); a binary format holds NULs by the
-// dozen.
+// whitespace controls count as text, and so do up to fewControls other
+// control bytes in valid UTF-8 that has at least as many other bytes: a
+// stray NUL in a log, or a bell and two other controls in a line of text
+// (printf 'a\001b\002c\007'), are dropped by the sanitizer, not a reason
+// to call the stream binary; a binary format holds control bytes by the
+// dozen, or invalid UTF-8 beside them. The rule is stated in
+// docs/notices.md.
 func IsBinary(b []byte) bool {
 	if nul := bytes.Count(b, []byte{0}); nul >= 4 && nul*100 >= len(b) {
 		return true
 	}
-	bad := 0
+	controls, invalid := 0, 0
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < 0x80 {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\b' && c != 0x1b && c != 0x07 {
-				bad++
+				controls++
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 && (len(b)-i >= utf8.UTFMax || utf8.FullRune(b[i:])) {
-			bad++
+			invalid++
 		}
 		i += size
 	}
-	return bad*10 > len(b)*3
+	if controls <= fewControls && invalid == 0 && len(b)-controls >= controls {
+		controls = 0 // a few, in valid text that outweighs them
+	}
+	return (controls+invalid)*10 > len(b)*3
 }
+
+// fewControls is how many control bytes (other than the whitespace ones,
+// ESC and BEL) the start of a stream may hold and still be text whatever
+// its length.
+const fewControls = 8
 
 // sink receives the sanitized stream.
 func (p *Pipeline) sink(b []byte) {

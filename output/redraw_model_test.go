@@ -15,7 +15,6 @@ type refScreen struct {
 	out      strings.Builder // lines given up by a write above the screen
 	lines    [][]rune
 	row, col int
-	pending  bool // after '\r': the next text replaces the line
 	tooBig   bool // the screen outgrew the Sanitizer's hold
 }
 
@@ -48,10 +47,6 @@ func (m *refScreen) char(r rune) {
 	}
 	m.grow(m.row)
 	l := m.lines[m.row]
-	if m.pending {
-		l = l[:min(m.col, len(l))]
-		m.pending = false
-	}
 	for len(l) < m.col {
 		l = append(l, ' ')
 	}
@@ -66,7 +61,6 @@ func (m *refScreen) char(r rune) {
 }
 
 func (m *refScreen) newline() {
-	m.pending = false
 	m.row++
 	m.col = 0
 	if m.row >= 0 {
@@ -132,7 +126,6 @@ func (m *refScreen) csi(params string, final byte) {
 	if final == 'E' || final == 'F' {
 		m.col = 0
 	}
-	m.pending = false
 }
 
 func (m *refScreen) String() string {
@@ -168,7 +161,7 @@ func redrawInput(ops []byte) (string, *refScreen) {
 		case tok == "\r\n":
 			m.newline()
 		case tok == "\r":
-			m.col, m.pending = 0, true
+			m.col = 0 // a terminal's carriage return: text after it overwrites
 		case tok == "\n":
 			m.newline()
 		case strings.HasPrefix(tok, "\x1b["):

@@ -41,8 +41,10 @@ var (
 // A Sanitizer turns a terminal byte stream into plain text, streaming:
 // escape sequences (CSI, OSC, DCS, SOS, PM, APC and two-byte ESC sequences)
 // are stripped even when split across writes; control bytes other than '\t'
-// and '\n' are dropped; "\r\n" becomes "\n"; a lone '\r' followed by more
-// text replaces the line so far (progress bars); invalid UTF-8 becomes U+FFFD.
+// and '\n' are dropped; "\r\n" becomes "\n"; a lone '\r' moves the cursor
+// to the start of its line, so the text after it overwrites the line as a
+// terminal shows it ("abcdef\rxy" shows "xycdef", progress bars their last
+// state); invalid UTF-8 becomes U+FFFD.
 //
 // Redraws are applied as a terminal would, within the lines still held:
 // cursor up and down (CSI A, B, E, F), to a column (CSI C, D, G), erase in
@@ -98,7 +100,6 @@ type Sanitizer struct {
 	// line partly passed on).
 	placed   bool
 	row, col int
-	pending  bool // a '\r' was seen; the next text replaces the line
 
 	// oneLine: the input is one line at a time (EndLine between lines),
 	// and the Sanitizer never adds a line break of its own, so that the
@@ -155,7 +156,6 @@ func (s *Sanitizer) Close() error {
 	s.clearHold()
 	s.flush()
 	s.placed = false
-	s.pending = false
 	return nil
 }
 

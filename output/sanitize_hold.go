@@ -182,9 +182,9 @@ func (s *Sanitizer) place() {
 }
 
 // unplace returns to the fast path if the cursor is at the end of the
-// last line with no '\r' pending.
+// last line.
 func (s *Sanitizer) unplace() {
-	if s.placed && !s.pending && s.row == s.rows && s.col >= 0 && !s.open &&
+	if s.placed && s.row == s.rows && s.col >= 0 && !s.open &&
 		s.col == runeCount(s.hold[lastIndexByte(s.hold, '\n')+1:]) {
 		s.placed = false
 	}
@@ -227,17 +227,16 @@ func (s *Sanitizer) grow(n int) {
 }
 
 // carriageReturn applies a lone '\r': the cursor goes to the start of its
-// line, and the text that follows replaces the line.
+// line, and the text that follows overwrites the line from there, leaving
+// what lies past its end (docs/notices.md, "Sanitizing").
 func (s *Sanitizer) carriageReturn() {
 	s.place()
 	s.col = 0
-	s.pending = true
 }
 
 // newlineAt moves the cursor to the start of the next line, adding it if
 // the cursor was on the last.
 func (s *Sanitizer) newlineAt() {
-	s.pending = false
 	s.row++
 	s.col = 0
 	if s.row > s.rows {
@@ -267,7 +266,6 @@ func (s *Sanitizer) writeAt(b []byte) int {
 			s.passed += len(s.hold)
 			s.put(s.hold)
 			s.hold = s.buf[:0]
-			s.pending = false
 			s.placed = false
 			return 0
 		}
@@ -282,12 +280,6 @@ func (s *Sanitizer) writeAt(b []byte) int {
 	}
 	s.materialize()
 	start, end := s.rowSpan(s.row)
-	if s.pending {
-		s.pending = false
-		off, _ := colOffset(s.hold[start:end], s.col)
-		s.splice(start+off, end, 0)
-		end = start + off
-	}
 	off, missing := colOffset(s.hold[start:end], s.col)
 	if missing > 0 {
 		s.splice(end, end, missing)
@@ -390,7 +382,6 @@ func (s *Sanitizer) csi(final byte) {
 	}
 	n := min(max(p1, 1), maxCursor)
 	s.place()
-	s.pending = false
 	switch final {
 	case 'A':
 		s.row = max(s.row-n, -maxCursor)

@@ -69,7 +69,10 @@ var sanitizeCases = []struct {
 	{"CR CR LF", "abc\r\r\n", "abc\n"},
 	{"CR then escape then text", "50%\r\x1b[K100%\n", "100%\n"},
 	{"CR then control then LF", "x\r\x00\n", "x\n"},
-	{"CR shorter text replaces whole line", "abcdef\rxy\n", "xy\n"},
+	{"CR shorter text overwrites the start", "abcdef\rxy\n", "xycdef\n"},
+	{"CR shorter text at the end", "abcdef\rxy", "xycdef"},
+	{"CR multi-byte overwrite", "héllo wörld\r日本\n", "日本llo wörld\n"},
+	{"CR overwrite then erase", "abcdef\rxy\x1b[K\n", "xy\n"},
 	{"CR with CRLF", "a\rb\r\n", "b\n"},
 
 	// UTF-8
@@ -189,9 +192,10 @@ func TestSanitizerLongLineOverwrite(t *testing.T) {
 	if want := long + "\nnew\n"; got != want {
 		t.Fatalf("got %d bytes ending %q, want %d bytes", len(got), got[max(0, len(got)-10):], len(want))
 	}
-	// A short line is overwritten as usual.
-	if got := string(sanitizeAll([]byte(strings.Repeat("y", holdBytes) + "\rnew\n"))); got != "new\n" {
-		t.Fatalf("line of exactly holdBytes bytes: got %d bytes", len(got))
+	// A line that is held is overwritten from its start, as a terminal does.
+	y := strings.Repeat("y", holdBytes)
+	if got, want := string(sanitizeAll([]byte(y+"\rnew\n"))), "new"+y[3:]+"\n"; got != want {
+		t.Fatalf("line of exactly holdBytes bytes: got %d bytes starting %.8q", len(got), got)
 	}
 }
 
@@ -268,6 +272,12 @@ func TestIsBinary(t *testing.T) {
 		{"a little invalid", append([]byte(strings.Repeat("a", 100)), 0xff), false},
 		{"control bytes", bytes.Repeat([]byte{0x01, 0x02, 'a'}, 100), true},
 		{"rune cut at the end", []byte("text \xe2\x82"), false},
+		{"a few controls in short text", []byte("a\x01b\x02c\x07"), false},
+		{"a stray NUL in short text", []byte("a\x00b"), false},
+		{"eight controls in text", []byte("\x01\x02\x03\x04\x05\x06\x0e\x0fabcdefgh"), false},
+		{"nine controls in text", []byte("\x01\x02\x03\x04\x05\x06\x0e\x0f\x10abcdefghi"), true},
+		{"controls alone", []byte("\x00\x01\x02"), true},
+		{"a few controls and invalid UTF-8", []byte("a\x01\xff\xfe"), true},
 	}
 	for _, tt := range tests {
 		if got := IsBinary(tt.in); got != tt.want {

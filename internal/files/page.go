@@ -15,6 +15,9 @@ type pageLimits struct {
 	maxLineChars int  // a longer line is cut; 0: no cut
 	maxTokens    int  // estimated tokens of shown text at most; 0: no limit
 	lineNumbers  bool // prefix cat -n style numbers
+	// noPartialLines: a first line over maxBytes is not shown in part
+	// (with char_offset to go on) but named in a notice alone.
+	noPartialLines bool
 }
 
 // Why a page stopped before the end of the file.

@@ -106,11 +106,12 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	}
 	offset := int64(max(in.Offset, 1))
 	lim := pageLimits{
-		maxLines:     t.cfg.Read.ForCall(in.Limit).MaxLines,
-		maxBytes:     t.cfg.Read.MaxBytes,
-		maxLineChars: t.cfg.Read.MaxLineChars,
-		maxTokens:    t.cfg.Read.MaxTokens,
-		lineNumbers:  in.LineNumbers || t.cfg.Read.LineNumbers,
+		maxLines:       t.cfg.Read.ForCall(in.Limit).MaxLines,
+		maxBytes:       t.cfg.Read.MaxBytes,
+		maxLineChars:   t.cfg.Read.MaxLineChars,
+		maxTokens:      t.cfg.Read.MaxTokens,
+		lineNumbers:    in.LineNumbers || t.cfg.Read.LineNumbers,
+		noPartialLines: t.cfg.Read.NoPartialLines,
 	}
 	return t.readText(ctx, f, path, fi, mime, offset, int64(in.CharOffset), lim)
 }
@@ -170,6 +171,11 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 		return ReadResult{}, scanError(path, err)
 	}
 	if pg.overLine > 0 {
+		if lim.noPartialLines {
+			// The policy never shows part of a line: only a notice
+			// that names a command showing the line's start.
+			return renderOverLine(path, mime, offset, lim, pg, idx), nil
+		}
 		// The first line does not fit even cut: show its start.
 		return t.readChars(ctx, f, path, mime, offset, 0, lim, idx)
 	}

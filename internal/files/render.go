@@ -123,3 +123,26 @@ func renderChars(path, mime string, offset, charOffset int64, cp *charPage, idx 
 	}
 	return ReadResult{Text: joinNotices(content, []string{notice}), Content: content, Details: d}
 }
+
+// renderOverLine is the read result of a page whose first line alone is
+// over the byte limit, for a policy that never shows part of a line
+// (docs/profiles.md, pi): no line, and a notice that says the line's size
+// and the command that shows its start, "head -c" for the first line of
+// the file and "sed -n" for a later one.
+func renderOverLine(path, mime string, offset int64, lim pageLimits, pg *page, idx *lineIndex) ReadResult {
+	d := ReadDetails{
+		Path: path, Kind: KindText, MimeType: mime, Offset: offset,
+		TotalLines: idx.totalLines,
+	}
+	tr := &d.Truncation
+	tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+	tr.TotalLines, tr.TotalBytes = idx.totalLines, idx.size
+	q := shellQuote(path)
+	how := fmt.Sprintf("Use bash to read: head -c %d %s", lim.maxBytes, q)
+	if offset > 1 {
+		how = fmt.Sprintf("Use bash: sed -n '%dp' %s | head -c %d", offset, q, lim.maxBytes)
+	}
+	text := fmt.Sprintf("[Line %d is %s, exceeds %s limit. %s]",
+		pg.overLine, output.FormatSize(pg.overBytes), output.FormatSize(int64(lim.maxBytes)), how)
+	return ReadResult{Text: text, Details: d}
+}

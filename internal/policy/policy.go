@@ -54,6 +54,10 @@ type Bash struct {
 type Read struct {
 	MaxLines, MaxBytes, MaxLineChars, MaxTokens int
 	LineNumbers                                 bool
+	// NoPartialLines: a page whose first line is over MaxBytes shows no
+	// line, only a notice naming a command that prints the line's start,
+	// instead of the line's start and a char_offset to go on.
+	NoPartialLines bool
 }
 
 // Grep is the policy of the grep tool. Limit is the default of its limit

@@ -73,7 +73,7 @@ func piProfile() Policy {
 	p.Bash = Bash{Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
 	// 000 "## read": head, 2000 lines / 30KB, no per-line cut (a first line
 	// over 30KB gets a notice, "Line 1 is 50KB, exceeds 30KB limit").
-	p.Read = Read{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0}
+	p.Read = Read{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
 	// 000 "## Limits" "Grep line limit: 500 chars per match line";
 	// "## grep" "Primary limit: 100 matches", "30KB".
 	p.Grep = Grep{Limit: 100, MaxBytes: bytes, MaxLineChars: 500}
