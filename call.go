@@ -44,7 +44,7 @@ type ToolResult struct {
 // method they ask for (bash's check_pid goes to CheckJob). The MCP server
 // and the CLI call the tools through it.
 func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
-	name, args, seedSets, err := seedCall(t.policy.Profile, c.Name, c.Args)
+	name, args, peerSets, err := peerCall(t.policy.Profile, c.Name, c.Args)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -58,7 +58,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
 	}
 	in := cl.in.Interface()
 	if b, ok := in.(*BashInput); ok {
-		for _, set := range seedSets {
+		for _, set := range peerSets {
 			if err := set(b); err != nil {
 				return ToolResult{}, err
 			}

@@ -456,21 +456,21 @@ func FuzzFollowBash(f *testing.F) {
 	f.Add(uint64(1), uint16(3000), uint16(200), uint32(20000), uint16(100), uint8(0))
 	f.Add(uint64(7), uint16(50), uint16(3), uint32(500), uint16(0), uint8(1))
 	f.Add(uint64(9), uint16(800), uint16(2000), uint32(4000), uint16(30), uint8(2))
-	f.Fuzz(func(t *testing.T, seed uint64, lines, maxLines uint16, maxBytes uint32, maxLineChars uint16, strategy uint8) {
+	f.Fuzz(func(t *testing.T, key uint64, lines, maxLines uint16, maxBytes uint32, maxLineChars uint16, strategy uint8) {
 		p := mustPolicy(t, "default")
 		lim := output.Limits{
 			Strategy:     []output.Strategy{output.Head, output.Tail, output.HeadTail}[strategy%3],
-			HeadShare:    float64(seed%11) / 10,
+			HeadShare:    float64(key%11) / 10,
 			MaxLines:     int(maxLines%5000) + 1,
 			MaxBytes:     int(maxBytes%200_000) + 1,
 			MaxLineChars: int(maxLineChars % 5000),
 		}
-		if seed%3 == 0 {
+		if key%3 == 0 {
 			// A third of the runs add a token limit.
 			lim.MaxTokens = int(maxBytes%20_000)/3 + 1
 		}
 		p.Bash.Stdout, p.Bash.Stderr = lim, lim
-		r := rand.New(rand.NewPCG(seed, seed>>3))
+		r := rand.New(rand.NewPCG(key, key>>3))
 		followBash(t, p, randomOutput(r, int(lines%8000)), randomOutput(r, int(lines%97)))
 	})
 }
@@ -481,20 +481,20 @@ func FuzzFollowRead(f *testing.F) {
 	f.Add(uint64(1), uint16(3000), uint16(200), uint32(20000), uint16(100))
 	f.Add(uint64(5), uint16(40), uint16(1), uint32(30), uint16(1))
 	f.Add(uint64(8), uint16(900), uint16(2000), uint32(4000), uint16(3000))
-	f.Fuzz(func(t *testing.T, seed uint64, lines, maxLines uint16, maxBytes uint32, maxLineChars uint16) {
+	f.Fuzz(func(t *testing.T, key uint64, lines, maxLines uint16, maxBytes uint32, maxLineChars uint16) {
 		p := mustPolicy(t, "default")
 		p.Read.MaxLines = int(maxLines%5000) + 1
 		// At least 4 bytes, so that one character always fits a page.
 		p.Read.MaxBytes = int(maxBytes%200_000) + 4
 		p.Read.MaxLineChars = int(maxLineChars%5000) + 1
 		perCall := p.Read.MaxBytes // bytes a call shows at least, about
-		if seed%3 == 0 {
+		if key%3 == 0 {
 			// A third of the runs add a token limit; no text
 			// estimates at more than two tokens a byte.
 			p.Read.MaxTokens = int(maxBytes%20_000)/3 + 500
 			perCall = min(perCall, p.Read.MaxTokens/2)
 		}
-		r := rand.New(rand.NewPCG(seed, seed>>3))
+		r := rand.New(rand.NewPCG(key, key>>3))
 		data := randomOutput(r, int(lines%6000)+1)
 		path := filepath.Join(t.TempDir(), "f.txt")
 		os.WriteFile(path, []byte(data), 0o644)
@@ -512,10 +512,10 @@ func FuzzFollowFindLs(f *testing.F) {
 	f.Add(uint64(1), uint16(300), uint16(50), uint32(2000))
 	f.Add(uint64(2), uint16(3), uint16(1), uint32(10))
 	f.Add(uint64(3), uint16(1200), uint16(1000), uint32(60000))
-	f.Fuzz(func(t *testing.T, seed uint64, files, limit uint16, maxBytes uint32) {
+	f.Fuzz(func(t *testing.T, key uint64, files, limit uint16, maxBytes uint32) {
 		n := int(files % 1500)
 		dir := t.TempDir()
-		r := rand.New(rand.NewPCG(seed, seed>>3))
+		r := rand.New(rand.NewPCG(key, key>>3))
 		for i := range n {
 			os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d%s.txt", i, strings.Repeat("é", r.IntN(40)))), nil, 0o644)
 		}
@@ -574,9 +574,9 @@ func FuzzFollowGrep(f *testing.F) {
 	f.Add(uint64(1), uint16(40), uint16(5), uint32(300))
 	f.Add(uint64(2), uint16(3), uint16(1), uint32(10))
 	f.Add(uint64(3), uint16(200), uint16(900), uint32(30000))
-	f.Fuzz(func(t *testing.T, seed uint64, files, limit uint16, maxBytes uint32) {
+	f.Fuzz(func(t *testing.T, key uint64, files, limit uint16, maxBytes uint32) {
 		dir := t.TempDir()
-		r := rand.New(rand.NewPCG(seed, seed>>3))
+		r := rand.New(rand.NewPCG(key, key>>3))
 		for i := range int(files%300) + 1 {
 			var b strings.Builder
 			for j := range r.IntN(40) {

@@ -40,7 +40,7 @@ func ErrorEnvelope(err error) string { return render.ErrorEnvelope(err.Error()) 
 // the surfaces render (ErrorEnvelope).
 func (t *Toolset) render(text string, details any, content ...render.Field) string {
 	if t.format == FormatJSON {
-		if s, ok := t.seedJSON(text, details, content); ok {
+		if s, ok := t.peerJSON(text, details, content); ok {
 			return s
 		}
 	}

@@ -243,3 +243,17 @@ func TestPeerOpencode(t *testing.T) {
 		t.Errorf("temp file after the session ended: %v", err)
 	}
 }
+
+// pipe spills past 50 KiB of the bytes its collector receives, raw;
+// spillway's threshold measures the sanitized text, as its limits do
+// (docs/profiles.md, pipe): ANSI-heavy output whose text fits is shown
+// whole and leaves no file.
+func TestPipeSpillCountsText(t *testing.T) {
+	ts, dir := profileToolset(t, "pipe")
+	line := "\x1b[38;5;196m" + strings.Repeat("x", 20) + "\x1b[0m\n" // 36 bytes raw, 21 of text
+	c := peerCase{in: strings.Repeat(line, 1500)}                    // 54,000 bytes raw, 31,500 of text
+	out, d := runPeerCase(t, ts, dir, c)
+	if out != strings.Repeat(strings.Repeat("x", 20)+"\n", 1500) || d.Truncation.Truncated || d.FullOutputPath != "" {
+		t.Errorf("%d bytes shown, %+v, file %q", len(out), d.Truncation, d.FullOutputPath)
+	}
+}

@@ -10,29 +10,29 @@ import (
 	"github.com/spillway-dev/spillway/internal/render"
 )
 
-// Seed surfaces: under the profile of a seed system, the tools also take
+// Peer surfaces: under the profile of a peer system, the tools also take
 // that system's parameter names, and with --format json their results are
 // that system's result objects, so that a client written against it works
-// unchanged. docs/profiles.md maps each name to the seed line it comes
+// unchanged. docs/profiles.md maps each name to the design it comes
 // from. The default surface is never changed by this: without such a
 // profile, or without --format json, results are spillway's own.
 
-// A seedParam is a parameter of a seed system that spillway's tools do not
+// A peerParam is a parameter of a peer system that spillway's tools do not
 // name the same way: it is taken out of a call's arguments and applied by
 // set (after the arguments are decoded) or renamed to one of ours.
-type seedParam struct {
+type peerParam struct {
 	Param
 	rename string                                  // the parameter of ours it is, or ""
 	set    func(*BashInput, json.RawMessage) error // sets what no parameter of ours sets
 }
 
-// seedTool is a tool name a seed system uses for one of ours.
-var seedTools = map[string]map[string]string{
-	"macos-shell": {"run_command": "bash"}, // 003 §1 Schema Updates:29
+// peerTools is a tool name a peer system uses for one of ours.
+var peerTools = map[string]map[string]string{
+	"macos-shell": {"run_command": "bash"}, // macos-shell's design, 1 Schema Updates
 }
 
-// seedParams are the parameters of each seed system, by profile and tool.
-var seedParams = map[string]map[string][]seedParam{
+// peerParams are the parameters of each peer system, by profile and tool.
+var peerParams = map[string]map[string][]peerParam{
 	"macos-shell": {"bash": {
 		{Param: Param{Name: "maxOutputLines", Type: Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone)."},
 			set: func(in *BashInput, v json.RawMessage) error { return positive(v, &in.StdoutMaxLines) }},
@@ -42,15 +42,15 @@ var seedParams = map[string]map[string][]seedParam{
 	}},
 }
 
-// SeedTools returns the tools that the seed system of profile names
-// otherwise, by the seed's name (macos-shell's run_command is bash).
-func SeedTools(profile string) map[string]string { return seedTools[profile] }
+// PeerTools returns the tools that the peer system of profile names
+// otherwise, by the design's name (macos-shell's run_command is bash).
+func PeerTools(profile string) map[string]string { return peerTools[profile] }
 
-// SeedParams returns the parameters that the seed system of profile adds
+// PeerParams returns the parameters that the peer system of profile adds
 // to tool, which calls under that profile accept beside tool's own.
-func SeedParams(profile, tool string) []Param {
+func PeerParams(profile, tool string) []Param {
 	var out []Param
-	for _, p := range seedParams[profile][tool] {
+	for _, p := range peerParams[profile][tool] {
 		out = append(out, p.Param)
 	}
 	return out
@@ -65,14 +65,14 @@ func positive(v json.RawMessage, dst *int) error {
 	return nil
 }
 
-// seedCall takes a call apart under the profile: the tool it names, the
-// arguments with the seed's names renamed or taken out, and what the
+// peerCall takes a call apart under the profile: the tool it names, the
+// arguments with the design's names renamed or taken out, and what the
 // taken ones set.
-func seedCall(profile, tool string, raw json.RawMessage) (string, json.RawMessage, []func(*BashInput) error, error) {
-	if t, ok := seedTools[profile][tool]; ok {
+func peerCall(profile, tool string, raw json.RawMessage) (string, json.RawMessage, []func(*BashInput) error, error) {
+	if t, ok := peerTools[profile][tool]; ok {
 		tool = t
 	}
-	params := seedParams[profile][tool]
+	params := peerParams[profile][tool]
 	if len(params) == 0 {
 		return tool, raw, nil, nil
 	}
@@ -113,10 +113,10 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// seedJSON renders a successful result as the seed system of the
+// peerJSON renders a successful result as the peer system of the
 // profile does; ok is false when the profile has no surface of its own
 // for the tool (the default envelope then stands).
-func (t *Toolset) seedJSON(text string, details any, content []render.Field) (string, bool) {
+func (t *Toolset) peerJSON(text string, details any, content []render.Field) (string, bool) {
 	switch t.policy.Profile {
 	case "macos-shell":
 		if d, ok := details.(BashDetails); ok {
@@ -144,8 +144,8 @@ func contentOf(content []render.Field, name string) string {
 	return ""
 }
 
-// runCommandJSON is macos-shell's run_command result (003 §2 Interface
-// Updates:57-85, §5 Response Formatting:497-527).
+// runCommandJSON is macos-shell's run_command result (macos-shell's design, 2 Interface
+// Updates, "5 Response Formatting").
 func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 	type streamTrunc struct {
 		Truncated     bool  `json:"truncated"`
@@ -194,7 +194,7 @@ func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 			r.Truncation = map[string]*streamTrunc{}
 		}
 		// Returned is what the stream's field holds, the omission marker
-		// line included, as the seed counts it (003 §3 Core Implementation:201).
+		// line included, as the design counts it (macos-shell's design, 3 Core Implementation).
 		shown := contentOf(content, s.name)
 		returned := int64(strings.Count(shown, "\n"))
 		if shown != "" && !strings.HasSuffix(shown, "\n") {
@@ -227,8 +227,8 @@ func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 	return string(out)
 }
 
-// zdxJSON is zdx's envelope with its flat fields (001 §Slice 3:129-138,
-// §Slice 1:85-91, §Inputs:9): stdout_truncated, stdout_total_bytes and the same for
+// zdxJSON is zdx's envelope with its flat fields (zdx's design, Slice 3,
+// "Slice 1", "Inputs"): stdout_truncated, stdout_total_bytes and the same for
 // stderr, and a top-level truncated.
 func zdxJSON(details any, content []render.Field) (string, bool) {
 	m, err := toMap(details)
@@ -253,7 +253,7 @@ func zdxJSON(details any, content []render.Field) (string, bool) {
 	return out, err == nil
 }
 
-// opencodeJSON adds opencode's temp_file_path (002 §Open Questions:221-223)
+// opencodeJSON adds opencode's temp_file_path (opencode's design, Open Questions)
 // to the envelope: the file of stdout, or of stderr when only it spilled.
 func opencodeJSON(d BashDetails, content []render.Field) (string, bool) {
 	m, err := toMap(d)
@@ -271,8 +271,8 @@ func opencodeJSON(d BashDetails, content []render.Field) (string, bool) {
 	return out, err == nil
 }
 
-// piJSON is pi's tool result (000 §bash:97, §grep:140, 163, §find:184,
-// §ls:217): {"content":[{"type":"text","text":…}],"details":{…}}, the
+// piJSON is pi's tool result (pi's design, bash, "grep", "find",
+// "ls"): {"content":[{"type":"text","text":…}],"details":{…}}, the
 // text what pi's model sees (notices included), with
 // camelCase details, and the limits reached as the counts they stopped at
 // (matchLimitReached: 100).
@@ -298,11 +298,11 @@ func piJSON(text string, details any) (string, bool) {
 	}
 	if n, ok := m["lines_cut"].(float64); ok && n > 0 {
 		if _, grep := m["match_count"]; grep {
-			m["lines_truncated"] = true // 000 §grep:163
+			m["lines_truncated"] = true // pi's design, grep
 		}
 	}
 	if d, ok := details.(BashDetails); ok {
-		// pi's bash has one output and one file (000 §bash:97).
+		// pi's bash has one output and one file (pi's design, bash).
 		if d.Stdout.FullOutputPath != "" {
 			m["full_output_path"] = d.Stdout.FullOutputPath
 		}

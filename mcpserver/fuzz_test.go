@@ -3,7 +3,7 @@ package mcpserver_test
 // Fuzzing of the MCP argument decoding: any JSON a client sends
 // as the arguments of any tool must come back as a result or a JSON-RPC
 // error — never a panic, a hang or a dead session — and a result always
-// fits the hard ceilings. The seed corpus is in testdata/fuzz/.
+// fits the hard ceilings. The starting corpus is in testdata/fuzz/.
 //
 //	go test ./mcpserver -run '^$' -fuzz FuzzToolArguments -fuzztime 60s
 //
@@ -37,7 +37,7 @@ var fuzzToolOrder = []string{"bash", "read", "grep", "find", "ls"}
 const fuzzResultCeiling = 2*spillway.StreamCeiling + 64<<10
 
 // fuzzSeeds are typical calls and the edges of each parameter. The same
-// seeds are kept in testdata/fuzz/FuzzToolArguments.
+// inputs are kept in testdata/fuzz/FuzzToolArguments.
 var fuzzSeeds = []struct {
 	tool uint8
 	args string

@@ -41,10 +41,10 @@ func TestHistoryTool(t *testing.T) {
 
 // Under --profile macos-shell a client written for macos-shell calls
 // run_command with its own parameter names and reads its result object.
-func TestSeedSurfaceMacosShell(t *testing.T) {
+func TestSurfaceMacosShellMCP(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	// The seed's /bin/zsh (which the profile keeps) may be missing here.
+	// The design's /bin/zsh (which the profile keeps) may be missing here.
 	config := filepath.Join(tmp, "spillway.toml")
 	if err := os.WriteFile(config, []byte("shell = \"bash\"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -29,14 +29,14 @@ func Tools(p spillway.Policy) []Tool {
 	p = p.WithinBudget() // the limits the toolsets apply
 	var tools []Tool
 	all := spillway.Tools()
-	// Under a seed system's profile, its parameters are listed beside
+	// Under a peer system's profile, its parameters are listed beside
 	// ours, and its names for our tools are tools too.
 	for i, t := range all {
-		if extra := spillway.SeedParams(p.Profile, t.Name); len(extra) > 0 {
+		if extra := spillway.PeerParams(p.Profile, t.Name); len(extra) > 0 {
 			all[i].Params = append(slices.Clone(t.Params), extra...)
 		}
 	}
-	for alias, name := range spillway.SeedTools(p.Profile) {
+	for alias, name := range spillway.PeerTools(p.Profile) {
 		if i := slices.IndexFunc(all, func(t spillway.Tool) bool { return t.Name == name }); i >= 0 {
 			t := all[i]
 			t.Name = alias

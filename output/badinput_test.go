@@ -97,7 +97,7 @@ func TestOneGiBLine(t *testing.T) {
 	t.Logf("peak heap in use %.1f MiB", float64(peak)/(1<<20))
 }
 
-// The same kind of line under seed 000's tail policy, which has no
+// The same kind of line under the pi design's tail policy, which has no
 // per-line cap: the last 30KB of the line are shown and flagged.
 func TestLongLineTail(t *testing.T) {
 	size := 64 << 20

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// The fuzz targets assert the invariants of docs/architecture.md on random input. Their seed
-// corpus lives in testdata/fuzz/<FuzzName>/; the f.Add seeds below cover
+// The fuzz targets assert the invariants of docs/architecture.md on random input. Their starting
+// corpus lives in testdata/fuzz/<FuzzName>/; the f.Add inputs below cover
 // the same ground for plain `go test` runs.
 
 // fuzzLimits maps fuzz parameters onto small limits, so that random input
@@ -30,7 +30,7 @@ func fuzzLimits(strat uint8, maxLines, maxBytes, lineChars uint16, share uint8) 
 }
 
 func addPipelineSeeds(f *testing.F) {
-	seeds := [][]byte{
+	inputs := [][]byte{
 		[]byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"),
 		[]byte("\x1b[31mred\x1b[0m\n\x1b]0;title\x07text\n\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\n"),
 		[]byte("10%\r20%\r30%\ndone\r\n"),
@@ -41,7 +41,7 @@ func addPipelineSeeds(f *testing.F) {
 		[]byte("\x1b]never ends " + string(bytes.Repeat([]byte("a"), 5000))),
 		[]byte("short\n" + string(bytes.Repeat([]byte("long "), 400)) + "\nend"),
 	}
-	for i, s := range seeds {
+	for i, s := range inputs {
 		f.Add(s, []byte{3, 1, 7}, uint8(i), uint16(5+i), uint16(40+17*i), uint16(i), uint8(4), uint8(i%2))
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// FuzzParseConfig feeds random documents to the config parser (seed corpus
+// FuzzParseConfig feeds random documents to the config parser (starting corpus
 // in testdata/fuzz/FuzzParseConfig). Properties:
 //   - it never panics;
 //   - a rejected document gets errors that each name the file and a line;

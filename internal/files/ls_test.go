@@ -61,7 +61,7 @@ func TestLsEmptyDirectory(t *testing.T) {
 	}
 }
 
-// Seed 000's ls table under the default limits: 500 entries, then 50 KiB.
+// the pi design's ls table under the default limits: 500 entries, then 50 KiB.
 func TestLsEntryLimit(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	var names []string

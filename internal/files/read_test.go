@@ -60,7 +60,7 @@ func wantTruncation(t *testing.T, got output.Truncation, truncated bool, by stri
 	}
 }
 
-// Seed 001: a 3000-line file shows 2000 lines, total 3000, truncated.
+// The zdx design: a 3000-line file shows 2000 lines, total 3000, truncated.
 func TestRead3000LineFile(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	data := numbered(3000)
@@ -86,7 +86,7 @@ func TestRead3000LineFile(t *testing.T) {
 	}
 }
 
-// Seed 001: a 1000-char line. The default policy cuts at 2000 chars, so it is shown
+// The zdx design: a 1000-char line. The default policy cuts at 2000 chars, so it is shown
 // whole; under a 500-char policy (zdx) it is cut, and either way
 // truncated stays false.
 func TestReadLongLine(t *testing.T) {
@@ -149,7 +149,7 @@ func TestReadLineCutNotice(t *testing.T) {
 	}
 }
 
-// Seed 001: offset/limit combinations are exact.
+// The zdx design: offset/limit combinations are exact.
 func TestReadOffsetLimit(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	data := numbered(3000)
@@ -188,7 +188,7 @@ func TestReadOffsetLimit(t *testing.T) {
 	}
 }
 
-// Seed 001: an offset past the end is empty content and a notice, not an
+// The zdx design: an offset past the end is empty content and a notice, not an
 // error.
 func TestReadOffsetPastEnd(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
@@ -210,7 +210,7 @@ func TestReadOffsetPastEnd(t *testing.T) {
 	}
 }
 
-// Seed 001: an empty file.
+// The zdx design: an empty file.
 func TestReadEmptyFile(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	writeFile(t, dir, "empty.txt", "")
@@ -225,7 +225,7 @@ func TestReadEmptyFile(t *testing.T) {
 	}
 }
 
-// Seed 001: a huge single line (10 MiB, no newline) is cut, counted and
+// The zdx design: a huge single line (10 MiB, no newline) is cut, counted and
 // said; with no per-line cut (a pi-like policy) the first-line notice
 // replaces it.
 func TestReadHugeSingleLine(t *testing.T) {
@@ -252,7 +252,7 @@ func TestReadHugeSingleLine(t *testing.T) {
 	wantTruncation(t, res.Details.Truncation, true, output.ByBytes, 1)
 }
 
-// Seed 001: CRLF is kept as it is, also on a cut line.
+// The zdx design: CRLF is kept as it is, also on a cut line.
 func TestReadCRLFKept(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	exact := strings.Repeat("z", 2000) // 2000 chars and a CRLF: not cut
@@ -271,7 +271,7 @@ func TestReadCRLFKept(t *testing.T) {
 	}
 }
 
-// Seed 001: invalid UTF-8 becomes U+FFFD, one per bad byte.
+// The zdx design: invalid UTF-8 becomes U+FFFD, one per bad byte.
 func TestReadInvalidUTF8(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	writeFile(t, dir, "bad.txt", "ab\xffcd\n\xe2\x82\nok \xe2\x82\xac\n\xc3")
@@ -306,11 +306,11 @@ func TestReadPolicyLineNumbers(t *testing.T) {
 	}
 }
 
-// The read table of seed 000, under the default limits (50 KiB, 2000
-// lines, lines cut at 2000 chars) and notice texts. Where seed 000's
+// The read table of the pi design, under the default limits (50 KiB, 2000
+// lines, lines cut at 2000 chars) and notice texts. Where the pi design's
 // first-line case differs (it has no per-line cut), a pi-like policy
 // shows its behaviour.
-func TestReadSeed000Table(t *testing.T) {
+func TestReadPiTable(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	short := numbered(5000) // ~10 bytes a line: the line limit hits first
 	writeFile(t, dir, "short.txt", short)
@@ -359,7 +359,7 @@ func TestReadSeed000Table(t *testing.T) {
 	if !strings.HasPrefix(res.Text, strings.Repeat("q", 2000)+"... [59440 chars cut]\nnext\n\n[Line 1 cut at 2000 chars (line is 60.0KB)") {
 		t.Fatalf("first line, default: %q", trim(res.Text))
 	}
-	// With no per-line cut (pi: 30 KB, 2000 lines), seed 000's notice.
+	// With no per-line cut (pi: 30 KB, 2000 lines), the pi design's notice.
 	pi, pdir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 30 << 10}})
 	writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
 	res = read(t, pi, ReadInput{Path: "first.txt"})

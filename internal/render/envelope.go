@@ -16,7 +16,7 @@ type Format string
 const (
 	// FormatText is the text docs/tools.md shows: content and bracketed notices.
 	FormatText Format = "text"
-	// FormatJSON is one compact JSON object, seed 001's envelope: the
+	// FormatJSON is one compact JSON object, the zdx design's envelope: the
 	// details and the pure content side by side (see Envelope).
 	FormatJSON Format = "json"
 )
@@ -59,7 +59,7 @@ type Field struct {
 	Value string
 }
 
-// Envelope renders a successful result as seed 001's envelope, one compact
+// Envelope renders a successful result as the zdx design's envelope, one compact
 // JSON object:
 //
 //	{"ok":true,"data":{…details…,"stdout":"…","stderr":"…"}}
@@ -68,8 +68,8 @@ type Field struct {
 // in their order, then the content fields in the order given. A detail
 // that has the name of a content field gives way to it: if it is an object
 // its members are kept flattened with the prefix "<name>_" (bash's "stdout"
-// details become "stdout_truncation", "stdout_full_output_path", …, as seed
-// 001's "stdout_truncated" do), otherwise it is kept as "<name>_details".
+// details become "stdout_truncation", "stdout_full_output_path", …, as zdx's
+// "stdout_truncated" do, docs/profiles.md), otherwise it is kept as "<name>_details".
 // HTML characters are not escaped.
 func Envelope(details any, content ...Field) (string, error) {
 	members, err := objectMembers(details)
@@ -115,7 +115,7 @@ func Envelope(details any, content ...Field) (string, error) {
 	return b.String(), nil
 }
 
-// ErrorEnvelope renders a failed call as seed 001's envelope:
+// ErrorEnvelope renders a failed call as the zdx design's envelope:
 // {"ok":false,"error":"…"}.
 func ErrorEnvelope(msg string) string {
 	var b bytes.Buffer

@@ -21,7 +21,7 @@ func find(t testing.TB, s *Searcher, in FindInput) FindResult {
 	return r
 }
 
-// Seed 000, find, "Hit result limit (1000 results)".
+// The pi design, find, "Hit result limit (1000 results)".
 func TestFindResultLimit(t *testing.T) {
 	root := t.TempDir()
 	tree := map[string]string{}
@@ -48,7 +48,7 @@ func TestFindResultLimit(t *testing.T) {
 	}
 }
 
-// Seed 000, find, "Hit byte limit (< 1000 results, 50 KiB)".
+// The pi design, find, "Hit byte limit (< 1000 results, 50 KiB)".
 func TestFindByteLimit(t *testing.T) {
 	root := t.TempDir()
 	tree := map[string]string{}

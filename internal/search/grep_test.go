@@ -31,7 +31,7 @@ func grep(t testing.TB, s *Searcher, in GrepInput) GrepResult {
 	return r
 }
 
-// Seed 000, grep, "Hit match limit (100 matches)".
+// The pi design, grep, "Hit match limit (100 matches)".
 func TestGrepMatchLimit(t *testing.T) {
 	root := t.TempDir()
 	var b strings.Builder
@@ -67,7 +67,7 @@ func TestGrepMatchLimit(t *testing.T) {
 	}
 }
 
-// Seed 000, grep, "Hit byte limit (< 100 matches, 50 KiB)".
+// The pi design, grep, "Hit byte limit (< 100 matches, 50 KiB)".
 func TestGrepByteLimit(t *testing.T) {
 	root := t.TempDir()
 	var b strings.Builder
@@ -104,7 +104,7 @@ func TestGrepByteLimit(t *testing.T) {
 	}
 }
 
-// Seed 000, grep, "Match lines truncated (any line > 500 chars)".
+// The pi design, grep, "Match lines truncated (any line > 500 chars)".
 func TestGrepLongLinesCut(t *testing.T) {
 	root := t.TempDir()
 	long := "very long matching content " + strings.Repeat("é", 600)

@@ -130,9 +130,9 @@ func FuzzResultBudget(f *testing.F) {
 	f.Add(uint64(3), uint64(4), 2_000, 10, 100000, "[a long note about what to do next]")
 	f.Add(uint64(5), uint64(6), 2_500, 1, 1, "")
 	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, seed1, seed2 uint64, budget, outLines, errLines int, note string) {
+	f.Fuzz(func(t *testing.T, k1, k2 uint64, budget, outLines, errLines int, note string) {
 		budget = policy.MinResultBudget + abs(budget)%200_000
-		rng := rand.New(rand.NewPCG(seed1, seed2))
+		rng := rand.New(rand.NewPCG(k1, k2))
 		store := spill.NewSession(spill.Config{TempDir: dir})
 		defer store.Close()
 		limits := func() output.Limits {

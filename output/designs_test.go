@@ -7,15 +7,15 @@ import (
 	"unicode/utf8"
 )
 
-// The scenarios of the design documents in ../shared/seeds that concern
-// the pipeline, as docs/profiles.md reconciles them.
+// The scenarios of the designs the profiles follow that concern the
+// pipeline, as docs/profiles.md quotes and reconciles them.
 
-// piBash is seed 000's bash truncation: tail, 2000 lines or 30KB.
+// piBash is the pi design's bash truncation: tail, 2000 lines or 30KB.
 var piBash = Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 30 * 1024}
 
-// runSeed feeds in through a Pipeline in 64 KiB chunks and returns the
+// runDesign feeds in through a Pipeline in 64 KiB chunks and returns the
 // Result and the spill.
-func runSeed(t *testing.T, lim Limits, when SpillWhen, in string) (Result, *memSpill) {
+func runDesign(t *testing.T, lim Limits, when SpillWhen, in string) (Result, *memSpill) {
 	t.Helper()
 	var sp memSpill
 	p := New(Options{Limits: lim, Spill: sp.opener(), SpillWhen: when})
@@ -34,10 +34,10 @@ func runSeed(t *testing.T, lim Limits, when SpillWhen, in string) (Result, *memS
 	return r, &sp
 }
 
-// Seed 000, bash: "Hit line limit (2000 lines)".
-func TestSeed000BashLineLimit(t *testing.T) {
+// The pi design, bash: "Hit line limit (2000 lines)".
+func TestPiBashLineLimit(t *testing.T) {
 	in := seqLines(1, 50000)
-	r, sp := runSeed(t, piBash, SpillOnCut, in)
+	r, sp := runDesign(t, piBash, SpillOnCut, in)
 	tr := r.Truncation
 	if !tr.Truncated || tr.TruncatedBy != ByLines || tr.OutputLines != 2000 || tr.TotalLines != 50000 {
 		t.Fatalf("truncation %+v", tr)
@@ -53,8 +53,8 @@ func TestSeed000BashLineLimit(t *testing.T) {
 	}
 }
 
-// Seed 000, bash: "Hit byte limit (< 2000 lines, 30KB)": lines 49501-50000.
-func TestSeed000BashByteLimit(t *testing.T) {
+// The pi design, bash: "Hit byte limit (< 2000 lines, 30KB)": lines 49501-50000.
+func TestPiBashByteLimit(t *testing.T) {
 	var b strings.Builder
 	for i := 1; i <= 50000; i++ {
 		switch {
@@ -66,7 +66,7 @@ func TestSeed000BashByteLimit(t *testing.T) {
 			fmt.Fprintf(&b, "%d\n", i)
 		}
 	}
-	r, _ := runSeed(t, piBash, SpillOnCut, b.String())
+	r, _ := runDesign(t, piBash, SpillOnCut, b.String())
 	tr := r.Truncation
 	if tr.TruncatedBy != ByBytes || tr.OutputLines != 500 || tr.OutputBytes != 500*61 || tr.TotalLines != 50000 {
 		t.Fatalf("truncation %+v", tr)
@@ -79,11 +79,11 @@ func TestSeed000BashByteLimit(t *testing.T) {
 	}
 }
 
-// Seed 000, bash: "Last line alone > 30KB (edge case, partial OK here)".
-func TestSeed000BashLastLineOverByteLimit(t *testing.T) {
+// The pi design, bash: "Last line alone > 30KB (edge case, partial OK here)".
+func TestPiBashLastLineOverByteLimit(t *testing.T) {
 	last := strings.Repeat("0123456789abcdef", 100*1024/16) // 100 KB, no newline
 	in := seqLines(1, 49999) + last
-	r, sp := runSeed(t, piBash, SpillOnCut, in)
+	r, sp := runDesign(t, piBash, SpillOnCut, in)
 	tr := r.Truncation
 	if tr.TruncatedBy != ByBytes || !tr.LastLinePartial || tr.FirstLinePartial || tr.OutputLines != 1 || tr.OutputBytes != 30*1024 {
 		t.Fatalf("truncation %+v", tr)
@@ -99,24 +99,24 @@ func TestSeed000BashLastLineOverByteLimit(t *testing.T) {
 	}
 }
 
-// Seed 000: under both limits nothing changes and no file is written.
-func TestSeed000BashFits(t *testing.T) {
+// The pi design: under both limits nothing changes and no file is written.
+func TestPiBashFits(t *testing.T) {
 	in := seqLines(1, 2000)
-	r, sp := runSeed(t, piBash, SpillOnCut, in)
+	r, sp := runDesign(t, piBash, SpillOnCut, in)
 	if r.Truncation.Truncated || r.Text() != in || sp.opened != 0 || r.Notice("stdout") != "" {
 		t.Fatalf("result %+v, spill opened %d", r.Truncation, sp.opened)
 	}
 }
 
-// pipeBash is seed 004's bash truncation: tail, 2000 lines or 50KB, and a
+// pipeBash is the pipe design's bash truncation: tail, 2000 lines or 50KB, and a
 // file only past the byte limit.
 var pipeBash = Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 50 * 1024}
 
-// Seed 004: "if a single line exceeds 50KB, take the tail of that line."
-func TestSeed004TailOfLongLine(t *testing.T) {
+// The pipe design: "if a single line exceeds 50KB, take the tail of that line."
+func TestPipeTailOfLongLine(t *testing.T) {
 	line := strings.Repeat("é", 40*1024) + "END\n" // 80 KB of two-byte characters
 	in := "first\nsecond\n" + line
-	r, sp := runSeed(t, pipeBash, SpillPastBytes, in)
+	r, sp := runDesign(t, pipeBash, SpillPastBytes, in)
 	tr := r.Truncation
 	if !tr.LastLinePartial || tr.TruncatedBy != ByBytes || tr.TotalLines != 3 {
 		t.Fatalf("truncation %+v", tr)
@@ -136,11 +136,11 @@ func TestSeed004TailOfLongLine(t *testing.T) {
 	}
 }
 
-// Seed 004: a file only when the output passes the byte limit; "3000
+// The pipe design: a file only when the output passes the byte limit; "3000
 // short lines totaling 20KB does NOT create a temp file".
-func TestSeed004SpillOnlyPastBytes(t *testing.T) {
+func TestPipeSpillOnlyPastBytes(t *testing.T) {
 	in := seqLines(1, 3000) // 13893 bytes
-	r, sp := runSeed(t, pipeBash, SpillPastBytes, in)
+	r, sp := runDesign(t, pipeBash, SpillPastBytes, in)
 	if sp.opened != 0 || r.FullOutputPath != "" {
 		t.Fatal("a line-only cut created a spill file")
 	}
@@ -152,16 +152,16 @@ func TestSeed004SpillOnlyPastBytes(t *testing.T) {
 	}
 
 	in = seqLines(1, 20000) // 108894 bytes
-	r, sp = runSeed(t, pipeBash, SpillPastBytes, in)
+	r, sp = runDesign(t, pipeBash, SpillPastBytes, in)
 	if sp.opened != 1 || sp.buf.String() != in || r.FullOutputPath == "" {
 		t.Fatal("output past the byte limit was not spilled whole")
 	}
 }
 
-// Seed 004's sanitizing rules through the pipeline: ANSI CSI and OSC
+// the pipe design's sanitizing rules through the pipeline: ANSI CSI and OSC
 // stripped, control bytes dropped, "\r\n" → "\n" (and, by docs/architecture.md, a lone
 // '\r' overwrites); the spill holds the same sanitized text.
-func TestSeed004Sanitizing(t *testing.T) {
+func TestPipeSanitizing(t *testing.T) {
 	raw := "\x1b[1;32m✓\x1b[0m ok \x1b]8;;file:///a\x07link\x1b]8;;\x07\r\n" +
 		"bell\x07 back\x08space\x7f del\x1b[K\r\n" +
 		"tab\tkept\n" +
@@ -169,7 +169,7 @@ func TestSeed004Sanitizing(t *testing.T) {
 		strings.Repeat("filler line\n", 5000) +
 		"late\x00nul\n" // a NUL in the first 8 KiB would make the stream binary
 	want := "✓ ok link\n" + "bell backspace del\n" + "tab\tkept\n" + "Downloading 100%\n" + strings.Repeat("filler line\n", 5000) + "latenul\n"
-	r, sp := runSeed(t, pipeBash, SpillPastBytes, raw)
+	r, sp := runDesign(t, pipeBash, SpillPastBytes, raw)
 	if sp.buf.String() != want {
 		t.Fatalf("spill is not the sanitized stream: %.120q", sp.buf.String())
 	}
@@ -177,27 +177,27 @@ func TestSeed004Sanitizing(t *testing.T) {
 		t.Fatalf("truncation %+v", r.Truncation)
 	}
 	// The head of the same stream under a head policy shows the clean lines.
-	r, _ = runSeed(t, Limits{Strategy: Head, MaxLines: 4, MaxBytes: 1024}, SpillOnCut, raw)
+	r, _ = runDesign(t, Limits{Strategy: Head, MaxLines: 4, MaxBytes: 1024}, SpillOnCut, raw)
 	if r.Text() != "✓ ok link\nbell backspace del\ntab\tkept\nDownloading 100%\n" {
 		t.Fatalf("head %q", r.Text())
 	}
 }
 
-// opencodeBash is seed 002's line-aligned head+tail: half the lines from
+// opencodeBash is the opencode design's line-aligned head+tail: half the lines from
 // each end, 2000 lines and 50KB.
 var opencodeBash = Limits{Strategy: HeadTail, HeadShare: 0.5, MaxLines: 2000, MaxBytes: 50 * 1024}
 
-// Seed 002: output under the limits is unchanged and writes no file; over
+// The opencode design: output under the limits is unchanged and writes no file; over
 // the line limit, the first and last 1000 lines, line-aligned.
-func TestSeed002HeadTailLines(t *testing.T) {
+func TestOpencodeHeadTailLines(t *testing.T) {
 	in := seqLines(1, 2000)
-	r, sp := runSeed(t, opencodeBash, SpillOnCut, in)
+	r, sp := runDesign(t, opencodeBash, SpillOnCut, in)
 	if r.Truncation.Truncated || r.Text() != in || sp.opened != 0 {
 		t.Fatal("output under the limits changed or was spilled")
 	}
 
 	in = seqLines(1, 8432)
-	r, sp = runSeed(t, opencodeBash, SpillOnCut, in)
+	r, sp = runDesign(t, opencodeBash, SpillOnCut, in)
 	if r.Head != seqLines(1, 1000) || r.Tail != seqLines(7433, 8432) || r.Truncation.TruncatedBy != ByLines {
 		t.Fatalf("head/tail are not lines 1-1000 and 7433-8432: %+v", r.Truncation)
 	}
@@ -206,9 +206,9 @@ func TestSeed002HeadTailLines(t *testing.T) {
 	}
 }
 
-// Seed 002: over the byte limit, lines are trimmed from the inner
+// The opencode design: over the byte limit, lines are trimmed from the inner
 // boundary; no line is cut, and multi-byte characters are never garbled.
-func TestSeed002HeadTailMultiByte(t *testing.T) {
+func TestOpencodeHeadTailMultiByte(t *testing.T) {
 	var b strings.Builder
 	var lines []string
 	for i := 1; i <= 3000; i++ {
@@ -217,7 +217,7 @@ func TestSeed002HeadTailMultiByte(t *testing.T) {
 		b.WriteString(l)
 	}
 	in := b.String()
-	r, _ := runSeed(t, opencodeBash, SpillOnCut, in)
+	r, _ := runDesign(t, opencodeBash, SpillOnCut, in)
 	tr := r.Truncation
 	if tr.TruncatedBy != ByBytes || tr.OutputBytes > 50*1024 || !utf8.ValidString(r.Text()) {
 		t.Fatalf("truncation %+v", tr)
