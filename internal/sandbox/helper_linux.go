@@ -64,6 +64,11 @@ func runHelper(args []string) int {
 	if err := restrict(h); err != nil {
 		return helperFailed("cannot restrict the command, so it was not run: %v", err)
 	}
+	if seccompSupported {
+		if err := denyTerminalInjection(); err != nil {
+			return helperFailed("cannot install the terminal filter, so the command was not run: %v", err)
+		}
+	}
 	if h.seccomp {
 		if err := denySockets(); err != nil {
 			return helperFailed("cannot install the seccomp filter, so the command was not run: %v", err)
@@ -178,6 +183,17 @@ func readEnv(fd int) ([]string, error) {
 // everywhere in shell scripts.
 var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
 
+// terminal is the one device on which a sandboxed command may call
+// ioctls where Landlock rules them (ABI 5): its own terminal, which a
+// tty job's programs set up (a password prompt turns echo off through
+// /dev/tty) and which a command without one cannot open. On every other
+// device (disks, consoles, /dev/kvm, /dev/net/tun, …) ioctls are denied.
+// TIOCSTI and TIOCLINUX are denied everywhere by the terminal filter.
+const terminal = "/dev/tty"
+
+// ioctlDevABI is the Landlock ABI that rules ioctls on devices.
+const ioctlDevABI = 5
+
 // sharedMemory is the tmpfs of POSIX shared memory and semaphores
 // (Python's multiprocessing needs it); it is a temp directory too.
 const sharedMemory = "/dev/shm"
@@ -205,10 +221,15 @@ func restrict(h helperArgs) error {
 			return fmt.Errorf("writable directory %s: %w", d, err)
 		}
 	}
-	return cfg.Restrict(
+	rules := []landlock.Rule{
 		landlock.RODirs("/"),
 		landlock.RWDirs(writable...).WithRefer(),
 		landlock.RWDirs(sharedMemory).WithRefer().IgnoreIfMissing(),
 		landlock.RWFiles(devices...).IgnoreIfMissing(),
-	)
+	}
+	if abi, err := ll.LandlockGetABIVersion(); err == nil && abi >= ioctlDevABI {
+		cfg.HandledAccessFS |= ll.AccessFSIoctlDev
+		rules = append(rules, landlock.PathAccess(ll.AccessFSIoctlDev, terminal).IgnoreIfMissing())
+	}
+	return cfg.Restrict(rules...)
 }

@@ -2,7 +2,8 @@
 // command, both streams through the output pipeline, timeouts that
 // background instead of killing, jobs, lingering children and cancellation.
 //
-// Every command is a job: a fresh `bash -c` in its own process group,
+// Every command is a job: a fresh `bash -c` in a session of its own (so
+// in its own process group, with no controlling terminal),
 // whose stdout and stderr are pipes read by one goroutine each into an
 // output.Pipeline, and whose shell is reaped by a third. A call waits for
 // the shell; when it returns while something of the job still runs (the
