@@ -35,8 +35,8 @@
 //   - check_pid and kill_pid take no other parameter: the job keeps the
 //     limits it was started with.
 //   - The parent-death signal (SIGKILL) reaches the shell, a direct child;
-//     its own children are left to the shell's death (they get EOF or
-//     SIGPIPE on the closed pipes).
+//     the rest of a job is killed by the watcher process (deathwatch.go)
+//     when a server dies without ending its sessions.
 package shell
 
 import (
@@ -113,6 +113,7 @@ func NewRunner(cfg Config) *Runner {
 	}
 	r := &Runner{cfg: cfg, mark: newMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
+	watchMark(r.mark)
 	return r
 }
 
@@ -289,6 +290,7 @@ func (r *Runner) Close() error {
 	}
 	wg.Wait()
 	endOrphans(r.mark, killGrace)
+	unwatchMark(r.mark)
 	return nil
 }
 
