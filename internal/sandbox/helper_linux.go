@@ -39,6 +39,8 @@ type helperArgs struct {
 	// The namespaces' init (see runInit).
 	ns       bool
 	net      bool
+	hide     []string // covered by an empty tmpfs
+	show     []string // shown again beneath a hidden directory
 	statusFD int
 	uid, gid int
 
@@ -121,12 +123,19 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.ns = true
 		case "-net":
 			h.net = true
-		case "-w":
+		case "-w", "-hide", "-show":
 			if i+1 >= len(args) {
-				return h, errors.New("-w needs a directory")
+				return h, fmt.Errorf("%s needs a directory", a)
 			}
 			i++
-			h.writable = append(h.writable, args[i])
+			switch a {
+			case "-w":
+				h.writable = append(h.writable, args[i])
+			case "-hide":
+				h.hide = append(h.hide, args[i])
+			case "-show":
+				h.show = append(h.show, args[i])
+			}
 		case "-env-fd", "-status-fd", "-uid", "-gid", "-keep-fds":
 			i++
 			n, err := num(i, a)

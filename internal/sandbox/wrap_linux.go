@@ -69,6 +69,12 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		if rules.NoNetwork {
 			args = append(args, "-net")
 		}
+		for _, d := range rules.Hidden {
+			args = append(args, "-hide", d)
+		}
+		for _, d := range rules.Shown {
+			args = append(args, "-show", d)
+		}
 		args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()))
 		cmd.SysProcAttr = namespaceAttr(cmd.SysProcAttr, rules.NoNetwork)
 	}
