@@ -69,6 +69,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 		rules := rules
 		rules.Hidden, rules.Shown = t.hiddenDirs(opts.SandboxHidden)
+		rules.MaxProcesses = shell.TaskLimit(t.policy.Bash.MaxProcesses)
 		l, err := sandbox.Wrap(cmd, rules)
 		if err != nil {
 			return nil, err

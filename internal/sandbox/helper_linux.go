@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -44,6 +46,8 @@ type helperArgs struct {
 	statusFD int
 	uid, gid int
 
+	nproc uint64 // RLIMIT_NPROC, 0 for none
+
 	probe bool
 	argv  []string // PATH ARGV0 ARGS...
 }
@@ -55,6 +59,13 @@ func runHelper(args []string) int {
 	h, err := parseHelperArgs(args)
 	if err != nil {
 		return helperFailed("%v", err)
+	}
+	// Before anything else: the namespaces' init passes it on to the
+	// user namespace it makes (its limit there) and to the command.
+	if h.nproc > 0 {
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: h.nproc, Max: h.nproc}); err != nil {
+			return helperFailed("cannot limit the command's processes, so it was not run: %v", err)
+		}
 	}
 	if h.ns {
 		return runInit(h)
@@ -135,6 +146,14 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 				h.hide = append(h.hide, args[i])
 			case "-show":
 				h.show = append(h.show, args[i])
+			}
+		case "-nproc":
+			i++
+			if i >= len(args) {
+				return h, errors.New("-nproc needs a value")
+			}
+			if h.nproc, err = strconv.ParseUint(args[i], 10, 64); err != nil {
+				return h, fmt.Errorf("-nproc: %w", err)
 			}
 		case "-env-fd", "-status-fd", "-uid", "-gid", "-keep-fds":
 			i++

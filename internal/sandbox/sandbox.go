@@ -130,6 +130,11 @@ type Rules struct {
 	// sees, read-only unless writable (its own session's spill
 	// directory).
 	Shown []string
+	// MaxProcesses, when above zero, is the RLIMIT_NPROC of the command
+	// (soft and hard), set by the helper before anything of the command
+	// runs. In the user namespaces of the Namespaces layer it counts the
+	// command's own tasks.
+	MaxProcesses uint64
 	// NoNetwork denies every network access but a private loopback (with
 	// namespaces) or every TCP bind and connect and every socket but a
 	// Unix one (without).

@@ -45,6 +45,9 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if rules.Layers&Seccomp != 0 {
 		args = append(args, "-seccomp")
 	}
+	if rules.MaxProcesses > 0 {
+		args = append(args, "-nproc", strconv.FormatUint(rules.MaxProcesses, 10))
+	}
 
 	env, err := envFile(cmd.Environ())
 	if err != nil {

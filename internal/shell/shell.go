@@ -223,6 +223,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
+		spareThreads()
 		err = startCmd(j.cmd)
 	}
 	if wrapped != nil {
@@ -244,6 +245,10 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid
+	// Set at once, before the shell has had time to fork: what it forks
+	// inherits the cap. The sandbox's helper sets it itself before it
+	// runs anything.
+	limitTasks(j.pid, TaskLimit(r.cfg.Policy.Bash.MaxProcesses))
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte
