@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/sandbox"
@@ -66,6 +67,9 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 	}
 	return func(cmd *exec.Cmd) (*shell.Wrapped, error) {
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+		rules := rules
+		rules.Hidden, rules.Shown = t.hiddenDirs(opts.SandboxHidden)
+		rules.MaxProcesses = shell.TaskLimit(t.policy.Bash.MaxProcesses)
 		l, err := sandbox.Wrap(cmd, rules)
 		if err != nil {
 			return nil, err
@@ -81,4 +85,24 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 func MaybeRunSandboxHelper() {
 	sandbox.MaybeRunHelper()
 	shell.MaybeRunWatcher()
+}
+
+// hiddenDirs are the directories a sandboxed command of this session does
+// not see, and those beneath them it still sees: the parent of the spill
+// directories (every session's, and the CLI's, are made there) is
+// hidden, but for this session's own spill and scratch directories; and
+// the directories of extra. Other sessions' outputs are no business of a
+// command, and reading them would cross the isolation of sessions.
+func (t *Toolset) hiddenDirs(extra []string) (hidden, shown []string) {
+	hidden = append(hidden, extra...)
+	for _, s := range []*spill.Store{t.spill, t.scratch} {
+		if s == nil {
+			continue
+		}
+		if d := s.Dir(); d != "" {
+			hidden = append(hidden, filepath.Dir(d))
+			shown = append(shown, d)
+		}
+	}
+	return hidden, shown
 }

@@ -64,6 +64,12 @@ type BashPolicy struct {
 	// SpillWhen says when a stream is spilled: on any cut (the default),
 	// or only when it passes its byte limit.
 	SpillWhen output.SpillWhen
+	// MaxProcesses caps the tasks (processes and threads) of one job, so
+	// that one command cannot take every process the user may have and
+	// leave the server (and every other session) unable to start a thread
+	// or a command; 0 means no cap. Config key bash.max_processes; 4096
+	// by default. See docs/reliability.md for how it is enforced.
+	MaxProcesses int
 }
 
 // ReadPolicy limits a read. Config table read.

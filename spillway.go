@@ -73,6 +73,12 @@ type Options struct {
 	// separated by commas. The sandbox uses every layer the kernel
 	// offers; this only makes the lack of one an error.
 	SandboxMin string
+	// SandboxHidden, with Sandbox, are directories whose contents
+	// commands do not see (a server's token directory), beneath which
+	// only Root shows. Other sessions' spill directories are always
+	// hidden, and the session's own shown. Hiding needs the namespaces
+	// layer; without it these stay readable (writes are denied anyway).
+	SandboxHidden []string
 }
 
 // A Toolset is one session: its cwd and env, its background jobs and its

@@ -12,6 +12,10 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 	opts.Sandbox = g.sandbox
 	opts.NoNetwork = g.noNetwork
 	opts.SandboxMin = g.sandboxMin
+	if g.sandbox {
+		// A token there lets a command with the network drive a server.
+		opts.SandboxHidden = tokenDirs(g.tokenFile)
+	}
 	return opts
 }
 

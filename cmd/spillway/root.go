@@ -21,6 +21,9 @@ type globalFlags struct {
 
 	noNetwork  bool
 	sandboxMin string
+	// tokenFile is serve's --token-file: its directory is hidden from
+	// sandboxed commands.
+	tokenFile string
 
 	// Of mcp and serve: the shape of results, and the client to fit them to.
 	typedResults bool

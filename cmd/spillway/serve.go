@@ -73,6 +73,7 @@ http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 			if err := mcpserver.CheckListen(listen, token); err != nil {
 				return err
 			}
+			g.tokenFile = tokenOut
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err

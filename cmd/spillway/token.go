@@ -7,6 +7,25 @@ import (
 	"path/filepath"
 )
 
+// tokenDirs are the directories where serve writes its tokens: the
+// default ones (whichever a server of this user may have used) and, if
+// set, that of file.
+func tokenDirs(file string) []string {
+	var dirs []string
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "spillway"))
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		dirs = append(dirs, filepath.Join(d, "spillway"))
+	}
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			dirs = append(dirs, filepath.Dir(abs))
+		}
+	}
+	return dirs
+}
+
 // writeToken writes the token serve made to path (or the default path for
 // the port of serverURL), readable by this user only, and returns the
 // path. The file is written beside and renamed into place, so that a

@@ -65,6 +65,7 @@ type streamKeys struct {
 type bashKeys struct {
 	streamKeys
 	MergeStreams *bool       `toml:"merge_streams"`
+	MaxProcesses *int64      `toml:"max_processes"`
 	Stdout       *streamKeys `toml:"stdout"`
 	Stderr       *streamKeys `toml:"stderr"`
 }
@@ -302,6 +303,7 @@ func (c *Config) Apply(p *spillway.Policy) {
 		if b.MergeStreams != nil {
 			p.Bash.MergeStreams = *b.MergeStreams
 		}
+		setInt(&p.Bash.MaxProcesses, b.MaxProcesses, math.MaxInt32)
 	}
 	if r := k.Read; r != nil {
 		setInt(&p.Read.MaxLines, r.MaxLines, spillway.LinesCeiling)
@@ -430,6 +432,7 @@ func (c *Config) check(lines map[string]int) []error {
 		stream("bash.", &b.streamKeys)
 		stream("bash.stdout.", b.Stdout)
 		stream("bash.stderr.", b.Stderr)
+		atLeast("bash.max_processes", b.MaxProcesses, 0)
 	}
 	if r := k.Read; r != nil {
 		atLeast("read.max_lines", r.MaxLines, 1)
@@ -722,7 +725,7 @@ func TOML(p spillway.Policy) ([]byte, error) {
 		return &streamKeys{Strategy: str(string(l.Strategy)), HeadShare: &hs,
 			MaxLines: i64(l.MaxLines), MaxBytes: i64(l.MaxBytes), MaxLineChars: i64(l.MaxLineChars), MaxTokens: i64(l.MaxTokens)}
 	}
-	merge := p.Bash.MergeStreams
+	merge, procs := p.Bash.MergeStreams, int64(p.Bash.MaxProcesses)
 	maxB, budget, keep := p.Spill.MaxBytes, p.Spill.BudgetBytes, p.Spill.KeepNamed.Milliseconds()
 	k := fileKeys{
 		Profile:      str(p.Profile),
@@ -730,7 +733,7 @@ func TOML(p spillway.Policy) ([]byte, error) {
 		TimeoutMS:    i64(int(p.Timeout.Milliseconds())),
 		ResultBudget: i64(p.ResultBudget),
 		Spill:        &spillKeys{Dir: str(p.Spill.Dir), MaxBytes: &maxB, BudgetBytes: &budget, KeepNamedMS: &keep},
-		Bash:         &bashKeys{MergeStreams: &merge, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
+		Bash:         &bashKeys{MergeStreams: &merge, MaxProcesses: &procs, Stdout: stream(p.Bash.Stdout), Stderr: stream(p.Bash.Stderr)},
 		Read:         &readKeys{MaxLines: i64(p.Read.MaxLines), MaxBytes: i64(p.Read.MaxBytes), MaxLineChars: i64(p.Read.MaxLineChars), MaxTokens: i64(p.Read.MaxTokens)},
 		Grep:         &grepKeys{Limit: i64(p.Grep.Limit), MaxBytes: i64(p.Grep.MaxBytes), MaxLineChars: i64(p.Grep.MaxLineChars), MaxTokens: i64(p.Grep.MaxTokens)},
 		Find:         &findKeys{Limit: i64(p.Find.Limit), MaxBytes: i64(p.Find.MaxBytes), MaxTokens: i64(p.Find.MaxTokens)},

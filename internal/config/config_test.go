@@ -36,6 +36,7 @@ max_bytes = 2222
 max_line_chars = 333
 max_tokens = 3030
 merge_streams = true
+max_processes = 777
 
 [bash.stdout]
 strategy = "head_tail"
@@ -102,6 +103,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"bash.max_line_chars", p.Bash.Stderr.MaxLineChars, 333},
 		{"bash.max_tokens", p.Bash.Stderr.MaxTokens, 3030},
 		{"bash.merge_streams", p.Bash.MergeStreams, true},
+		{"bash.max_processes", p.Bash.MaxProcesses, 777},
 		{"bash.stdout.strategy", p.Bash.Stdout.Strategy, output.HeadTail},
 		{"bash.stdout.head_share", p.Bash.Stdout.HeadShare, 0.75},
 		{"bash.stdout.max_lines", p.Bash.Stdout.MaxLines, 444},

@@ -44,7 +44,15 @@ type Bash struct {
 	// SpillWhen says when a stream is spilled: on any cut, or only when it
 	// passes its byte limit.
 	SpillWhen output.SpillWhen
+	// MaxProcesses caps the tasks (processes and threads) of one job; 0
+	// means no cap.
+	MaxProcesses int
 }
+
+// DefaultMaxProcesses is the default cap on a job's tasks: far above
+// what a parallel build or a test suite runs (threads count), far below
+// the kernel's pid_max (32768 by default).
+const DefaultMaxProcesses = 4096
 
 // Read is the policy of the read tool. MaxLines is the default of the
 // read's limit parameter. MaxLineChars of zero means lines are never cut.
@@ -147,8 +155,9 @@ func Default() Policy {
 		ResultBudget: DefaultResultBudget,
 		Spill:        Spill{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamedMS: spill.DefaultKeepNamed.Milliseconds()},
 		Bash: Bash{
-			Stdout: output.DefaultLimits,
-			Stderr: output.DefaultLimits,
+			Stdout:       output.DefaultLimits,
+			Stderr:       output.DefaultLimits,
+			MaxProcesses: DefaultMaxProcesses,
 		},
 		Read:  Read{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
 		Grep:  Grep{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},

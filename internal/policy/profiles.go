@@ -70,7 +70,7 @@ func piProfile() Policy {
 	// over the byte limit shows its end).
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, lines, bytes, 0
-	p.Bash = Bash{Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
 	// pi's design, "## read": head, 2000 lines / 30KB, no per-line cut (a first line
 	// over 30KB gets a notice, "Line 1 is 50KB, exceeds 30KB limit").
 	p.Read = Read{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
@@ -100,7 +100,7 @@ func zdxProfile() Policy {
 	// truncated.
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Head, LinesCeiling, 50*1024, 0
-	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	return p
 }
 
@@ -117,7 +117,7 @@ func opencodeProfile() Policy {
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.HeadShare = output.HeadTail, 0.5
 	stream.MaxLines, stream.MaxBytes, stream.ShownLines, stream.MaxLineChars = 2000, 50*1024, 1000, 0
-	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	// opencode's design, "Phase 2" 2.3: MaxPersistBytes = 100 * 1024 * 1024.
 	p.Spill.MaxBytes = 100 * 1024 * 1024
 	// opencode's design, "References": view's DefaultReadLimit (2000 lines) and MaxReadSize
@@ -138,7 +138,7 @@ func macosShellProfile() Policy {
 	// output is kept ("4. Cache Strategy Update": cache stores full output):
 	// spill on any cut. Binary detection is the pipeline's own (docs/architecture.md).
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: StreamCeiling, MaxLineChars: 10000}
-	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	p.Bash.Stdout.MaxLines = 500
 	p.Bash.Stderr.MaxLines = 750
 	return p
@@ -154,7 +154,7 @@ func pipeProfile() Policy {
 	// ("3000 short lines totaling 20KB does NOT create a temp file").
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, 2000, 51200, 0
-	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillPastBytes}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillPastBytes}
 	return p
 }
 
@@ -167,7 +167,7 @@ func claudeCodeProfile() Policy {
 	// no per-line cut. Characters are counted here as bytes, so non-ASCII
 	// output keeps fewer characters than Claude Code would.
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: LinesCeiling, MaxBytes: 30_000}
-	p.Bash = Bash{Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	// Read: "reads up to 2000 lines", "lines longer than 2000 characters
 	// will be truncated", "cat -n format, with line numbers starting at 1";
 	// files over 256 KB are refused there, here paged.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -39,8 +41,12 @@ type helperArgs struct {
 	// The namespaces' init (see runInit).
 	ns       bool
 	net      bool
+	hide     []string // covered by an empty tmpfs
+	show     []string // shown again beneath a hidden directory
 	statusFD int
 	uid, gid int
+
+	nproc uint64 // RLIMIT_NPROC, 0 for none
 
 	probe bool
 	argv  []string // PATH ARGV0 ARGS...
@@ -54,6 +60,13 @@ func runHelper(args []string) int {
 	if err != nil {
 		return helperFailed("%v", err)
 	}
+	// Before anything else: the namespaces' init passes it on to the
+	// user namespace it makes (its limit there) and to the command.
+	if h.nproc > 0 {
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: h.nproc, Max: h.nproc}); err != nil {
+			return helperFailed("cannot limit the command's processes, so it was not run: %v", err)
+		}
+	}
 	if h.ns {
 		return runInit(h)
 	}
@@ -63,6 +76,11 @@ func runHelper(args []string) int {
 	}
 	if err := restrict(h); err != nil {
 		return helperFailed("cannot restrict the command, so it was not run: %v", err)
+	}
+	if seccompSupported {
+		if err := denyTerminalInjection(); err != nil {
+			return helperFailed("cannot install the terminal filter, so the command was not run: %v", err)
+		}
 	}
 	if h.seccomp {
 		if err := denySockets(); err != nil {
@@ -116,12 +134,27 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.ns = true
 		case "-net":
 			h.net = true
-		case "-w":
+		case "-w", "-hide", "-show":
 			if i+1 >= len(args) {
-				return h, errors.New("-w needs a directory")
+				return h, fmt.Errorf("%s needs a directory", a)
 			}
 			i++
-			h.writable = append(h.writable, args[i])
+			switch a {
+			case "-w":
+				h.writable = append(h.writable, args[i])
+			case "-hide":
+				h.hide = append(h.hide, args[i])
+			case "-show":
+				h.show = append(h.show, args[i])
+			}
+		case "-nproc":
+			i++
+			if i >= len(args) {
+				return h, errors.New("-nproc needs a value")
+			}
+			if h.nproc, err = strconv.ParseUint(args[i], 10, 64); err != nil {
+				return h, fmt.Errorf("-nproc: %w", err)
+			}
 		case "-env-fd", "-status-fd", "-uid", "-gid", "-keep-fds":
 			i++
 			n, err := num(i, a)
@@ -178,6 +211,17 @@ func readEnv(fd int) ([]string, error) {
 // everywhere in shell scripts.
 var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
 
+// terminal is the one device on which a sandboxed command may call
+// ioctls where Landlock rules them (ABI 5): its own terminal, which a
+// tty job's programs set up (a password prompt turns echo off through
+// /dev/tty) and which a command without one cannot open. On every other
+// device (disks, consoles, /dev/kvm, /dev/net/tun, …) ioctls are denied.
+// TIOCSTI and TIOCLINUX are denied everywhere by the terminal filter.
+const terminal = "/dev/tty"
+
+// ioctlDevABI is the Landlock ABI that rules ioctls on devices.
+const ioctlDevABI = 5
+
 // sharedMemory is the tmpfs of POSIX shared memory and semaphores
 // (Python's multiprocessing needs it); it is a temp directory too.
 const sharedMemory = "/dev/shm"
@@ -205,10 +249,15 @@ func restrict(h helperArgs) error {
 			return fmt.Errorf("writable directory %s: %w", d, err)
 		}
 	}
-	return cfg.Restrict(
+	rules := []landlock.Rule{
 		landlock.RODirs("/"),
 		landlock.RWDirs(writable...).WithRefer(),
 		landlock.RWDirs(sharedMemory).WithRefer().IgnoreIfMissing(),
 		landlock.RWFiles(devices...).IgnoreIfMissing(),
-	)
+	}
+	if abi, err := ll.LandlockGetABIVersion(); err == nil && abi >= ioctlDevABI {
+		cfg.HandledAccessFS |= ll.AccessFSIoctlDev
+		rules = append(rules, landlock.PathAccess(ll.AccessFSIoctlDev, terminal).IgnoreIfMissing())
+	}
+	return cfg.Restrict(rules...)
 }

@@ -17,6 +17,8 @@ import (
 // runInit is the helper as the first process of the command's new user,
 // mount, PID (and network) namespaces, as root of the user namespace. It
 //
+//   - hides the directories it must not see (other sessions' spill
+//     files, the server's token) under an empty tmpfs;
 //   - mounts the whole file system read-only but for the writable
 //     directories, and a /proc of the new PID namespace;
 //   - brings up the loopback of the new network namespace;
@@ -39,6 +41,12 @@ func runInit(h helperArgs) int {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return helperFailed("cannot read the working directory: %v", err)
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return helperFailed("cannot make the mounts private, so the command was not run: %v", err)
+	}
+	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
+		return helperFailed("cannot hide what the command must not see, so it was not run: %v", err)
 	}
 	if err := mountReadOnly(h.writable); err != nil {
 		return helperFailed("cannot set up the mount namespace, so the command was not run: %v", err)
@@ -162,11 +170,9 @@ func reapAll(shell int, status *os.File) int {
 
 // mountReadOnly makes every mount of the namespace read-only, but for
 // binds of the writable directories, and mounts a /proc that shows the new
-// PID namespace. Nothing propagates back out: the mounts are private.
+// PID namespace. The mounts are private already: nothing propagates back
+// out.
 func mountReadOnly(writable []string) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mounts private: %w", err)
-	}
 	var binds []string
 	for _, d := range append(writable, sharedMemory) {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {

@@ -121,6 +121,20 @@ type Rules struct {
 	// write, rename and remove files. One that does not exist when the
 	// command starts is left out.
 	Writable []string
+	// Hidden are directories whose contents the command does not see
+	// (the spill directories' parent, the server's token directory), but
+	// for the writable directories and those of Shown beneath them. Only
+	// the Namespaces layer hides: without it they stay readable.
+	Hidden []string
+	// Shown are directories beneath a hidden one that the command still
+	// sees, read-only unless writable (its own session's spill
+	// directory).
+	Shown []string
+	// MaxProcesses, when above zero, is the RLIMIT_NPROC of the command
+	// (soft and hard), set by the helper before anything of the command
+	// runs. In the user namespaces of the Namespaces layer it counts the
+	// command's own tasks.
+	MaxProcesses uint64
 	// NoNetwork denies every network access but a private loopback (with
 	// namespaces) or every TCP bind and connect and every socket but a
 	// Unix one (without).

@@ -23,6 +23,7 @@ type seccompArch struct {
 	audit   uint32
 	socket  uint32
 	uring   uint32
+	ioctl   uint32
 	x32     bool // amd64: syscall numbers with bit 30 set are the x32 ABI
 	compats []seccompCompat
 }
@@ -30,6 +31,7 @@ type seccompArch struct {
 type seccompCompat struct {
 	audit   uint32
 	sockets []uint32 // socket and socketcall, which can make one
+	ioctl   uint32
 }
 
 var seccompSupported = archSeccomp() != nil
@@ -37,13 +39,13 @@ var seccompSupported = archSeccomp() != nil
 func archSeccomp() *seccompArch {
 	switch runtime.GOARCH {
 	case "amd64":
-		// i386: socketcall 102, socket 359.
-		return &seccompArch{audit: unix.AUDIT_ARCH_X86_64, socket: 41, uring: 425, x32: true,
-			compats: []seccompCompat{{audit: unix.AUDIT_ARCH_I386, sockets: []uint32{102, 359}}}}
+		// i386: socketcall 102, socket 359, ioctl 54.
+		return &seccompArch{audit: unix.AUDIT_ARCH_X86_64, socket: 41, uring: 425, ioctl: 16, x32: true,
+			compats: []seccompCompat{{audit: unix.AUDIT_ARCH_I386, sockets: []uint32{102, 359}, ioctl: 54}}}
 	case "arm64":
-		// arm (EABI): socket 281.
-		return &seccompArch{audit: unix.AUDIT_ARCH_AARCH64, socket: 198, uring: 425,
-			compats: []seccompCompat{{audit: unix.AUDIT_ARCH_ARM, sockets: []uint32{281}}}}
+		// arm (EABI): socket 281, ioctl 54.
+		return &seccompArch{audit: unix.AUDIT_ARCH_AARCH64, socket: 198, uring: 425, ioctl: 29,
+			compats: []seccompCompat{{audit: unix.AUDIT_ARCH_ARM, sockets: []uint32{281}, ioctl: 54}}}
 	}
 	return nil
 }
@@ -54,6 +56,7 @@ const (
 	offNr   = 0
 	offArch = 4
 	offArg0 = 16 // low 32 bits on a little-endian machine
+	offArg1 = 24
 )
 
 func retErrno(e syscall.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
@@ -99,14 +102,18 @@ func socketFilter(a *seccompArch) []unix.SockFilter {
 	return p
 }
 
-// denySockets installs the filter on every thread of this process; it is
-// kept across exec. Landlock has already set no_new_privs.
+// denySockets installs the socket filter on every thread of this process;
+// it is kept across exec. Landlock has already set no_new_privs.
 func denySockets() error {
 	a := archSeccomp()
 	if a == nil {
 		return unix.ENOSYS
 	}
-	filter := socketFilter(a)
+	return installFilter(socketFilter(a))
+}
+
+// installFilter installs a seccomp filter on every thread of this process.
+func installFilter(filter []unix.SockFilter) error {
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err

@@ -45,6 +45,9 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if rules.Layers&Seccomp != 0 {
 		args = append(args, "-seccomp")
 	}
+	if rules.MaxProcesses > 0 {
+		args = append(args, "-nproc", strconv.FormatUint(rules.MaxProcesses, 10))
+	}
 
 	env, err := envFile(cmd.Environ())
 	if err != nil {
@@ -68,6 +71,12 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, w)
 		if rules.NoNetwork {
 			args = append(args, "-net")
+		}
+		for _, d := range rules.Hidden {
+			args = append(args, "-hide", d)
+		}
+		for _, d := range rules.Shown {
+			args = append(args, "-show", d)
 		}
 		args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()))
 		cmd.SysProcAttr = namespaceAttr(cmd.SysProcAttr, rules.NoNetwork)

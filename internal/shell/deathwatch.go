@@ -5,6 +5,7 @@ package shell
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -12,19 +13,27 @@ import (
 	"syscall"
 )
 
-// Where the kernel has no parent-death signal (everywhere but Linux), a
-// crashed server would leave its jobs running. A watcher process — this
-// binary again, in the mode WatchArg names — holds the read end of a pipe
-// whose write end only the server holds. The server writes "+PGID" when a
-// job starts and "-PGID" once it is gone. When the server ends, however
-// it ends, the kernel closes its end: the watcher reads end of file and
-// sends SIGKILL to every process group still listed, then exits. No
-// polling of getppid and no kqueue: end of file on the pipe is the
-// server's death, on every Unix.
+// A server killed with SIGKILL must not leave its jobs running. Linux's
+// parent-death signal reaches only the server's direct children (each
+// job's shell, or the sandbox's init, whose PID namespace takes the rest
+// with it); without the sandbox, what the shell started (`sleep 1 &`)
+// lived on. Other systems have no parent-death signal at all. So a
+// watcher process — this binary again, in the mode WatchArg names —
+// holds the read end of a pipe whose write end only the server holds.
+// The server writes "+PGID" when a job starts and "-PGID" once it is
+// gone, and "mMARK" / "uMARK" when a session's mark (the environment
+// entry every command of the session inherits) comes and goes. When the
+// server ends, however it ends, the kernel closes its end: the watcher
+// reads end of file, sends SIGKILL to every process group still listed
+// and, where the process table shows environments (Linux), to every
+// process that carries a mark still listed, then exits. No polling of
+// getppid and no kqueue: end of file on the pipe is the server's death,
+// on every Unix.
 //
-// What it does not reach: a process that left its job's group (setsid)
-// is not listed. A group whose job ended between its last "-" and the
-// crash is listed no longer.
+// What it does not reach: a process that left its job's group and
+// cleared its environment; a group whose job ended between its last "-"
+// and the crash is listed no longer. A watcher killed with the server
+// (kill -9 of both) reaches nothing.
 
 // WatchArg is the argv[1] that starts the binary as the watcher.
 const WatchArg = "__spillway-watch"
@@ -49,14 +58,23 @@ func MaybeRunWatcher() {
 	watcher.Unlock()
 }
 
-// runWatcher reads "+PGID" and "-PGID" lines until end of file, then kills
-// the groups still listed.
+// runWatcher reads the server's lines until end of file, then kills the
+// groups and the marked processes still listed.
 func runWatcher(in *os.File) {
 	groups := map[int]bool{}
+	marks := map[string]bool{}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		line := sc.Text()
 		if len(line) < 2 {
+			continue
+		}
+		switch line[0] {
+		case 'm':
+			marks[line[1:]] = true
+			continue
+		case 'u':
+			delete(marks, line[1:])
 			continue
 		}
 		pgid, err := strconv.Atoi(line[1:])
@@ -73,34 +91,43 @@ func runWatcher(in *os.File) {
 	for pgid := range groups {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 	}
+	for mark := range marks {
+		killMarked(mark)
+	}
 }
 
 // watch lists the process group pgid with the watcher, starting the
 // watcher on first need.
-func watch(pgid int) {
-	if !watchParent {
-		return
+func watch(pgid int) { tell(fmt.Sprintf("+%d\n", pgid), true) }
+
+// unwatch takes pgid off the watcher's list.
+func unwatch(pgid int) { tell(fmt.Sprintf("-%d\n", pgid), false) }
+
+// watchMark lists a session's mark with the watcher.
+func watchMark(mark string) {
+	if mark != "" {
+		tell("m"+mark+"\n", true)
 	}
+}
+
+// unwatchMark takes a session's mark off the watcher's list.
+func unwatchMark(mark string) {
+	if mark != "" {
+		tell("u"+mark+"\n", false)
+	}
+}
+
+// tell writes line to the watcher, starting it first when start is set
+// and it has not been tried yet.
+func tell(line string, start bool) {
 	watcher.Lock()
 	defer watcher.Unlock()
-	if !watcher.started && watcher.enabled {
+	if start && !watcher.started && watcher.enabled {
 		watcher.started = true
 		watcher.w, _ = startWatcher()
 	}
 	if watcher.w != nil {
-		fmt.Fprintf(watcher.w, "+%d\n", pgid)
-	}
-}
-
-// unwatch takes pgid off the watcher's list.
-func unwatch(pgid int) {
-	if !watchParent {
-		return
-	}
-	watcher.Lock()
-	defer watcher.Unlock()
-	if watcher.w != nil {
-		fmt.Fprintf(watcher.w, "-%d\n", pgid)
+		io.WriteString(watcher.w, line)
 	}
 }
 

@@ -22,8 +22,9 @@ import (
 // for its own by pid; orphans that it could not tell apart would pile up
 // as zombies. They are reparented to init, which reaps them.
 //
-// A process that clears its environment, or outlives a server killed with
-// SIGKILL, is out of reach: only the sandbox's PID namespace holds those.
+// A process that clears its environment is out of reach: only the
+// sandbox's PID namespace holds those. When the server is killed with
+// SIGKILL, the watcher (deathwatch.go) ends the marked processes.
 
 // runnerVar is the environment variable that carries a Runner's mark.
 const runnerVar = "SPILLWAY_SESSION_MARK"
@@ -47,6 +48,14 @@ func endOrphans(mark string, grace time.Duration) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	for _, pid := range liveOf(orphans) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// killMarked sends SIGKILL to every live process other than this one that
+// carries mark.
+func killMarked(mark string) {
+	for _, pid := range marked(mark) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }

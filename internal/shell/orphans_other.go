@@ -10,3 +10,6 @@ func newMark() string { return "" }
 
 // endOrphans does nothing here.
 func endOrphans(string, time.Duration) {}
+
+// killMarked does nothing here.
+func killMarked(string) {}

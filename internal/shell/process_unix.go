@@ -55,9 +55,7 @@ func (j *job) signalGroup(sig syscall.Signal) { syscall.Kill(-j.pid, sig) }
 // any other job's. Ctrl-C written to the master goes, through the
 // terminal's line discipline, to the terminal's foreground group.
 func ttyAttr() *syscall.SysProcAttr {
-	a := procAttr()
-	a.Setpgid = false // setsid(2) already makes a new group; setpgid after it fails
-	a.Setsid = true
+	a := procAttr() // a session of its own
 	a.Setctty = true
 	a.Ctty = 0 // the child's fd 0: the terminal
 	return a

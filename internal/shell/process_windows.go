@@ -103,5 +103,7 @@ func lookShell(name string) (string, error) {
 // MaybeRunWatcher returns at once: Windows has no watcher.
 func MaybeRunWatcher() {}
 
-func watch(int)   {}
-func unwatch(int) {}
+func watch(int)          {}
+func unwatch(int)        {}
+func watchMark(string)   {}
+func unwatchMark(string) {}

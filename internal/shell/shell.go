@@ -2,7 +2,8 @@
 // command, both streams through the output pipeline, timeouts that
 // background instead of killing, jobs, lingering children and cancellation.
 //
-// Every command is a job: a fresh `bash -c` in its own process group,
+// Every command is a job: a fresh `bash -c` in a session of its own (so
+// in its own process group, with no controlling terminal),
 // whose stdout and stderr are pipes read by one goroutine each into an
 // output.Pipeline, and whose shell is reaped by a third. A call waits for
 // the shell; when it returns while something of the job still runs (the
@@ -34,8 +35,8 @@
 //   - check_pid and kill_pid take no other parameter: the job keeps the
 //     limits it was started with.
 //   - The parent-death signal (SIGKILL) reaches the shell, a direct child;
-//     its own children are left to the shell's death (they get EOF or
-//     SIGPIPE on the closed pipes).
+//     the rest of a job is killed by the watcher process (deathwatch.go)
+//     when a server dies without ending its sessions.
 package shell
 
 import (
@@ -112,6 +113,7 @@ func NewRunner(cfg Config) *Runner {
 	}
 	r := &Runner{cfg: cfg, mark: newMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
+	watchMark(r.mark)
 	return r
 }
 
@@ -221,6 +223,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
+		spareThreads()
 		err = startCmd(j.cmd)
 	}
 	if wrapped != nil {
@@ -242,6 +245,10 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
 	j.pid = j.cmd.Process.Pid
+	// Set at once, before the shell has had time to fork: what it forks
+	// inherits the cap. The sandbox's helper sets it itself before it
+	// runs anything.
+	limitTasks(j.pid, TaskLimit(r.cfg.Policy.Bash.MaxProcesses))
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte
@@ -288,6 +295,7 @@ func (r *Runner) Close() error {
 	}
 	wg.Wait()
 	endOrphans(r.mark, killGrace)
+	unwatchMark(r.mark)
 	return nil
 }
 
