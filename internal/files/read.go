@@ -139,7 +139,7 @@ func (t *Tools) statError(path string, err error) error {
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
 func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (ReadResult, error) {
-	key := fileKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
+	key := fileKey{path, versionOf(fi)}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
 	var err error
@@ -221,7 +221,7 @@ func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, of
 // scanned, so that its index may be kept.
 func unchanged(f *os.File, before fs.FileInfo, idx *lineIndex) bool {
 	now, err := f.Stat()
-	return err == nil && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime()) && idx.size == before.Size()
+	return err == nil && versionOf(now) == versionOf(before) && idx.size == before.Size()
 }
 
 // readImage returns an image whole, up to maxImageBytes.
