@@ -57,12 +57,14 @@ func (h tagSessions) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (h tagSessions) WithAttrs(as []slog.Attr) slog.Handler {
+	out := make([]slog.Attr, len(as))
 	for i, a := range as {
 		if a.Key == sdkSessionKey {
-			as[i] = slog.String("session", sessionTag(a.Value.String()))
+			a = slog.String("session", sessionTag(a.Value.String()))
 		}
+		out[i] = a
 	}
-	return tagSessions{h.Handler.WithAttrs(as)}
+	return tagSessions{h.Handler.WithAttrs(out)}
 }
 
 func (h tagSessions) WithGroup(name string) slog.Handler {
