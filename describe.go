@@ -154,7 +154,8 @@ func describeHistory(p Policy) string {
 		"`strategy` head, tail or head_tail, `max_lines`/`max_bytes`, `offset` for the lines from that one on, or `pattern` " +
 		"(RE2) for the matching lines with their numbers; `stream` stdout or stderr for one of them. " +
 		fmt.Sprintf("Defaults are bash's: %d lines, %s per stream. ", out.MaxLines, size(out.MaxBytes)) +
-		"The oldest calls are forgotten first, their spill files with them. Output past the spill file's cap was not saved, except its end."
+		fmt.Sprintf("The oldest calls are forgotten first; their spill files go once no result has named them for %s. ", p.Spill.KeepNamed) +
+		"Output past the spill file's cap was not saved, except its end."
 }
 
 func describeLs(p Policy) string {

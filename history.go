@@ -125,7 +125,7 @@ type ShownStream struct {
 // History lists the recorded bash calls that pass f, oldest first. Every
 // command a bash call starts is recorded, with the paths of its spill
 // files; the oldest records are forgotten first (200 are kept), their
-// spill files with them.
+// spill files once no result has named them for Policy.Spill.KeepNamed.
 func (t *Toolset) History(f HistoryFilter) []HistoryRecord {
 	return newHistoryRecords(t.shell.History(shell.HistoryFilter(f)))
 }

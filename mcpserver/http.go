@@ -57,6 +57,11 @@ type HTTPConfig struct {
 	// BodyTimeout bounds the time a request's body takes to arrive
 	// (default 30 s).
 	BodyTimeout time.Duration
+	// MaxConnections caps the connections open at once; zero derives it
+	// from the process's descriptor limit (half of it, leaving at least
+	// 64 descriptors for the calls' own work). Past it the oldest
+	// connection that has made no authorised request is closed.
+	MaxConnections int
 }
 
 // DefaultMaxSessions is the default cap on sessions open at once.
@@ -66,7 +71,7 @@ const DefaultMaxSessions = 64
 // within these (a slow client ties up a connection and a descriptor
 // otherwise); and the largest body a request may have.
 const (
-	headerTimeout      = 10 * time.Second
+	headerTimeout      = 5 * time.Second
 	defaultBodyTimeout = 30 * time.Second
 	maxBodyBytes       = 16 << 20
 )
@@ -122,6 +127,10 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = defaultConnCap()
+	}
+	ln = newLimitListener(ln, cfg.MaxConnections, cfg.logger())
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	cfg.AllowedOrigins = append(slices.Clone(cfg.AllowedOrigins), ownOrigins(port)...)
 	h := newHTTPHandler(cfg)
@@ -165,6 +174,9 @@ func (s *HTTPServer) Serve(ctx context.Context) error {
 		ReadHeaderTimeout: headerTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connCtxKey{}, c)
+		},
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(s.ln) }()
@@ -259,6 +271,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Unauthorized: send \"Authorization: Bearer <token>\" with the server's token", http.StatusUnauthorized)
 		return
 	}
+	// A connection that passed is never closed to make room for another
+	// (see limitListener); one that has not is, oldest first.
+	authoriseConn(r.Context())
 
 	if r.Method == http.MethodPost {
 		if !h.readBody(w, r) {

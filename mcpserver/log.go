@@ -6,9 +6,10 @@ import (
 )
 
 // sdkLogger returns the logger handed to the SDK: only its warnings and
-// errors, since it logs every session's connection at info level.
+// errors, since it logs every session's connection at info level, and
+// session ids replaced with their tags (sessionTag).
 func sdkLogger(l *slog.Logger) *slog.Logger {
-	return slog.New(minLevel{l.Handler(), slog.LevelWarn})
+	return slog.New(tagSessions{minLevel{l.Handler(), slog.LevelWarn}})
 }
 
 // minLevel drops the records of a handler below a level.

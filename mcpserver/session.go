@@ -25,6 +25,7 @@ var errSessionEnded = errors.New("this MCP session has ended: reconnect to start
 // session cancels the calls in flight (their process groups are killed).
 type session struct {
 	id         string
+	tag        string // names the session in the logs (sessionTag)
 	newToolset func(Client) (*spillway.Toolset, error)
 	// newToolsetIn and rootsOnly are Config's NewToolsetIn and RootsOnly.
 	newToolsetIn func(dir string, c Client) (*spillway.Toolset, error)
@@ -47,7 +48,7 @@ type session struct {
 
 func newSession(id string, cfg Config) *session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &session{id: id, newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
+	return &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
 		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 }
 
@@ -60,11 +61,11 @@ func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession, peer Clien
 	}
 	dir, err := clientRoot(ctx, ss)
 	if err != nil {
-		s.log.Warn("no client roots", "session", s.id, "error", err)
+		s.log.Warn("no client roots", "session", s.tag, "error", err)
 	}
 	switch {
 	case dir != "":
-		s.log.Info("session starts in the client's root", "session", s.id, "dir", dir)
+		s.log.Info("session starts in the client's root", "session", s.tag, "dir", dir)
 		return s.newToolsetIn(dir, peer)
 	case s.rootsOnly:
 		return nil, errNoRoots

@@ -48,7 +48,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	t.byID[id] = e
-	t.log.Info("session started", "session", id)
+	t.log.Info("session started", "session", e.tag)
 	e.mu.Lock()
 	t.armIdleLocked(e)
 	e.mu.Unlock()
@@ -115,9 +115,9 @@ func (t *sessionTable) expire(e *entry) {
 	if !ended {
 		return
 	}
-	t.log.Info("session idle: closed it", "session", e.id, "idle", t.idle)
+	t.log.Info("session idle: closed it", "session", e.tag, "idle", t.idle)
 	if err != nil {
-		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+		t.log.Warn("closing session toolset", "session", e.tag, "error", err)
 	}
 	e.ss.Close()
 }
@@ -143,7 +143,7 @@ func (t *sessionTable) endID(id string) {
 // session closed.
 func (t *sessionTable) end(e *entry) {
 	if err := e.end(); err != nil {
-		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+		t.log.Warn("closing session toolset", "session", e.tag, "error", err)
 	}
 	e.ss.Close()
 }
@@ -155,7 +155,7 @@ func (t *sessionTable) forget(id string) {
 		return
 	}
 	if err := e.end(); err != nil {
-		t.log.Warn("closing session toolset", "session", id, "error", err)
+		t.log.Warn("closing session toolset", "session", e.tag, "error", err)
 	}
 	// Dropped only once ended, so that endID (a DELETE) and closeAll (the
 	// server's exit) find it and wait for its end: jobs killed, spill
@@ -166,7 +166,7 @@ func (t *sessionTable) forget(id string) {
 		delete(t.byID, id)
 	}
 	t.mu.Unlock()
-	t.log.Info("session ended", "session", id)
+	t.log.Info("session ended", "session", e.tag)
 }
 
 // closeAll ends every session; no session can start afterwards.

@@ -48,7 +48,9 @@ token never reaches the commands. It listens on 127.0.0.1 by default; a
 browser Origin other than the server's own (http://localhost:PORT,
 http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 --allow-origin gets 403 (DNS-rebinding protection). At most
---max-sessions sessions are open at once.`,
+--max-sessions sessions are open at once, and connections are capped
+below the descriptor limit: past the cap, connections that have made no
+authorised request are closed, oldest first.`,
 		Example: `  spillway serve
   SPILLWAY_TOKEN=$(openssl rand -hex 32) spillway serve --listen 0.0.0.0:7777`,
 		Args: cobra.NoArgs,

@@ -3,7 +3,6 @@ package files
 import (
 	"container/list"
 	"sync"
-	"time"
 )
 
 // Bounds of an indexCache.
@@ -16,12 +15,12 @@ const (
 	defaultIndexMinBytes = 1 << 20
 )
 
-// A fileKey names one version of a file: a change of size or mtime makes a
-// new key, and the old index is never used for it.
+// A fileKey names one version of a file at a path: another file at the
+// path, or a change of size, mtime or ctime, makes a new key, and the old
+// index is never used for it.
 type fileKey struct {
-	path  string
-	size  int64
-	mtime time.Time
+	path string
+	fileVersion
 }
 
 // An indexCache keeps the line indexes of the biggest files a session read,
@@ -62,7 +61,7 @@ func (c *indexCache) get(k fileKey) *lineIndex {
 		return nil
 	}
 	ent := e.Value.(*indexEntry)
-	if ent.key.size != k.size || !ent.key.mtime.Equal(k.mtime) {
+	if ent.key != k {
 		c.order.Remove(e)
 		delete(c.byPath, k.path)
 		return nil

@@ -213,7 +213,7 @@ func TestReadDeletedSpillFile(t *testing.T) {
 	second, _ := store.Create("bash-2-stdout.log")
 	second.Write([]byte(strings.Repeat("y\n", 40))) // over the budget: the first goes
 	second.Close()
-	if !store.Deleted(first.Path()) {
+	if cause, _ := store.Deleted(first.Path()); cause != spill.CauseBudget {
 		t.Fatal("the budget did not delete the first file")
 	}
 	_, err = readWithin(t, tl, ReadInput{Path: first.Path()})

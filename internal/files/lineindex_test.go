@@ -99,18 +99,18 @@ func TestLineIndexMatchesReference(t *testing.T) {
 		if s := tl.IndexStats(); s.Builds != 1 || s.Hits != 14 {
 			t.Fatalf("iter %d: %+v", iter, s)
 		}
-		if idx := tl.index.get(fileKey{path: filepath.Join(dir, "f.txt"), size: int64(len(data)), mtime: mtimeOf(t, filepath.Join(dir, "f.txt"))}); idx == nil || len(idx.checkpoints) > maxCheckpoints {
+		if idx := tl.index.get(keyOf(t, filepath.Join(dir, "f.txt"))); idx == nil || len(idx.checkpoints) > maxCheckpoints {
 			t.Fatalf("iter %d: index missing or over its bound", iter)
 		}
 	}
 }
 
-func mtimeOf(t *testing.T, p string) time.Time {
+func keyOf(t *testing.T, p string) fileKey {
 	fi, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fi.ModTime()
+	return fileKey{p, versionOf(fi)}
 }
 
 func TestIndexBuilderCheckpoints(t *testing.T) {
@@ -160,8 +160,10 @@ func TestNthNewline(t *testing.T) {
 
 func TestIndexCacheLRU(t *testing.T) {
 	c := newIndexCache(2, 10)
-	now := time.Now()
-	k := func(p string, size int64) fileKey { return fileKey{path: p, size: size, mtime: now} }
+	now := time.Now().UnixNano()
+	k := func(p string, size int64) fileKey {
+		return fileKey{p, fileVersion{size: size, mtime: now, ctime: now}}
+	}
 	c.put(k("a", 100), &lineIndex{totalLines: 1})
 	c.put(k("b", 100), &lineIndex{totalLines: 2})
 	c.put(k("small", 5), &lineIndex{totalLines: 3}) // under minBytes: not kept
@@ -250,5 +252,48 @@ func TestReadConcurrent(t *testing.T) {
 		if e := <-errs; e != "" {
 			t.Fatalf("wrong page: %q", trim(e))
 		}
+	}
+}
+
+// A file replaced in place by another of the same size and mtime (a
+// rename over it, or a rewrite then touch -r) is scanned anew: its inode
+// or its ctime differs.
+func TestIndexNotUsedForReplacedFile(t *testing.T) {
+	tl, dir := newTestTools(t, Config{})
+	old := strings.Repeat("aaaaaaaa\n", 200_000) // 1.8 MB: worth an index
+	p := writeFile(t, dir, "f.txt", old)
+	read(t, tl, ReadInput{Path: "f.txt", Offset: 150_000, Limit: 1})
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"rename", "rewrite"} {
+		// 100,000 lines of 18 bytes: the same size, other lines.
+		var b strings.Builder
+		for i := range 100_000 {
+			fmt.Fprintf(&b, "%s-%010d\n", how[:6], i+1)
+		}
+		if how == "rename" {
+			next := writeFile(t, dir, "next.txt", b.String())
+			os.Chtimes(next, time.Time{}, fi.ModTime())
+			if err := os.Rename(next, p); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			// The kernel's ctime moves by clock ticks (a few ms).
+			time.Sleep(20 * time.Millisecond)
+			if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(p, time.Time{}, fi.ModTime())
+		}
+		if now, _ := os.Stat(p); now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+			t.Fatalf("%s: size or mtime differ", how)
+		}
+		res := read(t, tl, ReadInput{Path: "f.txt", Offset: 90_000, Limit: 1})
+		if want := fmt.Sprintf("%s-%010d\n", how[:6], 90_000); res.Content != want || res.Details.TotalLines != 100_000 {
+			t.Errorf("%s: read at 90000 gave %q of %d lines, want %q of 100000", how, res.Content, res.Details.TotalLines, want)
+		}
+		read(t, tl, ReadInput{Path: "f.txt", Offset: 150_000, Limit: 1}) // index this version
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -121,8 +122,10 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 func (t *Tools) statError(path string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if t.cfg.Spill != nil && t.cfg.Spill.Deleted(path) {
-			return fmt.Errorf("%s was a spill file of this session, deleted to keep the session's spill files within their budget (the oldest go first). Run the command again to get its full output", path)
+		if t.cfg.Spill != nil {
+			if cause, ok := t.cfg.Spill.Deleted(path); ok {
+				return deletedSpillError(path, cause)
+			}
 		}
 		return fmt.Errorf("file not found: %s. Use find or ls to locate it", path)
 	case errors.Is(err, fs.ErrPermission):
@@ -136,11 +139,23 @@ func (t *Tools) statError(path string, err error) error {
 	}
 }
 
+// deletedSpillError says why a spill file of the session is gone.
+func deletedSpillError(path string, cause spill.Cause) error {
+	why := "deleted to keep the session's spill files within their budget (the oldest go first)"
+	switch cause {
+	case spill.CauseHistory:
+		why = "deleted after its call left the session's history (the oldest calls are forgotten first, their files once no result has named them for spill.keep_named_ms)"
+	case spill.CauseUnsaved:
+		why = "deleted because it could not be written whole"
+	}
+	return fmt.Errorf("%s was a spill file of this session, %s. Run the command again to get its full output", path, why)
+}
+
 // readText shows one page of a text file. The first read of a file scans
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
 func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (ReadResult, error) {
-	key := fileKey{path: path, size: fi.Size(), mtime: fi.ModTime()}
+	key := fileKey{path, versionOf(fi)}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
 	var err error
@@ -227,7 +242,7 @@ func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, of
 // scanned, so that its index may be kept.
 func unchanged(f *os.File, before fs.FileInfo, idx *lineIndex) bool {
 	now, err := f.Stat()
-	return err == nil && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime()) && idx.size == before.Size()
+	return err == nil && versionOf(now) == versionOf(before) && idx.size == before.Size()
 }
 
 // readImage returns an image whole, up to maxImageBytes.

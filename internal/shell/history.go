@@ -21,8 +21,9 @@ import (
 // history.
 //
 // The history is a ring of maxHistory records: the oldest finished one is
-// forgotten first, and its spill files are deleted with it (unless a
-// cached result still shows them).
+// forgotten first, and the store is told its spill files are no longer
+// needed (unless a cached result still shows them); it deletes them once
+// no result has named them for the keep_named time (spill.Store.Forget).
 
 const (
 	maxHistory = 200
@@ -137,8 +138,8 @@ func (h *history) add(rec *Record) {
 	h.records = append(h.records, rec)
 }
 
-// release drops a record's hold on its data, and deletes the data's files
-// and memory when no record shows it any more.
+// release drops a record's hold on its data, and frees the data's memory
+// and lets its files go when no record shows it any more.
 func (h *history) release(d *recordData) {
 	d.refs--
 	if d.refs > 0 {
@@ -151,7 +152,7 @@ func (h *history) release(d *recordData) {
 		s.Whole, s.inline = nil, false
 		for _, p := range []string{s.SpillPath, s.tailPath} {
 			if p != "" && h.store != nil {
-				h.store.Remove(p)
+				h.store.Forget(p)
 			}
 		}
 	}
@@ -248,7 +249,7 @@ func (h *history) saveTail(st output.Stream) (path, problem string) {
 		err = e
 	}
 	if err != nil {
-		h.store.Remove(f.Path())
+		h.store.Remove(f.Path(), spill.CauseUnsaved)
 		return "", err.Error()
 	}
 	return f.Path(), ""

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 )
 
 // Tests of showing a recorded call's output again: the history keeps
@@ -130,23 +131,33 @@ func TestHistoryCappedStream(t *testing.T) {
 	}
 }
 
-// The ring forgets the oldest call first, and its spill file with it.
+// The ring forgets the oldest call first; its spill file goes with it
+// only once no result has named it for keep_named.
 func TestHistoryRingForgetsOldest(t *testing.T) {
-	sh := testRunner(t, policy.Default())
-	first := runOK(t, sh, Input{Command: "seq 1 5000"})
-	path := first.Details.Stdout.FullOutputPath
-	for i := 0; i < 200; i++ {
-		runOK(t, sh, Input{Command: "true"})
-	}
-	all := sh.History(HistoryFilter{})
-	if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
-		t.Fatalf("ring: %d records, %d to %d", len(all), all[0].ID, all[len(all)-1].ID)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("the forgotten call's spill file %s is still there (%v)", path, err)
-	}
-	if _, err := sh.Render(RenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
-		t.Errorf("forgotten id: %v", err)
+	for _, keepMS := range []int64{policy.Default().Spill.KeepNamedMS, 1} {
+		p := policy.Default()
+		p.Spill.KeepNamedMS = keepMS
+		sh := testRunner(t, p)
+		first := runOK(t, sh, Input{Command: "seq 1 5000"})
+		path := first.Details.Stdout.FullOutputPath
+		for i := 0; i < 200; i++ {
+			runOK(t, sh, Input{Command: "true"})
+		}
+		all := sh.History(HistoryFilter{})
+		if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
+			t.Fatalf("ring: %d records, %d to %d", len(all), all[0].ID, all[len(all)-1].ID)
+		}
+		_, err := os.Stat(path)
+		cause, deleted := sh.cfg.Spill.Deleted(path)
+		switch {
+		case keepMS > 1 && (err != nil || deleted):
+			t.Errorf("keep_named %d ms: the forgotten call's spill file %s, named a moment ago, was deleted (%v, %q)", keepMS, path, err, cause)
+		case keepMS == 1 && (!os.IsNotExist(err) || cause != spill.CauseHistory):
+			t.Errorf("keep_named 1 ms: the forgotten call's spill file %s is still there (%v) or its cause is %q", path, err, cause)
+		}
+		if _, err := sh.Render(RenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+			t.Errorf("forgotten id: %v", err)
+		}
 	}
 }
 

@@ -42,13 +42,11 @@ func (s *Store) freeLocked(need int64) {
 			i++
 			continue
 		}
-		if err := s.dir.root.Remove(f.name); err != nil && !isNotExist(err) {
+		size := f.size
+		if !s.deleteLocked(i, CauseBudget) {
 			i++
 			continue
 		}
-		s.deleted[f.path] = true
-		s.used -= f.size
-		need -= f.size
-		s.files = append(s.files[:i], s.files[i+1:]...)
+		need -= size
 	}
 }

@@ -23,7 +23,13 @@ type File struct {
 	closed   bool
 	err      error
 	named    atomic.Int64 // when a result last named the file (UnixNano)
+	done     int64        // when the file was finished (UnixNano)
+	// forgotten: no history record needs the file any more.
+	forgotten bool
 }
+
+// lastUse is when the file was last finished or named (UnixNano).
+func (f *File) lastUse() int64 { return max(f.done, f.named.Load()) }
 
 var _ output.Spill = (*File)(nil)
 
@@ -92,7 +98,9 @@ func (f *File) Close() error {
 }
 
 func (f *File) closeLocked() error {
-	f.finished = true
+	if !f.finished {
+		f.finished, f.done = true, time.Now().UnixNano()
+	}
 	if f.closed {
 		return nil
 	}

@@ -79,7 +79,7 @@ type Store struct {
 	seq     int
 	files   []*File // oldest first
 	used    int64
-	deleted map[string]bool
+	deleted map[string]Cause
 	closed  bool
 }
 
@@ -103,7 +103,7 @@ func (c Config) withDefaults() Config {
 // $TMPDIR/spillway-<pid>-<random>, is made on first need (mode 0700) and
 // removed by Close.
 func NewSession(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), deleted: map[string]bool{}}
+	return &Store{cfg: cfg.withDefaults(), deleted: map[string]Cause{}}
 }
 
 // NewCLI returns the store of the one-shot CLI: $TMPDIR/spillway-<uid>/cli/,
@@ -112,7 +112,7 @@ func NewSession(cfg Config) *Store {
 // directory is over budget. A directory there that is a symlink or
 // belongs to another user is not used.
 func NewCLI(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), shared: true, deleted: map[string]bool{}}
+	return &Store{cfg: cfg.withDefaults(), shared: true, deleted: map[string]Cause{}}
 }
 
 // Dir returns the store's directory: its real path, once made and
@@ -145,12 +145,13 @@ func (s *Store) Owns(path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// Deleted reports whether path was a spill file of this store that the
-// budget deleted.
-func (s *Store) Deleted(path string) bool {
+// Deleted reports whether path was a spill file of this store that was
+// deleted before the session ended, and why.
+func (s *Store) Deleted(path string) (Cause, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.deleted[path]
+	c, ok := s.deleted[path]
+	return c, ok
 }
 
 // NextSeq returns a new sequence number for the file names of one call.
@@ -204,6 +205,7 @@ func (s *Store) Create(name string) (*File, error) {
 	}
 	f := &File{store: s, w: w, name: name, path: path, cap: s.cfg.MaxFileBytes}
 	s.files = append(s.files, f)
+	s.dropForgottenLocked()
 	return f, nil
 }
 

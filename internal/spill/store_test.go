@@ -175,7 +175,8 @@ func TestBudget(t *testing.T) {
 	}
 	gone := func(f *File) bool {
 		_, err := os.Stat(f.Path())
-		return errors.Is(err, os.ErrNotExist) && s.Deleted(f.Path())
+		cause, deleted := s.Deleted(f.Path())
+		return errors.Is(err, os.ErrNotExist) && deleted && cause == CauseBudget
 	}
 	for _, f := range files {
 		if gone(f) {
@@ -191,7 +192,7 @@ func TestBudget(t *testing.T) {
 	if !gone(files[0]) || gone(files[1]) || gone(files[2]) || gone(f3) {
 		t.Fatal("wrong files deleted")
 	}
-	if s.Deleted(filepath.Join(s.Dir(), "never.log")) {
+	if _, deleted := s.Deleted(filepath.Join(s.Dir(), "never.log")); deleted {
 		t.Fatal("Deleted reports a file that never was")
 	}
 	if got := onDisk(t, s.Dir()); got > 250 {
@@ -226,6 +227,41 @@ func TestBudgetKeepsNamedAndNewest(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s deleted: %v", p, err)
 		}
+	}
+}
+
+// A file its history forgets stays while it is young (finished or named
+// less than KeepNamed ago), then goes, with the history as its cause; the
+// budget may still take it meanwhile, with the budget as its cause.
+func TestForgetKeepsYoungFiles(t *testing.T) {
+	s := NewSession(Config{TempDir: t.TempDir(), KeepNamed: time.Hour})
+	defer s.Close()
+	f, _ := s.Create("young.log")
+	f.Write([]byte("x\n"))
+	f.Close()
+	s.Forget(f.Path())
+	if _, err := os.Stat(f.Path()); err != nil {
+		t.Fatalf("a young forgotten file was deleted: %v", err)
+	}
+	if _, deleted := s.Deleted(f.Path()); deleted {
+		t.Fatal("a young forgotten file is said deleted")
+	}
+
+	s.cfg.KeepNamed = time.Nanosecond // now it is old
+	time.Sleep(time.Millisecond)
+	s.Create("next.log") // the next file sweeps it
+	if _, err := os.Stat(f.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an old forgotten file was kept: %v", err)
+	}
+	if cause, _ := s.Deleted(f.Path()); cause != CauseHistory {
+		t.Errorf("cause %q, want %q", cause, CauseHistory)
+	}
+
+	g, _ := s.Create("other.log")
+	g.Close()
+	s.Remove(g.Path(), CauseUnsaved)
+	if cause, _ := s.Deleted(g.Path()); cause != CauseUnsaved {
+		t.Errorf("cause %q, want %q", cause, CauseUnsaved)
 	}
 }
 
