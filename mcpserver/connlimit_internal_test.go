@@ -4,6 +4,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -68,4 +70,69 @@ func TestLimitListenerClosesOldestUnauthorised(t *testing.T) {
 			t.Errorf("connection %d: closed %v, want %v", i+1, got, want)
 		}
 	}
+}
+
+// An accept that fails for want of descriptors closes the oldest
+// connection without an authorised request to free one; with none to
+// close, it waits, longer each time, instead of spinning.
+func TestLimitListenerOutOfDescriptors(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &emfileListener{Listener: inner}
+	ln := newLimitListener(fake, 10, slog.New(slog.DiscardHandler))
+	defer ln.Close()
+	accept := func() *limitedConn {
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.(*limitedConn)
+	}
+	client, err := net.Dial("tcp", inner.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+
+	// No connection to close: three failures, three waits (5+10+20 ms).
+	fake.fail = 3
+	start := time.Now()
+	first := accept()
+	if fake.calls != 4 || time.Since(start) < 35*time.Millisecond {
+		t.Errorf("%d accepts in %v: want 4, with waits between them", fake.calls, time.Since(start))
+	}
+
+	// The first connection made no authorised request: it goes.
+	client2, err := net.Dial("tcp", inner.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client2.Close()
+	fake.fail, fake.calls = 1, 0
+	accept()
+	if fake.calls != 2 {
+		t.Errorf("%d accepts, want 2", fake.calls)
+	}
+	client.SetReadDeadline(time.Now().Add(time.Second))
+	if _, err := client.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the connection without an authorised request was not closed to free a descriptor: %v", err)
+	}
+	first.Close()
+}
+
+// An emfileListener fails its next fail accepts with EMFILE.
+type emfileListener struct {
+	net.Listener
+	fail, calls int
+}
+
+func (l *emfileListener) Accept() (net.Conn, error) {
+	l.calls++
+	if l.fail > 0 {
+		l.fail--
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
 }
