@@ -217,9 +217,8 @@ func (r *Runner) replay(in Input, rec Record) (Result, bool) {
 	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}
-	status := rec.status.String()
 	pg := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: "(no output)", status: status}
+		return page{stdout: stdout, stderr: stderr, empty: "(no output)", exit: &rec.status}
 	}
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, func(o output.Result, e *output.Result) string { return pg(o, e).text() })
 	code := rec.status.code

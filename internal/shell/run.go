@@ -264,12 +264,12 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 			kept = append(kept, n)
 		}
 	}
-	var status string
+	var exit *exitStatus
 	if l.exited {
-		status = j.status.String()
+		exit = &j.status
 	}
 	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
+		return page{stdout: stdout, stderr: stderr, empty: empty, exit: exit, notes: kept}
 	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
