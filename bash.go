@@ -151,9 +151,27 @@ type BashDetails struct {
 	// Stdout and Stderr describe each stream.
 	Stdout StreamDetails `json:"stdout"`
 	Stderr StreamDetails `json:"stderr"`
+	// Failures are the lines among those the text cut that look like
+	// failures (output.IsFailureLine): compiler errors, failed tests,
+	// panics and tracebacks, package manager errors. The text shows them
+	// between the head and the tail of their stream, up to
+	// output.FailureShare of its byte limit; these are the ones it shows.
+	Failures []Failure `json:"failures,omitempty"`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
 	Tokens int `json:"tokens"`
+}
+
+// A Failure is a line that looks like a failure among the lines a result
+// cut.
+type Failure struct {
+	// Stream is the stream it is in: stdout or stderr.
+	Stream string `json:"stream"`
+	// Line is its number in the whole stream: the line of the stream's
+	// FullOutputPath that holds it.
+	Line int64 `json:"line"`
+	// Text is the line, cut when long.
+	Text string `json:"text"`
 }
 
 // StreamDetails describe one stream of a bash result.

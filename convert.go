@@ -62,6 +62,7 @@ func newBashResult(r shell.Result) BashResult {
 			CacheAgeMS:   d.CacheAgeMS,
 			Stdout:       StreamDetails(d.Stdout),
 			Stderr:       StreamDetails(d.Stderr),
+			Failures:     convertFailures(d.Failures),
 			Tokens:       d.Tokens,
 		},
 		IsError: r.IsError,
@@ -209,4 +210,15 @@ func newPolicy(p policy.Policy) Policy {
 		Ls:    LsPolicy(p.Ls),
 		Cache: CachePolicy{Commands: p.Cache.Commands, TTL: dur(p.Cache.TTLMS)},
 	}
+}
+
+func convertFailures(fs []shell.Failure) []Failure {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Failure, len(fs))
+	for i, f := range fs {
+		out[i] = Failure(f)
+	}
+	return out
 }

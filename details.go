@@ -42,6 +42,7 @@ var detailDocs = map[string]string{
 	"binary":            "The stream is binary: the text only says how big it is.",
 	"waiting_for_input": "The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin.",
 	"spill_error":       "Why the full output could not be saved, when it could not.",
+	"failures":          "Lines among those cut that look like failures (compiler errors, failed tests, panics, tracebacks, package manager errors), as the text shows them between head and tail: [{stream, line, text}], line numbered in the stream's full output.",
 	// read
 	"path":        "The path that was read or searched.",
 	"kind":        "text or image.",

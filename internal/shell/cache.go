@@ -224,7 +224,7 @@ func (r *Runner) replay(in Input, rec Record) (Result, bool) {
 	code := rec.status.code
 	res := Result{
 		Text:    pg(stdout, stderr).text(),
-		Details: Details{ExitCode: &code, DurationMS: rec.DurationMS, Stdout: streamDetails(stdout)},
+		Details: Details{ExitCode: &code, DurationMS: rec.DurationMS, Stdout: streamDetails(stdout), Failures: failures(stdout, stderr)},
 		Stdout:  stdout.Text(),
 	}
 	if stderr != nil {

@@ -31,7 +31,31 @@ type Details struct {
 	CacheAgeMS   int64         `json:"cache_age_ms,omitempty"`
 	Stdout       StreamDetails `json:"stdout"`
 	Stderr       StreamDetails `json:"stderr"`
+	Failures     []Failure     `json:"failures,omitempty"`
 	Tokens       int           `json:"tokens"`
+}
+
+// Failure is spillway.Failure inside the implementation; the fields are
+// documented there.
+type Failure struct {
+	Stream string `json:"stream"`
+	Line   int64  `json:"line"`
+	Text   string `json:"text"`
+}
+
+// failures lists the failure lines a result shows of its cut lines.
+func failures(stdout output.Result, stderr *output.Result) []Failure {
+	var out []Failure
+	add := func(label string, r output.Result) {
+		for _, f := range r.Failures {
+			out = append(out, Failure{Stream: label, Line: f.Line, Text: f.Text})
+		}
+	}
+	add("stdout", stdout)
+	if stderr != nil {
+		add("stderr", *stderr)
+	}
+	return out
 }
 
 // Result is spillway.BashResult inside the implementation; the fields are

@@ -282,6 +282,7 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		PID:        j.pid,
 		DurationMS: j.duration().Milliseconds(),
 		Stdout:     streamDetails(stdout),
+		Failures:   failures(stdout, stderr),
 	}
 	p := page(stdout, stderr)
 	if stderr != nil {
