@@ -32,6 +32,8 @@ type Details struct {
 	Stdout       StreamDetails `json:"stdout"`
 	Stderr       StreamDetails `json:"stderr"`
 	Failures     []Failure     `json:"failures,omitempty"`
+	DiffWith     int           `json:"diff_with,omitempty"`
+	DiffExitCode *int          `json:"diff_with_exit_code,omitempty"`
 	Tokens       int           `json:"tokens"`
 }
 
