@@ -41,7 +41,6 @@ var failurePatterns = []failurePattern{
 	{name: "go test: --- FAIL", start: "--- FAIL", indent: true, re: `^\s*--- FAIL`},
 	{name: "go test, jest: FAIL", start: "FAIL", check: word("FAIL"), re: `^FAIL\b`},
 	{name: "pytest, cargo test, ctest: FAILED", has: "FAILED", re: `FAILED`},
-	{name: "go test: t.Error at file_test.go:line", has: "_test.go:", check: goTestMessage, re: `^\s+\S+_test\.go:[0-9]+: `},
 	{name: "pytest: E   assertion", start: "E   ", re: `^E   `},
 	{name: "jest: ✕ failed test", start: "✕", indent: true, re: `^\s*✕`},
 	{name: "jest: ● failed test", start: "●", indent: true, re: `^\s*●`},
@@ -166,16 +165,6 @@ func goPosition(line []byte) bool {
 			}
 		}
 	}
-}
-
-// goTestMessage accepts "    x_test.go:12: message": t.Error in go test.
-func goTestMessage(line []byte) bool {
-	if line[0] != ' ' && line[0] != '\t' {
-		return false
-	}
-	i := bytes.Index(line, []byte("_test.go:"))
-	j := digits(line, i+len("_test.go:"))
-	return j > i+len("_test.go:") && j+1 < len(line) && line[j] == ':' && line[j+1] == ' '
 }
 
 // makeError accepts "make: *** [Makefile:3: all] Error 1" and
