@@ -65,7 +65,7 @@ func newBashResult(r shell.Result) BashResult {
 			Stderr:           StreamDetails(d.Stderr),
 			Failures:         convertFailures(d.Failures),
 			DiffWith:         d.DiffWith,
-			DiffWithExitCode: d.DiffExitCode,
+			DiffWithExitCode: d.DiffWithExitCode,
 			Tokens:           d.Tokens,
 		},
 		IsError: r.IsError,

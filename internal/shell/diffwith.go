@@ -162,7 +162,7 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 	res.Details.Failures = nil
 	res.Details.DiffWith = base.ID
 	code := b.status.code
-	res.Details.DiffExitCode = &code
+	res.Details.DiffWithExitCode = &code
 	return res
 }
 
