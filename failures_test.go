@@ -289,3 +289,41 @@ func TestDiffWithFlakyTest(t *testing.T) {
 		t.Errorf("diff_with by id:\n%s", third.Text)
 	}
 }
+
+// Under every profile, and shown again through the history, a failure in
+// the middle of a long output is shown with its line number, and
+// diff_with works.
+func TestFailuresEveryProfileAndHistory(t *testing.T) {
+	cmd := `seq 1 15000; echo "main.go:42:7: error: undefined: fooBar"; echo "--- FAIL: TestParse (0.00s)"; seq 15003 30002; exit 1`
+	for _, name := range spillway.ProfileNames() {
+		t.Run(name, func(t *testing.T) {
+			pol, err := spillway.Profile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := bashToolset(t, spillway.Options{Policy: &pol})
+			res := bashRun(t, ts, spillway.BashInput{Command: cmd})
+			for _, want := range []string{"\n15001: main.go:42:7: error: undefined: fooBar\n", "\n15002: --- FAIL: TestParse (0.00s)\n"} {
+				if !strings.Contains(res.Text, want) {
+					t.Errorf("the result lacks %q:\n%s", want, tail(res.Text, 3000))
+				}
+			}
+			if len(res.Details.Failures) != 2 {
+				t.Errorf("details.failures %v", res.Details.Failures)
+			}
+			rr, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rr.Text, "\n15001: main.go:42:7: error") || !strings.Contains(rr.Text, "\n15002: --- FAIL") {
+				t.Errorf("history id=%d does not show the failure lines:\n%s", res.Details.HistoryID, tail(rr.Text, 3000))
+			}
+			d := bashRun(t, ts, spillway.BashInput{Command: cmd, DiffWith: "last"})
+			if !strings.Contains(d.Text, "stdout: the same in both runs (30002 lines)") || !strings.Contains(d.Text, "exit code: 1; history 1's exit code: 1") {
+				t.Errorf("diff_with last:\n%s", d.Text)
+			}
+		})
+	}
+}
+
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }

@@ -62,7 +62,7 @@ func listFailures(r io.ReaderAt, end int64, kept []failureAt, count, base, a, b 
 	l := failureList{count: count}
 	for _, ctx := range []int64{failureContext, 0} {
 		lines := numberLines(r, end, kept, a, b, ctx, maxChars)
-		block, n := renderNumbered(lines, budget)
+		block, n := renderNumbered(lines, base, budget)
 		if n == len(kept) || ctx == 0 {
 			l.block = block
 			for _, ln := range lines {
@@ -111,7 +111,7 @@ func numberLines(r io.ReaderAt, end int64, kept []failureAt, a, b, ctx int64, ma
 // renderNumbered renders lines as grep -n does (a failure line "N: text",
 // context "N- text", "--" between runs that do not touch), as many as
 // fit budget bytes, and returns how many failure lines it holds.
-func renderNumbered(lines []numberedLine, budget int) (string, int) {
+func renderNumbered(lines []numberedLine, base int64, budget int) (string, int) {
 	var b strings.Builder
 	fails := 0
 	for i, l := range lines {
@@ -123,7 +123,7 @@ func renderNumbered(lines []numberedLine, budget int) (string, int) {
 		if l.fail {
 			sep = ": "
 		}
-		s += strconv.FormatInt(l.n, 10) + sep + l.text + "\n"
+		s += strconv.FormatInt(base+l.n, 10) + sep + l.text + "\n"
 		if b.Len()+len(s) > budget {
 			break
 		}
@@ -255,4 +255,30 @@ func countFailureLines(text string) int64 {
 		}
 	}
 	return n
+}
+
+// FailureSection is what a result shows in place of its omission marker
+// when cut lines look like failures, for a stream shown again from where
+// it is kept: r holds the stream, and the lines cut are first to last,
+// at stream offsets from to to. It returns "" when none of them looks
+// like a failure; else the marker saying so, the failure lines numbered
+// (with context when budget holds it), how many more there are with the
+// grep of path that lists them all, and the failure lines shown.
+//
+// A section before more lines shown says where they go on (line last+1);
+// one at the end of what is shown (after a head) does not: give atEnd.
+func FailureSection(r io.ReaderAt, from, to, first, last int64, marker string, budget, maxChars int, path string, atEnd bool) (string, []Failure) {
+	x := newFailureIndex(maxFailureKeep, from)
+	x.scan(r, to, true)
+	n := last - first + 1
+	kept, count := x.within(1, n)
+	if count == 0 {
+		return "", nil
+	}
+	l := listFailures(r, to, kept, count, first-1, 1, n, budget, maxChars)
+	if !atEnd {
+		l.resume = last + 1
+	}
+	res := Result{FailuresCut: count, fails: l, FullOutputPath: path}
+	return res.failureText(marker), l.shown
 }
