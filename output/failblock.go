@@ -62,7 +62,7 @@ func listFailures(r io.ReaderAt, end int64, kept []failureAt, count, base, a, b 
 	l := failureList{count: count}
 	for _, ctx := range []int64{failureContext, 0} {
 		lines := numberLines(r, end, kept, a, b, ctx, maxChars)
-		block, n := renderNumbered(lines, base, budget)
+		block, n := renderNumbered(lines, base, budget, ctx > 0)
 		if n == len(kept) || ctx == 0 {
 			l.block = block
 			for _, ln := range lines {
@@ -109,14 +109,15 @@ func numberLines(r io.ReaderAt, end int64, kept []failureAt, a, b, ctx int64, ma
 }
 
 // renderNumbered renders lines as grep -n does (a failure line "N: text",
-// context "N- text", "--" between runs that do not touch), as many as
+// context "N- text", and with gaps "--" between runs that do not
+// touch), as many as
 // fit budget bytes, and returns how many failure lines it holds.
-func renderNumbered(lines []numberedLine, base int64, budget int) (string, int) {
+func renderNumbered(lines []numberedLine, base int64, budget int, gaps bool) (string, int) {
 	var b strings.Builder
 	fails := 0
 	for i, l := range lines {
 		var s string
-		if i > 0 && l.n > lines[i-1].n+1 {
+		if gaps && i > 0 && l.n > lines[i-1].n+1 {
 			s = "--\n"
 		}
 		sep := "- "

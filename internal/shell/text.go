@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spillway-dev/spillway/output"
@@ -94,7 +93,7 @@ func statusLine(s exitStatus, stdout output.Result, stderr *output.Result) strin
 	}
 	switch {
 	case s.code == 0 && s.signal == "" && fails > 0:
-		line += fmt.Sprintf(", %s like failures", output.Plural(fails, "line looks", "lines look"))
+		line += ", " + output.Plural(fails, "line looks like a failure", "lines look like failures")
 	case (s.code != 0 || s.signal != "") && cut && cutFails == 0:
 		line += "; none of the lines cut looks like a failure (the cause may be in the lines shown, or in words not recognised: search the full output)"
 	}
