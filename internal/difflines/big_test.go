@@ -77,4 +77,3 @@ func vmHWM() string {
 	}
 	return "?"
 }
-
