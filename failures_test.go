@@ -5,6 +5,7 @@ package spillway_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -327,3 +328,28 @@ func TestFailuresEveryProfileAndHistory(t *testing.T) {
 }
 
 func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// diff_with takes a history id as a number or a string, or "last"; any
+// other value is refused before anything runs.
+func TestDiffWithArgs(t *testing.T) {
+	ts := bashToolset(t, spillway.Options{})
+	ctx := context.Background()
+	call := func(args string) (string, error) {
+		r, err := ts.Call(ctx, spillway.ToolCall{Name: "bash", Args: json.RawMessage(args)})
+		return r.Text, err
+	}
+	if _, err := call(`{"command":"echo a"}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"command":"echo b","diff_with":1}`, `{"command":"echo b","diff_with":"1"}`, `{"command":"echo b","diff_with":"last"}`} {
+		text, err := call(args)
+		if err != nil || !strings.Contains(text, "exit code: 0; history ") {
+			t.Errorf("%s: %v\n%s", args, err, text)
+		}
+	}
+	for _, args := range []string{`{"command":"echo b","diff_with":"first"}`, `{"command":"echo b","diff_with":0}`, `{"command":"echo b","diff_with":99}`, `{"command":"echo b","diff_with":"last","run_in_background":true}`} {
+		if _, err := call(args); err == nil {
+			t.Errorf("%s: no error", args)
+		}
+	}
+}
