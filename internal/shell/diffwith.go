@@ -138,8 +138,12 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 			section(&bld, "stderr", *errs, *e)
 		}
 		fmt.Fprintf(&bld, "\n%s; history %d's %s\n", c.status.String(), base.ID, b.status.String())
-		fmt.Fprintf(&bld, "[diff_with %d: \"-\" lines are history %d's output, \"+\" lines this run's (history %d); history id=%d or id=%d shows either output]",
+		fmt.Fprintf(&bld, "[diff_with %d: \"-\" lines are history %d's output, \"+\" lines this run's (history %d); history id=%d or id=%d shows either output",
 			base.ID, base.ID, cur.ID, cur.ID, base.ID)
+		if capped(b.data) || capped(c.data) {
+			bld.WriteString(". An output passed its spill cap: only what its spill file holds was compared")
+		}
+		bld.WriteString("]")
 		return bld.String()
 	}
 	budget := r.cfg.Policy.ResultBudget
@@ -184,4 +188,14 @@ func streamReader(s *streamData) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	return io.NewSectionReader(src.head, 0, src.headLen), src.close, nil
+}
+
+// capped reports whether a stream of d was saved only in part.
+func capped(d *recordData) bool {
+	for _, s := range d.streams() {
+		if s.SpillCapped {
+			return true
+		}
+	}
+	return false
 }
