@@ -50,13 +50,6 @@ func apply(t *testing.T, a []string, diff string) []string {
 	return append(out, a[pos:]...)
 }
 
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-}
-
 func TestUnifiedApplies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 240 {
