@@ -173,6 +173,9 @@ func (p Param) decode(v json.RawMessage) (any, error) {
 	switch p.Type {
 	case String:
 		s, ok := x.(string)
+		if n, isNum := x.(json.Number); isNum && p.OrInt {
+			s, ok = n.String(), true
+		}
 		if !ok {
 			return nil, fmt.Errorf("want a string, got %s", v)
 		}

@@ -61,6 +61,12 @@ type BashInput struct {
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty"`
+	// DiffWith, when set, runs the command and then shows, instead of its
+	// output, what changed since an earlier run: a unified diff of each
+	// stream ("-" the earlier run, "+" this one), cut and spilled like any
+	// output, and both exit codes. It is the HistoryID of an earlier call
+	// (as a decimal string) or "last", the last run of the same command.
+	DiffWith string `json:"diff_with,omitempty"`
 
 	// Progress, when set, receives the bytes and lines seen so far, both
 	// streams together, about once a second while the call waits for its
@@ -151,9 +157,31 @@ type BashDetails struct {
 	// Stdout and Stderr describe each stream.
 	Stdout StreamDetails `json:"stdout"`
 	Stderr StreamDetails `json:"stderr"`
+	// Failures are the lines among those the text cut that look like
+	// failures (output.IsFailureLine): compiler errors, failed tests,
+	// panics and tracebacks, package manager errors. The text shows them
+	// between the head and the tail of their stream, up to
+	// output.FailureShare of its byte limit; these are the ones it shows.
+	Failures []Failure `json:"failures,omitempty"`
+	// DiffWith is the history id of the run a diff_with call compared
+	// with, and DiffWithExitCode that run's exit code.
+	DiffWith         int  `json:"diff_with,omitempty"`
+	DiffWithExitCode *int `json:"diff_with_exit_code,omitempty"`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
 	Tokens int `json:"tokens"`
+}
+
+// A Failure is a line that looks like a failure among the lines a result
+// cut.
+type Failure struct {
+	// Stream is the stream it is in: stdout or stderr.
+	Stream string `json:"stream"`
+	// Line is its number in the whole stream: the line of the stream's
+	// FullOutputPath that holds it.
+	Line int64 `json:"line"`
+	// Text is the line, cut when long.
+	Text string `json:"text"`
 }
 
 // StreamDetails describe one stream of a bash result.

@@ -37,6 +37,7 @@ func (in BashInput) impl() shell.Input {
 		StderrMaxLines:  in.StderrMaxLines,
 		TTY:             in.TTY,
 		Stdin:           in.Stdin,
+		DiffWith:        in.DiffWith,
 	}
 	if progress := in.Progress; progress != nil {
 		out.Progress = func(p shell.Progress) { progress(BashProgress(p)) }
@@ -49,20 +50,23 @@ func newBashResult(r shell.Result) BashResult {
 	return BashResult{
 		Text: r.Text,
 		Details: BashDetails{
-			ExitCode:     d.ExitCode,
-			Signal:       d.Signal,
-			TimedOut:     d.TimedOut,
-			Backgrounded: d.Backgrounded,
-			Running:      d.Running,
-			Waiting:      d.Waiting,
-			PID:          d.PID,
-			DurationMS:   d.DurationMS,
-			HistoryID:    d.HistoryID,
-			Cached:       d.Cached,
-			CacheAgeMS:   d.CacheAgeMS,
-			Stdout:       StreamDetails(d.Stdout),
-			Stderr:       StreamDetails(d.Stderr),
-			Tokens:       d.Tokens,
+			ExitCode:         d.ExitCode,
+			Signal:           d.Signal,
+			TimedOut:         d.TimedOut,
+			Backgrounded:     d.Backgrounded,
+			Running:          d.Running,
+			Waiting:          d.Waiting,
+			PID:              d.PID,
+			DurationMS:       d.DurationMS,
+			HistoryID:        d.HistoryID,
+			Cached:           d.Cached,
+			CacheAgeMS:       d.CacheAgeMS,
+			Stdout:           StreamDetails(d.Stdout),
+			Stderr:           StreamDetails(d.Stderr),
+			Failures:         convertFailures(d.Failures),
+			DiffWith:         d.DiffWith,
+			DiffWithExitCode: d.DiffWithExitCode,
+			Tokens:           d.Tokens,
 		},
 		IsError: r.IsError,
 		Stdout:  r.Stdout,
@@ -209,4 +213,15 @@ func newPolicy(p policy.Policy) Policy {
 		Ls:    LsPolicy(p.Ls),
 		Cache: CachePolicy{Commands: p.Cache.Commands, TTL: dur(p.Cache.TTLMS)},
 	}
+}
+
+func convertFailures(fs []shell.Failure) []Failure {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Failure, len(fs))
+	for i, f := range fs {
+		out[i] = Failure(f)
+	}
+	return out
 }

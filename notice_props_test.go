@@ -43,7 +43,9 @@ func lineCount(s string) int64 {
 
 var (
 	showingRe = regexp.MustCompile(`showing lines (?:(\d+)-(\d+))?(?: and )?(?:(\d+)-(\d+))? of (\d+)( \([0-9.]+[KMG]?B limit\))?( \(\d+ tokens limit\))?`)
-	omittedRe = regexp.MustCompile(`(?m)^\[\.\.\. (\d+) (lines?) \(([0-9.]+[KMG]?B)\) omitted \.\.\.\]$`)
+	// The marker, which says how many of the omitted lines look like
+	// failures when some do (docs/notices.md).
+	omittedRe = regexp.MustCompile(`(?m)^\[\.\.\. (\d+) (lines?) \(([0-9.]+[KMG]?B)\) omitted(?:; \d+ of them (?:looks like a failure|look like failures) \(.*\))? \.\.\.\]$`)
 	cutRe     = regexp.MustCompile(`(\d+) (lines?) cut at (\d+) chars`)
 	limitRe   = regexp.MustCompile(`\[(\d+) (matches|match|results|result|entries|entry) limit reached`)
 	ofShownRe = regexp.MustCompile(`limit reached: (\d+) of (\d+) (matches|match|results|result|entries|entry|lines|line) shown`)

@@ -76,6 +76,9 @@ type Param struct {
 	Max int64
 	// Ceiling, when not 0, holds larger values to it (not an error).
 	Ceiling int64
+	// OrInt String parameters also take an integer, as its decimal
+	// string (diff_with: a history id or "last").
+	OrInt bool
 	// Enum lists the values a String parameter may take.
 	Enum []string
 	// Required parameters must be given.
@@ -225,6 +228,9 @@ var tools = []Tool{
 				Doc: "Run the command on a terminal, for interactive programs (prompts, REPLs); send input with write_stdin."},
 			{Name: "stdin", Type: Bool,
 				Doc: "Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."},
+			{Name: "diff_with", Type: String, OrInt: true,
+				Doc: "Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (`-` the earlier run, `+` this one) and both exit codes. " +
+					"Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."},
 		},
 	},
 	{

@@ -97,8 +97,21 @@ func (r Result) Next() []Call {
 	if line == 0 {
 		return nil
 	}
-	return []Call{ReadCall(r.FullOutputPath, line, end-line+1, char)}
+	next := []Call{ReadCall(r.FullOutputPath, line, end-line+1, char)}
+	// Around each failure line shown: the lines before and after it.
+	for _, f := range r.Failures {
+		from := max(1, f.Line-failureAround)
+		next = append(next, ReadCall(r.FullOutputPath, from, f.Line+failureAround-from+1, 0))
+	}
+	if r.fails.more > 0 {
+		next = append(next, failureGrep(r.FullOutputPath))
+	}
+	return next
 }
+
+// failureAround is how many lines before and after a failure line the
+// read call of it shows.
+const failureAround = 10
 
 // notShown returns the first position not shown whole (a line number and
 // a character offset in it) and the last line not shown whole; line is 0

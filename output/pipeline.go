@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"unicode/utf8"
 )
 
@@ -95,6 +96,10 @@ type Pipeline struct {
 	spillCapped bool
 	spilled     int64     // bytes the spill accepted
 	keep        *tailRing // the stream's end once the spill is capped
+
+	// fails indexes the failure lines of the window, scanned when a
+	// result first cuts some (see failscan.go); nil until then.
+	fails *failureIndex
 
 	closed bool
 }
@@ -413,6 +418,7 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 		return r
 	}
 	v := p.win.viewWithin(maxBytes)
+	v, fl := p.failuresCut(v, maxBytes)
 	// A view cut by the token limit, or by bytes within a share smaller
 	// than MaxBytes, leaves out what the stream's own limits let through.
 	if v.truncatedBy == ByTokens || v.truncatedBy == ByBytes && maxBytes < p.opt.Limits.MaxBytes {
@@ -448,6 +454,9 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	}
 	t.FirstLinePartial, t.LastLinePartial = v.firstPartial, v.lastPartial
 	r.HeadLines, r.TailLines = v.headLines, v.tailLines
+	r.fails = fl
+	r.Failures, r.FailuresCut = fl.shown, fl.count
+	r.FailureLines = fl.count + countFailureLines(r.Head) + countFailureLines(r.Tail)
 	if !p.closed {
 		r.Unfinished = string(utf8Suffix(p.san.Held(), min(maxUnfinished, maxBytes)))
 	}
@@ -495,5 +504,52 @@ func (p *Pipeline) CutWithin(maxBytes int) Result {
 	p.firstLineLen, p.firstDone = p.lineLen, false
 	p.prevLineLen = 0
 	p.win.reset()
+	p.fails = nil
 	return r
+}
+
+// failuresCut finds the failure lines among those v leaves out. When
+// there are some, it returns the view of the stream within the bytes they
+// leave (FailureShare of maxBytes goes to them) and what to show of them.
+func (p *Pipeline) failuresCut(v view, maxBytes int) (view, failureList) {
+	if v.firstPartial || v.lastPartial || v.headLines+v.tailLines >= v.totalLines {
+		return v, failureList{}
+	}
+	src, end, done := p.source()
+	if src == nil {
+		return v, failureList{}
+	}
+	defer done()
+	if p.fails == nil {
+		p.fails = newFailureIndex(p.opt.Limits.MaxLines+256, p.bytes-p.winBytes)
+	}
+	p.fails.scan(src, end, p.closed)
+	if _, count := p.fails.within(v.headLines+1, v.totalLines-v.tailLines); count == 0 {
+		return v, failureList{}
+	}
+	share := int(float64(maxBytes) * FailureShare)
+	v = p.win.viewWithin(max(1, maxBytes-share))
+	a, b := v.headLines+1, v.totalLines-v.tailLines
+	kept, count := p.fails.within(a, b)
+	l := listFailures(src, end, kept, count, p.winBase, a, b, share, p.opt.Limits.MaxLineChars)
+	if v.tailLines > 0 {
+		l.resume = p.winBase + b + 1
+	}
+	return v, l
+}
+
+// source returns what holds the stream from its start, up to end, for
+// reading lines back; nil when nothing does (no spill, or it failed).
+func (p *Pipeline) source() (r io.ReaderAt, end int64, done func()) {
+	switch {
+	case p.binary:
+	case p.spill != nil:
+		f, err := os.Open(p.spill.Path())
+		if err == nil {
+			return f, p.spilled, func() { f.Close() }
+		}
+	case !p.spillTried && p.opt.Spill != nil:
+		return bytes.NewReader(p.prefix), int64(len(p.prefix)), func() {}
+	}
+	return nil, 0, nil
 }

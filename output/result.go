@@ -33,6 +33,16 @@ type Result struct {
 	// again. At most maxUnfinished bytes of its end are kept.
 	Unfinished string
 
+	// Failures are the lines among those cut (between Head and Tail)
+	// that look like failures (IsFailureLine), numbered in the stream, as
+	// many as FailureShare of the byte limit shows; FailuresCut counts
+	// them all, shown or not. FailureLines counts the lines of the whole
+	// window that look like failures, shown or cut.
+	Failures     []Failure
+	FailuresCut  int64
+	FailureLines int64
+	fails        failureList
+
 	Truncation Truncation
 	// Binary is true when the stream was judged binary: nothing is shown
 	// and the raw bytes are in the spill file.
@@ -53,8 +63,14 @@ type Result struct {
 // when something lies between, and Tail.
 func (r Result) Text() string {
 	text := r.Head + r.Tail
-	if r.Tail != "" && r.HeadLines > 0 {
-		text = r.Head + OmissionMarker(r.OmittedLines, r.OmittedBytes) + "\n" + r.Tail
+	marker := OmissionMarker(r.OmittedLines, r.OmittedBytes)
+	switch {
+	case r.FailuresCut > 0 && r.Tail != "" && r.HeadLines > 0:
+		text = r.Head + r.failureText(marker) + r.Tail
+	case r.FailuresCut > 0:
+		text = r.Head + r.failureText(strings.Replace(marker, "omitted", "not shown", 1)) + r.Tail
+	case r.Tail != "" && r.HeadLines > 0:
+		text = r.Head + marker + "\n" + r.Tail
 	}
 	if r.Unfinished != "" {
 		if text != "" && text[len(text)-1] != '\n' {
@@ -187,4 +203,15 @@ func FormatSize(n int64) string {
 	default:
 		return fmt.Sprintf("%.1fGB", float64(n)/(1024*1024*1024))
 	}
+}
+
+// failureText is what stands for the cut lines when some of them look like
+// failures: the omission marker saying so, the failure lines numbered,
+// and how many more there are.
+func (r Result) failureText(marker string) string {
+	s := failureHeader(r.FailuresCut, marker) + "\n" + r.fails.block
+	if f := failureFooter(r.fails, r.FullOutputPath); f != "" {
+		s += f + "\n"
+	}
+	return s
 }

@@ -173,7 +173,7 @@ func FuzzResultBudget(f *testing.F) {
 			note = note[:300]
 		}
 		pg := func(o output.Result, e *output.Result) page {
-			return page{stdout: o, stderr: e, empty: "(no output)", status: "exit code: 1",
+			return page{stdout: o, stderr: e, empty: "(no output)", exit: &exitStatus{code: 1},
 				notes: []string{"[Still running: use check_pid=12345 for new output, kill_pid=12345 to stop it.]", note}}
 		}
 		o, e := cutWithin(budget, stdout, stderr, func(o output.Result, e *output.Result) string { return pg(o, e).text() })

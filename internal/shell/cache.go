@@ -217,15 +217,14 @@ func (r *Runner) replay(in Input, rec Record) (Result, bool) {
 	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}
-	status := rec.status.String()
 	pg := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: "(no output)", status: status}
+		return page{stdout: stdout, stderr: stderr, empty: "(no output)", exit: &rec.status}
 	}
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, func(o output.Result, e *output.Result) string { return pg(o, e).text() })
 	code := rec.status.code
 	res := Result{
 		Text:    pg(stdout, stderr).text(),
-		Details: Details{ExitCode: &code, DurationMS: rec.DurationMS, Stdout: streamDetails(stdout)},
+		Details: Details{ExitCode: &code, DurationMS: rec.DurationMS, Stdout: streamDetails(stdout), Failures: failures(stdout, stderr)},
 		Stdout:  stdout.Text(),
 	}
 	if stderr != nil {

@@ -26,6 +26,7 @@ type Input struct {
 	StderrMaxLines  int               `json:"-"`
 	TTY             bool              `json:"tty,omitempty"`
 	Stdin           bool              `json:"stdin,omitempty"`
+	DiffWith        string            `json:"diff_with,omitempty"`
 
 	Progress func(Progress) `json:"-"`
 }
@@ -79,7 +80,7 @@ func (in Input) validate() error {
 			return fmt.Errorf("env: %w", err)
 		}
 	}
-	return nil
+	return checkDiffWith(in)
 }
 
 // CheckEnv reports an environment variable that cannot be set.

@@ -203,11 +203,48 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 	if err != nil {
 		return "", shown, err
 	}
+	// The cut lines that look like failures take their share of the
+	// bytes, as in a result: between head and tail, after a head, or
+	// before a tail.
+	share := int(float64(lim.MaxBytes) * output.FailureShare)
+	section := func(from, to, first, last int64, marker string, atEnd bool) string {
+		if re != nil || in.Offset > 0 || first > last || to > src.headLen {
+			return ""
+		}
+		text, _ := output.FailureSection(src.head, from, to, first, last, marker, share, lim.MaxLineChars, s.SpillPath, atEnd)
+		return text
+	}
+	fails := func(parts []part) (before, between, after string) {
+		switch {
+		case len(parts) == 2:
+			h, t := parts[0], parts[1]
+			between = section(h.end, t.offset, h.last+1, t.first-1, output.OmissionMarker(t.first-h.last-1, t.offset-h.end), false)
+		case len(parts) == 1 && shown.Mode == "tail":
+			p := parts[0]
+			before = section(0, p.offset, 1, p.first-1, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(p.first-1, "line", "lines"), output.FormatSize(p.offset)), false)
+		case len(parts) == 1 && shown.Mode == "head" && src.whole:
+			p := parts[0]
+			after = section(p.end, src.headLen, p.last+1, s.Lines, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(s.Lines-p.last, "line", "lines"), output.FormatSize(src.headLen-p.end)), true)
+		}
+		return before, between, after
+	}
+	before, between, after := fails(parts)
+	if before+between+after != "" && !byTokens {
+		if ps, err := pick(int64(lim.MaxBytes - share)); err == nil {
+			parts = ps
+			before, between, after = fails(ps)
+		}
+	}
 	var b strings.Builder
+	b.WriteString(before)
 	for i, p := range parts {
 		if i > 0 && re == nil {
 			omitted := p.first - parts[i-1].last - 1
-			fmt.Fprintf(&b, "%s\n", output.OmissionMarker(omitted, p.offset-parts[i-1].end))
+			if between != "" {
+				b.WriteString(between)
+			} else {
+				fmt.Fprintf(&b, "%s\n", output.OmissionMarker(omitted, p.offset-parts[i-1].end))
+			}
 		}
 		content := cutLines(p.text, lim.MaxLineChars, re != nil)
 		b.WriteString(content)
@@ -223,6 +260,7 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 		shown.Matches += p.matches
 		shown.Truncated = shown.Truncated || p.cut
 	}
+	b.WriteString(after)
 	shown.Missing = src.missing()
 	tokensLimit := 0
 	if byTokens {

@@ -20,11 +20,18 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("not started: %w", err)
 	}
+	var base *Record
+	if in.DiffWith != "" {
+		var err error
+		if base, err = r.diffBase(in); err != nil {
+			return Result{}, err
+		}
+	}
 	pl, err := r.plan(in)
 	if err != nil {
 		return Result{}, err
 	}
-	if r.cacheable(in) {
+	if in.DiffWith == "" && r.cacheable(in) {
 		pl.cacheKey = cacheKey(pl)
 		for {
 			if res, ok := r.fromCache(in, pl.cacheKey); ok {
@@ -53,6 +60,15 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 		if !res.Details.Running {
 			r.history.complete(pl.rec, pl.job)
 		}
+	}
+	switch {
+	case in.DiffWith == "":
+	case base == nil:
+		pl.notes = append(pl.notes, "[diff_with last: this command has no earlier run in the history, so its output is shown whole; call again with diff_with for a diff]")
+	case res.Details.Running || pl.rec == nil || pl.rec.data == nil || !isClosed(pl.rec.data.done):
+		pl.notes = append(pl.notes, "[diff_with: the command has not ended, so its output is shown; the diff needs a run that ended]")
+	default:
+		res = r.diffResult(in, base, pl.rec, res)
 	}
 	if len(pl.notes) > 0 {
 		res.Text += "\n" + strings.Join(pl.notes, "\n")
@@ -264,12 +280,12 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 			kept = append(kept, n)
 		}
 	}
-	var status string
+	var exit *exitStatus
 	if l.exited {
-		status = j.status.String()
+		exit = &j.status
 	}
 	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
+		return page{stdout: stdout, stderr: stderr, empty: empty, exit: exit, notes: kept}
 	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
@@ -282,6 +298,7 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		PID:        j.pid,
 		DurationMS: j.duration().Milliseconds(),
 		Stdout:     streamDetails(stdout),
+		Failures:   failures(stdout, stderr),
 	}
 	p := page(stdout, stderr)
 	if stderr != nil {

@@ -35,14 +35,14 @@ func TestPageText(t *testing.T) {
 		p    page
 		want string
 	}{
-		{"both", page{stdout: out, stderr: &errs, status: "exit code: 0"}, "stdout:\na\nb\n\nstderr:\ne\n\nexit code: 0"},
-		{"stderr only", page{stdout: empty, stderr: &errs, status: "exit code: 2"}, "stderr:\ne\n\nexit code: 2"},
-		{"nothing", page{stdout: empty, stderr: &empty, empty: "(no output)", status: "exit code: 0"}, "(no output)\n\nexit code: 0"},
+		{"both", page{stdout: out, stderr: &errs, exit: &exitStatus{}}, "stdout:\na\nb\n\nstderr:\ne\n\nexit code: 0"},
+		{"stderr only", page{stdout: empty, stderr: &errs, exit: &exitStatus{code: 2}}, "stderr:\ne\n\nexit code: 2"},
+		{"nothing", page{stdout: empty, stderr: &empty, empty: "(no output)", exit: &exitStatus{}}, "(no output)\n\nexit code: 0"},
 		{"running", page{stdout: out, stderr: &empty, notes: []string{"[note]"}}, "stdout:\na\nb\n\n[note]"},
-		{"merged", page{stdout: out, status: "exit code: 0", notes: []string{"[n1]", "[n2]"}}, "stdout:\na\nb\n\nexit code: 0\n[n1]\n[n2]"},
-		{"cut", page{stdout: cut, stderr: &empty, status: "exit code: 0"},
+		{"merged", page{stdout: out, exit: &exitStatus{}, notes: []string{"[n1]", "[n2]"}}, "stdout:\na\nb\n\nexit code: 0\n[n1]\n[n2]"},
+		{"cut", page{stdout: cut, stderr: &empty, exit: &exitStatus{}},
 			"stdout:\n" + cut.Text() + cut.Notice("stdout") + "\n\nexit code: 0"},
-		{"binary", page{stdout: bin, stderr: &empty, status: "exit code: 0"}, "stdout:\n[binary output: 3 bytes]\n\nexit code: 0"},
+		{"binary", page{stdout: bin, stderr: &empty, exit: &exitStatus{}}, "stdout:\n[binary output: 3 bytes]\n\nexit code: 0"},
 	}
 	for _, c := range cases {
 		if got := c.p.text(); got != c.want {

@@ -14,8 +14,9 @@ type page struct {
 	// empty is said when neither stream has anything to show:
 	// "(no output)", or "(no new output)" for a later look.
 	empty string
-	// status is the status line ("exit code: 0"), "" while the shell runs.
-	status string
+	// exit is how the shell ended, nil while it runs: the status line
+	// ("exit code: 0").
+	exit *exitStatus
 	// notes are bracketed lines after the status: how to continue.
 	notes []string
 }
@@ -34,8 +35,8 @@ func (p page) text() string {
 		b.WriteByte('\n')
 	}
 	tail := p.notes
-	if p.status != "" {
-		tail = append([]string{p.status}, tail...)
+	if p.exit != nil {
+		tail = append([]string{statusLine(*p.exit, p.stdout, p.stderr)}, tail...)
 	}
 	if len(tail) > 0 {
 		b.WriteByte('\n')
@@ -72,4 +73,29 @@ func writeSection(b *strings.Builder, label string, r output.Result) {
 		b.WriteString(notice)
 		b.WriteByte('\n')
 	}
+}
+
+// statusLine is the status line of a page, and where the exit code and the
+// failure lines disagree it says so, as agents trust the exit code: a
+// zero exit with lines that look like failures counts them, and a failure
+// whose cut lines hold none that looks like one says that too.
+func statusLine(s exitStatus, stdout output.Result, stderr *output.Result) string {
+	line := s.String()
+	var fails, cutFails int64
+	cut := false
+	for _, r := range []*output.Result{&stdout, stderr} {
+		if r == nil {
+			continue
+		}
+		fails += r.FailureLines
+		cutFails += r.FailuresCut
+		cut = cut || r.OmittedLines > 0
+	}
+	switch {
+	case s.code == 0 && s.signal == "" && fails > 0:
+		line += ", " + output.Plural(fails, "line looks like a failure", "lines look like failures")
+	case (s.code != 0 || s.signal != "") && cut && cutFails == 0:
+		line += "; none of the lines cut looks like a failure (the cause may be in the lines shown, or in words not recognised: search the full output)"
+	}
+	return line
 }
