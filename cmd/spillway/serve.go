@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,6 +89,10 @@ http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 				AllowedOrigins: origins,
 				MaxSessions:    maxSess,
 			})
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return failure{fmt.Errorf("%w: another program (perhaps a spillway serve already running) listens there; "+
+					"use that server, stop it, or give --listen 127.0.0.1:PORT with a free port (:0 picks one)", err)}
+			}
 			if err != nil {
 				return err
 			}
