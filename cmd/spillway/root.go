@@ -68,7 +68,7 @@ MCP only: a one-shot command's session ends with it.`,
 // of the tools. version and completion take them too (they are the root's)
 // but do not list them: see noGlobalFlags.
 func (g *globalFlags) addRunFlags(f *pflag.FlagSet) {
-	f.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG; see docs/profiles.md)")
+	f.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG, else ~/.config/spillway/config.toml if it exists; see docs/profiles.md)")
 	f.StringVar(&g.profile, "profile", "", "limits profile: "+strings.Join(spillway.ProfileNames(), ", "))
 	f.StringVar(&g.client, "client", "",
 		"fit results to what this MCP client shows the model whole ("+mcpserver.KnownClients()+"); mcp and serve "+
