@@ -289,6 +289,9 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	defer cancel()
 	cmd := c.run(ctx, t, bin, "http://"+ln.Addr().String(), w)
 	cmd.Dir = w.dir
+	// As a shell would start the client in the workspace: opencode takes
+	// its project directory from $PWD.
+	cmd.Env = append(cmd.Env, "PWD="+w.dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -298,6 +301,10 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 		t.Fatalf("%s did not offer the model %s; it offered %v", c.name, c.offered, api.offered)
 	}
 	got := api.Results()
+	if dump := os.Getenv("SPILLWAY_E2E_DUMP"); dump != "" {
+		b, _ := json.MarshalIndent(got, "", " ")
+		os.WriteFile(dump, b, 0o644)
+	}
 	if len(got) != len(calls) {
 		t.Fatalf("%s handed back %d of %d results\n%s", c.name, len(got), len(calls), tail(out.String(), 3000))
 	}

@@ -66,6 +66,11 @@ func (m *modelAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.messages(w, body)
 	case strings.HasPrefix(r.URL.Path, "/v1/responses"):
 		m.responses(w, body)
+	case strings.Contains(r.URL.Path, ":streamGenerateContent"), strings.Contains(r.URL.Path, ":generateContent"):
+		m.generateContent(w, r, body)
+	case strings.Contains(r.URL.Path, ":countTokens"):
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"totalTokens":100}`)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/models"):
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"data":[],"models":[]}`)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // A Client is the MCP client a session serves, as it names itself: the
@@ -26,6 +27,9 @@ type clientLimit struct {
 	chars int
 	// errorChars, when above zero, is the same for an isError result.
 	errorChars int
+	// lines, when above zero, is the most lines of one result the client
+	// lets through whole.
+	lines int
 }
 
 // clientLimits are the clients measured to keep less than the default
@@ -46,6 +50,11 @@ var clientLimits = []clientLimit{
 	{names: []string{"claude-code", "claude"}, chars: 50_000, errorChars: 9_900},
 	// GitHub Copilot CLI cuts MCP text to 10 KiB.
 	{names: []string{"github-copilot-cli", "copilot-cli", "copilot"}, chars: 10_000},
+	// opencode 1.18.33, measured through e2e/: a tool result over 2,000
+	// lines or 50 KiB is cut to its head ("...output was truncated") and
+	// the rest saved to a file of opencode's, so spillway's tail and
+	// notices would never reach the model.
+	{names: []string{"opencode"}, chars: 50_000, lines: 2_000},
 }
 
 // Fit returns p with its result budgets lowered to what the client puts in
@@ -62,6 +71,29 @@ func (c Client) Fit(p spillway.Policy) spillway.Policy {
 	if l.errorChars > 0 && l.errorChars < p.ResultBudget &&
 		(p.ErrorResultBudget == 0 || l.errorChars < p.ErrorResultBudget) {
 		p.ErrorResultBudget = l.errorChars
+	}
+	if l.lines > 0 {
+		p = fitLines(p, l.lines)
+	}
+	return p
+}
+
+// fitLines lowers the line limits of p so that one result holds at most n
+// lines with its notices: bash's two streams share n (with room for the
+// stream headers, the omission markers, notices and the exit code), and
+// each other tool's result takes it whole but for its notices.
+func fitLines(p spillway.Policy, n int) spillway.Policy {
+	const overhead = 20 // headers, markers, notices, the exit code
+	stream := (n - overhead) / 2
+	for _, l := range []*output.Limits{&p.Bash.Stdout, &p.Bash.Stderr} {
+		if l.MaxLines == 0 || l.MaxLines > stream {
+			l.MaxLines = stream
+		}
+	}
+	for _, lim := range []*int{&p.Read.MaxLines, &p.Grep.Limit, &p.Find.Limit, &p.Ls.Limit} {
+		if *lim == 0 || *lim > n-overhead {
+			*lim = n - overhead
+		}
 	}
 	return p
 }
