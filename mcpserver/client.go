@@ -18,8 +18,8 @@ type Client struct {
 
 // A clientLimit is what one client lets through to the model whole.
 type clientLimit struct {
-	// names are the clientInfo names the client sends, and the short name
-	// --client takes.
+	// names are the clientInfo names the client sends and, last, the
+	// short name --client takes (it may be one of the former).
 	names []string
 	// chars is the most characters of one text result the client puts in
 	// front of the model as it is; a longer one it cuts, or replaces by a
@@ -108,7 +108,7 @@ func (c Client) Known() bool {
 func KnownClients() string {
 	var names []string
 	for _, l := range clientLimits {
-		names = append(names, l.names[1])
+		names = append(names, l.names[len(l.names)-1])
 	}
 	return strings.Join(names, ", ")
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,5 +45,15 @@ func TestClientFitOnlyLowers(t *testing.T) {
 	p := spillway.DefaultPolicy()
 	if got := (Client{Name: "some-client"}).Fit(p).ResultBudget; got != p.ResultBudget {
 		t.Errorf("an unknown client changed the budget to %d", got)
+	}
+}
+
+// TestKnownClientsShortNames: every client's short name, as --client and
+// the help list it, is one spillway knows.
+func TestKnownClientsShortNames(t *testing.T) {
+	for _, name := range strings.Split(KnownClients(), ", ") {
+		if !(Client{Name: name}).Known() {
+			t.Errorf("--client %q is listed but not known", name)
+		}
 	}
 }
