@@ -285,7 +285,7 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cmd := c.run(ctx, t, bin, "http://"+ln.Addr().String(), w)
 	cmd.Dir = w.dir
@@ -294,7 +294,11 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	cmd.Env = append(cmd.Env, "PWD="+w.dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if dump := os.Getenv("SPILLWAY_E2E_DUMP"); dump != "" {
+		os.WriteFile(dump+".log", out.Bytes(), 0o644)
+	}
+	if err != nil {
 		t.Fatalf("%s: %v\n%s", c.name, err, tail(out.String(), 3000))
 	}
 	if c.offered != "" && !contains(api.offered, c.offered) {

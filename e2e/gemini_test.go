@@ -98,14 +98,15 @@ func (m *modelAPI) generateContent(w http.ResponseWriter, r *http.Request, body 
 }
 
 // geminiSeen reads a functionResponse's response object: Gemini CLI puts
-// an MCP result's text under "output" (or "content", a list of blocks).
+// an MCP result's text under "output", and an isError result, as JSON in
+// a sentence, under "error".
 func geminiSeen(raw json.RawMessage) seen {
 	var s seen
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
 		return s
 	}
-	for _, key := range []string{"output", "content", "result"} {
+	for _, key := range []string{"output", "error", "content", "result"} {
 		v, ok := obj[key]
 		if !ok {
 			continue

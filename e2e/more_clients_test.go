@@ -37,22 +37,29 @@ var gemini = client{
 	env:      geminiEnv,
 	toolName: func(tool string) string { return "mcp_spillway_" + tool },
 	offered:  "mcp_spillway_bash",
-	limit:    50000,
+	// Measured with 0.61.0: a text result of 39,959 characters reaches
+	// the model whole (inside the 41 characters of
+	// "<untrusted_context>\n…\n</untrusted_context>"), one of 39,960 is
+	// cut to its first fifth and last four fifths.
+	limit:     40000,
+	cutMarker: "Output too large.",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
 		env := cleanEnv(t)
-		home := envValue(env, "HOME")
-		// The README's Gemini CLI entry, with the binary's path.
-		writeJSON(t, filepath.Join(home, ".gemini", "settings.json"), map[string]any{
-			"mcpServers": map[string]any{
-				"spillway": map[string]any{"command": w.spillway, "args": []string{"mcp"}, "trust": true},
-			},
-			"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		})
+		// The README's Gemini CLI entry (~/.gemini/settings.json), with
+		// the binary's path.
+		settings := readmeJSON(t, "**Gemini CLI**", w.spillway)
+		// The test's own: an API key, not a Google login.
+		settings["security"] = map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}
+		writeJSON(t, filepath.Join(envValue(env, "HOME"), ".gemini", "settings.json"), settings)
 		cmd := exec.CommandContext(ctx, bin, "-p", "use the spillway tools", "--yolo", "--output-format", "json")
 		cmd.Env = append(env,
 			"GEMINI_API_KEY=stand-in",
 			"GOOGLE_GEMINI_BASE_URL="+api,
+			// One process: no relaunch with a larger heap.
 			"GEMINI_CLI_NO_RELAUNCH=true",
+			// The temporary workspace counts as trusted, as a user's
+			// project would after the first-run question.
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
 		)
 		return cmd
 	},
@@ -63,27 +70,30 @@ var opencode = client{
 	env:      opencodeEnv,
 	toolName: func(tool string) string { return "spillway_" + tool },
 	offered:  "spillway_bash",
-	limit:    50000,
+	// Measured with 1.18.33: a result over 2,000 lines or 51,200 bytes is
+	// cut to its head, the rest saved to a file of opencode's.
+	limit:     50000,
+	cutMarker: "output was truncated",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
 		env := cleanEnv(t)
-		// The README's opencode entry, with the binary's path, and the
-		// stand-in as the Anthropic provider.
-		cfg, _ := json.Marshal(map[string]any{
-			"$schema":    "https://opencode.ai/config.json",
+		// The README's opencode entry, as opencode.json in the project,
+		// with the binary's path.
+		writeJSON(t, filepath.Join(w.dir, "opencode.json"), readmeJSON(t, "**opencode**", w.spillway))
+		// The test's own, merged over the project's opencode.json: the
+		// stand-in as the Anthropic provider, and every tool allowed
+		// without asking.
+		test, _ := json.Marshal(map[string]any{
 			"model":      "anthropic/claude-sonnet-4-5",
 			"autoupdate": false,
 			"share":      "disabled",
 			"provider": map[string]any{"anthropic": map[string]any{
 				"options": map[string]any{"baseURL": api + "/v1", "apiKey": "sk-ant-stand-in"},
 			}},
-			"mcp": map[string]any{
-				"spillway": map[string]any{"type": "local", "command": []string{w.spillway, "mcp"}, "enabled": true},
-			},
 			"permission": map[string]any{"*": "allow"},
 		})
-		cmd := exec.CommandContext(ctx, bin, "run", "--print-logs", "--auto", "use the spillway tools")
+		cmd := exec.CommandContext(ctx, bin, "run", "--auto", "use the spillway tools")
 		cmd.Env = append(env,
-			"OPENCODE_CONFIG_CONTENT="+string(cfg),
+			"OPENCODE_CONFIG_CONTENT="+string(test),
 			"OPENCODE_DISABLE_MODELS_FETCH=1",
 			"OPENCODE_DISABLE_AUTOUPDATE=1",
 			"OPENCODE_DISABLE_DEFAULT_PLUGINS=1",

@@ -30,6 +30,11 @@ type clientLimit struct {
 	// lines, when above zero, is the most lines of one result the client
 	// lets through whole.
 	lines int
+	// errorsAsJSON: the client shows the model an isError result as the
+	// JSON of the whole MCP result, its text escaped inside, and uncut.
+	// Results to it leave isError unset: their text says the failure
+	// (the exit code, the error) plainly.
+	errorsAsJSON bool
 }
 
 // clientLimits are the clients measured to keep less than the default
@@ -55,6 +60,14 @@ var clientLimits = []clientLimit{
 	// the rest saved to a file of opencode's, so spillway's tail and
 	// notices would never reach the model.
 	{names: []string{"opencode"}, chars: 50_000, lines: 2_000},
+	// Gemini CLI 0.61.0, measured through e2e/: it wraps each text block
+	// in "<untrusted_context>\n…\n</untrusted_context>" (41 characters),
+	// and a one-block result over 40,000 characters with that is cut to
+	// its first fifth and last four fifths ("Output too large. Showing
+	// first …"), the rest saved to a file of Gemini CLI's.
+	// An isError result it turns into "MCP tool 'bash' reported tool error
+	// for function call: {…} with response: […]", the result as JSON.
+	{names: []string{"gemini-cli-mcp-client", "gemini-cli", "gemini"}, chars: 39_900, errorsAsJSON: true},
 }
 
 // Fit returns p with its result budgets lowered to what the client puts in
@@ -96,6 +109,13 @@ func fitLines(p spillway.Policy, n int) spillway.Policy {
 		}
 	}
 	return p
+}
+
+// PlainErrors reports whether results to the client leave isError unset,
+// because it shows the model an isError result as JSON, not as its text.
+func (c Client) PlainErrors() bool {
+	l, _ := c.limit()
+	return l.errorsAsJSON
 }
 
 // Known reports whether the client is one whose limit spillway knows.

@@ -57,3 +57,16 @@ func TestKnownClientsShortNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainErrorsGemini: Gemini CLI shows the model an isError result as
+// JSON, so results to it leave isError unset; other clients keep it.
+func TestPlainErrorsGemini(t *testing.T) {
+	if !(Client{Name: "gemini-cli-mcp-client"}).PlainErrors() {
+		t.Error("Gemini CLI gets isError results")
+	}
+	for _, name := range []string{"claude-code", "codex-mcp-client", "opencode", "some-client", ""} {
+		if (Client{Name: name}).PlainErrors() {
+			t.Errorf("%q gets no isError results", name)
+		}
+	}
+}
