@@ -35,9 +35,10 @@ func (s seen) Text() string { return strings.Join(s.Texts, "\n") }
 // It records what the client sent back for each call: that is exactly
 // what a real model would have read.
 //
-// It speaks two wire formats, each streamed as server-sent events the way
-// the real APIs stream them: Anthropic's Messages API (Claude Code) and
-// OpenAI's Responses API (Codex).
+// It speaks three wire formats, each streamed as server-sent events the
+// way the real APIs stream them: Anthropic's Messages API (Claude Code,
+// and opencode through its Anthropic provider), OpenAI's Responses API
+// (Codex) and the Gemini API's generateContent (Gemini CLI).
 type modelAPI struct {
 	t      testing.TB
 	script []call
