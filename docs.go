@@ -16,9 +16,10 @@ func toolsDoc() string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from tools.go by `go test . -run TestToolsDoc -update`. Do not edit. -->\n\n")
-	b.WriteString("spillway's five tools, as a model sees them (MCP), as a Go program calls them (the\n" +
+	b.WriteString("spillway's " + ToolsSummary() + " — as a model sees them (MCP), as a Go program calls them (the\n" +
 		"`Toolset` methods, whose inputs have one field per parameter, named by its json tag) and\n" +
-		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case). Defaults\n" +
+		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(jobTools(), ", ") +
+		"\nare MCP only: a one-shot CLI command is a session that ends with it, so it has no jobs or\nhistory to show). Defaults\n" +
 		"are those of the default profile; a config key, where one is named, changes the default\n" +
 		"(docs/profiles.md gives each profile's). A value past a parameter's ceiling is held to\n" +
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
@@ -30,11 +31,14 @@ func toolsDoc() string {
 	}
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n## %s — %s\n\n", t.Name, t.Title)
+		if t.MCPOnly {
+			b.WriteString("MCP only (and `Toolset` in Go): the CLI has no `spillway " + t.Name + "` command.\n\n")
+		}
 		b.WriteString(t.Describe(p))
 		b.WriteString("\n\n")
 		b.WriteString(paramTableHeader)
 		for _, prm := range t.Params {
-			b.WriteString(paramRow(prm, p))
+			b.WriteString(paramRow(prm, p, !t.MCPOnly))
 		}
 		if methods := jobMethods(t); methods != "" {
 			b.WriteString("\n" + methods)
@@ -54,7 +58,7 @@ const paramTableHeader = "| parameter | type | default | bounds | config key | C
 
 // paramRow is the row of parameter prm, with the default the policy p
 // gives it.
-func paramRow(prm Param, p Policy) string {
+func paramRow(prm Param, p Policy, onCLI bool) string {
 	def := ""
 	if prm.Default != nil {
 		def = fmt.Sprintf("`%v`", prm.Default(p))
@@ -64,9 +68,12 @@ func paramRow(prm Param, p Policy) string {
 		cfg = "`" + prm.Config + "`"
 	}
 	cli := "`--" + strings.ReplaceAll(prm.Name, "_", "-") + "`"
-	if prm.Positional {
+	switch {
+	case !onCLI:
+		cli = "—"
+	case prm.Positional:
 		cli = strings.ToUpper(prm.Name)
-	} else if prm.Short != "" {
+	case prm.Short != "":
 		cli += ", `-" + prm.Short + "`"
 	}
 	doc := prm.Doc

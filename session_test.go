@@ -149,3 +149,27 @@ func TestBashArgsLiteral(t *testing.T) {
 		t.Errorf("args in a session: %q", r.Stdout)
 	}
 }
+
+// The listing of a session's exports names the agent's variables only:
+// spillway's own marks and bash's OLDPWD bookkeeping are not the model's
+// business, though cd - still works across calls.
+func TestBashSessionListsOnlyAgentVariables(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	ts := bashToolset(t, spillway.Options{Cwd: dir})
+	bashRun(t, ts, spillway.BashInput{Command: "export FOO=1; cd sub", Session: "s"})
+	if r := bashRun(t, ts, spillway.BashInput{Command: "cd - >/dev/null; pwd", Session: "s"}); r.Stdout != dir+"\n" {
+		t.Errorf("cd - in the next call: %q, want %s", r.Stdout, dir)
+	}
+	infos := ts.Sessions()
+	if len(infos) != 1 {
+		t.Fatalf("sessions: %+v", infos)
+	}
+	var names []string
+	for k := range infos[0].Env {
+		names = append(names, k)
+	}
+	if len(names) != 1 || names[0] != "FOO" {
+		t.Errorf("exports listed: %v, want only FOO", names)
+	}
+}

@@ -1,7 +1,8 @@
 // Package spillway gives an LLM coding agent the five tools it lives on —
-// bash, read, grep, find and ls — with results that always fit a budget.
-// Whatever does not fit is spilled, whole, to a file the agent can page
-// through.
+// bash, read, grep, find and ls — and three for its background commands and
+// past calls — write_stdin, jobs and history — with results that always fit
+// a budget. Whatever does not fit is spilled, whole, to a file the agent can
+// page through.
 //
 //	ts, err := spillway.New(spillway.Options{Cwd: "."})
 //	if err != nil { … }

@@ -79,6 +79,10 @@ type Param struct {
 	// OrInt String parameters also take an integer, as its decimal
 	// string (diff_with: a history id or "last").
 	OrInt bool
+	// PolicyCeiling, when set, returns a lower ceiling that the policy in
+	// force puts on the value (0: none), as the MCP server's bound on a
+	// call's wait does on bash's timeout.
+	PolicyCeiling func(Policy) int64
 	// Enum lists the values a String parameter may take.
 	Enum []string
 	// Required parameters must be given.
@@ -155,6 +159,18 @@ func (p Param) Bounds() string {
 	return fmt.Sprintf("at least %d", p.Min)
 }
 
+// CeilingUnder is the ceiling of the parameter under the policy p: the
+// lower of Ceiling and what p puts on it; 0 when there is none.
+func (p Param) CeilingUnder(pol Policy) int64 {
+	c := p.Ceiling
+	if p.PolicyCeiling != nil {
+		if pc := p.PolicyCeiling(pol); pc > 0 && (c == 0 || pc < c) {
+			c = pc
+		}
+	}
+	return c
+}
+
 // Tools returns the tools, in the order bash, write_stdin, jobs, read,
 // grep, find, ls, history.
 func Tools() []Tool { return slices.Clone(tools) }
@@ -200,7 +216,8 @@ var tools = []Tool{
 			{Name: "session", Type: String,
 				Doc: "Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use."},
 			{Name: "timeout", Type: Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms", Methods: Run | CheckJob,
-				Default: func(p Policy) any { return int(p.Timeout.Milliseconds()) },
+				Default:       func(p Policy) any { return int(p.Timeout.Milliseconds()) },
+				PolicyCeiling: func(p Policy) int64 { return p.MaxWait.Milliseconds() },
 				Doc: "Milliseconds to wait before the command moves to the background (it keeps running). " +
 					"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."},
 			{Name: "run_in_background", Type: Bool,

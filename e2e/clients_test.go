@@ -285,19 +285,30 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cmd := c.run(ctx, t, bin, "http://"+ln.Addr().String(), w)
 	cmd.Dir = w.dir
+	// As a shell would start the client in the workspace: opencode takes
+	// its project directory from $PWD.
+	cmd.Env = append(cmd.Env, "PWD="+w.dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if dump := os.Getenv("SPILLWAY_E2E_DUMP"); dump != "" {
+		os.WriteFile(dump+".log", out.Bytes(), 0o644)
+	}
+	if err != nil {
 		t.Fatalf("%s: %v\n%s", c.name, err, tail(out.String(), 3000))
 	}
 	if c.offered != "" && !contains(api.offered, c.offered) {
 		t.Fatalf("%s did not offer the model %s; it offered %v", c.name, c.offered, api.offered)
 	}
 	got := api.Results()
+	if dump := os.Getenv("SPILLWAY_E2E_DUMP"); dump != "" {
+		b, _ := json.MarshalIndent(got, "", " ")
+		os.WriteFile(dump, b, 0o644)
+	}
 	if len(got) != len(calls) {
 		t.Fatalf("%s handed back %d of %d results\n%s", c.name, len(got), len(calls), tail(out.String(), 3000))
 	}

@@ -35,9 +35,10 @@ func (s seen) Text() string { return strings.Join(s.Texts, "\n") }
 // It records what the client sent back for each call: that is exactly
 // what a real model would have read.
 //
-// It speaks two wire formats, each streamed as server-sent events the way
-// the real APIs stream them: Anthropic's Messages API (Claude Code) and
-// OpenAI's Responses API (Codex).
+// It speaks three wire formats, each streamed as server-sent events the
+// way the real APIs stream them: Anthropic's Messages API (Claude Code,
+// and opencode through its Anthropic provider), OpenAI's Responses API
+// (Codex) and the Gemini API's generateContent (Gemini CLI).
 type modelAPI struct {
 	t      testing.TB
 	script []call
@@ -66,6 +67,11 @@ func (m *modelAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.messages(w, body)
 	case strings.HasPrefix(r.URL.Path, "/v1/responses"):
 		m.responses(w, body)
+	case strings.Contains(r.URL.Path, ":streamGenerateContent"), strings.Contains(r.URL.Path, ":generateContent"):
+		m.generateContent(w, r, body)
+	case strings.Contains(r.URL.Path, ":countTokens"):
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"totalTokens":100}`)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/models"):
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"data":[],"models":[]}`)

@@ -39,7 +39,11 @@ func addTool(s *toolServer, t Tool) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
 		}
-		return toolResult(r, details, s.typed, s.spillLinks), nil
+		res := toolResult(r, details, s.typed, s.spillLinks)
+		if clientOf(req).PlainErrors() {
+			res.IsError = false
+		}
+		return res, nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,5 +45,28 @@ func TestClientFitOnlyLowers(t *testing.T) {
 	p := spillway.DefaultPolicy()
 	if got := (Client{Name: "some-client"}).Fit(p).ResultBudget; got != p.ResultBudget {
 		t.Errorf("an unknown client changed the budget to %d", got)
+	}
+}
+
+// TestKnownClientsShortNames: every client's short name, as --client and
+// the help list it, is one spillway knows.
+func TestKnownClientsShortNames(t *testing.T) {
+	for _, name := range strings.Split(KnownClients(), ", ") {
+		if !(Client{Name: name}).Known() {
+			t.Errorf("--client %q is listed but not known", name)
+		}
+	}
+}
+
+// TestPlainErrorsGemini: Gemini CLI shows the model an isError result as
+// JSON, so results to it leave isError unset; other clients keep it.
+func TestPlainErrorsGemini(t *testing.T) {
+	if !(Client{Name: "gemini-cli-mcp-client"}).PlainErrors() {
+		t.Error("Gemini CLI gets isError results")
+	}
+	for _, name := range []string{"claude-code", "codex-mcp-client", "opencode", "some-client", ""} {
+		if (Client{Name: name}).PlainErrors() {
+			t.Errorf("%q gets no isError results", name)
+		}
 	}
 }

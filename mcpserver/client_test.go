@@ -42,6 +42,8 @@ func TestResultsFitTheClient(t *testing.T) {
 		{"claude-code", nil, wideFlood, 40_000, 50_000},
 		// Claude Code keeps 10,000 characters of an error result.
 		{"claude-code", nil, wideFlood + "; exit 1", 5_000, 9_900},
+		// Gemini CLI keeps 40,000 characters with its own wrapper.
+		{"gemini-cli-mcp-client", nil, wideFlood + "; exit 1", 30_000, 39_900},
 	}
 	for _, c := range cases {
 		t.Run(c.client+strings.Join(c.args, " ")+c.command[len(wideFlood):], func(t *testing.T) {
@@ -58,6 +60,25 @@ func TestResultsFitTheClient(t *testing.T) {
 			}
 			checkBothStreams(t, got)
 		})
+	}
+}
+
+// TestGeminiErrorsPlain: Gemini CLI shows the model an isError result as
+// JSON, so a failed command comes back to it without isError, its failure
+// in the text; another client gets isError.
+func TestGeminiErrorsPlain(t *testing.T) {
+	for _, c := range []struct {
+		client  string
+		isError bool
+	}{{"gemini-cli-mcp-client", false}, {"some-client", true}} {
+		cs := connectStdioAs(t, c.client, t.TempDir(), nil)
+		res := call(t, cs, "bash", map[string]any{"command": "echo out; exit 3"})
+		if res.IsError != c.isError {
+			t.Errorf("%s: isError = %v, want %v", c.client, res.IsError, c.isError)
+		}
+		if got := text(res); !strings.Contains(got, "out\n") || !strings.Contains(got, "exit code: 3") {
+			t.Errorf("%s: the text should hold the output and the exit code:\n%s", c.client, got)
+		}
 	}
 }
 

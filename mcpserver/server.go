@@ -78,8 +78,9 @@ func (c Config) logger() *slog.Logger {
 	return c.Logger
 }
 
-// instructions tell the model what the server is for.
-const instructions = `spillway's tools (bash, read, grep, find, ls) return results that always fit: ` +
+// instructions tell the model what the server is for. The tools are named
+// from the table, so that none is left out.
+var instructions = "spillway has " + spillway.ToolsSummary() + ". Their results always fit: " +
 	`whatever does not fit is cut, the cut is stated in a bracketed notice, and the whole output is kept in a file ` +
 	`the notice names. Page through that file with read, search it with grep, or process it with bash, ` +
 	`rather than running a command again. Long commands move to the background instead of being killed: ` +

@@ -100,8 +100,8 @@ func ParamDescription(prm spillway.Param, p spillway.Policy) string {
 	if prm.Default != nil {
 		fmt.Fprintf(&b, " Default: %v.", prm.Default(p))
 	}
-	if prm.Ceiling != 0 {
-		fmt.Fprintf(&b, " At most %d.", prm.Ceiling)
+	if c := prm.CeilingUnder(p); c != 0 {
+		fmt.Fprintf(&b, " At most %d.", c)
 	}
 	return b.String()
 }

@@ -16,6 +16,7 @@ func main() {
 	serveDebugVars()
 	err := newRootCmd().Execute()
 	var exit exitError
+	var failed failure
 	switch {
 	case err == nil:
 	case errors.As(err, &exit):
@@ -23,6 +24,9 @@ func main() {
 	default:
 		// Library errors already name spillway; say it once.
 		fmt.Fprintln(os.Stderr, "spillway:", strings.TrimPrefix(err.Error(), "spillway: "))
+		if errors.As(err, &failed) {
+			os.Exit(1)
+		}
 		os.Exit(2) // bad usage
 	}
 }

@@ -23,9 +23,10 @@ func (g *globalFlags) newMCPCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tools to one MCP client over stdio",
-		Long: `mcp serves bash, read, grep, find and ls to one MCP client over stdin and
-stdout (newline-delimited JSON-RPC), for Claude Code, Claude Desktop, Codex,
-Cursor or any MCP client that starts its servers as commands:
+		Long: "mcp serves " + spillway.ToolsSummary() + `
+to one MCP client over stdin and stdout (newline-delimited JSON-RPC), for
+Claude Code, Claude Desktop, Codex, Cursor, VS Code or any MCP client that
+starts its servers as commands:
 
   claude mcp add spillway -- spillway mcp
 
@@ -100,9 +101,6 @@ func (g *globalFlags) addServerFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&g.typedResults, "typed-results", false,
 		"give tools an outputSchema and results a structuredContent {text, details}; "+
 			"most clients then show the model that JSON instead of the text")
-	cmd.Flags().StringVar(&g.client, "client", "",
-		"the client to fit results to (codex, copilot, claude), instead of the name it sends; "+
-			"results then fit what that client shows the model whole (see docs/mcp.md)")
 }
 
 // serverConfig builds the configuration of spillway mcp and serve from the
@@ -111,16 +109,10 @@ func (g *globalFlags) addServerFlags(cmd *cobra.Command) {
 // them. It first removes the spill directories that
 // dead spillway processes left behind.
 func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
-	if c := (mcpserver.Client{Name: g.client}); c.Name != "" && !c.Known() {
-		return mcpserver.Config{}, fmt.Errorf("--client %q: the clients spillway fits results to are %s; any other gets the policy's budget", c.Name, mcpserver.KnownClients())
-	}
-	src := g.policySources()
-	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
-	p, err := config.Load(src)
+	p, err := g.serverPolicy()
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
-	p.MaxWait = max(mcpserver.MaxWait, p.Timeout)
 	opts := g.hardened(spillway.Options{Policy: &p})
 	// --root roots: each session is confined to its client's first root.
 	rootsOnly := opts.Root == rootsRoot
@@ -155,6 +147,35 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 
 		TypedResults: g.typedResults,
 	}, nil
+}
+
+// serverPolicy is the policy of spillway mcp and serve before it is fitted
+// to a client: the layers of loadPolicy, with the MCP default timeout
+// (below the clients' request timeout) and the bound on a call's wait.
+// It checks --client too, which every command that takes it fits to.
+func (g *globalFlags) serverPolicy() (spillway.Policy, error) {
+	if err := g.checkClient(); err != nil {
+		return spillway.Policy{}, err
+	}
+	if _, err := g.resultFormat(); err != nil {
+		return spillway.Policy{}, err
+	}
+	src := g.policySources()
+	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
+	p, err := config.Load(src)
+	if err != nil {
+		return spillway.Policy{}, err
+	}
+	p.MaxWait = max(mcpserver.MaxWait, p.Timeout)
+	return p, nil
+}
+
+// checkClient refuses a --client spillway does not know.
+func (g *globalFlags) checkClient() error {
+	if c := (mcpserver.Client{Name: g.client}); c.Name != "" && !c.Known() {
+		return fmt.Errorf("--client %q: the clients spillway fits results to are %s; leave --client out for the policy's own budget", c.Name, mcpserver.KnownClients())
+	}
+	return nil
 }
 
 // newLogger returns a logger that writes to stderr at the given level.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
@@ -34,11 +35,35 @@ func (g *globalFlags) resultFormat() (spillway.Format, error) {
 	return f, nil
 }
 
-// policySources are the layers the global flags name.
+// policySources are the layers the global flags name. Without --config or
+// $SPILLWAY_CONFIG, the config file is defaultConfigPath's when it exists.
 func (g *globalFlags) policySources() config.Sources {
 	path := g.config
 	if path == "" {
 		path = os.Getenv(configEnv)
 	}
+	if path == "" {
+		if p := defaultConfigPath(); p != "" {
+			if _, err := os.Stat(p); err == nil {
+				path = p
+			}
+		}
+	}
 	return config.Sources{Profile: g.profile, ConfigPath: path}
+}
+
+// defaultConfigPath is where spillway looks for its config file when none
+// is named: $XDG_CONFIG_HOME/spillway/config.toml, else
+// ~/.config/spillway/config.toml — on macOS too, where people keep the
+// dotfiles of command-line tools there.
+func defaultConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "spillway", "config.toml")
 }

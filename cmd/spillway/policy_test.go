@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,5 +73,26 @@ func TestLoadPolicyErrors(t *testing.T) {
 				t.Errorf("got %v, want an error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// Without --config or $SPILLWAY_CONFIG, ~/.config/spillway/config.toml
+// ($XDG_CONFIG_HOME's) is the config file when it exists.
+func TestDefaultConfigPath(t *testing.T) {
+	cli := newBashCLI(t)
+	home := t.TempDir()
+	dir := filepath.Join(home, ".config", "spillway")
+	os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[read]\nmax_lines = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(home, "f.txt")
+	os.WriteFile(file, []byte("1\n2\n3\n4\n5\n"), 0o644)
+	cli.env = append(slices.DeleteFunc(slices.Clone(cli.env), func(e string) bool {
+		return strings.HasPrefix(e, "SPILLWAY_CONFIG=") || strings.HasPrefix(e, "XDG_CONFIG_HOME=")
+	}), "HOME="+home)
+	r := cli.run(t, "read", file)
+	if !strings.Contains(r.stdout, "Showing lines 1-3 of 5") {
+		t.Errorf("read with ~/.config/spillway/config.toml setting read.max_lines = 3:\n%s%s", r.stdout, r.stderr)
 	}
 }

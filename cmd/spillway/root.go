@@ -3,9 +3,13 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/mcpserver"
 )
 
 // globalFlags hold the flags of one command tree: those every command
@@ -35,27 +39,63 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "spillway",
 		Short: "Agent tools (bash, read, grep, find, ls) whose results always fit",
-		Long: `spillway runs the five tools an LLM coding agent lives on and guarantees
-that no result can flood the model's context: whatever does not fit is
-spilled, whole, to a file the agent can page through.
+		Long: "spillway serves an LLM coding agent " + spillway.ToolsSummary() + `,
+and guarantees that no result can flood the model's context: whatever does
+not fit is spilled, whole, to a file the agent can page through.
 
-Each tool command prints exactly the text the model would get.`,
+Each tool command prints exactly the text the model would get (--client
+NAME: as that MCP client would show it). The job and history tools are
+MCP only: a one-shot command's session ends with it.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return negativeFlag(cmd) },
 	}
-	pf := root.PersistentFlags()
-	pf.BoolVar(&g.json, "json", false, `print {"text","details","is_error"} instead of the text`)
-	pf.StringVar(&g.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
-	pf.BoolVar(&g.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
-	pf.BoolVar(&g.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
-	pf.StringVar(&g.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
-	pf.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG)")
-	pf.StringVar(&g.profile, "profile", "", "limits profile: default, pi, zdx, opencode, macos-shell, pipe, claude-code")
-	pf.StringVar(&g.format, "format", "text", "result format: text or json")
+	root.SetFlagErrorFunc(flagError)
+	// The flags of the tool commands, mcp and serve may come before the
+	// command's name too (spillway --root DIR bash …).
+	g.addRunFlags(root.PersistentFlags())
+	root.PersistentFlags().BoolVar(&g.json, "json", false, `tool commands: print {"text","details","is_error"} instead of the text`)
 	root.AddCommand(g.toolCommands()...)
 	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), newVersionCmd())
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "version" || c.Name() == "completion" {
+			noGlobalFlags(c)
+		}
+	}
 	return root
+}
+
+// addRunFlags adds the flags of the commands that run tools: the policy
+// and the client it is fitted to, the result's shape, and the confinement
+// of the tools. version and completion take them too (they are the root's)
+// but do not list them: see noGlobalFlags.
+func (g *globalFlags) addRunFlags(f *pflag.FlagSet) {
+	f.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG, else ~/.config/spillway/config.toml if it exists; see docs/profiles.md)")
+	f.StringVar(&g.profile, "profile", "", "limits profile: "+strings.Join(spillway.ProfileNames(), ", "))
+	f.StringVar(&g.client, "client", "",
+		"fit results to what this MCP client shows the model whole ("+mcpserver.KnownClients()+"); mcp and serve "+
+			"otherwise fit each session to the name its client sends, and the tool commands then print what that client's model reads")
+	f.StringVar(&g.format, "format", "text", "result format: text or json")
+	f.StringVar(&g.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
+	f.BoolVar(&g.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
+	f.BoolVar(&g.noNetwork, "no-network", false, "with --sandbox, deny bash commands the network (a private loopback only)")
+	f.StringVar(&g.sandboxMin, "sandbox-min", "landlock", "with --sandbox, refuse to start unless these layers are available: landlock, scopes, namespaces, seccomp (comma-separated)")
+}
+
+// noGlobalFlags leaves the root's flags out of the help of c and its
+// subcommands, to which none of them applies.
+func noGlobalFlags(c *cobra.Command) {
+	t := c.UsageTemplate()
+	if i := strings.Index(t, "{{if .HasAvailableInheritedFlags}}"); i >= 0 {
+		if j := strings.Index(t[i:], "{{end}}"); j >= 0 {
+			t = t[:i] + t[i+j+len("{{end}}"):]
+		}
+	}
+	c.SetUsageTemplate(t)
+	for _, sub := range c.Commands() {
+		noGlobalFlags(sub)
+	}
 }
 
 // negativeFlag rejects a negative number given to any integer flag: no

@@ -27,9 +27,18 @@ The descriptions state the limits of the policy in force (--profile,
 --config).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := g.loadPolicy()
+			// The mcp shape is what spillway mcp lists, with its timeout;
+			// the provider shapes are for the library, with its own.
+			load := g.loadPolicy
+			if format == "mcp" {
+				load = g.serverPolicy
+			}
+			p, err := load()
 			if err != nil {
 				return err
+			}
+			if g.client != "" {
+				p = mcpserver.Client{Name: g.client}.Fit(p)
 			}
 			defs, err := toolDefinitions(mcpserver.Tools(p), format, g.typedResults)
 			if err != nil {
@@ -41,8 +50,7 @@ The descriptions state the limits of the policy in force (--profile,
 			return enc.Encode(defs)
 		},
 	}
-	// This --format names a provider; it shadows the global result format,
-	// which does not apply here.
+	// This --format names a provider: results are not printed here.
 	cmd.Flags().StringVar(&format, "format", "mcp", "shape of the definitions: mcp, anthropic or openai")
 	g.addServerFlags(cmd)
 	return cmd

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -30,8 +32,8 @@ func (g *globalFlags) newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the tools to many MCP clients over Streamable HTTP",
-		Long: `serve serves bash, read, grep, find and ls over MCP Streamable HTTP at
-http://LISTEN/mcp. Every MCP session gets a toolset of its own (cwd, env,
+		Long: "serve serves " + spillway.ToolsSummary() + `
+over MCP Streamable HTTP at http://LISTEN/mcp. Every MCP session gets a toolset of its own (cwd, env,
 background jobs, spill directory), invisible to the others; a session ends
 when its client deletes it or after --idle-timeout without a request, and
 then its jobs are killed and its spill directory removed.
@@ -91,6 +93,10 @@ authorised request are closed, oldest first.`,
 				AllowedOrigins: origins,
 				MaxSessions:    maxSess,
 			})
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return failure{fmt.Errorf("%w: another program (perhaps a spillway serve already running) listens there; "+
+					"use that server, stop it, or give --listen 127.0.0.1:PORT with a free port (:0 picks one)", err)}
+			}
 			if err != nil {
 				return err
 			}

@@ -122,6 +122,9 @@ func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
 			return g.runCall(cmd, call)
 		},
 	}
+	if t.Name == "bash" {
+		cmd.Args = bashArgs
+	}
 	f := cmd.Flags()
 	for _, p := range t.Params {
 		if p.Positional {
@@ -138,13 +141,17 @@ func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
 		case spillway.StringList:
 			f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
 		case spillway.StringMap:
-			f.StringArrayP(flagName(p), p.Short, nil, usage+" As KEY=VALUE (repeatable).")
+			// The doc's example is the JSON a model sends; a person
+			// gives one KEY=VALUE a flag.
+			doc, _, _ := strings.Cut(usage, ", e.g.")
+			f.StringArrayP(flagName(p), p.Short, nil, strings.TrimSuffix(doc, ".")+
+				", as KEY=VALUE (repeatable), e.g. --"+flagName(p)+" CI=1")
 		}
 	}
 	// The help states the defaults and limits of the policy in force,
 	// known once --profile and --config have been parsed.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		p, err := g.loadPolicy()
+		p, err := g.cliPolicy()
 		if err != nil {
 			p = spillway.DefaultPolicy()
 		}

@@ -55,9 +55,17 @@ const maxSessions = 32
 // and _ itself at every start (SHLVL would otherwise grow by one per
 // call), and the trap sets IFS to split the names it lists. Names with
 // the trap's prefix are its own (exported under `set -a`).
-var sessionIgnored = map[string]bool{"PWD": true, "SHLVL": true, "_": true, "IFS": true}
+var sessionIgnored = map[string]bool{"PWD": true, "SHLVL": true, "_": true, "IFS": true,
+	// spillway's own marks of a job's and a runner's processes: every call
+	// gets them afresh.
+	"SPILLWAY_JOB": true, "SPILLWAY_SESSION_MARK": true}
 
 const trapPrefix = "__spillway_"
+
+// unlisted variables are kept in a session but not shown to the model:
+// bash's record of the previous directory, which cd - needs but the agent
+// did not set.
+var unlisted = map[string]bool{"OLDPWD": true}
 
 func ignoredVar(k string) bool {
 	return sessionIgnored[k] || strings.HasPrefix(k, trapPrefix) || !validName.MatchString(k)
@@ -147,8 +155,13 @@ func (r *Runner) Sessions() []SessionInfo {
 		if info.Cwd == "" {
 			info.Cwd = r.cfg.Cwd
 		}
-		if len(s.set) > 0 {
-			info.Env = maps(s.set)
+		for k, v := range s.set {
+			if !unlisted[k] {
+				if info.Env == nil {
+					info.Env = map[string]string{}
+				}
+				info.Env[k] = v
+			}
 		}
 		for k := range s.unset {
 			info.Unset = append(info.Unset, k)

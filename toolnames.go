@@ -1,0 +1,49 @@
+package spillway
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The prose that names the tools (the package doc's readers, the MCP
+// server's instructions, docs/tools.md, the CLI's help) is made from the
+// tools table, so that a tool added to the table is never missing from the
+// words that introduce the server.
+
+// coreTools names the tools an agent lives on, in the table's order:
+// those that are CLI commands too.
+func coreTools() []string { return toolNames(func(t Tool) bool { return !t.MCPOnly }) }
+
+// jobTools names the tools that only an MCP session has: they manage the
+// background jobs and the history that a one-shot CLI session does not
+// keep.
+func jobTools() []string { return toolNames(func(t Tool) bool { return t.MCPOnly }) }
+
+func toolNames(keep func(Tool) bool) []string {
+	var names []string
+	for _, t := range tools {
+		if keep(t) {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
+// ToolsSummary says in one phrase which tools spillway serves, e.g.
+// "eight tools: bash, read, grep, find, ls, and write_stdin, jobs, history
+// for background commands and past calls".
+func ToolsSummary() string {
+	core, jobs := coreTools(), jobTools()
+	return numberWord(len(core)+len(jobs)) + " tools: " + strings.Join(core, ", ") +
+		", and " + strings.Join(jobs, ", ") + " for background commands and past calls"
+}
+
+// numberWord spells n in English for the small counts of prose.
+func numberWord(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+		"ten", "eleven", "twelve"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}
