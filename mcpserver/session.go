@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // callDrainTimeout bounds how long ending a session waits for its cancelled
@@ -60,11 +61,11 @@ func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession, peer Clien
 	}
 	dir, err := clientRoot(ctx, ss)
 	if err != nil {
-		s.log.Warn("no client roots", "session", s.id, "error", err)
+		s.log.Warn("no client roots", "session", ops.SessionHash(s.id), "error", err)
 	}
 	switch {
 	case dir != "":
-		s.log.Info("session starts in the client's root", "session", s.id, "dir", dir)
+		s.log.Info("session starts in the client's root", "session", ops.SessionHash(s.id), "dir", dir)
 		return s.newToolsetIn(dir, peer)
 	case s.rootsOnly:
 		return nil, errNoRoots

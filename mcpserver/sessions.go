@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // A sessionTable holds the sessions of an HTTP server, keyed by MCP session
@@ -17,6 +19,9 @@ type sessionTable struct {
 	log  *slog.Logger
 	// find returns the SDK's session of an id, or nil.
 	find func(id string) *mcp.ServerSession
+
+	// metrics count the sessions started and expired (nil: not counted).
+	metrics *ops.Metrics
 
 	mu     sync.Mutex
 	byID   map[string]*entry
@@ -48,7 +53,10 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	t.byID[id] = e
-	t.log.Info("session started", "session", id)
+	t.log.Info("session started", "session", ops.SessionHash(id))
+	if t.metrics != nil {
+		t.metrics.SessionCreated()
+	}
 	e.mu.Lock()
 	t.armIdleLocked(e)
 	e.mu.Unlock()
@@ -115,9 +123,12 @@ func (t *sessionTable) expire(e *entry) {
 	if !ended {
 		return
 	}
-	t.log.Info("session idle: closed it", "session", e.id, "idle", t.idle)
+	t.log.Info("session idle: closed it", "session", ops.SessionHash(e.id), "idle", t.idle)
+	if t.metrics != nil {
+		t.metrics.SessionExpired()
+	}
 	if err != nil {
-		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+		t.log.Warn("closing session toolset", "session", ops.SessionHash(e.id), "error", err)
 	}
 	e.ss.Close()
 }
@@ -143,7 +154,7 @@ func (t *sessionTable) endID(id string) {
 // session closed.
 func (t *sessionTable) end(e *entry) {
 	if err := e.end(); err != nil {
-		t.log.Warn("closing session toolset", "session", e.id, "error", err)
+		t.log.Warn("closing session toolset", "session", ops.SessionHash(e.id), "error", err)
 	}
 	e.ss.Close()
 }
@@ -155,7 +166,7 @@ func (t *sessionTable) forget(id string) {
 		return
 	}
 	if err := e.end(); err != nil {
-		t.log.Warn("closing session toolset", "session", id, "error", err)
+		t.log.Warn("closing session toolset", "session", ops.SessionHash(id), "error", err)
 	}
 	// Dropped only once ended, so that endID (a DELETE) and closeAll (the
 	// server's exit) find it and wait for its end: jobs killed, spill
@@ -166,7 +177,7 @@ func (t *sessionTable) forget(id string) {
 		delete(t.byID, id)
 	}
 	t.mu.Unlock()
-	t.log.Info("session ended", "session", id)
+	t.log.Info("session ended", "session", ops.SessionHash(id))
 }
 
 // closeAll ends every session; no session can start afterwards.
@@ -190,6 +201,17 @@ func (t *sessionTable) entry(id string) *entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.byID[id]
+}
+
+// all returns the sessions in the table now.
+func (t *sessionTable) all() []*entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]*entry, 0, len(t.byID))
+	for _, e := range t.byID {
+		out = append(out, e)
+	}
+	return out
 }
 
 // has reports whether session id is in the table.
