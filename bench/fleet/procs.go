@@ -113,7 +113,9 @@ type proxy struct {
 // haproxyConfig routes a session's requests to its node by the node id
 // that begins its id (-mode prefix), or by a stick table learned from the
 // Mcp-Session-Id of the answers (-mode stick). Readiness is checked every
-// 500 ms: a node that drains (or is at its cap) gets no new session, yet
+// 500 ms (two failures make a node unready, so that one slow answer on a
+// busy machine does not): a node that drains (or is at its cap) gets no
+// new session, yet
 // its sessions still reach it (option persist); a request for a node that
 // does not accept connections is sent elsewhere (redispatch), which
 // answers 404 for a session it does not know. A new session refused with
