@@ -200,7 +200,7 @@ func TestSecondSIGTERMEndsAtOnce(t *testing.T) {
 	s := startHTTP(t, nil, "--drain-timeout", "10m")
 	cs := connectHTTP(t, s.url, nil, nil, false)
 	m := marker("second")
-	call(t, cs, "bash", map[string]any{"command": "sleep 1000 # " + m, "run_in_background": true})
+	call(t, cs, "bash", map[string]any{"command": "sleep 1000; : " + m, "run_in_background": true})
 	group := waitForGroup(t, m, 1)
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	waitFor(t, "readiness to turn 503", func() bool {

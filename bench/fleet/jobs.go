@@ -32,7 +32,7 @@ func runJobs(base string) bool {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			if _, err := c.callTool(id, "bash", map[string]any{"command": "sleep 3600 # " + marker, "run_in_background": true}); err != nil {
+			if _, err := c.callTool(id, "bash", map[string]any{"command": "exec -a sleep-" + marker + " sleep 3600", "run_in_background": true}); err != nil {
 				mu.Lock()
 				failed = append(failed, err.Error())
 				mu.Unlock()
