@@ -61,10 +61,12 @@ func runFleet(base string) bool {
 	}
 
 	// Steady calls, spread across every session.
-	before := map[string]float64{}
+	before, cpu := map[string]float64{}, map[string]float64{}
 	for _, n := range nodes {
 		before[n.id] = n.metric("spillway_calls_total")
+		cpu[n.id] = n.metric("process_cpu_seconds_total")
 	}
+	proxyCPU := cpuSeconds(p.cmd.Process.Pid)
 	load := newTally()
 	t0 = time.Now()
 	steady(c, ids, *rate, *duration, load)
@@ -74,8 +76,11 @@ func runFleet(base string) bool {
 		ms(percentile(load.lat, 50)), ms(percentile(load.lat, 99)), load.byStatus, load.errors) && ok
 	for _, n := range nodes {
 		got := n.metric("spillway_calls_total") - before[n.id]
-		ok = check(int(got) == load.perOwner[n.id], "%s answered %v calls; %d were sent to its sessions (a session is known to its node only)", n.id, got, load.perOwner[n.id]) && ok
+		used := n.metric("process_cpu_seconds_total") - cpu[n.id]
+		ok = check(int(got) == load.perOwner[n.id], "%s answered %v calls; %d were sent to its sessions (a session is known to its node only); %.2f ms of CPU a call, RSS %.1f MB",
+			n.id, got, load.perOwner[n.id], 1000*used/got, float64(n.rssKB())/1024) && ok
 	}
+	fmt.Printf("     haproxy: %.2f ms of CPU a call; load average %s\n", 1000*(cpuSeconds(p.cmd.Process.Pid)-proxyCPU)/float64(load.attempted), loadavg())
 
 	ok = killNode(c, nodes[1], byNode, nodes) && ok
 	ok = drainNode(c, nodes[2], byNode[nodes[2].id]) && ok
@@ -199,4 +204,20 @@ func loadavg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// cpuSeconds is the user and system CPU time of process pid.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command (which may hold spaces) in parentheses.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseFloat(f[11], 64)
+	stime, _ := strconv.ParseFloat(f[12], 64)
+	return (utime + stime) / 100 // USER_HZ
 }

@@ -47,7 +47,9 @@ func runJobs(base string) bool {
 	rssJobs := n.rssKB()
 
 	reads := newTally()
+	cpu := n.metric("process_cpu_seconds_total")
 	steady(c, ids, *rate, *duration, reads)
+	fmt.Printf("     %.2f ms of CPU a call\n", 1000*(n.metric("process_cpu_seconds_total")-cpu)/float64(reads.attempted))
 	ok = check(reads.answered == reads.attempted, "%d read/ls calls at %d/s across the %d sessions: p50 %s, p99 %s %v",
 		reads.attempted, *rate, len(ids), ms(percentile(reads.lat, 50)), ms(percentile(reads.lat, 99)), reads.errors) && ok
 	fmt.Printf("     RSS: %.1f MB idle, %.1f MB with the sessions, %.1f MB with their jobs, %.1f MB after the reads; load average %s\n",
