@@ -144,17 +144,3 @@ func (c *client) callTool(sess, tool string, args map[string]any) (int, error) {
 	}
 	return a.status, nil
 }
-
-// delete ends a session.
-func (c *client) delete(sess string) {
-	req, _ := http.NewRequest(http.MethodDelete, c.url, nil)
-	req.Header.Set("Mcp-Session-Id", sess)
-	req.Header.Set("Mcp-Protocol-Version", protocolVersion)
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	if resp, err := c.http.Do(req); err == nil {
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-}

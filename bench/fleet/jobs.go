@@ -61,8 +61,13 @@ func runJobs(base string) bool {
 		resp.Body.Close()
 	}
 	n.cmd.Process.Signal(syscall.SIGTERM)
+	t0 = time.Now()
 	err, exited := n.wait(2 * time.Minute)
-	ok = check(exited && err == nil, "SIGTERM (--drain-timeout 0): exited %v", err) && ok
+	ok = check(exited && err == nil, "SIGTERM (--drain-timeout 0): exited %v in %s, its %d jobs ended", err, time.Since(t0).Round(time.Millisecond), len(ids)) && ok
+	if !exited {
+		n.cmd.Process.Kill()
+		n.wait(time.Minute)
+	}
 	time.Sleep(time.Second)
 	ok = check(len(leftProcesses(marker)) == 0, "no job left running (%d)", len(leftProcesses(marker))) && ok
 	ok = check(len(n.spillDirs()) == 0, "no spill directory left %v", n.spillDirs()) && ok

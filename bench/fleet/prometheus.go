@@ -22,13 +22,11 @@ import (
 // made.
 func runPrometheus(base string) bool {
 	ws := makeWorkspace(base)
-	var nodes []*node
 	var targets []string
 	want, calls := 0, 0
 	for i := range 3 {
 		n := startNode(fmt.Sprintf("n%d", i+1), ws, base, "--drain-timeout", "0")
 		defer func() { n.cmd.Process.Signal(syscall.SIGTERM); n.wait(30 * time.Second) }()
-		nodes = append(nodes, n)
 		targets = append(targets, strconv.Quote(n.metrics))
 		c := newClient(n.url(), token)
 		ids, err := openSessions(c, 5+2*i)
