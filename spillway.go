@@ -96,6 +96,7 @@ type Toolset struct {
 	files   *files.Tools
 	search  *search.Searcher
 	closed  atomic.Bool
+	cwd     string
 
 	sandboxLayers string
 }
@@ -167,6 +168,7 @@ func newToolset(opts Options) (*Toolset, error) {
 		return nil, err
 	}
 	t.sandboxLayers = layers
+	t.cwd = cwd
 	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap})
 	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill, Root: root})
 	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill, Root: root})
@@ -181,6 +183,14 @@ func (t *Toolset) Format() Format { return t.format }
 
 // SpillDir returns the session's spill directory ("" until first used).
 func (t *Toolset) SpillDir() string { return t.spill.Dir() }
+
+// SpillBytes returns the bytes the session's spill files hold, which
+// count against Policy.Spill.BudgetBytes.
+func (t *Toolset) SpillBytes() int64 { return t.spill.Used() }
+
+// Cwd returns the directory the session's calls start in when they give
+// no cwd (named bash sessions keep their own; see Sessions).
+func (t *Toolset) Cwd() string { return t.cwd }
 
 // ErrClosed is the error of a call on a closed toolset (errors.Is finds
 // it in the error a method returns).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
@@ -20,8 +21,12 @@ func addTool(s *toolServer, t Tool) {
 		if err != nil {
 			return errorResult(err), nil
 		}
+		start := time.Now()
+		s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
 		ts, callCtx, finish, err := sess.begin(ctx, client, req.Session, clientOf(req))
 		if err != nil {
+			s.record(sess, nil, t.Name, req.Params.Arguments, start, len(err.Error()), nil, true)
 			return errorResult(err), nil
 		}
 		defer finish()
@@ -33,12 +38,14 @@ func addTool(s *toolServer, t Tool) {
 		}
 		r, err := ts.Call(callCtx, call)
 		if err != nil {
+			s.record(sess, ts, t.Name, req.Params.Arguments, start, len(err.Error()), nil, true)
 			return s.failed(err), nil
 		}
 		details, err := json.Marshal(r.Details)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
 		}
+		s.record(sess, ts, t.Name, req.Params.Arguments, start, len(r.Text)+len(r.Image), details, r.IsError)
 		res := toolResult(r, details, s.typed, s.spillLinks)
 		if clientOf(req).PlainErrors() {
 			res.IsError = false

@@ -126,13 +126,18 @@ type httpServer struct {
 // startHTTP starts `spillway serve --listen 127.0.0.1:0 args...` and waits
 // for it to say where it serves.
 //
-// Without a token in args or env, it passes --no-token: the tests of
+// Without --drain-timeout in args, it passes --drain-timeout=0. Without a token in args or env, it passes --no-token: the tests of
 // the token made by default start their own server.
 func startHTTP(t *testing.T, env []string, args ...string) *httpServer {
 	t.Helper()
 	tmp := t.TempDir()
 	if !slices.Contains(args, "--token") && !slices.Contains(args, "--token-file") && !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "SPILLWAY_TOKEN=") && e != "SPILLWAY_TOKEN=" }) {
 		args = append(args, "--no-token")
+	}
+	if !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--drain-timeout") }) {
+		// SIGTERM ends the tests' servers at once; the drain tests ask
+		// for one.
+		args = append(args, "--drain-timeout=0")
 	}
 	cmd := exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Env = serverEnv(tmp, env...)

@@ -14,9 +14,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // Defaults of spillway serve.
@@ -62,6 +66,23 @@ type HTTPConfig struct {
 	// 64 descriptors for the calls' own work). Past it the oldest
 	// connection that has made no authorised request is closed.
 	MaxConnections int
+	// NodeID, when set, begins the id of every session ("NODE.RANDOM"):
+	// a proxy in front of many servers sends a session's requests to the
+	// node that holds it by the Mcp-Session-Id header alone
+	// (docs/operations.md). See CheckNodeID.
+	NodeID string
+	// MetricsListen, when set, is a second address that serves /metrics
+	// without the token (for a scraper on a private network); otherwise
+	// /metrics is served beside /mcp, behind the token.
+	MetricsListen string
+	// AuditLog, when set, receives one JSON line per tool call
+	// (docs/operations.md): no token, no session id, no environment or
+	// input sent to a job.
+	AuditLog io.Writer
+	// DrainTimeout bounds a drain (Drain): how long the calls in flight
+	// and the background jobs get to finish before they are ended. Zero
+	// means DefaultDrainTimeout; negative, no wait.
+	DrainTimeout time.Duration
 }
 
 // DefaultMaxSessions is the default cap on sessions open at once.
@@ -90,6 +111,16 @@ func (c HTTPConfig) maxSessions() int {
 	return c.MaxSessions
 }
 
+func (c HTTPConfig) drainTimeout() time.Duration {
+	switch {
+	case c.DrainTimeout == 0:
+		return DefaultDrainTimeout
+	case c.DrainTimeout < 0:
+		return 0
+	}
+	return c.DrainTimeout
+}
+
 func (c HTTPConfig) idle() time.Duration {
 	switch {
 	case c.IdleTimeout == 0:
@@ -103,10 +134,11 @@ func (c HTTPConfig) idle() time.Duration {
 // An HTTPServer serves MCP over Streamable HTTP at /mcp: one toolset per
 // MCP session.
 type HTTPServer struct {
-	cfg      HTTPConfig
-	ln       net.Listener
-	handler  *httpHandler
-	sessions *sessionTable
+	cfg       HTTPConfig
+	ln        net.Listener
+	metricsLn net.Listener // nil without MetricsListen
+	handler   *httpHandler
+	sessions  *sessionTable
 }
 
 // ListenHTTP checks cfg and binds its address. A non-loopback address
@@ -123,6 +155,11 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 			return nil, fmt.Errorf("allowed origin %q: want scheme://host[:port], e.g. https://app.example.com", o)
 		}
 	}
+	if cfg.NodeID != "" {
+		if err := CheckNodeID(cfg.NodeID); err != nil {
+			return nil, err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return nil, err
@@ -131,10 +168,17 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 		cfg.MaxConnections = defaultConnCap()
 	}
 	ln = newLimitListener(ln, cfg.MaxConnections, cfg.logger())
+	var metricsLn net.Listener
+	if cfg.MetricsListen != "" {
+		if metricsLn, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("metrics address: %w", err)
+		}
+	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	cfg.AllowedOrigins = append(slices.Clone(cfg.AllowedOrigins), ownOrigins(port)...)
 	h := newHTTPHandler(cfg)
-	return &HTTPServer{cfg: cfg, ln: ln, handler: h, sessions: h.sessions}, nil
+	return &HTTPServer{cfg: cfg, ln: ln, metricsLn: metricsLn, handler: h, sessions: h.sessions}, nil
 }
 
 // CheckListen refuses to listen on a non-loopback address without a bearer
@@ -165,25 +209,49 @@ func (s *HTTPServer) URL() string {
 	return "http://" + net.JoinHostPort(host, port) + Path
 }
 
-// Serve serves until ctx is cancelled, then ends every session (calls
+// MetricsURL returns the URL of the metrics: on the MetricsListen
+// address when one is set, else beside the MCP endpoint.
+func (s *HTTPServer) MetricsURL() string {
+	if s.metricsLn == nil {
+		return strings.TrimSuffix(s.URL(), Path) + "/metrics"
+	}
+	return "http://" + s.metricsLn.Addr().String() + "/metrics"
+}
+
+// Serve serves until ctx is cancelled, or a drain (Drain, POST /drain)
+// has let the work in flight finish, then ends every session (calls
 // cancelled, jobs killed, spill directories removed) and returns.
 func (s *HTTPServer) Serve(ctx context.Context) error {
 	log := s.cfg.logger()
-	srv := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: headerTimeout,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			return context.WithValue(ctx, connCtxKey{}, c)
-		},
+	newServer := func(h http.Handler) *http.Server {
+		return &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: headerTimeout,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+			// The connection, for the limit listener to learn which
+			// connections have made an authorised request.
+			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+				return context.WithValue(ctx, connCtxKey{}, c)
+			},
+		}
 	}
-	served := make(chan error, 1)
+	srv := newServer(s.handler)
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(s.ln) }()
+	var metricsSrv *http.Server
+	if s.metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", s.handler.metrics.Handler())
+		metricsSrv = newServer(mux)
+		go func() { served <- metricsSrv.Serve(s.metricsLn) }()
+	}
 	var err error
 	select {
 	case <-ctx.Done():
 	case err = <-served:
+	case <-s.handler.drainStarted:
+		s.handler.waitDrained(ctx)
 	}
 	s.sessions.closeAll()
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -191,11 +259,20 @@ func (s *HTTPServer) Serve(ctx context.Context) error {
 	if srv.Shutdown(shutdown) != nil {
 		srv.Close() // streams still open: cut them
 	}
+	if metricsSrv != nil {
+		metricsSrv.Close()
+	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
 	return err
 }
+
+// Drain starts a drain: readiness turns 503, a request for a new session
+// gets 503 with Retry-After, and the sessions' calls in flight and
+// background jobs get the drain timeout to finish; then Serve ends every
+// session and returns nil.
+func (s *HTTPServer) Drain() { s.handler.startDrain() }
 
 // An httpHandler checks each request (Origin, bearer token), tracks the
 // session it belongs to, and passes it on to the SDK's Streamable HTTP
@@ -205,18 +282,30 @@ type httpHandler struct {
 	origins  map[string]bool // normalOrigin of each allowed origin
 	open     func() int      // sessions the SDK holds
 	sdk      http.Handler
+	tools    *toolServer
 	sessions *sessionTable
 	log      *slog.Logger
+	metrics  *ops.Metrics
+	audit    *ops.Audit // nil without an audit log
+
+	draining     atomic.Bool
+	drainOnce    sync.Once
+	drainStarted chan struct{} // closed when a drain starts
 }
 
 func newHTTPHandler(cfg HTTPConfig) *httpHandler {
-	h := &httpHandler{cfg: cfg, log: cfg.logger(), origins: map[string]bool{}}
+	h := &httpHandler{cfg: cfg, log: cfg.logger(), origins: map[string]bool{}, drainStarted: make(chan struct{})}
 	for _, o := range cfg.AllowedOrigins {
 		if n, ok := normalOrigin(o); ok {
 			h.origins[n] = true
 		}
 	}
+	h.metrics = ops.NewMetrics(cfg.Version, cfg.NodeID, h.state)
+	if cfg.AuditLog != nil {
+		h.audit = ops.NewAudit(cfg.AuditLog)
+	}
 	h.sessions = newSessionTable(cfg.Config, cfg.idle(), h.log)
+	h.sessions.metrics = h.metrics
 	// A dropped connection is not a cancel (the spec versions spillway
 	// speaks say so): the call goes on, its result is kept in the event
 	// store for a client that resumes the stream (Last-Event-ID), and a
@@ -227,8 +316,13 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		s, err := h.sessions.attach(req.Session)
 		return s, nil, err
 	}
-	srv := newToolServer(cfg.Config, lookup, func(ss *mcp.ServerSession) { h.sessions.attach(ss) })
+	srv := newToolServer(cfg.Config, lookup, serverHooks{
+		initialized: func(ss *mcp.ServerSession) { h.sessions.attach(ss) },
+		sessionID:   sessionIDs(cfg.NodeID),
+		observe:     h.observe,
+	})
 	srv.spillLinks = true
+	h.tools = srv
 	h.open = func() int {
 		n := 0
 		for range srv.Sessions() {
@@ -257,18 +351,26 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != Path {
+	switch r.URL.Path {
+	case Path:
+	case healthPath, readyPath:
+		// No token: a probe has none, and the answer is only the state.
+		h.probe(w, r)
+		return
+	case metricsPath, drainPath:
+		if r.URL.Path == metricsPath && h.cfg.MetricsListen != "" {
+			http.Error(w, "Not found: the metrics are served at --metrics-listen", http.StatusNotFound)
+			return
+		}
+		if h.authorized(w, r) {
+			h.operate(w, r)
+		}
+		return
+	default:
 		http.Error(w, "Not found: spillway serves MCP at "+Path, http.StatusNotFound)
 		return
 	}
-	if origin := r.Header.Get("Origin"); !originAllowed(origin, h.origins) {
-		h.log.Warn("request refused: origin not allowed", "origin", quote(origin), "remote", r.RemoteAddr)
-		http.Error(w, fmt.Sprintf("Forbidden: origin %s is not allowed (only the server's own origin, and those given with --allow-origin)", quote(origin)), http.StatusForbidden)
-		return
-	}
-	if h.cfg.Token != "" && !bearerOK(r.Header.Get("Authorization"), h.cfg.Token) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="spillway"`)
-		http.Error(w, "Unauthorized: send \"Authorization: Bearer <token>\" with the server's token", http.StatusUnauthorized)
+	if !h.authorized(w, r) {
 		return
 	}
 	// A connection that passed is never closed to make room for another
@@ -281,6 +383,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := r.Header.Get("Mcp-Session-Id")
+	if id == "" && r.Method == http.MethodPost && h.draining.Load() {
+		// A client that retries after a moment reaches another node
+		// through the proxy, which has seen this one turn unready.
+		w.Header().Set("Retry-After", strconv.Itoa(drainRetryAfter))
+		http.Error(w, "Service Unavailable: this server is draining (shutting down) and starts no new session; try again (another node, behind a proxy)", http.StatusServiceUnavailable)
+		return
+	}
 	if id == "" && r.Method == http.MethodPost && h.open() >= h.cfg.maxSessions() {
 		h.log.Warn("request refused: too many sessions", "max", h.cfg.maxSessions(), "remote", r.RemoteAddr)
 		http.Error(w, fmt.Sprintf("Service Unavailable: this server already has %d sessions open, its cap (--max-sessions); end one (DELETE, or let it idle out) and try again", h.cfg.maxSessions()), http.StatusServiceUnavailable)
@@ -298,6 +407,22 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.sdk.ServeHTTP(w, r)
+}
+
+// authorized checks the Origin and the bearer token of r, and answers it
+// when they are not right.
+func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
+	if origin := r.Header.Get("Origin"); !originAllowed(origin, h.origins) {
+		h.log.Warn("request refused: origin not allowed", "origin", quote(origin), "remote", r.RemoteAddr)
+		http.Error(w, fmt.Sprintf("Forbidden: origin %s is not allowed (only the server's own origin, and those given with --allow-origin)", quote(origin)), http.StatusForbidden)
+		return false
+	}
+	if h.cfg.Token != "" && !bearerOK(r.Header.Get("Authorization"), h.cfg.Token) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="spillway"`)
+		http.Error(w, "Unauthorized: send \"Authorization: Bearer <token>\" with the server's token", http.StatusUnauthorized)
+		return false
+	}
+	return true
 }
 
 // readBody reads the whole body of r within the body timeout and at most

@@ -19,11 +19,13 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // exitGrace bounds how long a stdio server that was told to stop (stdin
@@ -104,6 +106,22 @@ type toolServer struct {
 	session func(*mcp.CallToolRequest) (*session, context.Context, error)
 	// format renders the errors of failed calls as the results are.
 	format spillway.Format
+	// observe, if not nil, learns of every call answered (metrics, the
+	// audit log).
+	observe func(ops.Call)
+	// inFlight counts the calls being answered.
+	inFlight atomic.Int64
+}
+
+// serverHooks are what the HTTP server adds to a toolServer; the stdio
+// server has none.
+type serverHooks struct {
+	// initialized is called when a client session has initialized.
+	initialized func(*mcp.ServerSession)
+	// sessionID makes the id of a new session (nil: the SDK's).
+	sessionID func() string
+	// observe is toolServer.observe.
+	observe func(ops.Call)
 }
 
 // failed is the result of a call that could not be made: its error, as
@@ -115,9 +133,8 @@ func (s *toolServer) failed(err error) *mcp.CallToolResult {
 	return errorResult(err)
 }
 
-// newToolServer makes the mcp.Server. initialized, if not nil, is called
-// when a client session has initialized.
-func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, context.Context, error), initialized func(*mcp.ServerSession)) *toolServer {
+// newToolServer makes the mcp.Server.
+func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, context.Context, error), hooks serverHooks) *toolServer {
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       sdkLogger(cfg.logger()),
@@ -132,9 +149,10 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 			Resources: &mcp.ResourceCapabilities{},
 		},
 	}
-	if initialized != nil {
-		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { initialized(req.Session) }
+	if hooks.initialized != nil {
+		opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { hooks.initialized(req.Session) }
 	}
+	opts.GetSessionID = hooks.sessionID
 	s := &toolServer{
 		Server: mcp.NewServer(&mcp.Implementation{
 			Name:    "spillway",
@@ -145,6 +163,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		typed:   cfg.TypedResults,
 		session: lookup,
 		format:  cfg.Format,
+		observe: hooks.observe,
 	}
 	for _, t := range Tools(cfg.policy()) {
 		addTool(s, t)
@@ -159,7 +178,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 // killed and its spill directory removed.
 func ServeStdio(ctx context.Context, cfg Config, r io.Reader, w io.Writer) error {
 	sess := newSession("stdio", cfg)
-	srv := newToolServer(cfg, func(*mcp.CallToolRequest) (*session, context.Context, error) { return sess, nil, nil }, nil)
+	srv := newToolServer(cfg, func(*mcp.CallToolRequest) (*session, context.Context, error) { return sess, nil, nil }, serverHooks{})
 	// The client going away (stdin closed) or a signal ends the session at
 	// once: the calls in flight are cancelled, the jobs killed and the
 	// spill directory removed, while the SDK waits for the calls.

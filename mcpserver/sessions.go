@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // A sessionTable holds the sessions of an HTTP server, keyed by MCP session
@@ -17,6 +19,9 @@ type sessionTable struct {
 	log  *slog.Logger
 	// find returns the SDK's session of an id, or nil.
 	find func(id string) *mcp.ServerSession
+
+	// metrics count the sessions started and expired (nil: not counted).
+	metrics *ops.Metrics
 
 	mu     sync.Mutex
 	byID   map[string]*entry
@@ -49,6 +54,9 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	t.byID[id] = e
 	t.log.Info("session started", "session", e.tag)
+	if t.metrics != nil {
+		t.metrics.SessionCreated()
+	}
 	e.mu.Lock()
 	t.armIdleLocked(e)
 	e.mu.Unlock()
@@ -116,6 +124,9 @@ func (t *sessionTable) expire(e *entry) {
 		return
 	}
 	t.log.Info("session idle: closed it", "session", e.tag, "idle", t.idle)
+	if t.metrics != nil {
+		t.metrics.SessionExpired()
+	}
 	if err != nil {
 		t.log.Warn("closing session toolset", "session", e.tag, "error", err)
 	}
@@ -190,6 +201,17 @@ func (t *sessionTable) entry(id string) *entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.byID[id]
+}
+
+// all returns the sessions in the table now.
+func (t *sessionTable) all() []*entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]*entry, 0, len(t.byID))
+	for _, e := range t.byID {
+		out = append(out, e)
+	}
+	return out
 }
 
 // has reports whether session id is in the table.

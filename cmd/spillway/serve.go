@@ -28,6 +28,7 @@ func (g *globalFlags) newServeCmd() *cobra.Command {
 		noToken  bool
 		tokenOut string
 		maxSess  int
+		ops      opsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -52,7 +53,16 @@ http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 --allow-origin gets 403 (DNS-rebinding protection). At most
 --max-sessions sessions are open at once, and connections are capped
 below the descriptor limit: past the cap, connections that have made no
-authorised request are closed, oldest first.`,
+authorised request are closed, oldest first.
+
+For operators (docs/operations.md): GET /healthz and GET /readyz answer
+without the token (the state only); GET /metrics serves Prometheus
+metrics behind the token, or without it on --metrics-listen;
+--audit-log appends a JSON line per call. SIGTERM (or POST /drain)
+drains: readiness and new sessions get 503, the calls in flight and the
+jobs get --drain-timeout to finish, then serve ends them and exits 0; a
+second SIGTERM, or SIGINT, ends it at once. --node-id puts the node in
+every session id, so that a proxy routes each session to its node.`,
 		Example: `  spillway serve
   SPILLWAY_TOKEN=$(openssl rand -hex 32) spillway serve --listen 0.0.0.0:7777`,
 		Args: cobra.NoArgs,
@@ -85,6 +95,13 @@ authorised request are closed, oldest first.`,
 			if idle == 0 {
 				idle = -1 // 0 on the command line means never
 			}
+			audit, err := ops.openAudit()
+			if err != nil {
+				return err
+			}
+			if audit != nil {
+				defer audit.Close()
+			}
 			srv, err := mcpserver.ListenHTTP(mcpserver.HTTPConfig{
 				Config:         cfg,
 				Listen:         listen,
@@ -92,6 +109,10 @@ authorised request are closed, oldest first.`,
 				IdleTimeout:    idle,
 				AllowedOrigins: origins,
 				MaxSessions:    maxSess,
+				NodeID:         ops.nodeID,
+				MetricsListen:  ops.metricsListen,
+				AuditLog:       writerOrNil(audit),
+				DrainTimeout:   ops.drainTimeout(),
 			})
 			if errors.Is(err, syscall.EADDRINUSE) {
 				return failure{fmt.Errorf("%w: another program (perhaps a spillway serve already running) listens there; "+
@@ -111,7 +132,10 @@ authorised request are closed, oldest first.`,
 				log.Warn("serving without a token: any local user can run commands as you (--no-token)")
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "spillway: serving MCP at %s\n", srv.URL())
-			ctx, stop := signalContext(cmd.Context())
+			if ops.metricsListen != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: metrics at %s\n", srv.MetricsURL())
+			}
+			ctx, stop := drainOnSignal(cmd.Context(), srv, log)
 			defer stop()
 			return srv.Serve(ctx)
 		},
@@ -125,6 +149,7 @@ authorised request are closed, oldest first.`,
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
 	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
+	ops.add(f)
 	g.addServerFlags(cmd)
 	return cmd
 }

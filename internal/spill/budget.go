@@ -50,3 +50,11 @@ func (s *Store) freeLocked(need int64) {
 		need -= size
 	}
 }
+
+// Used returns the bytes the store's files hold or have been granted:
+// what counts against BudgetBytes.
+func (s *Store) Used() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
+}
