@@ -16,6 +16,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	cryptorand "crypto/rand"
 	"encoding/json"
@@ -37,6 +38,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -390,7 +392,9 @@ func (s *server) sample(name string) sample {
 	return out
 }
 
-// descendants returns the pids of every process below pid.
+// descendants returns the pids of every process below pid but the
+// server's watcher (which kills its jobs if it dies, and lives as long as
+// it does).
 func descendants(pid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	parent := map[int]int{}
@@ -407,6 +411,9 @@ func descendants(pid int) []int {
 		s := string(b)
 		i := strings.LastIndexByte(s, ')')
 		f := strings.Fields(s[i+1:])
+		if cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); bytes.Contains(cmdline, []byte("\x00"+shell.WatchArg+"\x00")) {
+			continue
+		}
 		if len(f) > 1 {
 			parent[p], _ = strconv.Atoi(f[1])
 		}

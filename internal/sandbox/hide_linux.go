@@ -17,7 +17,8 @@ import (
 // directories of shown that lie beneath it: the command sees, under the
 // spill directories' parent, its own session's directory and nothing of
 // the other sessions', and nothing at all of the token's directory. A
-// directory that does not exist is left alone. The tmpfs becomes
+// directory that does not exist, or that is itself to be shown (a token
+// file kept in the root), is left alone. The tmpfs becomes
 // read-only with the rest of the file system (mountReadOnly).
 func hide(hidden, shown []string) error {
 	for _, h := range hidden {
@@ -26,10 +27,15 @@ func hide(hidden, shown []string) error {
 			continue
 		}
 		var under []string
+		kept := false // h itself is to be seen (the root): not hidden
 		for _, s := range shown {
-			if s, ok := realDir(s); ok && within(s, h) && s != h {
+			if s, ok := realDir(s); ok && within(s, h) {
+				kept = kept || s == h
 				under = append(under, s)
 			}
+		}
+		if kept {
+			continue
 		}
 		under = outermost(under)
 		// Each directory to show again, cloned (with the mounts beneath
