@@ -173,15 +173,26 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if in.Timeout < 0 {
 		return Result{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Timeout)
 	}
-	j.waitForNews(ctx, r.cfg.Policy.BoundWait(in.Timeout))
-	return j.report(), nil
+	if err := checkScreen(in.Screen); err != nil {
+		return Result{}, err
+	}
+	wait := r.cfg.Policy.BoundWait(in.Timeout)
+	start := time.Now()
+	j.waitForNews(ctx, wait)
+	if wait <= 0 {
+		wait = maxSettle
+	}
+	j.awaitSettle(ctx, wait-time.Since(start))
+	return j.report(in.Screen == ScreenFull), nil
 }
 
 // report returns how a background job stands and its output since the
-// last look, with a note on how to go on.
-func (j *job) report() Result {
+// last look, with a note on how to go on; full asks for every row of a
+// screen.
+func (j *job) report(full bool) Result {
 	j.drain()
 	l := j.look()
+	l.full = full
 	pid := j.pid
 	var note string
 	switch {
@@ -241,6 +252,7 @@ type look struct {
 	exited  bool // the shell has been reaped: its status is known
 	running bool // something of the job is left (see job.running)
 	waiting bool // it seems to wait for input (see job.waitingForInput)
+	full    bool // show every row of a screen, not the rows changed
 }
 
 // look takes the job's state. Taken before its windows are cut, a look
@@ -256,9 +268,6 @@ func (j *job) look() look {
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
 	var kept []string
-	if l.running {
-		notes = append([]string{screenNote(j)}, notes...)
-	}
 	for _, n := range notes {
 		if n != "" {
 			kept = append(kept, n)
@@ -268,10 +277,15 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	if l.exited {
 		status = j.status.String()
 	}
-	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
-	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
+	room := j.budgetFor(failed)
+	if room > 0 {
+		room = max(1, room-notesLen(status, kept))
+	}
+	screen := j.screenText(l.full, room)
+	page := func(stdout output.Result, stderr *output.Result) page {
+		return page{stdout: stdout, stderr: stderr, screen: screen, empty: empty, status: status, notes: kept}
+	}
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})

@@ -56,7 +56,7 @@ type feeder struct {
 
 	alt     bool // the program holds the alternate screen
 	drawn   bool // it cleared the main screen and drew on it
-	scrolls int  // line feeds since it cleared it
+	scrolls int  // line feeds since it cleared it or placed the cursor
 	margins bool // a scrolling region smaller than the screen is set
 }
 
@@ -171,8 +171,9 @@ func (f *feeder) text(e *vt.Emulator, t []byte) {
 	f.trim(e)
 }
 
-// scrolled counts line feeds on a screen the program drew on: once they
-// have scrolled it away, the program is line-oriented again.
+// scrolled counts line feeds on a screen the program drew on: once there
+// have been as many as it has rows since the cursor was last placed, the
+// screen has scrolled, and the program is line-oriented again.
 func (f *feeder) scrolled(n int) {
 	if f.drawn {
 		f.scrolls += n
@@ -246,6 +247,9 @@ func (f *feeder) csi(e *vt.Emulator) (left bool) {
 	switch {
 	case final == 'J' && !f.alt && (string(params) == "2" || string(params) == "3"):
 		f.drawn, f.scrolls = true, 0
+	case final == 'H' || final == 'f' || final == 'd':
+		// The cursor is placed: line feeds count from there.
+		f.scrolls = 0
 	case final == 'r' && simpleParams(params):
 		f.margins = !fullRegion(params, f.rows)
 	}
