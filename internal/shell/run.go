@@ -306,6 +306,9 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		d.ExitCode, d.Signal = &code, j.status.signal
 	}
 	res := Result{Text: p.text(), Details: d, Stdout: stdout.Text()}
+	if screen != "" {
+		res.Stdout = screen // what was shown of the terminal
+	}
 	if stderr != nil {
 		res.Stderr = stderr.Text()
 	}
