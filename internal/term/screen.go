@@ -12,6 +12,7 @@ package term
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -42,14 +43,15 @@ type Screen struct {
 	// reply receives what the terminal answers to the program's queries
 	// (cursor position, device attributes), as a real terminal does.
 	reply io.Writer
-	done  chan struct{}
+	// final is the screen as it was when Close dropped the emulator.
+	final *View
 }
 
 // New returns a screen of cols×rows. What the terminal answers to the
 // program's queries is written to reply (the terminal's master side);
 // reply may be nil.
 func New(cols, rows int, reply io.Writer) *Screen {
-	s := &Screen{cols: cols, rows: rows, reply: reply, done: make(chan struct{})}
+	s := &Screen{cols: cols, rows: rows, reply: reply}
 	s.emu = newEmulator(cols, rows)
 	s.feed.rows = rows
 	go s.answer(s.emu)
@@ -108,6 +110,9 @@ func (s *Screen) Size() (cols, rows int) {
 func (s *Screen) Write(p []byte) (left bool, at int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.emu == nil {
+		return false, 0
+	}
 	return s.feed.write(s.emu, p)
 }
 
@@ -116,6 +121,9 @@ func (s *Screen) Write(p []byte) (left bool, at int) {
 func (s *Screen) Resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.emu == nil {
+		return
+	}
 	s.feed.flush(s.emu)
 	s.emu.Resize(cols, rows)
 	s.cols, s.rows = cols, rows
@@ -147,6 +155,15 @@ type View struct {
 func (s *Screen) View() View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.view()
+}
+
+func (s *Screen) view() View {
+	if s.emu == nil {
+		v := *s.final
+		v.Lines = slices.Clone(v.Lines)
+		return v
+	}
 	s.feed.flush(s.emu)
 	v := View{Cols: s.cols, Rows: s.rows, Alt: s.feed.alt, Lines: make([]string, s.rows)}
 	for y := range s.rows {
@@ -162,8 +179,8 @@ func (s *Screen) View() View {
 func (s *Screen) LastLine() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.feed.flush(s.emu)
-	return s.line(s.emu.CursorPosition().Y)
+	v := s.view()
+	return v.Lines[v.Row-1]
 }
 
 // line returns row y as text, trailing blanks trimmed.
@@ -183,15 +200,18 @@ func (s *Screen) line(y int) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// Close ends the goroutine that passes the terminal's answers on.
+// Close keeps the screen as it is and lets the emulator go, with the
+// goroutine that passes its answers on: a job whose output has ended
+// draws nothing more, and a finished job keeps only its rows.
 func (s *Screen) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	select {
-	case <-s.done:
+	if s.emu == nil {
 		return
-	default:
 	}
-	close(s.done)
+	v := s.view()
+	s.final = &v
 	s.emu.Close()
+	s.emu = nil
+	s.feed.hold = nil
 }
