@@ -211,7 +211,12 @@ func (s *Screen) Close() {
 	}
 	v := s.view()
 	s.final = &v
-	s.emu.Close()
+	// Closing the pipe of answers ends the goroutine that reads it.
+	// (Emulator.Close would too, but it sets a flag that Read reads
+	// unguarded.)
+	if w, ok := s.emu.InputPipe().(io.Closer); ok {
+		w.Close()
+	}
 	s.emu = nil
 	s.feed.hold = nil
 }
