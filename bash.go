@@ -54,10 +54,17 @@ type BashInput struct {
 	// maxErrorLines). They are not parameters of the bash tool.
 	StdoutMaxLines int `json:"-"`
 	StderrMaxLines int `json:"-"`
-	// TTY runs the command on a pseudo-terminal of TTYCols by TTYRows,
-	// TERM=dumb: interactive programs prompt and REPLs start. stdout and
-	// stderr arrive as one stream, in stdout. WriteStdin sends the input.
+	// TTY runs the command on a pseudo-terminal of Cols by Rows,
+	// TERM=xterm-256color: interactive programs prompt, REPLs start and
+	// full-screen programs draw. stdout and stderr arrive as one stream,
+	// in stdout; while a program holds the screen (the alternate screen,
+	// or one it cleared and drew on), the result shows the screen
+	// instead (docs/interactive.md). WriteStdin sends the input.
 	TTY bool `json:"tty,omitempty"`
+	// Cols and Rows are the size of the terminal (TTY only); zero is
+	// TTYCols, TTYRows.
+	Cols int `json:"cols,omitempty"`
+	Rows int `json:"rows,omitempty"`
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty"`
@@ -88,8 +95,14 @@ type CheckJobInput struct {
 	PID int `json:"check_pid"`
 	// Timeout, when above zero, first waits up to that long (at most
 	// 55 s) for output the job has not shown yet, or for its end: a wait
-	// without polling. Zero returns at once.
+	// without polling. Zero returns at once, unless the job's screen is
+	// being redrawn: then it waits, at most 1 s, until it has been still
+	// for 100 ms.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Screen, for a job whose program holds a terminal's screen, is
+	// "full" for every row; "" or "changes" gives the rows changed since
+	// the last look that showed it.
+	Screen string `json:"screen,omitempty"`
 }
 
 // KillJobInput names a background job for KillJob: the bash tool's

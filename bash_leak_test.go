@@ -19,7 +19,7 @@ import (
 // 1000 sequential calls — quick ones, timeouts that background and are
 // then killed, lingering children (in the group and setsid) that are then
 // killed, commands on a terminal (quick, timed out and killed, prompting
-// and answered) and on a stdin pipe that is then closed, commands in 40
+// and answered, a full-screen program quit) and on a stdin pipe that is then closed, commands in 40
 // named sessions (more than a toolset keeps) and with args, spilled
 // results shown again from the history — leave goroutines, open
 // descriptors and processes as they were.
@@ -71,6 +71,13 @@ func TestBashNoLeaks(t *testing.T) {
 		case i%20 == 12:
 			kind = "tty, timeout to background, then kill_pid"
 			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", TTY: true, Timeout: 20 * time.Millisecond})
+		case i%40 == 25:
+			kind = "tty full screen (less), quit with q"
+			r = bashRun(t, ts, spillway.BashInput{Command: "seq 1 200 | less", TTY: true, Timeout: 30 * time.Second})
+			if !r.Details.Waiting || !strings.HasPrefix(r.Text, "[screen ") {
+				t.Fatalf("call %d (%s): not a screen waiting for keys: %+v %q", i, kind, r.Details, r.Text)
+			}
+			r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "q"})
 		case i%10 == 5:
 			kind = "timeout to background, then kill_pid"
 			r = bashRun(t, ts, spillway.BashInput{Command: "echo t; sleep 30", Timeout: 20 * time.Millisecond})

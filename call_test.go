@@ -36,7 +36,7 @@ func TestCallArguments(t *testing.T) {
 		{"bash", `{"check_pid":5,"kill_pid":5}`, "give exactly one of command"},
 		{"bash", `{"kill_pid":5,"timeout":1000}`, "kill_pid takes no other parameter (got timeout)"},
 		{"bash", `{"kill_pid":5,"cwd":"x","full_output":true}`, "kill_pid takes no other parameter (got cwd, full_output)"},
-		{"bash", `{"check_pid":1,"session":"a"}`, "check_pid takes only timeout (got session)"},
+		{"bash", `{"check_pid":1,"session":"a"}`, "check_pid takes only timeout, screen (got session)"},
 		{"bash", `{"check_pid":0}`, `parameter "check_pid": want at least 1, got 0`},
 		{"read", `{}`, `parameter "path" is required`},
 		{"read", `{"path":null}`, `parameter "path" is required`},

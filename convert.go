@@ -36,6 +36,8 @@ func (in BashInput) impl() shell.Input {
 		StdoutMaxLines:  in.StdoutMaxLines,
 		StderrMaxLines:  in.StderrMaxLines,
 		TTY:             in.TTY,
+		Cols:            in.Cols,
+		Rows:            in.Rows,
 		Stdin:           in.Stdin,
 		DiffWith:        in.DiffWith,
 	}

@@ -51,7 +51,8 @@ func describeBash(p Policy) string {
 		"of one session keep the working directory and the exported variables that the previous one left (a `cd` or "+
 		"`export` holds for the next call). stdin is /dev/null; "+
 		"colours, pagers and interactive prompts are off. For a program that needs input (a prompt, a REPL, `npm init`), "+
-		"pass `tty: true` to run it on a terminal (%d×%d, TERM=dumb; stdout and stderr arrive as one stream) or "+
+		"pass `tty: true` to run it on a terminal (%d×%d by default, TERM=xterm-256color; stdout and stderr arrive as one stream; "+
+		"while a full-screen program such as less, vim or top holds the screen, results show the screen, later ones only its changed rows) or "+
 		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
 		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, TTYCols, TTYRows)
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
@@ -130,11 +131,13 @@ func describeFind(p Policy) string {
 func describeWriteStdin(Policy) string {
 	return fmt.Sprintf("Send input to a background command started by `bash` with `tty: true` (a terminal) or "+
 		"`stdin: true` (a pipe) — answer a prompt, drive a REPL — then return its new output, as `check_pid` does, "+
-		"once it waits for input again, ends, or `timeout` ms pass (default %d).\n\n"+
+		"once it waits for input again, ends, its screen has been still for 100 ms, or `timeout` ms pass (default %d).\n\n"+
 		"`input` is sent as typed (`\"yes\\n\"`: a newline is Enter). `keys` are named keys sent after it, in order: %s. "+
 		"On a terminal Ctrl-C interrupts the program and Ctrl-D ends its input; on a pipe Ctrl-C sends SIGINT and Ctrl-D closes the pipe. "+
 		"`close_stdin: true` ends the input after the rest (a pipe is closed so that `cat` or `sort` can finish; a terminal gets Ctrl-D). "+
-		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too.",
+		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too. "+
+		"A full-screen program (less, vim, top, htop, fzf) shows its screen: `[screen COLS×ROWS, cursor at row R col C]`, then the rows; "+
+		"a later look shows only the rows that changed, numbered, unless `screen: \"full\"`. `cols` and `rows` resize the terminal.",
 		DefaultWriteStdinWait.Milliseconds(), strings.Join(KeyNames(), ", "))
 }
 

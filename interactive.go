@@ -24,8 +24,15 @@ type WriteStdinInput struct {
 	CloseStdin bool `json:"close_stdin,omitempty"`
 	// Timeout is how long to wait for the job's answer; zero is
 	// DefaultWriteStdinWait, and at most 55 s is waited. The call returns
-	// earlier when the job waits for input again or ends.
+	// earlier when the job waits for input again or ends, or when the
+	// screen its program holds has been still for 100 ms.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// Cols and Rows, when above zero, resize the job's terminal first:
+	// the program gets SIGWINCH and redraws.
+	Cols int `json:"cols,omitempty"`
+	Rows int `json:"rows,omitempty"`
+	// Screen is CheckJobInput.Screen.
+	Screen string `json:"screen,omitempty"`
 }
 
 // WriteStdin sends input to a background job that was started with
@@ -49,10 +56,10 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (BashResul
 	return t.renderBash(newBashResult(res)), nil
 }
 
-// The terminal of a TTY job: TERM=dumb, this fixed size.
+// The default size of a TTY job's terminal (BashInput.Cols, Rows).
 const (
-	TTYRows = 40
-	TTYCols = 120
+	TTYRows = shell.TTYRows
+	TTYCols = shell.TTYCols
 )
 
 // DefaultWriteStdinWait is how long WriteStdin waits for an answer when

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/term"
 )
 
 // The tools table: every tool and every parameter, declared once. The MCP
@@ -242,7 +243,16 @@ var tools = []Tool{
 			{Name: "kill_pid", Type: Int, Min: 1, Methods: KillJob, Selects: true,
 				Doc: "Pid of a background command: stop its process group and return its last output."},
 			{Name: "tty", Type: Bool,
-				Doc: "Run the command on a terminal, for interactive programs (prompts, REPLs); send input with write_stdin."},
+				Doc: "Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."},
+			{Name: "cols", Type: Int, Min: term.MinCols, Max: term.MaxCols,
+				Default: func(Policy) any { return TTYCols },
+				Doc:     "Columns of the terminal, with tty."},
+			{Name: "rows", Type: Int, Min: term.MinRows, Max: term.MaxRows,
+				Default: func(Policy) any { return TTYRows },
+				Doc:     "Rows of the terminal, with tty."},
+			{Name: "screen", Type: String, Enum: []string{shell.ScreenChanges, shell.ScreenFull}, Methods: CheckJob,
+				Default: func(Policy) any { return shell.ScreenChanges },
+				Doc:     "With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
 			{Name: "stdin", Type: Bool,
 				Doc: "Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."},
 			{Name: "diff_with", Type: String, OrInt: true,
@@ -268,7 +278,14 @@ var tools = []Tool{
 				Doc: "End the command's input after sending the rest (end of file)."},
 			{Name: "timeout", Type: Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
 				Default: func(Policy) any { return int(DefaultWriteStdinWait.Milliseconds()) },
-				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends."},
+				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."},
+			{Name: "cols", Type: Int, Min: term.MinCols, Max: term.MaxCols,
+				Doc: "Resize the command's terminal to this many columns (it gets SIGWINCH and redraws)."},
+			{Name: "rows", Type: Int, Min: term.MinRows, Max: term.MaxRows,
+				Doc: "Resize the command's terminal to this many rows (it gets SIGWINCH and redraws)."},
+			{Name: "screen", Type: String, Enum: []string{shell.ScreenChanges, shell.ScreenFull},
+				Default: func(Policy) any { return shell.ScreenChanges },
+				Doc:     "For a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
 		},
 	},
 	{

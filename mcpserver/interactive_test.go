@@ -49,8 +49,43 @@ func TestInteractiveSession(t *testing.T) {
 			t.Errorf("keys not a list: %q", text(r))
 		}
 		r = call(t, cs, "bash", map[string]any{"check_pid": pid, "tty": true})
-		if !r.IsError || !strings.Contains(text(r), "check_pid takes only timeout (got tty)") {
+		if !r.IsError || !strings.Contains(text(r), "check_pid takes only timeout, screen (got tty)") {
 			t.Errorf("check_pid with tty: %q", text(r))
+		}
+	})
+}
+
+// A full-screen program over MCP: the screen of the size asked for, then
+// only the rows that changed, every row with screen "full", a resize,
+// and the end.
+func TestScreenSession(t *testing.T) {
+	t.Parallel()
+	forEachTransport(t, func(t *testing.T, tr transport) {
+		cs, _ := tr.connect(t, nil)
+		r := call(t, cs, "bash", map[string]any{"command": "seq 1 1000 | less", "tty": true, "cols": 60, "rows": 10, "timeout": 30000})
+		pid := details(t, r)["pid"]
+		if r.IsError || !strings.HasPrefix(text(r), "[screen 60×10, cursor at row 10 col ") || !strings.Contains(text(r), "\n1\n2\n3\n") {
+			t.Fatalf("bash: %q", text(r))
+		}
+		r = call(t, cs, "write_stdin", map[string]any{"pid": pid, "keys": []string{"Space"}})
+		if r.IsError || !strings.Contains(text(r), "rows changed since the last look") || !strings.Contains(text(r), "\n1: 10\n") {
+			t.Errorf("write_stdin Space: %q", text(r))
+		}
+		r = call(t, cs, "bash", map[string]any{"check_pid": pid, "screen": "full"})
+		if r.IsError || strings.Contains(text(r), "changed since") || !strings.Contains(text(r), "\n10\n11\n") {
+			t.Errorf("check_pid screen full: %q", text(r))
+		}
+		r = call(t, cs, "write_stdin", map[string]any{"pid": pid, "cols": 80, "rows": 12})
+		if r.IsError || !strings.HasPrefix(text(r), "[screen 80×12, ") {
+			t.Errorf("resize: %q", text(r))
+		}
+		r = call(t, cs, "write_stdin", map[string]any{"pid": pid, "screen": "some"})
+		if !r.IsError || !strings.Contains(text(r), "screen") {
+			t.Errorf("bad screen: %q", text(r))
+		}
+		r = call(t, cs, "write_stdin", map[string]any{"pid": pid, "input": "q"})
+		if r.IsError || details(t, r)["running"] != false || !strings.Contains(text(r), "exit code: 0") {
+			t.Errorf("q: %q", text(r))
 		}
 	})
 }

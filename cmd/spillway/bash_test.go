@@ -282,3 +282,17 @@ func TestBashCLI(t *testing.T) {
 		}
 	})
 }
+
+// --tty with --cols and --rows: a full-screen program's screen is what
+// the one-shot command prints (its job ends with the process).
+func TestBashCLIScreen(t *testing.T) {
+	if _, err := exec.LookPath("less"); err != nil {
+		t.Skip("less is not installed")
+	}
+	t.Parallel()
+	cli := newBashCLI(t)
+	r := cli.run(t, "bash", "--tty", "--cols", "50", "--rows", "6", "seq 1 100 | less")
+	if !strings.HasPrefix(r.stdout, "[screen 50×6, cursor at row 6 col ") || !strings.Contains(r.stdout, "\n1\n2\n3\n4\n5\n") {
+		t.Errorf("%+v", r)
+	}
+}

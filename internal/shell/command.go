@@ -64,6 +64,12 @@ func (r *Runner) plan(in Input) (*plan, error) {
 	} else {
 		p.env = environ(r.cfg.Env, in.Env)
 	}
+	if in.TTY {
+		// A terminal emulator keeps the screen: TERM names a capable
+		// terminal in place of the fixed TERM=dumb, and the call's own
+		// env still has the last word.
+		p.env = appendEnv(append(p.env, ttyEnv), in.Env)
+	}
 
 	if len(in.Args) > 0 {
 		path, err := lookProgram(in.Command, p.dir, p.env)

@@ -25,6 +25,8 @@ type Input struct {
 	StdoutMaxLines  int               `json:"-"`
 	StderrMaxLines  int               `json:"-"`
 	TTY             bool              `json:"tty,omitempty"`
+	Cols            int               `json:"cols,omitempty"`
+	Rows            int               `json:"rows,omitempty"`
 	Stdin           bool              `json:"stdin,omitempty"`
 	DiffWith        string            `json:"diff_with,omitempty"`
 
@@ -36,6 +38,7 @@ type Input struct {
 type CheckInput struct {
 	PID     int           `json:"check_pid"`
 	Timeout time.Duration `json:"timeout,omitempty"`
+	Screen  string        `json:"screen,omitempty"`
 }
 
 // KillInput is spillway.KillJobInput inside the implementation; the fields
@@ -58,6 +61,12 @@ func (in Input) validate() error {
 	}
 	if in.Timeout < 0 {
 		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
+	}
+	if (in.Cols != 0 || in.Rows != 0) && !in.TTY {
+		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
+	}
+	if err := checkSize(in.Cols, in.Rows); err != nil {
+		return err
 	}
 	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 {
 		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
@@ -92,6 +101,21 @@ func CheckEnv(name, value string) error {
 		return fmt.Errorf("the value of %s holds a NUL byte", name)
 	}
 	return nil
+}
+
+// The values of the screen parameter of check_pid and write_stdin.
+const (
+	ScreenChanges = "changes" // the rows changed since the last look (the default)
+	ScreenFull    = "full"    // every row
+)
+
+// checkScreen checks the screen parameter.
+func checkScreen(s string) error {
+	switch s {
+	case "", ScreenChanges, ScreenFull:
+		return nil
+	}
+	return fmt.Errorf("screen %q: give %q for every row of a terminal's screen, or %q (the default) for the rows changed since the last look", s, ScreenFull, ScreenChanges)
 }
 
 // validPID checks the pid a job call names.

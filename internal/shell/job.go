@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -42,8 +43,12 @@ type job struct {
 
 	// input is the job's stdin pipe or terminal; nil for /dev/null.
 	input *jobInput
-	// screen follows a terminal's alternate screen; nil without one.
-	screen *screenWatch
+	// term keeps the screen of a job on a terminal; nil without one.
+	term *term.Screen
+	// shown is the screen as the last look showed it, nil when that look
+	// showed the stream (guarded by shownMu).
+	shown   *term.View
+	shownMu sync.Mutex
 
 	// lastOutput is when output last arrived (Unix ns), the start until
 	// then.
@@ -149,13 +154,7 @@ func (j *job) read(s *stream) {
 	for {
 		n, err := s.r.Read(buf)
 		if n > 0 {
-			if j.screen != nil {
-				j.screen.scan(buf[:n])
-			}
-			s.mu.Lock()
-			s.pipe.Write(buf[:n])
-			s.mu.Unlock()
-			j.noteOutput()
+			j.take(s, buf[:n])
 		}
 		// A terminal's master reads EIO once no process holds the slave:
 		// its end of file.
@@ -164,6 +163,9 @@ func (j *job) read(s *stream) {
 		}
 	}
 	readBuffers.Put(bp)
+	if j.term != nil {
+		j.term.Close()
+	}
 	s.mu.Lock()
 	s.pipe.Close()
 	s.mu.Unlock()
@@ -175,6 +177,27 @@ func (j *job) read(s *stream) {
 		close(j.readersDone)
 		j.noteFinished()
 	}
+}
+
+// take passes a chunk of output to the stream's pipeline, and to the
+// screen of a job on a terminal. When the program leaves the alternate
+// screen, what it drew there is no longer what a person sees: the window
+// is cut there (its text stays in the spill file), and the next look
+// shows the text that follows.
+func (j *job) take(s *stream, b []byte) {
+	left, at := false, 0
+	if j.term != nil {
+		left, at = j.term.Write(b)
+	}
+	s.mu.Lock()
+	if left {
+		s.pipe.Write(b[:at])
+		s.pipe.Cut()
+		b = b[at:]
+	}
+	s.pipe.Write(b)
+	s.mu.Unlock()
+	j.noteOutput()
 }
 
 // wait reaps the shell, or for a wrapped command learns the shell's exit
@@ -341,15 +364,21 @@ func (j *job) cut(failed bool, render func(stdout output.Result, stderr *output.
 	if j.stderr != nil {
 		errPipe = j.stderr.pipe
 	}
-	budget := j.budget
-	if failed && j.errBudget > 0 && (budget == 0 || j.errBudget < budget) {
-		budget = j.errBudget
-	}
-	stdout, stderr = cutWithin(budget, j.stdout.pipe, errPipe, render)
+	stdout, stderr = cutWithin(j.budgetFor(failed), j.stdout.pipe, errPipe, render)
 	for _, s := range j.streams() {
 		s.shown, _ = s.pipe.Progress()
 	}
 	return stdout, stderr
+}
+
+// budgetFor is the most bytes a result of the job shows (0: no bound),
+// once it has failed or not.
+func (j *job) budgetFor(failed bool) int {
+	budget := j.budget
+	if failed && j.errBudget > 0 && (budget == 0 || j.errBudget < budget) {
+		budget = j.errBudget
+	}
+	return budget
 }
 
 // cutWithin cuts the windows of stdout and stderr (nil when merged) with

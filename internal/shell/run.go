@@ -189,15 +189,26 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if in.Timeout < 0 {
 		return Result{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Timeout)
 	}
-	j.waitForNews(ctx, r.cfg.Policy.BoundWait(in.Timeout))
-	return j.report(), nil
+	if err := checkScreen(in.Screen); err != nil {
+		return Result{}, err
+	}
+	wait := r.cfg.Policy.BoundWait(in.Timeout)
+	start := time.Now()
+	j.waitForNews(ctx, wait)
+	if wait <= 0 {
+		wait = maxSettle
+	}
+	j.awaitSettle(ctx, wait-time.Since(start))
+	return j.report(in.Screen == ScreenFull), nil
 }
 
 // report returns how a background job stands and its output since the
-// last look, with a note on how to go on.
-func (j *job) report() Result {
+// last look, with a note on how to go on; full asks for every row of a
+// screen.
+func (j *job) report(full bool) Result {
 	j.drain()
 	l := j.look()
+	l.full = full
 	pid := j.pid
 	var note string
 	switch {
@@ -257,6 +268,7 @@ type look struct {
 	exited  bool // the shell has been reaped: its status is known
 	running bool // something of the job is left (see job.running)
 	waiting bool // it seems to wait for input (see job.waitingForInput)
+	full    bool // show every row of a screen, not the rows changed
 }
 
 // look takes the job's state. Taken before its windows are cut, a look
@@ -272,9 +284,6 @@ func (j *job) look() look {
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
 	var kept []string
-	if l.running {
-		notes = append([]string{screenNote(j)}, notes...)
-	}
 	for _, n := range notes {
 		if n != "" {
 			kept = append(kept, n)
@@ -284,10 +293,19 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	if l.exited {
 		exit = &j.status
 	}
-	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: empty, exit: exit, notes: kept}
+	var status string // its length is kept out of the screen's room
+	if exit != nil {
+		status = exit.String()
 	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
+	room := j.budgetFor(failed)
+	if room > 0 {
+		room = max(1, room-notesLen(status, kept))
+	}
+	screen := j.screenText(l.full, room)
+	page := func(stdout output.Result, stderr *output.Result) page {
+		return page{stdout: stdout, stderr: stderr, screen: screen, empty: empty, exit: exit, notes: kept}
+	}
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})
@@ -309,6 +327,9 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		d.ExitCode, d.Signal = &code, j.status.signal
 	}
 	res := Result{Text: p.text(), Details: d, Stdout: stdout.Text()}
+	if screen != "" {
+		res.Stdout = screen // what was shown of the terminal
+	}
 	if stderr != nil {
 		res.Stderr = stderr.Text()
 	}

@@ -1,50 +1,44 @@
 package shell
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/term"
 )
 
-// The alternate screen is seen entered and left, whatever the chunks,
-// including a switch split across two or three of them.
-func TestScreenWatch(t *testing.T) {
-	cases := []struct {
-		stream string
-		on     bool
-	}{
-		{"plain text\n", false},
-		{"\x1b[?1049h\x1b[Hscreen", true},
-		{"\x1b[?1049h\x1b[Hscreen\x1b[?1049lbye\n", false},
-		{"\x1b[?47hold form", true},
-		{"\x1b[?1047h\x1b[?1047l\x1b[?1049h", true},
-		{"\x1b[?1049l\x1b[?1049h", true},
-		{"\x1b[?1049x not a switch", false},
+func view(lines ...string) term.View {
+	v := term.View{Cols: 20, Rows: 5, Row: 2, Col: 3, Alt: true, Lines: make([]string, 5)}
+	copy(v.Lines, lines)
+	return v
+}
+
+// A whole screen: the header, then the rows down to the last that is not
+// empty; a later look: the rows that changed, numbered.
+func TestRenderScreen(t *testing.T) {
+	v := view("top", "", "middle")
+	if got, want := renderScreen(v, nil, 0), "[screen 20×5, cursor at row 2 col 3]\ntop\n\nmiddle\n"; got != want {
+		t.Errorf("whole:\n%q\nwant\n%q", got, want)
 	}
-	for _, c := range cases {
-		for size := 1; size <= len(c.stream); size++ {
-			var w screenWatch
-			for i := 0; i < len(c.stream); i += size {
-				w.scan([]byte(c.stream[i:min(i+size, len(c.stream))]))
-			}
-			if w.on.Load() != c.on {
-				t.Errorf("%q in chunks of %d: on %v, want %v", c.stream, size, w.on.Load(), c.on)
-			}
-		}
+	w := view("top", "new", "middle", "", "last")
+	want := "[screen 20×5, cursor at row 2 col 3]\n" +
+		`[2 of 5 rows changed since the last look, numbered; screen: "full" shows every row]` + "\n2: new\n5: last\n"
+	if got := renderScreen(w, &v, 0); got != want {
+		t.Errorf("changes:\n%q\nwant\n%q", got, want)
+	}
+	if got := renderScreen(v, &v, 0); !strings.HasSuffix(got, "[no row changed since the last look]\n") {
+		t.Errorf("no change: %q", got)
 	}
 }
 
-func FuzzScreenWatch(f *testing.F) {
-	f.Add([]byte("ab\x1b[?1049hcd"), uint8(3))
-	f.Add([]byte("\x1b[?1049h\x1b[?1049l"), uint8(1))
-	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
-		// Property: any chunking gives the state of the whole stream at once.
-		var whole, split screenWatch
-		whole.scan(b)
-		n := int(size%16) + 1
-		for i := 0; i < len(b); i += n {
-			split.scan(b[i:min(i+n, len(b))])
-		}
-		if whole.on.Load() != split.on.Load() {
-			t.Errorf("%q in chunks of %d: %v, whole: %v", b, n, split.on.Load(), whole.on.Load())
-		}
-	})
+// The result budget holds: the rows past it are left out, and said.
+func TestRenderScreenWithinBudget(t *testing.T) {
+	v := term.View{Cols: 100, Rows: 40, Row: 1, Col: 1, Lines: make([]string, 40)}
+	for i := range v.Lines {
+		v.Lines[i] = strings.Repeat("x", 100)
+	}
+	got := renderScreen(v, nil, 1500)
+	if len(got) > 1500 || !strings.Contains(got, "not shown: over the result budget]") {
+		t.Errorf("%d bytes:\n%s", len(got), got)
+	}
 }

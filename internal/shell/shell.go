@@ -190,7 +190,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// are closed here once the child has its copies.
 	var child childFiles
 	if in.TTY {
-		err = j.openTTY(outPipe, &child)
+		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
 	}

@@ -11,6 +11,9 @@ import (
 type page struct {
 	stdout output.Result
 	stderr *output.Result // nil when stderr is merged into stdout
+	// screen, when set, is shown in place of stdout: the screen of a
+	// job on a terminal (its stream is in the spill file).
+	screen string
 	// empty is said when neither stream has anything to show:
 	// "(no output)", or "(no new output)" for a later look.
 	empty string
@@ -26,7 +29,11 @@ type page struct {
 // a blank line and the status line, then the notes.
 func (p page) text() string {
 	var b strings.Builder
-	writeSection(&b, "stdout", p.stdout)
+	if p.screen != "" {
+		b.WriteString(p.screen)
+	} else {
+		writeSection(&b, "stdout", p.stdout)
+	}
 	if p.stderr != nil {
 		writeSection(&b, "stderr", *p.stderr)
 	}
@@ -43,6 +50,15 @@ func (p page) text() string {
 		b.WriteString(strings.Join(tail, "\n"))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// notesLen is the length of the status and notes a page ends with.
+func notesLen(status string, notes []string) int {
+	n := len(status) + 2
+	for _, s := range notes {
+		n += len(s) + 1
+	}
+	return n
 }
 
 // writeSection writes "label:\n<content>\n[notice]\n", preceded by a blank

@@ -17,6 +17,9 @@ type WriteInput struct {
 	Keys       []string      `json:"keys,omitempty"`
 	CloseStdin bool          `json:"close_stdin,omitempty"`
 	Timeout    time.Duration `json:"timeout,omitempty"`
+	Cols       int           `json:"cols,omitempty"`
+	Rows       int           `json:"rows,omitempty"`
+	Screen     string        `json:"screen,omitempty"`
 }
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
@@ -112,17 +115,29 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if err := checkSize(in.Cols, in.Rows); err != nil {
+		return Result{}, err
+	}
+	if err := checkScreen(in.Screen); err != nil {
+		return Result{}, err
+	}
 	wait := in.Timeout
 	if wait == 0 {
 		wait = DefaultWriteWait
 	}
 	wait = min(wait, MaxCheckWait) // every major MCP client gives up after 60 s
 	deadline := time.Now().Add(wait)
+	sent := time.Now()
+	if in.Cols != 0 || in.Rows != 0 {
+		if err := j.resize(in.Cols, in.Rows); err != nil {
+			return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
+		}
+	}
 	if err := j.send(steps, deadline); err != nil {
 		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
 	}
-	j.awaitAnswer(ctx, deadline)
-	return j.report(), nil
+	j.awaitAnswer(ctx, sent, deadline)
+	return j.report(in.Screen == ScreenFull), nil
 }
 
 // send carries out the steps.
@@ -148,11 +163,16 @@ func (j *job) send(steps []inputStep, deadline time.Time) error {
 }
 
 // awaitAnswer waits until the job waits for input again, its output
-// ends, ctx is done or deadline passes.
-func (j *job) awaitAnswer(ctx context.Context, deadline time.Time) {
+// ends, ctx is done or deadline passes; for a job on a terminal, also
+// until its screen has settled after output that came since sent.
+func (j *job) awaitAnswer(ctx context.Context, sent, deadline time.Time) {
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
-	poll := time.NewTicker(inputPollEvery)
+	every := inputPollEvery
+	if j.term != nil {
+		every = settlePollEvery
+	}
+	poll := time.NewTicker(every)
 	defer poll.Stop()
 	for {
 		select {
@@ -172,6 +192,9 @@ func (j *job) awaitAnswer(ctx context.Context, deadline time.Time) {
 			}
 			return
 		case <-poll.C:
+			if j.term != nil && j.settled(sent) {
+				return
+			}
 			if j.waitingForInput() {
 				return
 			}

@@ -1,0 +1,294 @@
+package term
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/vt"
+)
+
+// The emulator moves the whole screen for every line it scrolls, some
+// 30 µs at 120×40: fed line by line, a 100 MB flood of short lines would
+// take minutes. So plain text (printable characters, CR, LF, tab,
+// backspace, bell, colours and erase-in-line) is held, and of a long run
+// of it only the tail reaches the emulator:
+//
+// After 2×rows+1 line feeds, the screen shows nothing that was on it
+// before them: at most rows-1 of them move the cursor down without
+// scrolling, so rows+1 or more scroll, and every row of the screen then
+// came in blank at the bottom and was written by the text after it. What
+// was before that text is then invisible, provided the first of its lines
+// returns the cursor to the first column (a CR, which a terminal's output
+// has before every LF) and the scrolling region is the whole screen. The
+// text before such a point changes only the pen's colours and the cursor,
+// and the cursor is set again after it. So it is dropped, unseen.
+//
+// Any other control or escape sequence (cursor addressing, modes, the
+// alternate screen, a title) first feeds the held text, then itself.
+
+const (
+	// holdSlack is how many line feeds more than needed are held before
+	// the surplus is dropped: dropping moves the kept tail to the front.
+	holdSlack = 64
+	// maxHold bounds the held text: a longer run (one enormous line) is fed.
+	maxHold = 256 << 10
+	// maxSeq bounds an escape sequence read in full before it is passed.
+	maxSeq = 64
+)
+
+// Where the byte stream is, for the feeder's own small parser.
+const (
+	ground   = iota
+	escape   // after ESC
+	csiParam // in a control sequence: ESC [ …
+	csiPass  // in a control sequence too long to hold, passed as it comes
+	str      // in a string (OSC, DCS, APC, PM, SOS) up to BEL or ST
+	strEsc   // an ESC in a string: ST if a backslash follows
+)
+
+// A feeder holds plain text and feeds the emulator in order.
+type feeder struct {
+	rows int
+	hold []byte
+	lfs  int // line feeds in hold
+	st   int
+	seq  []byte // the escape sequence being read
+
+	alt     bool // the program holds the alternate screen
+	drawn   bool // it cleared the main screen and drew on it
+	scrolls int  // line feeds since it cleared it or placed the cursor
+	margins bool // a scrolling region smaller than the screen is set
+}
+
+// plain reports whether b is held: printable, UTF-8, CR, LF, tab,
+// backspace, bell.
+func plain(b byte) bool {
+	return b >= 0x20 && b != 0x7f || b == '\r' || b == '\n' || b == '\t' || b == '\b' || b == 0x07
+}
+
+// write feeds p; see Screen.Write.
+func (f *feeder) write(e *vt.Emulator, p []byte) (left bool, at int) {
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch f.st {
+		case ground:
+			if plain(b) {
+				j := i + 1
+				for j < len(p) && plain(p[j]) {
+					j++
+				}
+				f.text(e, p[i:j])
+				i = j - 1
+				continue
+			}
+			if b == 0x1b {
+				f.st, f.seq = escape, append(f.seq[:0], b)
+				continue
+			}
+			// Another control (VT, FF, SO, SI …): in order.
+			f.flush(e)
+			e.Write(p[i : i+1])
+		case escape:
+			f.seq = append(f.seq, b)
+			switch {
+			case b == '[':
+				f.st = csiParam
+			case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
+				f.pass(e)
+				f.st = str
+			case b == 0x1b:
+				f.seq = f.seq[:1] // ESC ESC: the first is dropped, as a terminal does
+			case b >= 0x20 && b <= 0x2f:
+				// An intermediate byte: the final one follows.
+			default:
+				if f.pass(e) {
+					left, at = true, i+1
+				}
+				f.st = ground
+			}
+		case csiParam:
+			switch {
+			case b == 0x1b:
+				f.pass(e)
+				f.st, f.seq = escape, append(f.seq[:0], b)
+			case b == 0x18 || b == 0x1a: // CAN, SUB: the sequence is cancelled
+				f.seq = append(f.seq, b)
+				f.pass(e)
+				f.st = ground
+			case b >= 0x40 && b <= 0x7e:
+				f.seq = append(f.seq, b)
+				if f.csi(e) {
+					left, at = true, i+1
+				}
+				f.st = ground
+			default:
+				f.seq = append(f.seq, b)
+				if len(f.seq) > maxSeq {
+					f.pass(e)
+					f.st = csiPass
+				}
+			}
+		case csiPass:
+			e.Write(p[i : i+1])
+			if b >= 0x40 && b <= 0x7e || b == 0x18 || b == 0x1a {
+				f.st = ground
+			}
+		case str:
+			// Pass the string up to its end at once.
+			j := i
+			for j < len(p) && p[j] != 0x07 && p[j] != 0x1b && p[j] != 0x18 && p[j] != 0x1a {
+				j++
+			}
+			if j < len(p) {
+				switch p[j] {
+				case 0x1b:
+					f.st = strEsc
+				default:
+					f.st = ground
+				}
+				j++
+			}
+			e.Write(p[i:j])
+			i = j - 1
+		case strEsc:
+			e.Write(p[i : i+1])
+			if b == '\\' {
+				f.st = ground
+			} else {
+				f.st = str
+			}
+		}
+	}
+	return left, at
+}
+
+// text takes a run of plain bytes.
+func (f *feeder) text(e *vt.Emulator, t []byte) {
+	n := bytes.Count(t, []byte{'\n'})
+	f.hold = append(f.hold, t...)
+	f.lfs += n
+	f.scrolled(n)
+	f.trim(e)
+}
+
+// scrolled counts line feeds on a screen the program drew on: once there
+// have been as many as it has rows since the cursor was last placed, the
+// screen has scrolled, and the program is line-oriented again.
+func (f *feeder) scrolled(n int) {
+	if f.drawn {
+		f.scrolls += n
+		if f.scrolls >= f.rows {
+			f.drawn = false
+		}
+	}
+}
+
+// trim drops the held text that can no longer be on the screen, or feeds
+// it when it cannot be known to be gone.
+func (f *feeder) trim(e *vt.Emulator) {
+	keep := 2*f.rows + 1
+	if f.lfs > keep+holdSlack && !f.alt && !f.margins {
+		// Cut after the line feed that has keep of them after it.
+		cut := 0
+		for range f.lfs - keep {
+			cut += bytes.IndexByte(f.hold[cut:], '\n') + 1
+		}
+		first := f.hold[cut:]
+		first = first[:bytes.IndexByte(first, '\n')]
+		if bytes.IndexByte(first, '\r') >= 0 && utf8.Valid(f.hold[:cut]) {
+			f.hold = f.hold[:copy(f.hold, f.hold[cut:])]
+			f.lfs = keep
+			return
+		}
+	}
+	if len(f.hold) > maxHold {
+		f.flush(e)
+	}
+}
+
+// flush feeds the held text.
+func (f *feeder) flush(e *vt.Emulator) {
+	if len(f.hold) == 0 {
+		return
+	}
+	e.Write(f.hold)
+	f.hold, f.lfs = f.hold[:0], 0
+	if cap(f.hold) > maxHold {
+		f.hold = nil
+	}
+}
+
+// pass feeds the held text, then the sequence read, and reports whether
+// it left the alternate screen.
+func (f *feeder) pass(e *vt.Emulator) (left bool) {
+	f.flush(e)
+	e.Write(f.seq)
+	f.seq = f.seq[:0]
+	was := f.alt
+	f.alt = e.IsAltScreen()
+	if f.alt != was {
+		f.drawn = false
+	}
+	return was && !f.alt
+}
+
+// csi takes a whole control sequence, ESC [ … final, and reports whether
+// it left the alternate screen.
+func (f *feeder) csi(e *vt.Emulator) (left bool) {
+	s := f.seq
+	final := s[len(s)-1]
+	params := s[2 : len(s)-1]
+	if (final == 'm' || final == 'K') && simpleParams(params) {
+		// Colours and erase-in-line change nothing that outlives the line.
+		f.hold = append(f.hold, s...)
+		f.seq = f.seq[:0]
+		return false
+	}
+	switch {
+	case final == 'J' && !f.alt && (string(params) == "2" || string(params) == "3"):
+		f.drawn, f.scrolls = true, 0
+	case final == 'H' || final == 'f' || final == 'd':
+		// The cursor is placed: line feeds count from there.
+		f.scrolls = 0
+	case final == 'r' && simpleParams(params):
+		f.margins = !fullRegion(params, f.rows)
+	}
+	return f.pass(e)
+}
+
+// simpleParams reports whether a control sequence's parameters are
+// numbers only (no private marker, no intermediate byte).
+func simpleParams(p []byte) bool {
+	for _, b := range p {
+		if (b < '0' || b > '9') && b != ';' && b != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// fullRegion reports whether DECSTBM's parameters name the whole screen.
+func fullRegion(p []byte, rows int) bool {
+	top, bottom, ok := bytes.Cut(p, []byte{';'})
+	n := func(b []byte, def int) int {
+		if len(b) == 0 {
+			return def
+		}
+		v := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	t := n(top, 1)
+	if !ok {
+		return t == 1
+	}
+	return t == 1 && n(bottom, rows) >= rows
+}

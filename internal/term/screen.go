@@ -1,0 +1,222 @@
+// Package term keeps the screen of a job that runs on a terminal: a
+// terminal emulator (github.com/charmbracelet/x/vt) is fed the job's
+// output as a terminal would be, so that what a full-screen program
+// (less, vim, top, a TUI) drew can be read back as rows of text.
+//
+// The emulator is slow to scroll (every line scrolled moves the whole
+// screen), so a line-oriented flood is not fed to it line by line: plain
+// text is held, and only its last lines, the ones that can still be on
+// the screen, reach the emulator when the screen is looked at (see
+// hold.go). docs/interactive.md says what the model reads.
+package term
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/vt"
+)
+
+// Default size of a job's terminal: 120 columns wrap less than 80 and keep
+// tables whole; 40 rows is what a full-screen program draws.
+const (
+	DefaultCols = 120
+	DefaultRows = 40
+)
+
+// Bounds of a terminal's size.
+const (
+	MinCols, MaxCols = 20, 500
+	MinRows, MaxRows = 5, 200
+)
+
+// A Screen is the terminal of one job. Write is called by the goroutine
+// that reads the job's output; the other methods by anyone.
+type Screen struct {
+	mu   sync.Mutex
+	emu  *vt.Emulator
+	cols int
+	rows int
+	feed feeder
+	// reply receives what the terminal answers to the program's queries
+	// (cursor position, device attributes), as a real terminal does.
+	reply io.Writer
+	// final is the screen as it was when Close dropped the emulator.
+	final *View
+}
+
+// New returns a screen of cols×rows. What the terminal answers to the
+// program's queries is written to reply (the terminal's master side);
+// reply may be nil.
+func New(cols, rows int, reply io.Writer) *Screen {
+	s := &Screen{cols: cols, rows: rows, reply: reply}
+	s.emu = newEmulator(cols, rows)
+	s.feed.rows = rows
+	go s.answer(s.emu)
+	return s
+}
+
+func newEmulator(cols, rows int) *vt.Emulator {
+	e := vt.NewEmulator(cols, rows)
+	// The job's output stream, spilled whole, is the scrollback: the
+	// emulator keeps none (its buffer would copy every line scrolled off).
+	e.SetScrollbackSize(1)
+	return e
+}
+
+// answer passes the emulator's answers to the program. The emulator
+// writes them to a pipe as it parses, so the pipe is read at once; the
+// answers are written to the program from another goroutine, and dropped
+// when it does not read them, so that a program that neither reads its
+// input nor stops writing never holds up the reading of its output.
+func (s *Screen) answer(e *vt.Emulator) {
+	answers := make(chan []byte, 8)
+	defer close(answers)
+	go func() {
+		for a := range answers {
+			if s.reply != nil {
+				s.reply.Write(a)
+			}
+		}
+	}()
+	buf := make([]byte, 256)
+	for {
+		n, err := e.Read(buf)
+		if n > 0 {
+			select {
+			case answers <- append([]byte(nil), buf[:n]...):
+			default:
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Size returns the screen's columns and rows.
+func (s *Screen) Size() (cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cols, s.rows
+}
+
+// Write feeds the terminal with the next chunk of the program's output.
+// It reports whether the program left the alternate screen within the
+// chunk, and the offset just past the last such switch: the output after
+// it is line-oriented text again.
+func (s *Screen) Write(p []byte) (left bool, at int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emu == nil {
+		return false, 0
+	}
+	return s.feed.write(s.emu, p)
+}
+
+// Resize gives the terminal a new size. The program learns it from the
+// kernel (SIGWINCH), and redraws.
+func (s *Screen) Resize(cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emu == nil {
+		return
+	}
+	s.feed.flush(s.emu)
+	s.emu.Resize(cols, rows)
+	s.cols, s.rows = cols, rows
+	s.feed.rows = rows
+}
+
+// Active reports whether the screen, rather than the stream of output, is
+// what a person would read: the program holds the alternate screen, or it
+// cleared the screen and drew on it and has not scrolled it away since.
+func (s *Screen) Active() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.feed.alt || s.feed.drawn
+}
+
+// A View is the screen at one moment.
+type View struct {
+	Cols, Rows int
+	// Lines are the rows as text, trailing blanks trimmed; a wide
+	// character takes two columns and appears once.
+	Lines []string
+	// Row and Col are the cursor's position, counted from 1.
+	Row, Col int
+	// Alt says the program holds the alternate screen.
+	Alt bool
+}
+
+// View returns the screen as it is now.
+func (s *Screen) View() View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view()
+}
+
+func (s *Screen) view() View {
+	if s.emu == nil {
+		v := *s.final
+		v.Lines = slices.Clone(v.Lines)
+		return v
+	}
+	s.feed.flush(s.emu)
+	v := View{Cols: s.cols, Rows: s.rows, Alt: s.feed.alt, Lines: make([]string, s.rows)}
+	for y := range s.rows {
+		v.Lines[y] = s.line(y)
+	}
+	pos := s.emu.CursorPosition()
+	v.Row, v.Col = pos.Y+1, pos.X+1
+	return v
+}
+
+// LastLine returns the text of the cursor's row: the prompt a program
+// that waits for input shows.
+func (s *Screen) LastLine() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.view()
+	return v.Lines[v.Row-1]
+}
+
+// line returns row y as text, trailing blanks trimmed.
+func (s *Screen) line(y int) string {
+	var b strings.Builder
+	for x := 0; x < s.cols; {
+		c := s.emu.CellAt(x, y)
+		switch {
+		case c == nil || c.Content == "":
+			b.WriteByte(' ')
+			x++
+		default:
+			b.WriteString(c.Content)
+			x += max(c.Width, 1)
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// Close keeps the screen as it is and lets the emulator go, with the
+// goroutine that passes its answers on: a job whose output has ended
+// draws nothing more, and a finished job keeps only its rows.
+func (s *Screen) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emu == nil {
+		return
+	}
+	v := s.view()
+	s.final = &v
+	// Closing the pipe of answers ends the goroutine that reads it.
+	// (Emulator.Close would too, but it sets a flag that Read reads
+	// unguarded.)
+	if w, ok := s.emu.InputPipe().(io.Closer); ok {
+		w.Close()
+	}
+	s.emu = nil
+	s.feed.hold = nil
+}
