@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"archive/tar"
+	"bufio"
 	"compress/gzip"
 	"context"
 	"crypto/sha1"
@@ -10,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -238,31 +240,38 @@ func TestNPMLauncher(t *testing.T) {
 		}
 	})
 
-	// start runs `spillway mcp` through the launcher and returns it with
-	// the pid of the binary it started.
+	// start runs `spillway mcp` through the launcher, waits for its
+	// answer to initialize (the server is up and handles signals), and
+	// returns it with the pid of the binary it started.
 	start := func(t *testing.T) (*exec.Cmd, int) {
 		cmd := exec.Command(launcher, "mcp")
 		cmd.Dir, cmd.Env = prefix, env
-		if _, err := cmd.StdinPipe(); err != nil { // held open: the server waits
+		stdin, err := cmd.StdinPipe() // held open: the server waits
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
 			t.Fatal(err)
 		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		for range 300 {
-			if pid := childPid(cmd.Process.Pid); pid > 0 {
-				return cmd, pid
-			}
-			time.Sleep(50 * time.Millisecond)
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		if !strings.Contains(line, `"serverInfo"`) {
+			t.Fatalf("no answer to initialize through the launcher: %q, %v", line, err)
 		}
-		t.Fatal("the launcher started no binary")
+		if pid := childPid(cmd.Process.Pid); pid > 0 {
+			return cmd, pid
+		}
+		t.Fatal("the launcher has no child process")
 		return nil, 0
 	}
 
 	t.Run("SIGTERM reaches the binary", func(t *testing.T) {
 		cmd, bin := start(t)
-		time.Sleep(500 * time.Millisecond) // the server is up and handles SIGTERM
 		cmd.Process.Signal(syscall.SIGTERM)
 		err := cmd.Wait()
 		if cmd.ProcessState.ExitCode() != 0 {
