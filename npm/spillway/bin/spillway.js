@@ -61,7 +61,7 @@ const child = spawn(binaryPath(), process.argv.slice(2), { stdio: "inherit" });
 
 // Signals sent to this process go to the binary; this process waits for
 // it to end rather than ending first and leaving it behind.
-const forwarded = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"];
+const forwarded = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 for (const signal of forwarded) {
   process.on(signal, () => child.kill(signal));
 }
@@ -71,9 +71,8 @@ child.on("error", (err) => fail(`could not start ${child.spawnfile}: ${err.messa
 child.on("exit", (code, signal) => {
   if (signal) {
     // End by the same signal, so that whoever waits for this process
-    // sees what the binary did.
-    // A signal node ignores (SIGPIPE) leaves it running: then the
-    // shell's convention, 128 plus the signal's number.
+    // sees what the binary did. A signal node ignores (SIGPIPE) leaves
+    // it running: then the shell's convention, 128 plus its number.
     for (const s of forwarded) process.removeAllListeners(s);
     process.kill(process.pid, signal);
     setImmediate(() => process.exit(128 + (os.constants.signals[signal] ?? 0)));
