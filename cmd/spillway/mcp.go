@@ -189,9 +189,12 @@ func newLogger(level string, def slog.Level) (*slog.Logger, error) {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
 }
 
-// moduleVersion is the version reported to MCP clients: the module
-// version, or the commit of a development build.
+// moduleVersion is the version reported to MCP clients: a release's
+// version, the module version, or the commit of a development build.
 func moduleVersion() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(devel)"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the module version and commit",
+		Short: "Print the version, commit and platform",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
@@ -46,5 +47,7 @@ func versionString() string {
 			}
 		}
 	}
-	return fmt.Sprintf("spillway %s commit %s%s", version, commit, modified)
+	// The platform tells which binary ran: the npm package and the
+	// release archives hold one per platform.
+	return fmt.Sprintf("spillway %s commit %s%s %s/%s", version, commit, modified, runtime.GOOS, runtime.GOARCH)
 }
