@@ -97,6 +97,8 @@ type Pipeline struct {
 	keep        *tailRing // the stream's end once the spill is capped
 
 	closed bool
+
+	tail recent // the end of the sanitized stream, for LastLine
 }
 
 // New returns a Pipeline. Zero Limits mean DefaultLimits, so that the
@@ -217,6 +219,7 @@ func (p *Pipeline) sink(b []byte) {
 	p.winBytes += int64(len(b))
 	p.nl += int64(countNewlines(b))
 	p.last = b[len(b)-1]
+	p.tail.add(b)
 	p.trackLines(b)
 	p.cut.write(b)
 	switch {
