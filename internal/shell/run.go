@@ -84,6 +84,7 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 		j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
 	}
 	j.timeout = r.cfg.Policy.BoundWait(j.timeout)
+	deadline := time.Now().Add(j.timeout)
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
@@ -130,8 +131,11 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 			in.Progress(j.progress())
 		case <-inputPoll:
 			if j.waitingForInput() {
+				if j.relaySecret(ctx, deadline) {
+					continue // the person answered: the command goes on
+				}
 				j.sess.abandon()
-				return r.background(j, waitNote(j)), nil
+				return r.background(j, inputNote), nil
 			}
 		}
 	}
@@ -173,7 +177,13 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if in.Timeout < 0 {
 		return Result{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Timeout)
 	}
-	j.waitForNews(ctx, r.cfg.Policy.BoundWait(in.Timeout))
+	wait := r.cfg.Policy.BoundWait(in.Timeout)
+	deadline := time.Now().Add(wait)
+	if wait > 0 && j.waitingForInput() && j.relaySecret(ctx, deadline) {
+		j.awaitAnswer(ctx, deadline)
+	} else {
+		j.waitForNews(ctx, wait)
+	}
 	return j.report(), nil
 }
 
@@ -185,8 +195,8 @@ func (j *job) report() Result {
 	pid := j.pid
 	var note string
 	switch {
-	case l.waiting:
-		note = waitNote(j)
+	case l.waiting || l.secret:
+		note = inputNote
 	case l.running && l.exited:
 		note = fmt.Sprintf("[pid %d: the shell has exited, but processes it started still run. Use check_pid=%d again for new output, kill_pid=%d to stop them.]", pid, pid, pid)
 	case l.running:
@@ -241,6 +251,7 @@ type look struct {
 	exited  bool // the shell has been reaped: its status is known
 	running bool // something of the job is left (see job.running)
 	waiting bool // it seems to wait for input (see job.waitingForInput)
+	secret  bool // it waits for a secret (see job.readsSecret); waiting is then false
 }
 
 // look takes the job's state. Taken before its windows are cut, a look
@@ -248,6 +259,9 @@ type look struct {
 func (j *job) look() look {
 	l := look{exited: j.hasExited(), running: j.running()}
 	l.waiting = l.running && j.waitingForInput()
+	if l.waiting && j.readsSecret() {
+		l.waiting, l.secret = false, true
+	}
 	return l
 }
 
@@ -255,7 +269,25 @@ func (j *job) look() look {
 // is said when neither stream has new output; notes follow the status.
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
-	var kept []string
+	var kept, lead []string
+	if n := j.secretLead(l); n != "" {
+		lead = append(lead, n)
+	}
+	var secretDetails *SecretDetails
+	var next []output.Call
+	for i, n := range notes {
+		if n != inputNote {
+			continue
+		}
+		switch {
+		case l.secret:
+			notes[i], secretDetails, next = j.secretInfo()
+		case l.waiting:
+			notes[i] = waitNote(j)
+		default:
+			notes[i] = ""
+		}
+	}
 	if l.running {
 		notes = append([]string{screenNote(j)}, notes...)
 	}
@@ -269,19 +301,22 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		status = j.status.String()
 	}
 	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
+		return page{lead: lead, stdout: stdout, stderr: stderr, empty: empty, status: status, notes: kept}
 	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})
 	d := Details{
-		TimedOut:   j.timedOut,
-		Running:    l.running,
-		Waiting:    l.waiting,
-		PID:        j.pid,
-		DurationMS: j.duration().Milliseconds(),
-		Stdout:     streamDetails(stdout),
+		TimedOut:    j.timedOut,
+		Running:     l.running,
+		Waiting:     l.waiting,
+		WaitsSecret: l.secret,
+		Secret:      secretDetails,
+		Next:        next,
+		PID:         j.pid,
+		DurationMS:  j.duration().Milliseconds(),
+		Stdout:      streamDetails(stdout),
 	}
 	p := page(stdout, stderr)
 	if stderr != nil {
@@ -297,3 +332,8 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	}
 	return res
 }
+
+// inputNote stands, among the notes given to result, for the note of a
+// job that waits for input: the look result takes says which (waitNote,
+// or the page of a secret prompt), or none when it no longer waits.
+const inputNote = "\x00input"

@@ -12,11 +12,13 @@ import (
 // WriteInput is spillway.WriteStdinInput inside the implementation; the
 // fields are documented there.
 type WriteInput struct {
-	PID        int           `json:"pid"`
-	Input      string        `json:"input,omitempty"`
-	Keys       []string      `json:"keys,omitempty"`
-	CloseStdin bool          `json:"close_stdin,omitempty"`
-	Timeout    time.Duration `json:"timeout,omitempty"`
+	PID        int      `json:"pid"`
+	Input      string   `json:"input,omitempty"`
+	Keys       []string `json:"keys,omitempty"`
+	CloseStdin bool     `json:"close_stdin,omitempty"`
+	// AllowModelSecret lets text reach a job that waits for a secret.
+	AllowModelSecret bool          `json:"allow_model_secret,omitempty"`
+	Timeout          time.Duration `json:"timeout,omitempty"`
 }
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
@@ -108,6 +110,9 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 	if j.input == nil {
 		return Result{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
 	}
+	if in.Input != "" && !in.AllowModelSecret && j.readsSecret() {
+		return Result{}, j.secretRefusal()
+	}
 	steps, err := in.steps(j.input.tty)
 	if err != nil {
 		return Result{}, err
@@ -122,6 +127,9 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
 	}
 	j.awaitAnswer(ctx, deadline)
+	if j.relaySecret(ctx, deadline) {
+		j.awaitAnswer(ctx, deadline)
+	}
 	return j.report(), nil
 }
 
