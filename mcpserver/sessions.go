@@ -18,6 +18,10 @@ type sessionTable struct {
 	// find returns the SDK's session of an id, or nil.
 	find func(id string) *mcp.ServerSession
 
+	// pagesBase is where the server serves the sessions' secret pages
+	// (scheme://host:port).
+	pagesBase string
+
 	mu     sync.Mutex
 	byID   map[string]*entry
 	closed bool
@@ -47,6 +51,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 		return nil, errSessionEnded
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
+	e.pagesBase = t.pagesBase
 	t.byID[id] = e
 	t.log.Info("session started", "session", id)
 	e.mu.Lock()

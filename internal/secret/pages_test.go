@@ -167,7 +167,7 @@ func TestCrossOriginPostIsRefused(t *testing.T) {
 	}{
 		"other origin":         {form, func(h http.Header) { h.Set("Origin", "http://evil.example"); h.Del("Sec-Fetch-Site") }},
 		"other port":           {form, func(h http.Header) { h.Set("Origin", "http://127.0.0.1:1"); h.Del("Sec-Fetch-Site") }},
-		"null origin":          {form, func(h http.Header) { h.Set("Origin", "null") }},
+		"null origin":          {form, func(h http.Header) { h.Set("Origin", "null") }}, // a sandboxed frame
 		"cross-site fetch":     {form, func(h http.Header) { h.Del("Origin"); h.Set("Sec-Fetch-Site", "cross-site") }},
 		"same-site fetch":      {form, func(h http.Header) { h.Del("Origin"); h.Set("Sec-Fetch-Site", "same-site") }},
 		"no form token":        {"", nil},

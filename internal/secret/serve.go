@@ -20,7 +20,10 @@ const maxForm = 8 << 10
 func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a browser sends
+	// "Origin: null" with the page's own post, which cannot be told from
+	// a sandboxed frame's. No other site learns the address either way.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	// Nothing loads from anywhere; the form posts only to this page.
@@ -47,7 +50,6 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>spillway: a command asks for a secret</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.4}
