@@ -1,0 +1,60 @@
+//go:build linux
+
+package mcpserver_test
+
+import (
+	"crypto/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Real sudo, as a user with a password: the test makes the user (CI runs
+// as root), lets it sudo, and runs sudo as it on the job's terminal
+// (setpriv changes the user and execs, so sudo is the job's process).
+// The password typed on the page in the browser is the one sudo checks.
+func TestSecretPromptSudo(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("making the test user needs root (CI runs as root)")
+	}
+	for _, tool := range []string{"sudo", "setpriv", "useradd", "chpasswd", "userdel"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	user := "spw" + strings.ToLower(rand.Text()[:8])
+	password := "Sud0 " + rand.Text()[:12] + " &+%"
+	run := func(stdin string, name string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Stdin = strings.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, args, err, out)
+		}
+	}
+	run("", "useradd", "--no-create-home", "--shell", "/bin/sh", user)
+	t.Cleanup(func() { exec.Command("userdel", user).Run() })
+	run(user+":"+password+"\n", "chpasswd")
+	sudoers := filepath.Join("/etc/sudoers.d", "spillway-test-"+user)
+	if err := os.WriteFile(sudoers, []byte(user+" ALL=(root) ALL\n"), 0o440); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(sudoers) })
+	dir, err := os.MkdirTemp("", "spillway-sudo-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755) // the user's sudo starts there
+	t.Cleanup(func() { os.RemoveAll(dir) })
+
+	s := startSecretServer(t, t.TempDir())
+	cmd := "setpriv --reuid=" + user + " --regid=" + user + " --init-groups -- sudo -k sh -c 'echo \"root says $(id -u)\"'"
+	after := answerThroughBrowser(t, s, cmd, dir, "[sudo] password for "+user+":", password)
+	if !strings.Contains(after, "root says 0") || strings.Contains(after, "Sorry, try again") {
+		t.Errorf("sudo did not take the password typed:\n%s", after)
+	}
+	s.noTrace(t, password)
+}
