@@ -234,7 +234,10 @@ func answerThroughBrowser(t *testing.T, s *secretServer, command, cwd, prompt, s
 	}
 	v := b.visit(t, page, "answer", secret)
 	checkVisit(t, v, page, strings.Fields(command)[0], cwd, prompt)
-	after, _ := s.call(t, "bash", map[string]any{"check_pid": pid, "timeout": 20_000})
+	after := lookUntil(t, func() string {
+		txt, _ := s.call(t, "bash", map[string]any{"check_pid": pid, "timeout": 20_000})
+		return txt
+	}, "exit code")
 	if !strings.HasPrefix(after, "[the user answered the password prompt]\n") {
 		t.Errorf("after the answer the model reads:\n%s", after)
 	}
@@ -293,8 +296,11 @@ func TestSecretPromptCancelled(t *testing.T) {
 	if v.PostStatus != 200 || !strings.Contains(v.Done, "Cancelled") {
 		t.Errorf("cancel: %+v", v)
 	}
-	after, ad := s.call(t, "bash", map[string]any{"check_pid": d["pid"], "timeout": 20_000})
-	if !strings.HasPrefix(after, "[the user cancelled]\n") || strings.Contains(after, "got ") || ad["running"] == true {
+	after := lookUntil(t, func() string {
+		txt, _ := s.call(t, "bash", map[string]any{"check_pid": d["pid"], "timeout": 20_000})
+		return txt
+	}, "exit code")
+	if !strings.HasPrefix(after, "[the user cancelled]\n") || strings.Contains(after, "got ") || !strings.Contains(after, "exit code") {
 		t.Errorf("after the cancel the model reads:\n%s", after)
 	}
 	s.noTrace(t, "half-typed")
@@ -320,4 +326,20 @@ func TestSecretPromptUnderSandbox(t *testing.T) {
 		t.Errorf("getpass under the sandbox did not receive the secret typed:\n%s", after)
 	}
 	s.noTrace(t, browserSecret)
+}
+
+// lookUntil looks (check_pid) until the text holds want, at most five
+// times: check_pid returns at the first new output, and the program may
+// write more after it. It returns the texts joined.
+func lookUntil(t *testing.T, look func() string, want string) string {
+	t.Helper()
+	var all strings.Builder
+	for range 5 {
+		all.WriteString(look())
+		if strings.Contains(all.String(), want) {
+			break
+		}
+		all.WriteString("\n")
+	}
+	return all.String()
 }
