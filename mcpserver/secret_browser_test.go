@@ -152,7 +152,13 @@ type secretServer struct {
 
 func startSecretServer(t *testing.T, tmp string, args ...string) *secretServer {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"mcp", "--log-level", "debug"}, args...)...)
+	return startSecretServerCmd(t, tmp, exec.Command(bin, append([]string{"mcp", "--log-level", "debug"}, args...)...))
+}
+
+// startSecretServerCmd starts the server cmd runs (its environment is
+// set here) and connects to it.
+func startSecretServerCmd(t *testing.T, tmp string, cmd *exec.Cmd) *secretServer {
+	t.Helper()
 	cmd.Env = serverEnv(tmp)
 	s := &secretServer{stderr: &lockedBuffer{}, tmp: tmp}
 	cmd.Stderr = s.stderr

@@ -12,15 +12,16 @@ import (
 )
 
 // Real sudo, as a user with a password: the test makes the user (CI runs
-// as root), lets it sudo, and runs sudo as it on the job's terminal
-// (setpriv changes the user and execs, so sudo is the job's process).
-// The password typed on the page in the browser is the one sudo checks.
+// as root) and lets it sudo, and the server runs as that user, as an
+// agent's does, so that sudo is a set-user-ID program it cannot look
+// into. The password typed on the page in the browser is the one sudo
+// checks.
 func TestSecretPromptSudo(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("making the test user needs root (CI runs as root)")
 	}
-	for _, tool := range []string{"sudo", "setpriv", "useradd", "chpasswd", "userdel"} {
+	for _, tool := range []string{"sudo", "setpriv", "useradd", "chpasswd", "userdel", "chown"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
 		}
@@ -43,15 +44,28 @@ func TestSecretPromptSudo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Remove(sudoers) })
-	dir, err := os.MkdirTemp("", "spillway-sudo-")
+	// The user's own directories: the server's binary, its TMPDIR (where
+	// its spill directory is) and the command's cwd.
+	home, err := os.MkdirTemp("", "spillway-sudo-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(dir, 0o755) // the user's sudo starts there
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() { os.RemoveAll(home) })
+	userBin, tmp, dir := filepath.Join(home, "spillway"), filepath.Join(home, "tmp"), filepath.Join(home, "work")
+	os.Mkdir(tmp, 0o700)
+	os.Mkdir(dir, 0o755)
+	exe, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(userBin, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(home, 0o755)
+	run("", "chown", "-R", user+":"+user, tmp, dir)
 
-	s := startSecretServer(t, t.TempDir())
-	cmd := "setpriv --reuid=" + user + " --regid=" + user + " --init-groups -- sudo -k sh -c 'echo \"root says $(id -u)\"'"
+	s := startSecretServerCmd(t, tmp, exec.Command("setpriv", "--reuid="+user, "--regid="+user, "--init-groups", "--", userBin, "mcp", "--log-level", "debug"))
+	cmd := `sudo -k sh -c 'echo "root says $(id -u)"'`
 	after := answerThroughBrowser(t, s, cmd, dir, "[sudo] password for "+user+":", password)
 	if !strings.Contains(after, "root says 0") || strings.Contains(after, "Sorry, try again") {
 		t.Errorf("sudo did not take the password typed:\n%s", after)
