@@ -19,8 +19,10 @@ func (r *recent) add(b []byte) {
 		r.buf = append(r.buf[:0], b[len(b)-recentSize:]...)
 		return
 	}
-	if over := len(r.buf) + len(b) - recentSize; over > 0 {
-		r.buf = append(r.buf[:0], r.buf[over:]...)
+	// Shifted only once it holds four times what is kept: a stream of
+	// short writes costs a copy per byte, not per write.
+	if len(r.buf)+len(b) > 4*recentSize {
+		r.buf = append(r.buf[:0], r.buf[len(r.buf)-recentSize:]...)
 	}
 	r.buf = append(r.buf, b...)
 }

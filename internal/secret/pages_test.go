@@ -238,3 +238,19 @@ func TestServeAtNamesTheCallersServer(t *testing.T) {
 		t.Errorf("Close left the page %v", pg.Outcome())
 	}
 }
+
+// A control character would be acted on by the terminal (Ctrl-C
+// interrupts, a newline ends the line early): the answer is refused and
+// the page stays open.
+func TestControlCharacterIsRefused(t *testing.T) {
+	_, pg, term := open(t, 0)
+	_, _, form := get(t, pg.URL())
+	for _, bad := range []string{"pass\nword", "pass\x03", "tab\there", "del\x7f"} {
+		if code, _ := post(t, pg.URL(), url.Values{"form": {form}, "action": {"answer"}, "secret": {bad}}, nil); code != 400 {
+			t.Errorf("%q: %d, want 400", bad, code)
+		}
+	}
+	if len(term.answers()) != 0 || pg.Outcome() != Pending {
+		t.Fatalf("the terminal got %q", term.answers())
+	}
+}

@@ -120,6 +120,10 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 		}
 		done(w, "Cancelled: the command was interrupted. You can close this page.")
 	case "answer":
+		if bytes.ContainsFunc(secret, isControl) {
+			http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
+			return
+		}
 		if err := pg.req.Answer(secret); err != nil {
 			pg.end(Closed)
 			http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
@@ -204,3 +208,6 @@ func unhex(c byte) byte {
 	}
 	return c - 'A' + 10
 }
+
+// isControl reports a character a terminal's line discipline acts on.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

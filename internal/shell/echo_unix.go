@@ -21,6 +21,7 @@ func secretMode(f *os.File) bool {
 		return false
 	}
 	var t *unix.Termios
-	c.Control(func(fd uintptr) { t, err = unix.IoctlGetTermios(int(fd), ioctlGetTermios) })
-	return err == nil && t.Lflag&unix.ECHO == 0 && t.Lflag&unix.ICANON != 0
+	// The terminal may be closed meanwhile: Control then runs nothing.
+	c.Control(func(fd uintptr) { t, _ = unix.IoctlGetTermios(int(fd), ioctlGetTermios) })
+	return t != nil && t.Lflag&unix.ECHO == 0 && t.Lflag&unix.ICANON != 0
 }
