@@ -134,14 +134,16 @@ func describeWriteStdin(Policy) string {
 		"`input` is sent as typed (`\"yes\\n\"`: a newline is Enter). `keys` are named keys sent after it, in order: %s. "+
 		"On a terminal Ctrl-C interrupts the program and Ctrl-D ends its input; on a pipe Ctrl-C sends SIGINT and Ctrl-D closes the pipe. "+
 		"`close_stdin: true` ends the input after the rest (a pipe is closed so that `cat` or `sort` can finish; a terminal gets Ctrl-D). "+
-		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too.",
+		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too. "+
+		"A command that waits for a secret (a password prompt: sudo, ssh, getpass) is answered by the user on the page its result names, never by you: "+
+		"give the user that address; `input` to it is refused unless `allow_model_secret: true` (only for a test secret you were given).",
 		DefaultWriteStdinWait.Milliseconds(), strings.Join(KeyNames(), ", "))
 }
 
 func describeJobs(Policy) string {
 	return "List this session's background commands (those bash ran with `run_in_background`, moved to the " +
 		"background after `timeout`, that wait for input, or whose children outlived them), oldest first: pid, state " +
-		"(`running`, `waiting for input`, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
+		"(`running`, `waiting for input`, `waiting for secret` with the page where the user answers it, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
 		"for each stream its lines, size and the file that holds it whole. Use the pid with `check_pid`, `write_stdin` or `kill_pid`."
 }
 
