@@ -72,3 +72,25 @@ func TestSecretPromptSudo(t *testing.T) {
 	}
 	s.noTrace(t, password)
 }
+
+// Under --sandbox a secret prompt works the same way: the page is served
+// by the server, outside the sandbox, and the answer reaches the
+// confined command's terminal.
+func TestSecretPromptUnderSandbox(t *testing.T) {
+	t.Parallel()
+	sandboxLayers(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	base := t.TempDir()
+	root, tmp := filepath.Join(base, "root"), filepath.Join(base, "tmp")
+	os.Mkdir(root, 0o755)
+	os.Mkdir(tmp, 0o755)
+	s := startSecretServer(t, tmp, "--root", root, "--sandbox")
+	cmd := `python3 -c 'import getpass, hashlib; s = getpass.getpass("Passphrase: "); print(len(s), hashlib.sha256(s.encode()).hexdigest())'`
+	after := answerThroughBrowser(t, s, cmd, root, "Passphrase:", browserSecret)
+	if !strings.Contains(after, received(browserSecret)) {
+		t.Errorf("getpass under the sandbox did not receive the secret typed:\n%s", after)
+	}
+	s.noTrace(t, browserSecret)
+}
