@@ -154,6 +154,12 @@ type BashDetails struct {
 	// its processes is blocked reading the terminal or pipe WriteStdin
 	// writes to, and it has written nothing for a moment.
 	Waiting bool `json:"waiting_for_input,omitempty"`
+	// WaitsSecret: the job waits for a secret (its terminal reads with
+	// echo off: a password, a passphrase). Secret says where the person
+	// answers it; Waiting is then false, and WriteStdin refuses text
+	// unless AllowModelSecret is set.
+	WaitsSecret bool           `json:"waiting_for_secret,omitempty"`
+	Secret      *SecretDetails `json:"secret,omitempty"`
 	// PID is the shell's pid, which is also its process group id and the
 	// job's id; 0 in a result that did not start or name a job.
 	PID int `json:"pid,omitempty"`
@@ -183,6 +189,23 @@ type BashDetails struct {
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
 	Tokens int `json:"tokens"`
+	// Next, for a job that waits for a secret, are what to do next: a
+	// {"tool": "relay_to_user", "url", "message"} entry (give the person
+	// the page's address; it is no tool to call), then the check_pid call
+	// that shows what follows.
+	Next []output.Call `json:"next,omitempty"`
+}
+
+// SecretDetails describe the secret prompt a job waits at.
+type SecretDetails struct {
+	// Prompt is the last line the job wrote: the prompt.
+	Prompt string `json:"prompt"`
+	// URL is the one-time page where the person answers it; "" when
+	// none could be opened.
+	URL string `json:"url,omitempty"`
+	// Expires is when the page closes unanswered (RFC 3339); a later look
+	// opens a new one.
+	Expires string `json:"expires,omitempty"`
 }
 
 // A Failure is a line that looks like a failure among the lines a result

@@ -24,6 +24,7 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[BashDetails](), reflect.TypeFor[shell.Details]()},
 	{reflect.TypeFor[StreamDetails](), reflect.TypeFor[shell.StreamDetails]()},
 	{reflect.TypeFor[Failure](), reflect.TypeFor[shell.Failure]()},
+	{reflect.TypeFor[SecretDetails](), reflect.TypeFor[shell.SecretDetails]()},
 	{reflect.TypeFor[JobInfo](), reflect.TypeFor[shell.JobInfo]()},
 	{reflect.TypeFor[StreamRecord](), reflect.TypeFor[shell.StreamRecord]()},
 	{reflect.TypeFor[SessionInfo](), reflect.TypeFor[shell.SessionInfo]()},

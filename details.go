@@ -21,7 +21,7 @@ var detailDocs = map[string]string{
 	"lines_cut":          "Lines shortened because they were too long.",
 	"first_line_partial": "Only the beginning of the first line is shown: it is longer than the whole byte budget.",
 	"last_line_partial":  "Only the end of the last line is shown: it is longer than the whole byte budget.",
-	"next":               "The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte.",
+	"next":               "The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows.",
 	"char_offset":        "When one line is shown in part: how many of its characters come before the part shown.",
 	"tokens":             "Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count.",
 	// bash
@@ -41,6 +41,12 @@ var detailDocs = map[string]string{
 	"spill_capped":        "The spill file reached its size cap; later output was not saved.",
 	"binary":              "The stream is binary: the text only says how big it is.",
 	"waiting_for_input":   "The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin.",
+	"waiting_for_secret":  "The command waits for a secret (a password prompt: its terminal does not echo). The user answers it on the page secret.url, never you: give them the address.",
+	"secret":              "The secret prompt the command waits at, and the one-time page where the user answers it.",
+	"prompt":              "The prompt: the last line the command wrote.",
+	"url":                 "The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you.",
+	"expires":             "When the page closes unanswered (RFC 3339); a later look opens a new one.",
+	"secret_url":          "For a job waiting for secret: the one-time page where the user answers its prompt.",
 	"spill_error":         "Why the full output could not be saved, when it could not.",
 	"diff_with":           "History id of the earlier run a diff_with call compared its output with.",
 	"diff_with_exit_code": "Exit code of that earlier run.",
@@ -61,7 +67,7 @@ var detailDocs = map[string]string{
 	"skipped":              "Paths that could not be read (at most five).",
 	// jobs
 	"jobs":  "The background commands, oldest first.",
-	"state": "running, waiting for input, or exited.",
+	"state": "running, waiting for input, waiting for secret (a password prompt the user answers at secret_url), or exited.",
 	"input": "tty (a terminal), stdin (an open pipe), closed (a pipe whose end was sent), or empty (/dev/null).",
 	// history
 	"records":  "The recorded bash calls, oldest first.",

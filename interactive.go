@@ -22,6 +22,13 @@ type WriteStdinInput struct {
 	// CloseStdin ends the input after Input and Keys: a stdin pipe is
 	// closed, so the job reads end of file; a terminal gets Ctrl-D.
 	CloseStdin bool `json:"close_stdin,omitempty"`
+	// AllowModelSecret lets Input reach a job that waits for a secret
+	// (BashDetails.WaitsSecret), which is refused otherwise: a secret
+	// typed by the model passes through its context, its client's
+	// transcript and its provider. Set it only for a test secret the
+	// model was given; a person answers a real one on the page
+	// BashDetails.Secret names.
+	AllowModelSecret bool `json:"allow_model_secret,omitempty"`
 	// Timeout is how long to wait for the job's answer; zero is
 	// DefaultWriteStdinWait, and at most 55 s is waited. The call returns
 	// earlier when the job waits for input again or ends, or when the
@@ -74,15 +81,20 @@ type JobInfo struct {
 	PID     int      `json:"pid"`
 	Command string   `json:"command"`
 	Args    []string `json:"args,omitempty"`
-	// State is "running", "waiting for input" or "exited" (ExitCode and
-	// Signal say how). A job whose shell exited while processes it
-	// started still run is "running", with its shell's exit code.
+	// State is "running", "waiting for input", "waiting for secret" (a
+	// password prompt: SecretURL is where the person answers it) or
+	// "exited" (ExitCode and Signal say how). A job whose shell exited
+	// while processes it started still run is "running", with its
+	// shell's exit code.
 	State    string `json:"state"`
 	ExitCode *int   `json:"exit_code"`
 	Signal   string `json:"signal,omitempty"`
 	// Input is "tty" (a terminal), "stdin" (a pipe still open), "closed"
 	// (a pipe it was sent the end of) or "" (/dev/null).
 	Input string `json:"input,omitempty"`
+	// SecretURL is the page where the person answers the secret prompt
+	// of a job "waiting for secret".
+	SecretURL string `json:"secret_url,omitempty"`
 	// DurationMS is the time in milliseconds from the start to the
 	// shell's exit, or so far.
 	DurationMS int64        `json:"duration_ms"`

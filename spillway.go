@@ -27,6 +27,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
 )
@@ -93,6 +94,7 @@ type Toolset struct {
 	// the CLI's shared one.
 	scratch *spill.Store
 	shell   *shell.Runner
+	secrets *SecretPages
 	files   *files.Tools
 	search  *search.Searcher
 	closed  atomic.Bool
@@ -169,7 +171,8 @@ func newToolset(opts Options) (*Toolset, error) {
 	}
 	t.sandboxLayers = layers
 	t.cwd = cwd
-	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap})
+	t.secrets = &SecretPages{p: secret.New(0, nil)}
+	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap, Secrets: t.secrets.p})
 	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill, Root: root})
 	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill, Root: root})
 	return t, nil
@@ -209,6 +212,7 @@ func (t *Toolset) open() error {
 func (t *Toolset) Close() error {
 	t.closed.Store(true)
 	err := t.shell.Close()
+	t.secrets.p.Close()
 	if e := t.closeStores(); err == nil {
 		err = e
 	}

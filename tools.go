@@ -276,6 +276,8 @@ var tools = []Tool{
 				Doc: "Named keys to send after input, e.g. [\"Enter\"], [\"Ctrl-C\"], [\"Up\", \"Enter\"]."},
 			{Name: "close_stdin", Type: Bool,
 				Doc: "End the command's input after sending the rest (end of file)."},
+			{Name: "allow_model_secret", Type: Bool,
+				Doc: "Send input to a command that waits for a secret (a password prompt; its terminal does not echo). Without it such input is refused: the user answers on the page the result names. Only for a test secret you were given."},
 			{Name: "timeout", Type: Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
 				Default: func(Policy) any { return int(DefaultWriteStdinWait.Milliseconds()) },
 				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."},

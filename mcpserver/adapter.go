@@ -30,6 +30,7 @@ func addTool(s *toolServer, t Tool) {
 			return errorResult(err), nil
 		}
 		defer finish()
+		callCtx = s.withAsker(callCtx, req)
 		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
 		if token := req.Params.GetProgressToken(); token != nil && t.Name == "bash" {
 			p := newProgressReporter(callCtx, req.Session, token)

@@ -178,7 +178,11 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	cfg.AllowedOrigins = append(slices.Clone(cfg.AllowedOrigins), ownOrigins(port)...)
 	h := newHTTPHandler(cfg)
-	return &HTTPServer{cfg: cfg, ln: ln, metricsLn: metricsLn, handler: h, sessions: h.sessions}, nil
+	s := &HTTPServer{cfg: cfg, ln: ln, metricsLn: metricsLn, handler: h, sessions: h.sessions}
+	// The secret pages of every session are served here, at the
+	// address the server is reached at.
+	h.sessions.pagesBase = strings.TrimSuffix(s.URL(), Path)
+	return s, nil
 }
 
 // CheckListen refuses to listen on a non-loopback address without a bearer
@@ -351,6 +355,10 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isPagePath(r.URL.Path) {
+		h.servePage(w, r)
+		return
+	}
 	switch r.URL.Path {
 	case Path:
 	case healthPath, readyPath:

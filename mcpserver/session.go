@@ -31,6 +31,9 @@ type session struct {
 	newToolsetIn func(dir string, c Client) (*spillway.Toolset, error)
 	rootsOnly    bool
 	log          *slog.Logger
+	// pagesBase, when set, is where the server serves the toolset's
+	// secret pages; without it the toolset serves them itself.
+	pagesBase string
 
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
@@ -87,6 +90,9 @@ func (s *session) begin(ctx, client context.Context, ss *mcp.ServerSession, peer
 		ts, err := s.toolset(ctx, ss, peer)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		if s.pagesBase != "" {
+			ts.SecretPages().ServeAt(s.pagesBase)
 		}
 		s.ts = ts
 	}

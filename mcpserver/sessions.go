@@ -22,6 +22,9 @@ type sessionTable struct {
 
 	// metrics count the sessions started and expired (nil: not counted).
 	metrics *ops.Metrics
+	// pagesBase is where the server serves the sessions' secret pages
+	// (scheme://host:port).
+	pagesBase string
 
 	mu     sync.Mutex
 	byID   map[string]*entry
@@ -52,6 +55,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 		return nil, errSessionEnded
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
+	e.pagesBase = t.pagesBase
 	t.byID[id] = e
 	t.log.Info("session started", "session", e.tag)
 	if t.metrics != nil {

@@ -102,6 +102,8 @@ type Pipeline struct {
 	fails *failureIndex
 
 	closed bool
+
+	tail recent // the end of the sanitized stream, for LastLine
 }
 
 // New returns a Pipeline. Zero Limits mean DefaultLimits, so that the
@@ -234,6 +236,7 @@ func (p *Pipeline) sink(b []byte) {
 	p.winBytes += int64(len(b))
 	p.nl += int64(countNewlines(b))
 	p.last = b[len(b)-1]
+	p.tail.add(b)
 	p.trackLines(b)
 	p.cut.write(b)
 	switch {

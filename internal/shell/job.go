@@ -101,6 +101,9 @@ type job struct {
 
 	// sess is the job's session call, nil outside a named session.
 	sess *sessionCall
+
+	// secret is its secret prompt, when its terminal asks for one.
+	secret secretState
 }
 
 // A stream is one output pipe of a job and its pipeline. The reader
@@ -275,6 +278,7 @@ func (j *job) running() bool {
 	}
 	j.gone = true
 	j.input.close()
+	j.closeSecret()
 	unwatch(j.pid)
 	return false
 }

@@ -16,6 +16,7 @@ type JobInfo struct {
 	ExitCode   *int         `json:"exit_code"`
 	Signal     string       `json:"signal,omitempty"`
 	Input      string       `json:"input,omitempty"`
+	SecretURL  string       `json:"secret_url,omitempty"`
 	DurationMS int64        `json:"duration_ms"`
 	Stdout     StreamRecord `json:"stdout"`
 	Stderr     StreamRecord `json:"stderr"`
@@ -39,6 +40,11 @@ func (j *job) info() JobInfo {
 	l := j.look()
 	in := JobInfo{PID: j.pid, Command: j.command, Args: j.args, DurationMS: j.duration().Milliseconds()}
 	switch {
+	case l.secret:
+		in.State = "waiting for secret"
+		if pg, err := j.secretPage(); err == nil {
+			in.SecretURL = pg.URL()
+		}
 	case l.waiting:
 		in.State = "waiting for input"
 	case l.running:
@@ -99,6 +105,9 @@ func JobsText(jobs []JobInfo) string {
 			fmt.Fprintf(&b, " [%s]", j.Input)
 		}
 		fmt.Fprintf(&b, " %s\n", quoteCommand(Record{Command: j.Command, Args: j.Args}))
+		if j.SecretURL != "" {
+			fmt.Fprintf(&b, "  the user answers its secret prompt at %s (never you)\n", j.SecretURL)
+		}
 		writeStreamSizes(&b, j.Stdout, j.Stderr)
 	}
 	b.WriteString("[Use check_pid=PID for a job's new output, write_stdin pid=PID to answer one that waits for input, kill_pid=PID to stop one.]")

@@ -18,23 +18,26 @@ type StreamDetails struct {
 // Details is spillway.BashDetails inside the implementation; the fields
 // are documented there.
 type Details struct {
-	ExitCode         *int          `json:"exit_code"`
-	Signal           string        `json:"signal,omitempty"`
-	TimedOut         bool          `json:"timed_out"`
-	Backgrounded     bool          `json:"backgrounded"`
-	Running          bool          `json:"running"`
-	Waiting          bool          `json:"waiting_for_input,omitempty"`
-	PID              int           `json:"pid,omitempty"`
-	DurationMS       int64         `json:"duration_ms"`
-	HistoryID        int           `json:"history_id,omitempty"`
-	Cached           bool          `json:"cached,omitempty"`
-	CacheAgeMS       int64         `json:"cache_age_ms,omitempty"`
-	Stdout           StreamDetails `json:"stdout"`
-	Stderr           StreamDetails `json:"stderr"`
-	Failures         []Failure     `json:"failures,omitempty"`
-	DiffWith         int           `json:"diff_with,omitempty"`
-	DiffWithExitCode *int          `json:"diff_with_exit_code,omitempty"`
-	Tokens           int           `json:"tokens"`
+	ExitCode         *int           `json:"exit_code"`
+	Signal           string         `json:"signal,omitempty"`
+	TimedOut         bool           `json:"timed_out"`
+	Backgrounded     bool           `json:"backgrounded"`
+	Running          bool           `json:"running"`
+	Waiting          bool           `json:"waiting_for_input,omitempty"`
+	WaitsSecret      bool           `json:"waiting_for_secret,omitempty"`
+	Secret           *SecretDetails `json:"secret,omitempty"`
+	PID              int            `json:"pid,omitempty"`
+	DurationMS       int64          `json:"duration_ms"`
+	HistoryID        int            `json:"history_id,omitempty"`
+	Cached           bool           `json:"cached,omitempty"`
+	CacheAgeMS       int64          `json:"cache_age_ms,omitempty"`
+	Stdout           StreamDetails  `json:"stdout"`
+	Stderr           StreamDetails  `json:"stderr"`
+	Failures         []Failure      `json:"failures,omitempty"`
+	DiffWith         int            `json:"diff_with,omitempty"`
+	DiffWithExitCode *int           `json:"diff_with_exit_code,omitempty"`
+	Tokens           int            `json:"tokens"`
+	Next             []output.Call  `json:"next,omitempty"`
 }
 
 // Failure is spillway.Failure inside the implementation; the fields are

@@ -100,6 +100,7 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 		j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
 	}
 	j.timeout = r.cfg.Policy.BoundWait(j.timeout)
+	deadline := time.Now().Add(j.timeout)
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
@@ -146,8 +147,11 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 			in.Progress(j.progress())
 		case <-inputPoll:
 			if j.waitingForInput() {
+				if j.relaySecret(ctx, deadline) {
+					continue // the person answered: the command goes on
+				}
 				j.sess.abandon()
-				return r.background(j, waitNote(j)), nil
+				return r.background(j, inputNote), nil
 			}
 		}
 	}
@@ -194,7 +198,11 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	}
 	wait := r.cfg.Policy.BoundWait(in.Timeout)
 	start := time.Now()
-	j.waitForNews(ctx, wait)
+	if deadline := start.Add(wait); wait > 0 && j.waitingForInput() && j.relaySecret(ctx, deadline) {
+		j.awaitAnswer(ctx, time.Now(), deadline)
+	} else {
+		j.waitForNews(ctx, wait)
+	}
 	if wait <= 0 {
 		wait = maxSettle
 	}
@@ -212,8 +220,8 @@ func (j *job) report(full bool) Result {
 	pid := j.pid
 	var note string
 	switch {
-	case l.waiting:
-		note = waitNote(j)
+	case l.waiting || l.secret:
+		note = inputNote
 	case l.running && l.exited:
 		note = fmt.Sprintf("[pid %d: the shell has exited, but processes it started still run. Use check_pid=%d again for new output, kill_pid=%d to stop them.]", pid, pid, pid)
 	case l.running:
@@ -269,6 +277,7 @@ type look struct {
 	running bool // something of the job is left (see job.running)
 	waiting bool // it seems to wait for input (see job.waitingForInput)
 	full    bool // show every row of a screen, not the rows changed
+	secret  bool // it waits for a secret (see job.readsSecret); waiting is then false
 }
 
 // look takes the job's state. Taken before its windows are cut, a look
@@ -276,6 +285,9 @@ type look struct {
 func (j *job) look() look {
 	l := look{exited: j.hasExited(), running: j.running()}
 	l.waiting = l.running && j.waitingForInput()
+	if l.waiting && j.readsSecret() {
+		l.waiting, l.secret = false, true
+	}
 	return l
 }
 
@@ -283,7 +295,25 @@ func (j *job) look() look {
 // is said when neither stream has new output; notes follow the status.
 // IsError is left to the caller.
 func (j *job) result(l look, empty string, notes ...string) Result {
-	var kept []string
+	var kept, lead []string
+	if n := j.secretLead(l); n != "" {
+		lead = append(lead, n)
+	}
+	var secretDetails *SecretDetails
+	var next []output.Call
+	for i, n := range notes {
+		if n != inputNote {
+			continue
+		}
+		switch {
+		case l.secret:
+			notes[i], secretDetails, next = j.secretInfo()
+		case l.waiting:
+			notes[i] = waitNote(j)
+		default:
+			notes[i] = ""
+		}
+	}
 	for _, n := range notes {
 		if n != "" {
 			kept = append(kept, n)
@@ -304,19 +334,22 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	}
 	screen := j.screenText(l.full, room)
 	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, screen: screen, empty: empty, exit: exit, notes: kept}
+		return page{lead: lead, stdout: stdout, stderr: stderr, screen: screen, empty: empty, exit: exit, notes: kept}
 	}
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})
 	d := Details{
-		TimedOut:   j.timedOut,
-		Running:    l.running,
-		Waiting:    l.waiting,
-		PID:        j.pid,
-		DurationMS: j.duration().Milliseconds(),
-		Stdout:     streamDetails(stdout),
-		Failures:   failures(stdout, stderr),
+		TimedOut:    j.timedOut,
+		Running:     l.running,
+		Waiting:     l.waiting,
+		WaitsSecret: l.secret,
+		Secret:      secretDetails,
+		Next:        next,
+		PID:         j.pid,
+		DurationMS:  j.duration().Milliseconds(),
+		Stdout:      streamDetails(stdout),
+		Failures:    failures(stdout, stderr),
 	}
 	p := page(stdout, stderr)
 	if stderr != nil {
@@ -335,3 +368,8 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	}
 	return res
 }
+
+// inputNote stands, among the notes given to result, for the note of a
+// job that waits for input: the look result takes says which (waitNote,
+// or the page of a secret prompt), or none when it no longer waits.
+const inputNote = "\x00input"

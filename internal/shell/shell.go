@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -65,6 +66,9 @@ type Config struct {
 	// sandbox (sandbox.Wrap) runs it through a confining helper. An error
 	// refuses the command.
 	Wrap func(*exec.Cmd) (*Wrapped, error)
+	// Secrets serve the pages on which the person answers a secret
+	// prompt; nil serves none.
+	Secrets *secret.Pages
 }
 
 // Wrapped is what Config.Wrap made of a command.
@@ -172,6 +176,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	j := newJob(in)
 	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.Policy.ResultBudget, r.cfg.Policy.ErrorResultBudget
 	j.hurry = r.closing
+	j.secret.pages, j.secret.cwd = r.cfg.Secrets, pl.dir
 	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget, j.errBudget = 0, 0

@@ -22,6 +22,9 @@ type page struct {
 	exit *exitStatus
 	// notes are bracketed lines after the status: how to continue.
 	notes []string
+	// lead are bracketed lines before the sections: what happened
+	// since the last look that the output does not show.
+	lead []string
 }
 
 // text renders a page as docs/tools.md shows it: the stdout section, a blank
@@ -29,6 +32,10 @@ type page struct {
 // a blank line and the status line, then the notes.
 func (p page) text() string {
 	var b strings.Builder
+	for _, l := range p.lead {
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
 	if p.screen != "" {
 		b.WriteString(p.screen)
 	} else {

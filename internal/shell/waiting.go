@@ -42,12 +42,14 @@ func (j *job) waitingForInput() bool {
 // activity is when the job last wrote output or was sent input (Unix ns).
 func (j *job) activity() int64 { return max(j.lastOutput.Load(), j.lastInput.Load()) }
 
-// blockedNow is one look: quiet, nothing unread, blocked on the input.
+// blockedNow is one look: quiet, nothing unread, blocked on the input
+// (or, on a terminal set to read a secret, asleep where it cannot be
+// seen: sudo run by a server that is not root).
 func (j *job) blockedNow() bool {
 	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() {
 		return false
 	}
-	return blockedOnInput(j.pid, j.input.link)
+	return blockedOnInput(j.pid, j.input.link) || j.readsSecret() && hiddenSleeper(j.pid)
 }
 
 // unread reports whether output waits in one of the job's pipes or its

@@ -83,10 +83,13 @@ func readsInput(pid int, link string) bool {
 // procDir is /proc/PID of one process.
 type procDir struct{ dir string }
 
-// fdIs reports whether descriptor fd of the process is link.
+// fdIs reports whether descriptor fd of the process is link. A
+// descriptor opened as /dev/tty is the process's controlling terminal,
+// which for a process of a terminal job's group is the job's terminal:
+// sudo, ssh and getpass read their password from it.
 func (p procDir) fdIs(fd int, link string) bool {
 	l, err := os.Readlink(p.dir + "/fd/" + strconv.Itoa(fd))
-	return err == nil && l == link
+	return err == nil && (l == link || l == "/dev/tty" && strings.HasPrefix(link, "/dev/pts/"))
 }
 
 // inputFDs returns the descriptors of the process that are link.

@@ -12,14 +12,16 @@ import (
 // WriteInput is spillway.WriteStdinInput inside the implementation; the
 // fields are documented there.
 type WriteInput struct {
-	PID        int           `json:"pid"`
-	Input      string        `json:"input,omitempty"`
-	Keys       []string      `json:"keys,omitempty"`
-	CloseStdin bool          `json:"close_stdin,omitempty"`
-	Timeout    time.Duration `json:"timeout,omitempty"`
-	Cols       int           `json:"cols,omitempty"`
-	Rows       int           `json:"rows,omitempty"`
-	Screen     string        `json:"screen,omitempty"`
+	PID        int      `json:"pid"`
+	Input      string   `json:"input,omitempty"`
+	Keys       []string `json:"keys,omitempty"`
+	CloseStdin bool     `json:"close_stdin,omitempty"`
+	// AllowModelSecret lets text reach a job that waits for a secret.
+	AllowModelSecret bool          `json:"allow_model_secret,omitempty"`
+	Timeout          time.Duration `json:"timeout,omitempty"`
+	Cols             int           `json:"cols,omitempty"`
+	Rows             int           `json:"rows,omitempty"`
+	Screen           string        `json:"screen,omitempty"`
 }
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
@@ -111,6 +113,9 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 	if j.input == nil {
 		return Result{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
 	}
+	if in.Input != "" && !in.AllowModelSecret && j.readsSecret() {
+		return Result{}, j.secretRefusal()
+	}
 	steps, err := in.steps(j.input.tty)
 	if err != nil {
 		return Result{}, err
@@ -137,6 +142,9 @@ func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
 		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
 	}
 	j.awaitAnswer(ctx, sent, deadline)
+	if j.relaySecret(ctx, deadline) {
+		j.awaitAnswer(ctx, time.Now(), deadline)
+	}
 	return j.report(in.Screen == ScreenFull), nil
 }
 

@@ -1,0 +1,213 @@
+package secret
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"html/template"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// maxForm bounds a post's body: a password and two short fields.
+const maxForm = 8 << 10
+
+// ServeHTTP serves the pages: GET shows one, POST answers or cancels it.
+// Any other path, a page that was used, cancelled or expired, and a page
+// of other Pages are all the same 404: a guess learns nothing.
+func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	// same-origin, not no-referrer: under no-referrer a browser sends
+	// "Origin: null" with the page's own post, which cannot be told from
+	// a sandboxed frame's. No other site learns the address either way.
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	// Nothing loads from anywhere; the form posts only to this page.
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	pg := p.lookup(r.URL.Path)
+	if pg == nil || time.Now().After(pg.expires) {
+		if pg != nil {
+			pg.end(Expired)
+		}
+		http.Error(w, "Not found: this page does not exist, was already used, or has expired. The command's next result gives a new address.", http.StatusNotFound)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		pg.show(w)
+	case http.MethodPost:
+		pg.post(w, r)
+	default:
+		h.Set("Allow", "GET, POST")
+		http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>spillway: a command asks for a secret</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.4}
+pre{background:#f4f4f4;padding:.5rem;white-space:pre-wrap;word-break:break-all}
+input[type=password]{width:100%;font-size:1.1rem;padding:.4rem;box-sizing:border-box}
+button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
+.note{color:#555;font-size:.9rem}
+</style></head><body>
+<h1>A command asks for a secret</h1>
+<p>The command</p><pre id="command">{{.Command}}</pre>
+<p>in</p><pre id="cwd">{{.Cwd}}</pre>
+<p>waits at this prompt, with echo off:</p><pre id="prompt">{{.Prompt}}</pre>
+<form method="post" autocomplete="off">
+<input type="hidden" name="form" value="{{.Form}}">
+<label for="secret">Your answer goes to the command's terminal, followed by Enter. The agent and its model never see it.</label>
+<input type="password" id="secret" name="secret" autofocus autocomplete="off">
+<button type="submit" name="action" value="answer" id="submit">Submit</button>
+<button type="submit" name="action" value="cancel" id="cancel">Cancel</button>
+</form>
+<p class="note">This page takes one answer and closes at {{.Expires}}. Cancel interrupts the command (Ctrl-C).</p>
+</body></html>
+`))
+
+// show renders the page. A GET does not use it up: a reload, or a
+// client that looks at a link before showing it, leaves it open.
+func (pg *Page) show(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageTmpl.Execute(w, map[string]string{
+		"Command": pg.req.Command,
+		"Cwd":     pg.req.Cwd,
+		"Prompt":  pg.req.Prompt,
+		"Form":    pg.form,
+		"Expires": pg.expires.Format("15:04:05 MST"),
+	})
+}
+
+// post takes the answer or the cancel. It refuses a post a browser says
+// came from elsewhere (Origin, Sec-Fetch-Site), one without the page's
+// form token (which only the page itself shows), and a second post.
+func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
+	if !sameOrigin(r) {
+		http.Error(w, "Forbidden: this form only takes posts from its own page.", http.StatusForbidden)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxForm))
+	defer clear(body)
+	if err != nil {
+		http.Error(w, "Bad Request: the form could not be read.", http.StatusBadRequest)
+		return
+	}
+	form, secret := parseForm(body)
+	defer clear(secret)
+	if subtle.ConstantTimeCompare([]byte(form["form"]), []byte(pg.form)) != 1 {
+		http.Error(w, "Forbidden: this form only takes posts from its own page.", http.StatusForbidden)
+		return
+	}
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	if pg.Outcome() != Pending {
+		http.Error(w, "Not found: this page does not exist, was already used, or has expired.", http.StatusNotFound)
+		return
+	}
+	switch form["action"] {
+	case "cancel":
+		pg.end(Cancelled)
+		if pg.req.Cancel != nil {
+			pg.req.Cancel()
+		}
+		done(w, "Cancelled: the command was interrupted. You can close this page.")
+	case "answer":
+		if bytes.ContainsFunc(secret, isControl) {
+			http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
+			return
+		}
+		if err := pg.req.Answer(secret); err != nil {
+			pg.end(Closed)
+			http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
+			return
+		}
+		pg.end(Answered)
+		done(w, "Sent to the command's terminal. You can close this page.")
+	default:
+		http.Error(w, "Bad Request: the form names no action.", http.StatusBadRequest)
+	}
+}
+
+// done answers a post: a short page that never holds the secret.
+func done(w http.ResponseWriter, msg string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	io.WriteString(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>spillway</title></head><body><p id="done">`+
+		template.HTMLEscapeString(msg)+`</p></body></html>`)
+}
+
+// sameOrigin reports whether a post may come from the page itself. A
+// browser says where a post comes from: Sec-Fetch-Site, and Origin,
+// which must name the host the request was sent to. A request that says
+// neither is not from a browser's page, and still needs the form token.
+func sameOrigin(r *http.Request) bool {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+		return false
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && strings.EqualFold(u.Host, r.Host)
+}
+
+// parseForm decodes an application/x-www-form-urlencoded body. The
+// secret field is decoded into a byte slice of its own, which the caller
+// clears; a string could not be.
+func parseForm(body []byte) (fields map[string]string, secret []byte) {
+	fields = map[string]string{}
+	for part := range bytes.SplitSeq(body, []byte("&")) {
+		k, v, _ := bytes.Cut(part, []byte("="))
+		if string(k) == "secret" {
+			clear(secret)
+			secret = unescape(v)
+			continue
+		}
+		if s, err := url.QueryUnescape(string(v)); err == nil {
+			fields[string(k)] = s
+		}
+	}
+	return fields, secret
+}
+
+// unescape decodes a form value: '+' is a space, %XX a byte.
+func unescape(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '+':
+			out = append(out, ' ')
+		case c == '%' && i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2]):
+			out = append(out, unhex(b[i+1])<<4|unhex(b[i+2]))
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// isControl reports a character a terminal's line discipline acts on.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -1,0 +1,253 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// A job on a terminal that waits for input while the terminal reads a
+// secret (secretMode: echo off, the line edited by the kernel) waits for
+// a secret: a password, a passphrase, a PIN. Its answer must come from
+// the person, never through the model: the job's results give the
+// address of a one-time page (internal/secret) where the person types
+// it, and, when the call's context carries an Asker (an MCP client that
+// takes URL-mode elicitation), the person is shown that page at once and
+// the call waits for the answer. docs/interactive.md shows a session.
+
+// An Asker shows the person at the keyboard the address of a page, and
+// reports whether they agreed to open it: MCP's URL-mode elicitation.
+type Asker interface {
+	AskURL(ctx context.Context, url, message, id string) (accepted bool, err error)
+	// URLDone says that the page id was answered or closed.
+	URLDone(id string)
+}
+
+type askerKey struct{}
+
+// WithAsker returns ctx carrying a: the calls made with it that meet a
+// secret prompt ask the person through it.
+func WithAsker(ctx context.Context, a Asker) context.Context {
+	return context.WithValue(ctx, askerKey{}, a)
+}
+
+func askerOf(ctx context.Context) Asker {
+	a, _ := ctx.Value(askerKey{}).(Asker)
+	return a
+}
+
+// The notes a result leads with, once the person did something (or,
+// once a page was shown, did nothing yet).
+const (
+	answeredNote  = "[the user answered the password prompt]"
+	cancelledNote = "[the user cancelled]"
+	noAnswerNote  = "[no answer yet]"
+)
+
+// SecretDetails is spillway.SecretDetails inside the implementation; the
+// fields are documented there.
+type SecretDetails struct {
+	Prompt  string `json:"prompt"`
+	URL     string `json:"url,omitempty"`
+	Expires string `json:"expires,omitempty"`
+}
+
+// secretState is a job's secret prompt and its page.
+type secretState struct {
+	pages *secret.Pages // nil: no page can be served
+	cwd   string
+
+	mu    sync.Mutex
+	page  *secret.Page // the page of the prompt, nil before one
+	err   error        // why no page could be opened
+	asked *secret.Page // the page last offered through an Asker
+	shown bool         // a result showed the page: a later look says noAnswerNote
+	news  secret.Outcome
+}
+
+// readsSecret reports whether the job's terminal is set to read a
+// secret.
+func (j *job) readsSecret() bool {
+	return j.input != nil && j.input.tty && !j.input.closed.Load() && secretMode(j.input.f)
+}
+
+// secretPage returns the open page of the prompt the job waits at,
+// opening one when there is none (the last one was answered, cancelled,
+// or expired): nil, with the reason, when none can be.
+func (j *job) secretPage() (*secret.Page, error) {
+	s := &j.secret
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.page != nil && s.page.Outcome() == secret.Pending {
+		return s.page, nil
+	}
+	if s.pages == nil {
+		return nil, fmt.Errorf("this toolset serves no page for it")
+	}
+	pg, err := s.pages.Open(secret.Request{
+		Command: quoteCommand(Record{Command: j.command, Args: j.args}),
+		Cwd:     s.cwd,
+		Prompt:  j.prompt(),
+		Answer:  j.answerSecret,
+		Cancel:  j.cancelSecret,
+	})
+	s.page, s.err = pg, err
+	return pg, err
+}
+
+// prompt is the last line the job wrote.
+func (j *job) prompt() string {
+	j.stdout.mu.Lock()
+	defer j.stdout.mu.Unlock()
+	return j.stdout.pipe.LastLine()
+}
+
+// answerSecret writes the person's answer to the terminal, then Enter.
+// The copy is cleared; the terminal does not echo it, so no output and
+// no spill file carries it.
+func (j *job) answerSecret(b []byte) error {
+	buf := make([]byte, len(b)+1)
+	defer clear(buf)
+	copy(buf, b)
+	buf[len(b)] = '\r'
+	j.lastInput.Store(time.Now().UnixNano())
+	_, err := j.input.write(buf, time.Now().Add(5*time.Second))
+	j.lastInput.Store(time.Now().UnixNano())
+	if err != nil {
+		return err
+	}
+	j.secretNews(secret.Answered)
+	return nil
+}
+
+// cancelSecret interrupts the job, as Ctrl-C at the prompt would.
+func (j *job) cancelSecret() {
+	j.lastInput.Store(time.Now().UnixNano())
+	j.input.write([]byte{0x03}, time.Now().Add(time.Second))
+	j.secretNews(secret.Cancelled)
+}
+
+func (j *job) secretNews(o secret.Outcome) {
+	j.secret.mu.Lock()
+	j.secret.news = o
+	j.secret.mu.Unlock()
+	j.news.signal()
+}
+
+// secretLead is the note a result leads with: what the person did since
+// the last result, or that they did nothing yet. It is said once.
+func (j *job) secretLead(l look) string {
+	s := &j.secret
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	news := s.news
+	s.news = secret.Pending
+	switch {
+	case news == secret.Answered:
+		return answeredNote
+	case news == secret.Cancelled:
+		return cancelledNote
+	case l.secret && s.shown:
+		return noAnswerNote
+	}
+	return ""
+}
+
+// closeSecret closes the job's open page: it has ended.
+func (j *job) closeSecret() {
+	j.secret.mu.Lock()
+	pg := j.secret.page
+	j.secret.mu.Unlock()
+	if pg != nil {
+		pg.Close()
+	}
+}
+
+// secretInfo opens (or finds) the page of a job that waits for a secret
+// and says, for the model, what to do: the note, the details and the
+// next calls.
+func (j *job) secretInfo() (note string, d *SecretDetails, next []output.Call) {
+	pid := j.pid
+	prompt := j.prompt()
+	pg, err := j.secretPage()
+	if err != nil {
+		return fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), and no page could be opened for the user to answer it (%[3]v). "+
+				"Do not ask the user for it. Use kill_pid=%[1]d to stop it; write_stdin sends it text only with allow_model_secret=true, for a test secret you were given.]", pid, prompt, err),
+			&SecretDetails{Prompt: prompt}, nil
+	}
+	j.secret.mu.Lock()
+	j.secret.shown = true
+	j.secret.mu.Unlock()
+	left := time.Until(pg.Expires()).Round(time.Second)
+	note = fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo). The user answers it, not you: "+
+		"ask the user to open %[3]s in a browser on this machine and answer there (one answer, open for %[4]s). "+
+		"Never ask the user for the secret itself. Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
+		pid, prompt, pg.URL(), left)
+	d = &SecretDetails{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires().UTC().Format(time.RFC3339)}
+	next = []output.Call{
+		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + quoteCommand(Record{Command: j.command, Args: j.args}) + "."},
+		{"tool": "bash", "check_pid": pid, "timeout": 30000},
+	}
+	return note, d, next
+}
+
+// secretMessage is what an Asker shows the person.
+func (j *job) secretMessage(pg *secret.Page) string {
+	return fmt.Sprintf("The command %s waits for a secret at the prompt %q. Open the page to answer it; your answer goes to its terminal, never to the agent.",
+		quoteCommand(Record{Command: j.command, Args: j.args}), pg.Prompt())
+}
+
+// relaySecret, for a job that waits for a secret, shows the person its
+// page through the call's Asker, once per page, and waits until they
+// answer or cancel, ctx ends or deadline passes. It reports whether they
+// answered or cancelled: the job then goes on.
+func (j *job) relaySecret(ctx context.Context, deadline time.Time) bool {
+	a := askerOf(ctx)
+	if a == nil || time.Until(deadline) <= 0 || !j.readsSecret() {
+		return false
+	}
+	pg, err := j.secretPage()
+	if err != nil {
+		return false
+	}
+	j.secret.mu.Lock()
+	asked := j.secret.asked == pg
+	j.secret.asked = pg
+	j.secret.mu.Unlock()
+	if asked {
+		return false
+	}
+	actx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	ok, err := a.AskURL(actx, pg.URL(), j.secretMessage(pg), pg.ID())
+	if err != nil || !ok {
+		return false
+	}
+	select {
+	case <-pg.Done():
+		a.URLDone(pg.ID())
+	case <-actx.Done():
+		return false
+	}
+	o := pg.Outcome()
+	return o == secret.Answered || o == secret.Cancelled
+}
+
+// secretRefusal is the error of write_stdin text to a job that waits
+// for a secret.
+func (j *job) secretRefusal() error {
+	where := "no page could be opened for the user"
+	if pg, err := j.secretPage(); err == nil {
+		where = "the user answers it at " + pg.URL() + ": give them that address"
+		j.secret.mu.Lock()
+		j.secret.shown = true
+		j.secret.mu.Unlock()
+	}
+	return fmt.Errorf("pid %d waits for a secret at the prompt %q (its terminal does not echo), and a secret must not pass through you: %s, and never ask for the secret itself. "+
+		"Keys (Ctrl-C) still go through; write_stdin sends it text only with allow_model_secret: true, for a test secret you were given", j.pid, j.prompt(), where)
+}

@@ -1,0 +1,109 @@
+//go:build linux || darwin
+
+package shell
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/secret"
+)
+
+// answerPage answers a secret page as its browser tab would.
+func answerPage(t *testing.T, page, action, answer string) {
+	t.Helper()
+	res, err := http.Get(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := regexp.MustCompile(`name="form" value="([^"]+)"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("GET %s: %d %s", page, res.StatusCode, b)
+	}
+	u, _ := url.Parse(page)
+	req, _ := http.NewRequest("POST", page, strings.NewReader(url.Values{"form": {string(m[1])}, "action": {action}, "secret": {answer}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("POST %s: %d", page, res.StatusCode)
+	}
+}
+
+func secretRunner(t *testing.T) *Runner {
+	t.Helper()
+	pages := secret.New(0, nil)
+	t.Cleanup(func() { pages.Close() })
+	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Secrets: pages})
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// A read -s prompt is a secret prompt; a read -p prompt is not; the
+// page's answer reaches the command; the next look leads with the news.
+func TestSecretPromptThroughThePage(t *testing.T) {
+	r := secretRunner(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := r.Run(ctx, Input{Command: `read -p 'name? ' n; read -s -p 'Secret: ' s; echo; echo "$n ${#s} $s"`, TTY: true, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Details.Waiting || res.Details.WaitsSecret {
+		t.Fatalf("read -p: %+v\n%s", res.Details, res.Text)
+	}
+	res, err = r.Write(ctx, WriteInput{PID: res.Details.PID, Input: "ann\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Details
+	if !d.WaitsSecret || d.Waiting || d.Secret == nil || d.Secret.Prompt != "Secret:" || !strings.HasPrefix(d.Secret.URL, "http://127.0.0.1:") {
+		t.Fatalf("read -s: %+v %+v\n%s", d, d.Secret, res.Text)
+	}
+	if !strings.Contains(res.Text, d.Secret.URL) || len(d.Next) != 2 || d.Next[0]["url"] != d.Secret.URL {
+		t.Errorf("the result does not relay the page: %s %v", res.Text, d.Next)
+	}
+	if _, err := r.Write(ctx, WriteInput{PID: d.PID, Input: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), d.Secret.URL) {
+		t.Errorf("write_stdin to a secret prompt: %v", err)
+	}
+	jobs := r.Jobs()
+	if len(jobs) != 1 || jobs[0].State != "waiting for secret" || jobs[0].SecretURL != d.Secret.URL {
+		t.Errorf("jobs: %+v", jobs)
+	}
+	res, _ = r.Check(ctx, CheckInput{PID: d.PID})
+	if !strings.HasPrefix(res.Text, noAnswerNote) {
+		t.Errorf("a look before the answer: %q", res.Text)
+	}
+	answerPage(t, d.Secret.URL, "answer", "hunter2 & more")
+	res, _ = r.Check(ctx, CheckInput{PID: d.PID, Timeout: 10 * time.Second})
+	if !strings.HasPrefix(res.Text, answeredNote+"\n") || !strings.Contains(res.Text, "ann 14 hunter2 & more") {
+		t.Errorf("after the answer: %q", res.Text)
+	}
+}
+
+// With allow_model_secret the model's text goes through.
+func TestAllowModelSecret(t *testing.T) {
+	r := secretRunner(t)
+	ctx := context.Background()
+	res, err := r.Run(ctx, Input{Command: `read -s -p 'PIN: ' s; echo; echo "got ${#s}"`, TTY: true, Timeout: 30 * time.Second})
+	if err != nil || !res.Details.WaitsSecret {
+		t.Fatalf("%v %+v", err, res.Details)
+	}
+	res, err = r.Write(ctx, WriteInput{PID: res.Details.PID, Input: "1234\n", AllowModelSecret: true, Timeout: 5 * time.Second})
+	if err != nil || !strings.Contains(res.Text, "got 4") {
+		t.Errorf("%v %q", err, res.Text)
+	}
+}

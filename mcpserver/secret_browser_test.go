@@ -1,0 +1,329 @@
+package mcpserver_test
+
+// Secret prompts answered by a person in a real browser: Debian's
+// chromium driven by playwright-core (testdata/browser, which .ci/run
+// installs with npm ci). Elsewhere the tests run when node, chromium
+// and playwright-core are there.
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A pageBrowser answers pages through testdata/browser/answer.mjs. One
+// browser serves every test of the package.
+type pageBrowser struct {
+	mu  sync.Mutex
+	in  io.Writer
+	out *bufio.Scanner
+}
+
+var browser struct {
+	once sync.Once
+	b    *pageBrowser
+	skip string
+}
+
+// chromiumPath is the browser the tests drive.
+const chromiumPath = "/usr/bin/chromium"
+
+func startBrowser(t *testing.T) *pageBrowser {
+	t.Helper()
+	browser.once.Do(func() {
+		dir, _ := filepath.Abs(filepath.Join("testdata", "browser"))
+		node, err := exec.LookPath("node")
+		switch {
+		case err != nil:
+			browser.skip = "node is not installed"
+			return
+		case !exists(chromiumPath):
+			browser.skip = chromiumPath + " is not installed (apt-get install chromium)"
+			return
+		case !exists(filepath.Join(dir, "node_modules", "playwright-core")):
+			browser.skip = "playwright-core is not installed: npm ci --prefix mcpserver/testdata/browser"
+			return
+		}
+		cmd := exec.Command(node, filepath.Join(dir, "answer.mjs"), chromiumPath)
+		cmd.Dir = dir
+		cmd.Stderr = os.Stderr
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			browser.skip = "cannot start the browser: " + err.Error()
+			return
+		}
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		if !sc.Scan() || !strings.Contains(sc.Text(), `"ready":true`) {
+			cmd.Process.Kill()
+			browser.skip = "the browser did not start: " + sc.Text()
+			return
+		}
+		// It ends when the test binary does: its stdin closes.
+		browser.b = &pageBrowser{in: in, out: sc}
+	})
+	if browser.b == nil {
+		t.Skip(browser.skip)
+	}
+	return browser.b
+}
+
+// A pageVisit is what the browser saw on a page and after its post.
+type pageVisit struct {
+	Status     int      `json:"status"`
+	Command    string   `json:"command"`
+	Cwd        string   `json:"cwd"`
+	Prompt     string   `json:"prompt"`
+	FieldType  string   `json:"fieldType"`
+	PostStatus int      `json:"postStatus"`
+	Done       string   `json:"done"`
+	Cookies    int      `json:"cookies"`
+	HTML       string   `json:"html"`
+	Requests   []string `json:"requests"`
+	Console    []string `json:"console"`
+	Error      string   `json:"error"`
+}
+
+// visit opens url, types secret into the password field and presses
+// Submit (action "answer") or Cancel.
+func (b *pageBrowser) visit(t *testing.T, url, action, secret string) pageVisit {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	req, _ := json.Marshal(map[string]string{"url": url, "action": action, "secret": secret})
+	fmt.Fprintf(b.in, "%s\n", req)
+	if !b.out.Scan() {
+		t.Fatal("the browser went away")
+	}
+	var v pageVisit
+	if err := json.Unmarshal(b.out.Bytes(), &v); err != nil {
+		t.Fatalf("the browser printed %q: %v", b.out.Text(), err)
+	}
+	if v.Error != "" {
+		t.Fatalf("the browser on %s: %s", url, v.Error)
+	}
+	return v
+}
+
+// checkVisit checks what a person sees: the command, its directory, the
+// prompt, a password field, nothing loaded from elsewhere, no cookie,
+// and the secret not shown back.
+func checkVisit(t *testing.T, v pageVisit, url, command, cwd, prompt string) {
+	t.Helper()
+	if v.Status != 200 || v.PostStatus != 200 {
+		t.Errorf("page %d, post %d", v.Status, v.PostStatus)
+	}
+	if !strings.Contains(v.Command, command) || v.Cwd != cwd || v.Prompt != prompt {
+		t.Errorf("the page shows command %q in %q at %q; want %q in %q at %q", v.Command, v.Cwd, v.Prompt, command, cwd, prompt)
+	}
+	if v.FieldType != "password" || v.Cookies != 0 || v.HTML != "clean" {
+		t.Errorf("field %q, %d cookies, after the post the page is %s", v.FieldType, v.Cookies, v.HTML)
+	}
+	origin := url[:strings.Index(url, "/secret/")]
+	for _, o := range v.Requests {
+		if o != origin {
+			t.Errorf("the page loaded something from %s", o)
+		}
+	}
+}
+
+// A secretServer is `spillway mcp` (debug log) and its client, with its
+// stderr and TMPDIR (where its spill directory is) to search.
+type secretServer struct {
+	cs     *mcp.ClientSession
+	stderr *lockedBuffer
+	tmp    string
+	// texts are every result the client read, text and details.
+	texts []string
+}
+
+func startSecretServer(t *testing.T, tmp string, args ...string) *secretServer {
+	t.Helper()
+	return startSecretServerCmd(t, tmp, exec.Command(bin, append([]string{"mcp", "--log-level", "debug"}, args...)...))
+}
+
+// startSecretServerCmd starts the server cmd runs (its environment is
+// set here) and connects to it.
+func startSecretServerCmd(t *testing.T, tmp string, cmd *exec.Cmd) *secretServer {
+	t.Helper()
+	cmd.Env = serverEnv(tmp)
+	s := &secretServer{stderr: &lockedBuffer{}, tmp: tmp}
+	cmd.Stderr = s.stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "secret-test", Version: "1"}, nil).
+		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to spillway mcp: %v\nstderr:\n%s", err, s.stderr)
+	}
+	s.cs = cs
+	t.Cleanup(func() {
+		cs.Close()
+		checkStderr(t, "spillway mcp", s.stderr.String())
+	})
+	return s
+}
+
+// call makes a call and keeps its text and details for the search.
+func (s *secretServer) call(t *testing.T, name string, args map[string]any) (string, map[string]any) {
+	t.Helper()
+	res := call(t, s.cs, name, args)
+	b, _ := json.Marshal(res)
+	s.texts = append(s.texts, text(res), string(b))
+	return text(res), details(t, res)
+}
+
+// noTrace fails if secret is anywhere the session kept or said: the
+// results, the history, the spill directory, the server's stderr.
+func (s *secretServer) noTrace(t *testing.T, secret string) {
+	t.Helper()
+	s.call(t, "history", map[string]any{})
+	s.call(t, "jobs", map[string]any{})
+	for i, txt := range s.texts {
+		if strings.Contains(txt, secret) {
+			t.Errorf("result %d holds the secret: %s", i, txt)
+		}
+	}
+	filepath.WalkDir(s.tmp, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), secret) {
+			t.Errorf("%s holds the secret", path)
+		}
+		return nil
+	})
+	if strings.Contains(s.stderr.String(), secret) {
+		t.Errorf("the server's stderr holds the secret")
+	}
+}
+
+// answerThroughBrowser runs command on a terminal, expects it to wait
+// for a secret at prompt, answers the page in the browser with secret,
+// and returns the text of the look that follows. cwd is the command's
+// directory.
+func answerThroughBrowser(t *testing.T, s *secretServer, command, cwd, prompt, secret string) string {
+	t.Helper()
+	b := startBrowser(t)
+	txt, d := s.call(t, "bash", map[string]any{"command": command, "cwd": cwd, "tty": true, "timeout": 30_000})
+	page, _ := field(d, "secret.url").(string)
+	if d["waiting_for_secret"] != true || d["waiting_for_input"] == true || page == "" || field(d, "secret.prompt") != prompt {
+		t.Fatalf("%s: details %v\n%s", command, d, txt)
+	}
+	if !strings.Contains(txt, "ask the user to open "+page) || !strings.Contains(txt, "Never ask the user for the secret") {
+		t.Errorf("the result does not relay the page:\n%s", txt)
+	}
+	next, _ := d["next"].([]any)
+	if len(next) != 2 || field(next[0].(map[string]any), "url") != page || field(next[1].(map[string]any), "check_pid") == nil {
+		t.Errorf("details.next: %v", next)
+	}
+	pid := d["pid"]
+	// The model may not type it.
+	res := call(t, s.cs, "write_stdin", map[string]any{"pid": pid, "input": "guess\n"})
+	if !res.IsError || !strings.Contains(text(res), page) || !strings.Contains(text(res), "allow_model_secret") {
+		t.Errorf("write_stdin to a secret prompt: %s", text(res))
+	}
+	jobs, jd := s.call(t, "jobs", map[string]any{})
+	if !strings.Contains(jobs, "waiting for secret") || !strings.Contains(jobs, page) || field(jd["jobs"].([]any)[0].(map[string]any), "secret_url") != page {
+		t.Errorf("jobs:\n%s", jobs)
+	}
+	v := b.visit(t, page, "answer", secret)
+	checkVisit(t, v, page, strings.Fields(command)[0], cwd, prompt)
+	after := lookUntil(t, func() string {
+		txt, _ := s.call(t, "bash", map[string]any{"check_pid": pid, "timeout": 20_000})
+		return txt
+	}, "exit code")
+	if !strings.HasPrefix(after, "[the user answered the password prompt]\n") {
+		t.Errorf("after the answer the model reads:\n%s", after)
+	}
+	return after
+}
+
+// received is what the test programs print: the secret's length and
+// SHA-256.
+func received(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return fmt.Sprintf("%d %s", len(secret), hex.EncodeToString(sum[:]))
+}
+
+// The secret of the tests: spaces and the characters a form encodes.
+const browserSecret = "Tr0ub4dor &3 horse+battery=%20staple!"
+
+func TestSecretPromptPythonGetpass(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	tmp, dir := t.TempDir(), t.TempDir()
+	s := startSecretServer(t, tmp)
+	cmd := `python3 -c 'import getpass, hashlib; s = getpass.getpass("Password: "); print(len(s), hashlib.sha256(s.encode()).hexdigest())'`
+	after := answerThroughBrowser(t, s, cmd, dir, "Password:", browserSecret)
+	if !strings.Contains(after, received(browserSecret)) {
+		t.Errorf("getpass did not receive the secret typed:\n%s", after)
+	}
+	s.noTrace(t, browserSecret)
+}
+
+func TestSecretPromptBashReadS(t *testing.T) {
+	t.Parallel()
+	tmp, dir := t.TempDir(), t.TempDir()
+	s := startSecretServer(t, tmp)
+	cmd := `read -r -s -p 'Secret: ' s; echo; printf '%s' "$s" | sha256sum | { read h _; echo "${#s} $h"; }`
+	after := answerThroughBrowser(t, s, cmd, dir, "Secret:", browserSecret)
+	if !strings.Contains(after, received(browserSecret)) {
+		t.Errorf("read -s did not receive the secret typed:\n%s", after)
+	}
+	s.noTrace(t, browserSecret)
+}
+
+// Cancel on the page interrupts the command, and the model reads so.
+func TestSecretPromptCancelled(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	s := startSecretServer(t, tmp)
+	b := startBrowser(t)
+	_, d := s.call(t, "bash", map[string]any{"command": `read -s -p 'Secret: ' s; echo "got ${#s}"`, "tty": true, "timeout": 30_000})
+	page, _ := field(d, "secret.url").(string)
+	if page == "" {
+		t.Fatalf("no page: %v", d)
+	}
+	v := b.visit(t, page, "cancel", "half-typed")
+	if v.PostStatus != 200 || !strings.Contains(v.Done, "Cancelled") {
+		t.Errorf("cancel: %+v", v)
+	}
+	after := lookUntil(t, func() string {
+		txt, _ := s.call(t, "bash", map[string]any{"check_pid": d["pid"], "timeout": 20_000})
+		return txt
+	}, "exit code")
+	if !strings.HasPrefix(after, "[the user cancelled]\n") || strings.Contains(after, "got ") || !strings.Contains(after, "exit code") {
+		t.Errorf("after the cancel the model reads:\n%s", after)
+	}
+	s.noTrace(t, "half-typed")
+}
+
+// lookUntil looks (check_pid) until the text holds want, at most five
+// times: check_pid returns at the first new output, and the program may
+// write more after it. It returns the texts joined.
+func lookUntil(t *testing.T, look func() string, want string) string {
+	t.Helper()
+	var all strings.Builder
+	for range 5 {
+		all.WriteString(look())
+		if strings.Contains(all.String(), want) {
+			break
+		}
+		all.WriteString("\n")
+	}
+	return all.String()
+}
