@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // go doc shows the API whole: no exported type is an alias, and no
@@ -148,4 +152,14 @@ func exportedRecv(recv *ast.FieldList) bool {
 	}
 	id, ok := t.(*ast.Ident)
 	return ok && id.IsExported()
+}
+
+// The root's copies of internal constants hold the same values.
+func TestRootConstantsMatchTheEngine(t *testing.T) {
+	if spillway.TTYRows != shell.TTYRows || spillway.TTYCols != shell.TTYCols {
+		t.Errorf("TTY size %dx%d, the engine's %dx%d", spillway.TTYCols, spillway.TTYRows, shell.TTYCols, shell.TTYRows)
+	}
+	if spillway.SecretPagePath != secret.PathPrefix {
+		t.Errorf("SecretPagePath %q, the engine's %q", spillway.SecretPagePath, secret.PathPrefix)
+	}
 }

@@ -65,8 +65,8 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (BashResul
 
 // The default size of a TTY job's terminal (BashInput.Cols, Rows).
 const (
-	TTYRows = shell.TTYRows
-	TTYCols = shell.TTYCols
+	TTYRows = 40
+	TTYCols = 120
 )
 
 // DefaultWriteStdinWait is how long WriteStdin waits for an answer when

@@ -23,7 +23,7 @@ import (
 type SecretPages struct{ p *secret.Pages }
 
 // SecretPagePath is the path under which the pages are served.
-const SecretPagePath = secret.PathPrefix
+const SecretPagePath = "/secret/"
 
 // SecretPages returns the toolset's secret pages.
 func (t *Toolset) SecretPages() *SecretPages { return t.secrets }

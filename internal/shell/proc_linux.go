@@ -8,8 +8,6 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // This file answers two questions the kernel has no direct call for, by
@@ -139,19 +137,24 @@ func holdsAny(pid int, want []string) bool {
 }
 
 // starting reports whether pid is one of our commands being started: a
-// child of this process still in our session, or one that leads its own
-// session with a controlling terminal (a command on a terminal calls
-// setsid(2) and takes the terminal before its exec; a child that merely
-// called setsid has no controlling terminal). Between fork and exec it
-// holds a copy of every descriptor of this process, the write end of a
-// pipe of a command started a moment before included; it is not that
-// command's holder.
+// child of this process that has not yet replaced this program by its own
+// (every command calls setsid(2) before its exec, so its session says
+// nothing). Between fork and exec it holds a copy of every descriptor of
+// this process, the write end of a pipe of a command started a moment
+// before included; it is not that command's holder, and must not get
+// that command's SIGTERM. After its exec the copies are closed
+// (close-on-exec), a sandbox helper that runs this program again
+// included.
 func starting(pid int, st procStat, self int) bool {
 	if st.ppid != self {
 		return false
 	}
-	sid, err := unix.Getsid(pid)
-	return err == nil && (sid != pid || st.tty != 0)
+	exe, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil {
+		return false
+	}
+	own, err := os.Stat("/proc/self/exe")
+	return err == nil && os.SameFile(exe, own)
 }
 
 // canWrite reports whether descriptor fd of pid is open for writing, as
