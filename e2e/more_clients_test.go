@@ -106,14 +106,12 @@ var opencode = client{
 
 func envValue(env []string, key string) string {
 	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := cutEnv(env[i]); ok && k == key {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
 			return v
 		}
 	}
 	return ""
 }
-
-func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
 
 func TestGeminiCLI(t *testing.T) { testClient(t, gemini) }
 func TestOpencode(t *testing.T)  { testClient(t, opencode) }
