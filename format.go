@@ -65,7 +65,7 @@ func (t *Toolset) finish(text string, tokens *int, details func() any, content .
 // renderBash applies the format to a bash result, and sets its tokens. A
 // command that ran and exited non-zero is a result, with its exit code in
 // the details.
-func (t *Toolset) renderBash(res BashResult) BashResult {
+func (t *Toolset) renderBash(res bashResult) bashResult {
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details },
 		render.Field{Name: "stdout", Value: res.Stdout},
 		render.Field{Name: "stderr", Value: res.Stderr})

@@ -3,14 +3,16 @@ package spillway
 import (
 	"slices"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 // Every field of a method's Go input is a parameter of the table that
 // applies to that method, and every such parameter has its field: adding a
 // parameter to one and not the other fails here.
 func TestToolsTableMatchesTheGoInputs(t *testing.T) {
-	for _, tool := range Tools() {
-		for _, m := range []Method{Run, CheckJob, KillJob, Rerender} {
+	for _, tool := range registry.Tools[Policy]() {
+		for _, m := range []registry.Method{registry.Run, registry.CheckJob, registry.KillJob, registry.Rerender} {
 			var want []string
 			for _, p := range tool.Params {
 				if p.AppliesTo(m) {
@@ -24,7 +26,7 @@ func TestToolsTableMatchesTheGoInputs(t *testing.T) {
 				}
 				continue
 			}
-			got := ParamNames(in)
+			got := registry.ParamNames(in)
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {

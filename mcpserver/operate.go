@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/ops"
 )
 
@@ -118,7 +119,8 @@ func (h *httpHandler) state() ops.State {
 		if ts == nil {
 			continue
 		}
-		for _, j := range ts.Jobs() {
+		jobs, _ := ts.Jobs(context.Background(), spillway.JobsInput{})
+		for _, j := range jobs.Details.Jobs {
 			switch j.State {
 			case "running":
 				s.JobsRunning++

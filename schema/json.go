@@ -1,4 +1,4 @@
-package mcpserver
+package schema
 
 import (
 	"bytes"
@@ -79,7 +79,7 @@ func outputSchema(t reflect.Type, desc func(string) (string, bool)) object {
 	o := schemaOf(t, desc)
 	obj, ok := o.(object)
 	if !ok {
-		panic("mcpserver: details type " + t.String() + " is not a struct")
+		panic("schema: details type " + t.String() + " is not a struct")
 	}
 	return obj
 }
