@@ -338,7 +338,7 @@ func TestWriteToJobNotReading(t *testing.T) {
 // jobsText lists the background jobs as the jobs tool shows them.
 func jobsText(t *testing.T, ts *spillway.Toolset) (string, []spillway.JobInfo) {
 	t.Helper()
-	r, err := ts.Jobs(context.Background(), spillway.JobsInput{})
+	r, err := ts.Jobs(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -245,9 +245,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		name      string
 		api, impl any
 	}{
-		{"TTYRows", TTYRows, shell.TTYRows},
-		{"TTYCols", TTYCols, shell.TTYCols},
-		{"DefaultWriteStdinWait", DefaultWriteStdinWait, shell.DefaultWriteWait},
 		{"StreamCeiling", StreamCeiling, policy.StreamCeiling},
 		{"LinesCeiling", LinesCeiling, policy.LinesCeiling},
 		{"FormatText", render.Format(FormatText), render.FormatText},
@@ -255,12 +252,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 	} {
 		if c.api != c.impl {
 			t.Errorf("%s is %v, the implementation's %v", c.name, c.api, c.impl)
-		}
-	}
-	for _, name := range []string{"", "text", "json"} {
-		f, err := ParseFormat(name)
-		if want, _ := render.ParseFormat(name); err != nil || render.Format(f) != want {
-			t.Errorf("ParseFormat(%q) = %q, %v; want %q", name, f, err, want)
 		}
 	}
 }

@@ -63,19 +63,6 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	return t.renderBash(newBashResult(res)).result(), nil
 }
 
-// The default size of a TTY job's terminal (BashInput.Cols, Rows).
-const (
-	TTYRows = 40
-	TTYCols = 120
-)
-
-// DefaultWriteStdinWait is how long WriteStdin waits for an answer when
-// Timeout is not given.
-const DefaultWriteStdinWait = 2 * time.Second
-
-// KeyNames lists the named keys WriteStdinInput.Keys takes.
-func KeyNames() []string { return shell.KeyNames() }
-
 // A JobInfo is one background job in a jobs listing.
 type JobInfo struct {
 	PID     int      `json:"pid"`
@@ -102,9 +89,6 @@ type JobInfo struct {
 	Stderr     StreamRecord `json:"stderr"`
 }
 
-// JobsInput is the input of the jobs tool, which takes no parameter.
-type JobsInput struct{}
-
 // JobsDetails are the details of the jobs tool.
 type JobsDetails struct {
 	// Jobs are the background jobs, oldest first.
@@ -117,7 +101,7 @@ type JobsDetails struct {
 // Jobs lists the session's background jobs, oldest first: those that
 // CheckJob, WriteStdin and KillJob reach (at most 64; the oldest
 // finished ones are forgotten first).
-func (t *Toolset) Jobs(ctx context.Context, _ JobsInput) (Result[JobsDetails], error) {
+func (t *Toolset) Jobs(ctx context.Context) (Result[JobsDetails], error) {
 	if err := t.open(); err != nil {
 		return Result[JobsDetails]{}, err
 	}

@@ -1,6 +1,7 @@
 package spillway
 
 import (
+	"context"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/search"
@@ -87,10 +88,10 @@ var table = []entry{
 			{Name: "tty", Type: registry.Bool,
 				Doc: "Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."},
 			{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
-				Default: func(Policy) any { return TTYCols },
+				Default: func(Policy) any { return shell.TTYCols },
 				Doc:     "Columns of the terminal, with tty."},
 			{Name: "rows", Type: registry.Int, Min: term.MinRows, Max: term.MaxRows,
-				Default: func(Policy) any { return TTYRows },
+				Default: func(Policy) any { return shell.TTYRows },
 				Doc:     "Rows of the terminal, with tty."},
 			{Name: "screen", Type: registry.String, Enum: []string{shell.ScreenChanges, shell.ScreenFull}, Methods: registry.CheckJob,
 				Default: func(Policy) any { return shell.ScreenChanges },
@@ -119,7 +120,7 @@ var table = []entry{
 			{Name: "allow_model_secret", Type: registry.Bool,
 				Doc: "Send input to a command that waits for a secret (a password prompt; its terminal does not echo). Without it such input is refused: the user answers on the page the result names. Only for a test secret you were given."},
 			{Name: "timeout", Type: registry.Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
-				Default: func(Policy) any { return int(DefaultWriteStdinWait.Milliseconds()) },
+				Default: func(Policy) any { return int(shell.DefaultWriteWait.Milliseconds()) },
 				Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."},
 			{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
 				Doc: "Resize the command's terminal to this many columns (it gets SIGWINCH and redraws)."},
@@ -136,7 +137,7 @@ var table = []entry{
 		ReadOnly: true,
 		MCPOnly:  true, // a one-shot command's jobs end with it
 		Describe: describeJobs,
-	}, run: handlers{registry.Run: handle((*Toolset).Jobs)}},
+	}, run: handlers{registry.Run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}},
 	{tool: tool{
 		Name:     "read",
 		Title:    "Read a file",

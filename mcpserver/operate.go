@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/ops"
 )
 
@@ -119,7 +118,7 @@ func (h *httpHandler) state() ops.State {
 		if ts == nil {
 			continue
 		}
-		jobs, _ := ts.Jobs(context.Background(), spillway.JobsInput{})
+		jobs, _ := ts.Jobs(context.Background())
 		for _, j := range jobs.Details.Jobs {
 			switch j.State {
 			case "running":

@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/ops"
+	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/schema"
 )
 
@@ -129,7 +130,7 @@ type serverHooks struct {
 // one line of text (or a JSON envelope), with isError.
 func (s *toolServer) failed(err error) *mcp.CallToolResult {
 	if s.format == spillway.FormatJSON {
-		return errorResult(errors.New(spillway.ErrorEnvelope(err)))
+		return errorResult(errors.New(render.ErrorEnvelope(err.Error())))
 	}
 	return errorResult(err)
 }
