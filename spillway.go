@@ -25,8 +25,8 @@ import (
 	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
