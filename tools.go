@@ -9,15 +9,16 @@ import (
 	"github.com/spillway-dev/spillway/internal/term"
 )
 
-// The tools table: every tool and every parameter, declared once. The MCP
-// input schemas (mcpserver), the CLI commands and flags (cmd/spillway),
-// the checks of a call's arguments (Toolset.Call), the config keys that
-// set a default, and docs/tools.md are all made from it, and a test fails
-// when any of them drifts from it.
+// The tools table: every tool and every parameter, declared once, with
+// the Toolset methods that run it. Toolset.Call dispatches through it, and
+// it is registered with internal/registry, from which the tool definitions
+// (the schema package: MCP, Anthropic, OpenAI), the CLI commands and
+// flags (cmd/spillway), the checks of a call's arguments, and
+// docs/tools.md are made; a test fails when any of them drifts from it.
 //
 // To add a parameter to a tool:
 //
-//  1. Add a Param to the tool's entry below: its name (snake_case; the CLI
+//  1. Add a param to the tool's entry below: its name (snake_case; the CLI
 //     flag is the same in kebab case), type, doc, default (from the policy
 //     when a config key sets it), bounds, and Methods when it belongs to a
 //     job call rather than to the command.
@@ -25,8 +26,9 @@ import (
 //     applies to (BashInput, CheckJobInput, ReadInput, …) and implement it.
 //  3. Run `go test . -run TestToolsDoc -update` to regenerate docs/tools.md.
 //
-// To add a tool: an entry here, its input, result and method on Toolset,
-// and one case in Toolset.Call (call.go).
+// To add a tool: its method on Toolset (input, details, returning
+// Result[D]) and an entry here naming it in run; then regenerate
+// docs/tools.md as above.
 
 // tool and param are the registry's, under spillway's policy.
 type (
