@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"reflect"
 	"slices"
 	"strings"
@@ -249,25 +250,26 @@ func setField(in reflect.Value, name string, x any) error {
 }
 
 // fieldByTag finds the field of struct t whose json tag names name.
-func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for _, f := range reflect.VisibleFields(t) {
-		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name && f.IsExported() {
-			return f, true
+func fieldByTag(t reflect.Type, name string) (fields.Field, bool) {
+	var found fields.Field
+	ok := false
+	fields.Walk(t, "json", func(f fields.Field) bool {
+		if f.Name == name && !ok {
+			found, ok = f, true
 		}
-	}
-	return reflect.StructField{}, false
+		return false
+	})
+	return found, ok
 }
 
 // ParamNames lists the json names of the fields of a tool's Go input, in
 // order: what the table must declare for it.
 func ParamNames(input reflect.Type) []string {
 	var names []string
-	for _, f := range reflect.VisibleFields(input) {
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && !f.Anonymous && tag != "" && tag != "-" {
-			names = append(names, tag)
-		}
-	}
+	fields.Walk(input, "json", func(f fields.Field) bool {
+		names = append(names, f.Name)
+		return false
+	})
 	return names
 }
 

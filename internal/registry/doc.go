@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"reflect"
 	"strings"
 
@@ -125,19 +126,16 @@ func DetailNames(t reflect.Type, prefix string) []string {
 		t = t.Elem()
 	}
 	var names []string
-	for _, f := range reflect.VisibleFields(t) {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || f.Anonymous || name == "-" || name == "" {
-			continue
-		}
-		names = append(names, prefix+name)
+	fields.Walk(t, "json", func(f fields.Field) bool {
+		names = append(names, prefix+f.Name)
 		ft := f.Type
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if ft.Kind() == reflect.Struct && name != "truncation" && prefix == "" {
-			names = append(names, DetailNames(ft, prefix+name+".")...)
+		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
+			names = append(names, DetailNames(ft, prefix+f.Name+".")...)
 		}
-	}
+		return false
+	})
 	return names
 }
