@@ -140,7 +140,7 @@ func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
 func addFields(o *object, t reflect.Type, desc func(string) (string, bool)) {
-	fields.Walk(t, "json", func(f fields.Field) bool {
+	fields.JSON(t, func(f fields.Field) bool {
 		s := schemaOf(f.Type, desc)
 		if d, ok := desc(f.Name); ok {
 			s = withDescription(s, d)

@@ -61,3 +61,25 @@ func TestWalkIndexAndOptions(t *testing.T) {
 		t.Errorf("without descending: %v", names)
 	}
 }
+
+// JSON visits an untagged exported field under its Go name, as
+// encoding/json writes it; Walk does not.
+func TestJSONTakesUntaggedFields(t *testing.T) {
+	type s struct {
+		A      int `json:"a"`
+		B      int
+		c      int //lint:ignore U1000 unexported: never visited
+		D      int `json:"-"`
+		Nested inner
+	}
+	var got []string
+	JSON(reflect.TypeFor[s](), func(f Field) bool { got = append(got, f.Name); return false })
+	if want := []string{"a", "B", "Nested"}; !slices.Equal(got, want) {
+		t.Errorf("JSON visited %q, want %q", got, want)
+	}
+	got = nil
+	Walk(reflect.TypeFor[s](), "json", func(f Field) bool { got = append(got, f.Name); return false })
+	if want := []string{"a"}; !slices.Equal(got, want) {
+		t.Errorf("Walk visited %q, want %q", got, want)
+	}
+}
