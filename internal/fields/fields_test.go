@@ -22,7 +22,7 @@ type outer struct {
 	X      string `k:"x,opt,other"`
 	Skip   int    `k:"-"`
 	In     inner  `k:"in"`
-	hidden int    `k:"hidden"`
+	hidden int    `k:"hidden"` //lint:ignore U1000 an unexported field, which Walk passes over
 	Y      []int  `k:"y"`
 }
 
