@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -73,7 +74,7 @@ type secretState struct {
 // readsSecret reports whether the job's terminal is set to read a
 // secret.
 func (j *job) readsSecret() bool {
-	return j.input != nil && j.input.tty && !j.input.closed.Load() && secretMode(j.input.f)
+	return j.input != nil && j.input.tty && !j.input.closed.Load() && proc.SecretMode(j.input.f)
 }
 
 // secretPage returns the open page of the prompt the job waits at,

@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // inputQuiet is how long a job must have written nothing before it is
@@ -49,7 +51,7 @@ func (j *job) blockedNow() bool {
 	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() {
 		return false
 	}
-	return blockedOnInput(j.pid, j.input.link) || j.readsSecret() && hiddenSleeper(j.pid)
+	return j.procs.BlockedOnInput(j.input.link) || j.readsSecret() && j.procs.HiddenSleeper()
 }
 
 // unread reports whether output waits in one of the job's pipes or its
@@ -62,13 +64,7 @@ func (j *job) unread() bool {
 		if s.closed {
 			continue
 		}
-		c, err := s.r.SyscallConn()
-		if err != nil {
-			continue
-		}
-		n := 0
-		c.Control(func(fd uintptr) { n = bytesUnread(fd) })
-		if n > 0 {
+		if proc.Unread(s.r) > 0 {
 			return true
 		}
 	}
