@@ -13,7 +13,7 @@ import (
 )
 
 // A job on a terminal that waits for input while the terminal reads a
-// secret (secretMode: echo off, the line edited by the kernel) waits for
+// secret (proc.SecretMode: echo off, the line edited by the kernel) waits for
 // a secret: a password, a passphrase, a PIN. Its answer must come from
 // the person, never through the model: the job's results give the
 // address of a one-time page (internal/secret) where the person types

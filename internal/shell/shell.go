@@ -35,7 +35,7 @@
 //   - check_pid and kill_pid take no other parameter: the job keeps the
 //     limits it was started with.
 //   - The parent-death signal (SIGKILL) reaches the shell, a direct child;
-//     the rest of a job is killed by the watcher process (deathwatch.go)
+//     the rest of a job is killed by the watcher process (internal/proc)
 //     when a server dies without ending its sessions.
 package shell
 

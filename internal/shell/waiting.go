@@ -23,7 +23,7 @@ const inputConfirm = 100 * time.Millisecond
 // has an input still open, it has written nothing and been sent nothing
 // for inputQuiet and nothing it wrote is left unread, and one of the
 // processes of its group is asleep in a system call that reads that
-// input (blockedOnInput; the kernel tells it differently on each
+// input (Group.BlockedOnInput; the kernel tells it differently on each
 // system) — twice, inputConfirm apart, with nothing written between.
 func (j *job) waitingForInput() bool {
 	in := j.input
