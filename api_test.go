@@ -35,7 +35,7 @@ func TestAPIShowsNoInternalName(t *testing.T) {
 			t.Errorf("%s: %s", fset.Position(problem.Pos()), problem)
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
-			if s, ok := n.(*ast.TypeSpec); ok && s.Assign.IsValid() {
+			if s, ok := n.(*ast.TypeSpec); ok && s.Assign.IsValid() && s.Name.IsExported() {
 				aliases[s.Name.Name] = true
 			}
 			return true
