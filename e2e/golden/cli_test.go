@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -43,8 +44,10 @@ var defaultCases = []cliCase{
 	{"bash-max-lines", []string{"bash", "--max-lines", "10", "seq 1 100"}},
 	{"bash-args", []string{"bash", "--args", "%s|", "--args", "a b", "--args", "$HOME", "printf"}},
 	{"bash-session-env-cwd", []string{"bash", "--session", "s1", "--cwd", "src", "--env", "G=1", "pwd; echo G=$G"}},
-	{"bash-timeout", []string{"bash", "--timeout", "100", "sleep 0.5 && echo late"}},
-	{"bash-background", []string{"bash", "--run-in-background", "sleep 5"}},
+	// These two wait for a file no one makes, so that the timeout and the
+	// end of the one-shot session always find them running.
+	{"bash-timeout", []string{"bash", "--timeout", "100", "until [ -e {root}/never ]; do sleep 0.05; done"}},
+	{"bash-background", []string{"bash", "--run-in-background", "until [ -e {root}/never ]; do sleep 0.05; done"}},
 	{"read", []string{"read", "hello.txt"}},
 	{"read-long-line", []string{"read", "long.txt"}},
 	{"read-image", []string{"read", "pixel.png"}},
@@ -149,7 +152,7 @@ func (e env) runCLI(t *testing.T, args []string) string {
 	t.Helper()
 	args = slices.Clone(args)
 	for i, a := range args {
-		args[i] = strings.ReplaceAll(a, "{fx}", e.fixture)
+		args[i] = strings.NewReplacer("{fx}", e.fixture, "{root}", e.root).Replace(a)
 	}
 	cmd := exec.Command(e.bin, args...)
 	cmd.Dir = e.fixture
@@ -174,7 +177,21 @@ func (e env) runCLI(t *testing.T, args []string) string {
 	if stderr.Len() > 0 {
 		fmt.Fprintf(&b, "--- stderr\n%s", stderr.String())
 	}
-	return newNormalizer(e).finish(b.String(), stdout.String())
+	return newNormalizer(e).finish(b.String(), modelTexts(stdout.String())...)
+}
+
+// modelTexts are the candidates for the text a CLI result's token count
+// counts: what it printed, without its last newline, or the "text" of
+// --json.
+func modelTexts(stdout string) []string {
+	texts := []string{stdout, strings.TrimSuffix(stdout, "\n")}
+	var v struct {
+		Text *string `json:"text"`
+	}
+	if json.Unmarshal([]byte(stdout), &v) == nil && v.Text != nil {
+		texts = append(texts, *v.Text)
+	}
+	return texts
 }
 
 func shellQuote(s string) string {

@@ -79,12 +79,13 @@ func (s *mcpSession) script(full bool) {
 	s.call("session-use", "bash", map[string]any{"command": "pwd; echo $GOLDEN_VAR", "session": "s1"})
 
 	// A background job that prints when the test tells it to, so that
-	// each check sees exactly one step whatever the machine's load.
+	// each result sees exactly one step whatever the machine's load.
 	job := s.call("job-start", "bash", map[string]any{
-		"command":           "echo one; " + s.waitFor("a") + "; echo two; " + s.waitFor("b") + "; exit 4",
+		"command":           s.waitFor("a0") + "; echo one; " + s.waitFor("a") + "; echo two; " + s.waitFor("b") + "; exit 4",
 		"run_in_background": true,
 	})
 	pid := pidOf(t, job)
+	s.signal("a0")
 	s.call("job-check-one", "bash", map[string]any{"check_pid": pid, "timeout": 30000})
 	s.signal("a")
 	s.call("job-check-two", "bash", map[string]any{"check_pid": pid, "timeout": 30000})
@@ -96,10 +97,11 @@ func (s *mcpSession) script(full bool) {
 
 	// A job stopped with kill_pid, once its first line is out.
 	kill := s.call("kill-start", "bash", map[string]any{
-		"command":           "echo alive; " + s.waitFor("never"),
+		"command":           s.waitFor("k") + "; echo alive; " + s.waitFor("never"),
 		"run_in_background": true,
 	})
 	kpid := pidOf(t, kill)
+	s.signal("k")
 	s.call("kill-check", "bash", map[string]any{"check_pid": kpid, "timeout": 30000})
 	s.call("kill", "bash", map[string]any{"kill_pid": kpid})
 

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -9,63 +10,59 @@ import (
 )
 
 // Everything that differs from run to run is replaced by these rules, in
-// this order, and by nothing else. Each rule matches the value in its
-// context only (a pid after "pid", a duration in the phrases that print
-// one), so that the same digits elsewhere are still compared. A rule
-// marked varies replaces text whose length differs from run to run; a
-// result whose text (what the model reads) it matched has its token
-// count replaced too (maskTokens), since the count follows that length.
-//
-// The work root itself is fixed in length (see makeRoot) and replaced by
-// $ROOT first, in apply.
+// this order, and by nothing else: the work root (by $ROOT, first, in
+// apply), the rules below, then pids (pidRE, pidListRE). Each rule matches
+// the value in its context only (a pid after "pid", a duration in the
+// phrases that print one), so that the same digits elsewhere are still
+// compared. Token counts are not replaced but carried across these
+// replacements (adjustTokens), so that they are compared too.
 
 // dur is a Go time.Duration as printed: "0s", "36ms", "2.8s", "1m2.5s".
 const dur = `(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:s|ms|µs|ns)`
 
 var rules = []struct {
-	re     *regexp.Regexp
-	repl   string
-	varies bool
-	why    string
+	re   *regexp.Regexp
+	repl string
+	why  string
 }{
 	{
-		regexp.MustCompile(`spillway-\d+-[0-9a-f]{12}`), "spillway-SERVER", true,
+		regexp.MustCompile(`spillway-\d+-[0-9a-f]{12}`), "spillway-SERVER",
 		"an MCP session's spill directory is named after the server's pid and 6 random bytes",
 	},
 	{
-		regexp.MustCompile(`spillway-\d+/cli/`), "spillway-UID/cli/", false,
+		regexp.MustCompile(`spillway-\d+/cli/`), "spillway-UID/cli/",
 		"the CLI's spill directory is named after the user id (one length per machine)",
 	},
 	{
-		regexp.MustCompile(`([a-z_]+-\d+-[a-z]+)-[0-9a-f]{8}\.log`), "$1-RANDOM.log", true,
-		"the CLI's spill files, in a directory all CLI runs share, end in 4 random bytes (in hex, whose digits and letters change the token estimate)",
+		regexp.MustCompile(`([a-z_]+-\d+-[a-z]+)-[0-9a-f]{8}\.log`), "$1-RANDOM.log",
+		"the CLI's spill files, in a directory all CLI runs share, end in 4 random bytes",
 	},
 	{
-		regexp.MustCompile(`(\((?:for )?)` + dur + `( so far\))`), "${1}DURATION$2", true,
+		regexp.MustCompile(`(\((?:for )?)` + dur + `( so far\))`), "${1}DURATION$2",
 		"how long a job has run, in a check_pid result",
 	},
 	{
-		regexp.MustCompile(`(run )` + dur + `( ago)`), "${1}DURATION$2", true,
+		regexp.MustCompile(`(run )` + dur + `( ago)`), "${1}DURATION$2",
 		"how long ago a call ran, in a history entry",
 	},
 	{
-		regexp.MustCompile(`(?m)^((?:#\d+|pid \S+) [^"\n]*?)` + dur + `( |$)`), "${1}DURATION$2", true,
+		regexp.MustCompile(`(?m)^((?:#\d+|pid \S+) [^"\n]*?)` + dur + `( |$)`), "${1}DURATION$2",
 		"the run time on a line of the history and jobs lists",
 	},
 	{
-		regexp.MustCompile(`(\\*"(?:duration_ms|duration|durationMs|elapsed_ms)\\*":\s*)\d+`), "${1}N_MS", true,
+		regexp.MustCompile(`(\\*"(?:duration_ms|duration|durationMs|elapsed_ms)\\*":\s*)\d+`), "${1}N_MS",
 		"the run time of a call in JSON",
 	},
 	{
-		regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)`), "TIME", true,
+		regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)`), "TIME",
 		"when a call started, in JSON",
 	},
 }
 
 // pidRE finds a pid where the tools print one: "pid 123", "check_pid=123",
-// "background job 123", `"pid": 123` (also escaped inside a JSON string). Pids are renamed
-// PID1, PID2, … in the order a session first shows them, so that a mix-up
-// of two jobs still shows.
+// "background job 123", `"pid": 123` (also escaped inside a JSON
+// string). Pids are renamed PID1, PID2, … in the order a session first
+// shows them, so that a mix-up of two jobs still shows.
 var pidRE = regexp.MustCompile(`((?:^|[^a-z])(?:pid|check_pid|kill_pid|background job)\\*"?\s*[:= ]\s*)(\d+)`)
 
 // pidListRE finds the list of pids an unknown pid's error gives.
@@ -78,7 +75,7 @@ var (
 // only at boot), and 999999 is the unknown pid the error cases send.
 func isPID(n int) bool { return n >= 300 && n != 999999 }
 
-var tokensRE = regexp.MustCompile(`(\\*"tokens\\*":\s*)\d+`)
+var tokensRE = regexp.MustCompile(`(\\*"tokens\\*":\s*)(\d+)`)
 
 // normalizer applies the rules. One is made per CLI case and per MCP
 // session, so that a pid keeps its name throughout a session.
@@ -123,44 +120,54 @@ func (n *normalizer) pid(s string) string {
 	return name
 }
 
-// varies reports whether text, a text a model reads, holds something a
-// rule replaces with text of another length.
-func varies(text string) bool {
-	for _, r := range rules {
-		if r.varies && r.re.MatchString(text) {
-			return true
-		}
-	}
-	if pidListRE.MatchString(text) {
-		return true
-	}
-	for _, m := range pidRE.FindAllStringSubmatch(text, -1) {
-		if v, _ := strconv.Atoi(m[2]); isPID(v) {
-			return true
-		}
-	}
-	return false
-}
-
 // finish normalizes rec, the record of one result whose texts are what a
-// model reads, masks its token counts if those texts vary in length, and
-// squeezes its runs of numbers.
+// model reads (the candidates for what its token count counts), carries
+// each token count across the replacements (adjustTokens), and squeezes
+// runs of numbers.
 func (n *normalizer) finish(rec string, texts ...string) string {
-	v := false
+	// The texts are normalized by a copy, so that the pids are named in
+	// the order the record shows them.
+	c := &normalizer{e: n.e, pids: maps.Clone(n.pids)}
+	var raw, delta []int
 	for _, t := range texts {
-		v = v || varies(t)
+		r := estimateTokens(t)
+		raw = append(raw, r)
+		delta = append(delta, estimateTokens(tokensRE.ReplaceAllString(c.apply(t), "${1}N"))-r)
 	}
 	rec = n.apply(rec)
-	if v {
-		rec = maskTokens(rec)
-	}
+	rec = tokensRE.ReplaceAllStringFunc(rec, func(m string) string {
+		sub := tokensRE.FindStringSubmatch(m)
+		v, _ := strconv.Atoi(sub[2])
+		return sub[1] + strconv.Itoa(adjustTokens(v, raw, delta))
+	})
 	return squeezeRuns(rec)
 }
 
-// maskTokens replaces the token counts in s, for a result whose text
-// varies in length from run to run.
-func maskTokens(s string) string {
-	return tokensRE.ReplaceAllString(s, "${1}N_TOKENS")
+// adjustTokens carries a reported token count v across the replacements:
+// a pid or a duration of another length, or random hex, changes the
+// estimate of the text it is in. v is matched with the text whose
+// estimate is nearest (today v is exactly the estimate of the text the
+// model reads), and moved by what the replacements changed in that
+// estimate. A count that stops following its text still shows, as a
+// difference.
+func adjustTokens(v int, raw, delta []int) int {
+	best := -1
+	for i, r := range raw {
+		if best < 0 || abs(v-r) < abs(v-raw[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return v
+	}
+	return v + delta[best]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 var (
