@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +35,13 @@ var (
 // setup builds the binary and the fixture once for all tests.
 func setup(t *testing.T) env {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("the golden corpus builds spillway and runs it about 800 times")
+	}
+	if runtime.GOOS != "linux" {
+		// Error texts, /proc and the shell's utilities differ elsewhere.
+		t.Skip("the golden corpus is recorded on Linux")
+	}
 	setupOnce.Do(func() { shared, sharedErr = newEnv() })
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
