@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -22,8 +23,27 @@ type mcpConn struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	lines  chan []byte
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 	nextID int
+}
+
+// lockedBuffer collects the server's log, written by exec's goroutine and
+// read when a case fails.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func (e env) startMCP(t *testing.T, dir string, args ...string) *mcpConn {
@@ -39,7 +59,7 @@ func (e env) startMCP(t *testing.T, dir string, args ...string) *mcpConn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &mcpConn{t: t, cmd: cmd, in: in, lines: make(chan []byte, 16), stderr: new(bytes.Buffer)}
+	c := &mcpConn{t: t, cmd: cmd, in: in, lines: make(chan []byte, 16), stderr: new(lockedBuffer)}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -65,6 +85,12 @@ func (e env) startMCP(t *testing.T, dir string, args ...string) *mcpConn {
 // for the server to stop its jobs and exit.
 func (c *mcpConn) close() {
 	c.in.Close()
+	// Read what the server still sends, so that it never blocks on a
+	// full pipe while it ends.
+	go func() {
+		for range c.lines {
+		}
+	}()
 	done := make(chan error, 1)
 	go func() { done <- c.cmd.Wait() }()
 	select {
