@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -34,18 +32,6 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[RerenderResult](), reflect.TypeFor[shell.RenderResult]()},
 	{reflect.TypeFor[RerenderDetails](), reflect.TypeFor[shell.RenderDetails]()},
 	{reflect.TypeFor[ShownStream](), reflect.TypeFor[shell.ShownStream]()},
-	{reflect.TypeFor[ReadInput](), reflect.TypeFor[files.ReadInput]()},
-	{reflect.TypeFor[ReadResult](), reflect.TypeFor[files.ReadResult]()},
-	{reflect.TypeFor[ReadDetails](), reflect.TypeFor[files.ReadDetails]()},
-	{reflect.TypeFor[LsInput](), reflect.TypeFor[files.LsInput]()},
-	{reflect.TypeFor[LsResult](), reflect.TypeFor[files.LsResult]()},
-	{reflect.TypeFor[LsDetails](), reflect.TypeFor[files.LsDetails]()},
-	{reflect.TypeFor[GrepInput](), reflect.TypeFor[search.GrepInput]()},
-	{reflect.TypeFor[GrepResult](), reflect.TypeFor[search.GrepResult]()},
-	{reflect.TypeFor[GrepDetails](), reflect.TypeFor[search.GrepDetails]()},
-	{reflect.TypeFor[FindInput](), reflect.TypeFor[search.FindInput]()},
-	{reflect.TypeFor[FindResult](), reflect.TypeFor[search.FindResult]()},
-	{reflect.TypeFor[FindDetails](), reflect.TypeFor[search.FindDetails]()},
 }
 
 // Each type of the API has the exported fields of its implementation, in
@@ -130,10 +116,6 @@ func TestConversionsCarryEveryField(t *testing.T) {
 	}
 	check("BashInput.impl", BashInput{}, func(x any) any { return x.(BashInput).impl() })
 	check("newBashResult", shell.Result{}, func(x any) any { return newBashResult(x.(shell.Result)) })
-	check("newReadResult", files.ReadResult{}, func(x any) any { return newReadResult(x.(files.ReadResult)) })
-	check("newLsResult", files.LsResult{}, func(x any) any { return newLsResult(x.(files.LsResult)) })
-	check("newGrepResult", search.GrepResult{}, func(x any) any { return newGrepResult(x.(search.GrepResult)) })
-	check("newFindResult", search.FindResult{}, func(x any) any { return newFindResult(x.(search.FindResult)) })
 	check("newHistoryRecords", []shell.Record{}, func(x any) any { return newHistoryRecords(x.([]shell.Record)) })
 	check("newRerenderResult", shell.RenderResult{}, func(x any) any { return newRerenderResult(x.(shell.RenderResult)) })
 	check("newJobInfos", []shell.JobInfo{}, func(x any) any { return newJobInfos(x.([]shell.JobInfo)) })

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -132,11 +131,15 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err := t.open(); err != nil {
 		return GrepResult{}, err
 	}
-	r, err := t.search.Grep(ctx, search.GrepInput(in))
+	q, err := grepQuery(in)
 	if err != nil {
 		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
-	res := newGrepResult(r)
+	f, err := t.search.Grep(ctx, q)
+	if err != nil {
+		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
+	}
+	res := grepResult(in, q.Mode, f)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }
@@ -147,11 +150,15 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err := t.open(); err != nil {
 		return FindResult{}, err
 	}
-	r, err := t.search.Find(ctx, search.FindInput(in))
+	q, err := findQuery(in)
 	if err != nil {
 		return FindResult{}, clipError(err, in.Pattern, in.Path)
 	}
-	res := newFindResult(r)
+	names, err := t.search.Find(ctx, q)
+	if err != nil {
+		return FindResult{}, clipError(err, in.Pattern, in.Path)
+	}
+	res := findResult(in, names)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }

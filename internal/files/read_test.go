@@ -455,8 +455,8 @@ func TestShellQuote(t *testing.T) {
 		"$HOME/x":      `'$HOME/x'`,
 		"":             "''",
 	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,125 @@
+package spillway
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spillway-dev/spillway/internal/files"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// emptyDirText is the whole text of an ls of an empty directory.
+const emptyDirText = "(empty directory)"
+
+// lsResult shows the names of a listing that fit its byte limit and, when
+// above zero, its token limit (estimated), then the notices. A listing
+// the byte limit cuts is written whole to a spill file.
+func (t *Toolset) lsResult(l files.Listing) LsResult {
+	var res LsResult
+	if l.Total == 0 {
+		res.Text = emptyDirText
+		return res
+	}
+	var b strings.Builder
+	byBytes, byTokens := false, false
+	var tokens output.TokenCounter
+	for _, name := range l.Names {
+		if b.Len()+len(name)+1 > l.MaxBytes {
+			byBytes = true
+			break
+		}
+		if l.MaxTokens > 0 {
+			with := tokens
+			with.WriteString(name)
+			with.WriteString("\n")
+			if with.Tokens() > int64(l.MaxTokens) {
+				byTokens = true
+				break
+			}
+			tokens = with
+		}
+		b.WriteString(name)
+		b.WriteByte('\n')
+		res.Entries = append(res.Entries, name)
+	}
+	shown := int64(len(res.Entries))
+	d := &res.Details
+	d.Count = len(res.Entries)
+	d.EntryLimitReached = l.Total > int64(l.Limit)
+	tr := &d.Truncation
+	tr.TotalLines, tr.TotalBytes = l.Total, l.TotalBytes
+	tr.OutputLines, tr.OutputBytes = shown, int64(b.Len())
+	var notices []string
+	if byBytes || byTokens {
+		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
+		cause := output.FormatSize(int64(l.MaxBytes))
+		if byTokens {
+			tr.TruncatedBy, cause = output.ByTokens, fmt.Sprintf("%d tokens", l.MaxTokens)
+		}
+		// Of what the full output holds, as find and grep say it: the
+		// entry limit, when it binds too, has a notice of its own.
+		listed := int64(len(l.Names))
+		n := fmt.Sprintf("[%s limit reached: %d of %s shown", cause, shown, output.Plural(listed, "entry", "entries"))
+		path, failure := t.spillNames("ls", l.Names)
+		switch {
+		case failure != "":
+			n += ". Full output could not be saved: " + failure
+		case path != "":
+			next := output.ReadCall(path, shown+1, listed-shown, 0)
+			d.FullOutputPath, d.Next = path, []output.Call{next}
+			n += ". Full output: " + path + ". To see the rest: read it with " + next.Words(true)
+		}
+		notices = append(notices, n+"]")
+	}
+	if d.EntryLimitReached {
+		if !byBytes && !byTokens {
+			tr.Truncated, tr.TruncatedBy = true, output.ByLines
+		}
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]",
+			l.Limit, output.Noun(int64(l.Limit), "entry", "entries"), l.Total, l.Total))
+	}
+	res.Text = joinNotices(b.String(), notices)
+	return res
+}
+
+// spillNames writes names, one a line, to a new spill file of the tool,
+// and says where it is (or why it is not).
+func (t *Toolset) spillNames(tool string, names []string) (path, failure string) {
+	if t.spill == nil {
+		return "", ""
+	}
+	sp, err := t.spill.Opener(tool, t.spill.NextSeq(), "output")()
+	if err != nil {
+		return "", err.Error()
+	}
+	var b []byte
+	for _, name := range names {
+		b = append(b, name...)
+		b = append(b, '\n')
+	}
+	_, werr := sp.Write(b)
+	if cerr := sp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return sp.Path(), werr.Error()
+	}
+	return sp.Path(), ""
+}
+
+// joinNotices puts the notices after the content, a blank line between.
+func joinNotices(content string, notices []string) string {
+	if len(notices) == 0 {
+		return content
+	}
+	var b strings.Builder
+	b.WriteString(content)
+	if content != "" {
+		if !strings.HasSuffix(content, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(strings.Join(notices, "\n"))
+	return b.String()
+}
