@@ -2,7 +2,6 @@ package spillway
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
@@ -56,20 +55,9 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if err := t.open(); err != nil {
 		return LsResult{}, err
 	}
-	if in.Limit < 0 {
-		return LsResult{}, clipError(fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit), in.Path)
-	}
-	l, err := t.files.List(ctx, in.Path, in.Limit)
+	res, err := listDir(ctx, t.files, t.spill, in)
 	if err != nil {
 		return LsResult{}, clipError(err, in.Path)
-	}
-	res := t.lsResult(l)
-	if res.Details.EntryLimitReached {
-		more := output.Call{"tool": "ls", "limit": l.Total}
-		if in.Path != "" {
-			more["path"] = in.Path
-		}
-		res.Details.Next = append(res.Details.Next, more)
 	}
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
 	return res, nil

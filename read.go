@@ -2,10 +2,7 @@ package spillway
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -84,36 +81,14 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	if err := t.open(); err != nil {
 		return ReadResult{}, err
 	}
-	if err := checkReadInput(in); err != nil {
-		return ReadResult{}, clipError(err, in.Path)
-	}
-	p, err := t.files.Read(ctx, files.Request{
-		Path: in.Path, Line: int64(in.Offset), Char: int64(in.CharOffset),
-		MaxLines: in.Limit, LineNumbers: in.LineNumbers,
-	})
+	res, err := readFile(ctx, t.files, in)
 	if err != nil {
 		return ReadResult{}, clipError(err, in.Path)
 	}
-	res := readResult(p)
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {
 		res.Details.Tokens = output.EstimateTokensString(res.Text)
 	}
 	return res, nil
-}
-
-// checkReadInput refuses the parameters no page answers.
-func checkReadInput(in ReadInput) error {
-	switch {
-	case in.Path == "":
-		return errors.New("path is required: the file to read")
-	case in.Offset < 0:
-		return fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
-	case in.Limit < 0:
-		return fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
-	case in.CharOffset < 0:
-		return fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
-	}
-	return nil
 }

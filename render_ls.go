@@ -1,20 +1,44 @@
 package spillway
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/files"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
 
 // emptyDirText is the whole text of an ls of an empty directory.
 const emptyDirText = "(empty directory)"
 
+// listDir runs an ls call on the file engine and renders the listing it
+// returns; a listing the byte limit cuts is spilled to store (nil: not
+// kept).
+func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInput) (LsResult, error) {
+	if in.Limit < 0 {
+		return LsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
+	}
+	l, err := tl.List(ctx, in.Path, in.Limit)
+	if err != nil {
+		return LsResult{}, err
+	}
+	res := lsResult(l, store)
+	if res.Details.EntryLimitReached {
+		more := output.Call{"tool": "ls", "limit": l.Total}
+		if in.Path != "" {
+			more["path"] = in.Path
+		}
+		res.Details.Next = append(res.Details.Next, more)
+	}
+	return res, nil
+}
+
 // lsResult shows the names of a listing that fit its byte limit and, when
 // above zero, its token limit (estimated), then the notices. A listing
-// the byte limit cuts is written whole to a spill file.
-func (t *Toolset) lsResult(l files.Listing) LsResult {
+// the byte limit cuts is written whole to a spill file of store.
+func lsResult(l files.Listing, store *spill.Store) LsResult {
 	var res LsResult
 	if l.Total == 0 {
 		res.Text = emptyDirText
@@ -60,7 +84,7 @@ func (t *Toolset) lsResult(l files.Listing) LsResult {
 		// entry limit, when it binds too, has a notice of its own.
 		listed := int64(len(l.Names))
 		n := fmt.Sprintf("[%s limit reached: %d of %s shown", cause, shown, output.Plural(listed, "entry", "entries"))
-		path, failure := t.spillNames("ls", l.Names)
+		path, failure := spillNames(store, "ls", l.Names)
 		switch {
 		case failure != "":
 			n += ". Full output could not be saved: " + failure
@@ -82,13 +106,13 @@ func (t *Toolset) lsResult(l files.Listing) LsResult {
 	return res
 }
 
-// spillNames writes names, one a line, to a new spill file of the tool,
-// and says where it is (or why it is not).
-func (t *Toolset) spillNames(tool string, names []string) (path, failure string) {
-	if t.spill == nil {
+// spillNames writes names, one a line, to a new spill file of the tool
+// in store, and says where it is (or why it is not).
+func spillNames(store *spill.Store, tool string, names []string) (path, failure string) {
+	if store == nil {
 		return "", ""
 	}
-	sp, err := t.spill.Opener(tool, t.spill.NextSeq(), "output")()
+	sp, err := store.Opener(tool, store.NextSeq(), "output")()
 	if err != nil {
 		return "", err.Error()
 	}

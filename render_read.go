@@ -1,6 +1,8 @@
 package spillway
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/files"
@@ -15,6 +17,29 @@ const (
 
 // emptyFileText is the whole text of a read of an empty file.
 const emptyFileText = "(empty file)"
+
+// readFile runs a read call on the file engine and renders the page it
+// returns.
+func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (ReadResult, error) {
+	switch {
+	case in.Path == "":
+		return ReadResult{}, errors.New("path is required: the file to read")
+	case in.Offset < 0:
+		return ReadResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
+	case in.Limit < 0:
+		return ReadResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
+	case in.CharOffset < 0:
+		return ReadResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
+	}
+	p, err := tl.Read(ctx, files.Request{
+		Path: in.Path, Line: int64(in.Offset), Char: int64(in.CharOffset),
+		MaxLines: in.Limit, LineNumbers: in.LineNumbers,
+	})
+	if err != nil {
+		return ReadResult{}, err
+	}
+	return readResult(p), nil
+}
 
 // readResult turns a page into the read result: an image, part of one
 // line, a line too long to show, or lines; the notices say what was left

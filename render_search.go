@@ -1,6 +1,7 @@
 package spillway
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,6 +14,34 @@ const (
 	noMatches = "No matches found"
 	noFiles   = "No files found matching pattern"
 )
+
+// grepFiles runs a grep call on the search engine and renders what it
+// found.
+func grepFiles(ctx context.Context, s *search.Searcher, in GrepInput) (GrepResult, error) {
+	q, err := grepQuery(in)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	f, err := s.Grep(ctx, q)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	return grepResult(in, q.Mode, f), nil
+}
+
+// findFiles runs a find call on the search engine and renders what it
+// found.
+func findFiles(ctx context.Context, s *search.Searcher, in FindInput) (FindResult, error) {
+	q, err := findQuery(in)
+	if err != nil {
+		return FindResult{}, err
+	}
+	names, err := s.Find(ctx, q)
+	if err != nil {
+		return FindResult{}, err
+	}
+	return findResult(in, names), nil
+}
 
 // grepQuery checks a grep call's parameters and compiles its pattern.
 func grepQuery(in GrepInput) (search.Query, error) {

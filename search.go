@@ -131,15 +131,10 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	if err := t.open(); err != nil {
 		return GrepResult{}, err
 	}
-	q, err := grepQuery(in)
+	res, err := grepFiles(ctx, t.search, in)
 	if err != nil {
 		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
-	f, err := t.search.Grep(ctx, q)
-	if err != nil {
-		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
-	}
-	res := grepResult(in, q.Mode, f)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }
@@ -150,15 +145,10 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	if err := t.open(); err != nil {
 		return FindResult{}, err
 	}
-	q, err := findQuery(in)
+	res, err := findFiles(ctx, t.search, in)
 	if err != nil {
 		return FindResult{}, clipError(err, in.Pattern, in.Path)
 	}
-	names, err := t.search.Find(ctx, q)
-	if err != nil {
-		return FindResult{}, clipError(err, in.Pattern, in.Path)
-	}
-	res := findResult(in, names)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
 }
