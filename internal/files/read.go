@@ -62,8 +62,7 @@ type LinePart struct {
 	// Chars the number of characters shown; when none are, the line has
 	// Skipped characters in all.
 	From, Chars, Skipped int64
-	// LineBytes is the line's size so far ('\n' excluded): all of it
-	// unless More.
+	// LineBytes is the line's size, its ending excluded.
 	LineBytes int64
 	// More: characters follow in the line. ByTokens: the token limit,
 	// not the byte limit, ended the part.
