@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // newTestTools returns file tools rooted in a new temporary directory.
@@ -50,7 +49,6 @@ func read(t *testing.T, tl *Tools, in Request) Page {
 	}
 	return p
 }
-
 
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{
