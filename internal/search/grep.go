@@ -243,11 +243,10 @@ type grepRun struct {
 	maxChars int
 	rep      *report
 
-	matches  int // matching lines shown (files, in files mode)
-	files    int // files shown
-	reached  bool
-	linesCut int
-	shown    bool // a group was shown (for the "--" separators)
+	matches int // matching lines shown (files, in files mode)
+	files   int // files shown
+	reached bool
+	shown   bool // a group was shown (for the "--" separators)
 	// capped names a file whose lines passed maxHeld: the search stopped.
 	capped string
 	// binaryFile names the file given as path when it is binary.
@@ -310,7 +309,6 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		prev = h.line
 		text, cut := displayLine(h, g.maxChars)
 		if cut {
-			g.linesCut++
 			abs := path
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(g.cwd, abs)
