@@ -45,9 +45,9 @@ func (in BashInput) impl() shell.Input {
 	return out
 }
 
-func newBashResult(r shell.Result) BashResult {
+func newBashResult(r shell.Result) bashResult {
 	d := r.Details
-	return BashResult{
+	return bashResult{
 		Text: r.Text,
 		Details: BashDetails{
 			ExitCode:         d.ExitCode,
@@ -100,8 +100,8 @@ func newHistoryRecords(records []shell.Record) []HistoryRecord {
 	return convertAll(records, newHistoryRecord)
 }
 
-func newRerenderResult(r shell.RenderResult) RerenderResult {
-	return RerenderResult{
+func newRerenderResult(r shell.RenderResult) rerenderResult {
+	return rerenderResult{
 		Text: r.Text,
 		Details: RerenderDetails{
 			Record: newHistoryRecord(r.Details.Record),

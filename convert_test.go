@@ -18,7 +18,6 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[CheckJobInput](), reflect.TypeFor[shell.CheckInput]()},
 	{reflect.TypeFor[KillJobInput](), reflect.TypeFor[shell.KillInput]()},
 	{reflect.TypeFor[WriteStdinInput](), reflect.TypeFor[shell.WriteInput]()},
-	{reflect.TypeFor[BashResult](), reflect.TypeFor[shell.Result]()},
 	{reflect.TypeFor[BashDetails](), reflect.TypeFor[shell.Details]()},
 	{reflect.TypeFor[StreamDetails](), reflect.TypeFor[shell.StreamDetails]()},
 	{reflect.TypeFor[Failure](), reflect.TypeFor[shell.Failure]()},
@@ -26,10 +25,7 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[JobInfo](), reflect.TypeFor[shell.JobInfo]()},
 	{reflect.TypeFor[StreamRecord](), reflect.TypeFor[shell.StreamRecord]()},
 	{reflect.TypeFor[SessionInfo](), reflect.TypeFor[shell.SessionInfo]()},
-	{reflect.TypeFor[HistoryFilter](), reflect.TypeFor[shell.HistoryFilter]()},
 	{reflect.TypeFor[HistoryRecord](), reflect.TypeFor[shell.Record]()},
-	{reflect.TypeFor[RerenderInput](), reflect.TypeFor[shell.RenderInput]()},
-	{reflect.TypeFor[RerenderResult](), reflect.TypeFor[shell.RenderResult]()},
 	{reflect.TypeFor[RerenderDetails](), reflect.TypeFor[shell.RenderDetails]()},
 	{reflect.TypeFor[ShownStream](), reflect.TypeFor[shell.ShownStream]()},
 }
@@ -235,9 +231,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		name      string
 		api, impl any
 	}{
-		{"TTYRows", TTYRows, shell.TTYRows},
-		{"TTYCols", TTYCols, shell.TTYCols},
-		{"DefaultWriteStdinWait", DefaultWriteStdinWait, shell.DefaultWriteWait},
 		{"StreamCeiling", StreamCeiling, policy.StreamCeiling},
 		{"LinesCeiling", LinesCeiling, policy.LinesCeiling},
 		{"FormatText", render.Format(FormatText), render.FormatText},
@@ -245,12 +238,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 	} {
 		if c.api != c.impl {
 			t.Errorf("%s is %v, the implementation's %v", c.name, c.api, c.impl)
-		}
-	}
-	for _, name := range []string{"", "text", "json"} {
-		f, err := ParseFormat(name)
-		if want, _ := render.ParseFormat(name); err != nil || render.Format(f) != want {
-			t.Errorf("ParseFormat(%q) = %q, %v; want %q", name, f, err, want)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // The ls tool on a file engine of its own limits, without a spill store.
 
-func listPage(t *testing.T, tl *files.Tools, in LsInput) LsResult {
+func listPage(t *testing.T, tl *files.Tools, in LsInput) lsResult {
 	t.Helper()
 	res, err := listDir(context.Background(), tl, nil, in)
 	if err != nil {

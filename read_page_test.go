@@ -48,7 +48,7 @@ func linesOf(s string, from, to int) string {
 	return strings.Join(lines[from-1:to], "")
 }
 
-func readPage(t *testing.T, tl *files.Tools, in ReadInput) ReadResult {
+func readPage(t *testing.T, tl *files.Tools, in ReadInput) readResult {
 	t.Helper()
 	res, err := readFile(context.Background(), tl, in)
 	if err != nil {

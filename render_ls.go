@@ -16,15 +16,15 @@ const emptyDirText = "(empty directory)"
 // listDir runs an ls call on the file engine and renders the listing it
 // returns; a listing the byte limit cuts is spilled to store (nil: not
 // kept).
-func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInput) (LsResult, error) {
+func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInput) (lsResult, error) {
 	if in.Limit < 0 {
-		return LsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
+		return lsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
 	}
 	l, err := tl.List(ctx, in.Path, in.Limit)
 	if err != nil {
-		return LsResult{}, err
+		return lsResult{}, err
 	}
-	res := lsResult(l, store)
+	res := listingResult(l, store)
 	if res.Details.EntryLimitReached {
 		more := output.Call{"tool": "ls", "limit": l.Total}
 		if in.Path != "" {
@@ -35,11 +35,11 @@ func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInpu
 	return res, nil
 }
 
-// lsResult shows the names of a listing that fit its byte limit and, when
+// listingResult shows the names of a listing that fit its byte limit and, when
 // above zero, its token limit (estimated), then the notices. A listing
 // the byte limit cuts is written whole to a spill file of store.
-func lsResult(l files.Listing, store *spill.Store) LsResult {
-	var res LsResult
+func listingResult(l files.Listing, store *spill.Store) lsResult {
+	var res lsResult
 	if l.Total == 0 {
 		res.Text = emptyDirText
 		return res

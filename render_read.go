@@ -20,34 +20,34 @@ const emptyFileText = "(empty file)"
 
 // readFile runs a read call on the file engine and renders the page it
 // returns.
-func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (ReadResult, error) {
+func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (readResult, error) {
 	switch {
 	case in.Path == "":
-		return ReadResult{}, errors.New("path is required: the file to read")
+		return readResult{}, errors.New("path is required: the file to read")
 	case in.Offset < 0:
-		return ReadResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
+		return readResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
 	case in.Limit < 0:
-		return ReadResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
+		return readResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
 	case in.CharOffset < 0:
-		return ReadResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
+		return readResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
 	}
 	p, err := tl.Read(ctx, files.Request{
 		Path: in.Path, Line: int64(in.Offset), Char: int64(in.CharOffset),
 		MaxLines: in.Limit, LineNumbers: in.LineNumbers,
 	})
 	if err != nil {
-		return ReadResult{}, err
+		return readResult{}, err
 	}
-	return readResult(p), nil
+	return pageResult(p), nil
 }
 
-// readResult turns a page into the read result: an image, part of one
+// pageResult turns a page into the read result: an image, part of one
 // line, a line too long to show, or lines; the notices say what was left
 // out and how to read on.
-func readResult(p files.Page) ReadResult {
+func pageResult(p files.Page) readResult {
 	switch {
 	case p.Image != nil:
-		return ReadResult{
+		return readResult{
 			Text: fmt.Sprintf("[Image %s (%s, %s)]", p.Path, p.Mime, output.FormatSize(p.Size)),
 			Details: ReadDetails{
 				Path: p.Path, Kind: kindImage, MimeType: p.Mime, Offset: 1,
@@ -66,7 +66,7 @@ func readResult(p files.Page) ReadResult {
 
 // linesResult shows lines of a text file, then a blank line and the
 // notices, each on a line of its own.
-func linesResult(p files.Page) ReadResult {
+func linesResult(p files.Page) readResult {
 	total, offset := p.TotalLines, p.Line
 	last := offset + p.Shown - 1
 	d := ReadDetails{
@@ -77,7 +77,7 @@ func linesResult(p files.Page) ReadResult {
 	tr.TotalLines, tr.TotalBytes = total, p.Size
 	tr.OutputLines, tr.OutputBytes = p.Shown, int64(len(p.Text))
 	tr.LinesCut = p.LinesCut
-	res := ReadResult{Content: p.Content}
+	res := readResult{Content: p.Content}
 
 	switch {
 	case total == 0 && offset == 1:
@@ -124,7 +124,7 @@ func linesResult(p files.Page) ReadResult {
 // linePartResult shows part of one line: the characters shown (with the
 // line's ending when they reach it), a blank line and the notice that
 // says where they are in the line and how to go on.
-func linePartResult(p files.Page) ReadResult {
+func linePartResult(p files.Page) readResult {
 	part, total, offset := p.Part, p.TotalLines, p.Line
 	n := part.Chars
 	d := ReadDetails{
@@ -156,7 +156,7 @@ func linePartResult(p files.Page) ReadResult {
 	default:
 		notice = fmt.Sprintf("[%s, the end of the file]", where)
 	}
-	return ReadResult{Text: joinNotices(p.Content, []string{notice}), Content: p.Content, Details: d}
+	return readResult{Text: joinNotices(p.Content, []string{notice}), Content: p.Content, Details: d}
 }
 
 // overLineResult is the read of a page whose first line alone is over the
@@ -164,7 +164,7 @@ func linePartResult(p files.Page) ReadResult {
 // (docs/profiles.md, pi): no line, and a notice that says the line's size
 // and the command that shows its start, "head -c" for the first line of
 // the file and "sed -n" for a later one.
-func overLineResult(p files.Page) ReadResult {
+func overLineResult(p files.Page) readResult {
 	d := ReadDetails{
 		Path: p.Path, Kind: kindText, MimeType: p.Mime, Offset: p.Line,
 		TotalLines: p.TotalLines,
@@ -179,5 +179,5 @@ func overLineResult(p files.Page) ReadResult {
 	}
 	text := fmt.Sprintf("[Line %d is %s, exceeds %s limit. %s]",
 		p.Over.Line, output.FormatSize(p.Over.Bytes), output.FormatSize(int64(p.MaxBytes)), how)
-	return ReadResult{Text: text, Details: d}
+	return readResult{Text: text, Details: d}
 }

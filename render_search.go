@@ -17,30 +17,30 @@ const (
 
 // grepFiles runs a grep call on the search engine and renders what it
 // found.
-func grepFiles(ctx context.Context, s *search.Searcher, in GrepInput) (GrepResult, error) {
+func grepFiles(ctx context.Context, s *search.Searcher, in GrepInput) (grepResult, error) {
 	q, err := grepQuery(in)
 	if err != nil {
-		return GrepResult{}, err
+		return grepResult{}, err
 	}
 	f, err := s.Grep(ctx, q)
 	if err != nil {
-		return GrepResult{}, err
+		return grepResult{}, err
 	}
-	return grepResult(in, q.Mode, f), nil
+	return foundResult(in, q.Mode, f), nil
 }
 
 // findFiles runs a find call on the search engine and renders what it
 // found.
-func findFiles(ctx context.Context, s *search.Searcher, in FindInput) (FindResult, error) {
+func findFiles(ctx context.Context, s *search.Searcher, in FindInput) (findResult, error) {
 	q, err := findQuery(in)
 	if err != nil {
-		return FindResult{}, err
+		return findResult{}, err
 	}
 	names, err := s.Find(ctx, q)
 	if err != nil {
-		return FindResult{}, err
+		return findResult{}, err
 	}
-	return findResult(in, names), nil
+	return namesResult(in, names), nil
 }
 
 // grepQuery checks a grep call's parameters and compiles its pattern.
@@ -73,9 +73,9 @@ func grepQuery(in GrepInput) (search.Query, error) {
 	return search.Query{Matcher: m, Path: in.Path, Glob: in.Glob, Mode: mode, Context: in.Context, Limit: in.Limit}, nil
 }
 
-// grepResult shows what a grep in mode found, then the notices: what the byte
+// foundResult shows what a grep in mode found, then the notices: what the byte
 // limit, the match limit and the line length left out, and how to see it.
-func grepResult(in GrepInput, mode string, f search.Found) GrepResult {
+func foundResult(in GrepInput, mode string, f search.Found) grepResult {
 	out := f.Out
 	d := GrepDetails{
 		MatchCount:        f.Matches,
@@ -136,7 +136,7 @@ func grepResult(in GrepInput, mode string, f search.Found) GrepResult {
 	if f.Count == 0 {
 		body = noMatches
 	}
-	return GrepResult{Text: joinText(body, notices), Details: d, Content: content}
+	return grepResult{Text: joinText(body, notices), Details: d, Content: content}
 }
 
 // grepCall is in as a call of the grep tool, the parameters it was given
@@ -186,8 +186,8 @@ func findQuery(in FindInput) (search.NameQuery, error) {
 	return search.NameQuery{Glob: pattern, Path: in.Path, Type: typ, Limit: in.Limit}, nil
 }
 
-// findResult shows the paths a find found, then the notices.
-func findResult(in FindInput, names search.Names) FindResult {
+// namesResult shows the paths a find found, then the notices.
+func namesResult(in FindInput, names search.Names) findResult {
 	out := names.Out
 	d := FindDetails{
 		Count:              int(out.Truncation.OutputLines),
@@ -224,7 +224,7 @@ func findResult(in FindInput, names search.Names) FindResult {
 	if names.Count == 0 {
 		body = noFiles
 	}
-	return FindResult{Text: joinText(body, notices), Details: d, Content: content}
+	return findResult{Text: joinText(body, notices), Details: d, Content: content}
 }
 
 // shownLines are the result lines shown, without the last '\n'.

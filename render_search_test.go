@@ -19,7 +19,7 @@ func TestSearchNoticesOfStopsAndSkips(t *testing.T) {
 		}
 	}
 	skipped := []string{"a (permission denied)", "b (permission denied)", "c/ (permission denied)", "d (permission denied)", "e (permission denied)", "f (permission denied)", "g (permission denied)"}
-	g := grepResult(GrepInput{Pattern: "needle"}, search.ModeContent, search.Found{
+	g := foundResult(GrepInput{Pattern: "needle"}, search.ModeContent, search.Found{
 		Lines:   lines("d0/f000.txt:1: needle\n", 1, skipped...),
 		Matches: 1, Files: 1, Limit: 100,
 		Capped: "d0/f000.txt", Held: 4 << 10,
@@ -34,11 +34,11 @@ func TestSearchNoticesOfStopsAndSkips(t *testing.T) {
 		t.Errorf("grep details %+v", d)
 	}
 
-	f := findResult(FindInput{Pattern: "*"}, search.Names{Lines: lines("locked.txt\nsecret/\n", 2, "secret/ (permission denied)"), Limit: 1000})
+	f := namesResult(FindInput{Pattern: "*"}, search.Names{Lines: lines("locked.txt\nsecret/\n", 2, "secret/ (permission denied)"), Limit: 1000})
 	if want := "locked.txt\nsecret/\n\n[Skipped 1 unreadable path: secret/ (permission denied)]"; f.Text != want || f.Details.Count != 2 {
 		t.Errorf("find:\n got %q\nwant %q (%+v)", f.Text, want, f.Details)
 	}
-	if n := findResult(FindInput{Pattern: "*"}, search.Names{Lines: lines("", 0), Limit: 1000}); n.Text != "No files found matching pattern" || n.Content != "" {
+	if n := namesResult(FindInput{Pattern: "*"}, search.Names{Lines: lines("", 0), Limit: 1000}); n.Text != "No files found matching pattern" || n.Content != "" {
 		t.Errorf("find nothing: %q", n.Text)
 	}
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package schema
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 type inner struct {
@@ -130,8 +131,8 @@ func TestToolDefinitions(t *testing.T) {
 	// Every details field the tools return is described for the model.
 	for _, tool := range tools {
 		for _, prop := range tool.OutputSchema.(object).Props {
-			if _, ok := spillway.DetailDoc(prop.Name); !ok {
-				t.Errorf("%s details field %q has no description (spillway.DetailDoc)", tool.Name, prop.Name)
+			if _, ok := registry.DetailDoc(prop.Name); !ok {
+				t.Errorf("%s details field %q has no description (registry.DetailDoc)", tool.Name, prop.Name)
 			}
 		}
 	}

@@ -1,49 +1,36 @@
-package spillway
+package registry
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"reflect"
 	"slices"
 	"strings"
 	"time"
 )
 
-// An ArgsError is a call whose arguments do not fit the tool's parameters:
-// an unknown or missing parameter, a value of the wrong type or out of
-// bounds, or parameters of different methods together. The MCP server
-// returns it as an isError result; the CLI exits with status 2.
-type ArgsError struct {
-	// Tool is the name of the tool called.
-	Tool string
-	// Err says what does not fit, naming the parameter.
-	Err error
-}
-
-func (e *ArgsError) Error() string { return e.Tool + ": " + e.Err.Error() }
-
-func (e *ArgsError) Unwrap() error { return e.Err }
-
-// A call is a tool call checked against the table: the method it asks for
+// A Call is a tool call checked against the table: the method it asks for
 // and its Go input, filled from the arguments.
-type call struct {
-	tool   Tool
-	method Method
-	// in points to the method's input (a *BashInput for bash's Run).
-	in reflect.Value
+type Call struct {
+	Method Method
+	// In points to the method's input (a *BashInput for bash's Run).
+	In reflect.Value
 }
 
-// decodeArgs checks the arguments of a call of tool t — a JSON object of
+// Decode checks the arguments of a call of tool t — a JSON object of
 // parameters by name, as an MCP client sends them — against t's
 // parameters, and fills the Go input of the method they ask for. It does
 // the checking itself, with errors that name the parameter and say what is
 // wanted, rather than with a general JSON schema validator, whose decoding
 // cost more than the rest of a small call.
-func decodeArgs(t Tool, raw json.RawMessage) (call, error) {
-	fail := func(format string, args ...any) (call, error) {
-		return call{}, &ArgsError{Tool: t.Name, Err: fmt.Errorf(format, args...)}
+// Its errors name the parameter and say what is wanted; the caller
+// names the tool.
+func Decode[P any](t Tool[P], raw json.RawMessage) (Call, error) {
+	fail := func(format string, args ...any) (Call, error) {
+		return Call{}, fmt.Errorf(format, args...)
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -95,13 +82,13 @@ func decodeArgs(t Tool, raw json.RawMessage) (call, error) {
 			return fail("parameter %q: %v", p.Name, err)
 		}
 	}
-	return call{tool: t, method: m, in: in}, nil
+	return Call{Method: m, In: in}, nil
 }
 
 // method returns the method a call with the given parameters asks for:
 // the one its selecting parameter names (check_pid: CheckJob), else Run.
 // Every parameter given must belong to it.
-func (t Tool) method(values map[string]any) (Method, error) {
+func (t Tool[P]) method(values map[string]any) (Method, error) {
 	var selectors, given []string
 	for _, p := range t.Params {
 		if !p.Selects {
@@ -163,7 +150,7 @@ func isZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
 
 // decode checks one argument against p and returns its Go value: a string,
 // an int64, a bool, a time.Duration, a []string or a map[string]string.
-func (p Param) decode(v json.RawMessage) (any, error) {
+func (p Param[P]) decode(v json.RawMessage) (any, error) {
 	var x any
 	dec := json.NewDecoder(bytes.NewReader(v))
 	dec.UseNumber()
@@ -263,25 +250,26 @@ func setField(in reflect.Value, name string, x any) error {
 }
 
 // fieldByTag finds the field of struct t whose json tag names name.
-func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for _, f := range reflect.VisibleFields(t) {
-		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == name && f.IsExported() {
-			return f, true
+func fieldByTag(t reflect.Type, name string) (fields.Field, bool) {
+	var found fields.Field
+	ok := false
+	fields.Walk(t, "json", func(f fields.Field) bool {
+		if f.Name == name && !ok {
+			found, ok = f, true
 		}
-	}
-	return reflect.StructField{}, false
+		return false
+	})
+	return found, ok
 }
 
 // ParamNames lists the json names of the fields of a tool's Go input, in
 // order: what the table must declare for it.
 func ParamNames(input reflect.Type) []string {
 	var names []string
-	for _, f := range reflect.VisibleFields(input) {
-		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.IsExported() && !f.Anonymous && tag != "" && tag != "-" {
-			names = append(names, tag)
-		}
-	}
+	fields.Walk(input, "json", func(f fields.Field) bool {
+		names = append(names, f.Name)
+		return false
+	})
 	return names
 }
 

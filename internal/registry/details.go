@@ -1,4 +1,4 @@
-package spillway
+package registry
 
 // DetailDoc describes a field of the tools' details by its JSON name
 // ("exit_code"); ok is false for a field it does not know.

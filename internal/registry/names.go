@@ -1,4 +1,4 @@
-package spillway
+package registry
 
 import (
 	"strconv"
@@ -10,16 +10,20 @@ import (
 // tools table, so that a tool added to the table is never missing from the
 // words that introduce the server.
 
-// coreTools names the tools an agent lives on, in the table's order:
+// CoreTools names the tools an agent lives on, in the table's order:
 // those that are CLI commands too.
-func coreTools() []string { return toolNames(func(t Tool) bool { return !t.MCPOnly }) }
+func CoreTools[P any](tools []Tool[P]) []string {
+	return toolNames(tools, func(t Tool[P]) bool { return !t.MCPOnly })
+}
 
-// jobTools names the tools that only an MCP session has: they manage the
+// JobTools names the tools that only an MCP session has: they manage the
 // background jobs and the history that a one-shot CLI session does not
 // keep.
-func jobTools() []string { return toolNames(func(t Tool) bool { return t.MCPOnly }) }
+func JobTools[P any](tools []Tool[P]) []string {
+	return toolNames(tools, func(t Tool[P]) bool { return t.MCPOnly })
+}
 
-func toolNames(keep func(Tool) bool) []string {
+func toolNames[P any](tools []Tool[P], keep func(Tool[P]) bool) []string {
 	var names []string
 	for _, t := range tools {
 		if keep(t) {
@@ -29,11 +33,11 @@ func toolNames(keep func(Tool) bool) []string {
 	return names
 }
 
-// ToolsSummary says in one phrase which tools spillway serves, e.g.
+// Summary says in one phrase which tools spillway serves, e.g.
 // "eight tools: bash, read, grep, find, ls, and write_stdin, jobs, history
 // for background commands and past calls".
-func ToolsSummary() string {
-	core, jobs := coreTools(), jobTools()
+func Summary[P any](tools []Tool[P]) string {
+	core, jobs := CoreTools(tools), JobTools(tools)
 	return numberWord(len(core)+len(jobs)) + " tools: " + strings.Join(core, ", ") +
 		", and " + strings.Join(jobs, ", ") + " for background commands and past calls"
 }

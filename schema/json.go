@@ -1,10 +1,10 @@
-package mcpserver
+package schema
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"reflect"
-	"strings"
 	"time"
 )
 
@@ -79,7 +79,7 @@ func outputSchema(t reflect.Type, desc func(string) (string, bool)) object {
 	o := schemaOf(t, desc)
 	obj, ok := o.(object)
 	if !ok {
-		panic("mcpserver: details type " + t.String() + " is not a struct")
+		panic("schema: details type " + t.String() + " is not a struct")
 	}
 	return obj
 }
@@ -140,38 +140,17 @@ func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
 func addFields(o *object, t reflect.Type, desc func(string) (string, bool)) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				addFields(o, ft, desc)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
+	fields.JSON(t, func(f fields.Field) bool {
 		s := schemaOf(f.Type, desc)
-		if d, ok := desc(name); ok {
+		if d, ok := desc(f.Name); ok {
 			s = withDescription(s, d)
 		}
-		o.Props = append(o.Props, property{Name: name, Schema: s})
-		if !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
-			o.Required = append(o.Required, name)
+		o.Props = append(o.Props, property{Name: f.Name, Schema: s})
+		if !f.Has("omitempty") && !f.Has("omitzero") {
+			o.Required = append(o.Required, f.Name)
 		}
-	}
+		return false
+	})
 }
 
 func withDescription(s any, d string) any {

@@ -1,31 +1,32 @@
-package spillway
+package registry
 
 import (
 	"fmt"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"reflect"
 	"strings"
 
 	"github.com/spillway-dev/spillway/output"
 )
 
-// toolsDoc renders docs/tools.md from the tools table: each tool's
-// description under the default policy, its parameters with their types,
-// defaults, bounds, config keys and CLI forms, and its details.
-func toolsDoc() string {
-	p := DefaultPolicy()
+// Doc renders docs/tools.md from the tools table: each tool's
+// description under the policy p (the default one), its parameters with
+// their types, defaults, bounds, config keys and CLI forms, and its
+// details.
+func Doc[P any](tools []Tool[P], p P) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from tools.go by `go test . -run TestToolsDoc -update`. Do not edit. -->\n\n")
-	b.WriteString("spillway's " + ToolsSummary() + " — as a model sees them (MCP), as a Go program calls them (the\n" +
+	b.WriteString("spillway's " + Summary(tools) + " — as a model sees them (MCP), as a Go program calls them (the\n" +
 		"`Toolset` methods, whose inputs have one field per parameter, named by its json tag) and\n" +
-		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(jobTools(), ", ") +
+		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(JobTools(tools), ", ") +
 		"\nare MCP only: a one-shot CLI command is a session that ends with it, so it has no jobs or\nhistory to show). Defaults\n" +
 		"are those of the default profile; a config key, where one is named, changes the default\n" +
 		"(docs/profiles.md gives each profile's). A value past a parameter's ceiling is held to\n" +
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
 		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
 	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
-	for _, name := range detailNames(reflect.TypeFor[output.Truncation](), "") {
+	for _, name := range DetailNames(reflect.TypeFor[output.Truncation](), "") {
 		doc, _ := DetailDoc(name)
 		fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
 	}
@@ -44,7 +45,7 @@ func toolsDoc() string {
 			b.WriteString("\n" + methods)
 		}
 		b.WriteString("\nDetails:\n\n")
-		for _, name := range detailNames(t.Details, "") {
+		for _, name := range DetailNames(t.Details, "") {
 			if doc, ok := DetailDoc(name[strings.LastIndexByte(name, '.')+1:]); ok {
 				fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
 			}
@@ -58,7 +59,7 @@ const paramTableHeader = "| parameter | type | default | bounds | config key | C
 
 // paramRow is the row of parameter prm, with the default the policy p
 // gives it.
-func paramRow(prm Param, p Policy, onCLI bool) string {
+func paramRow[P any](prm Param[P], p P, onCLI bool) string {
 	def := ""
 	if prm.Default != nil {
 		def = fmt.Sprintf("`%v`", prm.Default(p))
@@ -86,7 +87,7 @@ func paramRow(prm Param, p Policy, onCLI bool) string {
 
 // jobMethods says which parameters go to which method, for a tool with
 // more than one.
-func jobMethods(t Tool) string {
+func jobMethods[P any](t Tool[P]) string {
 	var b strings.Builder
 	for _, m := range []Method{CheckJob, KillJob, Rerender} {
 		var sel string
@@ -117,61 +118,24 @@ func jobMethods(t Tool) string {
 	return b.String() + "Without it, the call takes the other parameters.\n"
 }
 
-// detailNames lists the JSON names of the fields of a details type, and of
+// DetailNames lists the JSON names of the fields of a details type, and of
 // the fields of its objects, dotted ("stdout.truncation"); the common
 // truncation object is described once.
-func detailNames(t reflect.Type, prefix string) []string {
+func DetailNames(t reflect.Type, prefix string) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	var names []string
-	for _, f := range reflect.VisibleFields(t) {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || f.Anonymous || name == "-" || name == "" {
-			continue
-		}
-		names = append(names, prefix+name)
+	fields.Walk(t, "json", func(f fields.Field) bool {
+		names = append(names, prefix+f.Name)
 		ft := f.Type
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if ft.Kind() == reflect.Struct && name != "truncation" && prefix == "" {
-			names = append(names, detailNames(ft, prefix+name+".")...)
+		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
+			names = append(names, DetailNames(ft, prefix+f.Name+".")...)
 		}
-	}
+		return false
+	})
 	return names
-}
-
-// String names a parameter type as docs/tools.md does.
-func (t ParamType) String() string {
-	switch t {
-	case String:
-		return "string"
-	case Int:
-		return "integer"
-	case Bool:
-		return "boolean"
-	case Millis:
-		return "integer (ms)"
-	case StringList:
-		return "string list"
-	case StringMap:
-		return "object of strings"
-	}
-	return fmt.Sprintf("ParamType(%d)", int(t))
-}
-
-// String names a method as Toolset does.
-func (m Method) String() string {
-	switch m {
-	case Run:
-		return "Run"
-	case CheckJob:
-		return "CheckJob"
-	case KillJob:
-		return "KillJob"
-	case Rerender:
-		return "Rerender"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
 }
