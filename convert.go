@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -77,22 +75,6 @@ func newBashResult(r shell.Result) bashResult {
 		Stdout:  r.Stdout,
 		Stderr:  r.Stderr,
 	}
-}
-
-func newReadResult(r files.ReadResult) readResult {
-	return readResult{Text: r.Text, Details: ReadDetails(r.Details), Content: r.Content, Image: r.Image, MimeType: r.MimeType}
-}
-
-func newLsResult(r files.LsResult) lsResult {
-	return lsResult{Text: r.Text, Details: LsDetails(r.Details), Entries: r.Entries}
-}
-
-func newGrepResult(r search.GrepResult) grepResult {
-	return grepResult{Text: r.Text, Content: r.Content, Details: GrepDetails(r.Details)}
-}
-
-func newFindResult(r search.FindResult) findResult {
-	return findResult{Text: r.Text, Content: r.Content, Details: FindDetails(r.Details)}
 }
 
 func newHistoryRecord(r shell.Record) HistoryRecord {

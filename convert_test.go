@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -30,14 +28,6 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[HistoryRecord](), reflect.TypeFor[shell.Record]()},
 	{reflect.TypeFor[RerenderDetails](), reflect.TypeFor[shell.RenderDetails]()},
 	{reflect.TypeFor[ShownStream](), reflect.TypeFor[shell.ShownStream]()},
-	{reflect.TypeFor[ReadInput](), reflect.TypeFor[files.ReadInput]()},
-	{reflect.TypeFor[ReadDetails](), reflect.TypeFor[files.ReadDetails]()},
-	{reflect.TypeFor[LsInput](), reflect.TypeFor[files.LsInput]()},
-	{reflect.TypeFor[LsDetails](), reflect.TypeFor[files.LsDetails]()},
-	{reflect.TypeFor[GrepInput](), reflect.TypeFor[search.GrepInput]()},
-	{reflect.TypeFor[GrepDetails](), reflect.TypeFor[search.GrepDetails]()},
-	{reflect.TypeFor[FindInput](), reflect.TypeFor[search.FindInput]()},
-	{reflect.TypeFor[FindDetails](), reflect.TypeFor[search.FindDetails]()},
 }
 
 // Each type of the API has the exported fields of its implementation, in
@@ -122,10 +112,6 @@ func TestConversionsCarryEveryField(t *testing.T) {
 	}
 	check("BashInput.impl", BashInput{}, func(x any) any { return x.(BashInput).impl() })
 	check("newBashResult", shell.Result{}, func(x any) any { return newBashResult(x.(shell.Result)) })
-	check("newReadResult", files.ReadResult{}, func(x any) any { return newReadResult(x.(files.ReadResult)) })
-	check("newLsResult", files.LsResult{}, func(x any) any { return newLsResult(x.(files.LsResult)) })
-	check("newGrepResult", search.GrepResult{}, func(x any) any { return newGrepResult(x.(search.GrepResult)) })
-	check("newFindResult", search.FindResult{}, func(x any) any { return newFindResult(x.(search.FindResult)) })
 	check("newHistoryRecords", []shell.Record{}, func(x any) any { return newHistoryRecords(x.([]shell.Record)) })
 	check("newRerenderResult", shell.RenderResult{}, func(x any) any { return newRerenderResult(x.(shell.RenderResult)) })
 	check("newJobInfos", []shell.JobInfo{}, func(x any) any { return newJobInfos(x.([]shell.JobInfo)) })

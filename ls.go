@@ -3,7 +3,6 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -56,11 +55,10 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error)
 	if err := t.open(); err != nil {
 		return Result[LsDetails]{}, err
 	}
-	r, err := t.files.Ls(ctx, files.LsInput(in))
+	res, err := listDir(ctx, t.files, t.spill, in)
 	if err != nil {
 		return Result[LsDetails]{}, clipError(err, in.Path)
 	}
-	res := newLsResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
 	return res.result(), nil
 }

@@ -3,7 +3,6 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -82,11 +81,10 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 	if err := t.open(); err != nil {
 		return Result[ReadDetails]{}, err
 	}
-	r, err := t.files.Read(ctx, files.ReadInput(in))
+	res, err := readFile(ctx, t.files, in)
 	if err != nil {
 		return Result[ReadDetails]{}, clipError(err, in.Path)
 	}
-	res := newReadResult(r)
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {

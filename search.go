@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -132,11 +131,10 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (Result[GrepDetails], 
 	if err := t.open(); err != nil {
 		return Result[GrepDetails]{}, err
 	}
-	r, err := t.search.Grep(ctx, search.GrepInput(in))
+	res, err := grepFiles(ctx, t.search, in)
 	if err != nil {
 		return Result[GrepDetails]{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
-	res := newGrepResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res.result(), nil
 }
@@ -147,11 +145,10 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (Result[FindDetails], 
 	if err := t.open(); err != nil {
 		return Result[FindDetails]{}, err
 	}
-	r, err := t.search.Find(ctx, search.FindInput(in))
+	res, err := findFiles(ctx, t.search, in)
 	if err != nil {
 		return Result[FindDetails]{}, clipError(err, in.Pattern, in.Path)
 	}
-	res := newFindResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res.result(), nil
 }

@@ -1,4 +1,4 @@
-package search
+package spillway
 
 import (
 	"context"
@@ -9,12 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
-func find(t testing.TB, s *Searcher, in FindInput) FindResult {
+// The find tool on a search engine of the default limits.
+
+func findPage(t testing.TB, s *search.Searcher, in FindInput) findResult {
 	t.Helper()
-	r, err := s.Find(context.Background(), in)
+	r, err := findFiles(context.Background(), s, in)
 	if err != nil {
 		t.Fatalf("find %+v: %v", in, err)
 	}
@@ -28,9 +31,9 @@ func TestFindResultLimit(t *testing.T) {
 	for i := range 1200 {
 		tree[fmt.Sprintf("src/file%04d.ts", i)] = ""
 	}
-	writeTree(t, root, tree)
-	s := newTestSearcher(t, root)
-	r := find(t, s, FindInput{Pattern: "*.ts"})
+	writeSearchTree(t, root, tree)
+	s := newSearchEngine(t, root)
+	r := findPage(t, s, FindInput{Pattern: "*.ts"})
 	lines := strings.Split(r.Text, "\n")
 	if len(lines) != 1002 || lines[0] != "src/file0000.ts" || lines[999] != "src/file0999.ts" || lines[1000] != "" {
 		t.Errorf("%d lines: %q … %q", len(lines), lines[0], lines[len(lines)-3:])
@@ -42,7 +45,7 @@ func TestFindResultLimit(t *testing.T) {
 	if d.Count != 1000 || !d.ResultLimitReached || !d.Truncation.Truncated || d.Truncation.TruncatedBy != output.ByLines {
 		t.Errorf("details %+v", d)
 	}
-	r = find(t, s, FindInput{Pattern: "*.ts", Limit: 1200})
+	r = findPage(t, s, FindInput{Pattern: "*.ts", Limit: 1200})
 	if r.Details.ResultLimitReached || r.Details.Count != 1200 || strings.Contains(r.Text, "limit reached") {
 		t.Errorf("limit = results: %+v", r.Details)
 	}
@@ -56,9 +59,9 @@ func TestFindByteLimit(t *testing.T) {
 	for i := range 600 {
 		tree[fmt.Sprintf("%s/%s-%03d.txt", long, long, i)] = ""
 	}
-	writeTree(t, root, tree)
-	s := newTestSearcher(t, root)
-	r := find(t, s, FindInput{Pattern: "*.txt"})
+	writeSearchTree(t, root, tree)
+	s := newSearchEngine(t, root)
+	r := findPage(t, s, FindInput{Pattern: "*.txt"})
 	body, notice, _ := strings.Cut(r.Text, "\n\n")
 	if len(body) > 50*1024 || strings.Count(body, "\n")+1 >= 600 {
 		t.Errorf("body %d bytes", len(body))
@@ -78,7 +81,7 @@ func TestFindByteLimit(t *testing.T) {
 
 func TestFindParameters(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	writeSearchTree(t, root, map[string]string{
 		"src/a.go": "", "src/a_test.go": "", "src/sub/b_test.go": "", "src/sub/c.ts": "",
 		"docs/x.md": "", ".hidden/y_test.go": "", ".gitignore": "gen/\n", "gen/z_test.go": "",
 		".git/HEAD": "", "empty/": "", "a_test.go/": "",
@@ -89,14 +92,14 @@ func TestFindParameters(t *testing.T) {
 	if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
 		t.Fatal(err)
 	}
-	s := newTestSearcher(t, root)
+	s := newSearchEngine(t, root)
 	cases := []struct {
 		in   FindInput
 		want string
 	}{
 		{FindInput{Pattern: "*_test.go"}, ".hidden/y_test.go\na_test.go/\nsrc/a_test.go\nsrc/sub/b_test.go"},
-		{FindInput{Pattern: "*_test.go", Type: TypeFile}, ".hidden/y_test.go\nsrc/a_test.go\nsrc/sub/b_test.go"},
-		{FindInput{Pattern: "*", Type: TypeDir}, ".hidden/\na_test.go/\ndocs/\nempty/\nsrc/\nsrc/sub/"},
+		{FindInput{Pattern: "*_test.go", Type: search.TypeFile}, ".hidden/y_test.go\nsrc/a_test.go\nsrc/sub/b_test.go"},
+		{FindInput{Pattern: "*", Type: search.TypeDir}, ".hidden/\na_test.go/\ndocs/\nempty/\nsrc/\nsrc/sub/"},
 		{FindInput{Pattern: "src/*_test.go"}, "src/a_test.go"},
 		{FindInput{Pattern: "src/**/*_test.go"}, "src/a_test.go\nsrc/sub/b_test.go"},
 		{FindInput{Pattern: "**/*.{ts,md}"}, "docs/x.md\nsrc/sub/c.ts"},
@@ -104,17 +107,17 @@ func TestFindParameters(t *testing.T) {
 		{FindInput{Pattern: "sub/*", Path: "src"}, "src/sub/b_test.go\nsrc/sub/c.ts"},
 		{FindInput{Pattern: "./sub/c.ts", Path: "src"}, "src/sub/c.ts"},
 		{FindInput{Pattern: "link"}, "link"},
-		{FindInput{Pattern: "pipe", Type: TypeFile}, "pipe"},
+		{FindInput{Pattern: "pipe", Type: search.TypeFile}, "pipe"},
 		{FindInput{Pattern: "nothing*"}, "No files found matching pattern"},
 		{FindInput{Pattern: "sub/"}, "src/sub/"},
 		{FindInput{Pattern: "*_test.go/"}, "a_test.go/"},
 	}
 	for _, c := range cases {
-		if r := find(t, s, c.in); r.Text != c.want {
+		if r := findPage(t, s, c.in); r.Text != c.want {
 			t.Errorf("find %+v\n got %q\nwant %q", c.in, r.Text, c.want)
 		}
 	}
-	all := find(t, s, FindInput{Pattern: "*"})
+	all := findPage(t, s, FindInput{Pattern: "*"})
 	lines := strings.Split(all.Text, "\n")
 	if !slices.IsSorted(lines) || slices.Contains(lines, "gen/") || slices.Contains(lines, ".git/") {
 		t.Errorf("find *:\n%s", all.Text)
@@ -133,10 +136,10 @@ func TestFindParameters(t *testing.T) {
 		{FindInput{Pattern: "*", Path: "src/a.go"}, "is a file, not a directory"},
 		{FindInput{Pattern: "*", Path: "nope"}, "path not found: nope"},
 		{FindInput{Pattern: "*", Path: "pipe"}, "named pipe"},
-		{FindInput{Pattern: "src/", Type: TypeFile}, "ends in / (directories) but type is file"},
+		{FindInput{Pattern: "src/", Type: search.TypeFile}, "ends in / (directories) but type is file"},
 	}
 	for _, c := range bad {
-		if _, err := s.Find(context.Background(), c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := findFiles(context.Background(), s, c.in); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("find %+v: %v; want an error with %q", c.in, err, c.want)
 		}
 	}

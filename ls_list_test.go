@@ -1,4 +1,4 @@
-package files
+package spillway
 
 import (
 	"context"
@@ -9,13 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
-func ls(t *testing.T, tl *Tools, in LsInput) LsResult {
+// The ls tool on a file engine of its own limits, without a spill store.
+
+func listPage(t *testing.T, tl *files.Tools, in LsInput) lsResult {
 	t.Helper()
-	res, err := tl.Ls(context.Background(), in)
+	res, err := listDir(context.Background(), tl, nil, in)
 	if err != nil {
 		t.Fatalf("ls %+v: %v", in, err)
 	}
@@ -23,15 +26,15 @@ func ls(t *testing.T, tl *Tools, in LsInput) LsResult {
 }
 
 func TestLsSortsAndMarks(t *testing.T) {
-	tl, dir := newTestTools(t, Config{})
+	tl, dir := newFileTools(t, files.Config{})
 	for _, f := range []string{"b.txt", "A.txt", ".hidden", "a.md", "Zeta", "_under"} {
-		writeFile(t, dir, f, "x")
+		writeTestFile(t, dir, f, "x")
 	}
 	os.Mkdir(filepath.Join(dir, "src"), 0o755)
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	os.Symlink("src", filepath.Join(dir, "link"))
 	os.Symlink("nowhere", filepath.Join(dir, "dangling"))
-	res := ls(t, tl, LsInput{})
+	res := listPage(t, tl, LsInput{})
 	want := ".git/\n.hidden\n_under\na.md\nA.txt\nb.txt\ndangling@\nlink@\nsrc/\nZeta\n"
 	if res.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", res.Text, want)
@@ -43,19 +46,19 @@ func TestLsSortsAndMarks(t *testing.T) {
 		t.Fatalf("entries %q", res.Entries)
 	}
 	// The same listing by absolute path and through the symlink.
-	if r := ls(t, tl, LsInput{Path: dir}); r.Text != want {
+	if r := listPage(t, tl, LsInput{Path: dir}); r.Text != want {
 		t.Fatalf("absolute: %q", r.Text)
 	}
-	writeFile(t, dir, "src/main.go", "package main\n")
-	if r := ls(t, tl, LsInput{Path: "link"}); r.Text != "main.go\n" {
+	writeTestFile(t, dir, "src/main.go", "package main\n")
+	if r := listPage(t, tl, LsInput{Path: "link"}); r.Text != "main.go\n" {
 		t.Fatalf("through a symlink: %q", r.Text)
 	}
 }
 
 func TestLsEmptyDirectory(t *testing.T) {
-	tl, dir := newTestTools(t, Config{})
+	tl, dir := newFileTools(t, files.Config{})
 	os.Mkdir(filepath.Join(dir, "e"), 0o755)
-	res := ls(t, tl, LsInput{Path: "e"})
+	res := listPage(t, tl, LsInput{Path: "e"})
 	if res.Text != "(empty directory)" || res.Details.Count != 0 || res.Details.Truncation.Truncated {
 		t.Fatalf("%q %+v", res.Text, res.Details)
 	}
@@ -63,7 +66,7 @@ func TestLsEmptyDirectory(t *testing.T) {
 
 // the pi design's ls table under the default limits: 500 entries, then 50 KiB.
 func TestLsEntryLimit(t *testing.T) {
-	tl, dir := newTestTools(t, Config{})
+	tl, dir := newFileTools(t, files.Config{})
 	var names []string
 	for i := 0; i < 600; i++ {
 		n := fmt.Sprintf("f%04d.txt", 599-i)
@@ -71,10 +74,10 @@ func TestLsEntryLimit(t *testing.T) {
 			n = strings.ToUpper(n)
 		}
 		names = append(names, n)
-		writeFile(t, dir, n, "")
+		writeTestFile(t, dir, n, "")
 	}
 	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
-	res := ls(t, tl, LsInput{})
+	res := listPage(t, tl, LsInput{})
 	want := strings.Join(names[:500], "\n") + "\n\n[500 entries limit reached: the directory holds 600. Use limit=600 to list them all]"
 	if res.Text != want {
 		t.Fatalf("text ends %q", res.Text[len(res.Text)-200:])
@@ -86,22 +89,22 @@ func TestLsEntryLimit(t *testing.T) {
 	if tr := d.Truncation; !tr.Truncated || tr.TruncatedBy != output.ByLines || tr.TotalLines != 600 || tr.OutputLines != 500 {
 		t.Fatalf("truncation %+v", tr)
 	}
-	res = ls(t, tl, LsInput{Limit: 1000})
+	res = listPage(t, tl, LsInput{Limit: 1000})
 	if res.Text != strings.Join(names, "\n")+"\n" || res.Details.Count != 600 || res.Details.EntryLimitReached {
 		t.Fatalf("limit 1000: %d entries, %+v", res.Details.Count, res.Details)
 	}
-	res = ls(t, tl, LsInput{Limit: 7})
+	res = listPage(t, tl, LsInput{Limit: 7})
 	if !strings.HasSuffix(res.Text, names[6]+"\n\n[7 entries limit reached: the directory holds 600. Use limit=600 to list them all]") {
 		t.Fatalf("limit 7: %q", res.Text)
 	}
 }
 
 func TestLsByteLimit(t *testing.T) {
-	tl, dir := newTestTools(t, Config{Ls: policy.Ls{Limit: 500, MaxBytes: 1000}})
+	tl, dir := newFileTools(t, files.Config{Ls: policy.Ls{Limit: 500, MaxBytes: 1000}})
 	for i := 0; i < 200; i++ {
-		writeFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
+		writeTestFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
 	}
-	res := ls(t, tl, LsInput{})
+	res := listPage(t, tl, LsInput{})
 	if !strings.HasSuffix(res.Text, "\n\n[1000B limit reached: 47 of 200 entries shown]") {
 		t.Fatalf("%q", res.Text)
 	}
@@ -111,8 +114,8 @@ func TestLsByteLimit(t *testing.T) {
 }
 
 func TestLsErrors(t *testing.T) {
-	tl, dir := newTestTools(t, Config{})
-	writeFile(t, dir, "f.txt", "x")
+	tl, dir := newFileTools(t, files.Config{})
+	writeTestFile(t, dir, "f.txt", "x")
 	cases := []struct {
 		in   LsInput
 		want string
@@ -123,7 +126,7 @@ func TestLsErrors(t *testing.T) {
 		{LsInput{Limit: -1}, "limit -1 must be positive"},
 	}
 	for _, c := range cases {
-		_, err := tl.Ls(context.Background(), c.in)
+		_, err := listDir(context.Background(), tl, nil, c.in)
 		if err == nil || err.Error() != c.want && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.in, err, c.want)
 		}
@@ -134,11 +137,11 @@ func TestLsPermissionDenied(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root lists any directory")
 	}
-	tl, dir := newTestTools(t, Config{})
+	tl, dir := newFileTools(t, files.Config{})
 	p := filepath.Join(dir, "closed")
 	os.Mkdir(p, 0)
 	defer os.Chmod(p, 0o755)
-	if _, err := tl.Ls(context.Background(), LsInput{Path: "closed"}); err == nil || !strings.Contains(err.Error(), "permission denied") {
+	if _, err := listDir(context.Background(), tl, nil, LsInput{Path: "closed"}); err == nil || !strings.Contains(err.Error(), "permission denied") {
 		t.Fatalf("%q", err)
 	}
 }
