@@ -137,7 +137,7 @@ func check(t *testing.T, name, got string) {
 
 // diff is a unified-style line diff of a and b, with 3 lines of context.
 func diff(a, b string) string {
-	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	x, y := lines(a), lines(b)
 	// Trim the common head and tail so that the quadratic table stays
 	// small for the long outputs of cut results.
 	pre := 0
@@ -183,6 +183,16 @@ func diff(a, b string) string {
 	return s
 }
 
+// lines splits s after each newline, without the empty piece after the
+// last one.
+func lines(s string) []string {
+	l := strings.SplitAfter(s, "\n")
+	if l[len(l)-1] == "" {
+		l = l[:len(l)-1]
+	}
+	return l
+}
+
 func lcsDiff(x, y []string) []string {
 	n, m := len(x), len(y)
 	l := make([][]int, n+1)
@@ -206,12 +216,12 @@ func lcsDiff(x, y []string) []string {
 			ops = append(ops, " "+x[i])
 			i++
 			j++
-		case j < m && (i == n || l[i][j+1] >= l[i+1][j]):
-			ops = append(ops, "+"+y[j])
-			j++
-		default:
+		case i < n && (j == m || l[i+1][j] >= l[i][j+1]):
 			ops = append(ops, "-"+x[i])
 			i++
+		default:
+			ops = append(ops, "+"+y[j])
+			j++
 		}
 	}
 	return ops
