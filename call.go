@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/surface"
 )
 
 // A ToolCall is a call of a tool by name, with its arguments as a JSON
@@ -44,8 +45,10 @@ func (e *ArgsError) Unwrap() error { return e.Err }
 // and the CLI call the tools through it. The result's Details are the
 // tool's (a BashDetails, ReadDetails, …).
 func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
-	name, args, peerSets, err := peerCall(t.policy.Profile, c.Name, c.Args)
-	if err != nil {
+	name, args, lines, err := surface.Call(t.policy.Profile, c.Name, c.Args)
+	if ce, ok := err.(*surface.CallError); ok {
+		return Result[any]{}, &ArgsError{Tool: ce.Tool, Err: ce.Err}
+	} else if err != nil {
 		return Result[any]{}, err
 	}
 	e, ok := lookup(name)
@@ -57,10 +60,11 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
 	if b, ok := cl.In.Interface().(*BashInput); ok {
-		for _, set := range peerSets {
-			if err := set(b); err != nil {
-				return Result[any]{}, err
-			}
+		if lines.Stdout > 0 {
+			b.StdoutMaxLines = lines.Stdout
+		}
+		if lines.Stderr > 0 {
+			b.StderrMaxLines = lines.Stderr
 		}
 		b.Progress = c.Progress
 	}
@@ -127,5 +131,5 @@ func init() {
 		table[i].tool = table[i].declaration()
 		decls[i] = table[i].tool
 	}
-	registry.Register(decls, peerDeclarations())
+	registry.Register(decls)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/surface"
 )
 
 // A Tool is one tool as a model sees it: its name, a description written
@@ -46,11 +47,14 @@ func Tools(p spillway.Policy) []Tool {
 	// Under a peer system's profile, its parameters are listed beside
 	// ours, and its names for our tools are tools too.
 	for i, t := range all {
-		if extra := registry.PeerParams[spillway.Policy](p.Profile, t.Name); len(extra) > 0 {
-			all[i].Params = append(slices.Clone(t.Params), extra...)
+		if extra := surface.Params(p.Profile, t.Name); len(extra) > 0 {
+			all[i].Params = slices.Clone(t.Params)
+			for _, e := range extra {
+				all[i].Params = append(all[i].Params, registry.Param[spillway.Policy]{Name: e.Name, Type: e.Type, Min: e.Min, Doc: e.Doc})
+			}
 		}
 	}
-	for alias, name := range registry.PeerTools[spillway.Policy](p.Profile) {
+	for alias, name := range surface.Tools(p.Profile) {
 		if i := slices.IndexFunc(all, func(t registry.Tool[spillway.Policy]) bool { return t.Name == name }); i >= 0 {
 			t := all[i]
 			t.Name = alias

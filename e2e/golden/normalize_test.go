@@ -46,7 +46,7 @@ var rules = []struct {
 		"how long ago a call ran, in a history entry",
 	},
 	{
-		regexp.MustCompile(`(?m)^((?:#\d+|pid \S+) [^"\n]*?)` + dur + `( |$)`), "${1}DURATION$2",
+		regexp.MustCompile(`(?m)((?:^|\\n|"text":")(?:#\d+|pid \S+) [^"\n]*?)` + dur + `( |$)`), "${1}DURATION$2",
 		"the run time on a line of the history and jobs lists",
 	},
 	{
@@ -63,7 +63,7 @@ var rules = []struct {
 // "background job 123", `"pid": 123` (also escaped inside a JSON
 // string). Pids are renamed PID1, PID2, … in the order a session first
 // shows them, so that a mix-up of two jobs still shows.
-var pidRE = regexp.MustCompile(`((?:^|[^a-z])(?:pid|check_pid|kill_pid|background job)\\*"?\s*[:= ]\s*)(\d+)`)
+var pidRE = regexp.MustCompile(`((?:^|[^a-z]|\\n)(?:pid|check_pid|kill_pid|background job)\\*"?\s*[:= ]\s*)(\d+)`)
 
 // pidListRE finds the list of pids an unknown pid's error gives.
 var (

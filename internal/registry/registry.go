@@ -160,41 +160,18 @@ func (p Param[P]) CeilingUnder(pol P) int64 {
 	return c
 }
 
-// table holds the registered []Tool[P], peers the Peers[P]: there is one
-// table, the root's.
-var table, peers any
+// table holds the registered []Tool[P]: there is one table, the root's.
+var table any
 
-// Peers are what a peer system's profile adds to the tools (a design an
-// agent was written against): its names for our tools, by profile, and
-// the parameters it adds to a tool, by profile and tool.
-type Peers[P any] struct {
-	Tools  map[string]map[string]string
-	Params map[string]map[string][]Param[P]
-}
-
-// Register records the table of tools and what peer systems add to it.
-// The root package calls it once, at init.
-func Register[P any](tools []Tool[P], p Peers[P]) { table, peers = slices.Clone(tools), p }
+// Register records the table of tools. The root package calls it once,
+// at init.
+func Register[P any](tools []Tool[P]) { table = slices.Clone(tools) }
 
 // Tools returns the registered tools, in the table's order. P must be
 // the policy type the table was registered with.
 func Tools[P any]() []Tool[P] {
 	t, _ := table.([]Tool[P])
 	return slices.Clone(t)
-}
-
-// PeerTools returns the tools that the peer system of profile names
-// otherwise, by the design's name (macos-shell's run_command is bash).
-func PeerTools[P any](profile string) map[string]string {
-	p, _ := peers.(Peers[P])
-	return p.Tools[profile]
-}
-
-// PeerParams returns the parameters that the peer system of profile adds
-// to tool, which calls under that profile accept beside tool's own.
-func PeerParams[P any](profile, tool string) []Param[P] {
-	p, _ := peers.(Peers[P])
-	return slices.Clone(p.Params[profile][tool])
 }
 
 // Lookup returns the registered tool named name.
