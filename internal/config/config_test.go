@@ -178,7 +178,7 @@ func allKeys(path []string) []string {
 	var keys []string
 	for _, k := range knownKeys(path) {
 		sub := append(slices.Clone(path), k)
-		if kind := keyKind(sub); kind == "a table" {
+		if k, _ := lookup(sub); k.Table() {
 			keys = append(keys, allKeys(sub)...)
 		} else {
 			keys = append(keys, strings.Join(sub, "."))
