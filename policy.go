@@ -1,9 +1,12 @@
 package spillway
 
 import (
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -171,25 +174,59 @@ const (
 	LinesCeiling = 100_000
 )
 
-// DefaultPolicy returns the default limits (profile "default").
-func DefaultPolicy() Policy { return newPolicy(policy.Default()) }
-
-// Profile returns the policy of a named profile: the truncation behaviour
-// of another agent harness (see ProfileNames and docs/profiles.md).
-func Profile(name string) (Policy, error) {
-	p, err := policy.Profile(name)
-	return newPolicy(p), err
+// DefaultPolicy returns the default limits (profile "default"), those
+// docs/tools.md states.
+func DefaultPolicy() Policy {
+	return Policy{
+		Profile:      "default",
+		Shell:        "bash",
+		Timeout:      policy.DefaultTimeout,
+		ResultBudget: policy.DefaultResultBudget,
+		Spill:        SpillPolicy{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamed: spill.DefaultKeepNamed},
+		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses},
+		Read:         ReadPolicy{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
+		Grep:         GrepPolicy{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
+		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},
+		Ls:           LsPolicy{Limit: 500, MaxBytes: 50 * 1024},
+		Cache:        CachePolicy{TTL: 30 * time.Second},
+	}
 }
 
-// ProfileNames lists the profiles, "default" first.
-func ProfileNames() []string { return policy.ProfileNames() }
-
 // Validate reports a value of p that a tool could not use; New refuses
-// such a policy.
-func (p Policy) Validate() error { return p.impl().Validate() }
+// such a policy. Its bounds are the config file's, from the tags.
+func (p Policy) Validate() error {
+	v := reflect.ValueOf(p)
+	for _, k := range policy.Keys(reflect.TypeFor[Policy]()) {
+		if k.Table() || len(k.Fields) > 1 {
+			continue // a key [bash] shares is checked on each stream
+		}
+		if bad := k.Check(k.Value(v)); len(bad) > 0 {
+			return fmt.Errorf("%s %s", k.Name, bad[0])
+		}
+	}
+	if b := p.ErrorResultBudget; b != 0 && b < policy.MinResultBudget {
+		return fmt.Errorf("error result budget %d: want 0 (the result budget) or at least %d", b, policy.MinResultBudget)
+	}
+	return nil
+}
+
+// noticeReserve is what a one-stream result (read, grep, find, ls) keeps
+// of the budget for its notices: the limit reached, the lines cut, how to
+// go on, a spill path.
+const noticeReserve = 1_000
 
 // WithinBudget returns p as a toolset applies it: the byte limits of
 // read, grep, find and ls held to the result budget, less room for their
 // notices, so that each of their results fits it (bash shares the budget
 // between its streams when it renders).
-func (p Policy) WithinBudget() Policy { return newPolicy(p.impl().WithinBudget()) }
+func (p Policy) WithinBudget() Policy {
+	if p.ResultBudget <= 0 {
+		return p
+	}
+	room := max(1, p.ResultBudget-noticeReserve)
+	p.Read.MaxBytes = min(p.Read.MaxBytes, room)
+	p.Grep.MaxBytes = min(p.Grep.MaxBytes, room)
+	p.Find.MaxBytes = min(p.Find.MaxBytes, room)
+	p.Ls.MaxBytes = min(p.Ls.MaxBytes, room)
+	return p
+}

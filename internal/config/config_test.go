@@ -381,12 +381,11 @@ func TestPrecedence(t *testing.T) {
 		t.Errorf("flags: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
 	}
 	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
-	b := policy.Bash(p.Bash).ForCall(100, 1<<30, false)
-	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != spillway.StreamCeiling {
-		t.Errorf("per call: %+v", b.Stdout)
+	if l := policy.ForCall(p.Bash.Stdout, 100, 1<<30, false); l.MaxLines != 100 || l.MaxBytes != spillway.StreamCeiling {
+		t.Errorf("per call: %+v", l)
 	}
-	if r := policy.Read(p.Read).ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
-		t.Errorf("per call read: %+v", r)
+	if n := policy.Limit(7, p.Read.MaxLines); n != 7 || p.Read.MaxBytes != 40000 {
+		t.Errorf("per call read: %d lines, %d bytes", n, p.Read.MaxBytes)
 	}
 }
 

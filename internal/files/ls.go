@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -54,7 +55,7 @@ func (t *Tools) Ls(ctx context.Context, in LsInput) (LsResult, error) {
 	if in.Limit < 0 {
 		return LsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
 	}
-	limit := t.cfg.Ls.ForCall(in.Limit).Limit
+	limit := policy.Limit(in.Limit, t.cfg.Ls.MaxLines)
 	p := in.Path
 	if p == "" {
 		p = "."

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -97,7 +96,7 @@ func TestLsEntryLimit(t *testing.T) {
 }
 
 func TestLsByteLimit(t *testing.T) {
-	tl, dir := newTestTools(t, Config{Ls: policy.Ls{Limit: 500, MaxBytes: 1000}})
+	tl, dir := newTestTools(t, Config{Ls: output.Limits{MaxLines: 500, MaxBytes: 1000}})
 	for i := 0; i < 200; i++ {
 		writeFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
 	}

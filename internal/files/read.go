@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -107,12 +108,12 @@ func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
 	}
 	offset := int64(max(in.Offset, 1))
 	lim := pageLimits{
-		maxLines:       t.cfg.Read.ForCall(in.Limit).MaxLines,
+		maxLines:       policy.Limit(in.Limit, t.cfg.Read.MaxLines),
 		maxBytes:       t.cfg.Read.MaxBytes,
 		maxLineChars:   t.cfg.Read.MaxLineChars,
 		maxTokens:      t.cfg.Read.MaxTokens,
-		lineNumbers:    in.LineNumbers || t.cfg.Read.LineNumbers,
-		noPartialLines: t.cfg.Read.NoPartialLines,
+		lineNumbers:    in.LineNumbers || t.cfg.LineNumbers,
+		noPartialLines: t.cfg.NoPartialLines,
 	}
 	return t.readText(ctx, f, path, fi, mime, offset, int64(in.CharOffset), lim)
 }

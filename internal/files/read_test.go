@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -101,7 +100,7 @@ func TestReadLongLine(t *testing.T) {
 	}
 	wantTruncation(t, res.Details.Truncation, false, "", 3)
 
-	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
+	tl, dir = newTestTools(t, Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
 	writeFile(t, dir, "f.txt", data)
 	res = read(t, tl, ReadInput{Path: "f.txt"})
 	want := "short\n" + strings.Repeat("x", 500) + "... [500 chars cut]\nend\n\n" +
@@ -242,7 +241,7 @@ func TestReadHugeSingleLine(t *testing.T) {
 	}
 	wantTruncation(t, res.Details.Truncation, false, "", 1)
 
-	tl, dir = newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10}})
+	tl, dir = newTestTools(t, Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10}})
 	writeFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
 	res = read(t, tl, ReadInput{Path: "one.txt"})
 	want = strings.Repeat("a", 51200) + "\n\n[Line 1, characters 1-51200 of a 10.0MB line. Use char_offset=51200 to continue]"
@@ -298,7 +297,7 @@ func TestReadLineNumbers(t *testing.T) {
 // A policy that numbers lines (the claude-code profile) numbers them
 // without the call asking.
 func TestReadPolicyLineNumbers(t *testing.T) {
-	tl, dir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000, LineNumbers: true}})
+	tl, dir := newTestTools(t, Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000}, LineNumbers: true})
 	writeFile(t, dir, "f.txt", numbered(2))
 	res := read(t, tl, ReadInput{Path: "f.txt"})
 	if want := "     1\tline 1\n     2\tline 2\n"; res.Text != want {
@@ -360,7 +359,7 @@ func TestReadPiTable(t *testing.T) {
 		t.Fatalf("first line, default: %q", trim(res.Text))
 	}
 	// With no per-line cut (pi: 30 KB, 2000 lines), the pi design's notice.
-	pi, pdir := newTestTools(t, Config{Read: policy.Read{MaxLines: 2000, MaxBytes: 30 << 10}})
+	pi, pdir := newTestTools(t, Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 30 << 10}})
 	writeFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
 	res = read(t, pi, ReadInput{Path: "first.txt"})
 	// Too long for the page, it is paged through by characters.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -90,7 +91,7 @@ func (s *Searcher) Find(ctx context.Context, in FindInput) (FindResult, error) {
 	}
 
 	lim := s.cfg.Find
-	limit := lim.ForCall(in.Limit).Limit
+	limit := policy.Limit(in.Limit, lim.MaxLines)
 	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false

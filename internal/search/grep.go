@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -109,7 +110,7 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 		in:       in,
 		cwd:      s.cfg.Cwd,
 		mode:     mode,
-		limit:    lim.ForCall(in.Limit).Limit,
+		limit:    policy.Limit(in.Limit, lim.MaxLines),
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
 	}
