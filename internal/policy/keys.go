@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -99,6 +100,33 @@ func buildKeys(t reflect.Type) []Key {
 	return keys
 }
 
+// KeyOf finds the key that sets the field at a dotted Go path of t, such
+// as "Read.MaxLines" (read.max_lines); of a stream's field, the key [bash]
+// shares ("Bash.Stdout.MaxLines" is bash.max_lines). A table of tool
+// parameters can take a parameter's config key and bounds from it.
+func KeyOf(t reflect.Type, path string) (Key, bool) {
+	var index []int
+	ft := t
+	for name := range strings.SplitSeq(path, ".") {
+		if ft.Kind() != reflect.Struct {
+			return Key{}, false
+		}
+		f, ok := ft.FieldByName(name)
+		if !ok {
+			return Key{}, false
+		}
+		index, ft = append(index, f.Index...), f.Type
+	}
+	for _, k := range Keys(t) {
+		for _, at := range k.Fields {
+			if slices.Equal(at, index) {
+				return k, true
+			}
+		}
+	}
+	return Key{}, false
+}
+
 var durationType = reflect.TypeFor[time.Duration]()
 
 // Value returns the key's value in v, a value of the walked type, as the
@@ -125,7 +153,7 @@ func (k Key) Set(v reflect.Value, x any) {
 		f := v.FieldByIndex(index)
 		switch x := x.(type) {
 		case int64:
-			if m, ok := k.ceiling(); ok {
+			if m, ok := k.Ceiling(); ok {
 				x = min(x, m)
 			}
 			if f.Kind() == reflect.Float64 {
@@ -150,8 +178,19 @@ func (k Key) Set(v reflect.Value, x any) {
 	}
 }
 
-// ceiling is the most a key's integer may be, from its max tag.
-func (k Key) ceiling() (int64, bool) {
+// Min is the least an integer key may be, from its min tag.
+func (k Key) Min() (int64, bool) {
+	s, ok := k.tag.Lookup("min")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// Ceiling is the most an integer key may be, from its max tag: a larger
+// value is held to it.
+func (k Key) Ceiling() (int64, bool) {
 	switch k.tag.Get("max") {
 	case "lines":
 		return LinesCeiling, true
@@ -168,8 +207,7 @@ func (k Key) ceiling() (int64, bool) {
 // The config file's errors and Policy.Validate say the same.
 func (k Key) Check(x any) []string {
 	var bad []string
-	if s, ok := k.tag.Lookup("min"); ok {
-		lo, _ := strconv.ParseInt(s, 10, 64)
+	if lo, ok := k.Min(); ok {
 		if n, ok := x.(int64); ok && n < lo {
 			if lo == 0 {
 				bad = append(bad, fmt.Sprintf("must not be negative, not %d (0 means no cap)", n))

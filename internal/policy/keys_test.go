@@ -106,3 +106,32 @@ func TestKeyCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyOf(t *testing.T) {
+	st := reflect.TypeFor[sample]()
+	for _, tt := range []struct {
+		path, key string
+		min, max  int64
+	}{
+		{"Wait", "wait_ms", 1, 1<<31 - 1},
+		{"Out.Lines", "lines", 1, LinesCeiling}, // the key the table shares
+		{"Err.Cut", "cut", 0, -1},
+	} {
+		k, ok := KeyOf(st, tt.path)
+		if !ok || k.Name != tt.key {
+			t.Errorf("%s: key %q, %v; want %s", tt.path, k.Name, ok, tt.key)
+			continue
+		}
+		if lo, ok := k.Min(); !ok || lo != tt.min {
+			t.Errorf("%s: min %d, %v", tt.path, lo, ok)
+		}
+		if hi, ok := k.Ceiling(); ok != (tt.max >= 0) || ok && hi != tt.max {
+			t.Errorf("%s: ceiling %d, %v", tt.path, hi, ok)
+		}
+	}
+	for _, path := range []string{"Out.Shown", "Unnamed", "Nope", "Name.X"} {
+		if k, ok := KeyOf(st, path); ok {
+			t.Errorf("%s has the key %s", path, k.Name)
+		}
+	}
+}
