@@ -41,7 +41,7 @@ func TestWalk(t *testing.T) {
 }
 
 func TestWalkIndexAndOptions(t *testing.T) {
-	v := outer{Embedded: Embedded{E: "e"}, X: "x", In: inner{A: 7}}
+	v := outer{Embedded: Embedded{E: "e"}, X: "x", In: inner{A: 7}, hidden: 1}
 	seen := map[string]any{}
 	Walk(reflect.TypeFor[outer](), "k", func(f Field) bool {
 		seen[strings.Join(f.Path, ".")] = reflect.ValueOf(v).FieldByIndex(f.Index).Interface()
