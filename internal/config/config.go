@@ -1,7 +1,10 @@
 // Package config reads spillway's TOML config file into a policy: each
-// key checked, every problem reported at once with its line. It is the
-// only package that links the TOML parser, and only the CLI imports it: a
-// library user who builds a policy in Go does not pay for it.
+// key checked, every problem reported at once with its line. The keys,
+// their types and their bounds are the tags of spillway.Policy's fields
+// (policy.Keys); nothing here names a key but profile, which picks the
+// policy the others change. It is the only package that links the TOML
+// parser, and only the CLI imports it: a library user who builds a policy
+// in Go does not pay for it.
 package config
 
 import (

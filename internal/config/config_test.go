@@ -254,6 +254,12 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate key", "[bash]\nmax_lines = 1\nmax_lines = 2\n", 3, "max_lines", "already defined"},
 		{"syntax error", "[bash]\nmax_lines = \n", 2, "", "at start of value"},
 		{"number too large", "[bash]\nmax_lines = 99999999999999999999\n", 2, "bash.max_lines", "too large"},
+		{"number too large inline", "bash = { stdout = { max_bytes = 1, max_lines = 99999999999999999999 } }\n", 1, "bash.stdout.max_lines", "too large"},
+		{"integer in cache commands", "[cache]\ncommands = [\"a\", 1]\n", 2, "cache.commands", "want an array of strings, not an integer"},
+		{"integer in inline cache commands", "cache = { commands = [1] }\n", 1, "cache.commands", "want an array of strings, not an integer"},
+		{"array in cache commands", "[cache]\ncommands = [[\"a\"]]\n", 2, "cache.commands", "want an array of strings, not an array"},
+		{"date for an integer", "timeout_ms = 1979-05-27\n", 1, "timeout_ms", "want an integer, not a date or time"},
+		{"array table", "[[bash]]\nmax_lines = 1\n", 1, "bash", "want a table, not an array"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
