@@ -20,8 +20,8 @@ import (
 // milliseconds), and the tags beside it bound it, once, for the config
 // file and for Validate alike: min is the least value, max the ceiling a
 // larger value is held to ("lines" is LinesCeiling, "stream"
-// StreamCeiling), and check names a rule of its own. A field with no
-// toml tag has no config key.
+// StreamCeiling, "int32" the largest int32), and check names a rule of
+// its own. A field with no toml tag has no config key.
 type Policy struct {
 	// Profile names the profile the policy was built from.
 	Profile string `toml:"profile"`
