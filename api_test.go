@@ -5,14 +5,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/secret"
-	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // go doc shows the API whole: no exported type is an alias, and no
@@ -38,7 +35,7 @@ func TestAPIShowsNoInternalName(t *testing.T) {
 			t.Errorf("%s: %s", fset.Position(problem.Pos()), problem)
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
-			if s, ok := n.(*ast.TypeSpec); ok && s.Assign.IsValid() {
+			if s, ok := n.(*ast.TypeSpec); ok && s.Assign.IsValid() && s.Name.IsExported() {
 				aliases[s.Name.Name] = true
 			}
 			return true
@@ -154,12 +151,25 @@ func exportedRecv(recv *ast.FieldList) bool {
 	return ok && id.IsExported()
 }
 
-// The root's copies of internal constants hold the same values.
-func TestRootConstantsMatchTheEngine(t *testing.T) {
-	if spillway.TTYRows != shell.TTYRows || spillway.TTYCols != shell.TTYCols {
-		t.Errorf("TTY size %dx%d, the engine's %dx%d", spillway.TTYCols, spillway.TTYRows, shell.TTYCols, shell.TTYRows)
+// The API is what a library user calls or fills in: go doc -short lists
+// at most 50 names, and none of the table's machinery (the MCP server and
+// the CLI read the tools from internal/registry and the schema package).
+func TestAPIIsSmall(t *testing.T) {
+	out, err := exec.Command("go", "doc", "-short", ".").Output()
+	if err != nil {
+		t.Skipf("go doc: %v", err)
 	}
-	if spillway.SecretPagePath != secret.PathPrefix {
-		t.Errorf("SecretPagePath %q, the engine's %q", spillway.SecretPagePath, secret.PathPrefix)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) > 50 {
+		t.Errorf("go doc -short lists %d lines, want at most 50:\n%s", len(lines), out)
+	}
+	for _, name := range []string{"Tool", "Param", "ParamType", "Method", "String", "Int", "Run", "ParamNames",
+		"LookupTool", "Tools", "SeedTools", "SeedParams", "DetailDoc", "KeyNames", "PeerTools", "PeerParams", "ToolsSummary"} {
+		for _, l := range lines {
+			f := strings.Fields(strings.TrimSpace(l))
+			if len(f) > 1 && strings.TrimSuffix(strings.SplitN(f[1], "(", 2)[0], "[D") == name {
+				t.Errorf("the API still shows %s: %s", name, l)
+			}
+		}
 	}
 }

@@ -78,7 +78,7 @@ func TestAttackSpillBudgetFloods(t *testing.T) {
 	stopped := 0
 	var peak int64
 	for _, pid := range pids {
-		var r spillway.BashResult
+		var r spillway.Result[spillway.BashDetails]
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
 			var err error
 			if r, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: pid}); err != nil {

@@ -112,9 +112,9 @@ type KillJobInput struct {
 	PID int `json:"kill_pid"`
 }
 
-// BashResult is what a bash call (Bash, CheckJob, KillJob, WriteStdin)
+// bashResult is what a bash call (Bash, CheckJob, KillJob, WriteStdin)
 // shows.
-type BashResult struct {
+type bashResult struct {
 	// Text is what the model reads: each stream within its limits, the
 	// notices that say what was cut and where it is whole, and the exit
 	// code.
@@ -251,45 +251,50 @@ type StreamDetails struct {
 // The error says why the command could not be run (bad input, no such
 // cwd, the shell missing, the toolset closed). A command that ran and
 // failed is a result: its exit code is in Details, and IsError is set.
-func (t *Toolset) Bash(ctx context.Context, in BashInput) (BashResult, error) {
+func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], error) {
 	if err := t.open(); err != nil {
-		return BashResult{}, bashError(err)
+		return Result[BashDetails]{}, bashError(err)
 	}
 	res, err := t.shell.Run(ctx, in.impl())
 	if err != nil {
 		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)
-		return BashResult{}, clipError(bashError(err), inputs...)
+		return Result[BashDetails]{}, clipError(bashError(err), inputs...)
 	}
-	return t.renderBash(newBashResult(res)), nil
+	return t.renderBash(newBashResult(res)).result(), nil
 }
 
 // CheckJob returns how a background job stands — running, or its exit
 // code — and only its output since the last look. An unknown pid is an
 // error that lists the known ones.
-func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (BashResult, error) {
+func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (Result[BashDetails], error) {
 	if err := t.open(); err != nil {
-		return BashResult{}, bashError(err)
+		return Result[BashDetails]{}, bashError(err)
 	}
 	res, err := t.shell.Check(ctx, shell.CheckInput(in))
 	if err != nil {
-		return BashResult{}, bashError(err)
+		return Result[BashDetails]{}, bashError(err)
 	}
-	return t.renderBash(newBashResult(res)), nil
+	return t.renderBash(newBashResult(res)).result(), nil
 }
 
 // KillJob stops a background job — SIGTERM to its process group and to
 // the processes that hold its output, SIGKILL after 2 s — and returns its
 // last output. An unknown pid is an error that lists the known ones.
-func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (BashResult, error) {
+func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (Result[BashDetails], error) {
 	if err := t.open(); err != nil {
-		return BashResult{}, bashError(err)
+		return Result[BashDetails]{}, bashError(err)
 	}
 	res, err := t.shell.Kill(ctx, shell.KillInput(in))
 	if err != nil {
-		return BashResult{}, bashError(err)
+		return Result[BashDetails]{}, bashError(err)
 	}
-	return t.renderBash(newBashResult(res)), nil
+	return t.renderBash(newBashResult(res)).result(), nil
 }
 
 // bashError names the tool in an error, as every tool's errors do.
 func bashError(err error) error { return toolError("bash", err) }
+
+// result is r as the API returns it: its stdout as the content.
+func (r bashResult) result() Result[BashDetails] {
+	return Result[BashDetails]{Text: r.Text, Details: r.Details, IsError: r.IsError, Content: r.Stdout, Stderr: r.Stderr}
+}

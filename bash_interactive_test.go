@@ -16,7 +16,7 @@ import (
 // generous; no test asserts a duration.
 
 // writeStdin sends input with a generous guard against hangs.
-func writeStdin(t testing.TB, ts *spillway.Toolset, in spillway.WriteStdinInput) spillway.BashResult {
+func writeStdin(t testing.TB, ts *spillway.Toolset, in spillway.WriteStdinInput) spillway.Result[spillway.BashDetails] {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -49,7 +49,7 @@ func startWaiting(t *testing.T, ts *spillway.Toolset, in spillway.BashInput) (in
 	if !strings.Contains(r.Text, "seems to wait for input") || !strings.Contains(r.Text, "write_stdin pid=") {
 		t.Errorf("waiting notice missing: %q", r.Text)
 	}
-	return pid, r.Stdout
+	return pid, r.Content
 }
 
 // read -p answered with "world\n": on a terminal (which echoes the
@@ -72,7 +72,7 @@ func TestReadAnswered(t *testing.T) {
 			t.Errorf("tty %v: before the answer: %q, want %q", c.in.TTY, seen, c.prompt)
 		}
 		r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "world\n"})
-		if r.Stdout != c.answer || r.Details.Running || bashExit(r) != 0 {
+		if r.Content != c.answer || r.Details.Running || bashExit(r) != 0 {
 			t.Errorf("tty %v: answer: %+v\n%q", c.in.TTY, r.Details, r.Text)
 		}
 	}
@@ -84,11 +84,11 @@ func TestStdinPipeClosed(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
 	pid, _ := startWaiting(t, ts, spillway.BashInput{Command: "cat; echo done", Stdin: true})
 	r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "one\n"})
-	if r.Stdout != "one\n" || !r.Details.Running || !r.Details.Waiting {
+	if r.Content != "one\n" || !r.Details.Running || !r.Details.Waiting {
 		t.Errorf("first line: %+v\n%q", r.Details, r.Text)
 	}
 	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "two", Keys: []string{"Enter"}, CloseStdin: true})
-	if r.Stdout != "two\ndone\n" || r.Details.Running || bashExit(r) != 0 {
+	if r.Content != "two\ndone\n" || r.Details.Running || bashExit(r) != 0 {
 		t.Errorf("closed: %+v\n%q", r.Details, r.Text)
 	}
 }
@@ -101,7 +101,7 @@ func TestPythonREPLOnTTY(t *testing.T) {
 		t.Errorf("no prompt: %q", seen)
 	}
 	r := writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: "1+1\n"})
-	if !strings.Contains(r.Stdout, "\n2\n") || !r.Details.Waiting {
+	if !strings.Contains(r.Content, "\n2\n") || !r.Details.Waiting {
 		t.Errorf("1+1: %+v\n%q", r.Details, r.Text)
 	}
 	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Keys: []string{"Ctrl-D"}})
@@ -136,13 +136,13 @@ func TestForegroundBlockedOnInputBackgrounds(t *testing.T) {
 		start := time.Now()
 		r := bashRun(t, ts, in)
 		took := time.Since(start)
-		if !r.Details.Waiting || !r.Details.Backgrounded || r.Details.TimedOut || !strings.Contains(r.Stdout, "asking") ||
+		if !r.Details.Waiting || !r.Details.Backgrounded || r.Details.TimedOut || !strings.Contains(r.Content, "asking") ||
 			!strings.Contains(r.Text, "seems to wait for input") {
 			t.Fatalf("tty %v: %+v\n%q", in.TTY, r.Details, r.Text)
 		}
 		t.Logf("tty %v: returned after %v (timeout %v)", in.TTY, took, in.Timeout)
 		r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "x\n"})
-		if !strings.Contains(r.Stdout, "got x") || r.Details.Running {
+		if !strings.Contains(r.Content, "got x") || r.Details.Running {
 			t.Errorf("tty %v: answer: %+v\n%q", in.TTY, r.Details, r.Text)
 		}
 	}
@@ -153,7 +153,7 @@ func TestNoInputKeepsDevNull(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "read x; echo status $?; readlink /proc/self/fd/0"})
-	if r.Stdout != "status 1\n/dev/null\n" || r.Details.Waiting {
+	if r.Content != "status 1\n/dev/null\n" || r.Details.Waiting {
 		t.Errorf("%q", r.Text)
 	}
 	r = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", RunInBackground: true})
@@ -187,8 +187,8 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 	if !d.Truncation.Truncated || d.FullOutputPath == "" || len(r.Text) > 60_000 {
 		t.Errorf("not bounded and spilled: %+v, text %d bytes", d, len(r.Text))
 	}
-	if strings.ContainsAny(r.Stdout, "\x1b\r") || !strings.HasPrefix(r.Stdout, "20% 10%\n20% 10%\n") {
-		t.Errorf("text not sanitized: %.200q", r.Stdout)
+	if strings.ContainsAny(r.Content, "\x1b\r") || !strings.HasPrefix(r.Content, "20% 10%\n20% 10%\n") {
+		t.Errorf("text not sanitized: %.200q", r.Content)
 	}
 	f, err := os.Open(d.FullOutputPath)
 	if err != nil {
@@ -222,7 +222,7 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 func TestJobsList(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
-	if text, jobs := ts.JobsText(); len(jobs) != 0 || !strings.Contains(text, "no background jobs") {
+	if text, jobs := jobsText(t, ts); len(jobs) != 0 || !strings.Contains(text, "no background jobs") {
 		t.Errorf("empty listing: %q", text)
 	}
 	waiting, _ := startWaiting(t, ts, spillway.BashInput{Command: "read -p 'q? ' x", TTY: true})
@@ -234,7 +234,7 @@ func TestJobsList(t *testing.T) {
 	var jobs []spillway.JobInfo
 	var text string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		text, jobs = ts.JobsText()
+		text, jobs = jobsText(t, ts)
 		ok := len(jobs) == 4
 		for _, j := range jobs {
 			ok = ok && j.State == want[j.PID]
@@ -302,7 +302,7 @@ func TestAlternateScreenShownThenText(t *testing.T) {
 		t.Errorf("escape sequences reach the model: %q", r.Text)
 	}
 	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: r.Details.PID, Input: "2\n"})
-	if r.Details.Running || r.Stdout != "chose 2\n" || strings.Contains(r.Text, "[screen") || strings.Contains(r.Text, "menu") {
+	if r.Details.Running || r.Content != "chose 2\n" || strings.Contains(r.Text, "[screen") || strings.Contains(r.Text, "menu") {
 		t.Errorf("after leaving: %+v\n%q", r.Details, r.Text)
 	}
 }
@@ -333,4 +333,14 @@ func TestWriteToJobNotReading(t *testing.T) {
 		}
 		bashKill(t, ts, pid)
 	}
+}
+
+// jobsText lists the background jobs as the jobs tool shows them.
+func jobsText(t *testing.T, ts *spillway.Toolset) (string, []spillway.JobInfo) {
+	t.Helper()
+	r, err := ts.Jobs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Text, r.Details.Jobs
 }

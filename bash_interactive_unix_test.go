@@ -21,10 +21,10 @@ func TestTTYSetsidChildKilled(t *testing.T) {
 	k, v, _ := strings.Cut(mark, "=")
 	ts := bashToolset(t, spillway.Options{Env: map[string]string{k: v}})
 	r := bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 300 & sleep 0.2; echo started", TTY: true})
-	if !r.Details.Running || !strings.Contains(r.Stdout, "started") {
+	if !r.Details.Running || !strings.Contains(r.Content, "started") {
 		t.Fatalf("%+v\n%q", r.Details, r.Text)
 	}
-	done := make(chan spillway.BashResult, 1)
+	done := make(chan spillway.Result[spillway.BashDetails], 1)
 	go func() { done <- bashKill(t, ts, r.Details.PID) }()
 	select {
 	case k := <-done:

@@ -3,6 +3,7 @@
 package spillway_test
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -42,7 +43,7 @@ func TestBashNoLeaks(t *testing.T) {
 	start := time.Now()
 	for i := range 1000 {
 		callStart := time.Now()
-		var r spillway.BashResult
+		var r spillway.Result[spillway.BashDetails]
 		kind := ""
 		switch {
 		case i%40 == 0:
@@ -87,7 +88,7 @@ func TestBashNoLeaks(t *testing.T) {
 			if r.Details.Stdout.FullOutputPath == "" || r.Details.Stderr.FullOutputPath == "" {
 				t.Fatalf("call %d: not spilled: %+v", i, r.Details)
 			}
-			again, err := ts.Rerender(spillway.RerenderInput{ID: r.Details.HistoryID, Stream: "stdout", Strategy: "tail", MaxLines: 2})
+			again, err := ts.History(context.Background(), spillway.HistoryInput{ID: r.Details.HistoryID, Stream: "stdout", Strategy: "tail", MaxLines: 2})
 			if err != nil || !strings.Contains(again.Text, "99\n100\n") {
 				t.Fatalf("call %d: shown again: %v %q", i, err, again.Text)
 			}

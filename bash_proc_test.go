@@ -42,7 +42,7 @@ func bashToolset(t testing.TB, opts spillway.Options) *spillway.Toolset {
 
 // bashRun runs a command with a generous guard against hangs; the call
 // must be made (the command itself may fail).
-func bashRun(t testing.TB, ts *spillway.Toolset, in spillway.BashInput) spillway.BashResult {
+func bashRun(t testing.TB, ts *spillway.Toolset, in spillway.BashInput) spillway.Result[spillway.BashDetails] {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -54,7 +54,7 @@ func bashRun(t testing.TB, ts *spillway.Toolset, in spillway.BashInput) spillway
 }
 
 // bashCheck checks a background job, which must exist.
-func bashCheck(t testing.TB, ts *spillway.Toolset, pid int) spillway.BashResult {
+func bashCheck(t testing.TB, ts *spillway.Toolset, pid int) spillway.Result[spillway.BashDetails] {
 	t.Helper()
 	res, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: pid})
 	if err != nil {
@@ -64,7 +64,7 @@ func bashCheck(t testing.TB, ts *spillway.Toolset, pid int) spillway.BashResult 
 }
 
 // bashKill stops a background job, which must exist.
-func bashKill(t testing.TB, ts *spillway.Toolset, pid int) spillway.BashResult {
+func bashKill(t testing.TB, ts *spillway.Toolset, pid int) spillway.Result[spillway.BashDetails] {
 	t.Helper()
 	res, err := ts.KillJob(context.Background(), spillway.KillJobInput{PID: pid})
 	if err != nil {
@@ -141,7 +141,7 @@ func bashMarked(mark string) []int {
 }
 
 // bashExit returns the exit code of a result, or -1 when it is null.
-func bashExit(r spillway.BashResult) int {
+func bashExit(r spillway.Result[spillway.BashDetails]) int {
 	if r.Details.ExitCode == nil {
 		return -1
 	}

@@ -77,7 +77,7 @@ func parseScreen(text string) (s shownScreen, ok bool) {
 
 // startTTY starts command on a terminal and returns its pid and the first
 // result, once the program waits for its keys.
-func startTTY(t *testing.T, ts *spillway.Toolset, in spillway.BashInput) (int, spillway.BashResult) {
+func startTTY(t *testing.T, ts *spillway.Toolset, in spillway.BashInput) (int, spillway.Result[spillway.BashDetails]) {
 	t.Helper()
 	in.TTY = true
 	in.Timeout = 30 * time.Second
@@ -147,7 +147,7 @@ func TestScreenLess(t *testing.T) {
 	if _, ok := parseScreen(r.Text); ok || r.Details.Running || bashExit(r) != 0 {
 		t.Fatalf("after q: %+v\n%s", r.Details, r.Text)
 	}
-	if !strings.Contains(r.Stdout, "after") || strings.Contains(r.Stdout, "line 1") {
+	if !strings.Contains(r.Content, "after") || strings.Contains(r.Content, "line 1") {
 		t.Errorf("after q the shell's text is not back:\n%s", r.Text)
 	}
 }
@@ -297,11 +297,11 @@ func TestScreenLineProgramsReadAsText(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: `echo "$TERM"; stty size`, TTY: true, Timeout: 30 * time.Second})
-	if _, ok := parseScreen(r.Text); ok || r.Stdout != "xterm-256color\n40 120\n" {
+	if _, ok := parseScreen(r.Text); ok || r.Content != "xterm-256color\n40 120\n" {
 		t.Errorf("%q", r.Text)
 	}
 	r = bashRun(t, ts, spillway.BashInput{Command: `echo "$TERM"`})
-	if r.Stdout != "dumb\n" {
+	if r.Content != "dumb\n" {
 		t.Errorf("without tty: %q", r.Text)
 	}
 }

@@ -61,12 +61,12 @@ func TestBashEnvironmentAndCwd(t *testing.T) {
 		Cwd:     "sub",
 	})
 	want := "dumb 1 cat cat 0 true\ninherited session call call\n" + filepath.Join(dir, "sub") + "\n"
-	if r.Stdout != want {
-		t.Errorf("got %q, want %q", r.Stdout, want)
+	if r.Content != want {
+		t.Errorf("got %q, want %q", r.Content, want)
 	}
 	r = bashRun(t, ts, spillway.BashInput{Command: "pwd"})
-	if r.Stdout != dir+"\n" {
-		t.Errorf("session cwd: %q", r.Stdout)
+	if r.Content != dir+"\n" {
+		t.Errorf("session cwd: %q", r.Content)
 	}
 	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd", Cwd: filepath.Join(dir, "missing")})
 	if err == nil || !strings.Contains(err.Error(), "cwd") {
@@ -133,14 +133,14 @@ func TestBashLingeringChild(t *testing.T) {
 			}
 			sleeper := 0
 			if c.out != "" {
-				if !strings.HasPrefix(r.Stdout, c.out) {
-					t.Errorf("stdout %q", r.Stdout)
+				if !strings.HasPrefix(r.Content, c.out) {
+					t.Errorf("stdout %q", r.Content)
 				}
 				if len(bashGroupMembers(r.Details.PID)) == 0 {
 					t.Errorf("the sleeper is not in the group")
 				}
 			} else {
-				sleeper, _ = strconv.Atoi(strings.TrimSpace(r.Stdout))
+				sleeper, _ = strconv.Atoi(strings.TrimSpace(r.Content))
 				sleeper = bashOuterPid(r.Details.PID, sleeper)
 				if !bashAlive(sleeper) {
 					t.Fatalf("setsid sleeper %d not alive", sleeper)
@@ -172,13 +172,13 @@ func TestBashQuickChildIsNotAJob(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: "(sleep 0.02; echo late) & echo now"})
-	out := r.Stdout
+	out := r.Content
 	if r.Details.Running {
 		t.Logf("the child outlived the grace: %q", r.Text)
 		for i := 0; r.Details.Running && i < 2000; i++ {
 			time.Sleep(5 * time.Millisecond)
 			r = bashCheck(t, ts, r.Details.PID)
-			out += r.Stdout
+			out += r.Content
 		}
 	}
 	if r.Details.Running || out != "now\nlate\n" || bashExit(r) != 0 {
@@ -207,21 +207,21 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 		t.Errorf("text %q", r.Text)
 	}
 	rest := "second\n"
-	switch r.Stdout {
+	switch r.Content {
 	case "first\n":
 	case "": // bash took over a second to start: a loaded machine
 		t.Logf("nothing yet after the timeout: %q", r.Text)
 		rest = "first\nsecond\n"
 	default:
-		t.Errorf("stdout at the timeout: %q", r.Stdout)
+		t.Errorf("stdout at the timeout: %q", r.Content)
 	}
 	time.Sleep(3 * time.Second)
 	c := bashCheck(t, ts, d.PID)
-	out := c.Stdout
+	out := c.Content
 	for i := 0; c.Details.Running && i < 2000; i++ { // only on a loaded machine
 		time.Sleep(5 * time.Millisecond)
 		c = bashCheck(t, ts, d.PID)
-		out += c.Stdout
+		out += c.Content
 	}
 	if out != rest || bashExit(c) != 0 || c.Details.Running || c.IsError || c.Details.TimedOut != true {
 		t.Errorf("check_pid: %+v\n%q, want %q", c.Details, c.Text, rest)
@@ -337,7 +337,7 @@ func TestBashBackgroundSpill(t *testing.T) {
 		if p := c.Details.Stdout.FullOutputPath; p != "" {
 			path = p
 			// A check with nothing new shows no stdout section at all.
-			if c.Stdout != "" && !strings.Contains(c.Text, "Full output: "+p) {
+			if c.Content != "" && !strings.Contains(c.Text, "Full output: "+p) {
 				t.Errorf("the notice does not name the spill file: %q", c.Text)
 			}
 		}
@@ -438,7 +438,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 		pgids = append(pgids, r.Details.PID)
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 30 & echo $!"})
-	setsid, _ := strconv.Atoi(strings.TrimSpace(r.Stdout))
+	setsid, _ := strconv.Atoi(strings.TrimSpace(r.Content))
 	if setsid = bashOuterPid(r.Details.PID, setsid); setsid == 0 {
 		t.Fatal("the setsid child is not running")
 	}
@@ -446,7 +446,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 
 	// A call still waiting when Close comes returns too.
 	var wg sync.WaitGroup
-	var waiting spillway.BashResult
+	var waiting spillway.Result[spillway.BashDetails]
 	mark := "SPILLWAY_WAITING=" + strconv.FormatInt(time.Now().UnixNano(), 10)
 	wg.Go(func() {
 		waiting = bashRun(t, ts, spillway.BashInput{Command: "sleep 30", Env: map[string]string{"SPILLWAY_WAITING": mark[len("SPILLWAY_WAITING="):]}})
@@ -529,7 +529,7 @@ func TestBashJobLimit(t *testing.T) {
 		t.Errorf("timeout with a full table: %+v %q", r.Details, r.Text)
 	}
 	// Quick commands still run.
-	if r := bashRun(t, ts, spillway.BashInput{Command: "echo ok"}); r.Stdout != "ok\n" {
+	if r := bashRun(t, ts, spillway.BashInput{Command: "echo ok"}); r.Content != "ok\n" {
 		t.Errorf("quick command with a full table: %q", r.Text)
 	}
 }
@@ -576,8 +576,8 @@ func TestBashConcurrent(t *testing.T) {
 			for i := range 5 {
 				want := fmt.Sprintf("%d-%d\n", g, i)
 				r := bashRun(t, ts, spillway.BashInput{Command: "echo " + strings.TrimSpace(want)})
-				if r.Stdout != want {
-					t.Errorf("got %q want %q", r.Stdout, want)
+				if r.Content != want {
+					t.Errorf("got %q want %q", r.Content, want)
 				}
 				bg := bashRun(t, ts, spillway.BashInput{Command: "seq 1 50000; sleep 30", RunInBackground: true})
 				wg.Go(func() { bashCheck(t, ts, bg.Details.PID) })

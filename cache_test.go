@@ -21,20 +21,23 @@ func cacheToolset(t *testing.T, ttl time.Duration, commands ...string) *spillway
 // a run that exited 0 in the same directory with the same environment.
 func TestBashCache(t *testing.T) {
 	ts := cacheToolset(t, time.Hour, "date  +%s%N", "seq *") // spaces collapse
-	run := func(in spillway.BashInput) spillway.BashResult { t.Helper(); return bashRun(t, ts, in) }
+	run := func(in spillway.BashInput) spillway.Result[spillway.BashDetails] {
+		t.Helper()
+		return bashRun(t, ts, in)
+	}
 
 	first := run(spillway.BashInput{Command: "date +%s%N"})
 	second := run(spillway.BashInput{Command: "date +%s%N"})
-	if first.Details.Cached || !second.Details.Cached || second.Stdout != first.Stdout {
-		t.Errorf("listed command: first cached=%v, second cached=%v, %q vs %q", first.Details.Cached, second.Details.Cached, first.Stdout, second.Stdout)
+	if first.Details.Cached || !second.Details.Cached || second.Content != first.Content {
+		t.Errorf("listed command: first cached=%v, second cached=%v, %q vs %q", first.Details.Cached, second.Details.Cached, first.Content, second.Content)
 	}
 	if !strings.Contains(second.Text, "[cached: the result of call #1") || second.Details.CacheAgeMS < 0 {
 		t.Errorf("cached text: %q", second.Text)
 	}
 	// Not listed: runs every time.
 	a, b := run(spillway.BashInput{Command: "date +%N"}), run(spillway.BashInput{Command: "date +%N"})
-	if a.Details.Cached || b.Details.Cached || a.Stdout == b.Stdout {
-		t.Errorf("unlisted command cached: %q %q", a.Stdout, b.Stdout)
+	if a.Details.Cached || b.Details.Cached || a.Content == b.Content {
+		t.Errorf("unlisted command cached: %q %q", a.Content, b.Content)
 	}
 	// Another directory or environment: runs.
 	if r := run(spillway.BashInput{Command: "date +%s%N", Cwd: "/"}); r.Details.Cached {
@@ -63,7 +66,7 @@ func TestBashCache(t *testing.T) {
 	}
 	// The history says which calls were cached.
 	var cached []int
-	for _, rec := range ts.History(spillway.HistoryFilter{}) {
+	for _, rec := range historyRecords(t, ts, spillway.HistoryInput{}) {
 		if rec.Cached {
 			cached = append(cached, rec.CachedFrom)
 		}
@@ -76,7 +79,7 @@ func TestBashCache(t *testing.T) {
 	short := cacheToolset(t, time.Millisecond, "date +%s%N")
 	x := bashRun(t, short, spillway.BashInput{Command: "date +%s%N"})
 	time.Sleep(20 * time.Millisecond)
-	if y := bashRun(t, short, spillway.BashInput{Command: "date +%s%N"}); y.Details.Cached || y.Stdout == x.Stdout {
+	if y := bashRun(t, short, spillway.BashInput{Command: "date +%s%N"}); y.Details.Cached || y.Content == x.Content {
 		t.Errorf("a result older than the TTL answered the call")
 	}
 	// Off by default.
@@ -93,11 +96,11 @@ func TestBashCacheSharesOneRun(t *testing.T) {
 	var wg sync.WaitGroup
 	out := make([]string, 4)
 	for i := range out {
-		wg.Go(func() { out[i] = bashRun(t, ts, spillway.BashInput{Command: "sleep 0.3; date +%s%N"}).Stdout })
+		wg.Go(func() { out[i] = bashRun(t, ts, spillway.BashInput{Command: "sleep 0.3; date +%s%N"}).Content })
 	}
 	wg.Wait()
 	runs := 0
-	for _, rec := range ts.History(spillway.HistoryFilter{}) {
+	for _, rec := range historyRecords(t, ts, spillway.HistoryInput{}) {
 		if !rec.Cached {
 			runs++
 		}

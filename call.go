@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 // A ToolCall is a call of a tool by name, with its arguments as a JSON
@@ -15,101 +16,116 @@ type ToolCall struct {
 	// Name is the tool's name: bash, write_stdin, jobs, read, grep, find,
 	// ls or history.
 	Name string
-	// Args are the parameters by name (see Tools and docs/tools.md).
+	// Args are the parameters by name (docs/tools.md).
 	Args json.RawMessage
 	// Progress, for a bash command, receives the bytes and lines so far
 	// about once a second.
 	Progress func(BashProgress)
 }
 
-// A ToolResult is the result of any tool: the text for the model, the
-// tool's details (a BashDetails, ReadDetails, …), whether the command
-// failed, and the image a read returned.
-type ToolResult struct {
-	// Text is what the model reads.
-	Text string
-	// Details are the tool's details: a BashDetails, ReadDetails,
-	// GrepDetails, FindDetails, LsDetails, JobsDetails or HistoryDetails.
-	Details any
-	// IsError says the command did not succeed (see BashResult.IsError),
-	// or a Rerender could not show a stream.
-	IsError bool
-	// Image holds an image a read returned, MimeType its type.
-	Image    []byte
-	MimeType string
+// An ArgsError is a call whose arguments do not fit the tool's parameters:
+// an unknown or missing parameter, a value of the wrong type or out of
+// bounds, or parameters of different methods together. The MCP server
+// returns it as an isError result; the CLI exits with status 2.
+type ArgsError struct {
+	// Tool is the name of the tool called.
+	Tool string
+	// Err says what does not fit, naming the parameter.
+	Err error
 }
+
+func (e *ArgsError) Error() string { return e.Tool + ": " + e.Err.Error() }
+
+func (e *ArgsError) Unwrap() error { return e.Err }
 
 // Call runs a tool by name: its arguments are checked against the tool's
 // parameters (an *ArgsError says what does not fit) and given to the
 // method they ask for (bash's check_pid goes to CheckJob). The MCP server
-// and the CLI call the tools through it.
-func (t *Toolset) Call(ctx context.Context, c ToolCall) (ToolResult, error) {
+// and the CLI call the tools through it. The result's Details are the
+// tool's (a BashDetails, ReadDetails, …).
+func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	name, args, peerSets, err := peerCall(t.policy.Profile, c.Name, c.Args)
 	if err != nil {
-		return ToolResult{}, err
+		return Result[any]{}, err
 	}
-	tool, ok := LookupTool(name)
+	e, ok := lookup(name)
 	if !ok {
-		return ToolResult{}, fmt.Errorf("no tool is named %q", c.Name)
+		return Result[any]{}, fmt.Errorf("no tool is named %q", c.Name)
 	}
-	cl, err := decodeArgs(tool, args)
+	cl, err := registry.Decode(e.tool, args)
 	if err != nil {
-		return ToolResult{}, err
+		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
-	in := cl.in.Interface()
-	if b, ok := in.(*BashInput); ok {
+	if b, ok := cl.In.Interface().(*BashInput); ok {
 		for _, set := range peerSets {
 			if err := set(b); err != nil {
-				return ToolResult{}, err
+				return Result[any]{}, err
 			}
 		}
+		b.Progress = c.Progress
 	}
-	type method struct {
-		tool string
-		m    Method
+	h, ok := e.run[cl.Method]
+	if !ok {
+		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
 	}
-	switch (method{tool.Name, cl.method}) {
-	case method{"bash", Run}:
-		in := *in.(*BashInput)
-		in.Progress = c.Progress
-		return bashResult(t.Bash(ctx, in))
-	case method{"bash", CheckJob}:
-		return bashResult(t.CheckJob(ctx, *in.(*CheckJobInput)))
-	case method{"bash", KillJob}:
-		return bashResult(t.KillJob(ctx, *in.(*KillJobInput)))
-	case method{"write_stdin", Run}:
-		return bashResult(t.WriteStdin(ctx, *in.(*WriteStdinInput)))
-	case method{"jobs", Run}:
-		if err := t.open(); err != nil {
-			return ToolResult{}, err
-		}
-		text, jobs := t.JobsText()
-		return ToolResult{Text: text, Details: JobsDetails{Jobs: jobs, Tokens: output.EstimateTokensString(text)}}, nil
-	case method{"read", Run}:
-		r, err := t.Read(ctx, *in.(*ReadInput))
-		return ToolResult{Text: r.Text, Details: r.Details, Image: r.Image, MimeType: r.MimeType}, err
-	case method{"grep", Run}:
-		r, err := t.Grep(ctx, *in.(*GrepInput))
-		return ToolResult{Text: r.Text, Details: r.Details}, err
-	case method{"find", Run}:
-		r, err := t.Find(ctx, *in.(*FindInput))
-		return ToolResult{Text: r.Text, Details: r.Details}, err
-	case method{"ls", Run}:
-		r, err := t.Ls(ctx, *in.(*LsInput))
-		return ToolResult{Text: r.Text, Details: r.Details}, err
-	case method{"history", Run}:
-		if err := t.open(); err != nil {
-			return ToolResult{}, err
-		}
-		text, records := t.HistoryText(*in.(*HistoryFilter))
-		return ToolResult{Text: text, Details: HistoryDetails{Records: records, Sessions: t.Sessions(), Tokens: output.EstimateTokensString(text)}}, nil
-	case method{"history", Rerender}:
-		r, err := t.Rerender(*in.(*RerenderInput))
-		return ToolResult{Text: r.Text, Details: HistoryDetails{Shown: &r.Details, Tokens: output.EstimateTokensString(r.Text)}, IsError: r.IsError}, err
-	}
-	return ToolResult{}, fmt.Errorf("%s: no method %d", tool.Name, cl.method)
+	return h.call(t, ctx, cl.In.Interface())
 }
 
-func bashResult(r BashResult, err error) (ToolResult, error) {
-	return ToolResult{Text: r.Text, Details: r.Details, IsError: r.IsError}, err
+// A handler runs one method of a tool: it takes a pointer to the method's
+// input and returns the result with its details as an any.
+type handler struct {
+	input, details reflect.Type
+	call           func(t *Toolset, ctx context.Context, in any) (Result[any], error)
+}
+
+// handle makes the handler of a Toolset method.
+func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], error)) handler {
+	return handler{
+		input:   reflect.TypeFor[In](),
+		details: reflect.TypeFor[D](),
+		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
+			r, err := method(t, ctx, *in.(*In))
+			return anyResult(r), err
+		},
+	}
+}
+
+// handlers are a tool's methods, by the parameter that selects them.
+type handlers map[registry.Method]handler
+
+// An entry of the table is a tool, declared once: its name, description
+// and parameters, and the methods that run it.
+type entry struct {
+	tool
+	run handlers
+}
+
+// declaration is e's tool with the Go inputs and details of its methods,
+// as the registry gives it to the packages that describe the tools.
+func (e entry) declaration() tool {
+	t := e.tool
+	t.Inputs = make(map[registry.Method]reflect.Type, len(e.run))
+	for m, h := range e.run {
+		t.Inputs[m] = h.input
+	}
+	t.Details = e.run[registry.Run].details
+	return t
+}
+
+func lookup(name string) (entry, bool) {
+	for _, e := range table {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
+func init() {
+	decls := make([]tool, len(table))
+	for i := range table {
+		table[i].tool = table[i].declaration()
+		decls[i] = table[i].tool
+	}
+	registry.Register(decls, peerDeclarations())
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -45,9 +43,9 @@ func (in BashInput) impl() shell.Input {
 	return out
 }
 
-func newBashResult(r shell.Result) BashResult {
+func newBashResult(r shell.Result) bashResult {
 	d := r.Details
-	return BashResult{
+	return bashResult{
 		Text: r.Text,
 		Details: BashDetails{
 			ExitCode:         d.ExitCode,
@@ -77,22 +75,6 @@ func newBashResult(r shell.Result) BashResult {
 	}
 }
 
-func newReadResult(r files.ReadResult) ReadResult {
-	return ReadResult{Text: r.Text, Details: ReadDetails(r.Details), Content: r.Content, Image: r.Image, MimeType: r.MimeType}
-}
-
-func newLsResult(r files.LsResult) LsResult {
-	return LsResult{Text: r.Text, Details: LsDetails(r.Details), Entries: r.Entries}
-}
-
-func newGrepResult(r search.GrepResult) GrepResult {
-	return GrepResult{Text: r.Text, Content: r.Content, Details: GrepDetails(r.Details)}
-}
-
-func newFindResult(r search.FindResult) FindResult {
-	return FindResult{Text: r.Text, Content: r.Content, Details: FindDetails(r.Details)}
-}
-
 func newHistoryRecord(r shell.Record) HistoryRecord {
 	return HistoryRecord{
 		ID:         r.ID,
@@ -116,8 +98,8 @@ func newHistoryRecords(records []shell.Record) []HistoryRecord {
 	return convertAll(records, newHistoryRecord)
 }
 
-func newRerenderResult(r shell.RenderResult) RerenderResult {
-	return RerenderResult{
+func newRerenderResult(r shell.RenderResult) rerenderResult {
+	return rerenderResult{
 		Text: r.Text,
 		Details: RerenderDetails{
 			Record: newHistoryRecord(r.Details.Record),

@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -20,7 +18,6 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[CheckJobInput](), reflect.TypeFor[shell.CheckInput]()},
 	{reflect.TypeFor[KillJobInput](), reflect.TypeFor[shell.KillInput]()},
 	{reflect.TypeFor[WriteStdinInput](), reflect.TypeFor[shell.WriteInput]()},
-	{reflect.TypeFor[BashResult](), reflect.TypeFor[shell.Result]()},
 	{reflect.TypeFor[BashDetails](), reflect.TypeFor[shell.Details]()},
 	{reflect.TypeFor[StreamDetails](), reflect.TypeFor[shell.StreamDetails]()},
 	{reflect.TypeFor[Failure](), reflect.TypeFor[shell.Failure]()},
@@ -28,24 +25,9 @@ var apiTypes = []struct{ api, impl reflect.Type }{
 	{reflect.TypeFor[JobInfo](), reflect.TypeFor[shell.JobInfo]()},
 	{reflect.TypeFor[StreamRecord](), reflect.TypeFor[shell.StreamRecord]()},
 	{reflect.TypeFor[SessionInfo](), reflect.TypeFor[shell.SessionInfo]()},
-	{reflect.TypeFor[HistoryFilter](), reflect.TypeFor[shell.HistoryFilter]()},
 	{reflect.TypeFor[HistoryRecord](), reflect.TypeFor[shell.Record]()},
-	{reflect.TypeFor[RerenderInput](), reflect.TypeFor[shell.RenderInput]()},
-	{reflect.TypeFor[RerenderResult](), reflect.TypeFor[shell.RenderResult]()},
 	{reflect.TypeFor[RerenderDetails](), reflect.TypeFor[shell.RenderDetails]()},
 	{reflect.TypeFor[ShownStream](), reflect.TypeFor[shell.ShownStream]()},
-	{reflect.TypeFor[ReadInput](), reflect.TypeFor[files.ReadInput]()},
-	{reflect.TypeFor[ReadResult](), reflect.TypeFor[files.ReadResult]()},
-	{reflect.TypeFor[ReadDetails](), reflect.TypeFor[files.ReadDetails]()},
-	{reflect.TypeFor[LsInput](), reflect.TypeFor[files.LsInput]()},
-	{reflect.TypeFor[LsResult](), reflect.TypeFor[files.LsResult]()},
-	{reflect.TypeFor[LsDetails](), reflect.TypeFor[files.LsDetails]()},
-	{reflect.TypeFor[GrepInput](), reflect.TypeFor[search.GrepInput]()},
-	{reflect.TypeFor[GrepResult](), reflect.TypeFor[search.GrepResult]()},
-	{reflect.TypeFor[GrepDetails](), reflect.TypeFor[search.GrepDetails]()},
-	{reflect.TypeFor[FindInput](), reflect.TypeFor[search.FindInput]()},
-	{reflect.TypeFor[FindResult](), reflect.TypeFor[search.FindResult]()},
-	{reflect.TypeFor[FindDetails](), reflect.TypeFor[search.FindDetails]()},
 }
 
 // Each type of the API has the exported fields of its implementation, in
@@ -130,10 +112,6 @@ func TestConversionsCarryEveryField(t *testing.T) {
 	}
 	check("BashInput.impl", BashInput{}, func(x any) any { return x.(BashInput).impl() })
 	check("newBashResult", shell.Result{}, func(x any) any { return newBashResult(x.(shell.Result)) })
-	check("newReadResult", files.ReadResult{}, func(x any) any { return newReadResult(x.(files.ReadResult)) })
-	check("newLsResult", files.LsResult{}, func(x any) any { return newLsResult(x.(files.LsResult)) })
-	check("newGrepResult", search.GrepResult{}, func(x any) any { return newGrepResult(x.(search.GrepResult)) })
-	check("newFindResult", search.FindResult{}, func(x any) any { return newFindResult(x.(search.FindResult)) })
 	check("newHistoryRecords", []shell.Record{}, func(x any) any { return newHistoryRecords(x.([]shell.Record)) })
 	check("newRerenderResult", shell.RenderResult{}, func(x any) any { return newRerenderResult(x.(shell.RenderResult)) })
 	check("newJobInfos", []shell.JobInfo{}, func(x any) any { return newJobInfos(x.([]shell.JobInfo)) })
@@ -253,9 +231,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		name      string
 		api, impl any
 	}{
-		{"TTYRows", TTYRows, shell.TTYRows},
-		{"TTYCols", TTYCols, shell.TTYCols},
-		{"DefaultWriteStdinWait", DefaultWriteStdinWait, shell.DefaultWriteWait},
 		{"StreamCeiling", StreamCeiling, policy.StreamCeiling},
 		{"LinesCeiling", LinesCeiling, policy.LinesCeiling},
 		{"FormatText", render.Format(FormatText), render.FormatText},
@@ -263,12 +238,6 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 	} {
 		if c.api != c.impl {
 			t.Errorf("%s is %v, the implementation's %v", c.name, c.api, c.impl)
-		}
-	}
-	for _, name := range []string{"", "text", "json"} {
-		f, err := ParseFormat(name)
-		if want, _ := render.ParseFormat(name); err != nil || render.Format(f) != want {
-			t.Errorf("ParseFormat(%q) = %q, %v; want %q", name, f, err, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -54,7 +55,7 @@ func describeBash(p Policy) string {
 		"pass `tty: true` to run it on a terminal (%d×%d by default, TERM=xterm-256color; stdout and stderr arrive as one stream; "+
 		"while a full-screen program such as less, vim or top holds the screen, results show the screen, later ones only its changed rows) or "+
 		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
-		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, TTYCols, TTYRows)
+		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, shell.TTYCols, shell.TTYRows)
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
 		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
@@ -140,7 +141,7 @@ func describeWriteStdin(Policy) string {
 		"a later look shows only the rows that changed, numbered, unless `screen: \"full\"`. `cols` and `rows` resize the terminal. "+
 		"A command that waits for a secret (a password prompt: sudo, ssh, getpass) is answered by the user on the page its result names, never by you: "+
 		"give the user that address; `input` to it is refused unless `allow_model_secret: true` (only for a test secret you were given).",
-		DefaultWriteStdinWait.Milliseconds(), strings.Join(KeyNames(), ", "))
+		shell.DefaultWriteWait.Milliseconds(), strings.Join(shell.KeyNames(), ", "))
 }
 
 func describeJobs(Policy) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 // The README and docs/ are the first code a person copies. Every Go block
@@ -275,7 +276,7 @@ var numberTools = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|e
 // Prose that counts the tools counts the table's: all of them, or the five
 // an agent lives on when the same paragraph names the others too.
 func TestDocsCountTheTools(t *testing.T) {
-	all := spillway.Tools()
+	all := registry.Tools[spillway.Policy]()
 	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 	var core, jobs []string
 	for _, tl := range all {

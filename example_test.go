@@ -74,12 +74,12 @@ func ExampleToolset_CheckJob() {
 		log.Fatal(err)
 	}
 	job := res.Details.PID
-	for seen := res.Stdout; !strings.Contains(seen, "listening"); { // the start may have shown it already
+	for seen := res.Content; !strings.Contains(seen, "listening"); { // the start may have shown it already
 		res, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: job})
 		if err != nil {
 			log.Fatal(err)
 		}
-		seen += res.Stdout
+		seen += res.Content
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Println("running:", res.Details.Running)

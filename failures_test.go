@@ -23,7 +23,7 @@ import (
 
 // checkCutFailures checks the failure lines of the cut part of stdout,
 // and returns how many there were.
-func checkCutFailures(t *testing.T, ts *spillway.Toolset, res spillway.BashResult) int {
+func checkCutFailures(t *testing.T, ts *spillway.Toolset, res spillway.Result[spillway.BashDetails]) int {
 	t.Helper()
 	sd := res.Details.Stdout
 	if sd.FullOutputPath == "" || len(sd.Next) == 0 {
@@ -312,7 +312,7 @@ func TestFailuresEveryProfileAndHistory(t *testing.T) {
 			if len(res.Details.Failures) != 2 {
 				t.Errorf("details.failures %v", res.Details.Failures)
 			}
-			rr, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID})
+			rr, err := ts.History(context.Background(), spillway.HistoryInput{ID: res.Details.HistoryID})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -86,8 +86,8 @@ func TestCarriageReturnEveryProfile(t *testing.T) {
 			t.Parallel()
 			ts, _ := profileToolset(t, name)
 			r := bashRun(t, ts, spillway.BashInput{Command: `printf 'abcdef\rxy'`})
-			if r.Stdout != "xycdef" {
-				t.Errorf("stdout %q, want %q", r.Stdout, "xycdef")
+			if r.Content != "xycdef" {
+				t.Errorf("stdout %q, want %q", r.Content, "xycdef")
 			}
 			r = bashRun(t, ts, spillway.BashInput{Command: `printf 'progress 10%%\rdone\n' >&2`})
 			if !strings.Contains(r.Text, "doneress 10%\n") {
@@ -105,8 +105,8 @@ func TestLoneControlsEveryProfile(t *testing.T) {
 			t.Parallel()
 			ts, _ := profileToolset(t, name)
 			r := bashRun(t, ts, spillway.BashInput{Command: `printf 'a\001b\002c\007'`})
-			if r.Stdout != "abc" || strings.Contains(r.Text, "binary") {
-				t.Errorf("stdout %q, text %q; want abc", r.Stdout, r.Text)
+			if r.Content != "abc" || strings.Contains(r.Text, "binary") {
+				t.Errorf("stdout %q, text %q; want abc", r.Content, r.Text)
 			}
 		})
 	}

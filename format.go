@@ -19,25 +19,15 @@ const (
 	FormatText Format = "text"
 	// FormatJSON is one compact JSON object,
 	// {"ok":true,"data":{…details…,…content…}}, for agents that parse
-	// results; a failed call is {"ok":false,"error":"…"} (ErrorEnvelope).
+	// results; a failed call is {"ok":false,"error":"…"} (see internal/render).
 	FormatJSON Format = "json"
 )
-
-// ParseFormat reads a format's name ("text", "json"; "" is text).
-func ParseFormat(name string) (Format, error) {
-	f, err := render.ParseFormat(name)
-	return Format(f), err
-}
-
-// ErrorEnvelope renders the error of a failed call in FormatJSON:
-// {"ok":false,"error":"…"}.
-func ErrorEnvelope(err error) string { return render.ErrorEnvelope(err.Error()) }
 
 // render applies the session's format to the text of a successful
 // result. With json, the text becomes one compact JSON object holding the
 // details and the pure content fields, no notices inside them; with text
 // it is left as it is. A call that fails returns an error instead, which
-// the surfaces render (ErrorEnvelope).
+// the surfaces render (see internal/render).
 func (t *Toolset) render(text string, details any, content ...render.Field) string {
 	if t.format == FormatJSON {
 		if s, ok := t.peerJSON(text, details, content); ok {
@@ -65,7 +55,7 @@ func (t *Toolset) finish(text string, tokens *int, details func() any, content .
 // renderBash applies the format to a bash result, and sets its tokens. A
 // command that ran and exited non-zero is a result, with its exit code in
 // the details.
-func (t *Toolset) renderBash(res BashResult) BashResult {
+func (t *Toolset) renderBash(res bashResult) bashResult {
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details },
 		render.Field{Name: "stdout", Value: res.Stdout},
 		render.Field{Name: "stderr", Value: res.Stderr})

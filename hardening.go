@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/spillway-dev/spillway/internal/confine"
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/sandbox"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
@@ -69,7 +70,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 		rules := rules
 		rules.Hidden, rules.Shown = t.hiddenDirs(opts.SandboxHidden)
-		rules.MaxProcesses = shell.TaskLimit(t.policy.Bash.MaxProcesses)
+		rules.MaxProcesses = proc.TaskLimit(t.policy.Bash.MaxProcesses)
 		l, err := sandbox.Wrap(cmd, rules)
 		if err != nil {
 			return nil, err
@@ -84,7 +85,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 // through a re-exec of the program itself.
 func MaybeRunSandboxHelper() {
 	sandbox.MaybeRunHelper()
-	shell.MaybeRunWatcher()
+	proc.MaybeRunWatcher()
 }
 
 // hiddenDirs are the directories a sandboxed command of this session does

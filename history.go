@@ -1,14 +1,21 @@
 package spillway
 
 import (
+	"context"
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
-// HistoryFilter selects the records of a history listing: the history
-// tool's parameters, named by their json tags.
-type HistoryFilter struct {
+// HistoryInput is a call of the history tool: without ID, a listing of
+// the recorded bash calls that pass Session, Status and Limit; with ID,
+// that call's output shown again, with other limits, another strategy, a
+// line range or a pattern. The fields are the tool's parameters, named by
+// their json tags.
+type HistoryInput struct {
+	// ID is the history id of the call to show again (a bash result's
+	// history_id); 0 lists the calls.
+	ID int `json:"id,omitempty"`
 	// Session keeps the calls of one session; "" keeps all.
 	Session string `json:"session,omitempty"`
 	// Status keeps the "ok" calls (exit 0), the "failed" ones (another
@@ -16,6 +23,23 @@ type HistoryFilter struct {
 	Status string `json:"status,omitempty"`
 	// Limit keeps the newest Limit records; 0 keeps all.
 	Limit int `json:"limit,omitempty"`
+	// Stream is "stdout" or "stderr"; "" shows both.
+	Stream string `json:"stream,omitempty"`
+	// Strategy is how lines are chosen within the limits: "head",
+	// "tail" or "head_tail"; "" is the policy's.
+	Strategy string `json:"strategy,omitempty"`
+	// MaxLines and MaxBytes bound each stream shown; zero takes the
+	// policy's.
+	MaxLines int `json:"max_lines,omitempty"`
+	MaxBytes int `json:"max_bytes,omitempty"`
+	// MaxTokens, when above zero, bounds each stream shown to that many
+	// estimated tokens too (output.EstimateTokens, which errs high).
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// Offset, when given, shows the lines from this one (1-based) on.
+	Offset int `json:"offset,omitempty"`
+	// Pattern, when given, shows only the lines that match this RE2
+	// regular expression, each with its line number.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // A HistoryRecord is one recorded bash call.
@@ -61,32 +85,8 @@ type StreamRecord struct {
 	Binary bool `json:"binary,omitempty"`
 }
 
-// RerenderInput asks for the output of a recorded bash call again: the
-// history tool's parameters with id, named by their json tags.
-type RerenderInput struct {
-	// ID is the call's history id.
-	ID int `json:"id"`
-	// Stream is "stdout" or "stderr"; "" shows both.
-	Stream string `json:"stream,omitempty"`
-	// Strategy is how lines are chosen within the limits: "head",
-	// "tail" or "head_tail"; "" is the policy's.
-	Strategy string `json:"strategy,omitempty"`
-	// MaxLines and MaxBytes bound each stream shown; zero takes the
-	// policy's.
-	MaxLines int `json:"max_lines,omitempty"`
-	MaxBytes int `json:"max_bytes,omitempty"`
-	// MaxTokens, when above zero, bounds each stream shown to that many
-	// estimated tokens too (output.EstimateTokens, which errs high).
-	MaxTokens int `json:"max_tokens,omitempty"`
-	// Offset, when given, shows the lines from this one (1-based) on.
-	Offset int `json:"offset,omitempty"`
-	// Pattern, when given, shows only the lines that match this RE2
-	// regular expression, each with its line number.
-	Pattern string `json:"pattern,omitempty"`
-}
-
-// RerenderResult is a recorded call's output shown again.
-type RerenderResult struct {
+// rerenderResult is a recorded call's output shown again.
+type rerenderResult struct {
 	Text    string          `json:"text"`
 	Details RerenderDetails `json:"details"`
 	// IsError: a stream could no longer be shown (its section says why).
@@ -122,23 +122,31 @@ type ShownStream struct {
 	Missing string `json:"missing,omitempty"`
 }
 
-// History lists the recorded bash calls that pass f, oldest first. Every
-// command a bash call starts is recorded, with the paths of its spill
-// files; the oldest records are forgotten first (200 are kept), their
-// spill files once no result has named them for Policy.Spill.KeepNamed.
-func (t *Toolset) History(f HistoryFilter) []HistoryRecord {
-	return newHistoryRecords(t.shell.History(shell.HistoryFilter(f)))
-}
-
-// Rerender shows the output of a recorded bash call again, with other
-// limits, another strategy, a line range or a pattern, without running
-// anything.
-func (t *Toolset) Rerender(in RerenderInput) (RerenderResult, error) {
-	res, err := t.shell.Render(shell.RenderInput(in))
-	if err != nil {
-		return RerenderResult{}, toolError("history", err)
+// History lists the recorded bash calls that pass in's filter, oldest
+// first, with the named sessions; or, with in.ID, shows that call's output
+// again without running anything. Every command a bash call starts is
+// recorded, with the paths of its spill files; the oldest records are
+// forgotten first (200 are kept), their spill files once no result has
+// named them for Policy.Spill.KeepNamed.
+func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryDetails], error) {
+	if err := t.open(); err != nil {
+		return Result[HistoryDetails]{}, err
 	}
-	return newRerenderResult(res), nil
+	if in.ID != 0 {
+		res, err := t.shell.Render(shell.RenderInput{ID: in.ID, Stream: in.Stream, Strategy: in.Strategy,
+			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Offset: in.Offset, Pattern: in.Pattern})
+		if err != nil {
+			return Result[HistoryDetails]{}, toolError("history", err)
+		}
+		r := newRerenderResult(res)
+		d := HistoryDetails{Shown: &r.Details}
+		return Result[HistoryDetails]{Text: t.finish(r.Text, &d.Tokens, func() any { return d }), Details: d, IsError: r.IsError}, nil
+	}
+	records := t.shell.History(shell.HistoryFilter{Session: in.Session, Status: in.Status, Limit: in.Limit})
+	sessions := t.shell.Sessions()
+	d := HistoryDetails{Records: newHistoryRecords(records), Sessions: newSessionInfos(sessions)}
+	text := shell.ListText(records, sessions)
+	return Result[HistoryDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }
 
 // HistoryDetails are the details of the history tool: a listing's Records
@@ -153,11 +161,4 @@ type HistoryDetails struct {
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
 	Tokens int `json:"tokens"`
-}
-
-// HistoryText renders a listing of the history that passes f, and the
-// named sessions, as the history tool shows it.
-func (t *Toolset) HistoryText(f HistoryFilter) (string, []HistoryRecord) {
-	records := t.shell.History(shell.HistoryFilter(f))
-	return shell.ListText(records, t.shell.Sessions()), newHistoryRecords(records)
 }

@@ -52,29 +52,16 @@ type WriteStdinInput struct {
 // The error says why nothing could be sent: an unknown pid, a job
 // started without input, an unknown key, a job that no longer reads its
 // input. Its output then stays for the next look.
-func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (BashResult, error) {
+func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[BashDetails], error) {
 	if err := t.open(); err != nil {
-		return BashResult{}, toolError("write_stdin", err)
+		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
 	res, err := t.shell.Write(ctx, shell.WriteInput(in))
 	if err != nil {
-		return BashResult{}, toolError("write_stdin", err)
+		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
-	return t.renderBash(newBashResult(res)), nil
+	return t.renderBash(newBashResult(res)).result(), nil
 }
-
-// The default size of a TTY job's terminal (BashInput.Cols, Rows).
-const (
-	TTYRows = 40
-	TTYCols = 120
-)
-
-// DefaultWriteStdinWait is how long WriteStdin waits for an answer when
-// Timeout is not given.
-const DefaultWriteStdinWait = 2 * time.Second
-
-// KeyNames lists the named keys WriteStdinInput.Keys takes.
-func KeyNames() []string { return shell.KeyNames() }
 
 // A JobInfo is one background job in a jobs listing.
 type JobInfo struct {
@@ -102,9 +89,6 @@ type JobInfo struct {
 	Stderr     StreamRecord `json:"stderr"`
 }
 
-// JobsInput is the input of the jobs tool, which takes no parameter.
-type JobsInput struct{}
-
 // JobsDetails are the details of the jobs tool.
 type JobsDetails struct {
 	// Jobs are the background jobs, oldest first.
@@ -117,11 +101,12 @@ type JobsDetails struct {
 // Jobs lists the session's background jobs, oldest first: those that
 // CheckJob, WriteStdin and KillJob reach (at most 64; the oldest
 // finished ones are forgotten first).
-func (t *Toolset) Jobs() []JobInfo { return newJobInfos(t.shell.Jobs()) }
-
-// JobsText renders a listing of the background jobs, as the jobs tool
-// shows it.
-func (t *Toolset) JobsText() (string, []JobInfo) {
+func (t *Toolset) Jobs(ctx context.Context) (Result[JobsDetails], error) {
+	if err := t.open(); err != nil {
+		return Result[JobsDetails]{}, err
+	}
 	jobs := t.shell.Jobs()
-	return shell.JobsText(jobs), newJobInfos(jobs)
+	d := JobsDetails{Jobs: newJobInfos(jobs)}
+	text := shell.JobsText(jobs)
+	return Result[JobsDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }

@@ -3,7 +3,6 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -19,8 +18,8 @@ type LsInput struct {
 	Limit int `json:"limit,omitempty"`
 }
 
-// LsResult is a directory listing.
-type LsResult struct {
+// lsResult is a directory listing.
+type lsResult struct {
 	// Text is what the model reads: the entries, one a line, and the
 	// notices.
 	Text    string    `json:"text"`
@@ -52,15 +51,20 @@ type LsDetails struct {
 
 // Ls lists a directory: names sorted case-insensitively, dotfiles
 // included, directories ending in "/" and symlinks in "@".
-func (t *Toolset) Ls(ctx context.Context, in LsInput) (LsResult, error) {
+func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error) {
 	if err := t.open(); err != nil {
-		return LsResult{}, err
+		return Result[LsDetails]{}, err
 	}
-	r, err := t.files.Ls(ctx, files.LsInput(in))
+	res, err := listDir(ctx, t.files, t.spill, in)
 	if err != nil {
-		return LsResult{}, clipError(err, in.Path)
+		return Result[LsDetails]{}, clipError(err, in.Path)
 	}
-	res := newLsResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
-	return res, nil
+	return res.result(), nil
+}
+
+// result is r as the API returns it: its entries one a line as the
+// content.
+func (r lsResult) result() Result[LsDetails] {
+	return Result[LsDetails]{Text: r.Text, Details: r.Details, Content: entryList(r.Entries)}
 }

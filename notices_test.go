@@ -41,7 +41,7 @@ func TestNoticeCheckPIDNumbers(t *testing.T) {
 	if err != nil || r.Details.PID == 0 {
 		t.Fatalf("%v %+v", err, r.Details)
 	}
-	var c spillway.BashResult
+	var c spillway.Result[spillway.BashDetails]
 	for i := 0; i < 400; i++ {
 		time.Sleep(50 * time.Millisecond)
 		if c, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}); err != nil {
@@ -137,8 +137,8 @@ func TestReadSanitizesLikeBash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Content != "red\r\nok there\nbar 100%\n" || strings.ReplaceAll(r.Content, "\r\n", "\n") != b.Stdout {
-		t.Errorf("read %q, bash %q", r.Content, b.Stdout)
+	if r.Content != "red\r\nok there\nbar 100%\n" || strings.ReplaceAll(r.Content, "\r\n", "\n") != b.Content {
+		t.Errorf("read %q, bash %q", r.Content, b.Content)
 	}
 }
 

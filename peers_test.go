@@ -46,7 +46,7 @@ func runPeerCase(t *testing.T, ts *spillway.Toolset, dir string, c peerCase) (st
 	if c.stderr {
 		return r.Stderr, r.Details.Stderr
 	}
-	return r.Stdout, r.Details.Stdout
+	return r.Content, r.Details.Stdout
 }
 
 func equal(want string) func(*testing.T, string, spillway.StreamDetails) {

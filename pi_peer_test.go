@@ -186,6 +186,6 @@ func spillwayPi(t *testing.T, file, mode string, maxBytes int) piPeerResult {
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: "cat " + filepath.Base(file)})
 	tr := r.Details.Stdout.Truncation
-	return piPeerResult{Content: r.Stdout, Truncated: tr.Truncated, TruncatedBy: tr.TruncatedBy,
+	return piPeerResult{Content: r.Content, Truncated: tr.Truncated, TruncatedBy: tr.TruncatedBy,
 		TotalLines: tr.TotalLines, OutputLines: tr.OutputLines, LastLinePartial: tr.LastLinePartial}
 }

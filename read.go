@@ -3,7 +3,6 @@ package spillway
 import (
 	"context"
 
-	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -26,8 +25,8 @@ type ReadInput struct {
 	CharOffset int `json:"char_offset,omitempty"`
 }
 
-// ReadResult is one page of a file, or an image.
-type ReadResult struct {
+// readResult is one page of a file, or an image.
+type readResult struct {
 	// Text is what the model reads: the lines and the notices that say
 	// what was left out and how to read on.
 	Text    string      `json:"text"`
@@ -78,19 +77,23 @@ type ReadDetails struct {
 // Paging through a big file seeks through a line index instead of
 // rescanning it. A missing file, a directory, a binary file or a FIFO is
 // an error that says what to use instead.
-func (t *Toolset) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
+func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], error) {
 	if err := t.open(); err != nil {
-		return ReadResult{}, err
+		return Result[ReadDetails]{}, err
 	}
-	r, err := t.files.Read(ctx, files.ReadInput(in))
+	res, err := readFile(ctx, t.files, in)
 	if err != nil {
-		return ReadResult{}, clipError(err, in.Path)
+		return Result[ReadDetails]{}, clipError(err, in.Path)
 	}
-	res := newReadResult(r)
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {
 		res.Details.Tokens = output.EstimateTokensString(res.Text)
 	}
-	return res, nil
+	return res.result(), nil
+}
+
+// result is r as the API returns it.
+func (r readResult) result() Result[ReadDetails] {
+	return Result[ReadDetails]{Text: r.Text, Details: r.Details, Content: r.Content, Image: r.Image, MimeType: r.MimeType}
 }

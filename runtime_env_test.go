@@ -23,13 +23,13 @@ func TestBashPythonLineReachesCheckPID(t *testing.T) {
 		t.Fatalf("not backgrounded: %+v %q", r.Details, r.Text)
 	}
 	defer bashKill(t, ts, r.Details.PID)
-	seen := r.Stdout
+	seen := r.Content
 	// A generous wait for a loaded machine to start Python; on an idle one
 	// the line is in the first result.
 	for i := 0; !strings.Contains(seen, "ready") && i < 400; i++ {
 		time.Sleep(50 * time.Millisecond)
 		c := bashCheck(t, ts, r.Details.PID)
-		seen += c.Stdout
+		seen += c.Content
 		if !c.Details.Running {
 			break
 		}
@@ -45,11 +45,11 @@ func TestBashLineBufferingEnv(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	r := bashRun(t, ts, spillway.BashInput{Command: `echo "$PYTHONUNBUFFERED"`})
-	if r.Stdout != "1\n" {
-		t.Errorf("PYTHONUNBUFFERED: %q", r.Stdout)
+	if r.Content != "1\n" {
+		t.Errorf("PYTHONUNBUFFERED: %q", r.Content)
 	}
 	r = bashRun(t, ts, spillway.BashInput{Command: `echo "${PYTHONUNBUFFERED-unset}"`, Env: map[string]string{"PYTHONUNBUFFERED": ""}})
-	if r.Stdout != "\n" {
-		t.Errorf("a call's env does not win: %q", r.Stdout)
+	if r.Content != "\n" {
+		t.Errorf("a call's env does not win: %q", r.Content)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -36,8 +35,8 @@ type GrepInput struct {
 	Limit int `json:"limit,omitempty"`
 }
 
-// GrepResult is what a search found.
-type GrepResult struct {
+// grepResult is what a search found.
+type grepResult struct {
 	// Text is what the model reads: the lines found, each with its path
 	// and line number, and the notices.
 	Text string `json:"text"`
@@ -93,8 +92,8 @@ type FindInput struct {
 	Type string `json:"type,omitempty"`
 }
 
-// FindResult is what a find found.
-type FindResult struct {
+// findResult is what a find found.
+type findResult struct {
 	// Text is what the model reads: the paths found, sorted, one a line,
 	// and the notices.
 	Text string `json:"text"`
@@ -128,30 +127,38 @@ type FindDetails struct {
 // Grep searches file contents for a regular expression (or a literal
 // string), honouring ignore files, in path then line order. No match is
 // a result ("No matches found"); a bad pattern is an error.
-func (t *Toolset) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
+func (t *Toolset) Grep(ctx context.Context, in GrepInput) (Result[GrepDetails], error) {
 	if err := t.open(); err != nil {
-		return GrepResult{}, err
+		return Result[GrepDetails]{}, err
 	}
-	r, err := t.search.Grep(ctx, search.GrepInput(in))
+	res, err := grepFiles(ctx, t.search, in)
 	if err != nil {
-		return GrepResult{}, clipError(err, in.Pattern, in.Path, in.Glob)
+		return Result[GrepDetails]{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
-	res := newGrepResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
-	return res, nil
+	return res.result(), nil
 }
 
 // Find lists the files and directories whose name (or relative path)
 // matches a glob, honouring ignore files, sorted.
-func (t *Toolset) Find(ctx context.Context, in FindInput) (FindResult, error) {
+func (t *Toolset) Find(ctx context.Context, in FindInput) (Result[FindDetails], error) {
 	if err := t.open(); err != nil {
-		return FindResult{}, err
+		return Result[FindDetails]{}, err
 	}
-	r, err := t.search.Find(ctx, search.FindInput(in))
+	res, err := findFiles(ctx, t.search, in)
 	if err != nil {
-		return FindResult{}, clipError(err, in.Pattern, in.Path)
+		return Result[FindDetails]{}, clipError(err, in.Pattern, in.Path)
 	}
-	res := newFindResult(r)
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
-	return res, nil
+	return res.result(), nil
+}
+
+// result is r as the API returns it.
+func (r grepResult) result() Result[GrepDetails] {
+	return Result[GrepDetails]{Text: r.Text, Details: r.Details, Content: r.Content}
+}
+
+// result is r as the API returns it.
+func (r findResult) result() Result[FindDetails] {
+	return Result[FindDetails]{Text: r.Text, Details: r.Details, Content: r.Content}
 }

@@ -19,17 +19,14 @@ import (
 
 // SecretPages serve a toolset's one-time pages. By default the first
 // page starts a listener of their own on 127.0.0.1; a server that
-// routes SecretPagePath to them instead calls ServeAt first.
+// routes the path /secret/ to them instead calls ServeAt first.
 type SecretPages struct{ p *secret.Pages }
-
-// SecretPagePath is the path under which the pages are served.
-const SecretPagePath = "/secret/"
 
 // SecretPages returns the toolset's secret pages.
 func (t *Toolset) SecretPages() *SecretPages { return t.secrets }
 
 // ServeAt says that the caller's server, reached at base
-// (scheme://host:port), routes SecretPagePath to these pages: their
+// (scheme://host:port), routes /secret/ to these pages: their
 // addresses name it, and no listener of their own is started. Call it
 // before the toolset's first command.
 func (s *SecretPages) ServeAt(base string) { s.p.ServeAt(base) }

@@ -19,24 +19,24 @@ func TestBashSessionPersists(t *testing.T) {
 	os.Mkdir(sub, 0o755)
 	os.Mkdir(other, 0o755)
 	ts := bashToolset(t, spillway.Options{Cwd: dir})
-	run := func(session, command string) spillway.BashResult {
+	run := func(session, command string) spillway.Result[spillway.BashDetails] {
 		t.Helper()
 		return bashRun(t, ts, spillway.BashInput{Command: command, Session: session})
 	}
 	probe := `pwd; echo "FOO=$FOO"`
 
 	r := run("a", "cd sub && export FOO=bar && echo done")
-	if r.Stdout != "done\n" || bashExit(r) != 0 {
-		t.Fatalf("first call: stdout %q (the state must not reach the output), exit %d", r.Stdout, bashExit(r))
+	if r.Content != "done\n" || bashExit(r) != 0 {
+		t.Fatalf("first call: stdout %q (the state must not reach the output), exit %d", r.Content, bashExit(r))
 	}
-	if r := run("a", probe); r.Stdout != sub+"\nFOO=bar\n" {
-		t.Errorf("same session: %q, want cwd %s and FOO=bar", r.Stdout, sub)
+	if r := run("a", probe); r.Content != sub+"\nFOO=bar\n" {
+		t.Errorf("same session: %q, want cwd %s and FOO=bar", r.Content, sub)
 	}
-	if r := run("b", probe); r.Stdout != dir+"\nFOO=\n" {
-		t.Errorf("another session: %q, want the start directory and no FOO", r.Stdout)
+	if r := run("b", probe); r.Content != dir+"\nFOO=\n" {
+		t.Errorf("another session: %q, want the start directory and no FOO", r.Content)
 	}
-	if r := run("", probe); r.Stdout != dir+"\nFOO=\n" {
-		t.Errorf("no session: %q, want the start directory and no FOO", r.Stdout)
+	if r := run("", probe); r.Content != dir+"\nFOO=\n" {
+		t.Errorf("no session: %q, want the start directory and no FOO", r.Content)
 	}
 
 	// exit N keeps its code and still saves the state.
@@ -44,33 +44,33 @@ func TestBashSessionPersists(t *testing.T) {
 	if bashExit(r) != 7 {
 		t.Errorf("exit 7 in a session: exit code %d", bashExit(r))
 	}
-	if r := run("a", `pwd; echo "N=$N FOO=$FOO"`); r.Stdout != dir+"\nN=1 FOO=bar\n" {
-		t.Errorf("after exit 7: %q", r.Stdout)
+	if r := run("a", `pwd; echo "N=$N FOO=$FOO"`); r.Content != dir+"\nN=1 FOO=bar\n" {
+		t.Errorf("after exit 7: %q", r.Content)
 	}
 
 	// Per-call cwd and env win for that call only.
 	r = bashRun(t, ts, spillway.BashInput{Command: probe, Session: "a", Cwd: other, Env: map[string]string{"FOO": "call"}})
-	if r.Stdout != other+"\nFOO=call\n" {
-		t.Errorf("per-call cwd and env: %q", r.Stdout)
+	if r.Content != other+"\nFOO=call\n" {
+		t.Errorf("per-call cwd and env: %q", r.Content)
 	}
-	if r := run("a", probe); r.Stdout != dir+"\nFOO=bar\n" {
-		t.Errorf("after a per-call override: %q, want the session's own state back", r.Stdout)
+	if r := run("a", probe); r.Content != dir+"\nFOO=bar\n" {
+		t.Errorf("after a per-call override: %q, want the session's own state back", r.Content)
 	}
 
 	// unset holds too; set -a does not leak the capture's own variables;
 	// a variable changed in a subshell does not.
 	run("a", "unset FOO; set -a; X=1; (export Y=2)")
 	r = run("a", `echo "FOO=${FOO-unset} X=$X Y=$Y"; env | grep -c __spillway_ || true`)
-	if r.Stdout != "FOO=unset X=1 Y=\n0\n" {
-		t.Errorf("unset / set -a / subshell: %q", r.Stdout)
+	if r.Content != "FOO=unset X=1 Y=\n0\n" {
+		t.Errorf("unset / set -a / subshell: %q", r.Content)
 	}
 
 	// A syntax error, exec and a killed shell leave the session as it was.
 	run("a", "cd sub; export K=1")
 	for _, cmd := range []string{"cd /; export K=2; if", "cd /; export K=3; exec true", "cd /; export K=4; kill -KILL $$"} {
 		run("a", cmd)
-		if r := run("a", `pwd; echo "K=$K"`); r.Stdout != sub+"\nK=1\n" {
-			t.Errorf("after %q: %q, want the state before it", cmd, r.Stdout)
+		if r := run("a", `pwd; echo "K=$K"`); r.Content != sub+"\nK=1\n" {
+			t.Errorf("after %q: %q, want the state before it", cmd, r.Content)
 		}
 	}
 
@@ -95,7 +95,7 @@ func TestBashSessionErrors(t *testing.T) {
 	}
 	// A session whose directory was removed says so and names the way out.
 	dir := t.TempDir()
-	run := func(in spillway.BashInput) spillway.BashResult { return bashRun(t, ts, in) }
+	run := func(in spillway.BashInput) spillway.Result[spillway.BashDetails] { return bashRun(t, ts, in) }
 	run(spillway.BashInput{Command: "cd " + dir, Session: "gone"})
 	os.Remove(dir)
 	_, err := ts.Bash(context.Background(), spillway.BashInput{Command: "pwd", Session: "gone"})
@@ -107,7 +107,7 @@ func TestBashSessionErrors(t *testing.T) {
 	if r := run(spillway.BashInput{Command: "cd " + to, Session: "gone", Cwd: "/"}); r.IsError {
 		t.Errorf("cwd given: %q", r.Text)
 	}
-	if r := run(spillway.BashInput{Command: "pwd", Session: "gone"}); r.Stdout != to+"\n" {
+	if r := run(spillway.BashInput{Command: "pwd", Session: "gone"}); r.Content != to+"\n" {
 		t.Errorf("after cd: %q", r.Text)
 	}
 }
@@ -118,8 +118,8 @@ func TestBashArgsLiteral(t *testing.T) {
 	args := []string{`%s|`, "a b", "'single'", `"double"`, "$HOME_X", "`id`", "$(id)", "*", "a\\b", ""}
 	r := bashRun(t, ts, spillway.BashInput{Command: "printf", Args: args})
 	want := strings.Join(args[1:], "|") + "|"
-	if r.Stdout != want || bashExit(r) != 0 {
-		t.Errorf("printf args: %q (exit %d), want %q", r.Stdout, bashExit(r), want)
+	if r.Content != want || bashExit(r) != 0 {
+		t.Errorf("printf args: %q (exit %d), want %q", r.Content, bashExit(r), want)
 	}
 	// The pipeline, limits and exit code apply as to a shell command.
 	r = bashRun(t, ts, spillway.BashInput{Command: "seq", Args: []string{"1", "100"}, MaxLines: 10})
@@ -145,8 +145,8 @@ func TestBashArgsLiteral(t *testing.T) {
 	dir := t.TempDir()
 	bashRun(t, ts, spillway.BashInput{Command: "cd " + dir + " && export SV=kept", Session: "s"})
 	r = bashRun(t, ts, spillway.BashInput{Command: "sh", Args: []string{"-c", `pwd; echo "$SV"`}, Session: "s"})
-	if r.Stdout != dir+"\nkept\n" {
-		t.Errorf("args in a session: %q", r.Stdout)
+	if r.Content != dir+"\nkept\n" {
+		t.Errorf("args in a session: %q", r.Content)
 	}
 }
 
@@ -158,8 +158,8 @@ func TestBashSessionListsOnlyAgentVariables(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	ts := bashToolset(t, spillway.Options{Cwd: dir})
 	bashRun(t, ts, spillway.BashInput{Command: "export FOO=1; cd sub", Session: "s"})
-	if r := bashRun(t, ts, spillway.BashInput{Command: "cd - >/dev/null; pwd", Session: "s"}); r.Stdout != dir+"\n" {
-		t.Errorf("cd - in the next call: %q, want %s", r.Stdout, dir)
+	if r := bashRun(t, ts, spillway.BashInput{Command: "cd - >/dev/null; pwd", Session: "s"}); r.Content != dir+"\n" {
+		t.Errorf("cd - in the next call: %q, want %s", r.Content, dir)
 	}
 	infos := ts.Sessions()
 	if len(infos) != 1 {

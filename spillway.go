@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/files"
+	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
@@ -126,11 +127,11 @@ func newToolset(opts Options) (*Toolset, error) {
 		}
 	}
 	t.policy = t.policy.WithinBudget()
-	format, err := ParseFormat(string(opts.Format))
+	f, err := render.ParseFormat(string(opts.Format))
 	if err != nil {
 		return nil, fmt.Errorf("spillway: Options.Format: %w", err)
 	}
-	t.format = format
+	t.format = Format(f)
 	for k, v := range opts.Env {
 		if err := shell.CheckEnv(k, v); err != nil {
 			return nil, fmt.Errorf("spillway: Options.Env: %w", err)

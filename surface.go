@@ -7,7 +7,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // Peer surfaces: under the profile of a peer system, the tools also take
@@ -21,7 +23,7 @@ import (
 // name the same way: it is taken out of a call's arguments and applied by
 // set (after the arguments are decoded) or renamed to one of ours.
 type peerParam struct {
-	Param
+	param
 	rename string                                  // the parameter of ours it is, or ""
 	set    func(*BashInput, json.RawMessage) error // sets what no parameter of ours sets
 }
@@ -34,26 +36,27 @@ var peerTools = map[string]map[string]string{
 // peerParams are the parameters of each peer system, by profile and tool.
 var peerParams = map[string]map[string][]peerParam{
 	"macos-shell": {"bash": {
-		{Param: Param{Name: "maxOutputLines", Type: Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone)."},
+		{param: param{Name: "maxOutputLines", Type: registry.Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone)."},
 			set: func(in *BashInput, v json.RawMessage) error { return positive(v, &in.StdoutMaxLines) }},
-		{Param: Param{Name: "maxErrorLines", Type: Int, Min: 1, Doc: "Most lines of stderr to return (max_lines for stderr alone)."},
+		{param: param{Name: "maxErrorLines", Type: registry.Int, Min: 1, Doc: "Most lines of stderr to return (max_lines for stderr alone)."},
 			set: func(in *BashInput, v json.RawMessage) error { return positive(v, &in.StderrMaxLines) }},
-		{Param: Param{Name: "includeFullOutput", Type: Bool, Doc: "Return the full output (full_output)."}, rename: "full_output"},
+		{param: param{Name: "includeFullOutput", Type: registry.Bool, Doc: "Return the full output (full_output)."}, rename: "full_output"},
 	}},
 }
 
-// PeerTools returns the tools that the peer system of profile names
-// otherwise, by the design's name (macos-shell's run_command is bash).
-func PeerTools(profile string) map[string]string { return peerTools[profile] }
-
-// PeerParams returns the parameters that the peer system of profile adds
-// to tool, which calls under that profile accept beside tool's own.
-func PeerParams(profile, tool string) []Param {
-	var out []Param
-	for _, p := range peerParams[profile][tool] {
-		out = append(out, p.Param)
+// peerDeclarations are the peer systems' tool names and parameters, as
+// the registry gives them to the packages that describe the tools.
+func peerDeclarations() registry.Peers[Policy] {
+	peers := registry.Peers[Policy]{Tools: peerTools, Params: map[string]map[string][]param{}}
+	for profile, tools := range peerParams {
+		peers.Params[profile] = map[string][]param{}
+		for tool, params := range tools {
+			for _, p := range params {
+				peers.Params[profile][tool] = append(peers.Params[profile][tool], p.param)
+			}
+		}
 	}
-	return out
+	return peers
 }
 
 func positive(v json.RawMessage, dst *int) error {
@@ -172,7 +175,7 @@ func (t *Toolset) runCommandJSON(d BashDetails, content []render.Field) string {
 	}
 	r.Success = d.ExitCode != nil && *d.ExitCode == 0
 	if d.HistoryID > 0 {
-		for _, rec := range t.History(HistoryFilter{}) {
+		for _, rec := range newHistoryRecords(t.shell.History(shell.HistoryFilter{})) {
 			if rec.ID == d.HistoryID {
 				r.Command = strings.Join(append([]string{rec.Command}, rec.Args...), " ")
 			}

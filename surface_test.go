@@ -31,7 +31,7 @@ func surfaceToolset(t *testing.T, profile string, edit func(*spillway.Policy)) (
 
 // surfaceCall calls a tool by the design's name with the design's arguments and
 // decodes the JSON text it returns.
-func surfaceCall(t *testing.T, ts *spillway.Toolset, tool, args string) (map[string]any, spillway.ToolResult) {
+func surfaceCall(t *testing.T, ts *spillway.Toolset, tool, args string) (map[string]any, spillway.Result[any]) {
 	t.Helper()
 	res, err := ts.Call(context.Background(), spillway.ToolCall{Name: tool, Args: json.RawMessage(args)})
 	if err != nil {

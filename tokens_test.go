@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -109,14 +110,14 @@ func TestBashMaxTokens(t *testing.T) {
 func TestDescriptionsStateTokenLimits(t *testing.T) {
 	p := spillway.DefaultPolicy()
 	for _, name := range []string{"bash", "read", "grep", "find", "ls"} {
-		tool, _ := spillway.LookupTool(name)
+		tool, _ := registry.Lookup[spillway.Policy](name)
 		if d := tool.Describe(p); strings.Contains(d, "tokens (estimated)") {
 			t.Errorf("%s: no token limit, yet the description states one", name)
 		}
 	}
 	p.Bash.Stdout.MaxTokens, p.Grep.MaxTokens, p.Find.MaxTokens, p.Ls.MaxTokens, p.Read.MaxTokens = 1111, 2222, 3333, 4444, 5555
 	for name, want := range map[string]string{"bash": "or 1111 tokens", "grep": "and 2222 tokens", "find": "and 3333 tokens", "ls": "and 4444 tokens", "read": "or 5555 tokens"} {
-		tool, _ := spillway.LookupTool(name)
+		tool, _ := registry.Lookup[spillway.Policy](name)
 		if d := tool.Describe(p); !strings.Contains(d, want+" (estimated)") {
 			t.Errorf("%s: the description does not state %q:\n%s", name, want, d)
 		}
@@ -168,7 +169,7 @@ func TestRerenderMaxTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID, MaxTokens: 100})
+	again, err := ts.History(context.Background(), spillway.HistoryInput{ID: res.Details.HistoryID, MaxTokens: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestRerenderMaxTokens(t *testing.T) {
 	if n := output.EstimateTokensString(body); n > 130 {
 		t.Errorf("%d tokens shown again under a limit of 100 (with the marker)", n)
 	}
-	if _, err := ts.Rerender(spillway.RerenderInput{ID: res.Details.HistoryID, MaxTokens: -1}); err == nil {
+	if _, err := ts.History(context.Background(), spillway.HistoryInput{ID: res.Details.HistoryID, MaxTokens: -1}); err == nil {
 		t.Error("max_tokens -1 accepted")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 // addTool adds tool t to s. Its handler gives the arguments to
@@ -15,7 +16,7 @@ import (
 // call is an isError result that says what is wrong); the result is shaped
 // by toolResult. ctx ends when the client cancels the call, goes away, or
 // the session ends.
-func addTool(s *toolServer, t Tool) {
+func addTool(s *toolServer, t schema.Tool) {
 	s.AddTool(t.MCP(s.typed), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sess, client, err := s.session(req)
 		if err != nil {
@@ -55,33 +56,6 @@ func addTool(s *toolServer, t Tool) {
 	})
 }
 
-// MCP returns t as an MCP tool definition (the shape of tools/list). Only
-// typed results have an outputSchema: a tool that declares one must return
-// structuredContent, which most clients then show the model instead of
-// the text.
-func (t Tool) MCP(typed bool) *mcp.Tool {
-	mt := &mcp.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: t.InputSchema,
-		Annotations: annotations(t),
-	}
-	if typed && t.OutputSchema != nil {
-		mt.OutputSchema = typedOutputSchema(t.OutputSchema)
-	}
-	return mt
-}
-
 func errorResult(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}
-}
-
-func annotations(t Tool) *mcp.ToolAnnotations {
-	no, yes := false, true
-	if t.ReadOnly {
-		return &mcp.ToolAnnotations{Title: t.Title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
-	}
-	// bash can do anything a shell can.
-	return &mcp.ToolAnnotations{Title: t.Title, DestructiveHint: &yes, OpenWorldHint: &yes}
 }

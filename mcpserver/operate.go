@@ -118,7 +118,8 @@ func (h *httpHandler) state() ops.State {
 		if ts == nil {
 			continue
 		}
-		for _, j := range ts.Jobs() {
+		jobs, _ := ts.Jobs(context.Background())
+		for _, j := range jobs.Details.Jobs {
 			switch j.State {
 			case "running":
 				s.JobsRunning++

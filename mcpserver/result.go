@@ -29,7 +29,7 @@ type typedContent struct {
 
 // toolResult builds the MCP result of r; details is r.Details as JSON.
 // With links, a cut result also links to its spill files.
-func toolResult(r spillway.ToolResult, details json.RawMessage, typed, links bool) *mcp.CallToolResult {
+func toolResult(r spillway.Result[any], details json.RawMessage, typed, links bool) *mcp.CallToolResult {
 	var content []mcp.Content
 	if r.Image != nil {
 		content = append(content, &mcp.ImageContent{Data: r.Image, MIMEType: r.MimeType})
@@ -49,13 +49,4 @@ func toolResult(r spillway.ToolResult, details json.RawMessage, typed, links boo
 		res.StructuredContent = typedContent{Text: r.Text, Details: details}
 	}
 	return res
-}
-
-// typedOutputSchema is the outputSchema of a typed result whose details
-// follow the schema details.
-func typedOutputSchema(details any) object {
-	return object{Required: []string{"text", "details"}, Props: []property{
-		{"text", str("The text the model reads: the same text as the result's text content.")},
-		{"details", details},
-	}}
 }

@@ -26,6 +26,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/ops"
+	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 // exitGrace bounds how long a stdio server that was told to stop (stdin
@@ -82,7 +84,7 @@ func (c Config) logger() *slog.Logger {
 
 // instructions tell the model what the server is for. The tools are named
 // from the table, so that none is left out.
-var instructions = "spillway has " + spillway.ToolsSummary() + ". Their results always fit: " +
+var instructions = "spillway has " + schema.Summary() + ". Their results always fit: " +
 	`whatever does not fit is cut, the cut is stated in a bracketed notice, and the whole output is kept in a file ` +
 	`the notice names. Page through that file with read, search it with grep, or process it with bash, ` +
 	`rather than running a command again. Long commands move to the background instead of being killed: ` +
@@ -128,7 +130,7 @@ type serverHooks struct {
 // one line of text (or a JSON envelope), with isError.
 func (s *toolServer) failed(err error) *mcp.CallToolResult {
 	if s.format == spillway.FormatJSON {
-		return errorResult(errors.New(spillway.ErrorEnvelope(err)))
+		return errorResult(errors.New(render.ErrorEnvelope(err.Error())))
 	}
 	return errorResult(err)
 }
@@ -165,7 +167,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		format:  cfg.Format,
 		observe: hooks.observe,
 	}
-	for _, t := range Tools(cfg.policy()) {
+	for _, t := range schema.Tools(cfg.policy()) {
 		addTool(s, t)
 	}
 	addSpillResources(s)

@@ -38,7 +38,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -411,7 +411,7 @@ func descendants(pid int) []int {
 		s := string(b)
 		i := strings.LastIndexByte(s, ')')
 		f := strings.Fields(s[i+1:])
-		if cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); bytes.Contains(cmdline, []byte("\x00"+shell.WatchArg+"\x00")) {
+		if cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline"); bytes.Contains(cmdline, []byte("\x00"+proc.WatchArg+"\x00")) {
 			continue
 		}
 		if len(f) > 1 {

@@ -16,6 +16,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 func (g *globalFlags) newMCPCmd() *cobra.Command {
@@ -23,7 +24,7 @@ func (g *globalFlags) newMCPCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tools to one MCP client over stdio",
-		Long: "mcp serves " + spillway.ToolsSummary() + `
+		Long: "mcp serves " + schema.Summary() + `
 to one MCP client over stdin and stdout (newline-delimited JSON-RPC), for
 Claude Code, Claude Desktop, Codex, Cursor, VS Code or any MCP client that
 starts its servers as commands:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // configEnv names the config file when --config is not given.
@@ -28,11 +29,11 @@ func (g *globalFlags) loadPolicy() (spillway.Policy, error) {
 
 // resultFormat is --format: how results are written, text or json.
 func (g *globalFlags) resultFormat() (spillway.Format, error) {
-	f, err := spillway.ParseFormat(g.format)
+	f, err := render.ParseFormat(g.format)
 	if err != nil {
 		return "", fmt.Errorf("--format: %w", err)
 	}
-	return f, nil
+	return spillway.Format(f), nil
 }
 
 // policySources are the layers the global flags name. Without --config or

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/render"
 )
 
 // printResult prints a tool result the way the model would see it, or as
@@ -47,7 +48,7 @@ func (g *globalFlags) printResult(w io.Writer, text string, details any, isError
 func (g *globalFlags) printFailure(w io.Writer, format spillway.Format, err error) error {
 	text := err.Error()
 	if format == spillway.FormatJSON {
-		text = spillway.ErrorEnvelope(err)
+		text = render.ErrorEnvelope(err.Error())
 	}
 	return g.printResult(w, text, nil, true)
 }

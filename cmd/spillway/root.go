@@ -10,6 +10,7 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 // globalFlags hold the flags of one command tree: those every command
@@ -39,7 +40,7 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "spillway",
 		Short: "Agent tools (bash, read, grep, find, ls) whose results always fit",
-		Long: "spillway serves an LLM coding agent " + spillway.ToolsSummary() + `,
+		Long: "spillway serves an LLM coding agent " + schema.Summary() + `,
 and guarantees that no result can flood the model's context: whatever does
 not fit is spilled, whole, to a file the agent can page through.
 

@@ -6,7 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 func (g *globalFlags) newSchemaCmd() *cobra.Command {
@@ -40,7 +43,7 @@ The descriptions state the limits of the policy in force (--profile,
 			if g.client != "" {
 				p = mcpserver.Client{Name: g.client}.Fit(p)
 			}
-			defs, err := toolDefinitions(mcpserver.Tools(p), format, g.typedResults)
+			defs, err := toolDefinitions(p, format, g.typedResults)
 			if err != nil {
 				return err
 			}
@@ -56,45 +59,20 @@ The descriptions state the limits of the policy in force (--profile,
 	return cmd
 }
 
-// toolDefinitions returns the tools in the shape of one provider's API.
-// typed gives the mcp shape the output schemas of typed results.
-func toolDefinitions(tools []mcpserver.Tool, format string, typed bool) (any, error) {
+// toolDefinitions returns the tools under policy p in the shape of one
+// provider's API. typed gives the mcp shape the output schemas of typed
+// results.
+func toolDefinitions(p spillway.Policy, format string, typed bool) (any, error) {
 	switch format {
 	case "mcp":
 		type list struct {
-			Tools []any `json:"tools"`
+			Tools []*mcp.Tool `json:"tools"`
 		}
-		var l list
-		for _, t := range tools {
-			l.Tools = append(l.Tools, t.MCP(typed))
-		}
-		return l, nil
+		return list{schema.MCP(p, typed)}, nil
 	case "anthropic":
-		type tool struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			InputSchema any    `json:"input_schema"`
-		}
-		out := []tool{}
-		for _, t := range tools {
-			out = append(out, tool{t.Name, t.Description, t.InputSchema})
-		}
-		return out, nil
+		return schema.Anthropic(p), nil
 	case "openai":
-		type function struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			Parameters  any    `json:"parameters"`
-		}
-		type tool struct {
-			Type     string   `json:"type"`
-			Function function `json:"function"`
-		}
-		out := []tool{}
-		for _, t := range tools {
-			out = append(out, tool{"function", function{t.Name, t.Description, t.InputSchema}})
-		}
-		return out, nil
+		return schema.OpenAI(p), nil
 	}
 	return nil, fmt.Errorf("--format %q: want mcp, anthropic or openai", format)
 }

@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"github.com/spillway-dev/spillway"
 	"testing"
-
-	"github.com/spillway-dev/spillway/mcpserver"
 )
 
 func TestToolDefinitionShapes(t *testing.T) {
-	tools := mcpserver.Tools(spillway.DefaultPolicy())
+	tools := spillway.DefaultPolicy()
 	want := []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
 	for _, tc := range []struct {
 		format string
@@ -64,7 +62,7 @@ func TestToolDefinitionShapes(t *testing.T) {
 
 // With typed results, each tool declares the schema of {text, details}.
 func TestTypedToolDefinitions(t *testing.T) {
-	defs, err := toolDefinitions(mcpserver.Tools(spillway.DefaultPolicy()), "mcp", true)
+	defs, err := toolDefinitions(spillway.DefaultPolicy(), "mcp", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 // tokenEnv holds the bearer token when --token is not given.
@@ -33,7 +33,7 @@ func (g *globalFlags) newServeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the tools to many MCP clients over Streamable HTTP",
-		Long: "serve serves " + spillway.ToolsSummary() + `
+		Long: "serve serves " + schema.Summary() + `
 over MCP Streamable HTTP at http://LISTEN/mcp. Every MCP session gets a toolset of its own (cwd, env,
 background jobs, spill directory), invisible to the others; a session ends
 when its client deletes it or after --idle-timeout without a request, and

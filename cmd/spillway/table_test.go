@@ -14,7 +14,8 @@ import (
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
-	"github.com/spillway-dev/spillway/mcpserver"
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/schema"
 )
 
 // Every surface of a tool is made from the tools table, and this test
@@ -40,11 +41,11 @@ func TestSurfacesMatchTheTable(t *testing.T) {
 }
 
 func checkMCP(t *testing.T, p spillway.Policy) {
-	defs := mcpserver.Tools(p)
-	if len(defs) != len(spillway.Tools()) {
-		t.Fatalf("MCP lists %d tools, the table %d", len(defs), len(spillway.Tools()))
+	defs := schema.Tools(p)
+	if len(defs) != len(registry.Tools[spillway.Policy]()) {
+		t.Fatalf("MCP lists %d tools, the table %d", len(defs), len(registry.Tools[spillway.Policy]()))
 	}
-	for i, tool := range spillway.Tools() {
+	for i, tool := range registry.Tools[spillway.Policy]() {
 		raw, err := json.Marshal(defs[i].InputSchema)
 		if err != nil {
 			t.Fatal(err)
@@ -71,8 +72,8 @@ func checkMCP(t *testing.T, p spillway.Policy) {
 				t.Errorf("MCP %s lacks %s", tool.Name, prm.Name)
 				continue
 			}
-			wantType := map[spillway.ParamType]string{spillway.String: "string", spillway.Int: "integer", spillway.Millis: "integer",
-				spillway.Bool: "boolean", spillway.StringList: "array", spillway.StringMap: "object"}[prm.Type]
+			wantType := map[registry.ParamType]string{registry.String: "string", registry.Int: "integer", registry.Millis: "integer",
+				registry.Bool: "boolean", registry.StringList: "array", registry.StringMap: "object"}[prm.Type]
 			if s["type"] != wantType {
 				t.Errorf("MCP %s.%s: type %v, want %s", tool.Name, prm.Name, s["type"], wantType)
 			}
@@ -83,7 +84,7 @@ func checkMCP(t *testing.T, p spillway.Policy) {
 			if prm.Default != nil && !strings.Contains(desc, fmt.Sprintf("Default: %v.", prm.Default(p))) {
 				t.Errorf("MCP %s.%s: %q does not state the default %v", tool.Name, prm.Name, desc, prm.Default(p))
 			}
-			if prm.Type == spillway.Int || prm.Type == spillway.Millis {
+			if prm.Type == registry.Int || prm.Type == registry.Millis {
 				if s["minimum"] != float64(prm.Min) {
 					t.Errorf("MCP %s.%s: minimum %v, want %d", tool.Name, prm.Name, s["minimum"], prm.Min)
 				}
@@ -111,7 +112,7 @@ func checkMCP(t *testing.T, p spillway.Policy) {
 
 func checkCLI(t *testing.T, p spillway.Policy) {
 	root := newRootCmd()
-	for _, tool := range spillway.Tools() {
+	for _, tool := range registry.Tools[spillway.Policy]() {
 		if tool.MCPOnly {
 			if cmd, _, err := root.Find([]string{tool.Name}); err == nil && cmd != root {
 				t.Errorf("%s is MCP only, yet a CLI command", tool.Name)
@@ -168,7 +169,7 @@ func unbracket(args []string) []string {
 // checkConfigKeys sets each parameter's config key in a file and checks
 // that the default the table states follows it.
 func checkConfigKeys(t *testing.T) {
-	for _, tool := range spillway.Tools() {
+	for _, tool := range registry.Tools[spillway.Policy]() {
 		for _, prm := range tool.Params {
 			if prm.Config == "" {
 				continue

@@ -13,9 +13,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
-// The tool commands are made from the tools table (spillway.Tools): each
+// The tool commands are made from the tools table (internal/registry): each
 // positional parameter is an argument, every other parameter a flag of the
 // same name in kebab case, with the type, help, default and bounds the
 // table gives it. Only what the person wrote is passed on, so that a
@@ -77,9 +78,16 @@ const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result 
 non-zero exit code included), 2 for bad usage.`
 
 // toolCommands returns the commands of the tools, in the table's order.
+
+// tool and param are the registry's, under spillway's policy.
+type (
+	tool  = registry.Tool[spillway.Policy]
+	param = registry.Param[spillway.Policy]
+)
+
 func (g *globalFlags) toolCommands() []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, t := range spillway.Tools() {
+	for _, t := range registry.Tools[spillway.Policy]() {
 		if !t.MCPOnly {
 			cmds = append(cmds, g.toolCommand(t))
 		}
@@ -88,12 +96,12 @@ func (g *globalFlags) toolCommands() []*cobra.Command {
 }
 
 // flagName is the CLI flag of a parameter: its name in kebab case.
-func flagName(p spillway.Param) string { return strings.ReplaceAll(p.Name, "_", "-") }
+func flagName(p param) string { return strings.ReplaceAll(p.Name, "_", "-") }
 
 // toolCommand makes the command of tool t.
-func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
+func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 	text := cliTexts[t.Name]
-	var positional []spillway.Param
+	var positional []param
 	required := 0
 	use := t.Name
 	for _, p := range t.Params {
@@ -132,15 +140,15 @@ func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
 		}
 		usage := flagUsage(p)
 		switch p.Type {
-		case spillway.String:
+		case registry.String:
 			f.StringP(flagName(p), p.Short, "", usage)
-		case spillway.Int, spillway.Millis:
+		case registry.Int, registry.Millis:
 			f.Int64P(flagName(p), p.Short, 0, usage)
-		case spillway.Bool:
+		case registry.Bool:
 			f.BoolP(flagName(p), p.Short, false, usage)
-		case spillway.StringList:
+		case registry.StringList:
 			f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
-		case spillway.StringMap:
+		case registry.StringMap:
 			// The doc's example is the JSON a model sends; a person
 			// gives one KEY=VALUE a flag.
 			doc, _, _ := strings.Cut(usage, ", e.g.")
@@ -164,7 +172,7 @@ func (g *globalFlags) toolCommand(t spillway.Tool) *cobra.Command {
 
 // flagUsage is a parameter's help: its doc and its bounds. Backquotes are
 // dropped: pflag would take the first quoted word for the value's name.
-func flagUsage(p spillway.Param) string {
+func flagUsage(p param) string {
 	doc := strings.ReplaceAll(p.Doc, "`", "")
 	if b := p.Bounds(); b != "" {
 		return doc + " (" + b + ")"
@@ -174,7 +182,7 @@ func flagUsage(p spillway.Param) string {
 
 // setDefaults shows, as each flag's default, the value the policy p gives
 // its parameter.
-func setDefaults(cmd *cobra.Command, t spillway.Tool, p spillway.Policy) {
+func setDefaults(cmd *cobra.Command, t tool, p spillway.Policy) {
 	for _, prm := range t.Params {
 		if f := cmd.Flags().Lookup(flagName(prm)); f != nil && prm.Default != nil {
 			f.DefValue = fmt.Sprint(prm.Default(p))
@@ -188,7 +196,7 @@ func indent(s string) string {
 
 // cliCall builds the call of tool t from the command line: the arguments,
 // and the flags that were given, as the JSON object an MCP client sends.
-func cliCall(cmd *cobra.Command, t spillway.Tool, positional []spillway.Param, args []string) (spillway.ToolCall, error) {
+func cliCall(cmd *cobra.Command, t tool, positional []param, args []string) (spillway.ToolCall, error) {
 	values := map[string]any{}
 	for i, a := range args {
 		values[positional[i].Name] = a
@@ -200,15 +208,15 @@ func cliCall(cmd *cobra.Command, t spillway.Tool, positional []spillway.Param, a
 			return // a global flag
 		}
 		switch p.Type {
-		case spillway.String:
+		case registry.String:
 			values[p.Name], _ = cmd.Flags().GetString(f.Name)
-		case spillway.Int, spillway.Millis:
+		case registry.Int, registry.Millis:
 			values[p.Name], _ = cmd.Flags().GetInt64(f.Name)
-		case spillway.Bool:
+		case registry.Bool:
 			values[p.Name], _ = cmd.Flags().GetBool(f.Name)
-		case spillway.StringList:
+		case registry.StringList:
 			values[p.Name], _ = cmd.Flags().GetStringArray(f.Name)
-		case spillway.StringMap:
+		case registry.StringMap:
 			kvs, _ := cmd.Flags().GetStringArray(f.Name)
 			m := make(map[string]string, len(kvs))
 			for _, kv := range kvs {

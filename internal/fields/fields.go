@@ -34,20 +34,30 @@ func (f Field) Has(option string) bool { return slices.Contains(f.Options, optio
 // walked as the outer struct's own. When visit returns true for a field of
 // struct type, Walk goes on into that struct's fields.
 func Walk(t reflect.Type, key string, visit func(Field) bool) {
-	walk(t, key, nil, nil, visit)
+	walk(t, key, false, nil, nil, visit)
 }
 
-func walk(t reflect.Type, key string, path []string, index []int, visit func(Field) bool) {
+// JSON walks the fields of a struct type as encoding/json sees them: as
+// Walk with the key "json", except that an exported field with no json
+// tag is visited too, under its Go name.
+func JSON(t reflect.Type, visit func(Field) bool) {
+	walk(t, "json", true, nil, nil, visit)
+}
+
+func walk(t reflect.Type, key string, untagged bool, path []string, index []int, visit func(Field) bool) {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		tag, ok := sf.Tag.Lookup(key)
 		name, opts, _ := strings.Cut(tag, ",")
 		at := append(slices.Clone(index), i)
 		if sf.Anonymous && name == "" && tag != "-" && sf.Type.Kind() == reflect.Struct {
-			walk(sf.Type, key, path, at, visit)
+			walk(sf.Type, key, untagged, path, at, visit)
 			continue
 		}
-		if !ok || name == "" || name == "-" || !sf.IsExported() {
+		if untagged && !ok && !sf.Anonymous {
+			name = sf.Name
+		}
+		if name == "" || name == "-" || !sf.IsExported() {
 			continue
 		}
 		f := Field{StructField: sf, Name: name, Path: append(slices.Clone(path), name), Index: at}
@@ -55,7 +65,7 @@ func walk(t reflect.Type, key string, path []string, index []int, visit func(Fie
 			f.Options = strings.Split(opts, ",")
 		}
 		if visit(f) && sf.Type.Kind() == reflect.Struct {
-			walk(sf.Type, key, f.Path, f.Index, visit)
+			walk(sf.Type, key, untagged, f.Path, f.Index, visit)
 		}
 	}
 }

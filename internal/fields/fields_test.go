@@ -22,7 +22,7 @@ type outer struct {
 	X      string `k:"x,opt,other"`
 	Skip   int    `k:"-"`
 	In     inner  `k:"in"`
-	hidden int    `k:"hidden"`
+	hidden int    `k:"hidden"` //lint:ignore U1000 an unexported field, which Walk passes over
 	Y      []int  `k:"y"`
 }
 
@@ -41,7 +41,7 @@ func TestWalk(t *testing.T) {
 }
 
 func TestWalkIndexAndOptions(t *testing.T) {
-	v := outer{Embedded: Embedded{E: "e"}, X: "x", In: inner{A: 7}, hidden: 1}
+	v := outer{Embedded: Embedded{E: "e"}, X: "x", In: inner{A: 7}}
 	seen := map[string]any{}
 	Walk(reflect.TypeFor[outer](), "k", func(f Field) bool {
 		seen[strings.Join(f.Path, ".")] = reflect.ValueOf(v).FieldByIndex(f.Index).Interface()
@@ -59,5 +59,27 @@ func TestWalkIndexAndOptions(t *testing.T) {
 	Walk(reflect.TypeFor[outer](), "k", func(f Field) bool { names = append(names, f.Name); return false })
 	if strings.Join(names, ",") != "e,x,in,y" {
 		t.Errorf("without descending: %v", names)
+	}
+}
+
+// JSON visits an untagged exported field under its Go name, as
+// encoding/json writes it; Walk does not.
+func TestJSONTakesUntaggedFields(t *testing.T) {
+	type s struct {
+		A      int `json:"a"`
+		B      int
+		c      int //lint:ignore U1000 unexported: never visited
+		D      int `json:"-"`
+		Nested inner
+	}
+	var got []string
+	JSON(reflect.TypeFor[s](), func(f Field) bool { got = append(got, f.Name); return false })
+	if want := []string{"a", "B", "Nested"}; !slices.Equal(got, want) {
+		t.Errorf("JSON visited %q, want %q", got, want)
+	}
+	got = nil
+	Walk(reflect.TypeFor[s](), "json", func(f Field) bool { got = append(got, f.Name); return false })
+	if want := []string{"a"}; !slices.Equal(got, want) {
+		t.Errorf("Walk visited %q, want %q", got, want)
 	}
 }

@@ -19,7 +19,7 @@ func TestBenchSecondPage(t *testing.T) {
 	if path == "" {
 		t.Skip("set SPILLWAY_BENCH_READ_FILE to a big text file (bench/read.sh does)")
 	}
-	offset := 100_000_000
+	offset := int64(100_000_000)
 	if s := os.Getenv("SPILLWAY_BENCH_READ_OFFSET"); s != "" {
 		fmt.Sscan(s, &offset)
 	}
@@ -27,23 +27,23 @@ func TestBenchSecondPage(t *testing.T) {
 	ctx := context.Background()
 
 	start := time.Now()
-	first, err := tl.Read(ctx, ReadInput{Path: path, Offset: offset})
+	first, err := tl.Read(ctx, Request{Path: path, Line: offset})
 	firstTook := time.Since(start)
-	if err != nil || first.Details.LinesShown == 0 {
+	if err != nil || first.Shown == 0 {
 		t.Fatalf("first page: %v %q", err, trim(first.Text))
 	}
-	next := offset + int(first.Details.LinesShown)
+	next := offset + first.Shown
 	start = time.Now()
-	second, err := tl.Read(ctx, ReadInput{Path: path, Offset: next})
+	second, err := tl.Read(ctx, Request{Path: path, Line: next})
 	secondTook := time.Since(start)
-	if err != nil || second.Details.Offset != int64(next) || second.Details.TotalLines != first.Details.TotalLines {
+	if err != nil || second.Line != next || second.TotalLines != first.TotalLines {
 		t.Fatalf("second page: %v %q", err, trim(second.Text))
 	}
 	// Later pages, for a steadier figure.
 	var later []time.Duration
 	for i := 1; i <= 20; i++ {
 		start = time.Now()
-		_, err := tl.Read(ctx, ReadInput{Path: path, Offset: next + i*2000})
+		_, err := tl.Read(ctx, Request{Path: path, Line: next + int64(i)*2000})
 		later = append(later, time.Since(start))
 		if err != nil {
 			t.Fatal(err)
@@ -64,10 +64,10 @@ func BenchmarkReadPageIndexed(b *testing.B) {
 	p := filepath.Join(dir, "f.txt")
 	os.WriteFile(p, []byte(numbered(300_000)), 0o644)
 	tl := New(Config{Cwd: dir})
-	tl.Read(context.Background(), ReadInput{Path: p})
+	tl.Read(context.Background(), Request{Path: p})
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1 + (i*7919)%298_000}); err != nil {
+		if _, err := tl.Read(context.Background(), Request{Path: p, Line: int64(1 + (i*7919)%298_000)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -82,7 +82,7 @@ func BenchmarkReadFullScan(b *testing.B) {
 	b.SetBytes(int64(len(numbered(3_000_000))))
 	for b.Loop() {
 		tl := New(Config{Cwd: dir})
-		if _, err := tl.Read(context.Background(), ReadInput{Path: p, Offset: 1_500_000}); err != nil {
+		if _, err := tl.Read(context.Background(), Request{Path: p, Line: 1_500_000}); err != nil {
 			b.Fatal(err)
 		}
 	}

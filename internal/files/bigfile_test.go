@@ -74,13 +74,13 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 
 	const bound = 16 << 20
 	tl := New(Config{Cwd: dir})
-	var res ReadResult
-	grew := peakHeap(func() { res, err = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
+	var res Page
+	grew := peakHeap(func() { res, err = tl.Read(context.Background(), Request{Path: "huge.txt"}) })
 	t.Logf("cut line: heap rose %.1f MiB", float64(grew)/(1<<20))
-	if err != nil || res.Details.TotalLines != 1 || res.Details.LinesCut != 1 || res.Details.Truncation.TotalBytes != size {
-		t.Fatalf("%q %+v", trim(res.Text), res.Details)
+	if err != nil || res.TotalLines != 1 || res.LinesCut != 1 || res.Size != size || res.FirstCut != 1 || res.FirstCutBytes != size {
+		t.Fatalf("%v %q %+v", err, trim(res.Text), res)
 	}
-	if !strings.Contains(res.Text, "... [1073739824 chars cut]") || !strings.HasSuffix(res.Text, "[Line 1 cut at 2000 chars (line is 1.0GB). To see the rest of it: read with offset=1 char_offset=2000]") {
+	if res.Text != strings.Repeat("0123456789abcdef", 125)+"... [1073739824 chars cut]" {
 		t.Fatalf("%q", trim(res.Text))
 	}
 	if grew > bound {
@@ -88,11 +88,11 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 	}
 
 	tl = New(Config{Cwd: dir, Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10}})
-	grew = peakHeap(func() { res, err = tl.Read(context.Background(), ReadInput{Path: "huge.txt"}) })
+	grew = peakHeap(func() { res, err = tl.Read(context.Background(), Request{Path: "huge.txt"}) })
 	t.Logf("over the byte limit: heap rose %.1f MiB", float64(grew)/(1<<20))
 	// Too long to show even cut: its first 50 KiB, and how to go on.
-	if want := "\n\n[Line 1, characters 1-51200 of a 1.0GB line. Use char_offset=51200 to continue]"; err != nil || !strings.HasSuffix(res.Text, want) || len(res.Content) != 51200 {
-		t.Fatalf("%v %q", err, trim(res.Text))
+	if err != nil || res.Part == nil || *res.Part != (LinePart{Chars: 51200, LineBytes: size, More: true}) || len(res.Content) != 51200 {
+		t.Fatalf("%v %q %+v", err, trim(res.Text), res.Part)
 	}
 	if grew > bound {
 		t.Fatalf("paging into a 1 GiB line raised the heap by %d bytes (bound %d)", grew, bound)

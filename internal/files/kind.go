@@ -63,7 +63,7 @@ func classify(head []byte) (kind fileKind, mime string, mt *mimetype.MIME) {
 // directory, a FIFO, a socket or a device (opening or reading those can
 // block forever or never end). It returns nil for a regular file.
 func notRegular(path string, m fs.FileMode) error {
-	q := shellQuote(path)
+	q := ShellQuote(path)
 	switch {
 	case m.IsRegular():
 		return nil
@@ -84,7 +84,7 @@ func notRegular(path string, m fs.FileMode) error {
 
 // binaryError is the error for a file that is neither text nor an image.
 func binaryError(path string, mt *mimetype.MIME) error {
-	q := shellQuote(path)
+	q := ShellQuote(path)
 	if s := mt.String(); wideCharset(s) {
 		enc := strings.ToUpper(s[strings.Index(s, "charset=")+len("charset="):])
 		return fmt.Errorf("%s is %s text, which read does not decode. Use bash: iconv -f %s -t UTF-8 %s | head -n 2000", path, enc, enc, q)

@@ -44,5 +44,5 @@ func stalled(path string, err error) error {
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return nil
 	}
-	return fmt.Errorf("%s gave no data for %v: it is a stream that waits for data (like /proc/kmsg), not an ordinary file, so read stops rather than wait forever. If you must, use bash with a timeout: timeout 5 head -c 51200 %s", path, streamWait, shellQuote(path))
+	return fmt.Errorf("%s gave no data for %v: it is a stream that waits for data (like /proc/kmsg), not an ordinary file, so read stops rather than wait forever. If you must, use bash with a timeout: timeout 5 head -c 51200 %s", path, streamWait, ShellQuote(path))
 }

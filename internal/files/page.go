@@ -20,14 +20,14 @@ type pageLimits struct {
 	noPartialLines bool
 }
 
-// Why a page stopped before the end of the file.
-type stopReason uint8
+// A Stop says why a page ended before the end of the file.
+type Stop uint8
 
 const (
-	stopNone   stopReason = iota
-	stopLines             // maxLines lines shown
-	stopBytes             // the next line did not fit maxBytes
-	stopTokens            // the next line did not fit maxTokens
+	StopNone   Stop = iota // the file ended
+	StopLines              // maxLines lines shown
+	StopBytes              // the next line did not fit maxBytes
+	StopTokens             // the next line did not fit maxTokens
 )
 
 var replacementChar = []byte(string(utf8.RuneError))
@@ -49,7 +49,7 @@ type page struct {
 	content []byte // shown lines, pure: no numbers, cut lines cut without a marker
 	shown   int64
 	done    bool
-	stop    stopReason
+	stop    Stop
 	tokens  output.TokenCounter // the estimate of text
 
 	linesCut      int64
@@ -257,7 +257,7 @@ func (p *page) room() int {
 // line the page ends; the first line is measured so that the notice can
 // say its size.
 func (p *page) doesNotFit() {
-	p.stop = stopBytes
+	p.stop = StopBytes
 	if p.shown > 0 {
 		p.done = true
 		return
@@ -321,7 +321,7 @@ func (p *page) endLine(terminated bool) {
 			// before it, or, on the first line, shows its start as
 			// a line over the byte limit does.
 			p.text, p.content = p.text[:textLen], p.content[:contentLen]
-			p.stop = stopTokens
+			p.stop = StopTokens
 			if p.shown > 0 {
 				p.done = true
 			} else {
@@ -340,7 +340,7 @@ func (p *page) endLine(terminated bool) {
 	p.shown++
 	p.resetLine()
 	if p.shown >= int64(p.lim.maxLines) {
-		p.stop = stopLines
+		p.stop = StopLines
 		p.done = true
 	}
 }

@@ -20,9 +20,9 @@ func resolvePath(cwd, p string) string {
 	return filepath.Clean(p)
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it, so that the
+// ShellQuote quotes s for a POSIX shell when it needs it, so that the
 // commands the notices suggest can be pasted as they are.
-func shellQuote(s string) string {
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r))
 	}) < 0 {

@@ -13,109 +13,117 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// ReadInput is spillway.ReadInput inside the implementation; the fields
-// are documented there.
-type ReadInput struct {
-	Path        string `json:"path"`
-	Offset      int    `json:"offset,omitempty"`
-	Limit       int    `json:"limit,omitempty"`
-	LineNumbers bool   `json:"line_numbers,omitempty"`
-	CharOffset  int    `json:"char_offset,omitempty"`
+// A Request asks for one page of a file.
+type Request struct {
+	// Path names the file, relative to the Cwd.
+	Path string
+	// Line is the first line shown (1-based). Char, when above zero,
+	// pages within that line instead: its characters from Char (0-based)
+	// on, as many as the byte limit holds.
+	Line, Char int64
+	// MaxLines overrides the configured lines of a page; 0 keeps them.
+	MaxLines int
+	// LineNumbers prefixes every line with its number, as cat -n does
+	// (as does a policy that always numbers them).
+	LineNumbers bool
 }
 
-// Values of ReadDetails.Kind.
-const (
-	KindText  = "text"
-	KindImage = "image"
-)
-
-// ReadDetails is spillway.ReadDetails inside the implementation; the
-// fields are documented there.
-type ReadDetails struct {
-	Path       string            `json:"path"`
-	Kind       string            `json:"kind"`
-	MimeType   string            `json:"mime_type"`
-	Offset     int64             `json:"offset"`
-	CharOffset int64             `json:"char_offset,omitempty"`
-	LinesShown int64             `json:"lines_shown"`
-	TotalLines int64             `json:"total_lines"`
-	LinesCut   int64             `json:"lines_cut"`
-	Truncation output.Truncation `json:"truncation"`
-	Next       []output.Call     `json:"next,omitempty"`
-	Tokens     int               `json:"tokens"`
+// A Page is what a read found: lines of a text file, part of one long
+// line, or an image whole.
+type Page struct {
+	// Path is the file's absolute path, Mime its detected type.
+	Path, Mime string
+	// Image holds an image's bytes; nil for a text file.
+	Image []byte
+	// Size is the file's size in bytes, TotalLines its lines.
+	Size, TotalLines int64
+	// Line is the number of the first line asked for.
+	Line int64
+	// Text is the lines shown as the model reads them, numbered when
+	// asked and with their cut markers; Content is the same lines pure.
+	Text, Content string
+	// Shown counts the lines shown; Stop says why no more were.
+	Shown int64
+	Stop  Stop
+	// LinesCut counts the shown lines cut at MaxLineChars; FirstCut is
+	// the number of the first (0: none), FirstCutBytes its size.
+	LinesCut, FirstCut, FirstCutBytes int64
+	// Part is set when the page is part of the line Line.
+	Part *LinePart
+	// Over is set when the line Line alone is over MaxBytes and the
+	// policy never shows part of a line: the page shows nothing.
+	Over *LongLine
+	// The limits the page was held to (MaxTokens 0: none).
+	MaxBytes, MaxLineChars, MaxTokens int
 }
 
-// ReadResult is spillway.ReadResult inside the implementation; the fields
-// are documented there.
-type ReadResult struct {
-	Text     string      `json:"text"`
-	Details  ReadDetails `json:"details"`
-	Content  string      `json:"-"`
-	Image    []byte      `json:"-"`
-	MimeType string      `json:"-"`
+// A LinePart is the part of one line a page shows.
+type LinePart struct {
+	// From is the number of the line's characters before the part,
+	// Chars the number of characters shown; when none are, the line has
+	// Skipped characters in all.
+	From, Chars, Skipped int64
+	// LineBytes is the line's size, its ending excluded.
+	LineBytes int64
+	// More: characters follow in the line. ByTokens: the token limit,
+	// not the byte limit, ended the part.
+	More, ByTokens bool
 }
 
-// Read reads a text file page by page, or an image whole (docs/tools.md).
-// It never blocks on a FIFO or a device, and its memory is bounded by the
+// A LongLine is a line too long to show: its number and size.
+type LongLine struct {
+	Line, Bytes int64
+}
+
+// Read reads a page of a text file, or an image whole (docs/tools.md). It
+// never blocks on a FIFO or a device, and its memory is bounded by the
 // limits whatever the size of the file or of its lines.
-func (t *Tools) Read(ctx context.Context, in ReadInput) (ReadResult, error) {
-	if in.Path == "" {
-		return ReadResult{}, errors.New("path is required: the file to read")
-	}
-	if in.Offset < 0 {
-		return ReadResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
-	}
-	if in.Limit < 0 {
-		return ReadResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
-	}
-	if in.CharOffset < 0 {
-		return ReadResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
-	}
+func (t *Tools) Read(ctx context.Context, in Request) (Page, error) {
 	path, err := t.resolve(in.Path) // --root
 	if err != nil {
-		return ReadResult{}, err
+		return Page{}, err
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return ReadResult{}, t.statError(path, err)
+		return Page{}, t.statError(path, err)
 	}
 	if err := notRegular(path, fi.Mode()); err != nil {
-		return ReadResult{}, err
+		return Page{}, err
 	}
 	f, fi, err := openRegular(path)
 	if err != nil {
-		return ReadResult{}, t.statError(path, err)
+		return Page{}, t.statError(path, err)
 	}
 	defer f.Close()
 	if err := t.cfg.Root.CheckFile(f); err != nil { // changed since the check
-		return ReadResult{}, err
+		return Page{}, err
 	}
 
 	head := make([]byte, sniffBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		if e := stalled(path, err); e != nil {
-			return ReadResult{}, e
+			return Page{}, e
 		}
-		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
+		return Page{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	kind, mime, mt := classify(head[:n])
 	switch kind {
 	case kindImage:
 		return t.readImage(f, path, fi, mime)
 	case kindBinary:
-		return ReadResult{}, binaryError(path, mt)
+		return Page{}, binaryError(path, mt)
 	}
-	offset := int64(max(in.Offset, 1))
+	offset := max(in.Line, 1)
 	lim := pageLimits{
-		maxLines:       policy.Limit(in.Limit, t.cfg.Read.MaxLines),
+		maxLines:       policy.Limit(in.MaxLines, t.cfg.Read.MaxLines),
 		maxBytes:       t.cfg.Read.MaxBytes,
 		maxLineChars:   t.cfg.Read.MaxLineChars,
 		maxTokens:      t.cfg.Read.MaxTokens,
 		lineNumbers:    in.LineNumbers || t.cfg.LineNumbers,
 		noPartialLines: t.cfg.NoPartialLines,
 	}
-	return t.readText(ctx, f, path, fi, mime, offset, int64(in.CharOffset), lim)
+	return t.readText(ctx, f, path, fi, mime, offset, max(in.Char, 0), lim)
 }
 
 // statError turns the error of a stat or an open into one that says what
@@ -155,7 +163,7 @@ func deletedSpillError(path string, cause spill.Cause) error {
 // readText shows one page of a text file. The first read of a file scans
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
-func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (ReadResult, error) {
+func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (Page, error) {
 	key := fileKey{path, versionOf(fi)}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
@@ -184,18 +192,18 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 		}
 	}
 	if err != nil {
-		return ReadResult{}, scanError(path, err)
+		return Page{}, scanError(path, err)
 	}
 	if pg.overLine > 0 {
 		if lim.noPartialLines {
 			// The policy never shows part of a line: only a notice
 			// that names a command showing the line's start.
-			return renderOverLine(path, mime, offset, lim, pg, idx), nil
+			return overLinePage(path, mime, offset, lim, pg, idx), nil
 		}
 		// The first line does not fit even cut: show its start.
 		return t.readChars(ctx, f, path, mime, offset, 0, lim, idx)
 	}
-	return renderText(path, mime, offset, lim, pg, idx), nil
+	return textPage(path, mime, offset, lim, pg, idx), nil
 }
 
 // scanError is the error of a read whose scan failed.
@@ -228,15 +236,15 @@ func (t *Tools) buildIndex(ctx context.Context, f *os.File, fi fs.FileInfo, key 
 
 // readChars shows part of the line at offset, from its character
 // charOffset on.
-func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, offset, charOffset int64, lim pageLimits, idx *lineIndex) (ReadResult, error) {
+func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, offset, charOffset int64, lim pageLimits, idx *lineIndex) (Page, error) {
 	if offset > idx.totalLines {
-		return renderText(path, mime, offset, lim, newPage(lim, offset), idx), nil
+		return textPage(path, mime, offset, lim, newPage(lim, offset), idx), nil
 	}
 	cp := newCharPage(charOffset, lim.maxBytes, lim.maxTokens)
 	if err := t.scan(ctx, f, idx.lookup(offset-1), offset-1, cp, nil, idx.size); err != nil {
-		return ReadResult{}, scanError(path, err)
+		return Page{}, scanError(path, err)
 	}
-	return renderChars(path, mime, offset, charOffset, cp, idx), nil
+	return charsPage(path, mime, offset, charOffset, lim, cp, idx), nil
 }
 
 // unchanged reports whether the file still is the version that was
@@ -247,33 +255,25 @@ func unchanged(f *os.File, before fs.FileInfo, idx *lineIndex) bool {
 }
 
 // readImage returns an image whole, up to maxImageBytes.
-func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) (ReadResult, error) {
-	tooBig := func(size int64) (ReadResult, error) {
-		return ReadResult{}, fmt.Errorf("%s is a %s image of %s, over the %s limit for images. Use bash to inspect it (file %s) or to make a smaller copy to read (e.g. convert -resize 50%%)",
-			path, mime, output.FormatSize(size), output.FormatSize(maxImageBytes), shellQuote(path))
+func (t *Tools) readImage(f *os.File, path string, fi fs.FileInfo, mime string) (Page, error) {
+	tooBig := func(size int64) (Page, error) {
+		return Page{}, fmt.Errorf("%s is a %s image of %s, over the %s limit for images. Use bash to inspect it (file %s) or to make a smaller copy to read (e.g. convert -resize 50%%)",
+			path, mime, output.FormatSize(size), output.FormatSize(maxImageBytes), ShellQuote(path))
 	}
 	if fi.Size() > maxImageBytes {
 		return tooBig(fi.Size())
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
+		return Page{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxImageBytes+1))
 	t.scanned.Add(int64(len(data)))
 	if err != nil {
-		return ReadResult{}, fmt.Errorf("cannot read %s: %v", path, err)
+		return Page{}, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	if len(data) > maxImageBytes {
 		return tooBig(int64(len(data)))
 	}
 	size := int64(len(data))
-	return ReadResult{
-		Text: fmt.Sprintf("[Image %s (%s, %s)]", path, mime, output.FormatSize(size)),
-		Details: ReadDetails{
-			Path: path, Kind: KindImage, MimeType: mime, Offset: 1,
-			Truncation: output.Truncation{TotalBytes: size, OutputBytes: size},
-		},
-		Image:    data,
-		MimeType: mime,
-	}, nil
+	return Page{Path: path, Mime: mime, Image: data, Size: size, Line: 1}, nil
 }

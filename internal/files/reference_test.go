@@ -16,7 +16,7 @@ type refPage struct {
 	shown, cut         int64
 	firstCut           int64
 	firstCutBytes      int64
-	stop               stopReason
+	stop               Stop
 	overLine, overSize int64
 	total              int64
 }
@@ -36,7 +36,7 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 	var text, content []byte
 	for i := offset - 1; i < int64(len(lines)); i++ {
 		if r.shown == int64(lim.maxLines) {
-			r.stop = stopLines
+			r.stop = StopLines
 			break
 		}
 		line := lines[i]
@@ -79,7 +79,7 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 		}
 		size := len(num) + len(shownBody) + len(marker) + len(ending)
 		if len(text)+size > lim.maxBytes {
-			r.stop = stopBytes
+			r.stop = StopBytes
 			if r.shown == 0 {
 				r.overLine, r.overSize = i+1, int64(len(body))
 			}
@@ -99,8 +99,8 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 		}
 		r.shown++
 	}
-	if r.shown == int64(lim.maxLines) && r.stop == stopNone {
-		r.stop = stopLines
+	if r.shown == int64(lim.maxLines) && r.stop == StopNone {
+		r.stop = StopLines
 	}
 	r.text, r.content = string(text), string(content)
 	return r

@@ -1,7 +1,8 @@
-// Package files implements spillway's read and ls tools: exact paging of
-// files of any size through a per-file line index, with every result held
-// to the policy's limits, and directory listings that stay bounded
-// whatever the directory holds.
+// Package files is the engine of spillway's read and ls tools: exact
+// paging of files of any size through a per-file line index, every page
+// held to the policy's limits, and directory listings that stay bounded
+// whatever the directory holds. It returns pages and listings; the root
+// package writes the text, notices and details the model reads.
 package files
 
 import (

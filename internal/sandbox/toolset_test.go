@@ -48,7 +48,7 @@ func newSandboxed(t *testing.T, noNetwork bool) (ts *spillway.Toolset, root, out
 }
 
 // bash runs a command, which must run (it may fail).
-func bash(t *testing.T, ts *spillway.Toolset, cmd string) spillway.BashResult {
+func bash(t *testing.T, ts *spillway.Toolset, cmd string) spillway.Result[spillway.BashDetails] {
 	t.Helper()
 	res, err := ts.Bash(context.Background(), spillway.BashInput{Command: cmd})
 	if err != nil {
@@ -155,7 +155,7 @@ func TestToolsetSandboxInteractive(t *testing.T) {
 		}
 		target := filepath.Join(outside, "tty-"+strconv.FormatBool(in.TTY))
 		w, err := ts.WriteStdin(context.Background(), spillway.WriteStdinInput{PID: r.Details.PID, Input: target + "\n"})
-		if err != nil || w.Details.Running || !strings.Contains(w.Stdout, "wrote 1") || !denied(w.Text) {
+		if err != nil || w.Details.Running || !strings.Contains(w.Content, "wrote 1") || !denied(w.Text) {
 			t.Errorf("tty %v: %v %+v %q", in.TTY, err, w.Details, w.Text)
 		}
 		if _, err := os.Stat(target); err == nil {

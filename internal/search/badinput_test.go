@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,8 +30,8 @@ func TestMain(m *testing.M) {
 // permResults are the outcomes of the searches, which a helper process
 // may run and send back as JSON: errors as their text.
 type permResults struct {
-	Grep               GrepResult
-	Find               FindResult
+	Grep               Found
+	Find               Names
 	GrepErr, FindErr   string
 	GrepRoot, GrepFile string // errors
 	FindRoot           string // error
@@ -41,15 +42,19 @@ func permSearch(dir string) permResults {
 	ctx := context.Background()
 	var r permResults
 	var err error
-	r.Grep, err = s.Grep(ctx, GrepInput{Pattern: "needle"})
+	m, err := Compile("needle", MatchOptions{})
+	if err != nil {
+		panic(err)
+	}
+	r.Grep, err = s.Grep(ctx, Query{Matcher: m})
 	r.GrepErr = errText(err)
-	r.Find, err = s.Find(ctx, FindInput{Pattern: "*"})
+	r.Find, err = s.Find(ctx, NameQuery{Glob: "*"})
 	r.FindErr = errText(err)
-	_, err = s.Grep(ctx, GrepInput{Pattern: "needle", Path: "secret"})
+	_, err = s.Grep(ctx, Query{Matcher: m, Path: "secret"})
 	r.GrepRoot = errText(err)
-	_, err = s.Grep(ctx, GrepInput{Pattern: "needle", Path: "locked.txt"})
+	_, err = s.Grep(ctx, Query{Matcher: m, Path: "locked.txt"})
 	r.GrepFile = errText(err)
-	_, err = s.Find(ctx, FindInput{Pattern: "*", Path: "secret"})
+	_, err = s.Find(ctx, NameQuery{Glob: "*", Path: "secret"})
 	r.FindRoot = errText(err)
 	return r
 }
@@ -86,7 +91,7 @@ func worldDir(t *testing.T) string {
 }
 
 // TestPermissionDenied: an unreadable file and an unreadable directory are
-// skipped and named in a notice; the call does not fail.
+// skipped and named; the call does not fail.
 func TestPermissionDenied(t *testing.T) {
 	dir := worldDir(t)
 	writeTree(t, dir, map[string]string{"open/a.txt": "needle\n", "secret/b.txt": "needle\n", "locked.txt": "needle\n"})
@@ -122,14 +127,13 @@ func TestPermissionDenied(t *testing.T) {
 		}
 	}
 	g := res.Grep
-	want := "open/a.txt:1: needle\n\n[Skipped 2 unreadable paths: locked.txt (permission denied), secret/ (permission denied)]"
-	if res.GrepErr != "" || g.Text != want || len(g.Details.Skipped) != 2 {
-		t.Errorf("grep: %+v\nwant text %q", g, want)
+	skipped := []string{"locked.txt (permission denied)", "secret/ (permission denied)"}
+	if res.GrepErr != "" || shown(g.Lines) != "open/a.txt:1: needle" || !slices.Equal(g.Skipped, skipped) || g.SkippedCount != 2 {
+		t.Errorf("grep: %+v\nwant skipped %q", g, skipped)
 	}
 	f := res.Find
-	want = "locked.txt\nopen/\nopen/a.txt\nsecret/\n\n[Skipped 1 unreadable path: secret/ (permission denied)]"
-	if res.FindErr != "" || f.Text != want || f.Details.Count != 4 {
-		t.Errorf("find: %+v\nwant text %q", f, want)
+	if res.FindErr != "" || shown(f.Lines) != "locked.txt\nopen/\nopen/a.txt\nsecret/" || !slices.Equal(f.Skipped, skipped[1:]) || f.SkippedCount != 1 || f.Count != 4 {
+		t.Errorf("find: %+v\nwant skipped %q", f, skipped[1:])
 	}
 	// An unreadable directory asked for by name is an error.
 	if e := res.GrepRoot; e != "grep: cannot read secret: permission denied" {
@@ -203,18 +207,18 @@ func TestGrepOneGiBLine(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	r := grep(t, s, GrepInput{Pattern: "needle"})
+	r := grep(t, s, query(t, "needle", Query{}))
 	runtime.ReadMemStats(&after)
-	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2\n\n[1 line cut at 500 chars, around the first match when it lies further in. To see a line whole, read it: e.g. path=" + filepath.Join(root, "huge.txt") + " offset=1 limit=1]"
-	if r.Text != want {
-		t.Errorf("got %.200q…", r.Text)
+	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2"
+	if shown(r.Lines) != want || len(r.Cut) != 1 || r.Cut[0] != (LineRef{Path: filepath.Join(root, "huge.txt"), Line: 1}) || r.MaxLineChars != 500 {
+		t.Errorf("got %.200q… cut %+v", shown(r.Lines), r.Cut)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Errorf("grep allocated %d MiB on a 1 GiB line", alloc>>20)
 	}
 	// A regexp whose literal is absent never runs over the line.
-	if r := grep(t, s, GrepInput{Pattern: `zq+x\d`}); r.Text != "No matches found" {
-		t.Errorf("absent literal: %q", r.Text)
+	if r := grep(t, s, query(t, `zq+x\d`, Query{})); r.Count != 0 {
+		t.Errorf("absent literal: %q", shown(r.Lines))
 	}
 }
 
@@ -225,23 +229,23 @@ func TestGrepRegexpOnHugeLine(t *testing.T) {
 	size := int64(maxBuffer + 1<<20)
 	writeLongLine(t, filepath.Join(root, "long.txt"), size, size-10, "key=42", "key=x\nkey=7\n")
 	s := newTestSearcher(t, root)
-	r := grep(t, s, GrepInput{Pattern: `key=\d+`, OutputMode: ModeCount})
-	if r.Text != "long.txt:2" {
-		t.Errorf("count: %q", r.Text)
+	r := grep(t, s, query(t, `key=\d+`, Query{Mode: ModeCount}))
+	if shown(r.Lines) != "long.txt:2" {
+		t.Errorf("count: %q", shown(r.Lines))
 	}
-	r = grep(t, s, GrepInput{Pattern: `^a+key=\d+a*$`})
-	if !strings.HasPrefix(r.Text, "long.txt:1: aaaa") || strings.Contains(r.Text, "long.txt:3") {
-		t.Errorf("anchored: %.100q", r.Text)
+	r = grep(t, s, query(t, `^a+key=\d+a*$`, Query{}))
+	if text := shown(r.Lines); !strings.HasPrefix(text, "long.txt:1: aaaa") || strings.Contains(text, "long.txt:3") {
+		t.Errorf("anchored: %.100q", text)
 	}
-	r = grep(t, s, GrepInput{Pattern: `key=\d+`, Context: 1})
-	lines := strings.Split(r.Text, "\n")
+	r = grep(t, s, query(t, `key=\d+`, Query{Context: 1}))
+	lines := strings.Split(shown(r.Lines), "\n")
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "long.txt:1: aaa") || lines[1] != "long.txt-2- key=x" || lines[2] != "long.txt:3: key=7" {
 		t.Errorf("context: %.300q", lines)
 	}
 	// Cancelled while streaming: the call stops.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.Grep(ctx, GrepInput{Pattern: `key=\d+`}); err == nil {
+	if _, err := s.Grep(ctx, query(t, `key=\d+`, Query{})); err == nil {
 		t.Errorf("cancelled: %q", err)
 	}
 }

@@ -23,18 +23,18 @@ func goroot(b *testing.B) string {
 }
 
 func BenchmarkGrepLiteralGOROOT(b *testing.B) {
-	benchGrep(b, GrepInput{Pattern: "ErrUnexpectedEOF", Limit: 100000, OutputMode: ModeCount})
+	benchGrep(b, query(b, "ErrUnexpectedEOF", Query{Limit: 100000, Mode: ModeCount}))
 }
 
 func BenchmarkGrepRegexpGOROOT(b *testing.B) {
-	benchGrep(b, GrepInput{Pattern: `func \w+Error\(`, Limit: 100000, OutputMode: ModeCount})
+	benchGrep(b, query(b, `func \w+Error\(`, Query{Limit: 100000, Mode: ModeCount}))
 }
 
-func benchGrep(b *testing.B, in GrepInput) {
+func benchGrep(b *testing.B, q Query) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
-		if r, err := s.Grep(context.Background(), in); err != nil || r.Details.MatchCount == 0 {
-			b.Fatal(err, r.Text)
+		if r, err := s.Grep(context.Background(), q); err != nil || r.Matches == 0 {
+			b.Fatal(err, r.Out.Head)
 		}
 	}
 }
@@ -42,12 +42,12 @@ func benchGrep(b *testing.B, in GrepInput) {
 func BenchmarkFindGOROOT(b *testing.B) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
-		if r, err := s.Find(context.Background(), FindInput{Pattern: "*linux*_test.go"}); err != nil || r.Details.Count == 0 {
-			b.Fatal(err, r.Text)
+		if r, err := s.Find(context.Background(), NameQuery{Glob: "*linux*_test.go"}); err != nil || r.Count == 0 {
+			b.Fatal(err, r.Out.Head)
 		}
 	}
 }
 
 func BenchmarkGrepIgnoreCaseGOROOT(b *testing.B) {
-	benchGrep(b, GrepInput{Pattern: "unsafe", IgnoreCase: true, Limit: 100000, OutputMode: ModeCount})
+	benchGrep(b, queryWith(b, "unsafe", MatchOptions{IgnoreCase: true}, Query{Limit: 100000, Mode: ModeCount}))
 }

@@ -14,41 +14,6 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// GrepInput is spillway.GrepInput inside the implementation; the fields
-// are documented there.
-type GrepInput struct {
-	Pattern    string `json:"pattern"`
-	Path       string `json:"path,omitempty"`
-	Glob       string `json:"glob,omitempty"`
-	IgnoreCase bool   `json:"ignore_case,omitempty"`
-	Literal    bool   `json:"literal,omitempty"`
-	Context    int    `json:"context,omitempty"`
-	OutputMode string `json:"output_mode,omitempty"`
-	Limit      int    `json:"limit,omitempty"`
-}
-
-// GrepDetails is spillway.GrepDetails inside the implementation; the
-// fields are documented there.
-type GrepDetails struct {
-	MatchCount        int               `json:"match_count"`
-	FileCount         int               `json:"file_count"`
-	MatchLimitReached bool              `json:"match_limit_reached"`
-	LinesCut          int               `json:"lines_cut"`
-	Truncation        output.Truncation `json:"truncation"`
-	FullOutputPath    string            `json:"full_output_path,omitempty"`
-	Skipped           []string          `json:"skipped,omitempty"`
-	Next              []output.Call     `json:"next,omitempty"`
-	Tokens            int               `json:"tokens"`
-}
-
-// GrepResult is spillway.GrepResult inside the implementation; the fields
-// are documented there.
-type GrepResult struct {
-	Text    string      `json:"text"`
-	Content string      `json:"-"`
-	Details GrepDetails `json:"details"`
-}
-
 // Output modes of grep.
 const (
 	ModeContent = "content"
@@ -59,66 +24,96 @@ const (
 // MaxContext bounds the context parameter.
 const MaxContext = 100
 
-// NoMatches is the text of a grep that found nothing.
-const NoMatches = "No matches found"
-
 // MaxPatternBytes bounds a grep pattern: a longer one is refused at once,
 // before any parsing, however it is written.
 const MaxPatternBytes = 64 << 10
 
+// A Query is a search of file contents.
+type Query struct {
+	// Matcher is the compiled pattern.
+	Matcher *Matcher
+	// Path names the file or directory to search, relative to the Cwd;
+	// "" is the Cwd.
+	Path string
+	// Glob keeps the files whose path matches; "" keeps all.
+	Glob string
+	// Mode is ModeContent, ModeFiles or ModeCount.
+	Mode string
+	// Context is the number of lines shown around each match, in
+	// ModeContent (at most MaxContext).
+	Context int
+	// Limit bounds the matching lines shown (the files, in the other
+	// modes); 0 takes the configured limit.
+	Limit int
+}
+
+// Found is what a grep found, in path then line order.
+type Found struct {
+	// Lines are the result lines: "path:line: text" with context lines
+	// as "path-line- text" and groups apart by "--" (ModeContent), a path
+	// (ModeFiles) or "path:count" (ModeCount).
+	Lines
+	// Matches counts the matching lines shown (the files, in ModeFiles;
+	// the sum of the counts shown, in ModeCount); Files the files shown.
+	Matches, Files int
+	// Limit is the limit applied; LimitReached: more matches (files, in
+	// the other modes) exist.
+	Limit        int
+	LimitReached bool
+	// MaxLineChars is where a shown line is cut; Cut lists the shown
+	// lines that were cut.
+	MaxLineChars int
+	Cut          []LineRef
+	// Capped names a file whose matches and context passed Held bytes,
+	// the bound of what a search holds: the search stopped in it.
+	Capped string
+	Held   int64
+	// Binary names the file the path named when it is binary (not
+	// searched).
+	Binary string
+}
+
+// A LineRef names a line of a file by its absolute path and its number.
+type LineRef struct {
+	Path string
+	Line int64
+}
+
 // Grep searches file contents (docs/tools.md).
-func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
-	fail := func(format string, args ...any) (GrepResult, error) {
-		return GrepResult{}, fmt.Errorf("grep: "+format, args...)
+func (s *Searcher) Grep(ctx context.Context, q Query) (Found, error) {
+	fail := func(format string, args ...any) (Found, error) {
+		return Found{}, fmt.Errorf("grep: "+format, args...)
 	}
-	if in.Pattern == "" {
-		return fail("pattern is empty: give a regular expression, or a string with literal=true")
+	glob, err := parseGlob(q.Glob, true)
+	if err != nil {
+		return fail("%v", err)
 	}
-	mode := in.OutputMode
-	switch mode {
-	case "":
+	root, err := s.resolve(q.Path) // --root
+	if err != nil {
+		return Found{}, fmt.Errorf("grep: %w", err)
+	}
+	fi, err := statRoot("grep", shownArg(q.Path), root)
+	if err != nil {
+		return Found{}, err
+	}
+	mode := q.Mode
+	if mode == "" {
 		mode = ModeContent
-	case ModeContent, ModeFiles, ModeCount:
-	default:
-		return fail("output_mode %q: use content, files_with_matches or count", in.OutputMode)
-	}
-	if in.Context < 0 || in.Context > MaxContext {
-		return fail("context %d: use 0 to %d lines", in.Context, MaxContext)
-	}
-	if len(in.Pattern) > MaxPatternBytes {
-		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it", output.FormatSize(int64(len(in.Pattern))), output.FormatSize(MaxPatternBytes))
-	}
-	m, err := Compile(in.Pattern, MatchOptions{Literal: in.Literal, IgnoreCase: in.IgnoreCase})
-	if err != nil {
-		return fail("%v", err)
-	}
-	glob, err := parseGlob(in.Glob, true)
-	if err != nil {
-		return fail("%v", err)
-	}
-	root, err := s.resolve(in.Path) // --root
-	if err != nil {
-		return GrepResult{}, fmt.Errorf("grep: %w", err)
-	}
-	fi, err := statRoot("grep", shownArg(in.Path), root)
-	if err != nil {
-		return GrepResult{}, err
 	}
 
 	lim := s.cfg.Grep
 	g := &grepRun{
-		in:       in,
 		cwd:      s.cfg.Cwd,
 		mode:     mode,
-		limit:    policy.Limit(in.Limit, lim.MaxLines),
+		limit:    policy.Limit(q.Limit, lim.MaxLines),
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
 	}
-	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
+	cfg := &scanConfig{m: q.Matcher, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
 	switch mode {
 	case ModeContent:
-		cfg.context = in.Context
-		g.context = in.Context
+		cfg.context = q.Context
+		g.context = q.Context
 		cfg.maxMatches = g.limit + 1 // one more tells whether the limit is reached
 	case ModeFiles:
 		cfg.maxMatches = 1
@@ -134,9 +129,9 @@ func (s *Searcher) Grep(ctx context.Context, in GrepInput) (GrepResult, error) {
 	case errors.As(err, &stopped):
 		return fail("stopped before it finished (%v) after %d matching lines", stopped.err, g.matches)
 	case err != nil:
-		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(err))
+		return fail("cannot read %s: %v", shownArg(q.Path), unwrapPathError(err))
 	}
-	return g.result(), nil
+	return g.found(), nil
 }
 
 // stoppedError is a search ended by its context.
@@ -217,7 +212,7 @@ func (s *Searcher) grepFile(ctx context.Context, path, name string, glob *globFi
 	case r.err != nil:
 		return r.err
 	case r.binary:
-		g.binaryFile = displayPath(s.cfg.Cwd, path)
+		g.binaryFile = cleanPath(displayPath(s.cfg.Cwd, path))
 	}
 	g.file(displayPath(s.cfg.Cwd, path), r)
 	return nil
@@ -242,7 +237,6 @@ func displayPath(cwd, abs string) string {
 
 // grepRun gathers the results of one grep, file by file, in path order.
 type grepRun struct {
-	in       GrepInput
 	cwd      string
 	mode     string
 	limit    int
@@ -250,17 +244,16 @@ type grepRun struct {
 	maxChars int
 	rep      *report
 
-	matches  int // matching lines shown (files, in files mode)
-	files    int // files shown
-	reached  bool
-	linesCut int
-	shown    bool // a group was shown (for the "--" separators)
+	matches int // matching lines shown (files, in files mode)
+	files   int // files shown
+	reached bool
+	shown   bool // a group was shown (for the "--" separators)
 	// capped names a file whose lines passed maxHeld: the search stopped.
 	capped string
 	// binaryFile names the file given as path when it is binary.
 	binaryFile string
-	// cutLines are the reads that show the shown lines that were cut.
-	cutLines []output.Call
+	// cutLines are the shown lines that were cut.
+	cutLines []LineRef
 }
 
 // file adds the result of one file; false ends the search.
@@ -317,12 +310,11 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		prev = h.line
 		text, cut := displayLine(h, g.maxChars)
 		if cut {
-			g.linesCut++
 			abs := path
 			if !filepath.IsAbs(abs) {
 				abs = filepath.Join(g.cwd, abs)
 			}
-			g.cutLines = append(g.cutLines, output.ReadCall(abs, h.line, 1, 0))
+			g.cutLines = append(g.cutLines, LineRef{Path: abs, Line: h.line})
 		}
 		sep := "-"
 		if h.match {
@@ -397,83 +389,12 @@ func runeOffset(b []byte, n int) int {
 	return i
 }
 
-func (g *grepRun) result() GrepResult {
-	out := g.rep.render()
-	d := GrepDetails{
-		MatchCount:        g.matches,
-		FileCount:         g.files,
-		MatchLimitReached: g.reached,
-		LinesCut:          g.linesCut,
-		Truncation:        out.truncation,
-		FullOutputPath:    out.fullOutputPath,
-		Skipped:           g.rep.skippedList(),
+func (g *grepRun) found() Found {
+	return Found{
+		Lines:   g.rep.finish(),
+		Matches: g.matches, Files: g.files,
+		Limit: g.limit, LimitReached: g.reached,
+		MaxLineChars: g.maxChars, Cut: g.cutLines,
+		Capped: g.capped, Held: maxHeld, Binary: g.binaryFile,
 	}
-	t := &d.Truncation
-	t.LinesCut = int64(g.linesCut)
-	switch {
-	case t.Truncated:
-	case g.reached, g.capped != "":
-		t.Truncated, t.TruncatedBy = true, output.ByLines
-	case g.linesCut > 0:
-		t.Truncated, t.TruncatedBy = true, output.ByLineChars
-	}
-	var notices []string
-	if out.bytesCut {
-		shown := out.truncation.OutputLines
-		what := fmt.Sprintf("%d of %s shown", shown, output.Plural(out.truncation.TotalLines, "line", "lines"))
-		if g.mode == ModeContent {
-			what += fmt.Sprintf(" (%s found)", output.Plural(int64(g.matches), "match", "matches"))
-		}
-		notices = append(notices, out.byteNotice(what))
-		if next := out.next(); next != nil {
-			d.Next = append(d.Next, next)
-		}
-	}
-	if g.reached {
-		unit := output.Noun(int64(g.limit), "match", "matches")
-		if g.mode != ModeContent {
-			unit = output.Noun(int64(g.limit), "file", "files")
-		}
-		more := g.in
-		more.Limit = 2 * g.limit
-		d.Next = append(d.Next, grepCall(more))
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", g.limit, unit, 2*g.limit))
-	}
-	if g.capped != "" {
-		notices = append(notices, fmt.Sprintf("[Search stopped in %s: its matches and context passed %s. Refine the pattern, or lower context]", g.capped, output.FormatSize(maxHeld)))
-	}
-	if g.linesCut > 0 {
-		d.Next = append(d.Next, g.cutLines...)
-		first := g.cutLines[0]
-		notices = append(notices, fmt.Sprintf("[%s cut at %d chars, around the first match when it lies further in. To see a line whole, read it: e.g. %s]",
-			output.Plural(int64(g.linesCut), "line", "lines"), g.maxChars, first.Words(false)))
-	}
-	if g.binaryFile != "" {
-		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", cleanPath(g.binaryFile)))
-	}
-	notices = append(notices, g.rep.skippedNotice())
-	body := out.body
-	if g.rep.lines == 0 {
-		body = NoMatches
-	}
-	return GrepResult{Text: joinText(body, notices), Details: d, Content: out.body}
-}
-
-// grepCall is in as a call of the grep tool, the parameters it was given
-// and no others.
-func grepCall(in GrepInput) output.Call {
-	c := output.Call{"tool": "grep", "pattern": in.Pattern}
-	set := func(k string, v any, given bool) {
-		if given {
-			c[k] = v
-		}
-	}
-	set("path", in.Path, in.Path != "")
-	set("glob", in.Glob, in.Glob != "")
-	set("ignore_case", in.IgnoreCase, in.IgnoreCase)
-	set("literal", in.Literal, in.Literal)
-	set("context", in.Context, in.Context > 0)
-	set("output_mode", in.OutputMode, in.OutputMode != "")
-	set("limit", in.Limit, in.Limit > 0)
-	return c
 }

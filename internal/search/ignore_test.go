@@ -209,13 +209,13 @@ func TestIgnoreConformsToGit(t *testing.T) {
 	slices.Sort(want)
 
 	s := New(Config{Cwd: root})
-	res, err := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeFile, Limit: 100000})
+	res, err := s.Find(context.Background(), NameQuery{Glob: "*", Type: TypeFile, Limit: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Split(res.Text, "\n")
+	got := strings.Split(shown(res.Lines), "\n")
 	if !slices.IsSorted(got) {
-		t.Errorf("find output is not sorted:\n%s", res.Text)
+		t.Errorf("find output is not sorted:\n%s", shown(res.Lines))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("find differs from git ls-files\nonly in find: %q\nonly in git:  %q", minus(got, want), minus(want, got))
@@ -254,7 +254,7 @@ func TestDotIgnoreAndParentRules(t *testing.T) {
 	})
 	s := New(Config{Cwd: root})
 	for _, path := range []string{"", "sub"} {
-		res, err := s.Find(context.Background(), FindInput{Pattern: "*", Path: path, Type: TypeFile})
+		res, err := s.Find(context.Background(), NameQuery{Glob: "*", Path: path, Type: TypeFile})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,8 +262,8 @@ func TestDotIgnoreAndParentRules(t *testing.T) {
 		if path == "" {
 			want = ".gitignore\n" + want
 		}
-		if res.Text != want {
-			t.Errorf("find in %q:\n%s\nwant:\n%s", path, res.Text, want)
+		if shown(res.Lines) != want {
+			t.Errorf("find in %q:\n%s\nwant:\n%s", path, shown(res.Lines), want)
 		}
 	}
 }

@@ -1,10 +1,5 @@
 package search
 
-import (
-	"errors"
-	"syscall"
-)
-
-func mkfifo(string) error { return errors.ErrUnsupported }
+import "syscall"
 
 func asNobody() *syscall.SysProcAttr { return nil }

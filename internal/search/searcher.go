@@ -11,8 +11,9 @@
 //     found with bytes.Index so that the regexp runs on candidate lines only;
 //   - scan.go: the file scanner (large buffers, bounded memory on any line
 //     length, context lines);
-//   - grep.go, find.go, glob.go, report.go: the tools, their globs, limits
-//     and notices (docs/tools.md).
+//   - grep.go, find.go, glob.go, report.go: the searches, their globs and
+//     limits, and the result lines they gather (docs/tools.md); the root
+//     package writes their notices and details.
 package search
 
 import (

@@ -95,11 +95,11 @@ func TestWalkSymlinkLoop(t *testing.T) {
 	}
 	// grep reads only the real file; find shows the links as entries.
 	s := New(Config{Cwd: root})
-	if r, err := s.Grep(context.Background(), GrepInput{Pattern: "needle"}); err != nil || r.Text != "dir/file.txt:1: needle" {
-		t.Errorf("grep: %v %q", err, r.Text)
+	if r, err := s.Grep(context.Background(), query(t, "needle", Query{})); err != nil || shown(r.Lines) != "dir/file.txt:1: needle" {
+		t.Errorf("grep: %v %q", err, shown(r.Lines))
 	}
-	if r, err := s.Find(context.Background(), FindInput{Pattern: "*", Type: TypeDir}); err != nil || r.Text != "dir/" {
-		t.Errorf("find dirs: %v %q", err, r.Text)
+	if r, err := s.Find(context.Background(), NameQuery{Glob: "*", Type: TypeDir}); err != nil || shown(r.Lines) != "dir/" {
+		t.Errorf("find dirs: %v %q", err, shown(r.Lines))
 	}
 }
 
@@ -176,11 +176,11 @@ func TestWalkCancel(t *testing.T) {
 
 	// grep and find say they were stopped.
 	s := New(Config{Cwd: root})
-	_, err = s.Grep(ctx, GrepInput{Pattern: "x"})
+	_, err = s.Grep(ctx, query(t, "x", Query{}))
 	if err == nil || !strings.Contains(err.Error(), "stopped before it finished") {
 		t.Errorf("grep after cancel: %+v", err)
 	}
-	if _, err := s.Find(ctx, FindInput{Pattern: "*"}); err == nil {
+	if _, err := s.Find(ctx, NameQuery{Glob: "*"}); err == nil {
 		t.Errorf("find after cancel: no error")
 	}
 }
@@ -209,11 +209,11 @@ func TestWalkFilesDeletedDuringWalk(t *testing.T) {
 				os.RemoveAll(filepath.Join(root, fmt.Sprintf("d%02d", i)))
 			}
 		}()
-		r, err := s.Grep(context.Background(), GrepInput{Pattern: "needle", OutputMode: ModeCount, Limit: 10000})
+		r, err := s.Grep(context.Background(), query(t, "needle", Query{Mode: ModeCount, Limit: 10000}))
 		close(stop)
 		<-removed
-		if err != nil || strings.Contains(r.Text, "Skipped") {
-			t.Fatalf("round %d: %v %s", round, err, r.Text)
+		if err != nil || r.SkippedCount != 0 {
+			t.Fatalf("round %d: %v %q", round, err, r.Skipped)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -76,7 +77,7 @@ type job struct {
 	mu   sync.Mutex
 	gone bool // no live process and no open pipe remain (final once true)
 
-	// pipeMu guards the closing of the read ends against pipeHolders: a
+	// pipeMu guards the closing of the read ends against heldPipes: a
 	// pipe's inode names it only while we hold its read end open; once it
 	// is closed, the kernel may give the number to a new pipe of anyone.
 	pipeMu sync.Mutex
@@ -90,10 +91,9 @@ type job struct {
 	// news wakes a check that waits for new output.
 	news activity
 
-	//lint:ignore U1000 used where the portable tracking is built (proc_table.go)
-	family family // the processes seen descending from the shell
-	//lint:ignore U1000 used where the portable tracking is built (proc_table.go)
-	mark string // NAME=VALUE in the job's environment that its processes inherit ("" for none)
+	// procs are its processes: its process group and those that hold
+	// its pipes.
+	procs *proc.Group
 
 	// Set by the call that started the job, before it is shared.
 	timeout  time.Duration
@@ -123,13 +123,15 @@ type stream struct {
 
 // newJob returns a job for the command of in, not started yet.
 func newJob(in Input) *job {
-	return &job{
+	j := &job{
 		command:     in.Command,
 		args:        in.Args,
 		exited:      make(chan struct{}),
 		reaped:      make(chan struct{}),
 		readersDone: make(chan struct{}),
 	}
+	j.procs = proc.NewGroup(j.exited, j.readersDone, j.heldPipes)
+	return j
 }
 
 // readBuffers are the buffers of the reader goroutines.
@@ -144,7 +146,7 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 	}
 	s := &stream{label: label, r: r, pipe: pipe}
 	if fi, err := r.Stat(); err == nil {
-		s.ino = inode(fi)
+		s.ino = proc.Inode(fi)
 	}
 	return s, w, nil
 }
@@ -222,7 +224,7 @@ func (j *job) wait() {
 
 // exit records how the shell ended.
 func (j *job) exit(s exitStatus) {
-	j.shellExited()
+	j.procs.ShellExited()
 	j.status = s
 	j.end = time.Now()
 	close(j.exited)
@@ -273,13 +275,13 @@ func (j *job) running() bool {
 	if j.gone {
 		return false
 	}
-	if !isClosed(j.exited) || !isClosed(j.readersDone) || groupLive(j.pid) {
+	if !isClosed(j.exited) || !isClosed(j.readersDone) || j.procs.Live() {
 		return true
 	}
 	j.gone = true
 	j.input.close()
 	j.closeSecret()
-	unwatch(j.pid)
+	j.procs.Forget()
 	return false
 }
 
@@ -295,7 +297,7 @@ func (j *job) settle(ctx context.Context) bool {
 	case <-ctx.Done():
 		return false
 	case <-grace.C:
-		if j.holdersLeft() {
+		if j.procs.HoldersLeft() {
 			return false
 		}
 		grace.Reset(drainWait)
@@ -343,7 +345,7 @@ func (j *job) drain() {
 		}
 		return
 	}
-	if !j.hasExited() || isClosed(j.readersDone) || j.holdersLeft() {
+	if !j.hasExited() || isClosed(j.readersDone) || j.procs.HoldersLeft() {
 		return
 	}
 	t := time.NewTimer(drainWait)

@@ -40,11 +40,11 @@ func (j *job) stop() stopOutcome {
 	if !j.running() {
 		return stopNotNeeded
 	}
-	j.signal(syscall.SIGTERM)
+	j.procs.Signal(syscall.SIGTERM)
 	if j.waitGone(killGrace) {
 		return stopTerm
 	}
-	j.signal(syscall.SIGKILL)
+	j.procs.Signal(syscall.SIGKILL)
 	if j.waitGone(killGrace) {
 		return stopKill
 	}

@@ -7,12 +7,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/output"
 )
 
 // A job on a terminal that waits for input while the terminal reads a
-// secret (secretMode: echo off, the line edited by the kernel) waits for
+// secret (proc.SecretMode: echo off, the line edited by the kernel) waits for
 // a secret: a password, a passphrase, a PIN. Its answer must come from
 // the person, never through the model: the job's results give the
 // address of a one-time page (internal/secret) where the person types
@@ -73,7 +74,7 @@ type secretState struct {
 // readsSecret reports whether the job's terminal is set to read a
 // secret.
 func (j *job) readsSecret() bool {
-	return j.input != nil && j.input.tty && !j.input.closed.Load() && secretMode(j.input.f)
+	return j.input != nil && j.input.tty && !j.input.closed.Load() && proc.SecretMode(j.input.f)
 }
 
 // secretPage returns the open page of the prompt the job waits at,

@@ -35,7 +35,7 @@
 //   - check_pid and kill_pid take no other parameter: the job keeps the
 //     limits it was started with.
 //   - The parent-death signal (SIGKILL) reaches the shell, a direct child;
-//     the rest of a job is killed by the watcher process (deathwatch.go)
+//     the rest of a job is killed by the watcher process (internal/proc)
 //     when a server dies without ending its sessions.
 package shell
 
@@ -48,6 +48,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
@@ -142,9 +143,8 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Stderr == (output.Limits{}) {
 		cfg.Stderr = output.DefaultLimits
 	}
-	r := &Runner{cfg: cfg, mark: newMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
+	r := &Runner{cfg: cfg, mark: proc.NewMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
-	watchMark(r.mark)
 	return r
 }
 
@@ -230,15 +230,15 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		return nil, err
 	}
 
-	attr := procAttr()
+	attr := proc.Attr()
 	if in.TTY {
-		attr = ttyAttr()
+		attr = proc.TTYAttr()
 	}
 	j.cmd = &exec.Cmd{
 		Path:        pl.path,
 		Args:        pl.argv,
 		Dir:         pl.dir,
-		Env:         r.markEnv(j.markEnv(pl.env)),
+		Env:         r.markEnv(j.procs.MarkEnv(pl.env)),
 		Stdin:       child.stdin,
 		Stdout:      child.stdout,
 		Stderr:      child.stderr,
@@ -255,8 +255,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
-		spareThreads()
-		err = startCmd(j.cmd)
+		err = j.procs.Start(j.cmd)
 	}
 	if wrapped != nil {
 		if wrapped.Started != nil {
@@ -280,7 +279,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
-	limitTasks(j.pid, TaskLimit(r.cfg.MaxProcesses))
+	j.procs.LimitTasks(r.cfg.MaxProcesses)
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte
@@ -292,8 +291,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		go j.read(s)
 	}
 	go j.wait()
-	j.watchFamily()
-	watch(j.pid)
+	j.procs.Watch()
 	return j, nil
 }
 
@@ -326,8 +324,7 @@ func (r *Runner) Close() error {
 		wg.Go(func() { j.stop() })
 	}
 	wg.Wait()
-	endOrphans(r.mark, killGrace)
-	unwatchMark(r.mark)
+	proc.EndOrphans(r.mark, killGrace)
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // A jobInput is what a job reads as its input, seen from our side: the
@@ -33,7 +35,7 @@ func newStdinPipe() (r *os.File, in *jobInput, err error) {
 	}
 	in = &jobInput{f: w}
 	if fi, err := r.Stat(); err == nil {
-		if ino := inode(fi); ino != 0 {
+		if ino := proc.Inode(fi); ino != 0 {
 			in.link = "pipe:[" + strconv.FormatUint(ino, 10) + "]"
 		}
 	}

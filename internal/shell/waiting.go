@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // inputQuiet is how long a job must have written nothing before it is
@@ -21,7 +23,7 @@ const inputConfirm = 100 * time.Millisecond
 // has an input still open, it has written nothing and been sent nothing
 // for inputQuiet and nothing it wrote is left unread, and one of the
 // processes of its group is asleep in a system call that reads that
-// input (blockedOnInput; the kernel tells it differently on each
+// input (Group.BlockedOnInput; the kernel tells it differently on each
 // system) — twice, inputConfirm apart, with nothing written between.
 func (j *job) waitingForInput() bool {
 	in := j.input
@@ -49,7 +51,7 @@ func (j *job) blockedNow() bool {
 	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() {
 		return false
 	}
-	return blockedOnInput(j.pid, j.input.link) || j.readsSecret() && hiddenSleeper(j.pid)
+	return j.procs.BlockedOnInput(j.input.link) || j.readsSecret() && j.procs.HiddenSleeper()
 }
 
 // unread reports whether output waits in one of the job's pipes or its
@@ -62,13 +64,7 @@ func (j *job) unread() bool {
 		if s.closed {
 			continue
 		}
-		c, err := s.r.SyscallConn()
-		if err != nil {
-			continue
-		}
-		n := 0
-		c.Control(func(fd uintptr) { n = bytesUnread(fd) })
-		if n > 0 {
+		if proc.Unread(s.r) > 0 {
 			return true
 		}
 	}

@@ -159,7 +159,7 @@ func (j *job) send(steps []inputStep, deadline time.Time) error {
 		case s.close:
 			j.input.close()
 		case s.signal != 0:
-			j.signalGroup(s.signal)
+			j.procs.SignalGroup(s.signal)
 		default:
 			if _, err := j.input.write([]byte(s.data), deadline); err != nil {
 				return err

@@ -1,0 +1,105 @@
+//go:build linux || darwin
+
+package proc
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Through its exported API, a Group started as a job's shell finds a
+// child that left the group (setsid) and still holds the job's pipe once
+// the shell has exited, and Signal reaches it.
+func TestGroupSignalsASetsidChildThatHoldsThePipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fi, err := r.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := Inode(fi)
+	exited, drained := make(chan struct{}), make(chan struct{})
+	var pipeMu sync.Mutex
+	pipeOpen := true
+	g := NewGroup(exited, drained, func(fn func(inodes []uint64, terminals []string)) {
+		pipeMu.Lock()
+		defer pipeMu.Unlock()
+		if pipeOpen {
+			fn([]uint64{ino}, nil)
+		} else {
+			fn(nil, nil)
+		}
+	})
+	cmd := exec.Command("sh", "-c", "setsid sleep 30 & echo $!")
+	cmd.Env = g.MarkEnv(os.Environ())
+	cmd.Stdout = w
+	cmd.SysProcAttr = Attr()
+	if err := g.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	g.Watch()
+	defer g.Forget()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	child, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || child <= 0 {
+		t.Fatalf("child pid %q: %v", line, err)
+	}
+	defer syscall.Kill(child, syscall.SIGKILL)
+	for i := 0; ; i++ { // setsid comes after the fork: wait for it
+		if pgid, err := syscall.Getpgid(child); err == nil && pgid == child {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("child %d never left the group", child)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Wait()
+	g.ShellExited()
+	close(exited)
+	if !g.HoldersLeft() {
+		t.Fatal("the setsid child holds the pipe, yet no holder is left")
+	}
+
+	g.Signal(syscall.SIGKILL)
+	eof := make(chan struct{})
+	go func() {
+		var b [64]byte
+		for {
+			if _, err := r.Read(b[:]); err != nil {
+				close(eof)
+				return
+			}
+		}
+	}()
+	select {
+	case <-eof:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the setsid child outlived Signal(SIGKILL): the pipe is still open")
+	}
+	pipeMu.Lock()
+	pipeOpen = false
+	pipeMu.Unlock()
+	close(drained)
+	// The pipe closes as the child exits, a moment before it is a zombie.
+	for i := 0; g.HoldersLeft(); i++ {
+		if i == 1000 {
+			t.Fatalf("after the child's death: live %v, holders left %v", g.Live(), g.HoldersLeft())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g.Live() {
+		t.Error("the group is live once nothing holds the pipe")
+	}
+}

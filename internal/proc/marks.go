@@ -1,0 +1,22 @@
+package proc
+
+import "time"
+
+// NewMark makes the mark of a session ("NAME=VALUE", or "" where none is
+// used) that every command of the session carries in its environment,
+// and lists it with the watcher, which kills the processes that carry it
+// should the server die.
+func NewMark() string {
+	mark := newMark()
+	watchMark(mark)
+	return mark
+}
+
+// EndOrphans ends every live process other than this one that carries
+// the session's mark, waiting up to grace after SIGTERM before SIGKILL,
+// and takes the mark off the watcher's list. Call it once the session's
+// own jobs are stopped.
+func EndOrphans(mark string, grace time.Duration) {
+	endOrphans(mark, grace)
+	unwatchMark(mark)
+}

@@ -1,0 +1,50 @@
+package proc
+
+import (
+	"os/exec"
+	"runtime"
+	"sync"
+)
+
+// Start starts cmd, whose SysProcAttr is Attr or TTYAttr, as the job's
+// shell: its pid becomes the group's id.
+func (g *Group) Start(cmd *exec.Cmd) error {
+	spareThreads()
+	if err := startCmd(cmd); err != nil {
+		return err
+	}
+	g.pid = cmd.Process.Pid
+	return nil
+}
+
+// The parent-death signal fires when the *thread* that forked the child
+// exits, not the process. Go may end a thread (when a goroutine exits
+// while locked to it), so every command is started from one goroutine
+// that stays locked to its thread for the life of the process.
+var spawner struct {
+	once sync.Once
+	reqs chan spawnRequest
+}
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startCmd starts cmd on the spawner's thread.
+func startCmd(cmd *exec.Cmd) error {
+	spawner.once.Do(func() {
+		spawner.reqs = make(chan spawnRequest)
+		go spawnLoop(spawner.reqs)
+	})
+	req := spawnRequest{cmd: cmd, done: make(chan error, 1)}
+	spawner.reqs <- req
+	return <-req.done
+}
+
+func spawnLoop(reqs <-chan spawnRequest) {
+	runtime.LockOSThread() // never unlocked: this thread must not exit
+	for req := range reqs {
+		req.done <- req.cmd.Start()
+	}
+}

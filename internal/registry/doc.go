@@ -1,0 +1,141 @@
+package registry
+
+import (
+	"fmt"
+	"github.com/spillway-dev/spillway/internal/fields"
+	"reflect"
+	"strings"
+
+	"github.com/spillway-dev/spillway/output"
+)
+
+// Doc renders docs/tools.md from the tools table: each tool's
+// description under the policy p (the default one), its parameters with
+// their types, defaults, bounds, config keys and CLI forms, and its
+// details.
+func Doc[P any](tools []Tool[P], p P) string {
+	var b strings.Builder
+	b.WriteString("# Tools\n\n")
+	b.WriteString("<!-- Generated from tools.go by `go test . -run TestToolsDoc -update`. Do not edit. -->\n\n")
+	b.WriteString("spillway's " + Summary(tools) + " — as a model sees them (MCP), as a Go program calls them (the\n" +
+		"`Toolset` methods, whose inputs have one field per parameter, named by its json tag) and\n" +
+		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(JobTools(tools), ", ") +
+		"\nare MCP only: a one-shot CLI command is a session that ends with it, so it has no jobs or\nhistory to show). Defaults\n" +
+		"are those of the default profile; a config key, where one is named, changes the default\n" +
+		"(docs/profiles.md gives each profile's). A value past a parameter's ceiling is held to\n" +
+		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
+		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
+	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
+	for _, name := range DetailNames(reflect.TypeFor[output.Truncation](), "") {
+		doc, _ := DetailDoc(name)
+		fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
+	}
+	for _, t := range tools {
+		fmt.Fprintf(&b, "\n## %s — %s\n\n", t.Name, t.Title)
+		if t.MCPOnly {
+			b.WriteString("MCP only (and `Toolset` in Go): the CLI has no `spillway " + t.Name + "` command.\n\n")
+		}
+		b.WriteString(t.Describe(p))
+		b.WriteString("\n\n")
+		b.WriteString(paramTableHeader)
+		for _, prm := range t.Params {
+			b.WriteString(paramRow(prm, p, !t.MCPOnly))
+		}
+		if methods := jobMethods(t); methods != "" {
+			b.WriteString("\n" + methods)
+		}
+		b.WriteString("\nDetails:\n\n")
+		for _, name := range DetailNames(t.Details, "") {
+			if doc, ok := DetailDoc(name[strings.LastIndexByte(name, '.')+1:]); ok {
+				fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
+			}
+		}
+	}
+	return b.String()
+}
+
+// paramTableHeader heads the table of a tool's parameters.
+const paramTableHeader = "| parameter | type | default | bounds | config key | CLI | meaning |\n|---|---|---|---|---|---|---|\n"
+
+// paramRow is the row of parameter prm, with the default the policy p
+// gives it.
+func paramRow[P any](prm Param[P], p P, onCLI bool) string {
+	def := ""
+	if prm.Default != nil {
+		def = fmt.Sprintf("`%v`", prm.Default(p))
+	}
+	cfg := ""
+	if prm.Config != "" {
+		cfg = "`" + prm.Config + "`"
+	}
+	cli := "`--" + strings.ReplaceAll(prm.Name, "_", "-") + "`"
+	switch {
+	case !onCLI:
+		cli = "—"
+	case prm.Positional:
+		cli = strings.ToUpper(prm.Name)
+	case prm.Short != "":
+		cli += ", `-" + prm.Short + "`"
+	}
+	doc := prm.Doc
+	if prm.Required {
+		doc = "Required. " + doc
+	}
+	return fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s | %s |\n", prm.Name, prm.Type, def, prm.Bounds(), cfg, cli,
+		strings.ReplaceAll(doc, "|", `\|`))
+}
+
+// jobMethods says which parameters go to which method, for a tool with
+// more than one.
+func jobMethods[P any](t Tool[P]) string {
+	var b strings.Builder
+	for _, m := range []Method{CheckJob, KillJob, Rerender} {
+		var sel string
+		var other []string
+		for _, p := range t.Params {
+			switch {
+			case p.Selects && p.AppliesTo(m):
+				sel = p.Name
+			case p.AppliesTo(m):
+				other = append(other, "`"+p.Name+"`")
+			}
+		}
+		if sel == "" {
+			continue
+		}
+		with := "nothing else"
+		if len(other) > 0 {
+			with = strings.Join(other, ", ")
+		}
+		fmt.Fprintf(&b, "`%s` calls `Toolset.%s` and takes %s.\n", sel, m, with)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	if t.Choice != "" {
+		return "Give exactly one of `" + t.Params[0].Name + "` or of these: " + b.String()
+	}
+	return b.String() + "Without it, the call takes the other parameters.\n"
+}
+
+// DetailNames lists the JSON names of the fields of a details type, and of
+// the fields of its objects, dotted ("stdout.truncation"); the common
+// truncation object is described once.
+func DetailNames(t reflect.Type, prefix string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	fields.Walk(t, "json", func(f fields.Field) bool {
+		names = append(names, prefix+f.Name)
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
+			names = append(names, DetailNames(ft, prefix+f.Name+".")...)
+		}
+		return false
+	})
+	return names
+}

@@ -1,0 +1,53 @@
+package registry
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The prose that names the tools (the package doc's readers, the MCP
+// server's instructions, docs/tools.md, the CLI's help) is made from the
+// tools table, so that a tool added to the table is never missing from the
+// words that introduce the server.
+
+// CoreTools names the tools an agent lives on, in the table's order:
+// those that are CLI commands too.
+func CoreTools[P any](tools []Tool[P]) []string {
+	return toolNames(tools, func(t Tool[P]) bool { return !t.MCPOnly })
+}
+
+// JobTools names the tools that only an MCP session has: they manage the
+// background jobs and the history that a one-shot CLI session does not
+// keep.
+func JobTools[P any](tools []Tool[P]) []string {
+	return toolNames(tools, func(t Tool[P]) bool { return t.MCPOnly })
+}
+
+func toolNames[P any](tools []Tool[P], keep func(Tool[P]) bool) []string {
+	var names []string
+	for _, t := range tools {
+		if keep(t) {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
+// Summary says in one phrase which tools spillway serves, e.g.
+// "eight tools: bash, read, grep, find, ls, and write_stdin, jobs, history
+// for background commands and past calls".
+func Summary[P any](tools []Tool[P]) string {
+	core, jobs := CoreTools(tools), JobTools(tools)
+	return numberWord(len(core)+len(jobs)) + " tools: " + strings.Join(core, ", ") +
+		", and " + strings.Join(jobs, ", ") + " for background commands and past calls"
+}
+
+// numberWord spells n in English for the small counts of prose.
+func numberWord(n int) string {
+	words := []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+		"ten", "eleven", "twelve"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,242 @@
+// Package registry declares what a tool is: its name, its parameters
+// with their types, bounds and defaults, the Go inputs of its methods and
+// the type of its details. The root package declares the table of
+// spillway's tools in these terms, with a handler for each method, and
+// registers it here; the packages that describe the tools to someone else
+// (the schemas for MCP, Anthropic and OpenAI, the CLI's commands and
+// flags, docs/tools.md) read it from here, so the root exports none of
+// this machinery.
+//
+// The types are generic in the policy P that defaults and descriptions
+// depend on (spillway.Policy), since this package cannot name it.
+package registry
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// A ParamType is the type of a tool parameter, as a model sends it.
+type ParamType int
+
+// Types of parameters.
+const (
+	String     ParamType = iota + 1 // a string
+	Int                             // an integer
+	Bool                            // true or false
+	Millis                          // an integer of milliseconds; a time.Duration in Go
+	StringList                      // a list of strings
+	StringMap                       // an object of string values
+)
+
+// A Method is the Toolset method that a parameter is given to. Most tools
+// have one method; bash has three, chosen by which of command, check_pid
+// and kill_pid a call gives, and history two (a listing, or one call
+// shown again by id).
+type Method int
+
+// Methods of the tools.
+const (
+	Run      Method = 1 << iota // the tool's own method: Bash, Read, Grep, Find, Ls, HistoryText
+	CheckJob                    // Toolset.CheckJob (bash check_pid)
+	KillJob                     // Toolset.KillJob (bash kill_pid)
+	Rerender                    // Toolset.Rerender (history id)
+)
+
+// A Param is one parameter of a tool.
+type Param[P any] struct {
+	// Name is the parameter's name in MCP calls and docs (snake_case),
+	// its json tag in the Go input, and, in kebab case, its CLI flag.
+	Name string
+	Type ParamType
+	// Doc says what the parameter does, for a model and for a person.
+	Doc string
+	// Default returns the value used when the parameter is not given,
+	// under the policy in force; nil when there is none to state.
+	Default func(P) any
+	// Config names the config key that sets the default ("grep.limit"),
+	// "" when no key does.
+	Config string
+	// Min is the least value of an Int or Millis parameter.
+	Min int64
+	// Max, when not 0, is the greatest value accepted: more is an error.
+	Max int64
+	// Ceiling, when not 0, holds larger values to it (not an error).
+	Ceiling int64
+	// OrInt String parameters also take an integer, as its decimal
+	// string (diff_with: a history id or "last").
+	OrInt bool
+	// PolicyCeiling, when set, returns a lower ceiling that the policy in
+	// force puts on the value (0: none), as the MCP server's bound on a
+	// call's wait does on bash's timeout.
+	PolicyCeiling func(P) int64
+	// Enum lists the values a String parameter may take.
+	Enum []string
+	// Required parameters must be given.
+	Required bool
+	// Methods are the methods the parameter is given to (0: Run).
+	Methods Method
+	// Selects is set on the parameter whose presence chooses its method
+	// (check_pid chooses CheckJob).
+	Selects bool
+	// Positional parameters are CLI arguments rather than flags, in the
+	// order of the table; Short is a one-letter CLI flag.
+	Positional bool
+	Short      string
+}
+
+// A Tool is one tool: its name, what it does, and its parameters.
+type Tool[P any] struct {
+	Name  string
+	Title string
+	// ReadOnly tools never change anything.
+	ReadOnly bool
+	// MCPOnly tools are not CLI commands: history has nothing to show in
+	// a one-shot command's session.
+	MCPOnly bool
+	// Choice, when set, is the error of a call that names none or more
+	// than one of the Run method's first parameter and the selecting
+	// parameters (bash: command, check_pid, kill_pid).
+	Choice string
+	// Describe says, for a model, what the tool does and the limits the
+	// policy p puts on it.
+	Describe func(p P) string
+	Params   []Param[P]
+	// Inputs are the Go inputs of the tool's methods, whose fields' json
+	// tags name the parameters.
+	Inputs map[Method]reflect.Type
+	// Details is the type of the tool's details: their schema is derived
+	// from it.
+	Details reflect.Type
+}
+
+// methods returns the methods p is given to.
+func (p Param[P]) methods() Method {
+	if p.Methods == 0 {
+		return Run
+	}
+	return p.Methods
+}
+
+// AppliesTo reports whether p is a parameter of method m.
+func (p Param[P]) AppliesTo(m Method) bool { return p.methods()&m != 0 }
+
+// Param returns the parameter of t named name.
+func (t Tool[P]) Param(name string) (Param[P], bool) {
+	i := slices.IndexFunc(t.Params, func(p Param[P]) bool { return p.Name == name })
+	if i < 0 {
+		return Param[P]{}, false
+	}
+	return t.Params[i], true
+}
+
+// Bounds states the values p takes ("at least 1", "0 to 100", "one of
+// any, file, dir"), "" when any value of its type does.
+func (p Param[P]) Bounds() string {
+	switch {
+	case len(p.Enum) > 0:
+		return "one of " + strings.Join(p.Enum, ", ")
+	case p.Type != Int && p.Type != Millis:
+		return ""
+	case p.Max != 0:
+		return fmt.Sprintf("%d to %d", p.Min, p.Max)
+	case p.Ceiling != 0:
+		return fmt.Sprintf("at least %d; more is held to %d", p.Min, p.Ceiling)
+	}
+	return fmt.Sprintf("at least %d", p.Min)
+}
+
+// CeilingUnder is the ceiling of the parameter under the policy p: the
+// lower of Ceiling and what p puts on it; 0 when there is none.
+func (p Param[P]) CeilingUnder(pol P) int64 {
+	c := p.Ceiling
+	if p.PolicyCeiling != nil {
+		if pc := p.PolicyCeiling(pol); pc > 0 && (c == 0 || pc < c) {
+			c = pc
+		}
+	}
+	return c
+}
+
+// table holds the registered []Tool[P], peers the Peers[P]: there is one
+// table, the root's.
+var table, peers any
+
+// Peers are what a peer system's profile adds to the tools (a design an
+// agent was written against): its names for our tools, by profile, and
+// the parameters it adds to a tool, by profile and tool.
+type Peers[P any] struct {
+	Tools  map[string]map[string]string
+	Params map[string]map[string][]Param[P]
+}
+
+// Register records the table of tools and what peer systems add to it.
+// The root package calls it once, at init.
+func Register[P any](tools []Tool[P], p Peers[P]) { table, peers = slices.Clone(tools), p }
+
+// Tools returns the registered tools, in the table's order. P must be
+// the policy type the table was registered with.
+func Tools[P any]() []Tool[P] {
+	t, _ := table.([]Tool[P])
+	return slices.Clone(t)
+}
+
+// PeerTools returns the tools that the peer system of profile names
+// otherwise, by the design's name (macos-shell's run_command is bash).
+func PeerTools[P any](profile string) map[string]string {
+	p, _ := peers.(Peers[P])
+	return p.Tools[profile]
+}
+
+// PeerParams returns the parameters that the peer system of profile adds
+// to tool, which calls under that profile accept beside tool's own.
+func PeerParams[P any](profile, tool string) []Param[P] {
+	p, _ := peers.(Peers[P])
+	return slices.Clone(p.Params[profile][tool])
+}
+
+// Lookup returns the registered tool named name.
+func Lookup[P any](name string) (Tool[P], bool) {
+	for _, t := range Tools[P]() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool[P]{}, false
+}
+
+// String names a parameter type as docs/tools.md does.
+func (t ParamType) String() string {
+	switch t {
+	case String:
+		return "string"
+	case Int:
+		return "integer"
+	case Bool:
+		return "boolean"
+	case Millis:
+		return "integer (ms)"
+	case StringList:
+		return "string list"
+	case StringMap:
+		return "object of strings"
+	}
+	return fmt.Sprintf("ParamType(%d)", int(t))
+}
+
+// String names a method as Toolset does.
+func (m Method) String() string {
+	switch m {
+	case Run:
+		return "Run"
+	case CheckJob:
+		return "CheckJob"
+	case KillJob:
+		return "KillJob"
+	case Rerender:
+		return "Rerender"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}

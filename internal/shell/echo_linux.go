@@ -1,5 +1,0 @@
-package shell
-
-import "golang.org/x/sys/unix"
-
-const ioctlGetTermios = unix.TCGETS

@@ -1,7 +1,0 @@
-//go:build unix && !linux && !darwin
-
-package shell
-
-// hasEnv cannot read another process's environment here: marked
-// processes are not searched for.
-func hasEnv(int, string) bool { return false }
