@@ -1,8 +1,11 @@
 package spillway
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Validate holds a Go policy to the bounds of the config file's keys.
@@ -39,5 +42,35 @@ func TestPolicyValidate(t *testing.T) {
 	// A zero policy: the first key that cannot be used.
 	if err := (Policy{}).Validate(); err == nil || !strings.HasPrefix(err.Error(), "shell is empty") {
 		t.Errorf("zero policy: %v", err)
+	}
+}
+
+// Every config key the tool table names is a key of Policy's tags, and a
+// parameter held to a ceiling is held to its key's.
+func TestTableConfigKeysAreThePolicys(t *testing.T) {
+	n := 0
+	for _, e := range table {
+		for _, prm := range e.tool.Params {
+			if prm.Config == "" {
+				continue
+			}
+			n++
+			var key policy.Key
+			for _, k := range policy.Keys(reflect.TypeFor[Policy]()) {
+				if k.Name == prm.Config {
+					key = k
+				}
+			}
+			if key.Name == "" {
+				t.Errorf("%s %s: config key %s is not one of Policy's", e.tool.Name, prm.Name, prm.Config)
+				continue
+			}
+			if hi, ok := key.Ceiling(); ok && prm.Ceiling != 0 && prm.Ceiling != hi {
+				t.Errorf("%s %s: ceiling %d, its key %s's %d", e.tool.Name, prm.Name, prm.Ceiling, key.Name, hi)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no parameter names a config key")
 	}
 }
