@@ -3,9 +3,7 @@ package spillway
 import (
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
 
@@ -156,51 +154,6 @@ func toolError(tool string, err error) error {
 		err = ErrClosed
 	}
 	return fmt.Errorf("%s: %w", tool, err)
-}
-
-// ms and dur convert the policy's durations, which the implementation and
-// the config file keep in milliseconds.
-func ms(d time.Duration) int { return int(d.Milliseconds()) }
-
-func dur[T int | int64](n T) time.Duration { return time.Duration(n) * time.Millisecond }
-
-// impl is the policy the tools apply.
-func (p Policy) impl() policy.Policy {
-	return policy.Policy{
-		Profile:           p.Profile,
-		Shell:             p.Shell,
-		TimeoutMS:         ms(p.Timeout),
-		MaxWaitMS:         ms(p.MaxWait),
-		ResultBudget:      p.ResultBudget,
-		ErrorResultBudget: p.ErrorResultBudget,
-		Spill: policy.Spill{Dir: p.Spill.Dir, MaxBytes: p.Spill.MaxBytes, BudgetBytes: p.Spill.BudgetBytes,
-			KeepNamedMS: p.Spill.KeepNamed.Milliseconds()},
-		Bash:  policy.Bash(p.Bash),
-		Read:  policy.Read(p.Read),
-		Grep:  policy.Grep(p.Grep),
-		Find:  policy.Find(p.Find),
-		Ls:    policy.Ls(p.Ls),
-		Cache: policy.Cache{Commands: p.Cache.Commands, TTLMS: ms(p.Cache.TTL)},
-	}
-}
-
-func newPolicy(p policy.Policy) Policy {
-	return Policy{
-		Profile:           p.Profile,
-		Shell:             p.Shell,
-		Timeout:           dur(p.TimeoutMS),
-		MaxWait:           dur(p.MaxWaitMS),
-		ResultBudget:      p.ResultBudget,
-		ErrorResultBudget: p.ErrorResultBudget,
-		Spill: SpillPolicy{Dir: p.Spill.Dir, MaxBytes: p.Spill.MaxBytes, BudgetBytes: p.Spill.BudgetBytes,
-			KeepNamed: dur(p.Spill.KeepNamedMS)},
-		Bash:  BashPolicy(p.Bash),
-		Read:  ReadPolicy(p.Read),
-		Grep:  GrepPolicy(p.Grep),
-		Find:  FindPolicy(p.Find),
-		Ls:    LsPolicy(p.Ls),
-		Cache: CachePolicy{Commands: p.Cache.Commands, TTL: dur(p.Cache.TTLMS)},
-	}
 }
 
 func convertFailures(fs []shell.Failure) []Failure {

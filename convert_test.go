@@ -241,24 +241,3 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		}
 	}
 }
-
-// The policy goes to the implementation and back whole: a field the
-// conversions leave out comes back zero.
-func TestPolicyConversionsCarryEveryField(t *testing.T) {
-	src := reflect.New(reflect.TypeFor[policy.Policy]()).Elem()
-	n := 0
-	fill(src, &n)
-	p := src.Interface().(policy.Policy)
-	if back := newPolicy(p).impl(); !reflect.DeepEqual(back, p) {
-		t.Errorf("policy through the API and back:\n got %+v\nwant %+v", back, p)
-	}
-	for _, name := range ProfileNames() {
-		q, err := Profile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back := newPolicy(q.impl()); !reflect.DeepEqual(back, q) {
-			t.Errorf("%s: got %+v, want %+v", name, back, q)
-		}
-	}
-}

@@ -55,7 +55,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 	}
 	t.scratch = t.spill
 	if opts.KeepSpill {
-		t.scratch = spill.NewSession(t.policy.Spill.StoreConfig())
+		t.scratch = spill.NewSession(t.policy.Spill.storeConfig())
 	}
 	tmp, err := t.scratch.TempDir()
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -100,7 +99,7 @@ func TestLsEntryLimit(t *testing.T) {
 }
 
 func TestLsByteLimit(t *testing.T) {
-	tl, dir := newFileTools(t, files.Config{Ls: policy.Ls{Limit: 500, MaxBytes: 1000}})
+	tl, dir := newFileTools(t, files.Config{Ls: output.Limits{MaxLines: 500, MaxBytes: 1000}})
 	for i := 0; i < 200; i++ {
 		writeTestFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
 	}

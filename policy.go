@@ -1,9 +1,12 @@
 package spillway
 
 import (
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -12,15 +15,21 @@ import (
 // policy per tool. It is plain data; start from DefaultPolicy or Profile
 // and change what you need. docs/tools.md states the defaults under every
 // profile, and docs/profiles.md the config keys that set them.
+//
+// The toml tag of a field is its config key (a time.Duration key counts
+// milliseconds), and the tags beside it bound it, once, for the config
+// file and for Validate alike: min is the least value, max the ceiling a
+// larger value is held to ("lines" is LinesCeiling, "stream"
+// StreamCeiling, "int32" the largest int32), and check names a rule of
+// its own. A field with no toml tag has no config key.
 type Policy struct {
 	// Profile names the profile the policy was built from.
-	Profile string
+	Profile string `toml:"profile"`
 	// Shell runs bash commands: "bash" unless configured.
-	Shell string
+	Shell string `toml:"shell" check:"shell"`
 	// Timeout is the default bash timeout, after which a command moves to
-	// the background (it is not killed); 120 s by default. Config key
-	// timeout_ms.
-	Timeout time.Duration
+	// the background (it is not killed); 120 s by default.
+	Timeout time.Duration `toml:"timeout_ms" min:"1" max:"int32"`
 	// MaxWait, when above zero, bounds how long one call waits: a
 	// command's timeout and check_pid's wait. The MCP server sets it so
 	// that every call returns before its client gives up on the request.
@@ -30,9 +39,9 @@ type Policy struct {
 	// it (both streams, markers, notices) together; a stream that needs
 	// less leaves its share to the other. It is counted in UTF-8 bytes,
 	// never fewer than characters (or JavaScript's UTF-16 units). Zero
-	// means no budget: each stream only has its own limits. Config key
-	// result_budget; 50,000 by default.
-	ResultBudget int
+	// means no budget: each stream only has its own limits; 50,000 by
+	// default.
+	ResultBudget int `toml:"result_budget" check:"budget" max:"int32"`
 	// ErrorResultBudget, when above zero and below ResultBudget, is the
 	// budget of a bash result whose command failed (a non-zero exit or a
 	// signal): some clients keep less of an error result than of another
@@ -40,46 +49,50 @@ type Policy struct {
 	// for the clients it knows; it is not a config key.
 	ErrorResultBudget int
 	// Spill says where spill files go and how big they may grow.
-	Spill SpillPolicy
+	Spill SpillPolicy `toml:"spill"`
 	// Bash, Read, Grep, Find and Ls limit each tool's results.
-	Bash BashPolicy
-	Read ReadPolicy
-	Grep GrepPolicy
-	Find FindPolicy
-	Ls   LsPolicy
+	Bash BashPolicy `toml:"bash"`
+	Read ReadPolicy `toml:"read"`
+	Grep GrepPolicy `toml:"grep"`
+	Find FindPolicy `toml:"find"`
+	Ls   LsPolicy   `toml:"ls"`
 	// Cache lets listed bash commands be answered from a recent result.
-	Cache CachePolicy
+	Cache CachePolicy `toml:"cache"`
 }
 
 // BashPolicy limits each stream of a bash result.
 type BashPolicy struct {
 	// Stdout and Stderr limit each stream: its strategy (head, tail,
 	// head_tail), lines, bytes, characters a line and tokens. When
-	// MergeStreams is set, the one merged stream uses Stdout. Config
-	// tables bash (both streams), bash.stdout and bash.stderr.
-	Stdout, Stderr output.Limits
-	// MergeStreams sends stderr into stdout in order of arrival. Config
-	// key bash.merge_streams.
-	MergeStreams bool
+	// MergeStreams is set, the one merged stream uses Stdout. Their keys
+	// are set in the tables bash.stdout and bash.stderr, and in bash for
+	// both (the option shared).
+	Stdout output.Limits `toml:"stdout,shared"`
+	Stderr output.Limits `toml:"stderr,shared"`
+	// MergeStreams sends stderr into stdout in order of arrival.
+	MergeStreams bool `toml:"merge_streams"`
 	// SpillWhen says when a stream is spilled: on any cut (the default),
 	// or only when it passes its byte limit.
 	SpillWhen output.SpillWhen
 	// MaxProcesses caps the tasks (processes and threads) of one job, so
 	// that one command cannot take every process the user may have and
 	// leave the server (and every other session) unable to start a thread
-	// or a command; 0 means no cap. Config key bash.max_processes; 4096
-	// by default. See docs/reliability.md for how it is enforced.
-	MaxProcesses int
+	// or a command; 0 means no cap; 4096 by default. See
+	// docs/reliability.md for how it is enforced.
+	MaxProcesses int `toml:"max_processes" min:"0" max:"int32"`
 }
 
-// ReadPolicy limits a read. Config table read.
+// ReadPolicy limits a read.
 type ReadPolicy struct {
 	// MaxLines is the default of the read's limit parameter (2000);
 	// MaxBytes bounds a page (50 KiB); a line longer than MaxLineChars
 	// (2000) is cut, and continued with char_offset; zero never cuts.
 	// MaxTokens, when above zero, ends a page before the line that would
 	// pass that many estimated tokens.
-	MaxLines, MaxBytes, MaxLineChars, MaxTokens int
+	MaxLines     int `toml:"max_lines" min:"1" max:"lines"`
+	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
+	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
 	// LineNumbers numbers every line whatever the call's line_numbers,
 	// for agents tuned to a read tool that always numbers them.
 	LineNumbers bool
@@ -91,62 +104,66 @@ type ReadPolicy struct {
 	NoPartialLines bool
 }
 
-// GrepPolicy limits a grep. Config table grep.
+// GrepPolicy limits a grep.
 type GrepPolicy struct {
 	// Limit is the default of the limit parameter (100 matches);
 	// MaxBytes bounds the result (50 KiB); a matching line longer than
 	// MaxLineChars (500) is shown around its first match; MaxTokens, when
 	// above zero, bounds the result's estimated tokens.
-	Limit, MaxBytes, MaxLineChars, MaxTokens int
+	Limit        int `toml:"limit" min:"1" max:"lines"`
+	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
+	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
 }
 
-// FindPolicy limits a find. Config table find.
+// FindPolicy limits a find.
 type FindPolicy struct {
 	// Limit is the default of the limit parameter (1000 results);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit, MaxBytes, MaxTokens int
+	Limit     int `toml:"limit" min:"1" max:"lines"`
+	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
 }
 
-// LsPolicy limits an ls. Config table ls.
+// LsPolicy limits an ls.
 type LsPolicy struct {
 	// Limit is the default of the limit parameter (500 entries);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit, MaxBytes, MaxTokens int
+	Limit     int `toml:"limit" min:"1" max:"lines"`
+	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
 }
 
 // SpillPolicy says where spill files go and how big they may grow.
-// Config table spill.
 type SpillPolicy struct {
 	// Dir is the directory in which the spill directories are made
 	// (spillway-<pid>-<random>/, or the CLI's spillway-<uid>/cli/).
 	// Empty means $TMPDIR.
-	Dir string
+	Dir string `toml:"dir"`
 	// MaxBytes caps one spill file.
-	MaxBytes int64
+	MaxBytes int64 `toml:"max_bytes" min:"1"`
 	// BudgetBytes caps a session's spill files, those being written
 	// included; past it the oldest finished ones are deleted first, and
 	// writers stop when none may go.
-	BudgetBytes int64
+	BudgetBytes int64 `toml:"budget_bytes" min:"1"`
 	// KeepNamed is how long after a result named a spill file the budget
-	// leaves it alone. Config key spill.keep_named_ms.
-	KeepNamed time.Duration
+	// leaves it alone.
+	KeepNamed time.Duration `toml:"keep_named_ms" min:"1"`
 }
 
 // CachePolicy is the opt-in result cache of bash: a command on the list
 // may be answered from the recorded result of the same command, run in
 // the same directory with the same environment within TTL, instead of
-// running it again. An empty list (the default) caches nothing. Config
-// table cache.
+// running it again. An empty list (the default) caches nothing.
 type CachePolicy struct {
 	// Commands lists the commands that may be cached, each matched
 	// against the whole command with its spaces collapsed; an entry
 	// ending in "*" matches every command that starts with the rest.
-	Commands []string
+	Commands []string `toml:"commands,omitempty" check:"commands"`
 	// TTL is how old a result may be to answer a call (30 s by default).
-	// Config key cache.ttl_ms.
-	TTL time.Duration
+	TTL time.Duration `toml:"ttl_ms" min:"1" max:"int32"`
 }
 
 // Hard ceilings that no policy or call can pass.
@@ -157,25 +174,59 @@ const (
 	LinesCeiling = 100_000
 )
 
-// DefaultPolicy returns the default limits (profile "default").
-func DefaultPolicy() Policy { return newPolicy(policy.Default()) }
-
-// Profile returns the policy of a named profile: the truncation behaviour
-// of another agent harness (see ProfileNames and docs/profiles.md).
-func Profile(name string) (Policy, error) {
-	p, err := policy.Profile(name)
-	return newPolicy(p), err
+// DefaultPolicy returns the default limits (profile "default"), those
+// docs/tools.md states.
+func DefaultPolicy() Policy {
+	return Policy{
+		Profile:      "default",
+		Shell:        "bash",
+		Timeout:      policy.DefaultTimeout,
+		ResultBudget: policy.DefaultResultBudget,
+		Spill:        SpillPolicy{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamed: spill.DefaultKeepNamed},
+		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses},
+		Read:         ReadPolicy{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
+		Grep:         GrepPolicy{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
+		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},
+		Ls:           LsPolicy{Limit: 500, MaxBytes: 50 * 1024},
+		Cache:        CachePolicy{TTL: 30 * time.Second},
+	}
 }
 
-// ProfileNames lists the profiles, "default" first.
-func ProfileNames() []string { return policy.ProfileNames() }
-
 // Validate reports a value of p that a tool could not use; New refuses
-// such a policy.
-func (p Policy) Validate() error { return p.impl().Validate() }
+// such a policy. Its bounds are the config file's, from the tags.
+func (p Policy) Validate() error {
+	v := reflect.ValueOf(p)
+	for _, k := range policy.Keys(reflect.TypeFor[Policy]()) {
+		if k.Table() || len(k.Fields) > 1 {
+			continue // a key [bash] shares is checked on each stream
+		}
+		if bad := k.Check(k.Value(v)); len(bad) > 0 {
+			return fmt.Errorf("%s %s", k.Name, bad[0])
+		}
+	}
+	if b := p.ErrorResultBudget; b != 0 && b < policy.MinResultBudget {
+		return fmt.Errorf("error result budget %d: want 0 (the result budget) or at least %d", b, policy.MinResultBudget)
+	}
+	return nil
+}
+
+// noticeReserve is what a one-stream result (read, grep, find, ls) keeps
+// of the budget for its notices: the limit reached, the lines cut, how to
+// go on, a spill path.
+const noticeReserve = 1_000
 
 // WithinBudget returns p as a toolset applies it: the byte limits of
 // read, grep, find and ls held to the result budget, less room for their
 // notices, so that each of their results fits it (bash shares the budget
 // between its streams when it renders).
-func (p Policy) WithinBudget() Policy { return newPolicy(p.impl().WithinBudget()) }
+func (p Policy) WithinBudget() Policy {
+	if p.ResultBudget <= 0 {
+		return p
+	}
+	room := max(1, p.ResultBudget-noticeReserve)
+	p.Read.MaxBytes = min(p.Read.MaxBytes, room)
+	p.Grep.MaxBytes = min(p.Grep.MaxBytes, room)
+	p.Find.MaxBytes = min(p.Find.MaxBytes, room)
+	p.Ls.MaxBytes = min(p.Ls.MaxBytes, room)
+	return p
+}

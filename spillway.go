@@ -25,7 +25,6 @@ import (
 	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/files"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/secret"
@@ -87,7 +86,7 @@ type Options struct {
 // A Toolset is one session: its cwd and env, its background jobs and its
 // spill directory. Its methods are safe for concurrent use.
 type Toolset struct {
-	policy policy.Policy
+	policy Policy
 	format Format
 	spill  *spill.Store
 	// scratch holds the private temp directory of sandboxed commands: the
@@ -120,9 +119,9 @@ func New(opts Options) (*Toolset, error) {
 }
 
 func newToolset(opts Options) (*Toolset, error) {
-	t := &Toolset{policy: policy.Default()}
+	t := &Toolset{policy: DefaultPolicy()}
 	if opts.Policy != nil {
-		t.policy = opts.Policy.impl()
+		t.policy = *opts.Policy
 		if err := t.policy.Validate(); err != nil {
 			return nil, fmt.Errorf("spillway: the policy cannot be used: %w (start from DefaultPolicy() or Profile(name) and change what you need)", err)
 		}
@@ -160,9 +159,9 @@ func newToolset(opts Options) (*Toolset, error) {
 		return nil, fmt.Errorf("spillway: cwd %s is not a directory", cwd)
 	}
 	if opts.KeepSpill {
-		t.spill = spill.NewCLI(t.policy.Spill.StoreConfig())
+		t.spill = spill.NewCLI(t.policy.Spill.storeConfig())
 	} else {
-		t.spill = spill.NewSession(t.policy.Spill.StoreConfig())
+		t.spill = spill.NewSession(t.policy.Spill.storeConfig())
 	}
 	root = root.With(t.spill.DirInfo) // the spill files stay readable
 	wrap, layers, err := t.sandboxWrap(opts, root)
@@ -173,14 +172,20 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.sandboxLayers = layers
 	t.cwd = cwd
 	t.secrets = &SecretPages{p: secret.New(0, nil)}
-	t.shell = shell.NewRunner(shell.Config{Cwd: cwd, Env: opts.Env, Policy: t.policy, Spill: t.spill, Wrap: wrap, Secrets: t.secrets.p})
-	t.files = files.New(files.Config{Cwd: cwd, Read: t.policy.Read, Ls: t.policy.Ls, Spill: t.spill, Root: root})
-	t.search = search.New(search.Config{Cwd: cwd, Grep: t.policy.Grep, Find: t.policy.Find, Spill: t.spill, Root: root})
+	sh := t.policy.shellConfig()
+	sh.Cwd, sh.Env, sh.Spill, sh.Wrap, sh.Secrets = cwd, opts.Env, t.spill, wrap, t.secrets.p
+	t.shell = shell.NewRunner(sh)
+	fc := t.policy.filesConfig()
+	fc.Cwd, fc.Spill, fc.Root = cwd, t.spill, root
+	t.files = files.New(fc)
+	sc := t.policy.searchConfig()
+	sc.Cwd, sc.Spill, sc.Root = cwd, t.spill, root
+	t.search = search.New(sc)
 	return t, nil
 }
 
 // Policy returns the policy the toolset applies.
-func (t *Toolset) Policy() Policy { return newPolicy(t.policy) }
+func (t *Toolset) Policy() Policy { return t.policy }
 
 // Format returns how the toolset writes results' text.
 func (t *Toolset) Format() Format { return t.format }

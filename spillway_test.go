@@ -25,9 +25,9 @@ func TestNewRefusesWhatCannotWork(t *testing.T) {
 		want string
 	}{
 		{"zero policy", spillway.Options{Cwd: dir, Policy: &spillway.Policy{}}, "the policy cannot be used: shell is empty"},
-		{"no timeout", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Timeout = 0 })}, "timeout_ms 0"},
-		{"bad strategy", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Bash.Stderr.Strategy = "middle" })}, `bash.stderr: strategy "middle"`},
-		{"no grep limit", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Grep.Limit = 0 })}, "grep.limit 0"},
+		{"no timeout", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Timeout = 0 })}, "timeout_ms must be at least 1, not 0"},
+		{"bad strategy", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Bash.Stderr.Strategy = "middle" })}, `bash.stderr.strategy "middle" is not a strategy`},
+		{"no grep limit", spillway.Options{Cwd: dir, Policy: bad(func(p *spillway.Policy) { p.Grep.Limit = 0 })}, "grep.limit must be at least 1, not 0"},
 		{"bad env", spillway.Options{Cwd: dir, Env: map[string]string{"A=B": "1"}}, "Options.Env"},
 		{"cwd a file", spillway.Options{Cwd: "/etc/hostname"}, "is not a directory"},
 		{"sandbox without root", spillway.Options{Cwd: dir, Sandbox: true}, "needs a root"},

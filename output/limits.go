@@ -19,25 +19,27 @@ const (
 )
 
 // Limits bound what one stream shows to the model. MaxLines and MaxBytes are
-// enforced together; whichever is hit first cuts.
+// enforced together; whichever is hit first cuts. The tags name the keys
+// of a stream's table in spillway's config file and bound them
+// (docs/profiles.md).
 type Limits struct {
-	Strategy Strategy
+	Strategy Strategy `toml:"strategy" check:"strategy"`
 	// HeadShare is the share (0–1) of both limits given to the head under
 	// HeadTail. Budget the head leaves unused goes to the tail.
-	HeadShare float64
+	HeadShare float64 `toml:"head_share" check:"share"`
 	// MaxLines is the most lines shown (> 0).
-	MaxLines int
+	MaxLines int `toml:"max_lines" min:"1" max:"lines"`
 	// MaxBytes is the most bytes of content shown (> 0).
-	MaxBytes int
+	MaxBytes int `toml:"max_bytes" min:"1" max:"stream"`
 	// MaxLineChars cuts a longer line in the shown text; the cut line ends
 	// with "... [N chars cut]". Zero means no per-line cap.
-	MaxLineChars int
+	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
 	// MaxTokens, when above zero, is the most tokens of content shown, as
 	// EstimateTokens counts them: a fourth limit, applied to what the
 	// other three let through, which it cuts the way MaxBytes does
 	// (whole lines, from the ends the strategy keeps). Zero means no
 	// token limit.
-	MaxTokens int
+	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
 	// ShownLines, when above zero and below MaxLines, is the most lines
 	// shown once the stream does not fit: MaxLines and MaxBytes decide
 	// whether it is cut, ShownLines how many lines stay (opencode's "first

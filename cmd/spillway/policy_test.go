@@ -96,3 +96,15 @@ func TestDefaultConfigPath(t *testing.T) {
 		t.Errorf("read with ~/.config/spillway/config.toml setting read.max_lines = 3:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// TestProfileFlagListsTheProfiles: --profile's help is the list of
+// profiles itself, so that a new profile shows there.
+func TestProfileFlagListsTheProfiles(t *testing.T) {
+	f := newRootCmd().PersistentFlags().Lookup("profile")
+	if f == nil {
+		t.Fatal("no --profile flag")
+	}
+	if want := "limits profile: " + strings.Join(spillway.ProfileNames(), ", "); f.Usage != want {
+		t.Errorf("--profile's usage %q, want %q", f.Usage, want)
+	}
+}

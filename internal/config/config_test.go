@@ -178,7 +178,7 @@ func allKeys(path []string) []string {
 	var keys []string
 	for _, k := range knownKeys(path) {
 		sub := append(slices.Clone(path), k)
-		if kind := keyKind(sub); kind == "a table" {
+		if k, _ := lookup(sub); k.Table() {
 			keys = append(keys, allKeys(sub)...)
 		} else {
 			keys = append(keys, strings.Join(sub, "."))
@@ -254,6 +254,12 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate key", "[bash]\nmax_lines = 1\nmax_lines = 2\n", 3, "max_lines", "already defined"},
 		{"syntax error", "[bash]\nmax_lines = \n", 2, "", "at start of value"},
 		{"number too large", "[bash]\nmax_lines = 99999999999999999999\n", 2, "bash.max_lines", "too large"},
+		{"number too large inline", "bash = { stdout = { max_bytes = 1, max_lines = 99999999999999999999 } }\n", 1, "bash.stdout.max_lines", "too large"},
+		{"integer in cache commands", "[cache]\ncommands = [\"a\", 1]\n", 2, "cache.commands", "want an array of strings, not an integer"},
+		{"integer in inline cache commands", "cache = { commands = [1] }\n", 1, "cache.commands", "want an array of strings, not an integer"},
+		{"array in cache commands", "[cache]\ncommands = [[\"a\"]]\n", 2, "cache.commands", "want an array of strings, not an array"},
+		{"date for an integer", "timeout_ms = 1979-05-27\n", 1, "timeout_ms", "want an integer, not a date or time"},
+		{"array table", "[[bash]]\nmax_lines = 1\n", 1, "bash", "want a table, not an array"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -381,12 +387,11 @@ func TestPrecedence(t *testing.T) {
 		t.Errorf("flags: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
 	}
 	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
-	b := policy.Bash(p.Bash).ForCall(100, 1<<30, false)
-	if b.Stdout.MaxLines != 100 || b.Stdout.MaxBytes != spillway.StreamCeiling {
-		t.Errorf("per call: %+v", b.Stdout)
+	if l := policy.ForCall(p.Bash.Stdout, 100, 1<<30, false); l.MaxLines != 100 || l.MaxBytes != spillway.StreamCeiling {
+		t.Errorf("per call: %+v", l)
 	}
-	if r := policy.Read(p.Read).ForCall(7); r.MaxLines != 7 || r.MaxBytes != 40000 {
-		t.Errorf("per call read: %+v", r)
+	if n := policy.Limit(7, p.Read.MaxLines); n != 7 || p.Read.MaxBytes != 40000 {
+		t.Errorf("per call read: %d lines, %d bytes", n, p.Read.MaxBytes)
 	}
 }
 

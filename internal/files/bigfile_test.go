@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // peakHeap runs f while sampling the heap, and returns how far the heap
@@ -87,7 +87,7 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 		t.Fatalf("reading a 1 GiB line raised the heap by %d bytes (bound %d)", grew, bound)
 	}
 
-	tl = New(Config{Cwd: dir, Read: policy.Read{MaxLines: 2000, MaxBytes: 50 << 10}})
+	tl = New(Config{Cwd: dir, Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10}})
 	grew = peakHeap(func() { res, err = tl.Read(context.Background(), Request{Path: "huge.txt"}) })
 	t.Logf("over the byte limit: heap rose %.1f MiB", float64(grew)/(1<<20))
 	// Too long to show even cut: its first 50 KiB, and how to go on.

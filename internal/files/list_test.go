@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // A listing holds the first names in order, however many the directory
 // holds, and counts them all and their bytes.
 func TestListKeepsFirstNames(t *testing.T) {
-	tl, dir := newTestTools(t, Config{Ls: policy.Ls{Limit: 5, MaxBytes: 100, MaxTokens: 7}})
+	tl, dir := newTestTools(t, Config{Ls: output.Limits{MaxLines: 5, MaxBytes: 100, MaxTokens: 7}})
 	var all []string
 	for i := 0; i < 40; i++ {
 		n := fmt.Sprintf("f%02d", 39-i)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // A Listing is the start of a directory in order: names sorted
@@ -35,8 +37,8 @@ const lsBatch = 1024
 // less: the configured limit). Only the first limit names in order are
 // ever held, however big the directory.
 func (t *Tools) List(ctx context.Context, p string, limit int) (Listing, error) {
-	lim := t.cfg.Ls.ForCall(limit)
-	limit = lim.Limit
+	lim := t.cfg.Ls
+	limit = policy.Limit(limit, lim.MaxLines)
 	if p == "" {
 		p = "."
 	}

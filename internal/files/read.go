@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -115,12 +116,12 @@ func (t *Tools) Read(ctx context.Context, in Request) (Page, error) {
 	}
 	offset := max(in.Line, 1)
 	lim := pageLimits{
-		maxLines:       t.cfg.Read.ForCall(in.MaxLines).MaxLines,
+		maxLines:       policy.Limit(in.MaxLines, t.cfg.Read.MaxLines),
 		maxBytes:       t.cfg.Read.MaxBytes,
 		maxLineChars:   t.cfg.Read.MaxLineChars,
 		maxTokens:      t.cfg.Read.MaxTokens,
-		lineNumbers:    in.LineNumbers || t.cfg.Read.LineNumbers,
-		noPartialLines: t.cfg.Read.NoPartialLines,
+		lineNumbers:    in.LineNumbers || t.cfg.LineNumbers,
+		noPartialLines: t.cfg.NoPartialLines,
 	}
 	return t.readText(ctx, f, path, fi, mime, offset, max(in.Char, 0), lim)
 }

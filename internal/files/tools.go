@@ -9,19 +9,32 @@ import (
 	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/confine"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// The limits of a Config that sets none: spillway.DefaultPolicy's.
+var (
+	defaultRead = output.Limits{Strategy: output.Head, MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000}
+	defaultLs   = output.Limits{MaxLines: 500, MaxBytes: 50 << 10}
 )
 
 // Config configures the file tools of one session.
 type Config struct {
 	// Cwd is the directory relative paths resolve against (absolute).
 	Cwd string
-	// Read and Ls hold the limits. A zero Read or Ls takes
-	// policy.Default()'s; a zero MaxLineChars in a Read that is not zero
-	// means lines are never cut.
-	Read policy.Read
-	Ls   policy.Ls
+	// Read and Ls hold the limits: MaxLines is the default of the limit
+	// parameter, lines for a read and entries for an ls; MaxBytes bounds
+	// a result; MaxTokens, when above zero, its estimated tokens; Read's
+	// MaxLineChars cuts a longer line. A zero Read or Ls takes the
+	// defaults docs/tools.md states; a zero MaxLineChars in a Read that
+	// is not zero means lines are never cut.
+	Read, Ls output.Limits
+	// LineNumbers numbers every line whatever a read's line_numbers.
+	// NoPartialLines shows a first line over Read.MaxBytes as a notice
+	// alone, naming a command that prints its start, instead of its start
+	// and a char_offset to go on.
+	LineNumbers, NoPartialLines bool
 	// Spill, when set, is the session's spill store: a read of one of its
 	// files that the budget deleted says so.
 	Spill *spill.Store
@@ -43,24 +56,23 @@ type Tools struct {
 
 // New returns the file tools of one session.
 func New(cfg Config) *Tools {
-	def := policy.Default()
-	if cfg.Read == (policy.Read{}) {
-		cfg.Read = def.Read
+	if cfg.Read == (output.Limits{}) {
+		cfg.Read = defaultRead
 	}
 	if cfg.Read.MaxLines <= 0 {
-		cfg.Read.MaxLines = def.Read.MaxLines
+		cfg.Read.MaxLines = defaultRead.MaxLines
 	}
 	if cfg.Read.MaxBytes <= 0 {
-		cfg.Read.MaxBytes = def.Read.MaxBytes
+		cfg.Read.MaxBytes = defaultRead.MaxBytes
 	}
 	if cfg.Read.MaxLineChars < 0 {
 		cfg.Read.MaxLineChars = 0
 	}
-	if cfg.Ls.Limit <= 0 {
-		cfg.Ls.Limit = def.Ls.Limit
+	if cfg.Ls.MaxLines <= 0 {
+		cfg.Ls.MaxLines = defaultLs.MaxLines
 	}
 	if cfg.Ls.MaxBytes <= 0 {
-		cfg.Ls.MaxBytes = def.Ls.MaxBytes
+		cfg.Ls.MaxBytes = defaultLs.MaxBytes
 	}
 	return &Tools{cfg: cfg, index: newIndexCache(defaultIndexEntries, defaultIndexMinBytes)}
 }

@@ -8,11 +8,12 @@ import (
 )
 
 func TestForCall(t *testing.T) {
-	def := Default().Bash
-	oc := mustProfile(t, "opencode").Bash
+	def := output.DefaultLimits
+	// opencode's stream: 500 + 500 lines shown once 2000 are passed.
+	oc := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: 2000, MaxBytes: 50 * 1024, ShownLines: 1000}
 	tests := []struct {
 		name                     string
-		bash                     Bash
+		lim                      output.Limits
 		maxLines, maxBytes       int
 		full                     bool
 		lines, bytes, chars, shw int
@@ -29,28 +30,26 @@ func TestForCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := tt.bash.ForCall(tt.maxLines, tt.maxBytes, tt.full)
-			for _, l := range []output.Limits{b.Stdout, b.Stderr} {
-				if l.MaxLines != tt.lines || l.MaxBytes != tt.bytes || l.MaxLineChars != tt.chars || l.ShownLines != tt.shw {
-					t.Errorf("got lines %d bytes %d chars %d shown %d, want %d %d %d %d",
-						l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines, tt.lines, tt.bytes, tt.chars, tt.shw)
-				}
-				if err := l.Validate(); err != nil {
-					t.Error(err)
-				}
+			l := ForCall(tt.lim, tt.maxLines, tt.maxBytes, tt.full)
+			if l.MaxLines != tt.lines || l.MaxBytes != tt.bytes || l.MaxLineChars != tt.chars || l.ShownLines != tt.shw {
+				t.Errorf("got lines %d bytes %d chars %d shown %d, want %d %d %d %d",
+					l.MaxLines, l.MaxBytes, l.MaxLineChars, l.ShownLines, tt.lines, tt.bytes, tt.chars, tt.shw)
 			}
-			if b.SpillWhen != tt.bash.SpillWhen || b.MergeStreams != tt.bash.MergeStreams {
+			if err := l.Validate(); err != nil {
+				t.Error(err)
+			}
+			if l.Strategy != tt.lim.Strategy || l.HeadShare != tt.lim.HeadShare {
 				t.Error("ForCall changed more than the limits")
 			}
 		})
 	}
-	if tt := tests[0]; tt.bash.Stdout.MaxBytes != 51200 {
-		t.Error("ForCall changed the policy it was called on")
+	if def.MaxBytes != 51200 {
+		t.Error("ForCall changed the limits it was called on")
 	}
 	// A 1 GiB max_bytes through the pipeline: 3 MiB of output shows 1 MiB.
-	b := def.ForCall(0, 1<<30, false)
-	b.Stdout.MaxLines = LinesCeiling
-	pl := output.New(output.Options{Limits: b.Stdout})
+	l := ForCall(def, 0, 1<<30, false)
+	l.MaxLines = LinesCeiling
+	pl := output.New(output.Options{Limits: l})
 	line := strings.Repeat("x", 1023) + "\n"
 	for range 3 << 10 {
 		pl.Write([]byte(line))
@@ -61,62 +60,24 @@ func TestForCall(t *testing.T) {
 	}
 }
 
-func TestForCallLimit(t *testing.T) {
-	p := Default()
-	for _, tt := range []struct {
-		name      string
-		got, want int
-	}{
-		{"read default", p.Read.ForCall(0).MaxLines, 2000},
-		{"read 10", p.Read.ForCall(10).MaxLines, 10},
-		{"read ceiling", p.Read.ForCall(1 << 30).MaxLines, LinesCeiling},
-		{"grep default", p.Grep.ForCall(0).Limit, 100},
-		{"grep 200", p.Grep.ForCall(200).Limit, 200},
-		{"grep ceiling", p.Grep.ForCall(1 << 30).Limit, LinesCeiling},
-		{"find default", p.Find.ForCall(-3).Limit, 1000},
-		{"find ceiling", p.Find.ForCall(1 << 30).Limit, LinesCeiling},
-		{"ls default", p.Ls.ForCall(0).Limit, 500},
-		{"ls 1000", p.Ls.ForCall(1000).Limit, 1000},
-		{"ls ceiling", p.Ls.ForCall(1 << 30).Limit, LinesCeiling},
+func TestWithMaxTokens(t *testing.T) {
+	for _, tt := range []struct{ given, want int }{{0, 7}, {-1, 7}, {100, 100}, {1 << 30, StreamCeiling}} {
+		if got := WithMaxTokens(output.Limits{MaxTokens: 7}, tt.given).MaxTokens; got != tt.want {
+			t.Errorf("max_tokens %d: %d, want %d", tt.given, got, tt.want)
+		}
+	}
+	// After full_output, the tokens asked for hold.
+	if l := WithMaxTokens(ForCall(output.DefaultLimits, 0, 0, true), 500); l.MaxTokens != 500 {
+		t.Errorf("full_output then max_tokens: %d", l.MaxTokens)
+	}
+}
+
+func TestLimit(t *testing.T) {
+	for _, tt := range []struct{ v, def, want int }{
+		{0, 2000, 2000}, {-3, 1000, 1000}, {10, 2000, 10}, {200, 100, 200}, {1 << 30, 500, LinesCeiling},
 	} {
-		if tt.got != tt.want {
-			t.Errorf("%s: %d, want %d", tt.name, tt.got, tt.want)
+		if got := Limit(tt.v, tt.def); got != tt.want {
+			t.Errorf("Limit(%d, %d) = %d, want %d", tt.v, tt.def, got, tt.want)
 		}
 	}
 }
-
-// TestPrecedence follows one value through every layer: defaults < profile
-// < config file < flags < per-call parameters.
-
-func TestPolicyValidate(t *testing.T) {
-	for _, name := range ProfileNames() {
-		if err := mustProfile(t, name).Validate(); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
-	}
-	bad := []func(*Policy){
-		func(p *Policy) { p.Shell = "" },
-		func(p *Policy) { p.TimeoutMS = 0 },
-		func(p *Policy) { p.Spill.BudgetBytes = 0 },
-		func(p *Policy) { p.Bash.Stderr.MaxBytes = 0 },
-		func(p *Policy) { p.Read.MaxLines = -1 },
-		func(p *Policy) { p.Grep.MaxLineChars = -1 },
-		func(p *Policy) { p.Ls.Limit = 0 },
-	}
-	for i, f := range bad {
-		p := Default()
-		f(&p)
-		if p.Validate() == nil {
-			t.Errorf("case %d validated", i)
-		}
-	}
-}
-
-func TestSpillStoreConfig(t *testing.T) {
-	s := Spill{Dir: "/x", MaxBytes: 5, BudgetBytes: 6}.StoreConfig()
-	if s.TempDir != "/x" || s.MaxFileBytes != 5 || s.BudgetBytes != 6 {
-		t.Errorf("%+v", s)
-	}
-}
-
-// TestDocsConfigExample: the config file shown in docs/profiles.md parses.

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Entry types a find keeps.
@@ -62,7 +64,7 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 	}
 
 	lim := s.cfg.Find
-	limit := lim.ForCall(q.Limit).Limit
+	limit := policy.Limit(q.Limit, lim.MaxLines)
 	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -104,7 +105,7 @@ func (s *Searcher) Grep(ctx context.Context, q Query) (Found, error) {
 	g := &grepRun{
 		cwd:      s.cfg.Cwd,
 		mode:     mode,
-		limit:    lim.ForCall(q.Limit).Limit,
+		limit:    policy.Limit(q.Limit, lim.MaxLines),
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
 	}

@@ -18,8 +18,8 @@ package search
 
 import (
 	"github.com/spillway-dev/spillway/internal/confine"
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // Config configures a Searcher.
@@ -27,9 +27,11 @@ type Config struct {
 	// Cwd is the session's working directory: relative paths resolve
 	// against it, and results under it are shown relative to it.
 	Cwd string
-	// Grep and Find hold the limits.
-	Grep policy.Grep
-	Find policy.Find
+	// Grep and Find hold the limits: MaxLines is the default of the limit
+	// parameter (matches, or files in files_with_matches; results);
+	// MaxBytes bounds a result, MaxTokens (when above zero) its estimated
+	// tokens; Grep's MaxLineChars shows a longer line around its match.
+	Grep, Find output.Limits
 	// Spill keeps the full output of a result cut by its byte limit; nil
 	// keeps none.
 	Spill *spill.Store
@@ -46,23 +48,28 @@ type Searcher struct {
 	cfg Config
 }
 
-// New returns a Searcher; zero limits take policy.Default's.
+// The limits of a Config that sets none: spillway.DefaultPolicy's.
+var (
+	defaultGrep = output.Limits{MaxLines: 100, MaxBytes: 50 << 10, MaxLineChars: 500}
+	defaultFind = output.Limits{MaxLines: 1000, MaxBytes: 50 << 10}
+)
+
+// New returns a Searcher; zero limits take the defaults.
 func New(cfg Config) *Searcher {
-	def := policy.Default()
-	if cfg.Grep.Limit <= 0 {
-		cfg.Grep.Limit = def.Grep.Limit
+	if cfg.Grep.MaxLines <= 0 {
+		cfg.Grep.MaxLines = defaultGrep.MaxLines
 	}
 	if cfg.Grep.MaxBytes <= 0 {
-		cfg.Grep.MaxBytes = def.Grep.MaxBytes
+		cfg.Grep.MaxBytes = defaultGrep.MaxBytes
 	}
 	if cfg.Grep.MaxLineChars <= 0 {
-		cfg.Grep.MaxLineChars = def.Grep.MaxLineChars
+		cfg.Grep.MaxLineChars = defaultGrep.MaxLineChars
 	}
-	if cfg.Find.Limit <= 0 {
-		cfg.Find.Limit = def.Find.Limit
+	if cfg.Find.MaxLines <= 0 {
+		cfg.Find.MaxLines = defaultFind.MaxLines
 	}
 	if cfg.Find.MaxBytes <= 0 {
-		cfg.Find.MaxBytes = def.Find.MaxBytes
+		cfg.Find.MaxBytes = defaultFind.MaxBytes
 	}
 	return &Searcher{cfg: cfg}
 }

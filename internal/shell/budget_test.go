@@ -36,7 +36,9 @@ func TestResultBudgetBothStreams(t *testing.T) {
 func checkBothStreams(t *testing.T, cmd, last string) {
 	store := spill.NewSession(spill.Config{TempDir: t.TempDir()})
 	defer store.Close()
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
+	cfg := defaultConfig(t)
+	cfg.Spill = store
+	r := NewRunner(cfg)
 	defer r.Close()
 	res, err := r.Run(context.Background(), Input{Command: cmd})
 	if err != nil {
@@ -89,7 +91,9 @@ func checkBothStreams(t *testing.T, cmd, last string) {
 func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 	store := spill.NewSession(spill.Config{TempDir: t.TempDir()})
 	defer store.Close()
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
+	cfg := defaultConfig(t)
+	cfg.Spill = store
+	r := NewRunner(cfg)
 	defer r.Close()
 	res, err := r.Run(context.Background(), Input{Command: wide + "; echo warning >&2"})
 	if err != nil {
@@ -110,9 +114,9 @@ func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 // No budget (a profile's own per-stream limits): each stream shows its
 // own limit.
 func TestResultBudgetZeroKeepsStreamLimits(t *testing.T) {
-	p := policy.Default()
-	p.ResultBudget = 0
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p})
+	cfg := defaultConfig(t)
+	cfg.ResultBudget = 0
+	r := NewRunner(cfg)
 	defer r.Close()
 	res, err := r.Run(context.Background(), Input{Command: wide + "; " + wide + " >&2"})
 	if err != nil {

@@ -61,8 +61,8 @@ func (f *flights) land(key string) {
 
 // cacheable reports whether the policy lists the command.
 func (r *Runner) cacheable(in Input) bool {
-	list := r.cfg.Policy.Cache.Commands
-	if len(list) == 0 || r.cfg.Policy.Cache.TTLMS <= 0 || in.RunInBackground {
+	list := r.cfg.CacheCommands
+	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground {
 		return false
 	}
 	cmd := strings.Join(strings.Fields(in.Command), " ")
@@ -108,7 +108,7 @@ func cacheKey(pl *plan) string {
 // fromCache answers a call from a fresh recorded result with the same
 // key, cut with the call's limits; ok is false when there is none.
 func (r *Runner) fromCache(in Input, key string) (Result, bool) {
-	ttl := time.Duration(r.cfg.Policy.Cache.TTLMS) * time.Millisecond
+	ttl := r.cfg.CacheTTL
 	h := &r.history
 	h.mu.Lock()
 	var src *Record
@@ -170,7 +170,7 @@ func wholeData(d *recordData) bool {
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
 func (r *Runner) replay(in Input, rec Record) (Result, bool) {
-	pol := in.limits(r.cfg.Policy.Bash)
+	pol := in.limits(r.cfg.streams())
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -213,7 +213,7 @@ func (r *Runner) replay(in Input, rec Record) (Result, bool) {
 			return Result{}, false
 		}
 	}
-	budget := r.cfg.Policy.ResultBudget
+	budget := r.cfg.ResultBudget
 	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}

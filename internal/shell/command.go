@@ -82,11 +82,11 @@ func (r *Runner) plan(in Input) (*plan, error) {
 		}
 		return p, nil
 	}
-	shellPath, err := lookShell(r.cfg.Policy.Shell)
+	shellPath, err := lookShell(r.cfg.Shell)
 	if err != nil {
 		return nil, err
 	}
-	p.path, p.argv = shellPath, []string{r.cfg.Policy.Shell, "-c", in.Command}
+	p.path, p.argv = shellPath, []string{r.cfg.Shell, "-c", in.Command}
 	if s != nil {
 		f, err := newStateFile()
 		if err != nil {
@@ -151,8 +151,8 @@ func executable(p string) error {
 }
 
 // limits applies the call's limit parameters to the policy of bash.
-func (in Input) limits(b policy.Bash) policy.Bash {
-	b = b.ForCall(in.MaxLines, in.MaxBytes, in.FullOutput).WithMaxTokens(in.MaxTokens)
+func (in Input) limits(b streams) streams {
+	b = b.forCall(in.MaxLines, in.MaxBytes, in.FullOutput, in.MaxTokens)
 	if in.FullOutput {
 		return b
 	}

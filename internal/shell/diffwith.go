@@ -71,7 +71,7 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 	r.history.mu.Lock()
 	b, c := *base, *cur
 	r.history.mu.Unlock()
-	pol := in.limits(r.cfg.Policy.Bash)
+	pol := in.limits(r.cfg.streams())
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -146,7 +146,7 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 		bld.WriteString("]")
 		return bld.String()
 	}
-	budget := r.cfg.Policy.ResultBudget
+	budget := r.cfg.ResultBudget
 	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 )
 
@@ -43,7 +42,7 @@ func shownText(t *testing.T, text string) string {
 }
 
 func TestHistoryRerender(t *testing.T) {
-	sh := testRunner(t, policy.Default())
+	sh := testRunner(t, defaultConfig(t), defaultStore())
 	id := runOK(t, sh, Input{Command: "seq 1 10000; echo oops >&2"}).Details.HistoryID
 	small := runOK(t, sh, Input{Command: "printf 'a\\nb\\nc\\n'"}).Details.HistoryID
 	cases := []struct {
@@ -91,9 +90,9 @@ func TestHistoryRerender(t *testing.T) {
 // A stream past the spill cap: the file holds its start and the history
 // keeps its end; a line in between is said to be lost, never made up.
 func TestHistoryCappedStream(t *testing.T) {
-	p := policy.Default()
-	p.Spill.MaxBytes = 1 << 20
-	sh := testRunner(t, p)
+	sc := defaultStore()
+	sc.MaxFileBytes = 1 << 20
+	sh := testRunner(t, defaultConfig(t), sc)
 	res := runOK(t, sh, Input{Command: "seq 1 2000000"}) // 14.9 MB
 	if !res.Details.Stdout.SpillCapped {
 		t.Fatalf("not capped: %+v", res.Details.Stdout)
@@ -134,10 +133,10 @@ func TestHistoryCappedStream(t *testing.T) {
 // The ring forgets the oldest call first; its spill file goes with it
 // only once no result has named it for keep_named.
 func TestHistoryRingForgetsOldest(t *testing.T) {
-	for _, keepMS := range []int64{policy.Default().Spill.KeepNamedMS, 1} {
-		p := policy.Default()
-		p.Spill.KeepNamedMS = keepMS
-		sh := testRunner(t, p)
+	for _, keep := range []time.Duration{spill.DefaultKeepNamed, time.Millisecond} {
+		sc := defaultStore()
+		sc.KeepNamed = keep
+		sh := testRunner(t, defaultConfig(t), sc)
 		first := runOK(t, sh, Input{Command: "seq 1 5000"})
 		path := first.Details.Stdout.FullOutputPath
 		for i := 0; i < 200; i++ {
@@ -150,9 +149,9 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		_, err := os.Stat(path)
 		cause, deleted := sh.cfg.Spill.Deleted(path)
 		switch {
-		case keepMS > 1 && (err != nil || deleted):
-			t.Errorf("keep_named %d ms: the forgotten call's spill file %s, named a moment ago, was deleted (%v, %q)", keepMS, path, err, cause)
-		case keepMS == 1 && (!os.IsNotExist(err) || cause != spill.CauseHistory):
+		case keep > time.Millisecond && (err != nil || deleted):
+			t.Errorf("keep_named %v: the forgotten call's spill file %s, named a moment ago, was deleted (%v, %q)", keep, path, err, cause)
+		case keep == time.Millisecond && (!os.IsNotExist(err) || cause != spill.CauseHistory):
 			t.Errorf("keep_named 1 ms: the forgotten call's spill file %s is still there (%v) or its cause is %q", path, err, cause)
 		}
 		if _, err := sh.Render(RenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
@@ -167,7 +166,7 @@ func TestHistoryFloodRerender(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 1.4 GB through the pipeline")
 	}
-	sh := testRunner(t, policy.Default())
+	sh := testRunner(t, defaultConfig(t), defaultStore())
 	start := time.Now()
 	res := runOK(t, sh, Input{Command: "seq 1 150000000"})
 	run := time.Since(start)

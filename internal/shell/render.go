@@ -110,7 +110,7 @@ func (r *Runner) Render(in RenderInput) (RenderResult, error) {
 		b.WriteString(label + ":\n" + body)
 		return shown
 	}
-	pol := r.cfg.Policy.Bash.ForCall(in.MaxLines, in.MaxBytes, false).WithMaxTokens(in.MaxTokens)
+	pol := r.cfg.streams().forCall(in.MaxLines, in.MaxBytes, false, in.MaxTokens)
 	res.Details.Stdout = section("stdout", &d.stdout, pol.Stdout)
 	res.Details.Stderr = section("stderr", d.stderr, pol.Stderr)
 	if b.Len() == 0 {

@@ -97,9 +97,9 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 
 	j.timeout = in.Timeout
 	if j.timeout <= 0 {
-		j.timeout = time.Duration(r.cfg.Policy.TimeoutMS) * time.Millisecond
+		j.timeout = r.cfg.Timeout
 	}
-	j.timeout = r.cfg.Policy.BoundWait(j.timeout)
+	j.timeout = r.cfg.boundWait(j.timeout)
 	deadline := time.Now().Add(j.timeout)
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
@@ -196,7 +196,7 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 	if err := checkScreen(in.Screen); err != nil {
 		return Result{}, err
 	}
-	wait := r.cfg.Policy.BoundWait(in.Timeout)
+	wait := r.cfg.boundWait(in.Timeout)
 	start := time.Now()
 	if deadline := start.Add(wait); wait > 0 && j.waitingForInput() && j.relaySecret(ctx, deadline) {
 		j.awaitAnswer(ctx, time.Now(), deadline)

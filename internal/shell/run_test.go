@@ -18,14 +18,14 @@ import (
 // in the module root (bash_test.go), where the same tests also run under
 // the sandbox.
 
-// testRunner returns a Runner with policy p and a spill store of its own
-// made from p, both closed when the test ends.
-func testRunner(t *testing.T, p policy.Policy) *Runner {
+// testRunner returns a Runner configured by cfg with a spill store of its
+// own configured by sc, both closed when the test ends.
+func testRunner(t *testing.T, cfg Config, sc spill.Config) *Runner {
 	t.Helper()
-	cfg := p.Spill.StoreConfig()
-	cfg.TempDir = t.TempDir()
-	store := spill.NewSession(cfg)
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p, Spill: store})
+	sc.TempDir = t.TempDir()
+	store := spill.NewSession(sc)
+	cfg.Spill = store
+	r := NewRunner(cfg)
 	t.Cleanup(func() {
 		r.Close()
 		store.Close()
@@ -55,7 +55,7 @@ func exitOf(res Result) int {
 }
 
 func TestRunText(t *testing.T) {
-	r := testRunner(t, policy.Default())
+	r := testRunner(t, defaultConfig(t), defaultStore())
 	cases := []struct {
 		command string
 		text    string
@@ -90,7 +90,7 @@ func TestRunText(t *testing.T) {
 }
 
 func TestRunLimits(t *testing.T) {
-	r := testRunner(t, policy.Default())
+	r := testRunner(t, defaultConfig(t), defaultStore())
 	res := runOK(t, r, Input{Command: "seq 1 5000", MaxLines: 10})
 	tr := res.Details.Stdout.Truncation
 	if !tr.Truncated || tr.TruncatedBy != "lines" || tr.OutputLines > 10 || tr.TotalLines != 5000 {
@@ -122,7 +122,7 @@ func TestRunLimits(t *testing.T) {
 }
 
 func TestRunBinaryStream(t *testing.T) {
-	r := testRunner(t, policy.Default())
+	r := testRunner(t, defaultConfig(t), defaultStore())
 	res := runOK(t, r, Input{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
 	if !res.Details.Stdout.Binary || !strings.Contains(res.Text, "[binary output: 20001 bytes. Full output: ") {
 		t.Fatalf("binary: %q", res.Text)
@@ -133,9 +133,9 @@ func TestRunBinaryStream(t *testing.T) {
 }
 
 func TestRunMergedStreams(t *testing.T) {
-	p := policy.Default()
-	p.Bash.MergeStreams = true
-	r := testRunner(t, p)
+	cfg := defaultConfig(t)
+	cfg.MergeStreams = true
+	r := testRunner(t, cfg, defaultStore())
 	res := runOK(t, r, Input{Command: "echo a; echo b >&2; echo c"})
 	if res.Text != "stdout:\na\nb\nc\n\nexit code: 0" {
 		t.Errorf("merged: %q", res.Text)

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/secret"
 )
 
@@ -47,7 +46,9 @@ func secretRunner(t *testing.T) *Runner {
 	t.Helper()
 	pages := secret.New(0, nil)
 	t.Cleanup(func() { pages.Close() })
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default(), Secrets: pages})
+	cfg := defaultConfig(t)
+	cfg.Secrets = pages
+	r := NewRunner(cfg)
 	t.Cleanup(func() { r.Close() })
 	return r
 }

@@ -59,8 +59,29 @@ type Config struct {
 	// Cwd is the session's working directory (absolute).
 	Cwd string
 	// Env holds the session's extra environment variables.
-	Env    map[string]string
-	Policy policy.Policy
+	Env map[string]string
+	// Shell runs the commands ("bash" if empty).
+	Shell string
+	// Timeout is the default timeout of a command, after which it moves
+	// to the background (policy.DefaultTimeout if zero). MaxWait, when
+	// above zero, bounds how long one call waits.
+	Timeout, MaxWait time.Duration
+	// ResultBudget bounds a result's characters, both streams together
+	// (zero: no budget); ErrorResultBudget, when above zero, that of a
+	// failed command.
+	ResultBudget, ErrorResultBudget int
+	// Stdout and Stderr limit each stream (output.DefaultLimits if zero).
+	// MergeStreams sends stderr into stdout, in order of arrival; SpillWhen
+	// says when a stream is spilled.
+	Stdout, Stderr output.Limits
+	MergeStreams   bool
+	SpillWhen      output.SpillWhen
+	// MaxProcesses caps the tasks of one job; zero means no cap.
+	MaxProcesses int
+	// CacheCommands may be answered from a result recorded within
+	// CacheTTL (docs/tools.md); none by default.
+	CacheCommands []string
+	CacheTTL      time.Duration
 	// Spill receives the output that does not fit; nil keeps none.
 	Spill *spill.Store
 	// Wrap, when set, rewrites each command before it starts: the
@@ -110,11 +131,17 @@ var ErrClosed = errors.New("the session has ended (its toolset was closed); star
 
 // NewRunner returns a Runner.
 func NewRunner(cfg Config) *Runner {
-	if cfg.Policy.Shell == "" {
-		cfg.Policy.Shell = "bash"
+	if cfg.Shell == "" {
+		cfg.Shell = "bash"
 	}
-	if cfg.Policy.TimeoutMS <= 0 {
-		cfg.Policy.TimeoutMS = policy.Default().TimeoutMS
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = policy.DefaultTimeout
+	}
+	if cfg.Stdout == (output.Limits{}) {
+		cfg.Stdout = output.DefaultLimits
+	}
+	if cfg.Stderr == (output.Limits{}) {
+		cfg.Stderr = output.DefaultLimits
 	}
 	r := &Runner{cfg: cfg, mark: proc.NewMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
@@ -157,7 +184,7 @@ func (r *Runner) launch(in Input, pl *plan) (*job, error) {
 func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
-	pol := in.limits(r.cfg.Policy.Bash)
+	pol := in.limits(r.cfg.streams())
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -174,7 +201,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	}
 
 	j := newJob(in)
-	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.Policy.ResultBudget, r.cfg.Policy.ErrorResultBudget
+	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.ResultBudget, r.cfg.ErrorResultBudget
 	j.hurry = r.closing
 	j.secret.pages, j.secret.cwd = r.cfg.Secrets, pl.dir
 	if in.FullOutput || in.MaxBytes > 0 {
@@ -252,7 +279,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
-	j.procs.LimitTasks(r.cfg.Policy.Bash.MaxProcesses)
+	j.procs.LimitTasks(r.cfg.MaxProcesses)
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte

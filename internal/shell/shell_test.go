@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -77,7 +76,7 @@ func TestExitStatus(t *testing.T) {
 }
 
 func TestRunnerWithoutSpillStore(t *testing.T) {
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default()})
+	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	res, err := r.Run(context.Background(), Input{Command: "seq 1 5000"})
 	if err != nil || !res.Details.Stdout.Truncation.Truncated || res.Details.Stdout.FullOutputPath != "" || res.IsError {
@@ -86,9 +85,9 @@ func TestRunnerWithoutSpillStore(t *testing.T) {
 }
 
 func TestRunnerShellNotFound(t *testing.T) {
-	p := policy.Default()
-	p.Shell = "no-such-shell-spillway"
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: p})
+	cfg := defaultConfig(t)
+	cfg.Shell = "no-such-shell-spillway"
+	r := NewRunner(cfg)
 	defer r.Close()
 	_, err := r.Run(context.Background(), Input{Command: "true"})
 	if err == nil || !strings.Contains(err.Error(), `cannot run the shell "no-such-shell-spillway"`) {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 func startBackground(t *testing.T, r *Runner, cmd string) int {
@@ -34,7 +32,7 @@ func startBackgroundOutput(t *testing.T, r *Runner, cmd string) (int, string) {
 // the line to the result can be measured (and is logged; a unit test sets
 // no wall-clock bound on it).
 func TestCheckWaitReturnsOnNewOutput(t *testing.T) {
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default()})
+	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	pid, first := startBackgroundOutput(t, r, "sleep 1; date +%s%N; exec sleep 60")
 	if first != "" {
@@ -62,7 +60,7 @@ func TestCheckWaitReturnsOnNewOutput(t *testing.T) {
 // A check waits for the end of a job that prints nothing more, and gives
 // its exit code.
 func TestCheckWaitReturnsAtTheEnd(t *testing.T) {
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default()})
+	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	pid := startBackground(t, r, "sleep 0.5; exit 3")
 	res, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: 50 * time.Second})
@@ -77,7 +75,7 @@ func TestCheckWaitReturnsAtTheEnd(t *testing.T) {
 // Output already there is returned at once, whatever the wait; with
 // nothing new and a short wait, the check returns when it runs out.
 func TestCheckWaitOutputAlreadyThere(t *testing.T) {
-	r := NewRunner(Config{Cwd: t.TempDir(), Policy: policy.Default()})
+	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	pid, first := startBackgroundOutput(t, r, "echo ready; exec sleep 60")
 	if !strings.Contains(first, "ready") {

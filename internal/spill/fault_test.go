@@ -240,7 +240,7 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			cfg, _ := faultyConfig(t, fl)
 			store := spill.NewSession(cfg)
 			defer store.Close()
-			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), Policy: policy.Default(), Spill: store})
+			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), ResultBudget: policy.DefaultResultBudget, Spill: store})
 			defer r.Close()
 			ctx := context.Background()
 			var res shell.Result

@@ -1,4 +1,4 @@
-package policy
+package spillway
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ var profiles = []struct {
 	name  string
 	build func() Policy
 }{
-	{"default", Default},
+	{"default", DefaultPolicy},
 	{"pi", piProfile},
 	{"zdx", zdxProfile},
 	{"opencode", opencodeProfile},
@@ -34,7 +34,9 @@ func ProfileNames() []string {
 	return names
 }
 
-// Profile returns the policy of the named profile; "" is "default".
+// Profile returns the policy of a named profile: the truncation behaviour
+// of another agent harness (see ProfileNames and docs/profiles.md); "" is
+// "default".
 func Profile(name string) (Policy, error) {
 	if name == "" {
 		name = "default"
@@ -61,7 +63,7 @@ func piProfile() Policy {
 		lines = 2000      // pi's design, "## Limits": "Line limit: 2000 lines"
 		bytes = 30 * 1024 // pi's design, "## Limits": "Byte limit: 30KB" (30.0KB in notices, as the design prints "(30KB limit)")
 	)
-	p := Default()
+	p := DefaultPolicy()
 	// pi's design, "## bash": "Tail truncation (last N lines). Writes full output to
 	// temp file if truncated." One numbering and one file for the whole
 	// command ("Showing lines 48001-50000 of 50000. Full output:
@@ -70,29 +72,29 @@ func piProfile() Policy {
 	// over the byte limit shows its end).
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, lines, bytes, 0
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, MergeStreams: true, SpillWhen: output.SpillOnCut}
 	// pi's design, "## read": head, 2000 lines / 30KB, no per-line cut (a first line
 	// over 30KB gets a notice, "Line 1 is 50KB, exceeds 30KB limit").
-	p.Read = Read{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
+	p.Read = ReadPolicy{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
 	// pi's design, "## Limits" "Grep line limit: 500 chars per match line";
 	// "## grep" "Primary limit: 100 matches", "30KB".
-	p.Grep = Grep{Limit: 100, MaxBytes: bytes, MaxLineChars: 500}
+	p.Grep = GrepPolicy{Limit: 100, MaxBytes: bytes, MaxLineChars: 500}
 	// pi's design, "## find" "Primary limit: 1000 results", "30KB".
-	p.Find = Find{Limit: 1000, MaxBytes: bytes}
+	p.Find = FindPolicy{Limit: 1000, MaxBytes: bytes}
 	// pi's design, "## ls" "Primary limit: 500 entries", "30KB".
-	p.Ls = Ls{Limit: 500, MaxBytes: bytes}
+	p.Ls = LsPolicy{Limit: 500, MaxBytes: bytes}
 	return p
 }
 
 // zdxProfile: the zdx design (zdx).
 func zdxProfile() Policy {
-	p := Default()
+	p := DefaultPolicy()
 	// zdx's design, "Slice 1": MAX_LINES = 2000, MAX_LINE_LENGTH = 500 (lines cut at a
 	// char boundary). Line limits replace the old 50KB byte cut ("Existing
 	// state", "Slice 1" goal); a line holds at most MAX_LINE_LENGTH * 4 =
 	// 2000 bytes ("Key decisions" 9), so 2000 lines are up to 4,000,000
 	// bytes, held to StreamCeiling.
-	p.Read = Read{MaxLines: 2000, MaxBytes: StreamCeiling, MaxLineChars: 500}
+	p.Read = ReadPolicy{MaxLines: 2000, MaxBytes: StreamCeiling, MaxLineChars: 500}
 	// zdx's design, "Slice 3": MAX_OUTPUT_BYTES = 50 * 1024 per stream, stdout and
 	// stderr cut independently, keeping the start; no line limit (so the
 	// lines ceiling, which 50 KiB can never reach) and no per-line cut.
@@ -100,13 +102,13 @@ func zdxProfile() Policy {
 	// truncated.
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Head, LinesCeiling, 50*1024, 0
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	return p
 }
 
 // opencodeProfile: the opencode design (opencode).
 func opencodeProfile() Policy {
-	p := Default()
+	p := DefaultPolicy()
 	// opencode's design, "Motivation": MaxOutputBytes = 50 * 1024, MaxOutputLines = 2000
 	// decide whether output is cut; "Phase 2" 2.3: TruncatedHeadLines = 500,
 	// TruncatedTailLines = 500 are shown; "Phase 1" 1.1: MaxOutputBytes
@@ -117,7 +119,7 @@ func opencodeProfile() Policy {
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.HeadShare = output.HeadTail, 0.5
 	stream.MaxLines, stream.MaxBytes, stream.ShownLines, stream.MaxLineChars = 2000, 50*1024, 1000, 0
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	// opencode's design, "Phase 2" 2.3: MaxPersistBytes = 100 * 1024 * 1024.
 	p.Spill.MaxBytes = 100 * 1024 * 1024
 	// opencode's design, "References": view's DefaultReadLimit (2000 lines) and MaxReadSize
@@ -128,7 +130,7 @@ func opencodeProfile() Policy {
 
 // macosShellProfile: the macos-shell design (macos-shell).
 func macosShellProfile() Policy {
-	p := Default()
+	p := DefaultPolicy()
 	// macos-shell's design, "1. Schema Updates": maxOutputLines default 500, maxErrorLines
 	// default 750. "3. Core Implementation" truncateOutput: head
 	// Math.ceil(maxLines * 0.6), tail Math.floor(maxLines * 0.4), an
@@ -138,7 +140,7 @@ func macosShellProfile() Policy {
 	// output is kept ("4. Cache Strategy Update": cache stores full output):
 	// spill on any cut. Binary detection is the pipeline's own (docs/architecture.md).
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: StreamCeiling, MaxLineChars: 10000}
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	p.Bash.Stdout.MaxLines = 500
 	p.Bash.Stderr.MaxLines = 750
 	return p
@@ -146,7 +148,7 @@ func macosShellProfile() Policy {
 
 // pipeProfile: the pipe design (pipe).
 func pipeProfile() Policy {
-	p := Default()
+	p := DefaultPolicy()
 	// pipe's design, "Design Decisions" and "Tail Truncation": tail, 2000 lines or
 	// 50 KB (51,200 bytes), whichever first; stdout and stderr separate; a
 	// single line over 50KB shows its tail (no per-line cut).
@@ -154,24 +156,24 @@ func pipeProfile() Policy {
 	// ("3000 short lines totaling 20KB does NOT create a temp file").
 	stream := p.Bash.Stdout
 	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Tail, 2000, 51200, 0
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillPastBytes}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillPastBytes}
 	return p
 }
 
 // claudeCodeProfile: Claude Code's own tools, for an agent tuned to them
 // (docs/profiles.md gives the sources).
 func claudeCodeProfile() Policy {
-	p := Default()
+	p := DefaultPolicy()
 	// Bash: BASH_MAX_OUTPUT_DEFAULT = 30_000 characters, the middle cut
 	// out (head and tail kept), stdout and stderr each; no line limit and
 	// no per-line cut. Characters are counted here as bytes, so non-ASCII
 	// output keeps fewer characters than Claude Code would.
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: LinesCeiling, MaxBytes: 30_000}
-	p.Bash = Bash{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	// Read: "reads up to 2000 lines", "lines longer than 2000 characters
 	// will be truncated", "cat -n format, with line numbers starting at 1";
 	// files over 256 KB are refused there, here paged.
-	p.Read = Read{MaxLines: 2000, MaxBytes: 256 * 1024, MaxLineChars: 2000, LineNumbers: true}
+	p.Read = ReadPolicy{MaxLines: 2000, MaxBytes: 256 * 1024, MaxLineChars: 2000, LineNumbers: true}
 	// Grep: head_limit 250 by default, results over 20,000 characters
 	// persisted to a file.
 	p.Grep.Limit, p.Grep.MaxBytes = 250, 20_000

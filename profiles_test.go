@@ -1,4 +1,4 @@
-package policy
+package spillway
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -73,10 +75,17 @@ func replay(t *testing.T, store *spill.Store, lim output.Limits, when output.Spi
 	return r
 }
 
+// readForCall is the limits of a read call with the limit parameter n.
+func readForCall(r ReadPolicy, n int) output.Limits {
+	l := r.limits()
+	l.MaxLines = policy.Limit(n, l.MaxLines)
+	return l
+}
+
 // newStore returns a session spill store in a test directory, with the
 // policy's spill cap and budget.
 func newStore(t *testing.T, p Policy) *spill.Store {
-	cfg := p.Spill.StoreConfig()
+	cfg := p.Spill.storeConfig()
 	cfg.TempDir = t.TempDir()
 	s := spill.NewSession(cfg)
 	t.Cleanup(func() { s.Close() })
@@ -207,13 +216,13 @@ func TestProfilePi(t *testing.T) {
 		},
 		{
 			// pi's design, "## read" "Hit line limit (2000 lines, < 30KB)": lines 1-2000 of 5000.
-			name: "read line limit", lim: p.Read.Limits(), in: numbered(1, 5000, 0),
+			name: "read line limit", lim: p.Read.limits(), in: numbered(1, 5000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 5000\]$`},
 		},
 		{
 			// pi's design, "## read" "Hit byte limit (< 2000 lines, 30KB)": lines 1-500 of 5000.
-			name: "read byte limit", lim: p.Read.Limits(), in: byteLimited[len(byteLimited)-30*1024:] + numbered(50001, 54500, 0),
+			name: "read byte limit", lim: p.Read.limits(), in: byteLimited[len(byteLimited)-30*1024:] + numbered(50001, 54500, 0),
 			want: want{head: byteLimited[len(byteLimited)-30*1024:], tail: "", by: output.ByBytes, outLines: 500,
 				notice: `^\[stdout: showing lines 1-500 of 5000 \(30\.0KB limit\)\]$`},
 		},
@@ -264,7 +273,7 @@ func TestProfileZdx(t *testing.T) {
 		},
 		{
 			// zdx's design, "Slice 1" demo: a 3000-line file shows 2000 lines.
-			name: "read 3000 lines", lim: p.Read.Limits(), in: numbered(1, 3000, 0),
+			name: "read 3000 lines", lim: p.Read.limits(), in: numbered(1, 3000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 3000\]$`},
 		},
@@ -272,13 +281,13 @@ func TestProfileZdx(t *testing.T) {
 			// zdx's design, "Slice 1" demo: a 1000-char line is cut at 500 chars (a char
 			// boundary). The default policy keeps a marker and counts the cut in
 			// lines_cut; read's truncated stays false (docs/tools.md).
-			name: "read 1000-char line cut at 500", lim: p.Read.Limits(), in: longLine + "\n",
+			name: "read 1000-char line cut at 500", lim: p.Read.limits(), in: longLine + "\n",
 			want: want{head: strings.Repeat("é", 500) + "... [500 chars cut]\n", tail: "", by: output.ByLineChars, outLines: 1,
 				linesCut: 1, notice: `^\[stdout: 1 line cut at 500 chars\]$`},
 		},
 		{
 			// zdx's design, "Slice 2" demo: offset 1000, limit 500 shows lines 1000-1499.
-			name: "read limit 500 from line 1000", lim: p.Read.ForCall(500).Limits(), in: numbered(1000, 5000, 0),
+			name: "read limit 500 from line 1000", lim: readForCall(p.Read, 500), in: numbered(1000, 5000, 0),
 			want: want{head: numbered(1000, 1499, 0), tail: "", by: output.ByLines, outLines: 500,
 				notice: `^\[stdout: showing lines 1-500 of 4001\]$`},
 		},
@@ -431,7 +440,7 @@ func TestProfileMacosShell(t *testing.T) {
 		// "Testing Strategy" test 4: maxOutputLines 100, then 50.
 		in := numbered(1, 300, 0)
 		for _, n := range []int{100, 50} {
-			r := replay(t, newStore(t, p), p.Bash.ForCall(n, 0, false).Stdout, p.Bash.SpillWhen, "stdout", in)
+			r := replay(t, newStore(t, p), policy.ForCall(p.Bash.Stdout, n, 0, false), p.Bash.SpillWhen, "stdout", in)
 			head, tail := n*6/10, n*4/10
 			want{head: numbered(1, head, 0), tail: numbered(301-tail, 300, 0), by: output.ByLines, outLines: int64(n),
 				notice: `^\[stdout: showing lines`, spill: true}.check(t, in, r)
@@ -528,8 +537,8 @@ func TestProfileNumbers(t *testing.T) {
 		if got != w {
 			t.Errorf("%s: got %+v, want %+v", name, got, w)
 		}
-		if p.Shell != "bash" || p.TimeoutMS != 120000 {
-			t.Errorf("%s: shell %q, timeout %d; a profile changes neither", name, p.Shell, p.TimeoutMS)
+		if p.Shell != "bash" || p.Timeout != 2*time.Minute {
+			t.Errorf("%s: shell %q, timeout %v; a profile changes neither", name, p.Shell, p.Timeout)
 		}
 		if err := p.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -547,7 +556,7 @@ func TestProfileNumbers(t *testing.T) {
 // profile, quotes the design each follows, and cites nothing outside the
 // repository.
 func TestProfilesDoc(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
+	raw, err := os.ReadFile(filepath.Join("docs", "profiles.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,248 @@
+package policy
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/fields"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// A Key is one key of the config file, found by walking the toml tags of
+// spillway.Policy: a field, or a key that a table shares with its
+// sub-tables (bash's strategy sets the one of both streams).
+type Key struct {
+	// Name is the dotted key, "bash.stdout.max_lines"; Path its parts.
+	Name string
+	Path []string
+	// Type is the Go type of the fields the key sets.
+	Type reflect.Type
+	// Fields find the fields in a value of the walked type: one, or one a
+	// stream for a key of [bash].
+	Fields [][]int
+	// Omitempty leaves the key out of a written file when it is empty.
+	Omitempty bool
+	tag       reflect.StructTag
+}
+
+// Table reports whether the key is a table.
+func (k Key) Table() bool { return k.Type.Kind() == reflect.Struct }
+
+var keysOf sync.Map // reflect.Type → []Key
+
+// Keys lists the keys of the config file of the tagged struct type t
+// (spillway.Policy), depth first in the order of the fields, a table's
+// values before its tables: the order in which a file is applied (a key
+// bash shares before bash.stdout's own) and written.
+func Keys(t reflect.Type) []Key {
+	if keys, ok := keysOf.Load(t); ok {
+		return keys.([]Key)
+	}
+	keys := buildKeys(t)
+	keysOf.Store(t, keys)
+	return keys
+}
+
+type keyNode struct {
+	key      Key
+	children []*keyNode
+}
+
+func buildKeys(t reflect.Type) []Key {
+	root := &keyNode{}
+	nodes := map[string]*keyNode{"": root}
+	add := func(path []string, f fields.Field, index []int) {
+		name := strings.Join(path, ".")
+		if n, ok := nodes[name]; ok {
+			n.key.Fields = append(n.key.Fields, index)
+			return
+		}
+		n := &keyNode{key: Key{Name: name, Path: path, Type: f.Type, Fields: [][]int{index}, Omitempty: f.Has("omitempty"), tag: f.Tag}}
+		nodes[name] = n
+		parent := nodes[strings.Join(path[:len(path)-1], ".")]
+		parent.children = append(parent.children, n)
+	}
+	fields.Walk(t, "toml", func(f fields.Field) bool {
+		if f.Has("shared") {
+			// The table's keys are the enclosing table's too, set on
+			// every field that shares them.
+			outer := f.Path[:len(f.Path)-1]
+			fields.Walk(f.Type, "toml", func(g fields.Field) bool {
+				add(append(append([]string(nil), outer...), g.Path...), g, append(append([]int(nil), f.Index...), g.Index...))
+				return true
+			})
+		}
+		add(f.Path, f, f.Index)
+		return true
+	})
+	var keys []Key
+	var flatten func(*keyNode)
+	flatten = func(n *keyNode) {
+		for _, c := range n.children {
+			if !c.key.Table() {
+				keys = append(keys, c.key)
+			}
+		}
+		for _, c := range n.children {
+			if c.key.Table() {
+				keys = append(keys, c.key)
+				flatten(c)
+			}
+		}
+	}
+	flatten(root)
+	return keys
+}
+
+// KeyOf finds the key that sets the field at a dotted Go path of t, such
+// as "Read.MaxLines" (read.max_lines); of a stream's field, the key [bash]
+// shares ("Bash.Stdout.MaxLines" is bash.max_lines). A table of tool
+// parameters can take a parameter's config key and bounds from it.
+func KeyOf(t reflect.Type, path string) (Key, bool) {
+	var index []int
+	ft := t
+	for name := range strings.SplitSeq(path, ".") {
+		if ft.Kind() != reflect.Struct {
+			return Key{}, false
+		}
+		f, ok := ft.FieldByName(name)
+		if !ok {
+			return Key{}, false
+		}
+		index, ft = append(index, f.Index...), f.Type
+	}
+	for _, k := range Keys(t) {
+		for _, at := range k.Fields {
+			if slices.Equal(at, index) {
+				return k, true
+			}
+		}
+	}
+	return Key{}, false
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// Value returns the key's value in v, a value of the walked type, as the
+// config file writes it: an integer as int64 (a duration in milliseconds),
+// a float64, a string, a bool or a []string. Of a key bash shares, it is
+// stdout's.
+func (k Key) Value(v reflect.Value) any {
+	f := v.FieldByIndex(k.Fields[0])
+	switch {
+	case f.Type() == durationType:
+		return time.Duration(f.Int()).Milliseconds()
+	case f.CanInt():
+		return f.Int()
+	case f.Kind() == reflect.String:
+		return f.String()
+	}
+	return f.Interface()
+}
+
+// Set sets every field of the key in v (addressable) to x, a value as
+// Value returns it, an integer held to the key's ceiling.
+func (k Key) Set(v reflect.Value, x any) {
+	for _, index := range k.Fields {
+		f := v.FieldByIndex(index)
+		switch x := x.(type) {
+		case int64:
+			if m, ok := k.Ceiling(); ok {
+				x = min(x, m)
+			}
+			if f.Kind() == reflect.Float64 {
+				f.SetFloat(float64(x))
+			} else if f.Type() == durationType {
+				f.SetInt(int64(time.Duration(x) * time.Millisecond))
+			} else {
+				f.SetInt(x)
+			}
+		case float64:
+			f.SetFloat(x)
+		case string:
+			f.SetString(x)
+		case bool:
+			f.SetBool(x)
+		case []string:
+			if len(x) == 0 {
+				x = nil // an empty list is no list
+			}
+			f.Set(reflect.ValueOf(x))
+		}
+	}
+}
+
+// Min is the least an integer key may be, from its min tag.
+func (k Key) Min() (int64, bool) {
+	s, ok := k.tag.Lookup("min")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// Ceiling is the most an integer key may be, from its max tag: a larger
+// value is held to it.
+func (k Key) Ceiling() (int64, bool) {
+	switch k.tag.Get("max") {
+	case "lines":
+		return LinesCeiling, true
+	case "stream":
+		return StreamCeiling, true
+	case "int32":
+		return math.MaxInt32, true
+	}
+	return 0, false
+}
+
+// Check reports what is wrong with x, a value of the key as Value returns
+// it, against the key's min and check tags: nothing when it can be used.
+// The config file's errors and Policy.Validate say the same.
+func (k Key) Check(x any) []string {
+	var bad []string
+	if lo, ok := k.Min(); ok {
+		if n, ok := x.(int64); ok && n < lo {
+			if lo == 0 {
+				bad = append(bad, fmt.Sprintf("must not be negative, not %d (0 means no cap)", n))
+			} else {
+				bad = append(bad, fmt.Sprintf("must be at least %d, not %d", lo, n))
+			}
+		}
+	}
+	switch k.tag.Get("check") {
+	case "shell":
+		if s, _ := x.(string); strings.TrimSpace(s) == "" {
+			bad = append(bad, `is empty; want a shell such as "bash"`)
+		}
+	case "budget":
+		if n, _ := x.(int64); n != 0 && n < MinResultBudget {
+			bad = append(bad, fmt.Sprintf("%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", n, MinResultBudget, MinResultBudget))
+		}
+	case "strategy":
+		s, _ := x.(string)
+		switch output.Strategy(s) {
+		case output.Head, output.Tail, output.HeadTail:
+		default:
+			bad = append(bad, fmt.Sprintf("%q is not a strategy; want head, tail or head_tail", s))
+		}
+	case "share":
+		if f, _ := x.(float64); !(f >= 0 && f <= 1) {
+			bad = append(bad, fmt.Sprintf("must be a number from 0 to 1, not %v", f))
+		}
+	case "commands":
+		list, _ := x.([]string)
+		for i, cmd := range list {
+			if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cmd), "*")) == "" {
+				bad = append(bad, fmt.Sprintf("entry %d is empty; want a command such as \"git status\" (a trailing * matches any command that starts with the rest)", i+1))
+			}
+		}
+	}
+	return bad
+}
