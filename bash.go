@@ -40,14 +40,14 @@ type BashInput struct {
 	Env map[string]string `json:"env,omitempty"`
 	// MaxLines and MaxBytes bound each stream shown, for this call; zero
 	// takes the policy's (2000 lines and 50 KiB by default). Larger values
-	// are held to LinesCeiling and StreamCeiling.
+	// are held to 100,000 lines and 1 MiB.
 	MaxLines int `json:"max_lines,omitempty"`
 	MaxBytes int `json:"max_bytes,omitempty"`
 	// MaxTokens, when above zero, also bounds each stream shown to that
 	// many estimated tokens (output.EstimateTokens, which errs high);
 	// zero takes the policy's, none by default.
 	MaxTokens int `json:"max_tokens,omitempty"`
-	// FullOutput shows each stream whole, up to StreamCeiling.
+	// FullOutput shows each stream whole, up to 1 MiB.
 	FullOutput bool `json:"full_output,omitempty"`
 	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
 	// of one stream alone (the macos-shell profile's maxOutputLines and

@@ -231,8 +231,8 @@ func TestAPIConstantsAreTheImplementations(t *testing.T) {
 		name      string
 		api, impl any
 	}{
-		{"StreamCeiling", StreamCeiling, policy.StreamCeiling},
-		{"LinesCeiling", LinesCeiling, policy.LinesCeiling},
+		{"streamCeiling", streamCeiling, policy.StreamCeiling},
+		{"linesCeiling", linesCeiling, policy.LinesCeiling},
 		{"FormatText", render.Format(FormatText), render.FormatText},
 		{"FormatJSON", render.Format(FormatJSON), render.FormatJSON},
 	} {

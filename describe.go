@@ -60,7 +60,7 @@ func describeBash(p Policy) string {
 		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
 		streams, out.MaxLines, size(out.MaxBytes), tokenCap(" or", out.MaxTokens), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
-		spillHowTo, size(StreamCeiling))
+		spillHowTo, size(streamCeiling))
 	if p.ResultBudget > 0 {
 		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
 			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)

@@ -363,7 +363,7 @@ func TestFollowGrep(t *testing.T) {
 // bigLimits raises the byte limits of the search and list tools to their
 // ceiling.
 func bigLimits(p spillway.Policy) spillway.Policy {
-	p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes = spillway.StreamCeiling, spillway.StreamCeiling, spillway.StreamCeiling
+	p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes = streamCeiling, streamCeiling, streamCeiling
 	p.ResultBudget = 0
 	return p
 }
@@ -639,3 +639,6 @@ func entries(r spillway.Result[spillway.LsDetails]) []string {
 	}
 	return strings.Split(strings.TrimSuffix(r.Content, "\n"), "\n")
 }
+
+// streamCeiling is the 1 MiB a stream of a result is held to.
+const streamCeiling = 1 << 20

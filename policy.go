@@ -19,8 +19,8 @@ import (
 // The toml tag of a field is its config key (a time.Duration key counts
 // milliseconds), and the tags beside it bound it, once, for the config
 // file and for Validate alike: min is the least value, max the ceiling a
-// larger value is held to ("lines" is LinesCeiling, "stream"
-// StreamCeiling, "int32" the largest int32), and check names a rule of
+// larger value is held to ("lines" is 100,000, "stream"
+// 1 MiB, "int32" the largest int32), and check names a rule of
 // its own. A field with no toml tag has no config key.
 type Policy struct {
 	// Profile names the profile the policy was built from.
@@ -166,12 +166,11 @@ type CachePolicy struct {
 	TTL time.Duration `toml:"ttl_ms" min:"1" max:"int32"`
 }
 
-// Hard ceilings that no policy or call can pass.
+// Hard ceilings that no policy or call can pass: one stream of a result
+// is at most 1 MiB, and every line or entry limit at most 100,000.
 const (
-	// StreamCeiling bounds one stream of a result, in bytes (1 MiB).
-	StreamCeiling = 1 << 20
-	// LinesCeiling bounds every line or entry limit.
-	LinesCeiling = 100_000
+	streamCeiling = policy.StreamCeiling
+	linesCeiling  = policy.LinesCeiling
 )
 
 // DefaultPolicy returns the default limits (profile "default"), those

@@ -93,15 +93,15 @@ func zdxProfile() Policy {
 	// char boundary). Line limits replace the old 50KB byte cut ("Existing
 	// state", "Slice 1" goal); a line holds at most MAX_LINE_LENGTH * 4 =
 	// 2000 bytes ("Key decisions" 9), so 2000 lines are up to 4,000,000
-	// bytes, held to StreamCeiling.
-	p.Read = ReadPolicy{MaxLines: 2000, MaxBytes: StreamCeiling, MaxLineChars: 500}
+	// bytes, held to streamCeiling.
+	p.Read = ReadPolicy{MaxLines: 2000, MaxBytes: streamCeiling, MaxLineChars: 500}
 	// zdx's design, "Slice 3": MAX_OUTPUT_BYTES = 50 * 1024 per stream, stdout and
 	// stderr cut independently, keeping the start; no line limit (so the
 	// lines ceiling, which 50 KiB can never reach) and no per-line cut.
 	// "Polish phases" Phase 1: the full output goes to a temp file when
 	// truncated.
 	stream := p.Bash.Stdout
-	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Head, LinesCeiling, 50*1024, 0
+	stream.Strategy, stream.MaxLines, stream.MaxBytes, stream.MaxLineChars = output.Head, linesCeiling, 50*1024, 0
 	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	return p
 }
@@ -136,10 +136,10 @@ func macosShellProfile() Policy {
 	// Math.ceil(maxLines * 0.6), tail Math.floor(maxLines * 0.4), an
 	// omission marker between; MAX_SINGLE_LINE_LENGTH = 10000 (long lines
 	// detected: here cut, with a notice). No byte limit on the text (only
-	// the 10 MB capture buffer, MAX_BUFFER_SIZE), so StreamCeiling. Full
+	// the 10 MB capture buffer, MAX_BUFFER_SIZE), so streamCeiling. Full
 	// output is kept ("4. Cache Strategy Update": cache stores full output):
 	// spill on any cut. Binary detection is the pipeline's own (docs/architecture.md).
-	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: StreamCeiling, MaxLineChars: 10000}
+	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: streamCeiling, MaxLineChars: 10000}
 	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	p.Bash.Stdout.MaxLines = 500
 	p.Bash.Stderr.MaxLines = 750
@@ -168,7 +168,7 @@ func claudeCodeProfile() Policy {
 	// out (head and tail kept), stdout and stderr each; no line limit and
 	// no per-line cut. Characters are counted here as bytes, so non-ASCII
 	// output keeps fewer characters than Claude Code would.
-	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: LinesCeiling, MaxBytes: 30_000}
+	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.5, MaxLines: linesCeiling, MaxBytes: 30_000}
 	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
 	// Read: "reads up to 2000 lines", "lines longer than 2000 characters
 	// will be truncated", "cat -n format, with line numbers starting at 1";

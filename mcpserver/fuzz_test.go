@@ -34,7 +34,7 @@ var fuzzToolOrder = []string{"bash", "read", "grep", "find", "ls"}
 
 // fuzzResultCeiling bounds the text of any result: two streams at the
 // stream ceiling, and room for the notices.
-const fuzzResultCeiling = 2*spillway.StreamCeiling + 64<<10
+const fuzzResultCeiling = 2*streamCeiling + 64<<10
 
 // fuzzSeeds are typical calls and the edges of each parameter. The same
 // inputs are kept in testdata/fuzz/FuzzToolArguments.
@@ -203,3 +203,6 @@ func checkFuzzResult(t *testing.T, name string, args []byte, res *mcp.CallToolRe
 		t.Fatalf("%s %s: a result without details", name, args)
 	}
 }
+
+// streamCeiling is the 1 MiB a stream of a result is held to.
+const streamCeiling = 1 << 20

@@ -334,14 +334,14 @@ func TestConfigCeilings(t *testing.T) {
 	}
 	p := spillway.DefaultPolicy()
 	cfg.Apply(&p)
-	if p.Bash.Stdout.MaxBytes != spillway.StreamCeiling || p.Bash.Stderr.MaxBytes != spillway.StreamCeiling || p.Read.MaxBytes != spillway.StreamCeiling || p.Ls.MaxBytes != spillway.StreamCeiling {
-		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", spillway.StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
+	if p.Bash.Stdout.MaxBytes != policy.StreamCeiling || p.Bash.Stderr.MaxBytes != policy.StreamCeiling || p.Read.MaxBytes != policy.StreamCeiling || p.Ls.MaxBytes != policy.StreamCeiling {
+		t.Errorf("max_bytes not held to %d: bash %d/%d, read %d, ls %d", policy.StreamCeiling, p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Ls.MaxBytes)
 	}
-	if p.Bash.Stdout.MaxLines != spillway.LinesCeiling || p.Grep.Limit != spillway.LinesCeiling {
-		t.Errorf("lines not held to %d: bash %d, grep %d", spillway.LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
+	if p.Bash.Stdout.MaxLines != policy.LinesCeiling || p.Grep.Limit != policy.LinesCeiling {
+		t.Errorf("lines not held to %d: bash %d, grep %d", policy.LinesCeiling, p.Bash.Stdout.MaxLines, p.Grep.Limit)
 	}
-	if p.Bash.Stdout.MaxLineChars != spillway.StreamCeiling {
-		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, spillway.StreamCeiling)
+	if p.Bash.Stdout.MaxLineChars != policy.StreamCeiling {
+		t.Errorf("max_line_chars %d, want %d", p.Bash.Stdout.MaxLineChars, policy.StreamCeiling)
 	}
 }
 
@@ -387,7 +387,7 @@ func TestPrecedence(t *testing.T) {
 		t.Errorf("flags: profile %s, bash %+v, read %+v", p.Profile, p.Bash.Stdout, p.Read)
 	}
 	// Per-call over all: max_lines 100 and a 1 GiB max_bytes held to the ceiling.
-	if l := policy.ForCall(p.Bash.Stdout, 100, 1<<30, false); l.MaxLines != 100 || l.MaxBytes != spillway.StreamCeiling {
+	if l := policy.ForCall(p.Bash.Stdout, 100, 1<<30, false); l.MaxLines != 100 || l.MaxBytes != policy.StreamCeiling {
 		t.Errorf("per call: %+v", l)
 	}
 	if n := policy.Limit(7, p.Read.MaxLines); n != 7 || p.Read.MaxBytes != 40000 {

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"reflect"
 	"testing"
 )
@@ -33,12 +34,12 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted a policy that does not validate: %v\n%s", err, doc)
 		}
 		for _, v := range []int{p.Bash.Stdout.MaxBytes, p.Bash.Stderr.MaxBytes, p.Read.MaxBytes, p.Grep.MaxBytes, p.Find.MaxBytes, p.Ls.MaxBytes} {
-			if v > spillway.StreamCeiling {
+			if v > policy.StreamCeiling {
 				t.Fatalf("max_bytes %d past the ceiling", v)
 			}
 		}
 		for _, v := range []int{p.Bash.Stdout.MaxLines, p.Bash.Stderr.MaxLines, p.Read.MaxLines, p.Grep.Limit, p.Find.Limit, p.Ls.Limit} {
-			if v > spillway.LinesCeiling {
+			if v > policy.LinesCeiling {
 				t.Fatalf("lines %d past the ceiling", v)
 			}
 		}

@@ -45,12 +45,3 @@ func (g *Group) Watch() {
 // Forget takes the group off the watcher's list, once nothing of the
 // job is left: its id may soon name an unrelated group.
 func (g *Group) Forget() { unwatch(g.pid) }
-
-func isClosed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
-}
