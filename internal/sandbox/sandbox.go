@@ -168,6 +168,12 @@ type Launch struct {
 	// on while anything the shell started does; reaping it says that
 	// everything of the command has ended. Closed by the caller.
 	Status *os.File
+	// Start, when not nil, starts the command in place of cmd.Start: a
+	// session sandbox, already confined, forks it, so it is not a child
+	// of this process. It returns the command's pid (its process group
+	// too, as cmd's attributes say). Status then carries the command's
+	// own wait status, and no process of the command outlives it there.
+	Start func() (pid int, err error)
 	// closeAfterStart are the parent's copies of what the child inherits.
 	closeAfterStart []*os.File
 }

@@ -84,6 +84,11 @@ type Wrapped struct {
 	// Started, when set, is called once the command has started (or
 	// failed to).
 	Started func()
+	// Start, when set, starts the command in place of cmd.Start and
+	// returns its pid: another process forks it (the sandbox's session
+	// zygote), so it is not this one's child, and Status then carries the
+	// shell's own wait status, its end.
+	Start func() (pid int, err error)
 }
 
 // A Runner runs the bash calls of one session and owns its jobs. Its
@@ -229,7 +234,11 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	}
 	if err == nil {
 		spareThreads()
-		err = startCmd(j.cmd)
+		if wrapped != nil && wrapped.Start != nil {
+			j.pid, err = wrapped.Start()
+		} else if err = startCmd(j.cmd); err == nil {
+			j.pid = j.cmd.Process.Pid
+		}
 	}
 	if wrapped != nil {
 		if wrapped.Started != nil {
@@ -249,7 +258,6 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		}
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
-	j.pid = j.cmd.Process.Pid
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
