@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,7 +43,19 @@ type startRequest struct {
 // A reply answers the zygote's start (Err empty: ready) and each request
 // (Err empty: started, with the command's pidfd as its descriptor).
 type reply struct {
-	Err string `json:",omitempty"`
+	Err   string `json:",omitempty"`
+	Errno int    `json:",omitempty"` // of a command that did not start
+}
+
+// error returns what r reports, nil when it is not an error.
+func (r reply) error() error {
+	if r.Err == "" {
+		return nil
+	}
+	if r.Errno != 0 {
+		return fmt.Errorf("%s: %w", r.Err, syscall.Errno(r.Errno))
+	}
+	return errors.New(r.Err)
 }
 
 // send writes v, and files with it, on the socket fd.

@@ -203,8 +203,8 @@ func (s *session) start(rules Rules) error {
 	var r reply
 	files, err := receive(s.sock, &r)
 	closeAll(files)
-	if err == nil && r.Err != "" {
-		err = errors.New(r.Err)
+	if err == nil {
+		err = r.error()
 	}
 	if err != nil {
 		s.init.Kill()
@@ -267,8 +267,8 @@ func (s *session) run(cmd *exec.Cmd, status *os.File) (int, error) {
 		s.init.Kill()
 		return 0, fmt.Errorf("sandbox: the session sandbox failed: %w", err)
 	}
-	if r.Err != "" {
-		return 0, errors.New("sandbox: " + r.Err)
+	if err := r.error(); err != nil {
+		return 0, fmt.Errorf("sandbox: %w", err)
 	}
 	if len(got) != 1 {
 		s.init.Kill()

@@ -235,7 +235,13 @@ func (z *zygote) start(sock int, req startRequest, files []int) {
 	defer z.mu.Unlock()
 	pid, err := syscall.ForkExec(req.Path, req.Args, attr)
 	if err != nil {
-		send(sock, reply{Err: fmt.Sprintf("cannot run %s: %v", req.Path, err)})
+		r := reply{Err: "cannot run " + req.Path}
+		if errno, ok := err.(syscall.Errno); ok {
+			r.Errno = int(errno)
+		} else {
+			r.Err += ": " + err.Error()
+		}
+		send(sock, r)
 		return
 	}
 	status, err := unix.Dup(files[req.Files])
