@@ -8,7 +8,8 @@
 #   sandboxed p50 / bwrap p50 ≤ 1.2   (the target)
 #
 # Usage: bench/sandbox.sh [CALLS] [WARMUP]   (default 50 measured calls of
-# each kind after 10 warm-ups). bwrap and hyperfine are Debian packages
+# each kind after 10 warm-ups); SPILLWAY_BIN=path measures that spillway
+# binary instead of building this tree's. bwrap and hyperfine are Debian packages
 # (bubblewrap, hyperfine); the script installs them if missing.
 set -euo pipefail
 
@@ -36,7 +37,11 @@ run() {
 	echo "+ $*" >&2
 	"$@"
 }
-run go build -o "$out/spillway" ./cmd/spillway
+if [ -n "${SPILLWAY_BIN:-}" ]; then
+	cp "$SPILLWAY_BIN" "$out/spillway" # another build, to compare
+else
+	run go build -o "$out/spillway" ./cmd/spillway
+fi
 run go build -o "$out/mcp-roundtrip" ./bench/mcp-roundtrip
 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), Linux $(uname -r), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
