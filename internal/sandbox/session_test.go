@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -163,5 +164,37 @@ func TestSessionEndsWithItsDirectory(t *testing.T) {
 	}
 	if r := bash(t, rules, d.root, `echo new > "$T/new" && cat "$T/new"`, "T="+filepath.Join(d.tmp)); strings.TrimSpace(r.stdout) != "new" {
 		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// A command of a session holds its own descriptors and no other: not the
+// zygote's socket, nor the status pipe of an earlier command.
+func TestSessionCommandGetsOnlyItsDescriptors(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	bash(t, rules, d.root, "true")
+	r := bash(t, rules, d.root, `cd /proc/self/fd && echo *`)
+	// 3 is the directory echo's glob reads.
+	if got := strings.TrimSpace(r.stdout); got != "0 1 2 3" {
+		t.Errorf("descriptors of a command: %q (stderr %q), want 0 1 2 3", got, r.stderr)
+	}
+}
+
+// Starting a command that a session sandbox is to start with cmd.Start
+// fails: it would run unconfined.
+func TestSessionCommandDoesNotStartItself(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	cmd := exec.Command("bash", "-c", "touch "+d.outside+"/ran")
+	launch, err := Wrap(cmd, *rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer launch.Close()
+	if launch.Start == nil {
+		t.Fatal("no Start")
+	}
+	if err := cmd.Run(); err == nil || exists(d.outside+"/ran") {
+		t.Errorf("cmd.Run of a wrapped command: %v, ran: %v", err, exists(d.outside+"/ran"))
 	}
 }

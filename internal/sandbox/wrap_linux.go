@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,6 +34,8 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	}
 	l := &Launch{Status: r, closeAfterStart: []*os.File{w}}
 	l.Start = func() (int, error) { return s.run(cmd, w) }
+	// A caller that starts cmd itself would run it unconfined: it fails.
+	cmd.Err = errors.New("sandbox: this command starts with Launch.Start, not cmd.Start")
 	return l, nil
 }
 

@@ -132,6 +132,11 @@ func runZygote(h helperArgs) int {
 		send(sock, reply{Err: msg})
 		return helperFailed("%s", msg)
 	}
+	// The socket came as descriptor 3, inheritable, and the server may
+	// have inherited others: no command may reach any of them.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fail("cannot keep the zygote's descriptors from the commands: %v", err)
+	}
 	// Commands are forked from this thread: their parent-death signal
 	// fires only when the zygote ends.
 	runtime.LockOSThread()
@@ -244,7 +249,9 @@ func (z *zygote) start(sock int, req startRequest, files []int) {
 		send(sock, r)
 		return
 	}
-	status, err := unix.Dup(files[req.Files])
+	// Close-on-exec, as every descriptor of the zygote: no command gets
+	// another's status pipe.
+	status, err := unix.FcntlInt(uintptr(files[req.Files]), unix.F_DUPFD_CLOEXEC, 0)
 	if err == nil {
 		f := os.NewFile(uintptr(status), "status")
 		f.Write([]byte{StatusStarted})
