@@ -149,11 +149,12 @@ func bashExit(r spillway.Result[spillway.BashDetails]) int {
 }
 
 // bashOuterPid returns the pid, as this process sees it, of the process
-// that a command of job (its pid) saw as inner ($!): the same number
-// unsandboxed, another one when the sandbox gave the job a PID namespace
-// of its own. 0 when there is none.
-func bashOuterPid(job, inner int) int {
-	ns, _ := os.Readlink("/proc/" + strconv.Itoa(job) + "/ns/pid")
+// that a command of ts saw as inner ($!): the same number unsandboxed,
+// another one in the PID namespace of ts's sandbox (which a command of ts
+// names; the job's own shell may be gone). 0 when there is none.
+func bashOuterPid(t testing.TB, ts *spillway.Toolset, inner int) int {
+	t.Helper()
+	ns := strings.TrimSpace(bashRun(t, ts, spillway.BashInput{Command: "readlink /proc/self/ns/pid"}).Content)
 	if self, _ := os.Readlink("/proc/self/ns/pid"); ns == "" || ns == self {
 		return inner
 	}

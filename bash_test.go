@@ -141,7 +141,7 @@ func TestBashLingeringChild(t *testing.T) {
 				}
 			} else {
 				sleeper, _ = strconv.Atoi(strings.TrimSpace(r.Content))
-				sleeper = bashOuterPid(r.Details.PID, sleeper)
+				sleeper = bashOuterPid(t, ts, sleeper)
 				if !bashAlive(sleeper) {
 					t.Fatalf("setsid sleeper %d not alive", sleeper)
 				}
@@ -439,7 +439,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: "setsid sleep 30 & echo $!"})
 	setsid, _ := strconv.Atoi(strings.TrimSpace(r.Content))
-	if setsid = bashOuterPid(r.Details.PID, setsid); setsid == 0 {
+	if setsid = bashOuterPid(t, ts, setsid); setsid == 0 {
 		t.Fatal("the setsid child is not running")
 	}
 	pgids = append(pgids, r.Details.PID)

@@ -75,7 +75,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 		if err != nil {
 			return nil, err
 		}
-		return &shell.Wrapped{Status: l.Status, Started: l.Started}, nil
+		return &shell.Wrapped{Status: l.Status, Started: l.Started, Start: l.Start}, nil
 	}, layers.String(), nil
 }
 

@@ -2,15 +2,18 @@
 // through spillway's MCP server against a bare `bash -c true`, in the same
 // run, interleaved so that both see the same machine noise.
 //
-//	go run ./bench/mcp-roundtrip [-n 300] [-bin path/to/spillway]
+//	go run ./bench/mcp-roundtrip [-n 300] [-bin path/to/spillway] [-root DIR]
 //
 // One round trip is an SDK client's tools/call of bash {"command":"true"}
 // to `spillway mcp` over stdin/stdout, answered; the reference is
 // exec.Command("bash", "-c", "true").Run() from the same process (the
 // library's Toolset.Bash in-process is shown too, to tell the cost of MCP
-// from the cost of the bash tool itself). It prints
-// the medians, the p90s and the ratio of the medians, and exits 1 when the
-// ratio is over -max (2 by default).
+// from the cost of the bash tool itself). With -root, two more servers
+// are measured in the same rotation: `spillway mcp --root DIR --sandbox`
+// and the same with --no-network. It prints the medians, the p90s and the
+// ratio of the medians, then one machine-readable line per kind
+// ("p50_us NAME MICROSECONDS"), and exits 1 when the plain server's ratio
+// is over -max (2 by default).
 package main
 
 import (
@@ -31,15 +34,24 @@ func main() {
 	n := flag.Int("n", 300, "measured round trips of each kind")
 	warm := flag.Int("warmup", 20, "unmeasured round trips of each kind first")
 	bin := flag.String("bin", "", "spillway binary (default: build ./cmd/spillway)")
+	root := flag.String("root", "", "also measure spillway mcp --root DIR --sandbox, and with --no-network")
 	maxRatio := flag.Float64("max", 2, "fail when median(mcp)/median(bare) is over this")
 	flag.Parse()
-	if err := run(*n, *warm, *bin, *maxRatio); err != nil {
+	if err := run(*n, *warm, *bin, *root, *maxRatio); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-roundtrip:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, bin string, maxRatio float64) error {
+// A kind is one way of running bash true, and its measured times.
+type kind struct {
+	name    string
+	label   string
+	measure func() (time.Duration, error)
+	times   []time.Duration
+}
+
+func run(n, warm int, bin, root string, maxRatio float64) error {
 	if bin == "" {
 		dir, err := os.MkdirTemp("", "mcp-roundtrip-")
 		if err != nil {
@@ -52,26 +64,40 @@ func run(n, warm int, bin string, maxRatio float64) error {
 		}
 	}
 	ctx := context.Background()
-	cmd := exec.Command(bin, "mcp")
-	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcp-roundtrip", Version: "1"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		return fmt.Errorf("starting spillway mcp: %v", err)
-	}
-	defer cs.Close()
 
-	viaMCP := func() (time.Duration, error) {
-		start := time.Now()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "true"}})
-		d := time.Since(start)
+	// server starts `spillway mcp ARGS...` and returns a measure of its
+	// bash true round trip.
+	var sessions []*mcp.ClientSession
+	defer func() {
+		for _, cs := range sessions {
+			cs.Close()
+		}
+	}()
+	server := func(args ...string) (func() (time.Duration, error), error) {
+		cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+		cmd.Stderr = os.Stderr
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcp-roundtrip", Version: "1"}, nil).
+			Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
-			return 0, err
+			return nil, fmt.Errorf("starting spillway mcp %v: %v", args, err)
 		}
-		if res.IsError {
-			return 0, fmt.Errorf("bash true returned an error: %v", res.Content)
-		}
-		return d, nil
+		sessions = append(sessions, cs)
+		return func() (time.Duration, error) {
+			start := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "true"}})
+			d := time.Since(start)
+			if err != nil {
+				return 0, err
+			}
+			if res.IsError {
+				return 0, fmt.Errorf("bash true (spillway mcp %v) returned an error: %v", args, res.Content)
+			}
+			return d, nil
+		}, nil
+	}
+	viaMCP, err := server()
+	if err != nil {
+		return err
 	}
 	ts, err := spillway.New(spillway.Options{})
 	if err != nil {
@@ -93,16 +119,28 @@ func run(n, warm int, bin string, maxRatio float64) error {
 		return time.Since(start), err
 	}
 
-	type kind struct {
-		measure func() (time.Duration, error)
-		times   []time.Duration
+	b := &kind{name: "bare", label: "bare bash -c true", measure: bare}
+	l := &kind{name: "library", label: "spillway library", measure: library}
+	m := &kind{name: "mcp", label: "spillway mcp (stdio)", measure: viaMCP}
+	kinds := []*kind{m, l, b}
+	if root != "" {
+		sb, err := server("--root", root, "--sandbox")
+		if err != nil {
+			return err
+		}
+		nn, err := server("--root", root, "--sandbox", "--no-network")
+		if err != nil {
+			return err
+		}
+		kinds = append(kinds,
+			&kind{name: "sandbox", label: "mcp --sandbox", measure: sb},
+			&kind{name: "sandbox-no-network", label: "mcp --sandbox --no-network", measure: nn})
 	}
-	m, l, b := &kind{measure: viaMCP}, &kind{measure: library}, &kind{measure: bare}
 	for i := range warm + n {
 		// Rotate which goes first, so that none always runs right after
 		// the same other.
-		order := []*kind{m, l, b}
-		for range i % 3 {
+		order := slices.Clone(kinds)
+		for range i % len(kinds) {
 			order = append(order[1:], order[0])
 		}
 		for _, k := range order {
@@ -115,15 +153,19 @@ func run(n, warm int, bin string, maxRatio float64) error {
 			}
 		}
 	}
-	mcpTimes, bareTimes := m.times, b.times
-	mMed, bMed := quantile(mcpTimes, 0.5), quantile(bareTimes, 0.5)
+	fmt.Printf("bash true, %d round trips each (after %d warm-up), interleaved\n", n, warm)
+	for _, k := range []*kind{b, l, m} {
+		fmt.Printf("  %-28s median %8s  p90 %8s\n", k.label, round(quantile(k.times, 0.5)), round(quantile(k.times, 0.9)))
+	}
+	for _, k := range kinds[3:] {
+		fmt.Printf("  %-28s median %8s  p90 %8s\n", k.label, round(quantile(k.times, 0.5)), round(quantile(k.times, 0.9)))
+	}
+	mMed, bMed := quantile(m.times, 0.5), quantile(b.times, 0.5)
 	ratio := float64(mMed) / float64(bMed)
-	fmt.Printf("bash true, %d round trips each (after %d warm-up)\n", n, warm)
-	fmt.Printf("  bare bash -c true        median %8s  p90 %8s\n", round(bMed), round(quantile(bareTimes, 0.9)))
-	fmt.Printf("  spillway library         median %8s  p90 %8s  (in-process Toolset.Bash, for reference)\n",
-		round(quantile(l.times, 0.5)), round(quantile(l.times, 0.9)))
-	fmt.Printf("  spillway mcp (stdio)     median %8s  p90 %8s\n", round(mMed), round(quantile(mcpTimes, 0.9)))
-	fmt.Printf("  ratio of medians         %.2fx (target <= %.2fx)\n", ratio, maxRatio)
+	fmt.Printf("  ratio of medians mcp/bare   %.2fx (target <= %.2fx)\n", ratio, maxRatio)
+	for _, k := range kinds {
+		fmt.Printf("p50_us %s %d\n", k.name, quantile(k.times, 0.5).Microseconds())
+	}
 	if ratio > maxRatio {
 		return fmt.Errorf("the MCP round trip is %.2fx a bare bash -c true, over the %.2fx target", ratio, maxRatio)
 	}

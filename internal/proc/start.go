@@ -17,6 +17,21 @@ func (g *Group) Start(cmd *exec.Cmd) error {
 	return nil
 }
 
+// StartWith starts the group's shell through start, which returns its pid:
+// a sandbox that forks the command itself instead of this process.
+func (g *Group) StartWith(start func() (int, error)) error {
+	spareThreads()
+	pid, err := start()
+	if err != nil {
+		return err
+	}
+	g.pid = pid
+	return nil
+}
+
+// Pid is the id of the group's shell, and so of the group.
+func (g *Group) Pid() int { return g.pid }
+
 // The parent-death signal fires when the *thread* that forked the child
 // exits, not the process. Go may end a thread (when a goroutine exits
 // while locked to it), so every command is started from one goroutine

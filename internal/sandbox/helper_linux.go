@@ -48,6 +48,12 @@ type helperArgs struct {
 
 	nproc uint64 // RLIMIT_NPROC, 0 for none
 
+	// The session sandbox (see runSession): its init, its zygote, and
+	// the socket the server asks the zygote on.
+	session bool
+	zygote  bool
+	sockFD  int
+
 	probe bool
 	argv  []string // PATH ARGV0 ARGS...
 }
@@ -67,7 +73,12 @@ func runHelper(args []string) int {
 			return helperFailed("cannot limit the command's processes, so it was not run: %v", err)
 		}
 	}
-	if h.ns {
+	switch {
+	case h.session:
+		return runSession(h)
+	case h.zygote:
+		return runZygote(h)
+	case h.ns:
 		return runInit(h)
 	}
 	env, err := readEnv(h.envFD)
@@ -107,7 +118,7 @@ func helperFailed(format string, a ...any) int {
 // parseHelperArgs reads "[-probe] [-w DIR]... [flags] -- PATH ARGV0
 // ARGS...".
 func parseHelperArgs(args []string) (h helperArgs, err error) {
-	h.envFD, h.statusFD = -1, -1
+	h.envFD, h.statusFD, h.sockFD = -1, -1, -1
 	num := func(i int, name string) (int, error) {
 		if i >= len(args) {
 			return 0, fmt.Errorf("%s needs a value", name)
@@ -132,6 +143,10 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.seccomp = true
 		case "-ns":
 			h.ns = true
+		case "-session":
+			h.session = true
+		case "-zygote":
+			h.zygote = true
 		case "-net":
 			h.net = true
 		case "-w", "-hide", "-show":
@@ -155,7 +170,7 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			if h.nproc, err = strconv.ParseUint(args[i], 10, 64); err != nil {
 				return h, fmt.Errorf("-nproc: %w", err)
 			}
-		case "-env-fd", "-status-fd", "-uid", "-gid", "-keep-fds":
+		case "-env-fd", "-status-fd", "-sock-fd", "-uid", "-gid", "-keep-fds":
 			i++
 			n, err := num(i, a)
 			if err != nil {
@@ -166,6 +181,8 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 				h.envFD = n
 			case "-status-fd":
 				h.statusFD = n
+			case "-sock-fd":
+				h.sockFD = n
 			case "-uid":
 				h.uid = n
 			case "-gid":
@@ -175,8 +192,11 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			}
 		case "--":
 			h.argv = args[i+1:]
-			if len(h.argv) < 2 && !h.probe {
+			if len(h.argv) < 2 && !h.probe && !h.session && !h.zygote {
 				return h, errors.New("no command after --")
+			}
+			if (h.session || h.zygote) && h.sockFD < 0 {
+				return h, errors.New("the session sandbox needs -sock-fd")
 			}
 			return h, nil
 		default:

@@ -51,6 +51,13 @@ func runInit(h helperArgs) int {
 	if err := mountReadOnly(h.writable); err != nil {
 		return helperFailed("cannot set up the mount namespace, so the command was not run: %v", err)
 	}
+	// A /proc of this PID namespace: the command sees only its own
+	// processes. It stays writable for this init, which writes the id
+	// maps of the nested user namespace there; Landlock keeps the command
+	// from writing in it. Where the kernel refuses (a container that
+	// hides parts of /proc), the old one stays, read-only: its pids are
+	// not signalable from here.
+	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	// The working directory still refers to the mount under the new
 	// binds: enter it again.
 	if err := os.Chdir(cwd); err != nil {
@@ -169,9 +176,8 @@ func reapAll(shell int, status *os.File) int {
 }
 
 // mountReadOnly makes every mount of the namespace read-only, but for
-// binds of the writable directories, and mounts a /proc that shows the new
-// PID namespace. The mounts are private already: nothing propagates back
-// out.
+// binds of the writable directories. The mounts are private already:
+// nothing propagates back out.
 func mountReadOnly(writable []string) error {
 	var binds []string
 	for _, d := range append(writable, sharedMemory) {
@@ -197,13 +203,6 @@ func mountReadOnly(writable []string) error {
 			}
 		}
 	}
-	// A /proc of this PID namespace: the command sees only its own
-	// processes. It stays writable for this init, which writes the id
-	// maps of the nested user namespace there; Landlock keeps the command
-	// from writing in it. Where the kernel refuses (a container that
-	// hides parts of /proc), the old one stays, read-only: its pids are
-	// not signalable from here.
-	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	return nil
 }
 

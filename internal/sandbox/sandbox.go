@@ -4,10 +4,16 @@
 // signal processes that are not their own, and, with NoNetwork, reach no
 // network.
 //
-// The confinement applies to the commands, never to the server: Wrap
-// rewrites an exec.Cmd to start the running binary again in a hidden helper
-// mode (argv[1] == HelperArg), which confines itself and then execs the
-// real command. The program's main must call MaybeRunHelper first thing.
+// The confinement applies to the commands, never to the server: the
+// running binary is started again in a hidden helper mode (argv[1] ==
+// HelperArg), which confines itself. The program's main must call
+// MaybeRunHelper first thing. With the Namespaces layer, the helper is a
+// session sandbox, started once per set of rules and kept: its zygote,
+// confined inside the namespaces, forks every command of the session (see
+// runSession), so a command pays for a fork and an exec, not for the
+// namespaces, the mounts and two starts of the Go runtime. Without it,
+// Wrap rewrites each exec.Cmd to start the helper, which confines itself
+// and then execs the real command.
 //
 // The helper runs with a fixed, empty environment, so that nothing a
 // command controls (LD_PRELOAD, GCONV_PATH, …) can steer the dynamic
@@ -164,10 +170,17 @@ type Launch struct {
 	// Status, when not nil, is the read end of a pipe on which the byte
 	// StatusStarted arrives once the shell has started (wait for it
 	// before signalling the command), then the shell's wait status (4
-	// bytes, native order) when it exits. The started process is then the sandbox's init, which lives
-	// on while anything the shell started does; reaping it says that
-	// everything of the command has ended. Closed by the caller.
+	// bytes, native order) when it exits. Without Start, the started
+	// process is then the sandbox's init, which lives on while anything
+	// the shell started does; reaping it says that everything of the
+	// command has ended. Closed by the caller.
 	Status *os.File
+	// Start, when not nil, starts the command in place of cmd.Start: a
+	// session sandbox, already confined, forks it, so it is not a child
+	// of this process. It returns the command's pid (its process group
+	// too, as cmd's attributes say). Status then carries the command's
+	// own wait status, and no process of the command outlives it there.
+	Start func() (pid int, err error)
 	// closeAfterStart are the parent's copies of what the child inherits.
 	closeAfterStart []*os.File
 }
@@ -189,10 +202,13 @@ func (l *Launch) Close() {
 	}
 }
 
-// Wrap rewrites cmd, which has not been started, so that it runs under the
-// rules: cmd then starts this binary in helper mode, which confines itself
-// and execs the original command (same directory and files; the same
-// environment, applied only at that exec).
+// Wrap prepares cmd, which has not been started, to run under the rules.
+// When the Launch has a Start, call it instead of cmd.Start: the session
+// sandbox of the rules starts the command (same path, arguments,
+// directory, environment, files and process attributes; cmd's standard
+// streams must then be files or nil). Otherwise cmd itself now starts
+// this binary in helper mode, which confines itself and execs the
+// original command (the environment applied only at that exec).
 func Wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if cmd.Process != nil {
 		return nil, errors.New("sandbox: the command has already started")

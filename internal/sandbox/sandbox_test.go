@@ -5,8 +5,10 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -117,10 +119,13 @@ func start(t *testing.T, cmd *exec.Cmd, rules *Rules) run {
 	if rules != nil {
 		var err error
 		if launch, err = Wrap(cmd, *rules); err != nil {
-			t.Fatal(err)
+			return refused(t, err)
 		}
 	}
 	defer launch.Close()
+	if launch.Start != nil {
+		return startInSession(t, cmd, launch)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Start()
@@ -420,4 +425,66 @@ func TestParseHelperArgs(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
+}
+
+// refused is the run of a command the sandbox would not start, as a
+// shell reports it: 127 when the program is missing, 126 otherwise.
+func refused(t *testing.T, err error) run {
+	t.Helper()
+	if errors.Is(err, syscall.ENOENT) {
+		return run{exit: 127, stderr: err.Error()}
+	}
+	return run{exit: ExitHelperFailed, stderr: err.Error()}
+}
+
+// startInSession runs cmd, wrapped into launch, through its session
+// sandbox: its output through pipes, its exit status from launch.Status.
+func startInSession(t *testing.T, cmd *exec.Cmd, launch *Launch) run {
+	t.Helper()
+	var outs [2]*os.File
+	var bufs [2]bytes.Buffer
+	read := make(chan struct{}, 2)
+	for i := range outs {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		outs[i] = w
+		go func() {
+			bufs[i].ReadFrom(r)
+			read <- struct{}{}
+		}()
+	}
+	cmd.Stdout, cmd.Stderr = outs[0], outs[1]
+	pid, err := launch.Start()
+	launch.Started()
+	outs[0].Close()
+	outs[1].Close()
+	if err != nil {
+		return refused(t, err)
+	}
+	var b [5]byte
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.ReadFull(launch.Status, b[:])
+		done <- err
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		syscall.Kill(-pid, syscall.SIGKILL)
+		t.Fatal("the command hung")
+	}
+	if err != nil || b[0] != StatusStarted {
+		t.Fatalf("status %q: %v", b, err)
+	}
+	<-read
+	<-read
+	ws := syscall.WaitStatus(binary.NativeEndian.Uint32(b[1:]))
+	r := run{stdout: bufs[0].String(), stderr: bufs[1].String(), pid: pid, exit: ws.ExitStatus()}
+	if ws.Signaled() {
+		r.exit = 128 + int(ws.Signal())
+	}
+	return r
 }

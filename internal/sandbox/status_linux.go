@@ -140,7 +140,7 @@ const probeOK = "sandbox ok\n"
 // exec the command.
 func probe(rules Rules) error {
 	cmd := exec.Command("/bin/true") // not run: the helper stops before exec
-	launch, err := Wrap(cmd, rules)
+	launch, err := wrapHelper(cmd, rules)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,28 @@ import (
 var helperEnv = []string{}
 
 func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
+	if rules.Layers&Namespaces == 0 {
+		return wrapHelper(cmd, rules)
+	}
+	s, err := sessionFor(rules)
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	l := &Launch{Status: r, closeAfterStart: []*os.File{w}}
+	l.Start = func() (int, error) { return s.run(cmd, w) }
+	// A caller that starts cmd itself would run it unconfined: it fails.
+	cmd.Err = errors.New("sandbox: this command starts with Launch.Start, not cmd.Start")
+	return l, nil
+}
+
+// wrapHelper makes cmd start this binary in helper mode, which confines
+// itself and execs the command: every layer is paid for by every command.
+// Check's probe goes this way, and commands without the Namespaces layer.
+func wrapHelper(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	l := &Launch{}
 	args := []string{"spillway", HelperArg}
 	for _, d := range rules.Writable {

@@ -215,6 +215,15 @@ func (j *job) wait() {
 		}
 		j.statusPipe.Close()
 	}
+	if j.cmd.Process == nil {
+		// Started by another process, which reaped it: a status that
+		// never came means that one failed.
+		close(j.reaped)
+		if !isClosed(j.exited) {
+			j.exit(exitStatus{code: 126})
+		}
+		return
+	}
 	j.cmd.Wait() // the exit status is read from ProcessState
 	close(j.reaped)
 	if !isClosed(j.exited) {

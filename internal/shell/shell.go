@@ -106,6 +106,11 @@ type Wrapped struct {
 	// Started, when set, is called once the command has started (or
 	// failed to).
 	Started func()
+	// Start, when set, starts the command in place of cmd.Start and
+	// returns its pid: another process forks it (the sandbox's session
+	// zygote), so it is not this one's child, and Status then carries the
+	// shell's own wait status, its end.
+	Start func() (pid int, err error)
 }
 
 // A Runner runs the bash calls of one session and owns its jobs. Its
@@ -255,7 +260,12 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
 	if err == nil {
-		err = j.procs.Start(j.cmd)
+		if wrapped != nil && wrapped.Start != nil {
+			// The session's sandbox forks the command itself.
+			err = j.procs.StartWith(wrapped.Start)
+		} else {
+			err = j.procs.Start(j.cmd)
+		}
 	}
 	if wrapped != nil {
 		if wrapped.Started != nil {
@@ -275,7 +285,6 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		}
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
-	j.pid = j.cmd.Process.Pid
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.

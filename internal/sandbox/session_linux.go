@@ -1,0 +1,333 @@
+//go:build !spillway_portable
+
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Commands under the Namespaces layer run in a session sandbox (see
+// runSession): one per set of rules, started with the first command and
+// shared by every later one with the same rules. It ends when a directory
+// it was made for (the session's temp or spill directory, the root) is
+// removed or replaced, as when the session closes, and with the server.
+
+// sessionCheck is how often a session sandbox checks its directories.
+const sessionCheck = time.Second
+
+var sessions = struct {
+	sync.Mutex
+	m map[string]*session
+}{m: map[string]*session{}}
+
+// A session is the server's end of one session sandbox.
+type session struct {
+	key   string
+	ready chan struct{} // closed once err or the zygote's answer is known
+	err   error
+
+	mu   sync.Mutex // one request at a time
+	sock int
+	init *os.Process
+	dead chan struct{} // closed once the init is reaped
+}
+
+// sessionFor returns the running session sandbox for rules, starting one
+// when there is none.
+func sessionFor(rules Rules) (*session, error) {
+	key, dirs := sessionKey(rules)
+	sessions.Lock()
+	s := sessions.m[key]
+	if s != nil {
+		select {
+		case <-s.dead:
+			s = nil // ended: start another
+		default:
+		}
+	}
+	if s == nil {
+		s = &session{key: key, ready: make(chan struct{}), dead: make(chan struct{})}
+		sessions.m[key] = s
+		sessions.Unlock()
+		s.err = s.start(rules)
+		close(s.ready)
+		if s.err != nil {
+			s.forget()
+			return nil, s.err
+		}
+		go s.watch(rules, dirs)
+		return s, nil
+	}
+	sessions.Unlock()
+	<-s.ready
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s, nil
+}
+
+// forget removes s from the table, unless another has taken its place.
+func (s *session) forget() {
+	sessions.Lock()
+	if sessions.m[s.key] == s {
+		delete(sessions.m, s.key)
+	}
+	sessions.Unlock()
+}
+
+// sessionKey names rules and the directories they are made of, as they
+// are now: a directory removed and made again is another.
+func sessionKey(rules Rules) (string, string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %d %v %d %d|", rules.Layers, rules.MaxProcesses, rules.NoNetwork, os.Getuid(), os.Getgid())
+	for _, l := range [][]string{rules.Writable, rules.Hidden, rules.Shown} {
+		fmt.Fprintf(&b, "%q|", l)
+	}
+	return b.String(), dirIdentities(rules)
+}
+
+// dirIdentities describes the directories of rules as they are now.
+func dirIdentities(rules Rules) string {
+	var b strings.Builder
+	for _, l := range [][]string{rules.Writable, rules.Shown} {
+		for _, d := range l {
+			var st unix.Stat_t
+			if unix.Stat(d, &st) != nil {
+				b.WriteString("-;")
+				continue
+			}
+			fmt.Fprintf(&b, "%d:%d;", st.Dev, st.Ino)
+		}
+	}
+	return b.String()
+}
+
+// watch ends the session sandbox once a directory it was made for is
+// gone or replaced.
+func (s *session) watch(rules Rules, dirs string) {
+	t := time.NewTicker(sessionCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.dead:
+			return
+		case <-t.C:
+			if dirIdentities(rules) != dirs {
+				s.forget()
+				s.init.Kill()
+				return
+			}
+		}
+	}
+}
+
+// start starts the session sandbox's init and waits for its zygote to be
+// ready.
+func (s *session) start(rules Rules) error {
+	args := []string{"spillway", HelperArg, "-session"}
+	for _, d := range rules.Writable {
+		if d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return fmt.Errorf("sandbox: writable directory %s: %w", d, err)
+		}
+		args = append(args, "-w", abs)
+	}
+	if rules.Layers&Scopes != 0 {
+		args = append(args, "-scope-signals")
+		if rules.NoNetwork {
+			args = append(args, "-scope-abstract")
+		}
+	}
+	if rules.NoNetwork {
+		args = append(args, "-net")
+	}
+	if rules.MaxProcesses > 0 {
+		args = append(args, "-nproc", strconv.FormatUint(rules.MaxProcesses, 10))
+	}
+	for _, d := range rules.Hidden {
+		args = append(args, "-hide", d)
+	}
+	for _, d := range rules.Shown {
+		args = append(args, "-show", d)
+	}
+	args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()), "-sock-fd", "3", "--")
+
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	theirs := os.NewFile(uintptr(pair[1]), "sandbox-socket")
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = args
+	cmd.Env = helperEnv
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.Stderr = os.Stderr
+	attr := &syscall.SysProcAttr{
+		Setsid:    true,
+		Pdeathsig: syscall.SIGKILL,
+	}
+	cmd.SysProcAttr = namespaceAttr(attr, rules.NoNetwork)
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWPID // the zygote makes it
+	err = startLocked(cmd)
+	theirs.Close()
+	if err != nil {
+		unix.Close(pair[0])
+		return fmt.Errorf("sandbox: cannot start the session sandbox: %w", err)
+	}
+	s.sock, s.init = pair[0], cmd.Process
+	go func() {
+		cmd.Wait()
+		s.mu.Lock() // no request is using the socket
+		unix.Close(s.sock)
+		close(s.dead)
+		s.mu.Unlock()
+		s.forget()
+	}()
+	var r reply
+	files, err := receive(s.sock, &r)
+	closeAll(files)
+	if err == nil {
+		err = r.error()
+	}
+	if err != nil {
+		s.init.Kill()
+		return fmt.Errorf("sandbox: the session sandbox did not start, so the command was not run: %v", err)
+	}
+	return nil
+}
+
+// run asks the zygote to start cmd, its status pipe's write end status,
+// and returns the command's pid.
+func (s *session) run(cmd *exec.Cmd, status *os.File) (int, error) {
+	req := startRequest{Path: cmd.Path, Args: cmd.Args, Env: cmd.Environ(), Dir: cmd.Dir}
+	if req.Dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return 0, err
+		}
+		req.Dir = d
+	}
+	if a := cmd.SysProcAttr; a != nil {
+		req.Setsid, req.Setpgid, req.Pgid = a.Setsid, a.Setpgid, a.Pgid
+		req.Setctty, req.Noctty, req.Ctty = a.Setctty, a.Noctty, a.Ctty
+		req.Pdeathsig = int(a.Pdeathsig)
+	}
+	var files []*os.File
+	for i, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		if s == nil {
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				return 0, err
+			}
+			defer null.Close()
+			files = append(files, null)
+			continue
+		}
+		f, ok := s.(*os.File)
+		if !ok {
+			return 0, fmt.Errorf("sandbox: the command's descriptor %d must be a file, not a %T", i, s)
+		}
+		files = append(files, f)
+	}
+	files = append(files, cmd.ExtraFiles...)
+	req.Files = len(files)
+	files = append(files, status)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.dead:
+		return 0, errors.New("sandbox: the session sandbox has ended; run the command again")
+	default:
+	}
+	if err := send(s.sock, req, fileFDs(files)...); err != nil {
+		return 0, fmt.Errorf("sandbox: cannot reach the session sandbox: %w", err)
+	}
+	var r reply
+	got, err := receive(s.sock, &r)
+	defer closeAll(got)
+	if err != nil {
+		s.init.Kill()
+		return 0, fmt.Errorf("sandbox: the session sandbox failed: %w", err)
+	}
+	if err := r.error(); err != nil {
+		return 0, fmt.Errorf("sandbox: %w", err)
+	}
+	if len(got) != 1 {
+		s.init.Kill()
+		return 0, errors.New("sandbox: the session sandbox answered without the command's pidfd")
+	}
+	pid, err := pidfdPid(got[0])
+	// The zygote reaps the command only once this is read.
+	unix.Write(s.sock, []byte{0})
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: %w", err)
+	}
+	return pid, nil
+}
+
+// pidfdPid reads the pid, as this process sees it, of the process that
+// pidfd refers to.
+func pidfdPid(pidfd int) (int, error) {
+	f, err := os.Open("/proc/self/fdinfo/" + strconv.Itoa(pidfd))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Pid:"); ok {
+			pid, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || pid <= 0 {
+				return 0, fmt.Errorf("the command's pid is not known here (%q)", v)
+			}
+			return pid, nil
+		}
+	}
+	return 0, errors.New("the kernel does not say the pid of a pidfd (Linux 5.13 or later does)")
+}
+
+// The parent-death signal fires when the thread that forked the child
+// ends, not the process: session sandboxes are started from one thread
+// that stays locked for the life of the process.
+var spawner struct {
+	once sync.Once
+	reqs chan spawnRequest
+}
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func startLocked(cmd *exec.Cmd) error {
+	spawner.once.Do(func() {
+		spawner.reqs = make(chan spawnRequest)
+		go func() {
+			runtime.LockOSThread() // never unlocked: this thread must not exit
+			for req := range spawner.reqs {
+				req.done <- req.cmd.Start()
+			}
+		}()
+	})
+	req := spawnRequest{cmd: cmd, done: make(chan error, 1)}
+	spawner.reqs <- req
+	return <-req.done
+}

@@ -1,0 +1,200 @@
+//go:build linux && !spillway_portable
+
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// nsRules are d's rules with the namespaces layer, or the test skips.
+func nsRules(t *testing.T, d dirs, noNetwork bool) *Rules {
+	t.Helper()
+	requireLandlock(t, FilesABI)
+	rules := d.rules(noNetwork)
+	if rules.Layers&Namespaces == 0 {
+		t.Skip("no namespaces here")
+	}
+	return rules
+}
+
+// hostPIDs returns the pids, as this process sees them, of the processes
+// whose command line is exactly argv.
+func hostPIDs(argv ...string) []int {
+	want := []byte(strings.Join(argv, "\x00") + "\x00")
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Equal(b, want) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// A session's commands share its namespaces, but not another session's:
+// a command of one cannot see or signal a process of the other, by its
+// pid in either namespace or by kill -1.
+func TestSessionCannotSignalAnotherSession(t *testing.T) {
+	da, db := makeDirs(t), makeDirs(t)
+	a, b := nsRules(t, da, false), nsRules(t, db, false)
+	secs := fmt.Sprint(6000 + os.Getpid()%1000)
+	r := bash(t, a, da.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 & echo $!")
+	inA := strings.TrimSpace(r.stdout)
+	if r.exit != 0 || inA == "" {
+		t.Fatalf("starting the sleep: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	var host []int
+	for range 100 {
+		if host = hostPIDs("sleep", secs); len(host) == 1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(host) != 1 {
+		t.Fatalf("the sleep of session A: pids %v", host)
+	}
+	defer syscall.Kill(host[0], syscall.SIGKILL)
+
+	// kill -9 -1 last: it ends this shell too.
+	script := fmt.Sprintf("ps -e -o comm= | grep -c '^sleep$'; kill -9 %s %d 2>/dev/null; echo done; kill -9 -1", inA, host[0])
+	r = bash(t, b, db.root, script)
+	if !strings.Contains(r.stdout, "done") {
+		t.Fatalf("session B: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	if seen := strings.Fields(r.stdout)[0]; seen != "0" {
+		t.Errorf("session B sees %s sleep processes; want none of session A's", seen)
+	}
+	if err := syscall.Kill(host[0], 0); err != nil {
+		t.Errorf("session A's sleep after session B's kills: %v", err)
+	}
+	// Session A's own commands see it, and may end it.
+	r = bash(t, a, da.root, "kill "+inA+" && echo killed")
+	if strings.TrimSpace(r.stdout) != "killed" {
+		t.Errorf("session A killing its own sleep: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// The zygote is the first process of the session's PID namespace and
+// handles every signal: no command of the session can end it, and the
+// session's next command still runs in it.
+func TestSessionCommandCannotEndTheZygote(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, true)
+	first := bash(t, rules, d.root, "cat /proc/1/stat | cut -d' ' -f22")
+	if first.exit != 0 {
+		t.Fatalf("exit %d, %q", first.exit, first.stderr)
+	}
+	for _, sig := range []string{"KILL", "STOP", "TERM", "INT", "HUP", "QUIT", "SEGV", "ABRT", "BUS", "USR1", "PIPE", "SYS"} {
+		r := bash(t, rules, d.root, "kill -"+sig+" 1; echo sent")
+		if !strings.Contains(r.stdout, "sent") {
+			t.Fatalf("SIG%s: exit %d, %q %q", sig, r.exit, r.stdout, r.stderr)
+		}
+	}
+	again := bash(t, rules, d.root, "cat /proc/1/stat | cut -d' ' -f22")
+	if again.exit != 0 || again.stdout != first.stdout {
+		t.Errorf("the zygote started at %q before the signals, %q after (exit %d, %q): it was replaced", first.stdout, again.stdout, again.exit, again.stderr)
+	}
+}
+
+// Many commands at once in one session each get their own process
+// group and their own exit status.
+func TestSessionConcurrentCommands(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			r := bash(t, rules, d.root, fmt.Sprintf(`test "$(ps -o pgid= $$)" -eq $$ && echo %d; exit %d`, i, i))
+			if r.exit != i || strings.TrimSpace(r.stdout) != strconv.Itoa(i) {
+				t.Errorf("command %d: exit %d, %q %q", i, r.exit, r.stdout, r.stderr)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A session sandbox ends once a directory it was made for is removed
+// (the session's temp directory, at its end), and everything in it ends
+// with it; the next command with the same rules gets a new one.
+func TestSessionEndsWithItsDirectory(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	secs := fmt.Sprint(7000 + os.Getpid()%1000)
+	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
+		t.Fatalf("exit %d, %q", r.exit, r.stderr)
+	}
+	s, err := sessionFor(*rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(d.tmp); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.dead:
+	case <-time.After(time.Minute):
+		t.Fatal("the session sandbox outlived its temp directory")
+	}
+	for range 100 {
+		if len(hostPIDs("sleep", secs)) == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left := hostPIDs("sleep", secs); len(left) != 0 {
+		syscall.Kill(left[0], syscall.SIGKILL)
+		t.Errorf("the session's sleep outlived it: %v", left)
+	}
+	if err := os.Mkdir(d.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := bash(t, rules, d.root, `echo new > "$T/new" && cat "$T/new"`, "T="+filepath.Join(d.tmp)); strings.TrimSpace(r.stdout) != "new" {
+		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// A command of a session holds its own descriptors and no other: not the
+// zygote's socket, nor the status pipe of an earlier command.
+func TestSessionCommandGetsOnlyItsDescriptors(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	bash(t, rules, d.root, "true")
+	r := bash(t, rules, d.root, `cd /proc/self/fd && echo *`)
+	// 3 is the directory echo's glob reads.
+	if got := strings.TrimSpace(r.stdout); got != "0 1 2 3" {
+		t.Errorf("descriptors of a command: %q (stderr %q), want 0 1 2 3", got, r.stderr)
+	}
+}
+
+// Starting a command that a session sandbox is to start with cmd.Start
+// fails: it would run unconfined.
+func TestSessionCommandDoesNotStartItself(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	cmd := exec.Command("bash", "-c", "touch "+d.outside+"/ran")
+	launch, err := Wrap(cmd, *rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer launch.Close()
+	if launch.Start == nil {
+		t.Fatal("no Start")
+	}
+	if err := cmd.Run(); err == nil || exists(d.outside+"/ran") {
+		t.Errorf("cmd.Run of a wrapped command: %v, ran: %v", err, exists(d.outside+"/ran"))
+	}
+}

@@ -1,0 +1,313 @@
+//go:build !spillway_portable
+
+package sandbox
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// A session sandbox pays for the namespaces, the mounts, Landlock and the
+// seccomp filters once, then starts each command of the session with a
+// plain fork and exec. It is two processes:
+//
+//   - the session's init (runSession), started by the server in new
+//     user, mount (and network) namespaces, as root of that user
+//     namespace: it hides what the commands must not see, mounts the
+//     file system read-only but for the writable directories, brings up
+//     the loopback, and starts
+//   - the zygote (runZygote), in a nested user namespace where it has the
+//     caller's ids and a new PID namespace of which it is the first
+//     process: it mounts a /proc of that namespace, confines itself with
+//     Landlock and the seccomp filters, and then forks each command the
+//     server asks for from inside all of that.
+//
+// The commands inherit the zygote's confinement whole. As the first
+// process of their PID namespace, the zygote cannot be killed by them:
+// the kernel delivers it only the signals it handles, and it handles
+// every one by ignoring it. When it exits, the kernel kills every process
+// of the namespace; it exits when the server closes the socket or when
+// the init dies, which dies with the server.
+
+// runSession is the session's init. It returns only when the zygote has
+// exited, or on failure, with the exit status.
+func runSession(h helperArgs) int {
+	sock := h.sockFD
+	fail := func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		send(sock, reply{Err: msg})
+		return helperFailed("%s", msg)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail("cannot read the working directory: %v", err)
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fail("cannot make the mounts private, so the command was not run: %v", err)
+	}
+	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
+		return fail("cannot hide what the command must not see, so it was not run: %v", err)
+	}
+	if err := mountReadOnly(h.writable); err != nil {
+		return fail("cannot set up the mount namespace, so the command was not run: %v", err)
+	}
+	// This init writes the id maps of the zygote's user namespace in
+	// /proc; the zygote covers it with a read-only /proc of its own.
+	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/proc", 0, rw); err != nil {
+		return fail("cannot set up /proc, so the command was not run: %v", err)
+	}
+	if err := os.Chdir(cwd); err != nil {
+		return fail("cannot enter %s: %v", cwd, err)
+	}
+	if h.net {
+		if err := loopbackUp(); err != nil {
+			return fail("cannot bring up the loopback, so the command was not run: %v", err)
+		}
+	}
+	args := []string{"spillway", HelperArg, "-zygote"}
+	for _, d := range h.writable {
+		args = append(args, "-w", d)
+	}
+	if h.scopeSignals {
+		args = append(args, "-scope-signals")
+	}
+	if h.scopeAbstract {
+		args = append(args, "-scope-abstract")
+	}
+	if h.seccomp {
+		args = append(args, "-seccomp")
+	}
+	args = append(args, "-sock-fd", "3", "--")
+	// The zygote's parent-death signal fires when the thread that forked
+	// it ends: this one, locked, ends only with the process.
+	runtime.LockOSThread()
+	uids, gids, setgroups := idMaps(0, 0, h.uid, h.gid)
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return fail("%v", err)
+	}
+	sockFile := os.NewFile(uintptr(sock), "sock")
+	zygote, err := os.StartProcess("/proc/self/exe", args, &os.ProcAttr{
+		Env:   helperEnv,
+		Files: []*os.File{null, null, os.Stderr, sockFile},
+		Sys: &syscall.SysProcAttr{
+			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
+			UidMappings:                uids,
+			GidMappings:                gids,
+			GidMappingsEnableSetgroups: setgroups,
+			// To mount the /proc of its PID namespace, which it owns,
+			// as the caller's uid; it drops it before any command.
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+			Pdeathsig:   syscall.SIGKILL,
+		},
+	})
+	if err != nil {
+		return fail("cannot start the sandbox's zygote: %v", err)
+	}
+	null.Close()
+	sockFile.Close() // the zygote answers from now on
+	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	st, err := zygote.Wait()
+	if err != nil {
+		return ExitHelperFailed
+	}
+	return st.ExitCode()
+}
+
+// runZygote confines itself as h says and starts the commands the server
+// asks for on h.sockFD until it closes the socket.
+func runZygote(h helperArgs) int {
+	sock := h.sockFD
+	fail := func(format string, a ...any) int {
+		msg := fmt.Sprintf(format, a...)
+		send(sock, reply{Err: msg})
+		return helperFailed("%s", msg)
+	}
+	// The socket came as descriptor 3, inheritable, and the server may
+	// have inherited others: no command may reach any of them.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fail("cannot keep the zygote's descriptors from the commands: %v", err)
+	}
+	// Commands are forked from this thread: their parent-death signal
+	// fires only when the zygote ends.
+	runtime.LockOSThread()
+	// Every signal is handled, and none ends the zygote (as the first
+	// process of its PID namespace, it gets only those it handles, but
+	// the Go runtime handles them all). SIGCHLD reaps.
+	ignored := make(chan os.Signal, 16)
+	signal.Notify(ignored)
+	go func() {
+		for range ignored {
+		}
+	}()
+	children := make(chan os.Signal, 1)
+	signal.Notify(children, syscall.SIGCHLD)
+	// A read-only /proc of this PID namespace: the commands see only the
+	// session's processes. Where the kernel refuses (a container that
+	// hides parts of /proc), the old one stays, made read-only again:
+	// its pids are not signalable from here.
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, ""); err != nil {
+		ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+		if err := unix.MountSetattr(unix.AT_FDCWD, "/proc", 0, ro); err != nil {
+			return fail("cannot make /proc read-only, so the command was not run: %v", err)
+		}
+	}
+	// Nothing of the session may read this process's memory or
+	// descriptors (the pipes of every job pass through it).
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fail("cannot make the zygote undumpable: %v", err)
+	}
+	if err := restrict(h); err != nil {
+		return fail("cannot restrict the command, so it was not run: %v", err)
+	}
+	if seccompSupported {
+		if err := denyTerminalInjection(); err != nil {
+			return fail("cannot install the terminal filter, so the command was not run: %v", err)
+		}
+	}
+	if h.seccomp {
+		if err := denySockets(); err != nil {
+			return fail("cannot install the seccomp filter, so the command was not run: %v", err)
+		}
+	}
+	if err := dropCapabilities(); err != nil {
+		return fail("cannot drop the zygote's capabilities: %v", err)
+	}
+	z := &zygote{status: map[int]*os.File{}}
+	go z.reap(children)
+	if err := send(sock, reply{}); err != nil {
+		return ExitHelperFailed
+	}
+	for {
+		var req startRequest
+		files, err := receive(sock, &req)
+		if err == io.EOF {
+			return 0
+		}
+		if err != nil {
+			return helperFailed("reading a request: %v", err)
+		}
+		z.start(sock, req, files)
+	}
+}
+
+// The zygote's children, and the status pipe of each.
+type zygote struct {
+	mu     sync.Mutex
+	status map[int]*os.File
+}
+
+// start forks the command req asks for, answers the server with its
+// pidfd, and keeps its status pipe for its end.
+func (z *zygote) start(sock int, req startRequest, files []int) {
+	defer closeAll(files)
+	if req.Files < 0 || len(files) != req.Files+1 {
+		send(sock, reply{Err: fmt.Sprintf("a request with %d descriptors for %d files and the status", len(files), req.Files)})
+		return
+	}
+	fds := make([]uintptr, req.Files)
+	for i, fd := range files[:req.Files] {
+		fds[i] = uintptr(fd)
+	}
+	pidfd := -1
+	attr := &syscall.ProcAttr{
+		Dir:   req.Dir,
+		Env:   req.Env,
+		Files: fds,
+		Sys: &syscall.SysProcAttr{
+			Setsid:    req.Setsid,
+			Setpgid:   req.Setpgid,
+			Pgid:      req.Pgid,
+			Setctty:   req.Setctty,
+			Noctty:    req.Noctty,
+			Ctty:      req.Ctty,
+			Pdeathsig: syscall.Signal(req.Pdeathsig),
+			PidFD:     &pidfd,
+		},
+	}
+	// The reaper waits until the server has read the pid: a command that
+	// exits at once stays a zombie, and so keeps its pid, until then.
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	pid, err := syscall.ForkExec(req.Path, req.Args, attr)
+	if err != nil {
+		r := reply{Err: "cannot run " + req.Path}
+		if errno, ok := err.(syscall.Errno); ok {
+			r.Errno = int(errno)
+		} else {
+			r.Err += ": " + err.Error()
+		}
+		send(sock, r)
+		return
+	}
+	// Close-on-exec, as every descriptor of the zygote: no command gets
+	// another's status pipe.
+	status, err := unix.FcntlInt(uintptr(files[req.Files]), unix.F_DUPFD_CLOEXEC, 0)
+	if err == nil {
+		f := os.NewFile(uintptr(status), "status")
+		f.Write([]byte{StatusStarted})
+		z.status[pid] = f
+	}
+	send(sock, reply{}, pidfd)
+	unix.Close(pidfd)
+	var ack [1]byte
+	unix.Read(sock, ack[:])
+}
+
+// reap reaps the commands and the orphans the namespace gives the
+// zygote, and writes each command's wait status on its status pipe.
+func (z *zygote) reap(children <-chan os.Signal) {
+	for range children {
+		z.mu.Lock()
+		for {
+			var ws syscall.WaitStatus
+			pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || pid <= 0 {
+				break
+			}
+			if f := z.status[pid]; f != nil {
+				var b [4]byte
+				binary.NativeEndian.PutUint32(b[:], uint32(ws))
+				f.Write(b[:])
+				f.Close()
+				delete(z.status, pid)
+			}
+		}
+		z.mu.Unlock()
+	}
+}
+
+// dropCapabilities drops, on this thread (the one that forks the
+// commands), the capability the zygote mounted with: ambient and
+// inheritable, which could survive a command's exec, and unless it is
+// root of its user namespace (whose commands are root there, as root's
+// are outside) every other one.
+func dropCapabilities() error {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return err
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	for i := range data {
+		data[i].Inheritable = 0
+		if os.Getuid() != 0 {
+			data[i].Effective, data[i].Permitted = 0, 0
+		}
+	}
+	return unix.Capset(&hdr, &data[0])
+}
