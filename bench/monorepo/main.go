@@ -6,7 +6,8 @@
 // The tree is what a search in a large repository meets: many small
 // source files (Go, TypeScript, Python, Markdown) in packages a few
 // levels deep; a root .gitignore and per-package ones (build output,
-// logs, generated files, a negation); a node_modules directory of many
+// logs, generated files, a negation) and a .git/info/exclude (the tree
+// has a .git directory, without history); a node_modules directory of many
 // small files, ignored; a few large minified bundles whose text is one
 // very long line, searched; a few binary files, skipped. About 30% of the
 // bytes are ignored. The grep patterns of bench/search.sh,
@@ -37,7 +38,7 @@ func main() {
 		os.Exit(2)
 	}
 	stamp := filepath.Join(*dir, ".monorepo-stamp")
-	want := fmt.Sprintf("seed=%d size=%dMB\n", *seed, *sizeMB)
+	want := fmt.Sprintf("v2 seed=%d size=%dMB\n", *seed, *sizeMB)
 	if b, err := os.ReadFile(stamp); err == nil && string(b) == want {
 		fmt.Print(summary(*dir))
 		return
@@ -74,6 +75,10 @@ const (
 )
 
 func (g *gen) tree(total int64) {
+	// A repository (no history): git, ripgrep and fd all honour the
+	// ignore files of a tree with a .git, and .git/info/exclude too.
+	g.write(".git/HEAD", "ref: refs/heads/main\n")
+	g.write(".git/info/exclude", "*.bak\n")
 	g.write(".gitignore", "# build output and dependencies\nnode_modules/\n/build/\n*.log\n*.tmp\n!keep.tmp\ncoverage/\n")
 	g.write("README.md", g.text(".md", 3000))
 
@@ -150,6 +155,7 @@ func (g *gen) tree(total int64) {
 		if p%11 == 0 {
 			g.write(pkg+"/keep.tmp", g.text(".log", 2000)) // re-included by "!keep.tmp"
 			g.write(pkg+"/scratch.tmp", g.text(".log", 2000))
+			g.write(pkg+"/notes.bak", g.text(".log", 2000)) // excluded by .git/info/exclude
 		}
 	}
 }

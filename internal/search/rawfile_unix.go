@@ -19,12 +19,14 @@ type rawFile struct {
 	path string
 }
 
+const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
 // openRead opens path for reading. O_NONBLOCK makes opening a FIFO (an
 // entry replaced since it was listed) return at once instead of waiting
 // for a writer.
 func openRead(path string) (*rawFile, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		fd, err := syscall.Open(path, readFlags, 0)
 		if err == syscall.EINTR {
 			continue
 		}
