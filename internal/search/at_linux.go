@@ -16,7 +16,7 @@ import (
 // entries are opened by path).
 func openWalkRoot(root string) int {
 	for {
-		fd, err := syscall.Open(root, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		fd, err := sysOpen(root, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -29,7 +29,7 @@ func openWalkRoot(root string) int {
 
 func closeWalkRoot(fd int) {
 	if fd >= 0 {
-		syscall.Close(fd)
+		sysClose(fd)
 	}
 }
 
@@ -40,9 +40,9 @@ func openAt(at int, rel, path string, flags int) (int, error) {
 		var fd int
 		var err error
 		if at >= 0 && rel != "" {
-			fd, err = syscall.Openat(at, rel, flags, 0)
+			fd, err = sysOpenat(at, rel, flags)
 		} else {
-			fd, err = syscall.Open(path, flags, 0)
+			fd, err = sysOpen(path, flags)
 		}
 		if err == syscall.EINTR {
 			continue

@@ -26,7 +26,7 @@ const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | sy
 // for a writer.
 func openRead(path string) (*rawFile, error) {
 	for {
-		fd, err := syscall.Open(path, readFlags, 0)
+		fd, err := sysOpen(path, readFlags)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -44,7 +44,7 @@ func (f *rawFile) check(root *confine.Root) error { return root.CheckFD(f.fd, f.
 func (f *rawFile) stat() (regular bool, size int64, err error) {
 	var st syscall.Stat_t
 	for {
-		err = syscall.Fstat(f.fd, &st)
+		err = sysFstat(f.fd, &st)
 		if err != syscall.EINTR {
 			break
 		}
@@ -61,7 +61,7 @@ func (f *rawFile) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		n, err := syscall.Read(f.fd, p)
+		n, err := sysRead(f.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -98,7 +98,7 @@ func (f *rawFile) Close() error {
 	if f.fd < 0 {
 		return errors.New("file already closed")
 	}
-	err := syscall.Close(f.fd)
+	err := sysClose(f.fd)
 	f.fd = -1
 	return err
 }

@@ -22,13 +22,13 @@ func readDir(at int, rel, path string, buf []byte, root *confine.Root) ([]dirent
 	if err != nil {
 		return nil, err
 	}
-	defer syscall.Close(fd)
+	defer sysClose(fd)
 	if err := root.CheckFD(fd, path); err != nil { // changed since the check
 		return nil, err
 	}
 	var ents []dirent
 	for {
-		n, err := syscall.ReadDirent(fd, buf)
+		n, err := sysGetdents(fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}

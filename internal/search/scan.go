@@ -191,7 +191,8 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 	buf := s.buf
 	defer func() {
 		if len(buf) != len(s.buf) {
-			bigBufs.Put(&buf)
+			big := buf
+			bigBufs.Put(&big)
 		}
 	}()
 	n := 0        // valid bytes in buf
