@@ -92,7 +92,8 @@ type scanner struct {
 	pre prefilter
 
 	// Per-file state.
-	res       *fileResult
+	result    fileResult
+	res       *fileResult // &result while a file is scanned
 	lineNo    int64 // number of the line at the start of the buffer
 	lastOut   int64 // last line number added to res.hits
 	afterLeft int   // context lines still to add after the last match
@@ -150,7 +151,10 @@ func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
 
 // scanEntry searches the regular file a walk met.
 func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
-	var res fileResult
+	// The result is built in the scanner (already on the heap), so that it
+	// costs no allocation of its own.
+	s.result = fileResult{}
+	res := &s.result
 	f, err := openReadAt(e.at-1, e.Rel, e.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -158,30 +162,30 @@ func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
 		} else {
 			res.err = err
 		}
-		return res
+		return *res
 	}
 	defer f.Close()
 	if err := f.check(s.cfg.root); err != nil { // changed since the check
 		res.err = err
-		return res
+		return *res
 	}
 	regular, size, err := f.stat()
 	if err != nil {
 		res.err = err
-		return res
+		return *res
 	}
 	if !regular {
 		res.err = errors.New("not a regular file")
-		return res
+		return *res
 	}
-	s.res = &res
+	s.res = res
 	s.lineNo, s.lastOut, s.afterLeft, s.done = 1, 0, 0, false
 	s.ring = s.ring[:0]
 	if err := s.scan(ctx, f, size); err != nil {
 		res.err = err
 	}
 	s.res = nil
-	return res
+	return *res
 }
 
 func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {

@@ -354,6 +354,9 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ, at: w.at + 1}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
+				if run == nil {
+					run = make([]Entry, 0, min(batchSize, len(l.entries)-i))
+				}
 				run = append(run, ent)
 				if len(run) == batchSize {
 					if !w.flush(run) {
