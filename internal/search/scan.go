@@ -94,11 +94,11 @@ type scanner struct {
 	// Per-file state.
 	result    fileResult
 	res       *fileResult // &result while a file is scanned
-	lineNo    int64 // number of the line at the start of the buffer
-	lastOut   int64 // last line number added to res.hits
-	afterLeft int   // context lines still to add after the last match
-	ring      []hit // up to context lines before the buffer, oldest first
-	done      bool  // maxMatches reached
+	lineNo    int64       // number of the line at the start of the buffer
+	lastOut   int64       // last line number added to res.hits
+	afterLeft int         // context lines still to add after the last match
+	ring      []hit       // up to context lines before the buffer, oldest first
+	done      bool        // maxMatches reached
 }
 
 func newScanner(cfg *scanConfig) *scanner {
