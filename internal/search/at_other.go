@@ -4,8 +4,10 @@ package search
 
 // Elsewhere a walk opens what it meets by path.
 
-func openWalkRoot(string) int { return -1 }
+type walkRoot struct{}
 
-func closeWalkRoot(int) {}
+func openWalkRoot(string) *walkRoot { return nil }
 
-func openReadAt(_ int, _, path string) (*rawFile, error) { return openRead(path) }
+func closeWalkRoot(*walkRoot) {}
+
+func openReadAt(_ *walkRoot, _, path string) (*rawFile, error) { return openRead(path) }

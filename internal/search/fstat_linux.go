@@ -4,4 +4,4 @@ package search
 
 import "syscall"
 
-func sysFstat(fd int, st *syscall.Stat_t) error { return syscall.Fstat(fd, st) }
+func sysFstat(_ bool, fd int, st *syscall.Stat_t) error { return syscall.Fstat(fd, st) }

@@ -17,6 +17,7 @@ import (
 type rawFile struct {
 	fd   int
 	path string
+	raw  bool // make raw system calls (sys_linux.go)
 }
 
 const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY
@@ -26,7 +27,7 @@ const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | sy
 // for a writer.
 func openRead(path string) (*rawFile, error) {
 	for {
-		fd, err := sysOpen(path, readFlags)
+		fd, err := sysOpen(false, path, readFlags)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -44,7 +45,7 @@ func (f *rawFile) check(root *confine.Root) error { return root.CheckFD(f.fd, f.
 func (f *rawFile) stat() (regular bool, size int64, err error) {
 	var st syscall.Stat_t
 	for {
-		err = sysFstat(f.fd, &st)
+		err = sysFstat(f.raw, f.fd, &st)
 		if err != syscall.EINTR {
 			break
 		}
@@ -61,7 +62,7 @@ func (f *rawFile) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		n, err := sysRead(f.fd, p)
+		n, err := sysRead(f.raw, f.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -98,7 +99,7 @@ func (f *rawFile) Close() error {
 	if f.fd < 0 {
 		return errors.New("file already closed")
 	}
-	err := sysClose(f.fd)
+	err := sysClose(f.raw, f.fd)
 	f.fd = -1
 	return err
 }

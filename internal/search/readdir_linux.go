@@ -15,20 +15,21 @@ import (
 // does not report the type). It skips "." and "..". Like rawFile, it
 // spares the netpoller registration and finalizer of an *os.File.
 //
-// The directory is rel below the directory at (see openAt), whose path is
-// path.
-func readDir(at int, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
-	fd, err := openAt(at, rel, path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
+// The directory is rel below the walk's root wr (see openAt), whose path
+// is path.
+func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
+	fd, err := openAt(wr, rel, path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
-	defer sysClose(fd)
+	raw := wr != nil && wr.raw
+	defer sysClose(raw, fd)
 	if err := root.CheckFD(fd, path); err != nil { // changed since the check
 		return nil, err
 	}
 	var ents []dirent
 	for {
-		n, err := sysGetdents(fd, buf)
+		n, err := sysGetdents(raw, fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}

@@ -155,7 +155,7 @@ func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
 	// costs no allocation of its own.
 	s.result = fileResult{}
 	res := &s.result
-	f, err := openReadAt(e.at-1, e.Rel, e.Path)
+	f, err := openReadAt(e.root, e.Rel, e.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			res.gone = true

@@ -8,10 +8,10 @@ import (
 )
 
 // The system calls of a walk and of a file's scan (openat, fstat, read,
-// getdents64, close) are made raw, without telling the Go scheduler:
-// on files and directories they do not block for long (the page cache
-// answers, or a disk read), and announcing each one cost more than the
-// call. When a goroutine announces a system call, the runtime's monitor
+// getdents64, close) are made raw, without telling the Go scheduler,
+// when the tree lies on local file systems (localTree): there they do not
+// block for long (the page cache answers, or a disk read), and announcing
+// each one cost more than the call. When a goroutine announces a system call, the runtime's monitor
 // thread may hand its processor to another thread if the call has not
 // returned by its next tick (20 µs), and keeps ticking every 20 µs
 // while it does so; a grep makes five calls per file, so the monitor
@@ -19,14 +19,22 @@ import (
 // switches of a grep over Go's tree were its sleeps. A raw call keeps the
 // processor for its duration, as a computation would. What is opened is
 // never a FIFO or a device that could block (open with O_NONBLOCK, and
-// fstat before the first read).
+// fstat before the first read). On a network or FUSE file system a call
+// can block for as long as the server takes, and a raw call would then
+// hold up every garbage collection of the process (which waits for it),
+// so there the calls are announced as usual (raw false).
 
 // atCWD is AT_FDCWD: openat relative to the working directory.
 const atCWD = -100
 
-func sysOpen(path string, flags int) (int, error) { return sysOpenat(atCWD, path, flags) }
+func sysOpen(raw bool, path string, flags int) (int, error) {
+	return sysOpenat(raw, atCWD, path, flags)
+}
 
-func sysOpenat(at int, path string, flags int) (int, error) {
+func sysOpenat(raw bool, at int, path string, flags int) (int, error) {
+	if !raw {
+		return syscall.Openat(at, path, flags, 0)
+	}
 	p, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return -1, err
@@ -38,7 +46,10 @@ func sysOpenat(at int, path string, flags int) (int, error) {
 	return int(fd), nil
 }
 
-func sysRead(fd int, b []byte) (int, error) {
+func sysRead(raw bool, fd int, b []byte) (int, error) {
+	if !raw {
+		return syscall.Read(fd, b)
+	}
 	var p unsafe.Pointer
 	if len(b) > 0 {
 		p = unsafe.Pointer(&b[0])
@@ -50,7 +61,10 @@ func sysRead(fd int, b []byte) (int, error) {
 	return int(n), nil
 }
 
-func sysGetdents(fd int, b []byte) (int, error) {
+func sysGetdents(raw bool, fd int, b []byte) (int, error) {
+	if !raw {
+		return syscall.ReadDirent(fd, b)
+	}
 	n, _, errno := syscall.RawSyscall(syscall.SYS_GETDENTS64, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 	if errno != 0 {
 		return 0, errno
@@ -58,7 +72,10 @@ func sysGetdents(fd int, b []byte) (int, error) {
 	return int(n), nil
 }
 
-func sysClose(fd int) error {
+func sysClose(raw bool, fd int) error {
+	if !raw {
+		return syscall.Close(fd)
+	}
 	_, _, errno := syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(fd), 0, 0)
 	if errno != 0 {
 		return errno

@@ -6,10 +6,10 @@ import "syscall"
 
 // Elsewhere the system calls of a scan go through package syscall.
 
-func sysOpen(path string, flags int) (int, error) { return syscall.Open(path, flags, 0) }
+func sysOpen(_ bool, path string, flags int) (int, error) { return syscall.Open(path, flags, 0) }
 
-func sysRead(fd int, b []byte) (int, error) { return syscall.Read(fd, b) }
+func sysRead(_ bool, fd int, b []byte) (int, error) { return syscall.Read(fd, b) }
 
-func sysFstat(fd int, st *syscall.Stat_t) error { return syscall.Fstat(fd, st) }
+func sysFstat(_ bool, fd int, st *syscall.Stat_t) error { return syscall.Fstat(fd, st) }
 
-func sysClose(fd int) error { return syscall.Close(fd) }
+func sysClose(_ bool, fd int) error { return syscall.Close(fd) }

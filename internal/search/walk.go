@@ -25,9 +25,9 @@ type Entry struct {
 	// Err is set on a directory that could not be read; its contents are
 	// missing from the walk.
 	Err error
-	// at is a descriptor of the walk's root plus one (zero: none), to
-	// open Rel below it (openReadAt).
-	at int
+	// root, when set, is the walk's root, to open Rel below it
+	// (openReadAt).
+	root *walkRoot
 }
 
 // IsDir reports whether the entry is a directory (not a symlink to one).
@@ -81,10 +81,10 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	at := openWalkRoot(root)
-	defer closeWalkRoot(at)
+	wr := openWalkRoot(root)
+	defer closeWalkRoot(wr)
 	w := &walker[T]{
-		at:    at,
+		root:  wr,
 		ctx:   wctx,
 		opt:   opt,
 		work:  work,
@@ -151,7 +151,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 }
 
 type walker[T any] struct {
-	at   int // the root's descriptor, or -1
+	root *walkRoot // nil: entries are opened by path
 	ctx  context.Context
 	opt  WalkOptions
 	work func(context.Context, Entry) T
@@ -241,7 +241,7 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l := &listing{done: closedChan}
 	bufp := direntBufs.Get().(*[]byte)
-	des, err := readDir(w.at, rel, abs, *bufp, w.opt.Root)
+	des, err := readDir(w.root, rel, abs, *bufp, w.opt.Root)
 	direntBufs.Put(bufp)
 	if err != nil {
 		l.err = err
@@ -351,7 +351,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	fill()
 	var run []Entry // files waiting to be sent as one batch
 	for i, e := range l.entries {
-		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ, at: w.at + 1}
+		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ, root: w.root}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
 				if run == nil {
