@@ -153,9 +153,9 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 			return newScanner(cfg)
 		}
 	}
-	scan := func(ctx context.Context, path string) fileResult {
+	scan := func(ctx context.Context, e Entry) fileResult {
 		sc := getScanner()
-		r := sc.scanFile(ctx, path)
+		r := sc.scanEntry(ctx, e)
 		select {
 		case free <- sc:
 		default:
@@ -169,7 +169,7 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 		if held.Load() > maxHeld {
 			return fileResult{deferred: true}
 		}
-		r := scan(ctx, e.Path)
+		r := scan(ctx, e)
 		held.Add(r.size)
 		return r
 	}
@@ -184,14 +184,18 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 			return true
 		}
 		if r.deferred {
-			r = scan(ctx, e.Path)
+			r = scan(ctx, e)
 		} else {
 			defer held.Add(-r.size)
 		}
 		return g.file(base+e.Rel, r)
 	}
 	keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
-	if err := Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit); err != nil {
+	err := Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit)
+	for len(free) > 0 {
+		(<-free).release()
+	}
+	if err != nil {
 		return &stoppedError{err}
 	}
 	return rootErr
@@ -203,7 +207,9 @@ func (s *Searcher) grepFile(ctx context.Context, path, name string, glob *globFi
 	if !glob.match(name) {
 		return nil
 	}
-	r := newScanner(cfg).scanFile(ctx, path)
+	sc := newScanner(cfg)
+	r := sc.scanFile(ctx, path)
+	sc.release()
 	switch {
 	case ctx.Err() != nil:
 		return &stoppedError{ctx.Err()}

@@ -156,17 +156,17 @@ func naiveContext(re *regexp.Regexp, name string, data string, n int) string {
 // the previous read buffer, and after a match at a buffer's end.
 func TestGrepContextAcrossBuffers(t *testing.T) {
 	root := t.TempDir()
-	// Lines of 100 bytes: read buffers end after line k*maxBuffer/100.
+	// Lines of 100 bytes: read buffers end after line k*readBuffer/100.
 	const width = 100
 	edge := map[int]bool{}
 	for k, offsets := range [][]int{{0, 1, 5}, {-2}, {0, 3}} {
-		b := (k + 1) * maxBuffer / width // first line of a buffer
+		b := (k + 1) * readBuffer / width // first line of a buffer
 		for _, d := range offsets {
 			edge[b+d] = true
 		}
 	}
 	var b strings.Builder
-	for i := 0; b.Len() < 3*maxBuffer+width*100; i++ {
+	for i := 0; b.Len() < 3*readBuffer+width*100; i++ {
 		word := "line"
 		if edge[i] || i%1499 == 0 || i%7919 == 0 {
 			word = "needle"

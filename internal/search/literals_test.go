@@ -123,7 +123,7 @@ func TestMatcherPrefilterFindsAll(t *testing.T) {
 	// The multi-literal prefilter returns each occurrence in order.
 	var p prefilter
 	buf := []byte("xx foo yy bar foo zz baz")
-	p.reset([][]byte{[]byte("foo"), []byte("bar"), []byte("baz")}, buf)
+	p.reset(newFinders([][]byte{[]byte("foo"), []byte("bar"), []byte("baz")}), buf)
 	var got []int
 	for pos := 0; ; {
 		i := p.find(pos)

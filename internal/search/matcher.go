@@ -18,6 +18,8 @@ type Matcher struct {
 	// primary holds the strings of lits.Required[0], extra the others.
 	primary [][]byte
 	extra   [][][]byte
+	// finders look for the primary strings in a buffer.
+	finders []finder
 	// maxLit is the length of the longest primary string.
 	maxLit int
 }
@@ -57,6 +59,7 @@ func Compile(pattern string, opt MatchOptions) (*Matcher, error) {
 		}
 		if i == 0 {
 			m.primary = bs
+			m.finders = newFinders(bs)
 			for _, b := range bs {
 				m.maxLit = max(m.maxLit, len(b))
 			}
@@ -125,12 +128,12 @@ func containsAny(b []byte, set [][]byte) bool {
 // primary literals starts. It remembers, per literal, the next occurrence
 // found, so each literal's scan moves forward only once over a buffer.
 type prefilter struct {
-	lits [][]byte
+	lits []finder
 	next []int // per literal: next occurrence ≥ the last query, or -1 for none
 	buf  []byte
 }
 
-func (p *prefilter) reset(lits [][]byte, buf []byte) {
+func (p *prefilter) reset(lits []finder, buf []byte) {
 	p.lits, p.buf = lits, buf
 	p.next = p.next[:0]
 	for range lits {
@@ -141,20 +144,20 @@ func (p *prefilter) reset(lits [][]byte, buf []byte) {
 // find returns the first position ≥ from where a literal starts, or -1.
 func (p *prefilter) find(from int) int {
 	if len(p.lits) == 1 {
-		if i := bytes.Index(p.buf[from:], p.lits[0]); i >= 0 {
+		if i := p.lits[0].index(p.buf[from:]); i >= 0 {
 			return from + i
 		}
 		return -1
 	}
 	best := -1
-	for i, lit := range p.lits {
+	for i := range p.lits {
 		n := p.next[i]
 		if n == -1 {
 			continue
 		}
 		if n < from {
 			n = -1
-			if k := bytes.Index(p.buf[from:], lit); k >= 0 {
+			if k := p.lits[i].index(p.buf[from:]); k >= 0 {
 				n = from + k
 			}
 			p.next[i] = n

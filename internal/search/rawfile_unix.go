@@ -17,14 +17,17 @@ import (
 type rawFile struct {
 	fd   int
 	path string
+	raw  bool // make raw system calls (sys_linux.go)
 }
+
+const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // openRead opens path for reading. O_NONBLOCK makes opening a FIFO (an
 // entry replaced since it was listed) return at once instead of waiting
 // for a writer.
 func openRead(path string) (*rawFile, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		fd, err := sysOpen(false, path, readFlags)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -42,7 +45,7 @@ func (f *rawFile) check(root *confine.Root) error { return root.CheckFD(f.fd, f.
 func (f *rawFile) stat() (regular bool, size int64, err error) {
 	var st syscall.Stat_t
 	for {
-		err = syscall.Fstat(f.fd, &st)
+		err = sysFstat(f.raw, f.fd, &st)
 		if err != syscall.EINTR {
 			break
 		}
@@ -59,7 +62,7 @@ func (f *rawFile) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
-		n, err := syscall.Read(f.fd, p)
+		n, err := sysRead(f.raw, f.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -96,7 +99,7 @@ func (f *rawFile) Close() error {
 	if f.fd < 0 {
 		return errors.New("file already closed")
 	}
-	err := syscall.Close(f.fd)
+	err := sysClose(f.raw, f.fd)
 	f.fd = -1
 	return err
 }

@@ -14,25 +14,22 @@ import (
 // type bits without a stat per entry (an lstat only where the file system
 // does not report the type). It skips "." and "..". Like rawFile, it
 // spares the netpoller registration and finalizer of an *os.File.
-func readDir(path string, buf []byte, root *confine.Root) ([]dirent, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+//
+// The directory is rel below the walk's root wr (see openAt), whose path
+// is path.
+func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
+	fd, err := openAt(wr, rel, path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
-	defer syscall.Close(fd)
+	raw := wr != nil && wr.raw
+	defer sysClose(raw, fd)
 	if err := root.CheckFD(fd, path); err != nil { // changed since the check
 		return nil, err
 	}
 	var ents []dirent
 	for {
-		n, err := syscall.ReadDirent(fd, buf)
+		n, err := sysGetdents(raw, fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}

@@ -10,7 +10,7 @@ import (
 // entry's type from the file system's own listing where it has one
 // (getdirentries on macOS and the BSDs) and stats only where it does not.
 // It skips "." and "..". buf is not needed: package os keeps its own.
-func readDir(path string, _ []byte, root *confine.Root) ([]dirent, error) {
+func readDir(_ *walkRoot, _, path string, _ []byte, root *confine.Root) ([]dirent, error) {
 	f, err := openDir(path)
 	if err != nil {
 		return nil, err

@@ -7,18 +7,23 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/internal/confine"
 )
 
-// Buffer sizes of the file scanner. A file up to maxBuffer is read whole
-// with one read; a bigger one in maxBuffer chunks cut at line ends. A line
-// longer than maxBuffer is scanned in a streaming way (see longLine), so
-// memory stays bounded whatever the file.
+// Buffer sizes of the file scanner. A file is read in readBuffer chunks
+// cut at line ends: a buffer that stays in the CPU's cache while it is
+// scanned, and that is allocated once per scanner (a buffer sized to each
+// file cost more in zeroed pages than it saved in reads). A line longer
+// than the buffer grows it, up to maxBuffer; a line longer than maxBuffer
+// is scanned in a streaming way (see longLine), so memory stays bounded
+// whatever the file.
 const (
-	minBuffer = 64 << 10
-	maxBuffer = 4 << 20
+	minBuffer  = 64 << 10
+	readBuffer = 256 << 10
+	maxBuffer  = 4 << 20
 	// binarySniff is how much of the start of a file decides that it is
 	// binary (it holds a NUL byte).
 	binarySniff = 8 << 10
@@ -87,63 +92,113 @@ type scanner struct {
 	pre prefilter
 
 	// Per-file state.
-	res       *fileResult
-	lineNo    int64 // number of the line at the start of the buffer
-	lastOut   int64 // last line number added to res.hits
-	afterLeft int   // context lines still to add after the last match
-	ring      []hit // up to context lines before the buffer, oldest first
-	done      bool  // maxMatches reached
+	result    fileResult
+	res       *fileResult // &result while a file is scanned
+	lineNo    int64       // number of the line at the start of the buffer
+	lastOut   int64       // last line number added to res.hits
+	afterLeft int         // context lines still to add after the last match
+	ring      []hit       // up to context lines before the buffer, oldest first
+	done      bool        // maxMatches reached
 }
 
 func newScanner(cfg *scanConfig) *scanner {
 	return &scanner{cfg: cfg}
 }
 
+// scanBufs holds read buffers between searches.
+var scanBufs = sync.Pool{New: func() any {
+	b := make([]byte, readBuffer)
+	return &b
+}}
+
+// bigBufs holds the buffers that long lines needed, for the next one.
+var bigBufs sync.Pool
+
+// grow returns a buffer larger than buf, holding its first n bytes: large
+// enough for the rest of the file (rest bytes, 0 when not known) when
+// maxBuffer is, in one step, so that a long line costs one buffer, not a
+// series of doublings; a buffer kept from an earlier long line when it is
+// large enough.
+func grow(buf []byte, n int, rest int64) []byte {
+	want := 2 * len(buf)
+	for int64(want) <= rest && want < maxBuffer {
+		want *= 2
+	}
+	want = min(want, maxBuffer)
+	var big []byte
+	if p, ok := bigBufs.Get().(*[]byte); ok && len(*p) >= want {
+		big = *p
+	} else {
+		big = make([]byte, want)
+	}
+	copy(big, buf[:n])
+	return big
+}
+
+// release gives the scanner's buffer back for other searches; a buffer
+// grown for a long line is left to the garbage collector.
+func (s *scanner) release() {
+	if b := s.buf; len(b) == readBuffer {
+		scanBufs.Put(&b)
+	}
+	s.buf = nil
+}
+
 // scanFile searches the regular file at path.
 func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
-	var res fileResult
-	f, err := openRead(path)
+	return s.scanEntry(ctx, Entry{Path: path})
+}
+
+// scanEntry searches the regular file a walk met.
+func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
+	// The result is built in the scanner (already on the heap), so that it
+	// costs no allocation of its own.
+	s.result = fileResult{}
+	res := &s.result
+	f, err := openReadAt(e.root, e.Rel, e.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			res.gone = true
 		} else {
 			res.err = err
 		}
-		return res
+		return *res
 	}
 	defer f.Close()
 	if err := f.check(s.cfg.root); err != nil { // changed since the check
 		res.err = err
-		return res
+		return *res
 	}
 	regular, size, err := f.stat()
 	if err != nil {
 		res.err = err
-		return res
+		return *res
 	}
 	if !regular {
 		res.err = errors.New("not a regular file")
-		return res
+		return *res
 	}
-	s.res = &res
+	s.res = res
 	s.lineNo, s.lastOut, s.afterLeft, s.done = 1, 0, 0, false
 	s.ring = s.ring[:0]
 	if err := s.scan(ctx, f, size); err != nil {
 		res.err = err
 	}
 	s.res = nil
-	return res
+	return *res
 }
 
 func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
-	want := minBuffer
-	for int64(want) <= size && want < maxBuffer {
-		want *= 2
-	}
-	if len(s.buf) < want {
-		s.buf = make([]byte, want)
+	if s.buf == nil {
+		s.buf = *scanBufs.Get().(*[]byte)
 	}
 	buf := s.buf
+	defer func() {
+		if len(buf) != len(s.buf) {
+			big := buf
+			bigBufs.Put(&big)
+		}
+	}()
 	n := 0        // valid bytes in buf
 	var off int64 // file offset of buf[0]
 	eof := false  // everything up to off+n is all there is
@@ -177,8 +232,7 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 			nl := bytes.LastIndexByte(buf[:n], '\n')
 			if nl < 0 {
 				if len(buf) < maxBuffer {
-					buf = append(buf, make([]byte, len(buf))...)
-					s.buf = buf
+					buf = grow(buf, n, size-off)
 					continue
 				}
 				var err error
@@ -210,7 +264,7 @@ func (s *scanner) region(buf []byte, final bool) {
 	low := s.folded(buf)
 	usePre := len(m.primary) > 0
 	if usePre {
-		s.pre.reset(m.primary, low)
+		s.pre.reset(m.finders, low)
 	}
 	lineNo := s.lineNo
 	pos := 0

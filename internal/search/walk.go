@@ -25,6 +25,9 @@ type Entry struct {
 	// Err is set on a directory that could not be read; its contents are
 	// missing from the walk.
 	Err error
+	// root, when set, is the walk's root, to open Rel below it
+	// (openReadAt).
+	root *walkRoot
 }
 
 // IsDir reports whether the entry is a directory (not a symlink to one).
@@ -78,7 +81,10 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	wr := openWalkRoot(root)
+	defer closeWalkRoot(wr)
 	w := &walker[T]{
+		root:  wr,
 		ctx:   wctx,
 		opt:   opt,
 		work:  work,
@@ -145,6 +151,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 }
 
 type walker[T any] struct {
+	root *walkRoot // nil: entries are opened by path
 	ctx  context.Context
 	opt  WalkOptions
 	work func(context.Context, Entry) T
@@ -234,7 +241,7 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l := &listing{done: closedChan}
 	bufp := direntBufs.Get().(*[]byte)
-	des, err := readDir(abs, *bufp, w.opt.Root)
+	des, err := readDir(w.root, rel, abs, *bufp, w.opt.Root)
 	direntBufs.Put(bufp)
 	if err != nil {
 		l.err = err
@@ -344,9 +351,12 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	fill()
 	var run []Entry // files waiting to be sent as one batch
 	for i, e := range l.entries {
-		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ}
+		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ, root: w.root}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
+				if run == nil {
+					run = make([]Entry, 0, min(batchSize, len(l.entries)-i))
+				}
 				run = append(run, ent)
 				if len(run) == batchSize {
 					if !w.flush(run) {
