@@ -1,6 +1,6 @@
 // Command search-engine runs one grep or find of spillway's search engine
-// (internal/search) in the working directory and prints its text, as
-// `spillway grep` and `spillway find` do, without the rest of the CLI: no
+// (internal/search) in the working directory and prints the lines it
+// found, as `spillway grep` and `spillway find` would, without the rest of the CLI: no
 // config, no session, no shell. bench/search.sh times it beside the CLI,
 // to tell what the search costs from what starting a session costs.
 //
@@ -42,19 +42,24 @@ func main() {
 	s := search.New(search.Config{Cwd: cwd})
 	var text string
 	if os.Args[1] == "grep" {
-		r, err := s.Grep(context.Background(), search.GrepInput{Pattern: os.Args[2], Limit: 100000})
+		m, err := search.Compile(os.Args[2], search.MatchOptions{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		text = r.Text
+		r, err := s.Grep(context.Background(), search.Query{Matcher: m, Mode: search.ModeContent, Limit: 100000})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		text = r.Out.Text()
 	} else {
-		r, err := s.Find(context.Background(), search.FindInput{Pattern: os.Args[2], Limit: 100000})
+		r, err := s.Find(context.Background(), search.NameQuery{Glob: os.Args[2], Type: search.TypeAny, Limit: 100000})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		text = r.Text
+		text = r.Out.Text()
 	}
 	os.Stdout.WriteString(text + "\n")
 }
