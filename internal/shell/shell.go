@@ -117,7 +117,12 @@ type Wrapped struct {
 // methods are safe for concurrent use.
 type Runner struct {
 	cfg  Config
-	mark string // in every command's environment: finds what a job left behind
+	// mark is in every command's environment: it finds what a job left
+	// behind. It is made, and listed with the watcher process, by the
+	// first command, so a session that runs none (a CLI read or grep)
+	// starts no watcher and scans no process table when it ends.
+	markOnce sync.Once
+	mark     string
 
 	mu       sync.Mutex
 	closed   bool
@@ -148,14 +153,15 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Stderr == (output.Limits{}) {
 		cfg.Stderr = output.DefaultLimits
 	}
-	r := &Runner{cfg: cfg, mark: proc.NewMark(), calls: map[*job]struct{}{}, closing: make(chan struct{})}
+	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
 	return r
 }
 
-// markEnv adds the Runner's mark, if it has one, to a command's
+// markEnv adds the Runner's mark, made on first use, to a command's
 // environment.
 func (r *Runner) markEnv(env []string) []string {
+	r.markOnce.Do(func() { r.mark = proc.NewMark() })
 	if r.mark == "" {
 		return env
 	}
@@ -285,6 +291,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 		}
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
+	j.pid = j.procs.Pid()
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
@@ -333,7 +340,10 @@ func (r *Runner) Close() error {
 		wg.Go(func() { j.stop() })
 	}
 	wg.Wait()
-	proc.EndOrphans(r.mark, killGrace)
+	r.markOnce.Do(func() {}) // no mark is made after this
+	if r.mark != "" {
+		proc.EndOrphans(r.mark, killGrace)
+	}
 	return nil
 }
 
