@@ -20,19 +20,21 @@ import (
 //
 // So once a stream has brought floodAfter bytes, its pipe grows to
 // floodPipe, the poller lets go of it, and the reader takes what the pipe
-// holds with plain non-blocking reads, sleeping floodPause after a read
-// that leaves the pipe less than half full: the child then writes into
-// the pipe without waking anyone, and the reader takes it in a few large
-// reads a millisecond. A child that fills more than half the pipe in a
-// pause is read again at once, so it is not held back. After quietAfter
-// pauses that find the pipe empty, the reader goes back to the poller.
+// holds with plain non-blocking reads, sleeping floodPause whenever a read
+// finds less than floodLow: the child then writes into the pipe without
+// waking anyone, and the reader takes it in a few large reads a
+// millisecond. A child that writes floodLow while the reader handles what
+// it read is never paused for: it is read on at once, at the speed of the
+// pipeline, as before. After quietAfter pauses that find the pipe empty,
+// the reader goes back to the poller.
 //
 // The server's own end is never handed to the poller itself: a duplicate
 // of it is, and closing the duplicate is what takes the pipe out.
 const (
 	floodAfter = 1 << 20
 	floodPipe  = 1 << 20
-	floodRead  = floodPipe / 2
+	floodRead  = 128 << 10
+	floodLow   = 32 << 10
 	floodPause = time.Millisecond
 	quietAfter = 8
 	// lostPause is the pause of a reader that cannot go back to the
@@ -149,7 +151,7 @@ func (p *pipeReader) grow() bool {
 }
 
 // flood reads the pipe without the poller, pausing after each read that
-// leaves it less than half full, until the stream ends or is stopped
+// finds less than floodLow, until the stream ends or is stopped
 // (true) or the pipe stays empty for quietAfter pauses (false).
 func (p *pipeReader) flood(pause time.Duration) (end bool) {
 	bp := floodBuffers.Get().(*[]byte)
@@ -169,7 +171,7 @@ func (p *pipeReader) flood(pause time.Duration) (end bool) {
 		default:
 			p.take((*bp)[:n])
 			idle = 0
-			if n == len(*bp) {
+			if n >= floodLow {
 				continue
 			}
 		}
