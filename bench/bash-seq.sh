@@ -14,7 +14,11 @@
 # <= 64 MiB (it is about 20 MiB: a bounded window, a 100 MB spill file and
 # a ring of the stream's end, whatever the stream's size).
 #
-# Usage: bench/bash-seq.sh [N] [RUNS]     (from anywhere in the repository)
+# With BASE=<git revision> set, spillway as built at that revision is
+# timed too, as a third side in the same rotation: before and after in
+# one run.
+#
+# Usage: [BASE=rev] bench/bash-seq.sh [N] [RUNS]   (from anywhere in the repository)
 # Needs: go, python3, seq, tail.
 set -euo pipefail
 
@@ -28,6 +32,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "+ go build -o $work/spillway ./cmd/spillway"
 go build -o "$work/spillway" ./cmd/spillway
+if [ -n "${BASE:-}" ]; then
+	echo "+ git archive $BASE | tar -x -C $work/base && go build -o $work/spillway-base ./cmd/spillway"
+	mkdir "$work/base"
+	git archive "$BASE" | tar -x -C "$work/base"
+	(cd "$work/base" && go build -o "$work/spillway-base" ./cmd/spillway)
+fi
 
 # The CLI spills into $TMPDIR/spillway-<uid>/cli/: keep that out of the
 # real temp directory, and drop it between runs.
@@ -35,16 +45,18 @@ export TMPDIR=$work/tmp
 mkdir -p "$TMPDIR"
 
 echo "spillway $(git describe --always --dirty 2>/dev/null || echo '?'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$N" "$RUNS" "$work" <<'PY'
+python3 - "$N" "$RUNS" "$work" "${BASE:-}" <<'PY'
 import os, shlex, shutil, statistics, sys, time
 
-n, runs, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+n, runs, work, base = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 spw = os.path.join(work, "spillway")
 tmp = os.environ["TMPDIR"]
 sides = {
     "pipe": ["sh", "-c", f"seq 1 {n} | tail -c 51200 >/dev/null"],
     "spillway": [spw, "bash", f"seq 1 {n}"],
 }
+if base:
+    sides["base"] = [os.path.join(work, "spillway-base"), "bash", f"seq 1 {n}"]
 for name, cmd in sides.items():
     print(f"{name + ':':10} {shlex.join(cmd)}")
 print()
@@ -67,14 +79,21 @@ def run(name):
         shutil.rmtree(os.path.join(tmp, d), ignore_errors=True)
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
-res = {"pipe": [], "spillway": []}
+res = {name: [] for name in sides}
+names = list(sides)
 for i in range(runs):
-    order = ["pipe", "spillway"] if i % 2 == 0 else ["spillway", "pipe"]
+    order = names[i % len(names):] + names[:i % len(names)]
+    if i % 2:
+        order.reverse()
     for name in order:
         res[name].append(run(name))
-    p, s = res["pipe"][-1], res["spillway"][-1]
-    print(f"  run {i+1}: pipe {p[0]:6.3f}s cpu {p[1]:5.2f}s   spillway {s[0]:6.3f}s cpu {s[1]:5.2f}s"
-          f"   ratio wall {s[0]/p[0]:.2f} cpu {s[1]/p[1]:.2f}   spillway RSS {s[2]/1024:.1f} MiB", flush=True)
+    p = res["pipe"][-1]
+    line = f"  run {i+1}: pipe {p[0]:6.3f}s cpu {p[1]:5.2f}s"
+    for name in names[1:]:
+        s = res[name][-1]
+        line += (f"   {name} {s[0]:6.3f}s cpu {s[1]:5.2f}s (x{s[0]/p[0]:.2f}, x{s[1]/p[1]:.2f})"
+                 f" RSS {s[2]/1024:.1f} MiB")
+    print(line, flush=True)
 
 print("\nwhat spillway printed (last 3 lines):")
 with open(os.path.join(work, "spillway.out")) as f:
@@ -92,6 +111,9 @@ cpu = med("spillway", 1) / med("pipe", 1)
 rss = max(r[2] for r in res["spillway"]) / 1024
 print(f"ratio:     wall {wall:.2f} (best {best('spillway', 0)/best('pipe', 0):.2f}), "
       f"cpu {cpu:.2f} (best {best('spillway', 1)/best('pipe', 1):.2f})   target <= 1.2 each")
+if base:
+    print(f"base:      ratio wall {med('base', 0) / med('pipe', 0):.2f}, cpu {med('base', 1) / med('pipe', 1):.2f}"
+          f"   peak RSS max {max(r[2] for r in res['base']) / 1024:.1f} MiB   ({base})")
 print(f"peak RSS:  max {rss:.1f} MiB   target <= 64 MiB")
 miss = [m for m, bad in [(f"wall ratio {wall:.2f} > 1.2", wall > 1.2),
                          (f"cpu ratio {cpu:.2f} > 1.2", cpu > 1.2),
