@@ -132,8 +132,11 @@ func (p *pipeReader) quiet(w *os.File) (end bool) {
 		if err != nil {
 			return true
 		}
-		if got >= floodAfter && p.grow() {
-			return false
+		if got >= floodAfter {
+			if p.grow() {
+				return false
+			}
+			got = 0 // refused: asked again after the next floodAfter
 		}
 	}
 }
@@ -141,7 +144,7 @@ func (p *pipeReader) quiet(w *os.File) (end bool) {
 // grow makes the pipe hold floodPipe bytes, and reports whether it does.
 // The kernel refuses for a user whose pipes already hold their share of
 // memory (/proc/sys/fs/pipe-user-pages-soft): the stream is then read in
-// the poller as before, so one flood never starves the pipes of others.
+// the poller as before, so floods never starve the pipes of others.
 func (p *pipeReader) grow() bool {
 	if !p.grown {
 		n, err := unix.FcntlInt(uintptr(p.fd), unix.F_SETPIPE_SZ, floodPipe)
