@@ -1,130 +1,126 @@
 #!/usr/bin/env bash
 # bench/bash-seq.sh — spillway bash on 1.4 GB of output against a bare pipe.
 #
-# In one run, times
-#   spillway bash 'seq 1 N'                   (N = 150000000: 1.4 GB of output)
-#   seq 1 N | tail -c 51200 > /dev/null       (the reference: a pipe that keeps 50 KB)
-# RUNS times each, alternating, and prints the best and median wall times,
-# their ratio, the CPU time each took (steadier than wall time on a busy
-# machine), and spillway's peak RSS (from /usr/bin/time -v).
-# Targets (issue 2): ratio <= 1.5, peak RSS <= 64 MiB.
+# In one run, alternating (A B B A A B …, so that load hits both alike):
 #
-# Usage: bench/bash-seq.sh [N] [RUNS]     (from anywhere in the repository)
-# Needs: go, seq, tail, and GNU time (Debian package `time`; installed if missing).
+#   spillway bash 'seq 1 N'                   (N = 150000000: 1.4 GB of output)
+#   sh -c 'seq 1 N | tail -c 51200 >/dev/null' (the reference: a pipe that keeps 50 KB)
+#
+# For every run it prints the wall time, the CPU time (user + system, of
+# the process and every child it waited for: spillway, bash and seq on
+# one side, sh, seq and tail on the other, from wait4's rusage) and the
+# peak RSS, then the medians, the best runs and the ratios of the medians.
+# Targets: wall <= 1.2x and CPU <= 1.2x the pipe, spillway's peak RSS
+# <= 64 MiB (it is about 20 MiB: a bounded window, a 100 MB spill file and
+# a ring of the stream's end, whatever the stream's size).
+#
+# With BASE=<git revision> set, spillway as built at that revision is
+# timed too, as a third side in the same rotation: before and after in
+# one run.
+#
+# Usage: [BASE=rev] bench/bash-seq.sh [N] [RUNS]   (from anywhere in the repository)
+# Needs: go, python3, seq, tail.
 set -euo pipefail
 
 N=${1:-150000000}
-RUNS=${2:-5}
-TARGET_RATIO=1.5
-TARGET_RSS_KB=$((64 * 1024))
+RUNS=${2:-7}
 
 cd "$(dirname "$0")/.."
-
-if [ ! -x /usr/bin/time ]; then
-	echo "installing GNU time (Debian package time)…" >&2
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -qq time >/dev/null
-	else
-		sudo apt-get install -y -qq time >/dev/null
-	fi
-fi
+command -v python3 >/dev/null || { echo "bench/bash-seq.sh needs python3" >&2; exit 2; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin=$work/spillway
-echo "building spillway…" >&2
-go build -o "$bin" ./cmd/spillway
+echo "+ go build -o $work/spillway ./cmd/spillway"
+go build -o "$work/spillway" ./cmd/spillway
+if [ -n "${BASE:-}" ]; then
+	echo "+ git archive $BASE | tar -x -C $work/base && go build -o $work/spillway-base ./cmd/spillway"
+	mkdir "$work/base"
+	git archive "$BASE" | tar -x -C "$work/base"
+	(cd "$work/base" && go build -o "$work/spillway-base" ./cmd/spillway)
+fi
 
 # The CLI spills into $TMPDIR/spillway-<uid>/cli/: keep that out of the
-# real temp directory, and drop it when done.
+# real temp directory, and drop it between runs.
 export TMPDIR=$work/tmp
 mkdir -p "$TMPDIR"
 
-now() { date +%s%N; }
+echo "spillway $(git describe --always --dirty 2>/dev/null || echo '?'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$N" "$RUNS" "$work" "${BASE:-}" <<'PY'
+import os, shlex, shutil, statistics, sys, time
 
-# calc EXPR: floating-point arithmetic.
-calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
-
-# run_ref: "seconds cpu_seconds" for the reference pipe (CPU time of seq
-# and tail, user + system).
-run_ref() {
-	local t0 t1
-	t0=$(now)
-	/usr/bin/time -f "%U %S" -o "$work/reftime.txt" sh -c "seq 1 $N | tail -c 51200 >/dev/null"
-	t1=$(now)
-	echo "$(calc "($t1 - $t0) / 1000000000") $(awk '{print $1 + $2}' "$work/reftime.txt")"
+n, runs, work, base = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+spw = os.path.join(work, "spillway")
+tmp = os.environ["TMPDIR"]
+sides = {
+    "pipe": ["sh", "-c", f"seq 1 {n} | tail -c 51200 >/dev/null"],
+    "spillway": [spw, "bash", f"seq 1 {n}"],
 }
+if base:
+    sides["base"] = [os.path.join(work, "spillway-base"), "bash", f"seq 1 {n}"]
+for name, cmd in sides.items():
+    print(f"{name + ':':10} {shlex.join(cmd)}")
+print()
 
-# run_spillway: "seconds max_rss_kb cpu_seconds" for spillway bash (CPU time
-# of spillway, bash and seq); its text goes to $work/out.txt, time's report
-# to $work/time.txt.
-run_spillway() {
-	local t0 t1 rc=0
-	t0=$(now)
-	/usr/bin/time -v -o "$work/time.txt" "$bin" bash "seq 1 $N" >"$work/out.txt" 2>"$work/err.txt" || rc=$?
-	t1=$(now)
-	if [ "$rc" -ne 0 ]; then
-		echo "spillway bash failed (exit $rc):" >&2
-		cat "$work/err.txt" "$work/out.txt" >&2
-		exit 1
-	fi
-	local rss cpu
-	rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$work/time.txt")
-	# Clean up before reporting: nothing may overlap the next timed run.
-	rm -rf "${TMPDIR:?}"/spillway-*
-	echo "$(calc "($t1 - $t0) / 1000000000") $rss $cpu"
-}
+def run(name):
+    """Wall seconds, CPU seconds (user + sys, waited-for children
+    included) and peak RSS (KiB) of one run."""
+    out = os.open(os.path.join(work, f"{name}.out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    cmd = sides[name]
+    t0 = time.perf_counter()
+    pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=[
+        (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, out, 2)])
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    os.close(out)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{shlex.join(cmd)} failed:\n" + open(os.path.join(work, f"{name}.out")).read())
+    # Nothing may overlap the next timed run: the spill file goes now.
+    for d in os.listdir(tmp):
+        shutil.rmtree(os.path.join(tmp, d), ignore_errors=True)
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
 
-# stats: "best median" of the numbers on stdin.
-stats() {
-	sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.3f %.3f\n", a[1], m}'
-}
+res = {name: [] for name in sides}
+names = list(sides)
+for i in range(runs):
+    order = names[i % len(names):] + names[:i % len(names)]
+    if i % 2:
+        order.reverse()
+    for name in order:
+        res[name].append(run(name))
+    p = res["pipe"][-1]
+    line = f"  run {i+1}: pipe {p[0]:6.3f}s cpu {p[1]:5.2f}s"
+    for name in names[1:]:
+        s = res[name][-1]
+        line += (f"   {name} {s[0]:6.3f}s cpu {s[1]:5.2f}s (x{s[0]/p[0]:.2f}, x{s[1]/p[1]:.2f})"
+                 f" RSS {s[2]/1024:.1f} MiB")
+    print(line, flush=True)
 
-echo "seq 1 $N: $RUNS runs each, alternating ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-ref_times=() sw_times=() sw_rss=() ref_cpu=() sw_cpu=()
-for i in $(seq 1 "$RUNS"); do
-	if [ $((i % 2)) -eq 1 ]; then
-		read -r r rc < <(run_ref)
-		read -r s m sc < <(run_spillway)
-	else
-		read -r s m sc < <(run_spillway)
-		read -r r rc < <(run_ref)
-	fi
-	ref_times+=("$r") sw_times+=("$s") sw_rss+=("$m") ref_cpu+=("$rc") sw_cpu+=("$sc")
-	printf "  run %d: pipe %6.3fs (cpu %5.2fs)   spillway %6.3fs (cpu %5.2fs)   ratio %.2f   spillway peak RSS %.1f MiB\n" \
-		"$i" "$r" "$rc" "$s" "$sc" "$(calc "$s / $r")" "$(calc "$m / 1024")"
-done
+print("\nwhat spillway printed (last 3 lines):")
+with open(os.path.join(work, "spillway.out")) as f:
+    for line in f.read().splitlines()[-3:]:
+        print("  " + line[:200])
+print()
 
-read -r ref_best ref_med < <(printf '%s\n' "${ref_times[@]}" | stats)
-read -r sw_best sw_med < <(printf '%s\n' "${sw_times[@]}" | stats)
-read -r rss_best rss_med < <(printf '%s\n' "${sw_rss[@]}" | stats)
-rss_max=$(printf '%s\n' "${sw_rss[@]}" | sort -n | tail -1)
-read -r rcpu_best rcpu_med < <(printf '%s\n' "${ref_cpu[@]}" | stats)
-read -r scpu_best scpu_med < <(printf '%s\n' "${sw_cpu[@]}" | stats)
-ratio_best=$(calc "$sw_best / $ref_best")
-ratio_med=$(calc "$sw_med / $ref_med")
-
-echo
-echo "what spillway printed (last 3 lines):"
-tail -n 3 "$work/out.txt" | cut -c1-200 | sed 's/^/  /'
-echo
-printf "pipe:      best %.3fs  median %.3fs\n" "$ref_best" "$ref_med"
-printf "spillway:  best %.3fs  median %.3fs\n" "$sw_best" "$sw_med"
-printf "ratio:     best %.2f   median %.2f   (target <= %s)\n" "$ratio_best" "$ratio_med" "$TARGET_RATIO"
-printf "CPU time:  pipe best %.2fs median %.2fs; spillway (with bash and seq) best %.2fs median %.2fs; ratio of medians %.2f\n" \
-	"$rcpu_best" "$rcpu_med" "$scpu_best" "$scpu_med" "$(calc "$scpu_med / $rcpu_med")"
-printf "peak RSS:  median %.1f MiB, max %.1f MiB   (target <= 64 MiB)\n" \
-	"$(calc "$rss_med / 1024")" "$(calc "$rss_max / 1024")"
-
-ok=1
-if awk "BEGIN { exit !($ratio_med > $TARGET_RATIO) }"; then
-	echo "MISS: median ratio $ratio_med > $TARGET_RATIO"
-	ok=0
-fi
-if [ "$rss_max" -gt "$TARGET_RSS_KB" ]; then
-	echo "MISS: peak RSS ${rss_max} KiB > ${TARGET_RSS_KB} KiB"
-	ok=0
-fi
-[ "$ok" -eq 1 ] && echo "OK: both targets met"
-exit $((1 - ok))
+med = lambda name, k: statistics.median(r[k] for r in res[name])
+best = lambda name, k: min(r[k] for r in res[name])
+for name in sides:
+    print(f"{name + ':':10} wall median {med(name, 0):.3f}s best {best(name, 0):.3f}s   "
+          f"cpu median {med(name, 1):.2f}s best {best(name, 1):.2f}s   peak RSS median {med(name, 2)/1024:.1f} MiB")
+wall = med("spillway", 0) / med("pipe", 0)
+cpu = med("spillway", 1) / med("pipe", 1)
+rss = max(r[2] for r in res["spillway"]) / 1024
+print(f"ratio:     wall {wall:.2f} (best {best('spillway', 0)/best('pipe', 0):.2f}), "
+      f"cpu {cpu:.2f} (best {best('spillway', 1)/best('pipe', 1):.2f})   target <= 1.2 each")
+if base:
+    print(f"base:      ratio wall {med('base', 0) / med('pipe', 0):.2f}, cpu {med('base', 1) / med('pipe', 1):.2f}"
+          f"   peak RSS max {max(r[2] for r in res['base']) / 1024:.1f} MiB   ({base})")
+print(f"peak RSS:  max {rss:.1f} MiB   target <= 64 MiB")
+miss = [m for m, bad in [(f"wall ratio {wall:.2f} > 1.2", wall > 1.2),
+                         (f"cpu ratio {cpu:.2f} > 1.2", cpu > 1.2),
+                         (f"peak RSS {rss:.1f} MiB > 64 MiB", rss > 64)] if bad]
+for m in miss:
+    print("MISS: " + m)
+if not miss:
+    print("OK: every target met")
+sys.exit(1 if miss else 0)
+PY

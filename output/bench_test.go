@@ -37,6 +37,7 @@ func BenchmarkPipeline(b *testing.B) {
 		data  []byte
 		chunk int
 	}{
+		{"seq/128KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 128 << 10}, // a flood's reads
 		{"seq/64KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 64 << 10},
 		{"seq/32KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 32 << 10},
 		{"seq/tail", Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 50 << 10}, seqBlock(1_000_000, 4<<20), 64 << 10},

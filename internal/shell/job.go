@@ -111,9 +111,10 @@ type job struct {
 type stream struct {
 	label  string
 	r      *os.File
-	ino    uint64 // the pipe's inode, to find the processes that hold it
-	tty    string // or the terminal's slave ("/dev/pts/N"), for the same
-	closed bool   // r is closed (guarded by the job's pipeMu)
+	ino    uint64   // the pipe's inode, to find the processes that hold it
+	tty    string   // or the terminal's slave ("/dev/pts/N"), for the same
+	closed bool     // r is closed (guarded by the job's pipeMu)
+	stop   readStop // cutOff stops the reader with it
 
 	mu   sync.Mutex
 	pipe *output.Pipeline
@@ -134,13 +135,10 @@ func newJob(in Input) *job {
 	return j
 }
 
-// readBuffers are the buffers of the reader goroutines.
-var readBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
-
 // newStream makes a pipe whose read end feeds pipe; the caller passes the
 // write end to the child and closes it.
 func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
-	r, w, err := os.Pipe()
+	r, w, err := makePipe()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,20 +152,9 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 // read copies the pipe into the pipeline until every writer has closed it
 // (or cutOff stops it), then closes the pipeline.
 func (j *job) read(s *stream) {
-	bp := readBuffers.Get().(*[]byte)
-	buf := *bp
-	for {
-		n, err := s.r.Read(buf)
-		if n > 0 {
-			j.take(s, buf[:n])
-		}
-		// A terminal's master reads EIO once no process holds the slave:
-		// its end of file.
-		if err != nil {
-			break
-		}
-	}
-	readBuffers.Put(bp)
+	// A terminal's master reads EIO once no process holds the slave:
+	// its end of file.
+	s.drainStream(func(b []byte) { j.take(s, b) })
 	if j.term != nil {
 		j.term.Close()
 	}

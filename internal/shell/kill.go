@@ -81,7 +81,7 @@ func (j *job) waitGone(d time.Duration) bool {
 // cutOff makes the readers stop at once, whoever still holds the pipes.
 func (j *job) cutOff() {
 	for _, s := range j.streams() {
-		s.r.SetReadDeadline(time.Now())
+		s.stop.stop()
 	}
 }
 
