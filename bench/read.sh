@@ -84,7 +84,7 @@ rss_mib=$(awk -v k="$rss_kb" 'BEGIN {printf "%.1f", k/1024}')
 rss_ok=$(awk -v k="$rss_kb" 'BEGIN {print (k <= 64*1024) ? "ok" : "MISSED"}')
 echo "spillway peak RSS (/usr/bin/time -v): $rss_mib MiB   ≤ 64 MiB: $rss_ok"
 
-page=$(SPILLWAY_BENCH_READ_FILE="$FILE" go test -count=1 -run '^TestBenchSecondPage$' -v ./files/ | grep -E '^(first page|second page|later pages)')
+page=$(SPILLWAY_BENCH_READ_FILE="$FILE" go test -count=1 -run '^TestBenchSecondPage$' -v ./internal/files/ | grep -E '^(first page|second page|later pages)')
 echo "$page"
 second_ms=$(echo "$page" | awk '/^second page:/ {print $3}')
 page_ok=$(awk -v m="$second_ms" 'BEGIN {print (m <= 50) ? "ok" : "MISSED"}')
