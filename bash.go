@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -255,7 +254,7 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
-	res, err := t.shell.Run(ctx, in.impl())
+	res, err := t.shell.Run(ctx, in.command())
 	if err != nil {
 		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)
 		return Result[BashDetails]{}, clipError(bashError(err), inputs...)
@@ -270,7 +269,7 @@ func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (Result[BashDe
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
-	res, err := t.shell.Check(ctx, shell.CheckInput(in))
+	res, err := t.shell.Check(ctx, in.look())
 	if err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
@@ -284,7 +283,7 @@ func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (Result[BashDeta
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
-	res, err := t.shell.Kill(ctx, shell.KillInput(in))
+	res, err := t.shell.Kill(ctx, in.PID)
 	if err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}

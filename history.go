@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // HistoryInput is a call of the history tool: without ID, a listing of
@@ -133,8 +134,10 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 		return Result[HistoryDetails]{}, err
 	}
 	if in.ID != 0 {
-		res, err := t.shell.Render(shell.RenderInput{ID: in.ID, Stream: in.Stream, Strategy: in.Strategy,
-			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Offset: in.Offset, Pattern: in.Pattern})
+		res, err := t.shell.Render(shell.Selection{
+			ID: in.ID, Stream: in.Stream, Strategy: output.Strategy(in.Strategy),
+			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Offset: in.Offset, Pattern: in.Pattern,
+		})
 		if err != nil {
 			return Result[HistoryDetails]{}, toolError("history", err)
 		}
@@ -142,10 +145,8 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 		d := HistoryDetails{Shown: &r.Details}
 		return Result[HistoryDetails]{Text: t.finish(r.Text, &d.Tokens, func() any { return d }), Details: d, IsError: r.IsError}, nil
 	}
-	records := t.shell.History(shell.HistoryFilter{Session: in.Session, Status: in.Status, Limit: in.Limit})
-	sessions := t.shell.Sessions()
-	d := HistoryDetails{Records: newHistoryRecords(records), Sessions: newSessionInfos(sessions)}
-	text := shell.ListText(records, sessions)
+	d := HistoryDetails{Records: historyRecords(t.shell.History(), in), Sessions: sessionInfos(t.shell.Sessions())}
+	text := historyText(d.Records, d.Sessions)
 	return Result[HistoryDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }
 

@@ -3,8 +3,6 @@ package spillway
 import (
 	"context"
 	"time"
-
-	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // WriteStdinInput is what WriteStdin sends to a running job, and how
@@ -56,7 +54,7 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
-	res, err := t.shell.Write(ctx, shell.WriteInput(in))
+	res, err := t.shell.Write(ctx, in.send())
 	if err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
@@ -105,8 +103,7 @@ func (t *Toolset) Jobs(ctx context.Context) (Result[JobsDetails], error) {
 	if err := t.open(); err != nil {
 		return Result[JobsDetails]{}, err
 	}
-	jobs := t.shell.Jobs()
-	d := JobsDetails{Jobs: newJobInfos(jobs)}
-	text := shell.JobsText(jobs)
+	d := JobsDetails{Jobs: jobInfos(t.shell.Jobs())}
+	text := jobsText(d.Jobs)
 	return Result[JobsDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }

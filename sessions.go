@@ -20,4 +20,4 @@ type SessionInfo struct {
 // Sessions lists the toolset's named bash sessions, by name. A session is
 // made by the first bash call that names it (BashInput.Session) and ends
 // with the toolset.
-func (t *Toolset) Sessions() []SessionInfo { return newSessionInfos(t.shell.Sessions()) }
+func (t *Toolset) Sessions() []SessionInfo { return sessionInfos(t.shell.Sessions()) }

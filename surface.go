@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/surface"
 )
 
@@ -18,7 +17,7 @@ func (t *Toolset) peerJSON(text string, details any, content []render.Field) (st
 // commandOf is the command line of the recorded call id, "" when it is
 // no longer recorded.
 func (t *Toolset) commandOf(id int) string {
-	for _, rec := range newHistoryRecords(t.shell.History(shell.HistoryFilter{})) {
+	for _, rec := range t.shell.History() {
 		if rec.ID == id {
 			return strings.Join(append([]string{rec.Command}, rec.Args...), " ")
 		}

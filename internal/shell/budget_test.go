@@ -40,7 +40,7 @@ func checkBothStreams(t *testing.T, cmd, last string) {
 	cfg.Spill = store
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Input{Command: cmd})
+	res, err := r.Run(context.Background(), Command{Command: cmd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 	cfg.Spill = store
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Input{Command: wide + "; echo warning >&2"})
+	res, err := r.Run(context.Background(), Command{Command: wide + "; echo warning >&2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 		t.Errorf("stderr is not shown whole")
 	}
 	// stdout keeps nearly the whole budget: far more than half of it.
-	if out := res.Details.Stdout.Truncation.OutputBytes; out < 45_000 {
+	if out := res.Stdout.Truncation.OutputBytes; out < 45_000 {
 		t.Errorf("stdout shows %d bytes; it should get stderr's unused share", out)
 	}
 }
@@ -118,12 +118,12 @@ func TestResultBudgetZeroKeepsStreamLimits(t *testing.T) {
 	cfg.ResultBudget = 0
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Input{Command: wide + "; " + wide + " >&2"})
+	res, err := r.Run(context.Background(), Command{Command: wide + "; " + wide + " >&2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Details.Stdout.Truncation.OutputBytes+res.Details.Stderr.Truncation.OutputBytes < 100_000 {
-		t.Errorf("without a budget both streams should show about 50 KB: %+v", res.Details)
+	if res.Stdout.Truncation.OutputBytes+res.Stderr.Truncation.OutputBytes < 100_000 {
+		t.Errorf("without a budget both streams should show about 50 KB: %+v", res.Job)
 	}
 }
 

@@ -60,9 +60,9 @@ func (f *flights) land(key string) {
 }
 
 // cacheable reports whether the policy lists the command.
-func (r *Runner) cacheable(in Input) bool {
+func (r *Runner) cacheable(in Command) bool {
 	list := r.cfg.CacheCommands
-	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground {
+	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.Background {
 		return false
 	}
 	cmd := strings.Join(strings.Fields(in.Command), " ")
@@ -107,17 +107,17 @@ func cacheKey(pl *plan) string {
 
 // fromCache answers a call from a fresh recorded result with the same
 // key, cut with the call's limits; ok is false when there is none.
-func (r *Runner) fromCache(in Input, key string) (Result, bool) {
+func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
 	ttl := r.cfg.CacheTTL
 	h := &r.history
 	h.mu.Lock()
-	var src *Record
+	var src *record
 	for i := len(h.records) - 1; i >= 0; i-- {
 		rec := h.records[i]
-		if rec.key != key || rec.Running || rec.Cached || *rec.ExitCode != 0 {
+		if rec.key != key || rec.Running() || rec.CachedFrom != 0 || rec.Exit.Code != 0 {
 			continue
 		}
-		if time.Since(rec.Start.Add(time.Duration(rec.DurationMS)*time.Millisecond)) > ttl {
+		if time.Since(rec.Start.Add(rec.Elapsed)) > ttl {
 			break // older ones are older still
 		}
 		if wholeData(rec.data) {
@@ -127,30 +127,29 @@ func (r *Runner) fromCache(in Input, key string) (Result, bool) {
 	}
 	if src == nil {
 		h.mu.Unlock()
-		return Result{}, false
+		return Outcome{}, false
 	}
 	src.data.refs++
 	snap := *src
 	h.mu.Unlock()
 
-	ended := snap.Start.Add(time.Duration(snap.DurationMS) * time.Millisecond)
+	ended := snap.Start.Add(snap.Elapsed)
 	age := time.Since(ended)
 	res, ok := r.replay(in, snap)
 	if !ok {
 		h.mu.Lock()
 		h.release(snap.data)
 		h.mu.Unlock()
-		return Result{}, false
+		return Outcome{}, false
 	}
-	rec := &Record{
-		Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session, Cwd: snap.Cwd, Start: time.Now(),
-		ExitCode: snap.ExitCode, Cached: true, CachedFrom: snap.ID, Stdout: snap.Stdout, Stderr: snap.Stderr,
-		Merged: snap.Merged, data: snap.data, status: snap.status,
+	rec := &record{
+		Record: Record{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session, Cwd: snap.Cwd, Start: time.Now(),
+			Exit: snap.Exit, CachedFrom: snap.ID, Stdout: snap.Stdout, Stderr: snap.Stderr, Merged: snap.Merged},
+		data: snap.data, status: snap.status,
 	}
 	h.add(rec)
-	res.Details.HistoryID = rec.ID
-	res.Details.Cached = true
-	res.Details.CacheAgeMS = age.Milliseconds()
+	res.HistoryID = rec.ID
+	res.Cached, res.CacheAge = true, age
 	res.Text += fmt.Sprintf("\n[cached: the result of call #%d, which ended %s ago (same command, directory and environment); not run again]",
 		snap.ID, age.Round(time.Millisecond))
 	return res, true
@@ -169,7 +168,7 @@ func wholeData(d *recordData) bool {
 
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
-func (r *Runner) replay(in Input, rec Record) (Result, bool) {
+func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
 	pol := in.limits(r.cfg.streams())
 	seq := 0
 	if r.cfg.Spill != nil {
@@ -205,33 +204,27 @@ func (r *Runner) replay(in Input, rec Record) (Result, bool) {
 	d := rec.data
 	outPipe, ok := feed("stdout", &d.stdout, pol.Stdout)
 	if !ok {
-		return Result{}, false
+		return Outcome{}, false
 	}
 	var errPipe *output.Pipeline
 	if d.stderr != nil {
 		if errPipe, ok = feed("stderr", d.stderr, pol.Stderr); !ok {
-			return Result{}, false
+			return Outcome{}, false
 		}
 	}
 	budget := r.cfg.ResultBudget
-	if in.FullOutput || in.MaxBytes > 0 {
+	if in.Limits.Full || in.Limits.MaxBytes > 0 {
 		budget = 0
 	}
 	pg := func(stdout output.Result, stderr *output.Result) page {
 		return page{stdout: stdout, stderr: stderr, empty: "(no output)", exit: &rec.status}
 	}
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, func(o output.Result, e *output.Result) string { return pg(o, e).text() })
-	code := rec.status.code
-	res := Result{
-		Text:    pg(stdout, stderr).text(),
-		Details: Details{ExitCode: &code, DurationMS: rec.DurationMS, Stdout: streamDetails(stdout), Failures: failures(stdout, stderr)},
-		Stdout:  stdout.Text(),
-	}
-	if stderr != nil {
-		res.Details.Stderr = streamDetails(*stderr)
-		res.Stderr = stderr.Text()
-	}
-	return res, true
+	return Outcome{
+		Text:   pg(stdout, stderr).text(),
+		Job:    JobStatus{Exit: rec.status.view(), Elapsed: rec.Elapsed},
+		Stdout: stdout, Stderr: stderr,
+	}, true
 }
 
 // spilledAlready is the spill of a replayed stream: the file its run

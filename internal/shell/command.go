@@ -27,12 +27,12 @@ type plan struct {
 	// cacheKey identifies the call for the cache; "" when not cacheable.
 	cacheKey string
 	// rec is the call's history record, once its job started.
-	rec *Record
+	rec *record
 	job *job
 }
 
 // plan resolves a call's session, directory, environment and program.
-func (r *Runner) plan(in Input) (*plan, error) {
+func (r *Runner) plan(in Command) (*plan, error) {
 	p := &plan{}
 	cwd := r.cfg.Cwd
 	var set map[string]string
@@ -151,15 +151,16 @@ func executable(p string) error {
 }
 
 // limits applies the call's limit parameters to the policy of bash.
-func (in Input) limits(b streams) streams {
-	b = b.forCall(in.MaxLines, in.MaxBytes, in.FullOutput, in.MaxTokens)
-	if in.FullOutput {
+func (in Command) limits(b streams) streams {
+	l := in.Limits
+	b = b.forCall(l.MaxLines, l.MaxBytes, l.Full, l.MaxTokens)
+	if l.Full {
 		return b
 	}
 	for _, s := range []struct {
 		lim *output.Limits
 		n   int
-	}{{&b.Stdout, in.StdoutMaxLines}, {&b.Stderr, in.StderrMaxLines}} {
+	}{{&b.Stdout, l.StdoutLines}, {&b.Stderr, l.StderrLines}} {
 		if s.n > 0 {
 			s.lim.MaxLines, s.lim.ShownLines = min(s.n, policy.LinesCeiling), 0
 		}

@@ -19,7 +19,7 @@ import (
 // a time (internal/difflines), so memory stays bounded on any output.
 
 // checkDiffWith checks the diff_with parameter: "", "last" or a history id.
-func checkDiffWith(in Input) error {
+func checkDiffWith(in Command) error {
 	if in.DiffWith == "" || in.DiffWith == "last" {
 		return checkDiffRun(in)
 	}
@@ -29,8 +29,8 @@ func checkDiffWith(in Input) error {
 	return checkDiffRun(in)
 }
 
-func checkDiffRun(in Input) error {
-	if in.DiffWith != "" && (in.RunInBackground || in.TTY) {
+func checkDiffRun(in Command) error {
+	if in.DiffWith != "" && (in.Background || in.TTY) {
 		return errors.New("diff_with compares the output of a run that ends: leave out run_in_background and tty")
 	}
 	return nil
@@ -38,14 +38,14 @@ func checkDiffRun(in Input) error {
 
 // diffBase finds the record a call's diff_with names, before the call
 // runs: nil, with no error, for "last" when the command never ran.
-func (r *Runner) diffBase(in Input) (*Record, error) {
+func (r *Runner) diffBase(in Command) (*record, error) {
 	if in.DiffWith == "last" {
 		h := &r.history
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		for i := len(h.records) - 1; i >= 0; i-- {
 			rec := h.records[i]
-			if !rec.Running && rec.Command == in.Command && slices.Equal(rec.Args, in.Args) {
+			if !rec.Running() && rec.Command == in.Command && slices.Equal(rec.Args, in.Args) {
 				return rec, nil
 			}
 		}
@@ -57,7 +57,7 @@ func (r *Runner) diffBase(in Input) (*Record, error) {
 		return nil, fmt.Errorf("diff_with: %w", err)
 	}
 	r.history.mu.Lock()
-	running := rec.Running
+	running := rec.Running()
 	r.history.mu.Unlock()
 	if running {
 		return nil, fmt.Errorf("diff_with: call %d is still running: diff with it once it has ended", id)
@@ -67,7 +67,7 @@ func (r *Runner) diffBase(in Input) (*Record, error) {
 
 // diffResult turns the result of a run that ended into the diff of its
 // output with base's.
-func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
+func (r *Runner) diffResult(in Command, base, cur *record, res Outcome) Outcome {
 	r.history.mu.Lock()
 	b, c := *base, *cur
 	r.history.mu.Unlock()
@@ -147,7 +147,7 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 		return bld.String()
 	}
 	budget := r.cfg.ResultBudget
-	if in.FullOutput || in.MaxBytes > 0 {
+	if in.Limits.Full || in.Limits.MaxBytes > 0 {
 		budget = 0
 	}
 	var errPipe *output.Pipeline
@@ -156,17 +156,8 @@ func (r *Runner) diffResult(in Input, base, cur *Record, res Result) Result {
 	}
 	o, e := cutWithin(budget, out.pipe, errPipe, render)
 	res.Text = render(o, e)
-	res.Stdout = o.Text()
-	res.Details.Stdout = streamDetails(o)
-	res.Details.Stderr, res.Stderr = StreamDetails{}, ""
-	if e != nil {
-		res.Details.Stderr = streamDetails(*e)
-		res.Stderr = e.Text()
-	}
-	res.Details.Failures = nil
-	res.Details.DiffWith = base.ID
-	code := b.status.code
-	res.Details.DiffWithExitCode = &code
+	res.Stdout, res.Stderr, res.Screen = o, e, ""
+	res.DiffWith, res.DiffWithExit = base.ID, b.status.view()
 	return res
 }
 

@@ -35,38 +35,38 @@ const (
 	tailKeep = 1 << 20
 )
 
-// Record is spillway.HistoryRecord inside the implementation; the fields
-// are documented there.
+// A Record is one call the history holds, as it stands.
 type Record struct {
-	ID         int          `json:"id"`
-	Command    string       `json:"command"`
-	Args       []string     `json:"args,omitempty"`
-	Session    string       `json:"session,omitempty"`
-	Cwd        string       `json:"cwd"`
-	Start      time.Time    `json:"start"`
-	DurationMS int64        `json:"duration_ms"`
-	ExitCode   *int         `json:"exit_code"`
-	Running    bool         `json:"running"`
-	Cached     bool         `json:"cached,omitempty"`
-	CachedFrom int          `json:"cached_from,omitempty"`
-	Stdout     StreamRecord `json:"stdout"`
-	Stderr     StreamRecord `json:"stderr"`
-	Merged     bool         `json:"merged,omitempty"`
+	ID      int
+	Command string
+	Args    []string
+	Session string
+	// Cwd is the directory the command ran in.
+	Cwd   string
+	Start time.Time
+	// Elapsed is the time to the shell's exit, or so far, in whole
+	// milliseconds.
+	Elapsed time.Duration
+	// Exit is how the shell ended; nil while the command runs.
+	Exit *Exit
+	// CachedFrom is the call whose result answered this one, which ran
+	// nothing; 0 for a call that ran.
+	CachedFrom     int
+	Stdout, Stderr Totals
+	// Merged: stderr went into stdout.
+	Merged bool
+}
 
+// Running reports whether the command still runs.
+func (r *Record) Running() bool { return r.Exit == nil }
+
+// record is a Record as the history keeps it, with what it takes to
+// show its output again.
+type record struct {
+	Record
 	key    string // the cache key; "" when not cacheable
 	data   *recordData
 	status exitStatus
-}
-
-// StreamRecord is spillway.StreamRecord inside the implementation; the
-// fields are documented there.
-type StreamRecord struct {
-	TotalBytes     int64  `json:"total_bytes"`
-	TotalLines     int64  `json:"total_lines"`
-	FullOutputPath string `json:"full_output_path,omitempty"`
-	SpillCapped    bool   `json:"spill_capped,omitempty"`
-	TailPath       string `json:"tail_path,omitempty"`
-	Binary         bool   `json:"binary,omitempty"`
 }
 
 // recordData is what a record's streams can be shown again from. Cached
@@ -91,7 +91,7 @@ type streamData struct {
 // history is a Runner's ring of records.
 type history struct {
 	mu      sync.Mutex
-	records []*Record // oldest first
+	records []*record // oldest first
 	nextID  int
 	inline  int64 // bytes of Whole kept
 	store   *spill.Store
@@ -99,10 +99,10 @@ type history struct {
 
 // start records a call whose job was just launched, and watches the job
 // to complete the record when it ends.
-func (h *history) start(in Input, pl *plan, j *job) *Record {
-	rec := &Record{
-		Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
-		Cwd: pl.dir, Start: j.start, Running: true, Merged: j.stderr == nil,
+func (h *history) start(in Command, pl *plan, j *job) *record {
+	rec := &record{
+		Record: Record{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
+			Cwd: pl.dir, Start: j.start, Merged: j.stderr == nil},
 		key:  pl.cacheKey,
 		data: &recordData{refs: 1, done: make(chan struct{})},
 	}
@@ -113,7 +113,7 @@ func (h *history) start(in Input, pl *plan, j *job) *Record {
 
 // complete completes the record of a job that has ended, before its
 // call returns, so that the history shows it at once.
-func (h *history) complete(rec *Record, j *job) {
+func (h *history) complete(rec *record, j *job) {
 	if isClosed(j.exited) && isClosed(j.readersDone) {
 		h.finish(rec, j)
 	}
@@ -121,14 +121,14 @@ func (h *history) complete(rec *Record, j *job) {
 
 // add puts rec in the ring with a new id, forgetting the oldest finished
 // record when the ring is full.
-func (h *history) add(rec *Record) {
+func (h *history) add(rec *record) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
 	rec.ID = h.nextID
 	if len(h.records) >= maxHistory {
 		for i, old := range h.records {
-			if !old.Running {
+			if !old.Running() {
 				h.records = slices.Delete(h.records, i, i+1)
 				h.release(old.data)
 				break
@@ -167,13 +167,13 @@ func (d *recordData) streams() []*streamData {
 
 // finish waits for the job to end and completes the record: exit status,
 // duration and each stream's totals and sources.
-func (h *history) finish(rec *Record, j *job) {
+func (h *history) finish(rec *record, j *job) {
 	<-j.exited
 	<-j.readersDone
 	rec.data.once.Do(func() { h.fill(rec, j) })
 }
 
-func (h *history) fill(rec *Record, j *job) {
+func (h *history) fill(rec *record, j *job) {
 	var data []streamData
 	for _, s := range j.streams() {
 		s.mu.Lock()
@@ -193,9 +193,8 @@ func (h *history) fill(rec *Record, j *job) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rec.status = j.status
-	code := j.status.code
-	rec.ExitCode, rec.Running = &code, false
-	rec.DurationMS = j.duration().Milliseconds()
+	rec.Exit = j.status.view()
+	rec.Elapsed = j.duration().Truncate(time.Millisecond)
 	d := rec.data
 	d.stdout = data[0]
 	if len(data) > 1 {
@@ -207,9 +206,9 @@ func (h *history) fill(rec *Record, j *job) {
 			h.inline += int64(len(s.Whole))
 		}
 	}
-	rec.Stdout = d.stdout.record()
+	rec.Stdout = d.stdout.totals()
 	if d.stderr != nil {
-		rec.Stderr = d.stderr.record()
+		rec.Stderr = d.stderr.totals()
 	}
 	h.trimInline()
 	close(d.done)
@@ -222,7 +221,7 @@ func (h *history) trimInline() {
 		if h.inline <= inlineBudget {
 			return
 		}
-		if r.data == nil || r.Running {
+		if r.data == nil || r.Running() {
 			continue
 		}
 		for _, s := range r.data.streams() {
@@ -255,73 +254,32 @@ func (h *history) saveTail(st output.Stream) (path, problem string) {
 	return f.Path(), ""
 }
 
-func (s *streamData) record() StreamRecord {
-	return StreamRecord{
-		TotalBytes: s.Bytes, TotalLines: s.Lines, FullOutputPath: s.SpillPath,
+func (s *streamData) totals() Totals {
+	return Totals{
+		Bytes: s.Bytes, Lines: s.Lines, SpillPath: s.SpillPath,
 		SpillCapped: s.SpillCapped, TailPath: s.tailPath, Binary: s.Binary,
 	}
 }
 
-// HistoryFilter is spillway.HistoryFilter inside the implementation; the
-// fields are documented there.
-type HistoryFilter struct {
-	Session string `json:"session,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Limit   int    `json:"limit,omitempty"`
-}
-
-// Validate checks the filter.
-func (f HistoryFilter) Validate() error {
-	switch f.Status {
-	case "", "ok", "failed", "running":
-	default:
-		return fmt.Errorf("status %q: want ok, failed or running", f.Status)
-	}
-	if f.Limit < 0 {
-		return fmt.Errorf("limit %d: want a positive number", f.Limit)
-	}
-	return nil
-}
-
-// History lists the recorded calls that pass f, oldest first.
-func (r *Runner) History(f HistoryFilter) []Record {
+// History lists the recorded calls, oldest first.
+func (r *Runner) History() []Record {
 	h := &r.history
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []Record
+	out := make([]Record, 0, len(h.records))
 	for _, rec := range h.records {
-		if f.Session != "" && rec.Session != f.Session {
-			continue
-		}
-		switch f.Status {
-		case "ok":
-			if rec.Running || *rec.ExitCode != 0 {
-				continue
-			}
-		case "failed":
-			if rec.Running || *rec.ExitCode == 0 {
-				continue
-			}
-		case "running":
-			if !rec.Running {
-				continue
-			}
-		}
-		c := *rec
-		if c.Running {
-			c.DurationMS = time.Since(c.Start).Milliseconds()
+		c := rec.Record
+		if c.Running() {
+			c.Elapsed = time.Since(c.Start).Truncate(time.Millisecond)
 		}
 		out = append(out, c)
-	}
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[len(out)-f.Limit:]
 	}
 	return out
 }
 
 // record returns the record with the given id, or an error that says
 // which ids the history holds.
-func (h *history) record(id int) (*Record, error) {
+func (h *history) record(id int) (*record, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, rec := range h.records {
@@ -334,66 +292,4 @@ func (h *history) record(id int) (*Record, error) {
 	}
 	return nil, fmt.Errorf("no call %d in the history: it holds calls %d to %d (the oldest are forgotten first)",
 		id, h.records[0].ID, h.records[len(h.records)-1].ID)
-}
-
-// writeStreamSizes writes a line for each stream that has output: its
-// lines and size, and the file that holds it whole.
-func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
-	for _, s := range []struct {
-		label string
-		s     StreamRecord
-	}{{"stdout", stdout}, {"stderr", stderr}} {
-		if s.s.TotalBytes == 0 {
-			continue
-		}
-		fmt.Fprintf(b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
-		if s.s.FullOutputPath != "" {
-			fmt.Fprintf(b, ", full output: %s", s.s.FullOutputPath)
-			if s.s.SpillCapped {
-				b.WriteString(" (capped)")
-			}
-		}
-		b.WriteByte('\n')
-	}
-}
-
-// ListText renders a history listing for the model: one line per call,
-// oldest first, then the named sessions.
-func ListText(records []Record, sessions []SessionInfo) string {
-	var b strings.Builder
-	if len(records) == 0 {
-		b.WriteString("(no calls recorded)\n")
-	}
-	for _, r := range records {
-		status := "running"
-		if !r.Running {
-			status = fmt.Sprintf("exit %d", *r.ExitCode)
-		}
-		fmt.Fprintf(&b, "#%d %s %s", r.ID, status, (time.Duration(r.DurationMS) * time.Millisecond).String())
-		if r.Session != "" {
-			fmt.Fprintf(&b, " [%s]", r.Session)
-		}
-		if r.Cached {
-			fmt.Fprintf(&b, " (cached from #%d)", r.CachedFrom)
-		}
-		fmt.Fprintf(&b, " %s\n", quoteCommand(r))
-		writeStreamSizes(&b, r.Stdout, r.Stderr)
-	}
-	if len(sessions) > 0 {
-		b.WriteString("\nsessions:\n")
-		for _, s := range sessions {
-			fmt.Fprintf(&b, "    %s: cwd %s, %d calls", s.Name, s.Cwd, s.Calls)
-			if len(s.Env) > 0 {
-				keys := make([]string, 0, len(s.Env))
-				for k := range s.Env {
-					keys = append(keys, k)
-				}
-				slices.Sort(keys)
-				fmt.Fprintf(&b, ", exported: %s", strings.Join(keys, " "))
-			}
-			b.WriteByte('\n')
-		}
-	}
-	b.WriteString("[Show a call's output again, without running it, with id=N and strategy (head, tail, head_tail), max_lines, max_bytes, offset (a line range) or pattern.]")
-	return b.String()
 }

@@ -27,63 +27,66 @@ func seqLines(from, to int) string {
 
 // shownText is the content of a re-rendered stream: the text between
 // "stdout:\n" and its bracketed notice.
-func shownText(t *testing.T, text string) string {
+func shownText(t *testing.T, s *Shown) string {
 	t.Helper()
-	body, ok := strings.CutPrefix(text, "stdout:\n")
-	if !ok {
-		t.Fatalf("no stdout section in %q", text)
+	if s == nil || s.Err != nil {
+		t.Fatalf("stdout not shown: %+v", s)
 	}
-	body, _, _ = strings.Cut(body, "\n\n")
-	i := strings.LastIndex(body, "\n[")
+	i := strings.LastIndex(s.Body, "\n[")
 	if i < 0 {
 		return ""
 	}
-	return body[:i+1]
+	return s.Body[:i+1]
+}
+
+// failed reports whether a stream could not be shown.
+func failed(r Rendered) bool {
+	return r.Stdout != nil && r.Stdout.Err != nil || r.Stderr != nil && r.Stderr.Err != nil
 }
 
 func TestHistoryRerender(t *testing.T) {
 	sh := testRunner(t, defaultConfig(t), defaultStore())
-	id := runOK(t, sh, Input{Command: "seq 1 10000; echo oops >&2"}).Details.HistoryID
-	small := runOK(t, sh, Input{Command: "printf 'a\\nb\\nc\\n'"}).Details.HistoryID
+	id := runOK(t, sh, Command{Command: "seq 1 10000; echo oops >&2"}).HistoryID
+	small := runOK(t, sh, Command{Command: "printf 'a\\nb\\nc\\n'"}).HistoryID
 	cases := []struct {
-		in   RenderInput
+		in   Selection
 		want string
 	}{
-		{RenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
-		{RenderInput{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
-		{RenderInput{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
-		{RenderInput{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
-		{RenderInput{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
-		{RenderInput{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
-		{RenderInput{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
-		{RenderInput{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
-		{RenderInput{ID: small}, "a\nb\nc\n"},
+		{Selection{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
+		{Selection{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
+		{Selection{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
+		{Selection{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
+		{Selection{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
+		{Selection{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
+		{Selection{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
+		{Selection{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
+		{Selection{ID: small}, "a\nb\nc\n"},
 	}
 	for _, c := range cases {
 		r, err := sh.Render(c.in)
-		if err != nil || r.IsError {
-			t.Errorf("%+v: %v %s", c.in, err, r.Text)
+		if err != nil || failed(r) {
+			t.Errorf("%+v: %v %+v", c.in, err, r)
 			continue
 		}
-		if got := shownText(t, r.Text); got != c.want {
-			t.Errorf("%+v:\n got %q\nwant %q\n(text %q)", c.in, got, c.want, r.Text)
+		if got := shownText(t, r.Stdout); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q\n(body %q)", c.in, got, c.want, r.Stdout.Body)
 		}
 	}
-	r, _ := sh.Render(RenderInput{ID: id, Strategy: "tail", MaxLines: 2})
-	if !strings.Contains(r.Text, "stderr:\noops\n") || !strings.Contains(r.Text, "[tail: lines 9999-10000 of 10000") ||
-		r.Details.Stdout.FirstLine != 9999 || r.Details.Stdout.LastLine != 10000 || !strings.Contains(r.Text, "exit code: 0") {
-		t.Errorf("both streams: %q %+v", r.Text, r.Details.Stdout)
+	r, _ := sh.Render(Selection{ID: id, Strategy: "tail", MaxLines: 2})
+	if r.Stderr == nil || !strings.HasPrefix(r.Stderr.Body, "oops\n") || !strings.Contains(r.Stdout.Body, "[tail: lines 9999-10000 of 10000") ||
+		r.Stdout.FirstLine != 9999 || r.Stdout.LastLine != 10000 || r.Record.Exit.String() != "exit code: 0" {
+		t.Errorf("both streams: %+v %+v %+v", r.Stdout, r.Stderr, r.Record)
 	}
-	for _, bad := range []RenderInput{
+	for _, bad := range []Selection{
 		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
 		{ID: id, Offset: 3, Strategy: "tail"},
 	} {
 		if r, err := sh.Render(bad); err == nil {
-			t.Errorf("%+v: want an error, got %q", bad, r.Text)
+			t.Errorf("%+v: want an error, got %+v", bad, r)
 		}
 	}
-	if r, err := sh.Render(RenderInput{ID: id, Offset: 20000}); err != nil || !r.IsError || !strings.Contains(r.Text, "past the end") {
-		t.Errorf("offset past the end: %v %q", err, r.Text)
+	if r, err := sh.Render(Selection{ID: id, Offset: 20000}); err != nil || r.Stdout.Err == nil || !strings.Contains(r.Stdout.Err.Error(), "past the end") {
+		t.Errorf("offset past the end: %v %+v", err, r.Stdout)
 	}
 }
 
@@ -93,40 +96,40 @@ func TestHistoryCappedStream(t *testing.T) {
 	sc := defaultStore()
 	sc.MaxFileBytes = 1 << 20
 	sh := testRunner(t, defaultConfig(t), sc)
-	res := runOK(t, sh, Input{Command: "seq 1 2000000"}) // 14.9 MB
-	if !res.Details.Stdout.SpillCapped {
-		t.Fatalf("not capped: %+v", res.Details.Stdout)
+	res := runOK(t, sh, Command{Command: "seq 1 2000000"}) // 14.9 MB
+	if !res.Stdout.SpillCapped {
+		t.Fatalf("not capped: %+v", res.Stdout)
 	}
-	id := res.Details.HistoryID
-	rec := sh.History(HistoryFilter{})[0]
-	if rec.Stdout.TailPath == "" || rec.Stdout.TotalLines != 2000000 {
+	id := res.HistoryID
+	rec := sh.History()[0]
+	if rec.Stdout.TailPath == "" || rec.Stdout.Lines != 2000000 {
 		t.Fatalf("record: %+v", rec.Stdout)
 	}
 	for _, c := range []struct {
-		in   RenderInput
+		in   Selection
 		want string
 	}{
-		{RenderInput{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
-		{RenderInput{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
-		{RenderInput{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
-		{RenderInput{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
-		{RenderInput{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
+		{Selection{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
+		{Selection{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
+		{Selection{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
+		{Selection{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
+		{Selection{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
 	} {
 		r, err := sh.Render(c.in)
-		if err != nil || r.IsError {
-			t.Errorf("%+v: %v %s", c.in, err, r.Text)
+		if err != nil || failed(r) {
+			t.Errorf("%+v: %v %+v", c.in, err, r)
 			continue
 		}
-		if got := shownText(t, r.Text); got != c.want {
+		if got := shownText(t, r.Stdout); got != c.want {
 			t.Errorf("%+v:\n got %q\nwant %q", c.in, got, c.want)
 		}
-		if !strings.Contains(r.Text, "lost") {
-			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Text)
+		if !strings.Contains(r.Stdout.Body, "lost") {
+			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Stdout.Body)
 		}
 	}
-	r2, _ := sh.Render(RenderInput{ID: id, Offset: 1000000, MaxLines: 2})
-	if !r2.IsError || !strings.Contains(r2.Text, "line 1000000 was not saved") {
-		t.Errorf("a line past the cap: %q", r2.Text)
+	r2, _ := sh.Render(Selection{ID: id, Offset: 1000000, MaxLines: 2})
+	if r2.Stdout.Err == nil || !strings.Contains(r2.Stdout.Err.Error(), "line 1000000 was not saved") {
+		t.Errorf("a line past the cap: %+v", r2.Stdout)
 	}
 }
 
@@ -137,12 +140,12 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		sc := defaultStore()
 		sc.KeepNamed = keep
 		sh := testRunner(t, defaultConfig(t), sc)
-		first := runOK(t, sh, Input{Command: "seq 1 5000"})
-		path := first.Details.Stdout.FullOutputPath
+		first := runOK(t, sh, Command{Command: "seq 1 5000"})
+		path := first.Stdout.FullOutputPath
 		for i := 0; i < 200; i++ {
-			runOK(t, sh, Input{Command: "true"})
+			runOK(t, sh, Command{Command: "true"})
 		}
-		all := sh.History(HistoryFilter{})
+		all := sh.History()
 		if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
 			t.Fatalf("ring: %d records, %d to %d", len(all), all[0].ID, all[len(all)-1].ID)
 		}
@@ -154,7 +157,7 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		case keep == time.Millisecond && (!os.IsNotExist(err) || cause != spill.CauseHistory):
 			t.Errorf("keep_named 1 ms: the forgotten call's spill file %s is still there (%v) or its cause is %q", path, err, cause)
 		}
-		if _, err := sh.Render(RenderInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+		if _, err := sh.Render(Selection{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
 			t.Errorf("forgotten id: %v", err)
 		}
 	}
@@ -168,29 +171,29 @@ func TestHistoryFloodRerender(t *testing.T) {
 	}
 	sh := testRunner(t, defaultConfig(t), defaultStore())
 	start := time.Now()
-	res := runOK(t, sh, Input{Command: "seq 1 150000000"})
+	res := runOK(t, sh, Command{Command: "seq 1 150000000"})
 	run := time.Since(start)
-	d := res.Details.Stdout
+	d := res.Stdout
 	if d.Truncation.TotalLines != 150000000 || !d.SpillCapped {
 		t.Fatalf("flood: %+v", d)
 	}
 	t.Logf("seq 1 150000000: %s of output in %v", "1.4GB", run)
 	for _, c := range []struct {
-		in   RenderInput
+		in   Selection
 		want string
 	}{
-		{RenderInput{ID: res.Details.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
-		{RenderInput{ID: res.Details.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
-		{RenderInput{ID: res.Details.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
+		{Selection{ID: res.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
+		{Selection{ID: res.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
+		{Selection{ID: res.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
 	} {
 		start := time.Now()
 		res, err := sh.Render(c.in)
 		took := time.Since(start)
-		if err != nil || res.IsError {
-			t.Errorf("%+v: %v %s", c.in, err, res.Text)
+		if err != nil || failed(res) {
+			t.Errorf("%+v: %v %+v", c.in, err, res)
 			continue
 		}
-		if got := shownText(t, res.Text); got != c.want {
+		if got := shownText(t, res.Stdout); got != c.want {
 			t.Errorf("%+v: got %q, want %q", c.in, got, c.want)
 		}
 		t.Logf("re-render %+v: %v", c.in, took)

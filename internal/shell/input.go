@@ -8,67 +8,74 @@ import (
 	"time"
 )
 
-// Input is spillway.BashInput inside the implementation; the fields are
-// documented there.
-type Input struct {
-	Command         string            `json:"command,omitempty"`
-	Args            []string          `json:"args,omitempty"`
-	Session         string            `json:"session,omitempty"`
-	Timeout         time.Duration     `json:"timeout,omitempty"`
-	RunInBackground bool              `json:"run_in_background,omitempty"`
-	Cwd             string            `json:"cwd,omitempty"`
-	Env             map[string]string `json:"env,omitempty"`
-	MaxLines        int               `json:"max_lines,omitempty"`
-	MaxBytes        int               `json:"max_bytes,omitempty"`
-	MaxTokens       int               `json:"max_tokens,omitempty"`
-	FullOutput      bool              `json:"full_output,omitempty"`
-	StdoutMaxLines  int               `json:"-"`
-	StderrMaxLines  int               `json:"-"`
-	TTY             bool              `json:"tty,omitempty"`
-	Cols            int               `json:"cols,omitempty"`
-	Rows            int               `json:"rows,omitempty"`
-	Stdin           bool              `json:"stdin,omitempty"`
-	DiffWith        string            `json:"diff_with,omitempty"`
-
-	Progress func(Progress) `json:"-"`
+// A Command is a command to run, how to run it and what to show of its
+// output: what Run takes.
+type Command struct {
+	// Command is run with the policy's shell, or, with Args, as a
+	// program without one.
+	Command string
+	Args    []string
+	// Session names the session whose directory and variables carry
+	// over; "" keeps nothing.
+	Session string
+	Cwd     string
+	Env     map[string]string
+	// Timeout is how long Run waits before the command moves to the
+	// background; zero is the policy's.
+	Timeout time.Duration
+	// Background returns as soon as the command started.
+	Background bool
+	Limits     Limits
+	// TTY runs the command on a pseudo-terminal of Size (zero: the
+	// default size); Stdin gives it a pipe as its input instead.
+	TTY   bool
+	Size  TermSize
+	Stdin bool
+	// DiffWith names the run whose output the result is a diff with: a
+	// history id, or "last".
+	DiffWith string
+	// Progress, when set, is told what both streams carried so far,
+	// about once a second while Run waits.
+	Progress func(bytes, lines int64)
 }
 
-// CheckInput is spillway.CheckJobInput inside the implementation; the
-// fields are documented there.
-type CheckInput struct {
-	PID     int           `json:"check_pid"`
-	Timeout time.Duration `json:"timeout,omitempty"`
-	Screen  string        `json:"screen,omitempty"`
+// Limits are a call's own bounds on each stream shown, over the
+// policy's: zero takes the policy's.
+type Limits struct {
+	MaxLines, MaxBytes, MaxTokens int
+	// Full shows each stream whole, up to the ceilings.
+	Full bool
+	// StdoutLines and StderrLines bound the lines of one stream alone.
+	StdoutLines, StderrLines int
 }
 
-// KillInput is spillway.KillJobInput inside the implementation; the fields
-// are documented there.
-type KillInput struct {
-	PID int `json:"kill_pid"`
-}
+// A TermSize is the size of a terminal; zero sides take the default.
+type TermSize struct{ Cols, Rows int }
 
-// Progress is spillway.BashProgress inside the implementation; the fields
-// are documented there.
-type Progress struct {
-	Bytes int64 `json:"bytes"`
-	Lines int64 `json:"lines"`
+// A Look asks how a background job stands (Check), after waiting up to
+// Wait for news; Screen is ScreenFull for every row of a screen the job
+// holds.
+type Look struct {
+	PID    int
+	Wait   time.Duration
+	Screen string
 }
 
 // validate checks the parameters that do not depend on the session.
-func (in Input) validate() error {
+func (in Command) validate() error {
 	if in.Command == "" {
 		return errors.New("command is empty: give the command to run")
 	}
 	if in.Timeout < 0 {
 		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
 	}
-	if (in.Cols != 0 || in.Rows != 0) && !in.TTY {
+	if (in.Size.Cols != 0 || in.Size.Rows != 0) && !in.TTY {
 		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
 	}
-	if err := checkSize(in.Cols, in.Rows); err != nil {
+	if err := checkSize(in.Size.Cols, in.Size.Rows); err != nil {
 		return err
 	}
-	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 {
+	if l := in.Limits; l.MaxLines < 0 || l.MaxBytes < 0 || l.MaxTokens < 0 {
 		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
 	}
 	if in.Session != "" {
@@ -127,7 +134,7 @@ func validPID(pid int) error {
 }
 
 // dir resolves the call's working directory against the session's.
-func (in Input) dir(session string) string {
+func (in Command) dir(session string) string {
 	switch {
 	case in.Cwd == "":
 		return session

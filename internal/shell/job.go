@@ -123,7 +123,7 @@ type stream struct {
 }
 
 // newJob returns a job for the command of in, not started yet.
-func newJob(in Input) *job {
+func newJob(in Command) *job {
 	j := &job{
 		command:     in.Command,
 		args:        in.Args,
@@ -406,16 +406,15 @@ func cutWithin(budget int, stdout, stderr *output.Pipeline, render func(stdout o
 }
 
 // progress sums what both streams have seen so far.
-func (j *job) progress() Progress {
-	var p Progress
+func (j *job) progress() (bytes, lines int64) {
 	for _, s := range j.streams() {
 		s.mu.Lock()
 		b, l := s.pipe.Progress()
 		s.mu.Unlock()
-		p.Bytes += b
-		p.Lines += l
+		bytes += b
+		lines += l
 	}
-	return p
+	return bytes, lines
 }
 
 // duration is the time from start to the shell's exit, or to now.

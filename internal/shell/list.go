@@ -1,115 +1,127 @@
 package shell
 
 import (
-	"fmt"
-	"strings"
 	"time"
 )
 
-// JobInfo is spillway.JobInfo inside the implementation; the fields are
-// documented there.
-type JobInfo struct {
-	PID        int          `json:"pid"`
-	Command    string       `json:"command"`
-	Args       []string     `json:"args,omitempty"`
-	State      string       `json:"state"`
-	ExitCode   *int         `json:"exit_code"`
-	Signal     string       `json:"signal,omitempty"`
-	Input      string       `json:"input,omitempty"`
-	SecretURL  string       `json:"secret_url,omitempty"`
-	DurationMS int64        `json:"duration_ms"`
-	Stdout     StreamRecord `json:"stdout"`
-	Stderr     StreamRecord `json:"stderr"`
+// A JobView is a background job as it stands, for a listing.
+type JobView struct {
+	PID     int
+	Command string
+	Args    []string
+	State   JobState
+	// Exit is how the job's shell ended; nil while it runs. A job whose
+	// shell exited can still be running: processes it started live on.
+	Exit  *Exit
+	Input InputKind
+	// SecretURL is the page where the person answers the secret prompt
+	// of a job in JobWaitingSecret; "" when none could be opened.
+	SecretURL string
+	// Elapsed is the time from the start to the shell's exit, or to now.
+	Elapsed        time.Duration
+	Stdout, Stderr Totals
+}
+
+// A JobState is what a background job is doing.
+type JobState int
+
+const (
+	JobExited        JobState = iota // its shell exited and nothing it started runs
+	JobRunning                       // it runs
+	JobWaitingInput                  // it seems to wait for input
+	JobWaitingSecret                 // its terminal reads a secret
+)
+
+// An InputKind is what a job's stdin is.
+type InputKind int
+
+const (
+	InputNone   InputKind = iota // /dev/null
+	InputTTY                     // a terminal
+	InputPipe                    // a pipe still open
+	InputClosed                  // a pipe it was sent the end of
+)
+
+// An Exit is how a shell ended: its exit code, or the signal that
+// killed it (the code is then 128+signal, as a shell reports it).
+type Exit struct {
+	Code   int
+	Signal string // "SIGKILL", or "" when the shell exited by itself
+}
+
+func (s exitStatus) view() *Exit { return &Exit{Code: s.code, Signal: s.signal} }
+
+// Totals are how much a stream carried and where it is kept whole.
+type Totals struct {
+	Bytes, Lines int64
+	// SpillPath is the spill file that holds the stream; SpillCapped
+	// says it reached its size cap, and TailPath then holds the end of
+	// the stream, when it could be kept.
+	SpillPath   string
+	SpillCapped bool
+	TailPath    string
+	Binary      bool
 }
 
 // Jobs lists the session's background jobs, oldest first: the commands
 // that check_pid, write_stdin and kill_pid reach.
-func (r *Runner) Jobs() []JobInfo {
+func (r *Runner) Jobs() []JobView {
 	r.mu.Lock()
 	jobs := append([]*job(nil), r.jobs...)
 	r.mu.Unlock()
-	infos := make([]JobInfo, 0, len(jobs))
+	views := make([]JobView, 0, len(jobs))
 	for _, j := range jobs {
-		infos = append(infos, j.info())
+		views = append(views, j.view())
 	}
-	return infos
+	return views
 }
 
-// info describes the job as it stands; its windows are not cut.
-func (j *job) info() JobInfo {
+// view describes the job as it stands; its windows are not cut.
+func (j *job) view() JobView {
 	l := j.look()
-	in := JobInfo{PID: j.pid, Command: j.command, Args: j.args, DurationMS: j.duration().Milliseconds()}
+	v := JobView{PID: j.pid, Command: j.command, Args: j.args, Elapsed: j.duration()}
 	switch {
 	case l.secret:
-		in.State = "waiting for secret"
+		v.State = JobWaitingSecret
 		if pg, err := j.secretPage(); err == nil {
-			in.SecretURL = pg.URL()
+			v.SecretURL = pg.URL()
 		}
 	case l.waiting:
-		in.State = "waiting for input"
+		v.State = JobWaitingInput
 	case l.running:
-		in.State = "running"
+		v.State = JobRunning
 	default:
-		in.State = "exited"
+		v.State = JobExited
 	}
 	if l.exited {
-		code := j.status.code
-		in.ExitCode, in.Signal = &code, j.status.signal
+		v.Exit = j.status.view()
 	}
 	switch {
 	case j.input == nil:
 	case j.input.tty:
-		in.Input = "tty"
+		v.Input = InputTTY
 	case j.input.closed.Load():
-		in.Input = "closed"
+		v.Input = InputClosed
 	default:
-		in.Input = "stdin"
+		v.Input = InputPipe
 	}
-	in.Stdout = j.stdout.sizes()
+	v.Stdout = j.stdout.totals()
 	if j.stderr != nil {
-		in.Stderr = j.stderr.sizes()
+		v.Stderr = j.stderr.totals()
 	}
-	return in
+	return v
 }
 
-// sizes says how much the stream has carried so far and where it spills.
-func (s *stream) sizes() StreamRecord {
+// totals says how much the stream has carried so far and where it
+// spills.
+func (s *stream) totals() Totals {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bytes, lines := s.pipe.Progress()
 	st := s.pipe.Stream()
-	return StreamRecord{TotalBytes: bytes, TotalLines: lines, FullOutputPath: st.SpillPath, SpillCapped: st.SpillCapped, Binary: st.Binary}
+	return Totals{Bytes: bytes, Lines: lines, SpillPath: st.SpillPath, SpillCapped: st.SpillCapped, Binary: st.Binary}
 }
 
-// JobsText renders a jobs listing for the model: a line per job (pid,
-// state, time, input, command) and a line per stream with output.
-func JobsText(jobs []JobInfo) string {
-	if len(jobs) == 0 {
-		return "(no background jobs: a command becomes one when it runs in the background, times out, waits for input or leaves children running)"
-	}
-	var b strings.Builder
-	for _, j := range jobs {
-		state := j.State
-		if j.ExitCode != nil {
-			state += fmt.Sprintf(" (exit code %d", *j.ExitCode)
-			if j.Signal != "" {
-				state += ", " + j.Signal
-			}
-			if j.State != "exited" {
-				state += "; processes it started still run"
-			}
-			state += ")"
-		}
-		fmt.Fprintf(&b, "pid %d %s %s", j.PID, state, (time.Duration(j.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
-		if j.Input != "" {
-			fmt.Fprintf(&b, " [%s]", j.Input)
-		}
-		fmt.Fprintf(&b, " %s\n", quoteCommand(Record{Command: j.Command, Args: j.Args}))
-		if j.SecretURL != "" {
-			fmt.Fprintf(&b, "  the user answers its secret prompt at %s (never you)\n", j.SecretURL)
-		}
-		writeStreamSizes(&b, j.Stdout, j.Stderr)
-	}
-	b.WriteString("[Use check_pid=PID for a job's new output, write_stdin pid=PID to answer one that waits for input, kill_pid=PID to stop one.]")
-	return b.String()
-}
+// String is the status line of a result: "exit code: 0", or
+// "exit code: 137 (killed by SIGKILL)".
+func (e Exit) String() string { return exitStatus{code: e.Code, signal: e.Signal}.String() }

@@ -8,7 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"time"
+
 	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/internal/policy"
@@ -21,108 +21,93 @@ import (
 // last bytes of a file, a line range counts newlines up to its first
 // line — so the cost does not grow with the size of the output.
 
-// RenderInput is spillway.RerenderInput inside the implementation; the
-// fields are documented there.
-type RenderInput struct {
-	ID        int    `json:"id"`
-	Stream    string `json:"stream,omitempty"`
-	Strategy  string `json:"strategy,omitempty"`
-	MaxLines  int    `json:"max_lines,omitempty"`
-	MaxBytes  int    `json:"max_bytes,omitempty"`
-	MaxTokens int    `json:"max_tokens,omitempty"`
-	Offset    int    `json:"offset,omitempty"`
-	Pattern   string `json:"pattern,omitempty"`
+// A Selection asks for a recorded call's output again: which call, which
+// stream ("" for both), and which of its lines (a Strategy within the
+// limits, zero taking the policy's; the lines from Offset on; or the
+// ones that match Pattern).
+type Selection struct {
+	ID                            int
+	Stream                        string
+	Strategy                      output.Strategy
+	MaxLines, MaxBytes, MaxTokens int
+	Offset                        int
+	Pattern                       string
 }
 
-// RenderDetails is spillway.RerenderDetails inside the implementation; the
-// fields are documented there.
-type RenderDetails struct {
-	Record Record       `json:"record"`
-	Stdout *ShownStream `json:"stdout,omitempty"`
-	Stderr *ShownStream `json:"stderr,omitempty"`
+// A Rendered is a recorded call's output shown again.
+type Rendered struct {
+	Record Record
+	// Stdout and Stderr are what was shown of each stream; nil for a
+	// stream not asked for, or merged into stdout.
+	Stdout, Stderr *Shown
 }
 
-// ShownStream is spillway.ShownStream inside the implementation; the
-// fields are documented there.
-type ShownStream struct {
-	Mode        string `json:"mode"`
-	FirstLine   int64  `json:"first_line"`
-	LastLine    int64  `json:"last_line"`
-	OutputLines int64  `json:"output_lines"`
-	OutputBytes int64  `json:"output_bytes"`
-	TotalLines  int64  `json:"total_lines"`
-	TotalBytes  int64  `json:"total_bytes"`
-	Matches     int64  `json:"matches,omitempty"`
-	Truncated   bool   `json:"truncated"`
-	Missing     string `json:"missing,omitempty"`
+// A Shown is what part of a recorded stream was shown, and how.
+type Shown struct {
+	// Empty: the stream carried nothing and was not asked for alone, so
+	// nothing was shown of it.
+	Empty bool
+	// Body is the lines shown and a notice that says which of how many;
+	// Err, when set, says instead why the stream can no longer be shown.
+	Body string
+	Err  error
+	// Mode is how the lines were chosen: "head", "tail", "head_tail",
+	// "range" or "pattern".
+	Mode string
+	// FirstLine and LastLine bound the lines shown (0 when none); Lines
+	// and Bytes count them.
+	FirstLine, LastLine int64
+	Lines, Bytes        int64
+	// Matches counts the matching lines shown (pattern mode).
+	Matches int64
+	// Truncated: lines or bytes of the selection were left out.
+	Truncated bool
+	// Missing says what part of the stream was never saved, if any.
+	Missing string
 }
 
-// RenderResult is spillway.RerenderResult inside the implementation; the
-// fields are documented there.
-type RenderResult struct {
-	Text    string        `json:"text"`
-	Details RenderDetails `json:"details"`
-	IsError bool          `json:"is_error"`
-}
-
-// Render shows the output of a recorded call again, with in's limits and
-// selection, without running anything. The error says why it cannot (bad
-// input, an unknown or running call); a stream that can no longer be
-// shown is said in its section, and the result is then an error.
-func (r *Runner) Render(in RenderInput) (RenderResult, error) {
-	if err := in.validate(); err != nil {
-		return RenderResult{}, err
+// Render shows the output of a recorded call again, as sel asks, without
+// running anything. The error says why it cannot (bad input, an unknown
+// or running call); a stream that can no longer be shown has its Err.
+func (r *Runner) Render(sel Selection) (Rendered, error) {
+	if err := sel.validate(); err != nil {
+		return Rendered{}, err
 	}
-	rec, err := r.history.record(in.ID)
+	rec, err := r.history.record(sel.ID)
 	if err != nil {
-		return RenderResult{}, err
+		return Rendered{}, err
 	}
 	r.history.mu.Lock()
 	snap := *rec
 	r.history.mu.Unlock()
-	if snap.Running {
-		return RenderResult{}, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", in.ID)
+	if snap.Running() {
+		return Rendered{}, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
 	}
 	var re *regexp.Regexp
-	if in.Pattern != "" {
-		if re, err = regexp.Compile(in.Pattern); err != nil {
-			return RenderResult{}, fmt.Errorf("pattern: %v", err)
+	if sel.Pattern != "" {
+		if re, err = regexp.Compile(sel.Pattern); err != nil {
+			return Rendered{}, fmt.Errorf("pattern: %v", err)
 		}
 	}
 	d := snap.data
-	res := RenderResult{Details: RenderDetails{Record: snap}}
-	var b strings.Builder
-	section := func(label string, s *streamData, lim output.Limits) *ShownStream {
-		if s == nil || (in.Stream != "" && in.Stream != label) {
+	section := func(label string, s *streamData, lim output.Limits) *Shown {
+		if s == nil || (sel.Stream != "" && sel.Stream != label) {
 			return nil
 		}
-		if in.Stream == "" && s.Bytes == 0 {
-			return &ShownStream{}
+		if sel.Stream == "" && s.Bytes == 0 {
+			return &Shown{Empty: true}
 		}
-		body, shown, err := renderStream(s, in, lim, re)
-		if err != nil {
-			res.IsError = true
-			body = "[" + label + ": " + err.Error() + "]\n"
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(label + ":\n" + body)
-		return shown
+		return renderStream(s, sel, lim, re)
 	}
-	pol := r.cfg.streams().forCall(in.MaxLines, in.MaxBytes, false, in.MaxTokens)
-	res.Details.Stdout = section("stdout", &d.stdout, pol.Stdout)
-	res.Details.Stderr = section("stderr", d.stderr, pol.Stderr)
-	if b.Len() == 0 {
-		b.WriteString("(no output)\n")
-	}
-	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", snap.status.String(), snap.ID,
-		quoteCommand(snap), timeSince(snap.Start))
-	res.Text = b.String()
-	return res, nil
+	pol := r.cfg.streams().forCall(sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
+	return Rendered{
+		Record: snap.Record,
+		Stdout: section("stdout", &d.stdout, pol.Stdout),
+		Stderr: section("stderr", d.stderr, pol.Stderr),
+	}, nil
 }
 
-func (in RenderInput) validate() error {
+func (in Selection) validate() error {
 	if in.ID <= 0 {
 		return errors.New("give the id of a recorded call (history_id in a bash result, or id in the history list)")
 	}
@@ -131,7 +116,7 @@ func (in RenderInput) validate() error {
 	default:
 		return fmt.Errorf("stream %q: want stdout or stderr (or leave it out for both)", in.Stream)
 	}
-	switch output.Strategy(in.Strategy) {
+	switch in.Strategy {
 	case "", output.Head, output.Tail, output.HeadTail:
 	default:
 		return fmt.Errorf("strategy %q: want head, tail or head_tail", in.Strategy)
@@ -146,20 +131,22 @@ func (in RenderInput) validate() error {
 }
 
 // renderStream shows one stream as in asks: its body (content and a
-// bracketed notice) and what it showed.
-func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.Regexp) (string, *ShownStream, error) {
-	shown := &ShownStream{TotalLines: s.Lines, TotalBytes: s.Bytes}
+// bracketed notice), or why it cannot be shown, and what it showed.
+func renderStream(s *streamData, in Selection, lim output.Limits, re *regexp.Regexp) *Shown {
+	shown := &Shown{}
 	if s.Binary {
-		return "", shown, fmt.Errorf("binary output (%d bytes), shown as such only. Full output: %s", s.Bytes, s.SpillPath)
+		shown.Err = fmt.Errorf("binary output (%d bytes), shown as such only. Full output: %s", s.Bytes, s.SpillPath)
+		return shown
 	}
 	src, err := openSource(s)
 	if err != nil {
-		return "", shown, err
+		shown.Err = err
+		return shown
 	}
 	defer src.close()
 	strategy := lim.Strategy
 	if in.Strategy != "" {
-		strategy = output.Strategy(in.Strategy)
+		strategy = in.Strategy
 	}
 	maxLines := int64(lim.MaxLines)
 	pick := func(maxBytes int64) ([]part, error) {
@@ -201,7 +188,8 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 		}
 	}
 	if err != nil {
-		return "", shown, err
+		shown.Err = err
+		return shown
 	}
 	// The cut lines that look like failures take their share of the
 	// bytes, as in a result: between head and tail, after a head, or
@@ -255,8 +243,8 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 			shown.FirstLine = p.first
 		}
 		shown.LastLine = p.last
-		shown.OutputLines += p.count
-		shown.OutputBytes += int64(len(p.text))
+		shown.Lines += p.count
+		shown.Bytes += int64(len(p.text))
 		shown.Matches += p.matches
 		shown.Truncated = shown.Truncated || p.cut
 	}
@@ -267,7 +255,8 @@ func renderStream(s *streamData, in RenderInput, lim output.Limits, re *regexp.R
 		shown.Truncated, tokensLimit = true, lim.MaxTokens
 	}
 	b.WriteString(notice(s, shown, src, tokensLimit))
-	return b.String(), shown, nil
+	shown.Body = b.String()
+	return shown
 }
 
 // partsTokens is the estimate of the content parts show.
@@ -281,7 +270,7 @@ func partsTokens(parts []part, maxLineChars int) int {
 
 // notice says which lines were shown of how many, and where the rest is;
 // tokensLimit, when above zero, is the token limit that cut them.
-func notice(s *streamData, sh *ShownStream, src *source, tokensLimit int) string {
+func notice(s *streamData, sh *Shown, src *source, tokensLimit int) string {
 	var b strings.Builder
 	b.WriteString("[")
 	switch {
@@ -290,7 +279,7 @@ func notice(s *streamData, sh *ShownStream, src *source, tokensLimit int) string
 		if sh.Truncated {
 			b.WriteString(" (limit reached; give offset to search on from a line)")
 		}
-	case sh.OutputLines == 0:
+	case sh.Lines == 0:
 		fmt.Fprintf(&b, "no lines shown")
 	default:
 		fmt.Fprintf(&b, "%s: lines %d-%d", sh.Mode, sh.FirstLine, sh.LastLine)
@@ -731,17 +720,15 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
-// quoteCommand shows a record's command in one line.
-func quoteCommand(r Record) string {
-	c := r.Command
-	if len(r.Args) > 0 {
-		c += " " + strings.Join(r.Args, " ")
+// QuoteCommand shows a command and its arguments in one line, quoted
+// and cut to 80 characters.
+func QuoteCommand(command string, args []string) string {
+	c := command
+	if len(args) > 0 {
+		c += " " + strings.Join(args, " ")
 	}
 	if len(c) > 80 {
 		c = c[:utf8Cut([]byte(c), 77)] + "..."
 	}
 	return fmt.Sprintf("%q", c)
 }
-
-// timeSince says how long ago t was, to the tenth of a second.
-func timeSince(t time.Time) string { return time.Since(t).Round(100 * time.Millisecond).String() }

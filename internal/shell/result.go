@@ -1,86 +1,64 @@
 package shell
 
 import (
+	"time"
+
 	"github.com/spillway-dev/spillway/output"
 )
 
-// StreamDetails is spillway.StreamDetails inside the implementation; the
-// fields are documented there.
-type StreamDetails struct {
-	Truncation     output.Truncation `json:"truncation"`
-	FullOutputPath string            `json:"full_output_path,omitempty"`
-	SpillCapped    bool              `json:"spill_capped"`
-	Binary         bool              `json:"binary"`
-	SpillError     string            `json:"spill_error,omitempty"`
-	Next           []output.Call     `json:"next,omitempty"`
+// An Outcome is what a call on a job (Run, Check, Kill, Write) shows: the
+// text the model reads, how the job stands, and the windows of its
+// streams the text was rendered from.
+type Outcome struct {
+	Text string
+	// Failed: the command did not succeed, as a model should hear it: it
+	// exited non-zero or was cancelled, or (a job looked at) ended
+	// non-zero.
+	Failed bool
+	Job    JobStatus
+	// Stdout and Stderr are the windows of the streams the text shows;
+	// Stderr is nil when stderr went into stdout. Screen, when set, is the
+	// terminal's screen, shown in place of stdout's window.
+	Stdout output.Result
+	Stderr *output.Result
+	Screen string
+	// HistoryID is the call's record in the history; 0 for a look at a
+	// job.
+	HistoryID int
+	// Cached: the call was answered from an earlier run's result, which
+	// ended CacheAge ago; nothing ran.
+	Cached   bool
+	CacheAge time.Duration
+	// DiffWith, for a diff_with call, is the history id of the run
+	// compared with, and DiffWithExit its exit. Stdout and Stderr are
+	// then the windows of the diffs, whose lines are not the command's
+	// failures.
+	DiffWith     int
+	DiffWithExit *Exit
+	// Secret is the prompt a job waits at for a secret, and Next the
+	// calls that go on from it.
+	Secret *SecretPrompt
+	Next   []output.Call
 }
 
-// Details is spillway.BashDetails inside the implementation; the fields
-// are documented there.
-type Details struct {
-	ExitCode         *int           `json:"exit_code"`
-	Signal           string         `json:"signal,omitempty"`
-	TimedOut         bool           `json:"timed_out"`
-	Backgrounded     bool           `json:"backgrounded"`
-	Running          bool           `json:"running"`
-	Waiting          bool           `json:"waiting_for_input,omitempty"`
-	WaitsSecret      bool           `json:"waiting_for_secret,omitempty"`
-	Secret           *SecretDetails `json:"secret,omitempty"`
-	PID              int            `json:"pid,omitempty"`
-	DurationMS       int64          `json:"duration_ms"`
-	HistoryID        int            `json:"history_id,omitempty"`
-	Cached           bool           `json:"cached,omitempty"`
-	CacheAgeMS       int64          `json:"cache_age_ms,omitempty"`
-	Stdout           StreamDetails  `json:"stdout"`
-	Stderr           StreamDetails  `json:"stderr"`
-	Failures         []Failure      `json:"failures,omitempty"`
-	DiffWith         int            `json:"diff_with,omitempty"`
-	DiffWithExitCode *int           `json:"diff_with_exit_code,omitempty"`
-	Tokens           int            `json:"tokens"`
-	Next             []output.Call  `json:"next,omitempty"`
+// A JobStatus is how a job stood when its outcome was made.
+type JobStatus struct {
+	// PID is the job's id; 0 for a call answered from the cache.
+	PID int
+	// Exit is how the shell ended; nil while it runs.
+	Exit    *Exit
+	Elapsed time.Duration
+	// TimedOut: the command outlived its timeout. Backgrounded: it goes
+	// on as a background job. Running: something of it is left. Waiting
+	// and WaitsSecret: it seems to wait for input, or for a secret.
+	TimedOut, Backgrounded, Running, Waiting, WaitsSecret bool
 }
 
-// Failure is spillway.Failure inside the implementation; the fields are
-// documented there.
-type Failure struct {
-	Stream string `json:"stream"`
-	Line   int64  `json:"line"`
-	Text   string `json:"text"`
-}
-
-// failures lists the failure lines a result shows of its cut lines.
-func failures(stdout output.Result, stderr *output.Result) []Failure {
-	var out []Failure
-	add := func(label string, r output.Result) {
-		for _, f := range r.Failures {
-			out = append(out, Failure{Stream: label, Line: f.Line, Text: f.Text})
-		}
-	}
-	add("stdout", stdout)
-	if stderr != nil {
-		add("stderr", *stderr)
-	}
-	return out
-}
-
-// Result is spillway.BashResult inside the implementation; the fields are
-// documented there.
-type Result struct {
-	Text    string  `json:"text"`
-	Details Details `json:"details"`
-	IsError bool    `json:"is_error"`
-	Stdout  string  `json:"-"`
-	Stderr  string  `json:"-"`
-}
-
-// streamDetails fills the details of one stream from its pipeline result.
-func streamDetails(r output.Result) StreamDetails {
-	return StreamDetails{
-		Truncation:     r.Truncation,
-		FullOutputPath: r.FullOutputPath,
-		SpillCapped:    r.SpillCapped,
-		Binary:         r.Binary,
-		SpillError:     r.SpillError,
-		Next:           r.Next(),
-	}
+// A SecretPrompt is the prompt a job waits at for a secret, and the
+// page where the person answers it: URL is "" when none could be opened,
+// and Expires then zero.
+type SecretPrompt struct {
+	Prompt  string
+	URL     string
+	Expires time.Time
 }

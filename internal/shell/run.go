@@ -10,26 +10,26 @@ import (
 )
 
 // Run runs a command and waits until it ends, its timeout passes, the
-// context is done, or (RunInBackground) not at all. The error says why a
+// context is done, or (Background) not at all. The error says why a
 // call could not be made (bad input, no cwd, the shell missing, the
 // session closed); what the command did is in the result.
-func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
+func (r *Runner) Run(ctx context.Context, in Command) (Outcome, error) {
 	if err := in.validate(); err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("not started: %w", err)
+		return Outcome{}, fmt.Errorf("not started: %w", err)
 	}
-	var base *Record
+	var base *record
 	if in.DiffWith != "" {
 		var err error
 		if base, err = r.diffBase(in); err != nil {
-			return Result{}, err
+			return Outcome{}, err
 		}
 	}
 	pl, err := r.plan(in)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	if in.DiffWith == "" && r.cacheable(in) {
 		pl.cacheKey = cacheKey(pl)
@@ -47,17 +47,17 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 			case <-c: // the run ended: look again
 			case <-ctx.Done():
 				pl.release()
-				return Result{}, fmt.Errorf("not started: %w", ctx.Err())
+				return Outcome{}, fmt.Errorf("not started: %w", ctx.Err())
 			}
 		}
 	}
 	res, err := r.runPlan(ctx, in, pl)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	if pl.rec != nil {
-		res.Details.HistoryID = pl.rec.ID
-		if !res.Details.Running {
+		res.HistoryID = pl.rec.ID
+		if !res.Job.Running {
 			r.history.complete(pl.rec, pl.job)
 		}
 	}
@@ -65,7 +65,7 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 	case in.DiffWith == "":
 	case base == nil:
 		pl.notes = append(pl.notes, "[diff_with last: this command has no earlier run in the history, so its output is shown whole; call again with diff_with for a diff]")
-	case res.Details.Running || pl.rec == nil || pl.rec.data == nil || !isClosed(pl.rec.data.done):
+	case res.Job.Running || pl.rec == nil || pl.rec.data == nil || !isClosed(pl.rec.data.done):
 		pl.notes = append(pl.notes, "[diff_with: the command has not ended, so its output is shown; the diff needs a run that ended]")
 	default:
 		res = r.diffResult(in, base, pl.rec, res)
@@ -77,19 +77,19 @@ func (r *Runner) Run(ctx context.Context, in Input) (Result, error) {
 }
 
 // runPlan runs a planned call.
-func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error) {
-	if in.RunInBackground {
+func (r *Runner) runPlan(ctx context.Context, in Command, pl *plan) (Outcome, error) {
+	if in.Background {
 		if err := r.roomForJob(); err != nil {
 			pl.release()
-			return Result{}, err
+			return Outcome{}, err
 		}
 	}
 	j, err := r.launch(in, pl)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	pl.rec, pl.job = r.history.start(in, pl, j), j
-	if in.RunInBackground {
+	if in.Background {
 		j.sess.abandon()
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",
 			j.pid, j.pid, j.pid)), nil
@@ -124,7 +124,7 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 			if j.settle(ctx) {
 				r.forgetCall(j)
 				res := j.result(j.look(), "(no output)")
-				res.IsError = j.status.code != 0
+				res.Failed = j.status.code != 0
 				return res, nil
 			}
 			if ctx.Err() != nil {
@@ -159,44 +159,44 @@ func (r *Runner) runPlan(ctx context.Context, in Input, pl *plan) (Result, error
 
 // background keeps j as a background job and returns the output so far
 // with note, which says how to continue.
-func (r *Runner) background(j *job, note string) Result {
+func (r *Runner) background(j *job, note string) Outcome {
 	if err := r.addJob(j); err != nil {
 		out := j.stop()
 		r.forgetCall(j)
 		res := j.result(j.look(), "(no output)", stopNote(out, "Not kept in the background ("+err.Error()+")"))
-		res.IsError = true
+		res.Failed = true
 		return res
 	}
 	res := j.result(j.look(), "(no output)", note)
-	res.Details.Backgrounded = true
-	res.IsError = res.Details.ExitCode != nil && *res.Details.ExitCode != 0
+	res.Job.Backgrounded = true
+	res.Failed = res.Job.Exit != nil && res.Job.Exit.Code != 0
 	return res
 }
 
 // cancel stops the command of a call whose context is done.
-func (r *Runner) cancel(j *job) Result {
+func (r *Runner) cancel(j *job) Outcome {
 	out := j.stop()
 	r.forgetCall(j)
 	res := j.result(j.look(), "(no output)", stopNote(out, "Cancelled"))
-	res.IsError = true
+	res.Failed = true
 	return res
 }
 
 // Check returns how a background job stands and its output since the
 // last look. An unknown pid is an error that lists the known ones.
-func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
+func (r *Runner) Check(ctx context.Context, in Look) (Outcome, error) {
 	pid := in.PID
 	j, err := r.job(pid)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
-	if in.Timeout < 0 {
-		return Result{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Timeout)
+	if in.Wait < 0 {
+		return Outcome{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Wait)
 	}
 	if err := checkScreen(in.Screen); err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
-	wait := r.cfg.boundWait(in.Timeout)
+	wait := r.cfg.boundWait(in.Wait)
 	start := time.Now()
 	if deadline := start.Add(wait); wait > 0 && j.waitingForInput() && j.relaySecret(ctx, deadline) {
 		j.awaitAnswer(ctx, time.Now(), deadline)
@@ -213,7 +213,7 @@ func (r *Runner) Check(ctx context.Context, in CheckInput) (Result, error) {
 // report returns how a background job stands and its output since the
 // last look, with a note on how to go on; full asks for every row of a
 // screen.
-func (j *job) report(full bool) Result {
+func (j *job) report(full bool) Outcome {
 	j.drain()
 	l := j.look()
 	l.full = full
@@ -229,23 +229,22 @@ func (j *job) report(full bool) Result {
 			pid, j.duration().Round(time.Millisecond), pid, pid)
 	}
 	res := j.result(l, "(no new output)", note)
-	res.Details.Backgrounded = true
-	res.IsError = !l.running && j.status.code != 0
+	res.Job.Backgrounded = true
+	res.Failed = !l.running && j.status.code != 0
 	return res
 }
 
 // Kill stops a background job and returns its final output. An unknown
 // pid is an error that lists the known ones.
-func (r *Runner) Kill(ctx context.Context, in KillInput) (Result, error) {
-	pid := in.PID
+func (r *Runner) Kill(ctx context.Context, pid int) (Outcome, error) {
 	j, err := r.job(pid)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	out := j.stop()
 	res := j.result(j.look(), "(no new output)", stopNote(out, fmt.Sprintf("kill_pid %d", pid)))
-	res.Details.Backgrounded = true
-	res.IsError = out == stopCutOff
+	res.Job.Backgrounded = true
+	res.Failed = out == stopCutOff
 	return res, nil
 }
 
@@ -293,13 +292,13 @@ func (j *job) look() look {
 
 // result cuts the job's windows and renders them with the state l. empty
 // is said when neither stream has new output; notes follow the status.
-// IsError is left to the caller.
-func (j *job) result(l look, empty string, notes ...string) Result {
+// Failed is left to the caller.
+func (j *job) result(l look, empty string, notes ...string) Outcome {
 	var kept, lead []string
 	if n := j.secretLead(l); n != "" {
 		lead = append(lead, n)
 	}
-	var secretDetails *SecretDetails
+	var secret *SecretPrompt
 	var next []output.Call
 	for i, n := range notes {
 		if n != inputNote {
@@ -307,7 +306,7 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 		}
 		switch {
 		case l.secret:
-			notes[i], secretDetails, next = j.secretInfo()
+			notes[i], secret, next = j.secretInfo()
 		case l.waiting:
 			notes[i] = waitNote(j)
 		default:
@@ -339,32 +338,17 @@ func (j *job) result(l look, empty string, notes ...string) Result {
 	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
 		return page(stdout, stderr).text()
 	})
-	d := Details{
-		TimedOut:    j.timedOut,
-		Running:     l.running,
-		Waiting:     l.waiting,
-		WaitsSecret: l.secret,
-		Secret:      secretDetails,
-		Next:        next,
-		PID:         j.pid,
-		DurationMS:  j.duration().Milliseconds(),
-		Stdout:      streamDetails(stdout),
-		Failures:    failures(stdout, stderr),
-	}
-	p := page(stdout, stderr)
-	if stderr != nil {
-		d.Stderr = streamDetails(*stderr)
+	res := Outcome{
+		Text: page(stdout, stderr).text(),
+		Job: JobStatus{
+			PID: j.pid, Elapsed: j.duration(),
+			TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
+		},
+		Stdout: stdout, Stderr: stderr, Screen: screen,
+		Secret: secret, Next: next,
 	}
 	if l.exited {
-		code := j.status.code
-		d.ExitCode, d.Signal = &code, j.status.signal
-	}
-	res := Result{Text: p.text(), Details: d, Stdout: stdout.Text()}
-	if screen != "" {
-		res.Stdout = screen // what was shown of the terminal
-	}
-	if stderr != nil {
-		res.Stderr = stderr.Text()
+		res.Job.Exit = j.status.view()
 	}
 	return res
 }

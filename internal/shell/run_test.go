@@ -35,7 +35,7 @@ func testRunner(t *testing.T, cfg Config, sc spill.Config) *Runner {
 
 // runOK runs a command with a generous guard against hangs; the call
 // must be made (the command itself may fail).
-func runOK(t *testing.T, r *Runner, in Input) Result {
+func runOK(t *testing.T, r *Runner, in Command) Outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -47,11 +47,11 @@ func runOK(t *testing.T, r *Runner, in Input) Result {
 }
 
 // exitOf returns the exit code of a result, -1 while the command runs.
-func exitOf(res Result) int {
-	if res.Details.ExitCode == nil {
+func exitOf(res Outcome) int {
+	if res.Job.Exit == nil {
 		return -1
 	}
-	return *res.Details.ExitCode
+	return res.Job.Exit.Code
 }
 
 func TestRunText(t *testing.T) {
@@ -71,50 +71,50 @@ func TestRunText(t *testing.T) {
 		{"exit 300", "(no output)\n\nexit code: 44", true},
 	}
 	for _, c := range cases {
-		res := runOK(t, r, Input{Command: c.command})
-		if res.Text != c.text || res.IsError != c.isError {
-			t.Errorf("%q:\n got %q (is_error %v)\nwant %q (is_error %v)", c.command, res.Text, res.IsError, c.text, c.isError)
+		res := runOK(t, r, Command{Command: c.command})
+		if res.Text != c.text || res.Failed != c.isError {
+			t.Errorf("%q:\n got %q (is_error %v)\nwant %q (is_error %v)", c.command, res.Text, res.Failed, c.text, c.isError)
 		}
-		if res.Details.Running || res.Details.Backgrounded || res.Details.TimedOut || res.Details.PID <= 0 || res.Details.ExitCode == nil {
-			t.Errorf("%q: details %+v", c.command, res.Details)
+		if res.Job.Running || res.Job.Backgrounded || res.Job.TimedOut || res.Job.PID <= 0 || res.Job.Exit == nil {
+			t.Errorf("%q: details %+v", c.command, res.Job)
 		}
 	}
-	res := runOK(t, r, Input{Command: "kill -KILL $$"})
-	if res.Details.Signal != "SIGKILL" || exitOf(res) != 137 {
-		t.Errorf("killed shell: signal %q exit %d", res.Details.Signal, exitOf(res))
+	res := runOK(t, r, Command{Command: "kill -KILL $$"})
+	if res.Job.Exit.Signal != "SIGKILL" || exitOf(res) != 137 {
+		t.Errorf("killed shell: signal %q exit %d", res.Job.Exit.Signal, exitOf(res))
 	}
-	res = runOK(t, r, Input{Command: "echo out; echo err >&2"})
-	if res.Stdout != "out\n" || res.Stderr != "err\n" {
-		t.Errorf("pure content: stdout %q stderr %q", res.Stdout, res.Stderr)
+	res = runOK(t, r, Command{Command: "echo out; echo err >&2"})
+	if res.Stdout.Text() != "out\n" || res.Stderr.Text() != "err\n" {
+		t.Errorf("pure content: stdout %q stderr %q", res.Stdout.Text(), res.Stderr.Text())
 	}
 }
 
 func TestRunLimits(t *testing.T) {
 	r := testRunner(t, defaultConfig(t), defaultStore())
-	res := runOK(t, r, Input{Command: "seq 1 5000", MaxLines: 10})
-	tr := res.Details.Stdout.Truncation
+	res := runOK(t, r, Command{Command: "seq 1 5000", Limits: Limits{MaxLines: 10}})
+	tr := res.Stdout.Truncation
 	if !tr.Truncated || tr.TruncatedBy != "lines" || tr.OutputLines > 10 || tr.TotalLines != 5000 {
 		t.Errorf("max_lines 10: %+v", tr)
 	}
-	if res.Details.Stdout.FullOutputPath == "" || !strings.Contains(res.Text, "Full output: "+res.Details.Stdout.FullOutputPath) {
+	if res.Stdout.FullOutputPath == "" || !strings.Contains(res.Text, "Full output: "+res.Stdout.FullOutputPath) {
 		t.Errorf("no spill file named: %q", res.Text)
 	}
-	res = runOK(t, r, Input{Command: "seq 1 100000", MaxBytes: 1000})
-	if tr := res.Details.Stdout.Truncation; tr.TruncatedBy != "bytes" || tr.OutputBytes > 1000 {
+	res = runOK(t, r, Command{Command: "seq 1 100000", Limits: Limits{MaxBytes: 1000}})
+	if tr := res.Stdout.Truncation; tr.TruncatedBy != "bytes" || tr.OutputBytes > 1000 {
 		t.Errorf("max_bytes 1000: %+v", tr)
 	}
-	res = runOK(t, r, Input{Command: "seq 1 100000", FullOutput: true})
-	if tr := res.Details.Stdout.Truncation; tr.Truncated || tr.OutputLines != 100000 {
+	res = runOK(t, r, Command{Command: "seq 1 100000", Limits: Limits{Full: true}})
+	if tr := res.Stdout.Truncation; tr.Truncated || tr.OutputLines != 100000 {
 		t.Errorf("full_output: %+v", tr)
 	}
 	// full_output stops at the 1 MiB ceiling: seq 1 200000 is 1.2 MB.
-	res = runOK(t, r, Input{Command: "seq 1 200000", FullOutput: true})
-	if tr := res.Details.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > policy.StreamCeiling {
+	res = runOK(t, r, Command{Command: "seq 1 200000", Limits: Limits{Full: true}})
+	if tr := res.Stdout.Truncation; !tr.Truncated || tr.OutputBytes > policy.StreamCeiling {
 		t.Errorf("full_output past the ceiling: %+v", tr)
 	}
 	// Each stream has its own limits and its own spill file.
-	res = runOK(t, r, Input{Command: "seq 1 3000; seq 1 3000 >&2"})
-	o, e := res.Details.Stdout, res.Details.Stderr
+	res = runOK(t, r, Command{Command: "seq 1 3000; seq 1 3000 >&2"})
+	o, e := res.Stdout, *res.Stderr
 	if !o.Truncation.Truncated || !e.Truncation.Truncated || o.FullOutputPath == e.FullOutputPath ||
 		!strings.HasSuffix(o.FullOutputPath, "-stdout.log") || !strings.HasSuffix(e.FullOutputPath, "-stderr.log") {
 		t.Errorf("two streams: %+v %+v", o, e)
@@ -123,11 +123,11 @@ func TestRunLimits(t *testing.T) {
 
 func TestRunBinaryStream(t *testing.T) {
 	r := testRunner(t, defaultConfig(t), defaultStore())
-	res := runOK(t, r, Input{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
-	if !res.Details.Stdout.Binary || !strings.Contains(res.Text, "[binary output: 20001 bytes. Full output: ") {
+	res := runOK(t, r, Command{Command: "head -c 20000 /dev/urandom; printf '\\0'"})
+	if !res.Stdout.Binary || !strings.Contains(res.Text, "[binary output: 20001 bytes. Full output: ") {
 		t.Fatalf("binary: %q", res.Text)
 	}
-	if fi, err := os.Stat(res.Details.Stdout.FullOutputPath); err != nil || fi.Size() != 20001 {
+	if fi, err := os.Stat(res.Stdout.FullOutputPath); err != nil || fi.Size() != 20001 {
 		t.Errorf("binary spill: %v %v", fi, err)
 	}
 }
@@ -136,7 +136,7 @@ func TestRunMergedStreams(t *testing.T) {
 	cfg := defaultConfig(t)
 	cfg.MergeStreams = true
 	r := testRunner(t, cfg, defaultStore())
-	res := runOK(t, r, Input{Command: "echo a; echo b >&2; echo c"})
+	res := runOK(t, r, Command{Command: "echo a; echo b >&2; echo c"})
 	if res.Text != "stdout:\na\nb\nc\n\nexit code: 0" {
 		t.Errorf("merged: %q", res.Text)
 	}

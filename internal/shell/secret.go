@@ -50,14 +50,6 @@ const (
 	noAnswerNote  = "[no answer yet]"
 )
 
-// SecretDetails is spillway.SecretDetails inside the implementation; the
-// fields are documented there.
-type SecretDetails struct {
-	Prompt  string `json:"prompt"`
-	URL     string `json:"url,omitempty"`
-	Expires string `json:"expires,omitempty"`
-}
-
 // secretState is a job's secret prompt and its page.
 type secretState struct {
 	pages *secret.Pages // nil: no page can be served
@@ -91,7 +83,7 @@ func (j *job) secretPage() (*secret.Page, error) {
 		return nil, fmt.Errorf("this toolset serves no page for it")
 	}
 	pg, err := s.pages.Open(secret.Request{
-		Command: quoteCommand(Record{Command: j.command, Args: j.args}),
+		Command: QuoteCommand(j.command, j.args),
 		Cwd:     s.cwd,
 		Prompt:  j.prompt(),
 		Answer:  j.answerSecret,
@@ -170,16 +162,16 @@ func (j *job) closeSecret() {
 }
 
 // secretInfo opens (or finds) the page of a job that waits for a secret
-// and says, for the model, what to do: the note, the details and the
+// and says, for the model, what to do: the note, the prompt and the
 // next calls.
-func (j *job) secretInfo() (note string, d *SecretDetails, next []output.Call) {
+func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
 	pid := j.pid
 	prompt := j.prompt()
 	pg, err := j.secretPage()
 	if err != nil {
 		return fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), and no page could be opened for the user to answer it (%[3]v). "+
 				"Do not ask the user for it. Use kill_pid=%[1]d to stop it; write_stdin sends it text only with allow_model_secret=true, for a test secret you were given.]", pid, prompt, err),
-			&SecretDetails{Prompt: prompt}, nil
+			&SecretPrompt{Prompt: prompt}, nil
 	}
 	j.secret.mu.Lock()
 	j.secret.shown = true
@@ -189,18 +181,18 @@ func (j *job) secretInfo() (note string, d *SecretDetails, next []output.Call) {
 		"ask the user to open %[3]s in a browser on this machine and answer there (one answer, open for %[4]s). "+
 		"Never ask the user for the secret itself. Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
 		pid, prompt, pg.URL(), left)
-	d = &SecretDetails{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires().UTC().Format(time.RFC3339)}
+	p = &SecretPrompt{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires()}
 	next = []output.Call{
-		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + quoteCommand(Record{Command: j.command, Args: j.args}) + "."},
+		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + QuoteCommand(j.command, j.args) + "."},
 		{"tool": "bash", "check_pid": pid, "timeout": 30000},
 	}
-	return note, d, next
+	return note, p, next
 }
 
 // secretMessage is what an Asker shows the person.
 func (j *job) secretMessage(pg *secret.Page) string {
 	return fmt.Sprintf("The command %s waits for a secret at the prompt %q. Open the page to answer it; your answer goes to its terminal, never to the agent.",
-		quoteCommand(Record{Command: j.command, Args: j.args}), pg.Prompt())
+		QuoteCommand(j.command, j.args), pg.Prompt())
 }
 
 // relaySecret, for a job that waits for a secret, shows the person its

@@ -59,37 +59,37 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	r := secretRunner(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := r.Run(ctx, Input{Command: `read -p 'name? ' n; read -s -p 'Secret: ' s; echo; echo "$n ${#s} $s"`, TTY: true, Timeout: 30 * time.Second})
+	res, err := r.Run(ctx, Command{Command: `read -p 'name? ' n; read -s -p 'Secret: ' s; echo; echo "$n ${#s} $s"`, TTY: true, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Details.Waiting || res.Details.WaitsSecret {
-		t.Fatalf("read -p: %+v\n%s", res.Details, res.Text)
+	if !res.Job.Waiting || res.Job.WaitsSecret {
+		t.Fatalf("read -p: %+v\n%s", res.Job, res.Text)
 	}
-	res, err = r.Write(ctx, WriteInput{PID: res.Details.PID, Input: "ann\n"})
+	res, err = r.Write(ctx, Send{PID: res.Job.PID, Text: "ann\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Details
-	if !d.WaitsSecret || d.Waiting || d.Secret == nil || d.Secret.Prompt != "Secret:" || !strings.HasPrefix(d.Secret.URL, "http://127.0.0.1:") {
-		t.Fatalf("read -s: %+v %+v\n%s", d, d.Secret, res.Text)
+	d, secret := res.Job, res.Secret
+	if !d.WaitsSecret || d.Waiting || secret == nil || secret.Prompt != "Secret:" || !strings.HasPrefix(secret.URL, "http://127.0.0.1:") {
+		t.Fatalf("read -s: %+v %+v\n%s", d, secret, res.Text)
 	}
-	if !strings.Contains(res.Text, d.Secret.URL) || len(d.Next) != 2 || d.Next[0]["url"] != d.Secret.URL {
-		t.Errorf("the result does not relay the page: %s %v", res.Text, d.Next)
+	if !strings.Contains(res.Text, secret.URL) || len(res.Next) != 2 || res.Next[0]["url"] != secret.URL {
+		t.Errorf("the result does not relay the page: %s %v", res.Text, res.Next)
 	}
-	if _, err := r.Write(ctx, WriteInput{PID: d.PID, Input: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), d.Secret.URL) {
+	if _, err := r.Write(ctx, Send{PID: d.PID, Text: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), secret.URL) {
 		t.Errorf("write_stdin to a secret prompt: %v", err)
 	}
 	jobs := r.Jobs()
-	if len(jobs) != 1 || jobs[0].State != "waiting for secret" || jobs[0].SecretURL != d.Secret.URL {
+	if len(jobs) != 1 || jobs[0].State != JobWaitingSecret || jobs[0].SecretURL != secret.URL {
 		t.Errorf("jobs: %+v", jobs)
 	}
-	res, _ = r.Check(ctx, CheckInput{PID: d.PID})
+	res, _ = r.Check(ctx, Look{PID: d.PID})
 	if !strings.HasPrefix(res.Text, noAnswerNote) {
 		t.Errorf("a look before the answer: %q", res.Text)
 	}
-	answerPage(t, d.Secret.URL, "answer", "hunter2 & more")
-	res, _ = r.Check(ctx, CheckInput{PID: d.PID, Timeout: 10 * time.Second})
+	answerPage(t, secret.URL, "answer", "hunter2 & more")
+	res, _ = r.Check(ctx, Look{PID: d.PID, Wait: 10 * time.Second})
 	if !strings.HasPrefix(res.Text, answeredNote+"\n") || !strings.Contains(res.Text, "ann 14 hunter2 & more") {
 		t.Errorf("after the answer: %q", res.Text)
 	}
@@ -99,11 +99,11 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 func TestAllowModelSecret(t *testing.T) {
 	r := secretRunner(t)
 	ctx := context.Background()
-	res, err := r.Run(ctx, Input{Command: `read -s -p 'PIN: ' s; echo; echo "got ${#s}"`, TTY: true, Timeout: 30 * time.Second})
-	if err != nil || !res.Details.WaitsSecret {
-		t.Fatalf("%v %+v", err, res.Details)
+	res, err := r.Run(ctx, Command{Command: `read -s -p 'PIN: ' s; echo; echo "got ${#s}"`, TTY: true, Timeout: 30 * time.Second})
+	if err != nil || !res.Job.WaitsSecret {
+		t.Fatalf("%v %+v", err, res.Job)
 	}
-	res, err = r.Write(ctx, WriteInput{PID: res.Details.PID, Input: "1234\n", AllowModelSecret: true, Timeout: 5 * time.Second})
+	res, err = r.Write(ctx, Send{PID: res.Job.PID, Text: "1234\n", AllowSecret: true, Wait: 5 * time.Second})
 	if err != nil || !strings.Contains(res.Text, "got 4") {
 		t.Errorf("%v %q", err, res.Text)
 	}

@@ -95,15 +95,16 @@ type session struct {
 	lastUsed time.Time
 }
 
-// SessionInfo is spillway.SessionInfo inside the implementation; the
-// fields are documented there.
-type SessionInfo struct {
-	Name     string            `json:"name"`
-	Cwd      string            `json:"cwd"`
-	Env      map[string]string `json:"env,omitempty"`
-	Unset    []string          `json:"unset,omitempty"`
-	Calls    int               `json:"calls"`
-	LastUsed time.Time         `json:"last_used"`
+// A SessionState is what a named session carries from call to call.
+type SessionState struct {
+	Name string
+	Cwd  string
+	// Set holds the variables its commands exported or changed (nil when
+	// none), Unset the ones they removed, sorted.
+	Set      map[string]string
+	Unset    []string
+	Calls    int
+	LastUsed time.Time
 }
 
 // sessionTable holds a Runner's named sessions.
@@ -141,26 +142,26 @@ func (t *sessionTable) session(name string) (s *session, forgot string) {
 }
 
 // Sessions lists the named sessions, by name.
-func (r *Runner) Sessions() []SessionInfo {
+func (r *Runner) Sessions() []SessionState {
 	r.sessions.mu.Lock()
 	all := make([]*session, 0, len(r.sessions.m))
 	for _, s := range r.sessions.m {
 		all = append(all, s)
 	}
 	r.sessions.mu.Unlock()
-	out := make([]SessionInfo, 0, len(all))
+	out := make([]SessionState, 0, len(all))
 	for _, s := range all {
 		s.mu.Lock()
-		info := SessionInfo{Name: s.name, Cwd: s.cwd, Calls: s.calls, LastUsed: s.lastUsed}
+		info := SessionState{Name: s.name, Cwd: s.cwd, Calls: s.calls, LastUsed: s.lastUsed}
 		if info.Cwd == "" {
 			info.Cwd = r.cfg.Cwd
 		}
 		for k, v := range s.set {
 			if !unlisted[k] {
-				if info.Env == nil {
-					info.Env = map[string]string{}
+				if info.Set == nil {
+					info.Set = map[string]string{}
 				}
-				info.Env[k] = v
+				info.Set[k] = v
 			}
 		}
 		for k := range s.unset {
@@ -170,7 +171,7 @@ func (r *Runner) Sessions() []SessionInfo {
 		sort.Strings(info.Unset)
 		out = append(out, info)
 	}
-	slices.SortFunc(out, func(a, b SessionInfo) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b SessionState) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -169,7 +169,7 @@ func (r *Runner) markEnv(env []string) []string {
 }
 
 // launch starts a command as a job the Runner tracks.
-func (r *Runner) launch(in Input, pl *plan) (*job, error) {
+func (r *Runner) launch(in Command, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -192,7 +192,7 @@ func (r *Runner) launch(in Input, pl *plan) (*job, error) {
 
 // startJob builds the pipelines and pipes, starts the shell, and starts
 // the goroutines that read its output and reap it.
-func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
+func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
 	pol := in.limits(r.cfg.streams())
@@ -215,7 +215,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.ResultBudget, r.cfg.ErrorResultBudget
 	j.hurry = r.closing
 	j.secret.pages, j.secret.cwd = r.cfg.Secrets, pl.dir
-	if in.FullOutput || in.MaxBytes > 0 {
+	if in.Limits.Full || in.Limits.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget, j.errBudget = 0, 0
 	}
@@ -233,7 +233,7 @@ func (r *Runner) startJob(in Input, pl *plan) (*job, error) {
 	// are closed here once the child has its copies.
 	var child childFiles
 	if in.TTY {
-		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
+		err = j.openTTY(outPipe, in.Size.Cols, in.Size.Rows, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
 	}

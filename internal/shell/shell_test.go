@@ -78,9 +78,9 @@ func TestExitStatus(t *testing.T) {
 func TestRunnerWithoutSpillStore(t *testing.T) {
 	r := NewRunner(defaultConfig(t))
 	defer r.Close()
-	res, err := r.Run(context.Background(), Input{Command: "seq 1 5000"})
-	if err != nil || !res.Details.Stdout.Truncation.Truncated || res.Details.Stdout.FullOutputPath != "" || res.IsError {
-		t.Errorf("%+v", res.Details.Stdout)
+	res, err := r.Run(context.Background(), Command{Command: "seq 1 5000"})
+	if err != nil || !res.Stdout.Truncation.Truncated || res.Stdout.FullOutputPath != "" || res.Failed {
+		t.Errorf("%+v", res.Stdout)
 	}
 }
 
@@ -89,7 +89,7 @@ func TestRunnerShellNotFound(t *testing.T) {
 	cfg.Shell = "no-such-shell-spillway"
 	r := NewRunner(cfg)
 	defer r.Close()
-	_, err := r.Run(context.Background(), Input{Command: "true"})
+	_, err := r.Run(context.Background(), Command{Command: "true"})
 	if err == nil || !strings.Contains(err.Error(), `cannot run the shell "no-such-shell-spillway"`) {
 		t.Errorf("%v", err)
 	}

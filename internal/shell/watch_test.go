@@ -19,11 +19,11 @@ func startBackground(t *testing.T, r *Runner, cmd string) int {
 // printed already).
 func startBackgroundOutput(t *testing.T, r *Runner, cmd string) (int, string) {
 	t.Helper()
-	res, err := r.Run(context.Background(), Input{Command: cmd, RunInBackground: true})
-	if err != nil || res.Details.PID == 0 {
+	res, err := r.Run(context.Background(), Command{Command: cmd, Background: true})
+	if err != nil || res.Job.PID == 0 {
 		t.Fatalf("starting %q: %v %+v", cmd, err, res)
 	}
-	return res.Details.PID, res.Stdout
+	return res.Job.PID, res.Stdout.Text()
 }
 
 // A check with a long wait returns because a new line came, not because
@@ -38,21 +38,21 @@ func TestCheckWaitReturnsOnNewOutput(t *testing.T) {
 	if first != "" {
 		t.Skipf("the start's result came after the line (%q): nothing left to wait for", first)
 	}
-	res, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: 50 * time.Second})
+	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Details.Running {
+	if !res.Job.Running {
 		t.Fatalf("the job ended: the check did not return because of the line: %q", res.Text)
 	}
-	if res.Details.DurationMS >= 50_000 {
+	if res.Job.Elapsed >= 50*time.Second {
 		t.Fatalf("the check waited its whole timeout: %q", res.Text)
 	}
-	line := strings.TrimSpace(res.Stdout)
+	line := strings.TrimSpace(res.Stdout.Text())
 	ns, err := strconv.ParseInt(line, 10, 64)
 	if err != nil {
-		t.Fatalf("the check returned without the new line: stdout %q", res.Stdout)
+		t.Fatalf("the check returned without the new line: stdout %q", res.Stdout.Text())
 	}
 	t.Logf("check_pid returned %v after the line was printed", returned.Sub(time.Unix(0, ns)))
 }
@@ -63,12 +63,12 @@ func TestCheckWaitReturnsAtTheEnd(t *testing.T) {
 	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	pid := startBackground(t, r, "sleep 0.5; exit 3")
-	res, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: 50 * time.Second})
+	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Details.Running || res.Details.ExitCode == nil || *res.Details.ExitCode != 3 {
-		t.Fatalf("after the wait: %+v %q", res.Details, res.Text)
+	if res.Job.Running || res.Job.Exit == nil || res.Job.Exit.Code != 3 {
+		t.Fatalf("after the wait: %+v %q", res.Job, res.Text)
 	}
 }
 
@@ -80,22 +80,22 @@ func TestCheckWaitOutputAlreadyThere(t *testing.T) {
 	pid, first := startBackgroundOutput(t, r, "echo ready; exec sleep 60")
 	if !strings.Contains(first, "ready") {
 		// The line came after the start's result: the check waits for it.
-		res, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: 50 * time.Second})
-		if err != nil || !strings.Contains(res.Stdout, "ready") {
+		res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
+		if err != nil || !strings.Contains(res.Stdout.Text(), "ready") {
 			t.Fatalf("first check: %v %q", err, res.Text)
 		}
 	}
-	res, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: 100 * time.Millisecond})
-	if err != nil || !strings.Contains(res.Text, "(no new output)") || !res.Details.Running {
+	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 100 * time.Millisecond})
+	if err != nil || !strings.Contains(res.Text, "(no new output)") || !res.Job.Running {
 		t.Fatalf("second check: %v %q", err, res.Text)
 	}
 	// A cancelled context ends the wait too.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.Check(ctx, CheckInput{PID: pid, Timeout: 50 * time.Second}); err != nil {
+	if _, err := r.Check(ctx, Look{PID: pid, Wait: 50 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Check(context.Background(), CheckInput{PID: pid, Timeout: -1}); err == nil {
+	if _, err := r.Check(context.Background(), Look{PID: pid, Wait: -1}); err == nil {
 		t.Error("a negative wait was accepted")
 	}
 }

@@ -9,19 +9,23 @@ import (
 	"time"
 )
 
-// WriteInput is spillway.WriteStdinInput inside the implementation; the
-// fields are documented there.
-type WriteInput struct {
-	PID        int      `json:"pid"`
-	Input      string   `json:"input,omitempty"`
-	Keys       []string `json:"keys,omitempty"`
-	CloseStdin bool     `json:"close_stdin,omitempty"`
-	// AllowModelSecret lets text reach a job that waits for a secret.
-	AllowModelSecret bool          `json:"allow_model_secret,omitempty"`
-	Timeout          time.Duration `json:"timeout,omitempty"`
-	Cols             int           `json:"cols,omitempty"`
-	Rows             int           `json:"rows,omitempty"`
-	Screen           string        `json:"screen,omitempty"`
+// A Send is what Write sends to a running job, and how long it waits
+// for the answer.
+type Send struct {
+	PID int
+	// Text is sent as it is, then the named Keys; Close then ends the
+	// input.
+	Text  string
+	Keys  []string
+	Close bool
+	// AllowSecret lets Text reach a job that waits for a secret.
+	AllowSecret bool
+	// Wait is how long to wait for the answer; zero is DefaultWriteWait.
+	Wait time.Duration
+	// Resize, when a side is above zero, resizes the job's terminal
+	// first.
+	Resize TermSize
+	Screen string
 }
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
@@ -46,9 +50,9 @@ type inputStep struct {
 // the signals a terminal would send (SIGINT, SIGQUIT to the process
 // group), Ctrl-D closes the pipe (end of file), and Ctrl-Z, which would
 // stop the job with nobody to resume it, is refused.
-func (in WriteInput) steps(tty bool) ([]inputStep, error) {
+func (in Send) steps(tty bool) ([]inputStep, error) {
 	var steps []inputStep
-	text := in.Input
+	text := in.Text
 	if tty {
 		text = strings.ReplaceAll(text, "\n", "\r")
 	}
@@ -77,7 +81,7 @@ func (in WriteInput) steps(tty bool) ([]inputStep, error) {
 			steps = append(steps, inputStep{data: b})
 		}
 	}
-	if in.CloseStdin {
+	if in.Close {
 		if tty {
 			steps = append(steps, inputStep{data: "\x04"})
 		} else {
@@ -97,49 +101,49 @@ func (in WriteInput) steps(tty bool) ([]inputStep, error) {
 }
 
 // Write sends input to a running job (write_stdin): text, named keys,
-// and the end of its input; then it waits, at most Timeout, for the
+// and the end of its input; then it waits, at most Wait, for the
 // answer and returns the job's new output. The wait ends as soon as the
 // job waits for input again, or ends. The error says why nothing could
 // be sent (an unknown pid, a job without input, a bad key, a job that no
 // longer reads); its output then stays for the next look.
-func (r *Runner) Write(ctx context.Context, in WriteInput) (Result, error) {
-	if in.Timeout < 0 {
-		return Result{}, fmt.Errorf("timeout %s: give a positive duration, or leave it out for %s", in.Timeout, DefaultWriteWait)
+func (r *Runner) Write(ctx context.Context, in Send) (Outcome, error) {
+	if in.Wait < 0 {
+		return Outcome{}, fmt.Errorf("timeout %s: give a positive duration, or leave it out for %s", in.Wait, DefaultWriteWait)
 	}
 	j, err := r.job(in.PID)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
 	if j.input == nil {
-		return Result{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
+		return Outcome{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
 	}
-	if in.Input != "" && !in.AllowModelSecret && j.readsSecret() {
-		return Result{}, j.secretRefusal()
+	if in.Text != "" && !in.AllowSecret && j.readsSecret() {
+		return Outcome{}, j.secretRefusal()
 	}
 	steps, err := in.steps(j.input.tty)
 	if err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
-	if err := checkSize(in.Cols, in.Rows); err != nil {
-		return Result{}, err
+	if err := checkSize(in.Resize.Cols, in.Resize.Rows); err != nil {
+		return Outcome{}, err
 	}
 	if err := checkScreen(in.Screen); err != nil {
-		return Result{}, err
+		return Outcome{}, err
 	}
-	wait := in.Timeout
+	wait := in.Wait
 	if wait == 0 {
 		wait = DefaultWriteWait
 	}
 	wait = min(wait, MaxCheckWait) // every major MCP client gives up after 60 s
 	deadline := time.Now().Add(wait)
 	sent := time.Now()
-	if in.Cols != 0 || in.Rows != 0 {
-		if err := j.resize(in.Cols, in.Rows); err != nil {
-			return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
+	if in.Resize.Cols != 0 || in.Resize.Rows != 0 {
+		if err := j.resize(in.Resize.Cols, in.Resize.Rows); err != nil {
+			return Outcome{}, fmt.Errorf("pid %d: %w", in.PID, err)
 		}
 	}
 	if err := j.send(steps, deadline); err != nil {
-		return Result{}, fmt.Errorf("pid %d: %w", in.PID, err)
+		return Outcome{}, fmt.Errorf("pid %d: %w", in.PID, err)
 	}
 	j.awaitAnswer(ctx, sent, deadline)
 	if j.relaySecret(ctx, deadline) {

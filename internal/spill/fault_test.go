@@ -243,16 +243,16 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), ResultBudget: policy.DefaultResultBudget, Spill: store})
 			defer r.Close()
 			ctx := context.Background()
-			var res shell.Result
+			var res shell.Outcome
 			var err error
 			within(t, "bash", func() {
-				res, err = r.Run(ctx, shell.Input{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
+				res, err = r.Run(ctx, shell.Command{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Details.ExitCode == nil || *res.Details.ExitCode != 3 || !res.IsError {
-				t.Errorf("exit code lost: %+v", res.Details)
+			if res.Job.Exit == nil || res.Job.Exit.Code != 3 || !res.Failed {
+				t.Errorf("exit code lost: %+v", res.Job)
 			}
 			for _, want := range []string{"stdout:\n1\n2\n", "\n200000\n", "stderr:\n1\n", "\n50000\n", "exit code: 3",
 				"[stdout: showing lines 1-", "[stderr: showing lines 1-", "Full output could not be saved: ", fl.reason} {
@@ -267,16 +267,16 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			// A command that times out into the background keeps running
 			// and check_pid still reports it.
 			within(t, "bash timeout", func() {
-				res, err = r.Run(ctx, shell.Input{Command: "seq 1 100000; sleep 30", Timeout: 300 * time.Millisecond})
+				res, err = r.Run(ctx, shell.Command{Command: "seq 1 100000; sleep 30", Timeout: 300 * time.Millisecond})
 			})
-			if !res.Details.Backgrounded || res.Details.PID == 0 {
-				t.Fatalf("not backgrounded: %+v\n%s", res.Details, clip(res.Text))
+			if !res.Job.Backgrounded || res.Job.PID == 0 {
+				t.Fatalf("not backgrounded: %+v\n%s", res.Job, clip(res.Text))
 			}
 			within(t, "kill_pid", func() {
-				res, err = r.Kill(ctx, shell.KillInput{PID: res.Details.PID})
+				res, err = r.Kill(ctx, res.Job.PID)
 			})
-			if err != nil || res.Details.Running {
-				t.Errorf("still running after kill_pid: %+v", res.Details)
+			if err != nil || res.Job.Running {
+				t.Errorf("still running after kill_pid: %+v", res.Job)
 			}
 		})
 	}

@@ -1,0 +1,243 @@
+package spillway
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// The jobs and history listings: the API's view of the shell's jobs,
+// records and sessions, and the text the model reads of them.
+
+// jobInfo describes a background job as a listing shows it.
+func jobInfo(v shell.JobView) JobInfo {
+	j := JobInfo{
+		PID: v.PID, Command: v.Command, Args: v.Args, State: jobStates[v.State], Input: inputKinds[v.Input],
+		SecretURL: v.SecretURL, DurationMS: v.Elapsed.Milliseconds(),
+		Stdout: streamRecord(v.Stdout), Stderr: streamRecord(v.Stderr),
+	}
+	if v.Exit != nil {
+		code := v.Exit.Code
+		j.ExitCode, j.Signal = &code, v.Exit.Signal
+	}
+	return j
+}
+
+// jobStates and inputKinds are JobInfo.State's and JobInfo.Input's words.
+var (
+	jobStates = map[shell.JobState]string{
+		shell.JobExited:        "exited",
+		shell.JobRunning:       "running",
+		shell.JobWaitingInput:  "waiting for input",
+		shell.JobWaitingSecret: "waiting for secret",
+	}
+	inputKinds = map[shell.InputKind]string{
+		shell.InputNone:   "",
+		shell.InputTTY:    "tty",
+		shell.InputPipe:   "stdin",
+		shell.InputClosed: "closed",
+	}
+)
+
+func jobInfos(views []shell.JobView) []JobInfo {
+	out := make([]JobInfo, len(views))
+	for i, v := range views {
+		out[i] = jobInfo(v)
+	}
+	return out
+}
+
+func streamRecord(t shell.Totals) StreamRecord {
+	return StreamRecord{
+		TotalBytes: t.Bytes, TotalLines: t.Lines, FullOutputPath: t.SpillPath,
+		SpillCapped: t.SpillCapped, TailPath: t.TailPath, Binary: t.Binary,
+	}
+}
+
+func historyRecord(r shell.Record) HistoryRecord {
+	h := HistoryRecord{
+		ID: r.ID, Command: r.Command, Args: r.Args, Session: r.Session, Cwd: r.Cwd, Start: r.Start,
+		DurationMS: r.Elapsed.Milliseconds(), Running: r.Running(),
+		Cached: r.CachedFrom != 0, CachedFrom: r.CachedFrom,
+		Stdout: streamRecord(r.Stdout), Stderr: streamRecord(r.Stderr), Merged: r.Merged,
+	}
+	if r.Exit != nil {
+		code := r.Exit.Code
+		h.ExitCode = &code
+	}
+	return h
+}
+
+// historyRecords lists the records that pass f's Session, Status and
+// Limit, oldest first; nil when none does.
+func historyRecords(all []shell.Record, f HistoryInput) []HistoryRecord {
+	var out []HistoryRecord
+	for _, r := range all {
+		if f.Session != "" && r.Session != f.Session {
+			continue
+		}
+		switch f.Status {
+		case "ok":
+			if r.Running() || r.Exit.Code != 0 {
+				continue
+			}
+		case "failed":
+			if r.Running() || r.Exit.Code == 0 {
+				continue
+			}
+		case "running":
+			if !r.Running() {
+				continue
+			}
+		}
+		out = append(out, historyRecord(r))
+	}
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[len(out)-f.Limit:]
+	}
+	return out
+}
+
+func sessionInfos(states []shell.SessionState) []SessionInfo {
+	out := make([]SessionInfo, len(states))
+	for i, s := range states {
+		out[i] = SessionInfo{Name: s.Name, Cwd: s.Cwd, Env: s.Set, Unset: s.Unset, Calls: s.Calls, LastUsed: s.LastUsed}
+	}
+	return out
+}
+
+// jobsText renders a jobs listing for the model: a line per job (pid,
+// state, time, input, command) and a line per stream with output.
+func jobsText(jobs []JobInfo) string {
+	if len(jobs) == 0 {
+		return "(no background jobs: a command becomes one when it runs in the background, times out, waits for input or leaves children running)"
+	}
+	var b strings.Builder
+	for _, j := range jobs {
+		state := j.State
+		if j.ExitCode != nil {
+			state += fmt.Sprintf(" (exit code %d", *j.ExitCode)
+			if j.Signal != "" {
+				state += ", " + j.Signal
+			}
+			if j.State != "exited" {
+				state += "; processes it started still run"
+			}
+			state += ")"
+		}
+		fmt.Fprintf(&b, "pid %d %s %s", j.PID, state, (time.Duration(j.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
+		if j.Input != "" {
+			fmt.Fprintf(&b, " [%s]", j.Input)
+		}
+		fmt.Fprintf(&b, " %s\n", shell.QuoteCommand(j.Command, j.Args))
+		if j.SecretURL != "" {
+			fmt.Fprintf(&b, "  the user answers its secret prompt at %s (never you)\n", j.SecretURL)
+		}
+		writeStreamSizes(&b, j.Stdout, j.Stderr)
+	}
+	b.WriteString("[Use check_pid=PID for a job's new output, write_stdin pid=PID to answer one that waits for input, kill_pid=PID to stop one.]")
+	return b.String()
+}
+
+// historyText renders a history listing for the model: one line per
+// call, oldest first, then the named sessions.
+func historyText(records []HistoryRecord, sessions []SessionInfo) string {
+	var b strings.Builder
+	if len(records) == 0 {
+		b.WriteString("(no calls recorded)\n")
+	}
+	for _, r := range records {
+		status := "running"
+		if !r.Running {
+			status = fmt.Sprintf("exit %d", *r.ExitCode)
+		}
+		fmt.Fprintf(&b, "#%d %s %s", r.ID, status, (time.Duration(r.DurationMS) * time.Millisecond).String())
+		if r.Session != "" {
+			fmt.Fprintf(&b, " [%s]", r.Session)
+		}
+		if r.Cached {
+			fmt.Fprintf(&b, " (cached from #%d)", r.CachedFrom)
+		}
+		fmt.Fprintf(&b, " %s\n", shell.QuoteCommand(r.Command, r.Args))
+		writeStreamSizes(&b, r.Stdout, r.Stderr)
+	}
+	if len(sessions) > 0 {
+		b.WriteString("\nsessions:\n")
+		for _, s := range sessions {
+			fmt.Fprintf(&b, "    %s: cwd %s, %d calls", s.Name, s.Cwd, s.Calls)
+			if len(s.Env) > 0 {
+				keys := make([]string, 0, len(s.Env))
+				for k := range s.Env {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				fmt.Fprintf(&b, ", exported: %s", strings.Join(keys, " "))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("[Show a call's output again, without running it, with id=N and strategy (head, tail, head_tail), max_lines, max_bytes, offset (a line range) or pattern.]")
+	return b.String()
+}
+
+// writeStreamSizes writes a line for each stream that has output: its
+// lines and size, and the file that holds it whole.
+func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
+	for _, s := range []struct {
+		label string
+		s     StreamRecord
+	}{{"stdout", stdout}, {"stderr", stderr}} {
+		if s.s.TotalBytes == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
+		if s.s.FullOutputPath != "" {
+			fmt.Fprintf(b, ", full output: %s", s.s.FullOutputPath)
+			if s.s.SpillCapped {
+				b.WriteString(" (capped)")
+			}
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// newRerenderResult shows a recorded call's output again: a section per
+// stream shown, then its status and what it was.
+func newRerenderResult(r shell.Rendered) rerenderResult {
+	res := rerenderResult{Details: RerenderDetails{Record: historyRecord(r.Record)}}
+	var b strings.Builder
+	section := func(label string, s *shell.Shown, totals shell.Totals) *ShownStream {
+		switch {
+		case s == nil:
+			return nil
+		case s.Empty:
+			return &ShownStream{}
+		}
+		body := s.Body
+		if s.Err != nil {
+			res.IsError = true
+			body = "[" + label + ": " + s.Err.Error() + "]\n"
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(label + ":\n" + body)
+		return &ShownStream{
+			Mode: s.Mode, FirstLine: s.FirstLine, LastLine: s.LastLine, OutputLines: s.Lines, OutputBytes: s.Bytes,
+			TotalLines: totals.Lines, TotalBytes: totals.Bytes, Matches: s.Matches, Truncated: s.Truncated, Missing: s.Missing,
+		}
+	}
+	res.Details.Stdout = section("stdout", r.Stdout, r.Record.Stdout)
+	res.Details.Stderr = section("stderr", r.Stderr, r.Record.Stderr)
+	if b.Len() == 0 {
+		b.WriteString("(no output)\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", r.Record.Exit, r.Record.ID,
+		shell.QuoteCommand(r.Record.Command, r.Record.Args), time.Since(r.Record.Start).Round(100*time.Millisecond))
+	res.Text = b.String()
+	return res
+}

@@ -1,0 +1,166 @@
+package spillway
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// The listings hand on everything the shell says of a job, a record or
+// a session: given engine values with every field set, every field of
+// the API's value is set too.
+func TestListingsSetEveryField(t *testing.T) {
+	var v shell.JobView
+	setAll(reflect.ValueOf(&v).Elem())
+	v.State, v.Input = shell.JobRunning, shell.InputTTY
+	if err := unset(reflect.ValueOf(jobInfo(v)), "JobInfo"); err != nil {
+		t.Error(err)
+	}
+
+	var r shell.Record
+	setAll(reflect.ValueOf(&r).Elem())
+	if err := unset(reflect.ValueOf(historyRecord(r)), "HistoryRecord"); err == nil || err.Error() != "HistoryRecord.Running is not set" {
+		t.Errorf("a record that ended: %v, want only Running unset", err)
+	}
+	r.Exit = nil
+	if h := historyRecord(r); !h.Running || h.ExitCode != nil {
+		t.Errorf("a record that runs: running %v, exit code %v", h.Running, h.ExitCode)
+	}
+
+	var shown shell.Shown
+	setAll(reflect.ValueOf(&shown).Elem())
+	shown.Empty, shown.Err = false, nil
+	r.Exit = &shell.Exit{Code: 2}
+	rr := newRerenderResult(shell.Rendered{Record: r, Stdout: &shown, Stderr: &shell.Shown{Err: errors.New("gone")}})
+	if err := unset(reflect.ValueOf(*rr.Details.Stdout), "ShownStream"); err != nil {
+		t.Error(err)
+	}
+	if !rr.IsError || !strings.Contains(rr.Text, "stdout:\nx\nstderr:\n[stderr: gone]\n\nexit code: 2\n[history 7000000000: \"x x\", run ") {
+		t.Errorf("rerender: error %v, text %q", rr.IsError, rr.Text)
+	}
+
+	var s shell.SessionState
+	setAll(reflect.ValueOf(&s).Elem())
+	if err := unset(reflect.ValueOf(sessionInfos([]shell.SessionState{s})[0]), "SessionInfo"); err != nil {
+		t.Error(err)
+	}
+}
+
+// The bash and write_stdin tools hand every parameter on to the shell.
+func TestRequestsCarryEveryField(t *testing.T) {
+	var got BashProgress
+	var in BashInput
+	setAll(reflect.ValueOf(&in).Elem())
+	in.Progress = func(p BashProgress) { got = p }
+	c := in.command()
+	if err := unset(reflect.ValueOf(c), "shell.Command"); err != nil {
+		t.Error(err)
+	}
+	c.Progress(3, 4)
+	if got != (BashProgress{Bytes: 3, Lines: 4}) {
+		t.Errorf("BashInput.Progress received %+v, want {3 4}", got)
+	}
+	if (BashInput{}).command().Progress != nil {
+		t.Error("BashInput without Progress gives the shell a Progress")
+	}
+
+	var check CheckJobInput
+	setAll(reflect.ValueOf(&check).Elem())
+	if err := unset(reflect.ValueOf(check.look()), "shell.Look"); err != nil {
+		t.Error(err)
+	}
+	var write WriteStdinInput
+	setAll(reflect.ValueOf(&write).Elem())
+	if err := unset(reflect.ValueOf(write.send()), "shell.Send"); err != nil {
+		t.Error(err)
+	}
+}
+
+// A bash result hands on everything the shell's outcome says: every
+// field of its details is set from an outcome with every field set, but
+// for the failure lines of a diff, which are not the command's.
+func TestBashResultSetsEveryField(t *testing.T) {
+	var o shell.Outcome
+	setAll(reflect.ValueOf(&o).Elem())
+	res := newBashResult(o)
+	for _, sd := range []*StreamDetails{&res.Details.Stdout, &res.Details.Stderr} {
+		// Next is the window's own (output.Result.Next), which a window
+		// filled field by field has none of.
+		if sd.Next == nil {
+			sd.Next = []output.Call{{}}
+		}
+	}
+	if err := unset(reflect.ValueOf(res), "BashResult"); err == nil || err.Error() != "BashResult.Details.Failures is not set" {
+		t.Errorf("a diff: %v, want only Failures unset", err)
+	}
+	if res.Stdout != o.Screen || res.Details.Secret.Expires != "1970-01-01T00:00:01Z" {
+		t.Errorf("stdout %q, secret %+v", res.Stdout, res.Details.Secret)
+	}
+	o.DiffWith, o.DiffWithExit = 0, nil
+	f := newBashResult(o).Details.Failures
+	if len(f) != 2 || f[0].Stream != "stdout" || f[1].Stream != "stderr" || f[0].Line == 0 || f[0].Text == "" {
+		t.Errorf("failures: %+v", f)
+	}
+}
+
+// setAll gives every exported field under v a value that is not zero.
+func setAll(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Unix(1, 0)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				setAll(v.Field(i))
+			}
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		setAll(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		setAll(v.Index(0))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		setAll(k)
+		setAll(e)
+		v.SetMapIndex(k, e)
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(7e9) // seconds, as durations
+	case reflect.Func, reflect.Interface:
+		// Callbacks and errors are checked on their own.
+	default:
+		panic("setAll: no value for a " + v.Type().String())
+	}
+}
+
+// unset names the first exported field under v that is zero.
+func unset(v reflect.Value, path string) error {
+	if v.Kind() == reflect.Struct && v.Type() != reflect.TypeFor[time.Time]() {
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				if err := unset(v.Field(i), path+"."+f.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if v.IsZero() {
+		return fmt.Errorf("%s is not set", path)
+	}
+	return nil
+}
