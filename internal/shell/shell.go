@@ -116,7 +116,7 @@ type Wrapped struct {
 // A Runner runs the bash calls of one session and owns its jobs. Its
 // methods are safe for concurrent use.
 type Runner struct {
-	cfg  Config
+	cfg Config
 	// mark is in every command's environment: it finds what a job left
 	// behind. It is made, and listed with the watcher process, by the
 	// first command, so a session that runs none (a CLI read or grep)
