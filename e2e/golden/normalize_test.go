@@ -1,6 +1,8 @@
 package golden
 
 import (
+	"github.com/spillway-dev/spillway/output"
+
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -130,9 +132,9 @@ func (n *normalizer) finish(rec string, texts ...string) string {
 	c := &normalizer{e: n.e, pids: maps.Clone(n.pids)}
 	var raw, delta []int
 	for _, t := range texts {
-		r := estimateTokens(t)
+		r := output.EstimateTokensString(t)
 		raw = append(raw, r)
-		delta = append(delta, estimateTokens(tokensRE.ReplaceAllString(c.apply(t), "${1}N"))-r)
+		delta = append(delta, output.EstimateTokensString(tokensRE.ReplaceAllString(c.apply(t), "${1}N"))-r)
 	}
 	rec = n.apply(rec)
 	rec = tokensRE.ReplaceAllStringFunc(rec, func(m string) string {
