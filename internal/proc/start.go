@@ -10,7 +10,7 @@ import (
 // shell: its pid becomes the group's id.
 func (g *Group) Start(cmd *exec.Cmd) error {
 	spareThreads()
-	if err := startCmd(cmd); err != nil {
+	if err := StartLocked(cmd); err != nil {
 		return err
 	}
 	g.pid = cmd.Process.Pid
@@ -46,8 +46,10 @@ type spawnRequest struct {
 	done chan error
 }
 
-// startCmd starts cmd on the spawner's thread.
-func startCmd(cmd *exec.Cmd) error {
+// StartLocked starts cmd from the one thread that forks every child of
+// this process, so that a parent-death signal set on cmd fires only when
+// the process ends. The sandbox starts its session processes through it.
+func StartLocked(cmd *exec.Cmd) error {
 	spawner.once.Do(func() {
 		spawner.reqs = make(chan spawnRequest)
 		go spawnLoop(spawner.reqs)

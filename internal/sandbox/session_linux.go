@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // Commands under the Namespaces layer run in a session sandbox (see
@@ -185,7 +186,7 @@ func (s *session) start(rules Rules) error {
 	}
 	cmd.SysProcAttr = namespaceAttr(attr, rules.NoNetwork)
 	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWPID // the zygote makes it
-	err = startLocked(cmd)
+	err = proc.StartLocked(cmd)                         // its parent-death signal: see StartLocked
 	theirs.Close()
 	if err != nil {
 		unix.Close(pair[0])
@@ -302,32 +303,4 @@ func pidfdPid(pidfd int) (int, error) {
 		}
 	}
 	return 0, errors.New("the kernel does not say the pid of a pidfd (Linux 5.13 or later does)")
-}
-
-// The parent-death signal fires when the thread that forked the child
-// ends, not the process: session sandboxes are started from one thread
-// that stays locked for the life of the process.
-var spawner struct {
-	once sync.Once
-	reqs chan spawnRequest
-}
-
-type spawnRequest struct {
-	cmd  *exec.Cmd
-	done chan error
-}
-
-func startLocked(cmd *exec.Cmd) error {
-	spawner.once.Do(func() {
-		spawner.reqs = make(chan spawnRequest)
-		go func() {
-			runtime.LockOSThread() // never unlocked: this thread must not exit
-			for req := range spawner.reqs {
-				req.done <- req.cmd.Start()
-			}
-		}()
-	})
-	req := spawnRequest{cmd: cmd, done: make(chan error, 1)}
-	spawner.reqs <- req
-	return <-req.done
 }
