@@ -69,8 +69,9 @@ func TestSessionCannotSignalAnotherSession(t *testing.T) {
 	}
 	defer syscall.Kill(host[0], syscall.SIGKILL)
 
-	// kill -9 -1 last: it ends this shell too.
-	script := fmt.Sprintf("ps -e -o comm= | grep -c '^sleep$'; kill -9 %s %d 2>/dev/null; echo done; kill -9 -1", inA, host[0])
+	// "done" first: A's pid names some process of B's own namespace too
+	// (it may be this shell), and kill -9 -1 ends this shell as well.
+	script := fmt.Sprintf("ps -e -o comm= | grep -c '^sleep$'; echo done; kill -9 %s %d 2>/dev/null; kill -9 -1", inA, host[0])
 	r = bash(t, b, db.root, script)
 	if !strings.Contains(r.stdout, "done") {
 		t.Fatalf("session B: exit %d, %q %q", r.exit, r.stdout, r.stderr)
