@@ -38,18 +38,9 @@ import (
 // namespace: one that left the shell's process group (setsid, a daemon)
 // still gets the chance to end cleanly.
 func runInit(h helperArgs) int {
-	cwd, err := os.Getwd()
+	cwd, err := mountView(h)
 	if err != nil {
-		return helperFailed("cannot read the working directory: %v", err)
-	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return helperFailed("cannot make the mounts private, so the command was not run: %v", err)
-	}
-	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
-		return helperFailed("cannot hide what the command must not see, so it was not run: %v", err)
-	}
-	if err := mountReadOnly(h.writable); err != nil {
-		return helperFailed("cannot set up the mount namespace, so the command was not run: %v", err)
+		return helperFailed("%v", err)
 	}
 	// A /proc of this PID namespace: the command sees only its own
 	// processes. It stays writable for this init, which writes the id
@@ -177,6 +168,27 @@ func reapAll(shell int, status *os.File) int {
 
 // mountReadOnly makes every mount of the namespace read-only, but for
 // binds of the writable directories. The mounts are private already:
+// mountView makes the command's view of the file system in this mount
+// namespace: the mounts private, what it must not see hidden, and all but
+// the writable directories read-only. It returns the working directory,
+// to be entered again under the new mounts.
+func mountView(h helperArgs) (string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("cannot read the working directory: %v", err)
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return "", fmt.Errorf("cannot make the mounts private, so the command was not run: %v", err)
+	}
+	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
+		return "", fmt.Errorf("cannot hide what the command must not see, so it was not run: %v", err)
+	}
+	if err := mountReadOnly(h.writable); err != nil {
+		return "", fmt.Errorf("cannot set up the mount namespace, so the command was not run: %v", err)
+	}
+	return cwd, nil
+}
+
 // nothing propagates back out.
 func mountReadOnly(writable []string) error {
 	var binds []string

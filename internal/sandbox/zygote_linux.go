@@ -46,18 +46,9 @@ func runSession(h helperArgs) int {
 		send(sock, reply{Err: msg})
 		return helperFailed("%s", msg)
 	}
-	cwd, err := os.Getwd()
+	cwd, err := mountView(h)
 	if err != nil {
-		return fail("cannot read the working directory: %v", err)
-	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fail("cannot make the mounts private, so the command was not run: %v", err)
-	}
-	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
-		return fail("cannot hide what the command must not see, so it was not run: %v", err)
-	}
-	if err := mountReadOnly(h.writable); err != nil {
-		return fail("cannot set up the mount namespace, so the command was not run: %v", err)
+		return fail("%v", err)
 	}
 	// This init writes the id maps of the zygote's user namespace in
 	// /proc; the zygote covers it with a read-only /proc of its own.
