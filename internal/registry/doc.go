@@ -19,14 +19,14 @@ func Doc[P any](tools []Tool[P], p P) string {
 	b.WriteString("<!-- Generated from tools.go by `go test . -run TestToolsDoc -update`. Do not edit. -->\n\n")
 	b.WriteString("spillway's " + Summary(tools) + " — as a model sees them (MCP), as a Go program calls them (the\n" +
 		"`Toolset` methods, whose inputs have one field per parameter, named by its json tag) and\n" +
-		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(JobTools(tools), ", ") +
+		"as a person runs them (`spillway TOOL`, one flag per parameter in kebab case; " + strings.Join(jobTools(tools), ", ") +
 		"\nare MCP only: a one-shot CLI command is a session that ends with it, so it has no jobs or\nhistory to show). Defaults\n" +
 		"are those of the default profile; a config key, where one is named, changes the default\n" +
 		"(docs/profiles.md gives each profile's). A value past a parameter's ceiling is held to\n" +
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
 		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
 	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
-	for _, name := range DetailNames(reflect.TypeFor[output.Truncation](), "") {
+	for _, name := range detailNames(reflect.TypeFor[output.Truncation](), "") {
 		doc, _ := DetailDoc(name)
 		fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
 	}
@@ -45,7 +45,7 @@ func Doc[P any](tools []Tool[P], p P) string {
 			b.WriteString("\n" + methods)
 		}
 		b.WriteString("\nDetails:\n\n")
-		for _, name := range DetailNames(t.Details, "") {
+		for _, name := range detailNames(t.Details, "") {
 			if doc, ok := DetailDoc(name[strings.LastIndexByte(name, '.')+1:]); ok {
 				fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
 			}
@@ -118,10 +118,10 @@ func jobMethods[P any](t Tool[P]) string {
 	return b.String() + "Without it, the call takes the other parameters.\n"
 }
 
-// DetailNames lists the JSON names of the fields of a details type, and of
+// detailNames lists the JSON names of the fields of a details type, and of
 // the fields of its objects, dotted ("stdout.truncation"); the common
 // truncation object is described once.
-func DetailNames(t reflect.Type, prefix string) []string {
+func detailNames(t reflect.Type, prefix string) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -133,7 +133,7 @@ func DetailNames(t reflect.Type, prefix string) []string {
 			ft = ft.Elem()
 		}
 		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
-			names = append(names, DetailNames(ft, prefix+f.Name+".")...)
+			names = append(names, detailNames(ft, prefix+f.Name+".")...)
 		}
 		return false
 	})

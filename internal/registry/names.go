@@ -10,16 +10,16 @@ import (
 // tools table, so that a tool added to the table is never missing from the
 // words that introduce the server.
 
-// CoreTools names the tools an agent lives on, in the table's order:
+// coreTools names the tools an agent lives on, in the table's order:
 // those that are CLI commands too.
-func CoreTools[P any](tools []Tool[P]) []string {
+func coreTools[P any](tools []Tool[P]) []string {
 	return toolNames(tools, func(t Tool[P]) bool { return !t.MCPOnly })
 }
 
-// JobTools names the tools that only an MCP session has: they manage the
+// jobTools names the tools that only an MCP session has: they manage the
 // background jobs and the history that a one-shot CLI session does not
 // keep.
-func JobTools[P any](tools []Tool[P]) []string {
+func jobTools[P any](tools []Tool[P]) []string {
 	return toolNames(tools, func(t Tool[P]) bool { return t.MCPOnly })
 }
 
@@ -37,7 +37,7 @@ func toolNames[P any](tools []Tool[P], keep func(Tool[P]) bool) []string {
 // "eight tools: bash, read, grep, find, ls, and write_stdin, jobs, history
 // for background commands and past calls".
 func Summary[P any](tools []Tool[P]) string {
-	core, jobs := CoreTools(tools), JobTools(tools)
+	core, jobs := coreTools(tools), jobTools(tools)
 	return numberWord(len(core)+len(jobs)) + " tools: " + strings.Join(core, ", ") +
 		", and " + strings.Join(jobs, ", ") + " for background commands and past calls"
 }
