@@ -130,6 +130,11 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 // the pure content fields, and command names the command a bash result's
 // history id ran (macos-shell's result repeats it).
 func JSON(profile, text string, details any, content []render.Field, command func(historyID int) string) (string, bool) {
+	switch profile {
+	case "macos-shell", "zdx", "pi", "opencode":
+	default:
+		return "", false // the default envelope, without a map of the details
+	}
 	m, err := toMap(details)
 	if err != nil {
 		return "", false
