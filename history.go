@@ -145,7 +145,7 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 		d := HistoryDetails{Shown: &r.Details}
 		return Result[HistoryDetails]{Text: t.finish(r.Text, &d.Tokens, func() any { return d }), Details: d, IsError: r.IsError}, nil
 	}
-	d := HistoryDetails{Records: historyRecords(t.shell.History(), in), Sessions: sessionInfos(t.shell.Sessions())}
+	d := HistoryDetails{Records: historyRecords(t.shell.History(), in), Sessions: t.Sessions()}
 	text := historyText(d.Records, d.Sessions)
 	return Result[HistoryDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }

@@ -102,14 +102,6 @@ func historyRecords(all []shell.Record, f HistoryInput) []HistoryRecord {
 	return out
 }
 
-func sessionInfos(states []shell.SessionState) []SessionInfo {
-	out := make([]SessionInfo, len(states))
-	for i, s := range states {
-		out[i] = SessionInfo{Name: s.Name, Cwd: s.Cwd, Env: s.Set, Unset: s.Unset, Calls: s.Calls, LastUsed: s.LastUsed}
-	}
-	return out
-}
-
 // jobsText renders a jobs listing for the model: a line per job (pid,
 // state, time, input, command) and a line per stream with output.
 func jobsText(jobs []JobInfo) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +81,11 @@ func TestBashSessionPersists(t *testing.T) {
 	}
 	if infos[0].Cwd != sub || infos[0].Env["K"] != "1" || infos[0].Env["X"] != "1" || infos[1].Cwd != dir {
 		t.Errorf("session a: %+v", infos[0])
+	}
+	// Every field is filled: the removed variables, sorted, the calls
+	// and the time of the last.
+	if !slices.Equal(infos[0].Unset, []string{"FOO"}) || infos[0].Calls < 10 || infos[0].LastUsed.IsZero() || infos[0].LastUsed.Before(infos[1].LastUsed) {
+		t.Errorf("session a: unset %v, calls %d, last used %v (b's %v)", infos[0].Unset, infos[0].Calls, infos[0].LastUsed, infos[1].LastUsed)
 	}
 }
 

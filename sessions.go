@@ -20,4 +20,10 @@ type SessionInfo struct {
 // Sessions lists the toolset's named bash sessions, by name. A session is
 // made by the first bash call that names it (BashInput.Session) and ends
 // with the toolset.
-func (t *Toolset) Sessions() []SessionInfo { return sessionInfos(t.shell.Sessions()) }
+func (t *Toolset) Sessions() []SessionInfo {
+	out := []SessionInfo{}
+	t.shell.EachSession(func(name, cwd string, set map[string]string, unset []string, calls int, lastUsed time.Time) {
+		out = append(out, SessionInfo{Name: name, Cwd: cwd, Env: set, Unset: unset, Calls: calls, LastUsed: lastUsed})
+	})
+	return out
+}

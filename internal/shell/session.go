@@ -95,18 +95,6 @@ type session struct {
 	lastUsed time.Time
 }
 
-// A SessionState is what a named session carries from call to call.
-type SessionState struct {
-	Name string
-	Cwd  string
-	// Set holds the variables its commands exported or changed (nil when
-	// none), Unset the ones they removed, sorted.
-	Set      map[string]string
-	Unset    []string
-	Calls    int
-	LastUsed time.Time
-}
-
 // sessionTable holds a Runner's named sessions.
 type sessionTable struct {
 	mu sync.Mutex
@@ -141,38 +129,42 @@ func (t *sessionTable) session(name string) (s *session, forgot string) {
 	return s, forgot
 }
 
-// Sessions lists the named sessions, by name.
-func (r *Runner) Sessions() []SessionState {
+// EachSession calls fn with each named session, by name, with what it
+// carries from call to call: its directory (the runner's until a command
+// changes it), the variables its commands exported or changed (nil when
+// none) and those they removed (sorted), the calls it took and when it
+// was last used. fn runs after the sessions' locks are released.
+func (r *Runner) EachSession(fn func(name, cwd string, set map[string]string, unset []string, calls int, lastUsed time.Time)) {
 	r.sessions.mu.Lock()
 	all := make([]*session, 0, len(r.sessions.m))
 	for _, s := range r.sessions.m {
 		all = append(all, s)
 	}
 	r.sessions.mu.Unlock()
-	out := make([]SessionState, 0, len(all))
+	slices.SortFunc(all, func(a, b *session) int { return strings.Compare(a.name, b.name) })
 	for _, s := range all {
 		s.mu.Lock()
-		info := SessionState{Name: s.name, Cwd: s.cwd, Calls: s.calls, LastUsed: s.lastUsed}
-		if info.Cwd == "" {
-			info.Cwd = r.cfg.Cwd
+		cwd, calls, last := s.cwd, s.calls, s.lastUsed
+		if cwd == "" {
+			cwd = r.cfg.Cwd
 		}
+		var set map[string]string
 		for k, v := range s.set {
 			if !unlisted[k] {
-				if info.Set == nil {
-					info.Set = map[string]string{}
+				if set == nil {
+					set = map[string]string{}
 				}
-				info.Set[k] = v
+				set[k] = v
 			}
 		}
+		var unset []string
 		for k := range s.unset {
-			info.Unset = append(info.Unset, k)
+			unset = append(unset, k)
 		}
 		s.mu.Unlock()
-		sort.Strings(info.Unset)
-		out = append(out, info)
+		sort.Strings(unset)
+		fn(s.name, cwd, set, unset, calls, last)
 	}
-	slices.SortFunc(out, func(a, b SessionState) int { return strings.Compare(a.Name, b.Name) })
-	return out
 }
 
 func maps(m map[string]string) map[string]string {
