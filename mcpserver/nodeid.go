@@ -3,16 +3,27 @@ package mcpserver
 import (
 	"crypto/rand"
 	"fmt"
-	"regexp"
 )
 
-// validNodeID is what a node id may hold: no dot, which ends it inside a
-// session id, and nothing a header or a proxy's rule would need to escape.
-var validNodeID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,63}$`)
+// validNodeID reports whether id is what a node id may hold, 1 to 63 of
+// [A-Za-z0-9_-]: no dot, which ends it inside a session id, and nothing a
+// header or a proxy's rule would need to escape.
+func validNodeID(id string) bool {
+	if id == "" || len(id) > 63 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // CheckNodeID says what is wrong with a node id, if anything.
 func CheckNodeID(id string) error {
-	if !validNodeID.MatchString(id) {
+	if !validNodeID(id) {
 		return fmt.Errorf("node id %q: want 1 to 63 letters, digits, '-' or '_' (e.g. the pod's name), no dot", id)
 	}
 	return nil

@@ -83,12 +83,16 @@ func (c Config) logger() *slog.Logger {
 }
 
 // instructions tell the model what the server is for. The tools are named
-// from the table, so that none is left out.
-var instructions = "spillway has " + schema.Summary() + ". Their results always fit: " +
-	`whatever does not fit is cut, the cut is stated in a bracketed notice, and the whole output is kept in a file ` +
-	`the notice names. Page through that file with read, search it with grep, or process it with bash, ` +
-	`rather than running a command again. Long commands move to the background instead of being killed: ` +
-	`poll them with bash check_pid and stop them with kill_pid.`
+// from the table, so that none is left out. (A function, not a variable:
+// the summary walks the table, which every CLI call would pay for at
+// start.)
+func instructions() string {
+	return "spillway has " + schema.Summary() + ". Their results always fit: " +
+		`whatever does not fit is cut, the cut is stated in a bracketed notice, and the whole output is kept in a file ` +
+		`the notice names. Page through that file with read, search it with grep, or process it with bash, ` +
+		`rather than running a command again. Long commands move to the background instead of being killed: ` +
+		`poll them with bash check_pid and stop them with kill_pid.`
+}
 
 // A toolServer is an mcp.Server with spillway's tools, and the way its
 // handlers find the session of a call.
@@ -138,7 +142,7 @@ func (s *toolServer) failed(err error) *mcp.CallToolResult {
 // newToolServer makes the mcp.Server.
 func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, context.Context, error), hooks serverHooks) *toolServer {
 	opts := &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: instructions(),
 		Logger:       sdkLogger(cfg.logger()),
 		Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{}, // the list never changes

@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 )
 
@@ -81,9 +80,6 @@ var FailurePattern = func() string {
 	}
 	return strings.Join(parts, "|")
 }()
-
-// The expression must compile: a grep of it lists the failure lines.
-var _ = regexp.MustCompile(FailurePattern)
 
 // IsFailureLine reports whether line (without its '\n') looks like a line
 // that reports a failure.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,7 +48,10 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+// pageTmpl is parsed on first use, not at start: every CLI call would
+// pay for it.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>spillway: a command asks for a secret</title>
@@ -72,12 +76,13 @@ button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 <p class="note">This page takes one answer and closes at {{.Expires}}. Cancel interrupts the command (Ctrl-C).</p>
 </body></html>
 `))
+})
 
 // show renders the page. A GET does not use it up: a reload, or a
 // client that looks at a link before showing it, leaves it open.
 func (pg *Page) show(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTmpl.Execute(w, map[string]string{
+	pageTmpl().Execute(w, map[string]string{
 		"Command": pg.req.Command,
 		"Cwd":     pg.req.Cwd,
 		"Prompt":  pg.req.Prompt,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -68,16 +67,40 @@ const trapPrefix = "__spillway_"
 var unlisted = map[string]bool{"OLDPWD": true}
 
 func ignoredVar(k string) bool {
-	return sessionIgnored[k] || strings.HasPrefix(k, trapPrefix) || !validName.MatchString(k)
+	return sessionIgnored[k] || strings.HasPrefix(k, trapPrefix) || !validName(k)
 }
 
-// validName is what bash accepts as a variable name: other entries of
-// the environment pass through bash untouched and are never in its list
-// of exported variables, so their absence says nothing.
-var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// validName reports whether k is what bash accepts as a variable name
+// ([A-Za-z_][A-Za-z0-9_]*): other entries of the environment pass through
+// bash untouched and are never in its list of exported variables, so
+// their absence says nothing. (A loop, not a regexp: compiling one at
+// start costs every CLI call.)
+func validName(k string) bool {
+	if k == "" || '0' <= k[0] && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(isAlnum(c) || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
-// sessionName checks a session name.
-var sessionNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// validSessionName reports whether name is 1 to 64 of [A-Za-z0-9._-].
+func validSessionName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(isAlnum(c) || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
 
 // stateTrap runs before the command, on the same line so that error
 // messages keep the command's line numbers.
@@ -316,7 +339,7 @@ func sessionEnviron(runner map[string]string, set map[string]string, unset map[s
 
 // validSession checks a session name given to a call.
 func validSession(name string) error {
-	if !sessionNameRE.MatchString(name) {
+	if !validSessionName(name) {
 		return fmt.Errorf("session %q: a name is 1 to 64 letters, digits, '.', '_' or '-'", name)
 	}
 	return nil
