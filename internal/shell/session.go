@@ -100,7 +100,9 @@ func validSessionName(name string) bool {
 	return true
 }
 
-func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
 
 // stateTrap runs before the command, on the same line so that error
 // messages keep the command's line numbers.
