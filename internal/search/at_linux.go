@@ -62,11 +62,21 @@ func openAt(wr *walkRoot, rel, path string, flags int) (int, error) {
 	}
 }
 
-// openReadAt is openRead of the file rel below the walk's root wr.
-func openReadAt(wr *walkRoot, rel, path string) (*rawFile, error) {
-	fd, err := openAt(wr, rel, path, readFlags)
-	if err != nil {
-		return nil, err
+// openReadAt is openRead of the entry e, below its walk's root when it
+// has one, into f (the scanner's own: no allocation per file). Its path
+// is made only when the open is by path or fails.
+func openReadAt(f *rawFile, e Entry) error {
+	var path string
+	if e.root == nil || e.Rel == "" {
+		path = e.Path()
 	}
-	return &rawFile{fd: fd, path: path, raw: wr != nil && wr.raw}, nil
+	fd, err := openAt(e.root, e.Rel, path, readFlags)
+	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok && pe.Path == "" {
+			pe.Path = e.Path()
+		}
+		return err
+	}
+	*f = rawFile{fd: fd, raw: e.root != nil && e.root.raw, at: e}
+	return nil
 }

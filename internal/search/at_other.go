@@ -10,4 +10,11 @@ func openWalkRoot(string) *walkRoot { return nil }
 
 func closeWalkRoot(*walkRoot) {}
 
-func openReadAt(_ *walkRoot, _, path string) (*rawFile, error) { return openRead(path) }
+func openReadAt(f *rawFile, e Entry) error {
+	g, err := openRead(e.Path())
+	if err != nil {
+		return err
+	}
+	*f = *g
+	return nil
+}

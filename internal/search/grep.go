@@ -188,6 +188,9 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 		} else {
 			defer held.Add(-r.size)
 		}
+		if r.err == nil && r.matches == 0 {
+			return true // nothing to show: spare making its path
+		}
 		return g.file(base+e.Rel, r)
 	}
 	keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }

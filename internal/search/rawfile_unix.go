@@ -15,9 +15,11 @@ import (
 // tens of thousands of files through package os costs a netpoller
 // registration and a finalizer each, which the scanner does not need.
 type rawFile struct {
-	fd   int
-	path string
-	raw  bool // make raw system calls (sys_linux.go)
+	fd  int
+	raw bool // make raw system calls (sys_linux.go)
+	// at is what was opened; its path is made only when an error or a
+	// check names it.
+	at Entry
 }
 
 const readFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY
@@ -34,12 +36,17 @@ func openRead(path string) (*rawFile, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
-		return &rawFile{fd: fd, path: path}, nil
+		return &rawFile{fd: fd, at: fileEntry(path)}, nil
 	}
 }
 
 // check verifies that the file lies inside root (nil: anywhere).
-func (f *rawFile) check(root *confine.Root) error { return root.CheckFD(f.fd, f.path) }
+func (f *rawFile) check(root *confine.Root) error {
+	if root == nil {
+		return nil
+	}
+	return root.CheckFD(f.fd, f.at.Path())
+}
 
 // stat returns the file's mode type bits and size.
 func (f *rawFile) stat() (regular bool, size int64, err error) {
@@ -51,7 +58,7 @@ func (f *rawFile) stat() (regular bool, size int64, err error) {
 		}
 	}
 	if err != nil {
-		return false, 0, &fs.PathError{Op: "stat", Path: f.path, Err: err}
+		return false, 0, &fs.PathError{Op: "stat", Path: f.at.Path(), Err: err}
 	}
 	return st.Mode&syscall.S_IFMT == syscall.S_IFREG, st.Size, nil
 }
@@ -67,7 +74,7 @@ func (f *rawFile) Read(p []byte) (int, error) {
 			continue
 		}
 		if err != nil {
-			return 0, &fs.PathError{Op: "read", Path: f.path, Err: err}
+			return 0, &fs.PathError{Op: "read", Path: f.at.Path(), Err: err}
 		}
 		if n == 0 {
 			return 0, io.EOF
@@ -85,7 +92,7 @@ func (f *rawFile) ReadAt(p []byte, off int64) (int, error) {
 			continue
 		}
 		if err != nil {
-			return total, &fs.PathError{Op: "read", Path: f.path, Err: err}
+			return total, &fs.PathError{Op: "read", Path: f.at.Path(), Err: err}
 		}
 		if n == 0 {
 			return total, io.EOF

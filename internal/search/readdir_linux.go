@@ -28,6 +28,7 @@ func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]
 		return nil, err
 	}
 	var ents []dirent
+	var scratch []byte
 	for {
 		n, err := sysGetdents(raw, fd, buf)
 		if err == syscall.EINTR {
@@ -42,7 +43,7 @@ func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]
 		if n <= 0 {
 			return ents, nil
 		}
-		ents = parseDirents(ents, buf[:n], path)
+		ents = parseDirents(ents, buf[:n], path, rel, &scratch)
 	}
 }
 
@@ -54,7 +55,7 @@ const (
 	direntName   = 19
 )
 
-func parseDirents(ents []dirent, b []byte, dir string) []dirent {
+func parseDirents(ents []dirent, b []byte, dir, rel string, scratch *[]byte) []dirent {
 	for len(b) >= direntName {
 		reclen := int(*(*uint16)(unsafe.Pointer(&b[direntReclen])))
 		if reclen < direntName || reclen > len(b) {
@@ -72,18 +73,18 @@ func parseDirents(ents []dirent, b []byte, dir string) []dirent {
 		if len(name) == 0 || (name[0] == '.' && (len(name) == 1 || (len(name) == 2 && name[1] == '.'))) {
 			continue
 		}
-		ents = append(ents, dirent{name: string(name), typ: direntMode(rec[direntType], dir, string(name))})
+		ents = append(ents, newDirent(scratch, rel, name, direntMode(rec[direntType], dir, name)))
 	}
 	return ents
 }
 
 // direntMode turns a d_type into type bits; DT_UNKNOWN takes an lstat.
 // A d_type is the file's S_IFMT bits shifted down by 12 (IFTODT).
-func direntMode(t uint8, dir, name string) fs.FileMode {
+func direntMode(t uint8, dir string, name []byte) fs.FileMode {
 	ifmt := uint32(t) << 12
 	if t == syscall.DT_UNKNOWN {
 		var st syscall.Stat_t
-		if err := syscall.Lstat(dir+"/"+name, &st); err != nil {
+		if err := syscall.Lstat(dir+"/"+string(name), &st); err != nil {
 			return fs.ModeIrregular
 		}
 		ifmt = st.Mode & syscall.S_IFMT

@@ -9,8 +9,9 @@ import (
 // readDir lists a directory through os.File.ReadDir, which gives each
 // entry's type from the file system's own listing where it has one
 // (getdirentries on macOS and the BSDs) and stats only where it does not.
-// It skips "." and "..". buf is not needed: package os keeps its own.
-func readDir(_ *walkRoot, _, path string, _ []byte, root *confine.Root) ([]dirent, error) {
+// It skips "." and "..". Each entry's path is rel joined with its name
+// (built in buf).
+func readDir(_ *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
 	f, err := openDir(path)
 	if err != nil {
 		return nil, err
@@ -25,7 +26,7 @@ func readDir(_ *walkRoot, _, path string, _ []byte, root *confine.Root) ([]diren
 	}
 	ents := make([]dirent, 0, len(des))
 	for _, de := range des {
-		ents = append(ents, dirent{name: de.Name(), typ: de.Type()})
+		ents = append(ents, newDirent(&buf, rel, []byte(de.Name()), de.Type()))
 	}
 	return ents, nil // what could be read, as the getdents64 path does
 }

@@ -88,8 +88,11 @@ const hitOverhead = 48
 type scanner struct {
 	cfg *scanConfig
 	buf []byte
+	big []byte // grown for long lines (grow)
 	low []byte
 	pre prefilter
+	// file is the file being scanned.
+	file rawFile
 
 	// Per-file state.
 	result    fileResult
@@ -111,32 +114,28 @@ var scanBufs = sync.Pool{New: func() any {
 	return &b
 }}
 
-// bigBufs holds the buffers that long lines needed, for the next one.
-var bigBufs sync.Pool
-
 // grow returns a buffer larger than buf, holding its first n bytes: large
 // enough for the rest of the file (rest bytes, 0 when not known) when
 // maxBuffer is, in one step, so that a long line costs one buffer, not a
-// series of doublings; a buffer kept from an earlier long line when it is
-// large enough.
-func grow(buf []byte, n int, rest int64) []byte {
+// series of doublings. The scanner keeps the largest it made for the
+// next long line (a tree with one has more: generated and minified
+// files): a new buffer of megabytes costs its zeroing and a share of a
+// garbage collection, a pool lost it at every collection.
+func (s *scanner) grow(buf []byte, n int, rest int64) []byte {
 	want := 2 * len(buf)
 	for int64(want) <= rest && want < maxBuffer {
 		want *= 2
 	}
 	want = min(want, maxBuffer)
-	var big []byte
-	if p, ok := bigBufs.Get().(*[]byte); ok && len(*p) >= want {
-		big = *p
-	} else {
-		big = make([]byte, want)
+	if len(s.big) < want {
+		s.big = make([]byte, want)
 	}
-	copy(big, buf[:n])
-	return big
+	copy(s.big, buf[:n])
+	return s.big
 }
 
-// release gives the scanner's buffer back for other searches; a buffer
-// grown for a long line is left to the garbage collector.
+// release gives the scanner's read buffer back for other searches; one
+// grown for long lines goes with the scanner.
 func (s *scanner) release() {
 	if b := s.buf; len(b) == readBuffer {
 		scanBufs.Put(&b)
@@ -146,7 +145,7 @@ func (s *scanner) release() {
 
 // scanFile searches the regular file at path.
 func (s *scanner) scanFile(ctx context.Context, path string) fileResult {
-	return s.scanEntry(ctx, Entry{Path: path})
+	return s.scanEntry(ctx, fileEntry(path))
 }
 
 // scanEntry searches the regular file a walk met.
@@ -155,8 +154,8 @@ func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
 	// costs no allocation of its own.
 	s.result = fileResult{}
 	res := &s.result
-	f, err := openReadAt(e.root, e.Rel, e.Path)
-	if err != nil {
+	f := &s.file
+	if err := openReadAt(f, e); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			res.gone = true
 		} else {
@@ -193,12 +192,6 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 		s.buf = *scanBufs.Get().(*[]byte)
 	}
 	buf := s.buf
-	defer func() {
-		if len(buf) != len(s.buf) {
-			big := buf
-			bigBufs.Put(&big)
-		}
-	}()
 	n := 0        // valid bytes in buf
 	var off int64 // file offset of buf[0]
 	eof := false  // everything up to off+n is all there is
@@ -232,7 +225,7 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 			nl := bytes.LastIndexByte(buf[:n], '\n')
 			if nl < 0 {
 				if len(buf) < maxBuffer {
-					buf = grow(buf, n, size-off)
+					buf = s.grow(buf, n, size-off)
 					continue
 				}
 				var err error

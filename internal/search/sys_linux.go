@@ -3,6 +3,7 @@
 package search
 
 import (
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -35,9 +36,19 @@ func sysOpenat(raw bool, at int, path string, flags int) (int, error) {
 	if !raw {
 		return syscall.Openat(at, path, flags, 0)
 	}
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil {
-		return -1, err
+	// The NUL-terminated copy the kernel reads is made on the stack for
+	// the paths of a tree (a heap copy per file was a tenth of a grep's
+	// allocations).
+	var stack [256]byte
+	var p *byte
+	if len(path) < len(stack) && strings.IndexByte(path, 0) < 0 {
+		copy(stack[:], path)
+		p = &stack[0]
+	} else {
+		var err error
+		if p, err = syscall.BytePtrFromString(path); err != nil {
+			return -1, err
+		}
 	}
 	fd, _, errno := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(at), uintptr(unsafe.Pointer(p)), uintptr(flags), 0, 0, 0)
 	if errno != 0 {

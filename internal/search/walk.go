@@ -17,8 +17,10 @@ import (
 type Entry struct {
 	// Rel is the path relative to the walk root, slash-separated.
 	Rel string
-	// Path is the path to open: the root joined with Rel.
-	Path string
+	// dir is the path of the entry's directory (the root joined with the
+	// directory of Rel); Path joins the two only when it is needed, which
+	// for most files of a grep is never.
+	dir string
 	// Type holds the type bits of the entry (fs.ModeDir, fs.ModeSymlink,
 	// …); zero for a regular file. Symlinks are never followed.
 	Type fs.FileMode
@@ -29,6 +31,18 @@ type Entry struct {
 	// (openReadAt).
 	root *walkRoot
 }
+
+// Path is the path to open: the root joined with Rel.
+func (e Entry) Path() string {
+	if e.dir == "" || e.Rel == "" {
+		return e.dir
+	}
+	name := e.Rel[strings.LastIndexByte(e.Rel, '/')+1:]
+	return e.dir + string(filepath.Separator) + name
+}
+
+// fileEntry is the entry of the file at path, outside any walk.
+func fileEntry(path string) Entry { return Entry{dir: path} }
 
 // IsDir reports whether the entry is a directory (not a symlink to one).
 func (e Entry) IsDir() bool { return e.Type.IsDir() }
@@ -176,9 +190,28 @@ type listing struct {
 	err     error
 }
 
+// A dirent is one entry of a directory: its path relative to the walk's
+// root, made once when the directory is read (its name is the end of it,
+// not a string of its own), and its type bits.
 type dirent struct {
-	name string
+	rel  string
+	base int // rel[base:] is the name
 	typ  fs.FileMode
+}
+
+func (d dirent) name() string { return d.rel[d.base:] }
+
+// newDirent makes the dirent of name in the directory rel, with one
+// allocation: the bytes of rel joined with name, built in *scratch.
+func newDirent(scratch *[]byte, rel string, name []byte, typ fs.FileMode) dirent {
+	b := (*scratch)[:0]
+	if rel != "" {
+		b = append(append(b, rel...), '/')
+	}
+	base := len(b)
+	b = append(b, name...)
+	*scratch = b
+	return dirent{rel: string(b), base: base, typ: typ}
 }
 
 func (w *walker[T]) worker() {
@@ -250,7 +283,7 @@ func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	var hasDot, hasGit, hasRepo bool
 	ents := des[:0]
 	for _, de := range des {
-		switch de.name {
+		switch de.name() {
 		case gitDirName:
 			hasRepo = hasRepo || de.typ.IsDir()
 			continue // never walked, never listed
@@ -268,14 +301,14 @@ func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	if l.ig != nil {
 		kept := ents[:0]
 		for _, e := range ents {
-			if !l.ig.ignored(joinRel(rel, e.name), e.typ.IsDir()) {
+			if !l.ig.ignored(e.rel, e.typ.IsDir()) {
 				kept = append(kept, e)
 			}
 		}
 		ents = kept
 	}
 	slices.SortFunc(ents, func(a, b dirent) int {
-		return compareNames(a.name, a.typ.IsDir(), b.name, b.typ.IsDir())
+		return compareNames(a.name(), a.typ.IsDir(), b.name(), b.typ.IsDir())
 	})
 	l.entries = ents
 	return l
@@ -333,7 +366,11 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		if errors.Is(l.err, fs.ErrNotExist) {
 			return true // removed since it was listed: nothing to report
 		}
-		return w.send(&batch[T]{entries: []Entry{{Rel: rel, Path: abs, Type: fs.ModeDir, Err: l.err}}})
+		ent := Entry{Rel: rel, dir: abs, Type: fs.ModeDir, Err: l.err}
+		if rel != "" {
+			ent.dir = filepath.Dir(abs)
+		}
+		return w.send(&batch[T]{entries: []Entry{ent}})
 	}
 	// Subdirectories are listed a few ahead of the walk reaching them.
 	ahead := make([]*listing, len(l.entries))
@@ -342,7 +379,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		for inFlight < dirAhead && next < len(l.entries) {
 			e := l.entries[next]
 			if e.typ.IsDir() {
-				ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name, joinRel(rel, e.name))
+				ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name(), e.rel)
 				inFlight++
 			}
 			next++
@@ -351,7 +388,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	fill()
 	var run []Entry // files waiting to be sent as one batch
 	for i, e := range l.entries {
-		ent := Entry{Rel: joinRel(rel, e.name), Path: abs + string(filepath.Separator) + e.name, Type: e.typ, root: w.root}
+		ent := Entry{Rel: e.rel, dir: abs, Type: e.typ, root: w.root}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
 				if run == nil {
@@ -378,7 +415,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		ahead[i] = nil
 		inFlight--
 		fill()
-		if !w.walkDir(ent.Path, ent.Rel, sub) {
+		if !w.walkDir(ent.Path(), ent.Rel, sub) {
 			return false
 		}
 	}
