@@ -347,13 +347,6 @@ func nextByte(s string, i int, dir bool) int {
 	}
 }
 
-func joinRel(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	return dir + "/" + name
-}
-
 // walkDir yields the contents of one directory, depth first. It returns
 // false when the walk is over.
 func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
