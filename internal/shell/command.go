@@ -167,32 +167,42 @@ func (r *Runner) plan(in Command) (*plan, error) {
 		p.env = appendEnv(append(p.env, ttyEnv), in.Env)
 	}
 
+	if err := r.program(p, in, s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// program sets the plan's program and arguments: the policy's shell with
+// `-c COMMAND` (in a session, with the trap that saves its state to the
+// state file it is given), or the program of args, run without a shell.
+func (r *Runner) program(p *plan, in Command, s *session) error {
 	if len(in.Args) > 0 {
 		path, err := lookProgram(in.Command, p.dir, p.env)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.path, p.argv = path, append([]string{in.Command}, in.Args...)
 		if s != nil {
 			p.sess = &sessionCall{s: s, dir: p.dir, env: p.env}
 		}
-		return p, nil
+		return nil
 	}
 	shellPath, err := lookShell(r.cfg.Shell)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p.path, p.argv = shellPath, []string{r.cfg.Shell, "-c", in.Command}
 	if s != nil {
 		f, err := newStateFile()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.argv[2] = stateTrap + in.Command
 		p.extra = []*os.File{f}
 		p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, state: f}
 	}
-	return p, nil
+	return nil
 }
 
 // release closes what a plan holds when its process was not started.
