@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -80,6 +83,83 @@ type BashInput struct {
 	Progress func(BashProgress) `json:"-"`
 }
 
+// bashEntry declares the bash tool: its parameters are the fields of
+// BashInput, CheckJobInput and KillJobInput, by their json tags.
+var bashEntry = entry{tool: tool{
+	Name:     "bash",
+	Title:    "Run a shell command",
+	Describe: describeBash,
+	Choice:   "give exactly one of command (to run), check_pid or kill_pid (to manage a background command)",
+	Params: []param{
+		{Name: "command", Type: registry.String, Positional: true,
+			Doc: "The command, run with `bash -c`; with `args`, the program to run. Omit it when you give check_pid or kill_pid."},
+		{Name: "args", Type: registry.StringList,
+			Doc: "Run `command` as a program with these arguments, without a shell: spaces, quotes and `$` reach it as they are."},
+		{Name: "session", Type: registry.String,
+			Doc: "Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use."},
+		{Name: "timeout", Type: registry.Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms", Methods: registry.Run | registry.CheckJob,
+			Default:       func(p Policy) any { return int(p.Timeout.Milliseconds()) },
+			PolicyCeiling: func(p Policy) int64 { return p.MaxWait.Milliseconds() },
+			Doc: "Milliseconds to wait before the command moves to the background (it keeps running). " +
+				"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."},
+		{Name: "run_in_background", Type: registry.Bool,
+			Doc: "Start the command and return its pid at once, for servers, watchers and other commands that do not end."},
+		{Name: "cwd", Type: registry.String,
+			Doc: "Working directory of the command (default: the session's)."},
+		{Name: "env", Type: registry.StringMap,
+			Doc: "Extra environment variables, e.g. {\"CI\": \"1\"}."},
+		{Name: "max_lines", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "bash.max_lines",
+			Default: func(p Policy) any { return p.Bash.Stdout.MaxLines },
+			Doc:     "Most lines shown per stream for this call."},
+		{Name: "max_bytes", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Config: "bash.max_bytes",
+			Default: func(p Policy) any { return p.Bash.Stdout.MaxBytes },
+			Doc:     "Most bytes shown per stream for this call."},
+		{Name: "max_tokens", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Config: "bash.max_tokens",
+			Default: func(p Policy) any { return tokensLimit(p.Bash.Stdout.MaxTokens) },
+			Doc:     "Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."},
+		{Name: "full_output", Type: registry.Bool,
+			Doc: "Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."},
+		{Name: "check_pid", Type: registry.Int, Min: 1, Methods: registry.CheckJob, Selects: true,
+			Doc: "Pid of a background command: return its status and the output that is new since the last check."},
+		{Name: "kill_pid", Type: registry.Int, Min: 1, Methods: registry.KillJob, Selects: true,
+			Doc: "Pid of a background command: stop its process group and return its last output."},
+		{Name: "tty", Type: registry.Bool,
+			Doc: "Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."},
+		{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
+			Default: func(Policy) any { return shell.TTYCols },
+			Doc:     "Columns of the terminal, with tty."},
+		{Name: "rows", Type: registry.Int, Min: term.MinRows, Max: term.MaxRows,
+			Default: func(Policy) any { return shell.TTYRows },
+			Doc:     "Rows of the terminal, with tty."},
+		{Name: "screen", Type: registry.String, Enum: []string{shell.ScreenChanges, shell.ScreenFull}, Methods: registry.CheckJob,
+			Default: func(Policy) any { return shell.ScreenChanges },
+			Doc:     "With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
+		{Name: "stdin", Type: registry.Bool,
+			Doc: "Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."},
+		{Name: "diff_with", Type: registry.String, OrInt: true,
+			Doc: "Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (`-` the earlier run, `+` this one) and both exit codes. " +
+				"Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).Bash), registry.CheckJob: handle((*Toolset).CheckJob), registry.KillJob: handle((*Toolset).KillJob)}}
+
+// command is the shell's request for the call.
+func (in BashInput) command() shell.Command {
+	c := shell.Command{
+		Command: in.Command, Args: in.Args, Session: in.Session, Cwd: in.Cwd, Env: in.Env,
+		Timeout: in.Timeout, Background: in.RunInBackground,
+		Limits: shell.Limits{
+			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Full: in.FullOutput,
+			StdoutLines: in.StdoutMaxLines, StderrLines: in.StderrMaxLines,
+		},
+		TTY: in.TTY, Size: shell.TermSize{Cols: in.Cols, Rows: in.Rows}, Stdin: in.Stdin,
+		DiffWith: in.DiffWith,
+	}
+	if progress := in.Progress; progress != nil {
+		c.Progress = func(bytes, lines int64) { progress(BashProgress{Bytes: bytes, Lines: lines}) }
+	}
+	return c
+}
+
 // BashProgress is what a command has written so far, both streams
 // together: what BashInput.Progress receives.
 type BashProgress struct {
@@ -102,6 +182,11 @@ type CheckJobInput struct {
 	// "full" for every row; "" or "changes" gives the rows changed since
 	// the last look that showed it.
 	Screen string `json:"screen,omitempty"`
+}
+
+// look is the shell's request for the call.
+func (in CheckJobInput) look() shell.Look {
+	return shell.Look{PID: in.PID, Wait: in.Timeout, Screen: in.Screen}
 }
 
 // KillJobInput names a background job for KillJob: the bash tool's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -42,6 +43,43 @@ type HistoryInput struct {
 	// regular expression, each with its line number.
 	Pattern string `json:"pattern,omitempty"`
 }
+
+// historyEntry declares the history tool: its parameters are the fields
+// of HistoryInput, by their json tags.
+var historyEntry = entry{tool: tool{
+	Name:     "history",
+	Title:    "Look back at earlier bash calls",
+	ReadOnly: true,
+	MCPOnly:  true,
+	Describe: describeHistory,
+	Params: []param{
+		{Name: "id", Type: registry.Int, Min: 1, Methods: registry.Rerender, Selects: true,
+			Doc: "History id of a call to show again (history_id in a bash result). Leave it out to list the calls."},
+		{Name: "session", Type: registry.String,
+			Doc: "List only the calls of this bash session."},
+		{Name: "status", Type: registry.String, Enum: []string{"ok", "failed", "running"},
+			Doc: "List only calls that exited 0 (`ok`), exited otherwise (`failed`), or still run (`running`)."},
+		{Name: "limit", Type: registry.Int, Min: 1,
+			Doc: "List only the newest N calls."},
+		{Name: "stream", Type: registry.String, Enum: []string{"stdout", "stderr"}, Methods: registry.Rerender,
+			Doc: "Show only `stdout` or `stderr` (default both)."},
+		{Name: "strategy", Type: registry.String, Enum: []string{"head", "tail", "head_tail"}, Methods: registry.Rerender,
+			Doc: "Which lines to keep when the output does not fit: `head`, `tail` or `head_tail`."},
+		{Name: "max_lines", Type: registry.Int, Min: 1, Methods: registry.Rerender, Config: "bash.max_lines",
+			Default: func(p Policy) any { return p.Bash.Stdout.MaxLines },
+			Doc:     "Most lines shown per stream."},
+		{Name: "max_bytes", Type: registry.Int, Min: 1, Methods: registry.Rerender, Config: "bash.max_bytes",
+			Default: func(p Policy) any { return p.Bash.Stdout.MaxBytes },
+			Doc:     "Most bytes shown per stream."},
+		{Name: "max_tokens", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Methods: registry.Rerender, Config: "bash.max_tokens",
+			Default: func(p Policy) any { return tokensLimit(p.Bash.Stdout.MaxTokens) },
+			Doc:     "Most tokens shown per stream, as spillway estimates them (on the high side)."},
+		{Name: "offset", Type: registry.Int, Min: 1, Methods: registry.Rerender,
+			Doc: "Show the lines from this line on (1-based): a line range with max_lines."},
+		{Name: "pattern", Type: registry.String, Methods: registry.Rerender,
+			Doc: "Show only the lines matching this RE2 regular expression, with their line numbers."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).History), registry.Rerender: handle((*Toolset).History)}}
 
 // A HistoryRecord is one recorded bash call.
 type HistoryRecord struct {

@@ -3,6 +3,10 @@ package spillway
 import (
 	"context"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/term"
 )
 
 // WriteStdinInput is what WriteStdin sends to a running job, and how
@@ -40,6 +44,45 @@ type WriteStdinInput struct {
 	Screen string `json:"screen,omitempty"`
 }
 
+// writeStdinEntry declares the write_stdin tool: its parameters are the
+// fields of WriteStdinInput, by their json tags.
+var writeStdinEntry = entry{tool: tool{
+	Name:     "write_stdin",
+	Title:    "Send input to a running command",
+	MCPOnly:  true, // a one-shot command's job ends with it
+	Describe: describeWriteStdin,
+	Params: []param{
+		{Name: "pid", Type: registry.Int, Min: 1, Required: true,
+			Doc: "Pid of the background command, as bash returned it."},
+		{Name: "input", Type: registry.String,
+			Doc: "Text to send as typed; a newline is Enter."},
+		{Name: "keys", Type: registry.StringList,
+			Doc: "Named keys to send after input, e.g. [\"Enter\"], [\"Ctrl-C\"], [\"Up\", \"Enter\"]."},
+		{Name: "close_stdin", Type: registry.Bool,
+			Doc: "End the command's input after sending the rest (end of file)."},
+		{Name: "allow_model_secret", Type: registry.Bool,
+			Doc: "Send input to a command that waits for a secret (a password prompt; its terminal does not echo). Without it such input is refused: the user answers on the page the result names. Only for a test secret you were given."},
+		{Name: "timeout", Type: registry.Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
+			Default: func(Policy) any { return int(shell.DefaultWriteWait.Milliseconds()) },
+			Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."},
+		{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
+			Doc: "Resize the command's terminal to this many columns (it gets SIGWINCH and redraws)."},
+		{Name: "rows", Type: registry.Int, Min: term.MinRows, Max: term.MaxRows,
+			Doc: "Resize the command's terminal to this many rows (it gets SIGWINCH and redraws)."},
+		{Name: "screen", Type: registry.String, Enum: []string{shell.ScreenChanges, shell.ScreenFull},
+			Default: func(Policy) any { return shell.ScreenChanges },
+			Doc:     "For a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).WriteStdin)}}
+
+// send is the shell's request for the call.
+func (in WriteStdinInput) send() shell.Send {
+	return shell.Send{
+		PID: in.PID, Text: in.Input, Keys: in.Keys, Close: in.CloseStdin, AllowSecret: in.AllowModelSecret,
+		Wait: in.Timeout, Resize: shell.TermSize{Cols: in.Cols, Rows: in.Rows}, Screen: in.Screen,
+	}
+}
+
 // WriteStdin sends input to a background job that was started with
 // TTY (a terminal) or Stdin (a pipe): text, named keys ("Enter",
 // "Ctrl-C", "Up" …) and, with CloseStdin, the end of its input. It then
@@ -60,6 +103,15 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	}
 	return t.renderBash(newBashResult(res)).result(), nil
 }
+
+// jobsEntry declares the jobs tool, which takes no parameters.
+var jobsEntry = entry{tool: tool{
+	Name:     "jobs",
+	Title:    "List background commands",
+	ReadOnly: true,
+	MCPOnly:  true, // a one-shot command's jobs end with it
+	Describe: describeJobs,
+}, run: handlers{registry.Run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}}
 
 // A JobInfo is one background job in a jobs listing.
 type JobInfo struct {

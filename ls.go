@@ -3,6 +3,7 @@ package spillway
 import (
 	"context"
 
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -17,6 +18,22 @@ type LsInput struct {
 	// default.
 	Limit int `json:"limit,omitempty"`
 }
+
+// lsEntry declares the ls tool: its parameters are the fields of
+// LsInput, by their json tags.
+var lsEntry = entry{tool: tool{
+	Name:     "ls",
+	Title:    "List a directory",
+	ReadOnly: true,
+	Describe: describeLs,
+	Params: []param{
+		{Name: "path", Type: registry.String, Positional: true,
+			Doc: "Directory to list (default: the working directory)."},
+		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "ls.limit",
+			Default: func(p Policy) any { return p.Ls.Limit },
+			Doc:     "Most entries to return."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).Ls)}}
 
 // lsResult is a directory listing.
 type lsResult struct {

@@ -3,6 +3,7 @@ package spillway
 import (
 	"context"
 
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -24,6 +25,28 @@ type ReadInput struct {
 	// byte limit holds. A line too long to show whole is read this way.
 	CharOffset int `json:"char_offset,omitempty"`
 }
+
+// readEntry declares the read tool: its parameters are the fields of
+// ReadInput, by their json tags.
+var readEntry = entry{tool: tool{
+	Name:     "read",
+	Title:    "Read a file",
+	ReadOnly: true,
+	Describe: describeRead,
+	Params: []param{
+		{Name: "path", Type: registry.String, Required: true, Positional: true,
+			Doc: "The file to read (absolute, or relative to the session's working directory)."},
+		{Name: "offset", Type: registry.Int, Min: 1, Default: func(Policy) any { return 1 },
+			Doc: "First line to show, 1-based."},
+		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "read.max_lines",
+			Default: func(p Policy) any { return p.Read.MaxLines },
+			Doc:     "Most lines to show."},
+		{Name: "line_numbers", Type: registry.Bool,
+			Doc: "Prefix each line with its number, `cat -n` style."},
+		{Name: "char_offset", Type: registry.Int, Min: 0,
+			Doc: "Page within the line at offset: show it from this character (0-based) on, as much as the byte limit holds. A cut line's notice gives the value to continue from."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).Read)}}
 
 // readResult is one page of a file, or an image.
 type readResult struct {

@@ -3,7 +3,9 @@ package spillway
 import (
 	"context"
 
+	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -34,6 +36,35 @@ type GrepInput struct {
 	// modes); 0 takes the policy's, 100 by default.
 	Limit int `json:"limit,omitempty"`
 }
+
+// grepEntry declares the grep tool: its parameters are the fields of
+// GrepInput, by their json tags.
+var grepEntry = entry{tool: tool{
+	Name:     "grep",
+	Title:    "Search file contents",
+	ReadOnly: true,
+	Describe: describeGrep,
+	Params: []param{
+		{Name: "pattern", Type: registry.String, Required: true, Positional: true,
+			Doc: "RE2 regular expression, or a plain string with literal: true."},
+		{Name: "path", Type: registry.String, Positional: true,
+			Doc: "File or directory to search (default: the working directory)."},
+		{Name: "glob", Type: registry.String,
+			Doc: "Only search files whose path matches this glob, e.g. `*.go` or `src/**/*.ts` (`!glob` excludes)."},
+		{Name: "ignore_case", Type: registry.Bool, Short: "i",
+			Doc: "Match without regard to case."},
+		{Name: "literal", Type: registry.Bool, Short: "F",
+			Doc: "Treat pattern as a plain string, not a regular expression."},
+		{Name: "context", Type: registry.Int, Min: 0, Max: search.MaxContext, Short: "C", Default: func(Policy) any { return 0 },
+			Doc: "Lines to show before and after each match (content mode)."},
+		{Name: "output_mode", Type: registry.String, Enum: []string{"content", "files_with_matches", "count"},
+			Default: func(Policy) any { return "content" },
+			Doc:     "`content` (matching lines), `files_with_matches` (paths only) or `count` (matches per file)."},
+		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "grep.limit",
+			Default: func(p Policy) any { return p.Grep.Limit },
+			Doc:     "Most matches to return (files in files_with_matches mode)."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).Grep)}}
 
 // grepResult is what a search found.
 type grepResult struct {
@@ -91,6 +122,27 @@ type FindInput struct {
 	// or "dir".
 	Type string `json:"type,omitempty"`
 }
+
+// findEntry declares the find tool: its parameters are the fields of
+// FindInput, by their json tags.
+var findEntry = entry{tool: tool{
+	Name:     "find",
+	Title:    "Find files by name",
+	ReadOnly: true,
+	Describe: describeFind,
+	Params: []param{
+		{Name: "pattern", Type: registry.String, Required: true, Positional: true,
+			Doc: "Glob, e.g. `*.go`, `**/testdata/**` or `cmd/*/main.go`."},
+		{Name: "path", Type: registry.String, Positional: true,
+			Doc: "Directory to search (default: the working directory)."},
+		{Name: "type", Type: registry.String, Enum: []string{"any", "file", "dir"},
+			Default: func(Policy) any { return "any" },
+			Doc:     "`any`, `file` or `dir`."},
+		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "find.limit",
+			Default: func(p Policy) any { return p.Find.Limit },
+			Doc:     "Most results to return."},
+	},
+}, run: handlers{registry.Run: handle((*Toolset).Find)}}
 
 // findResult is what a find found.
 type findResult struct {

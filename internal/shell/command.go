@@ -6,10 +6,106 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
+
+// A Command is a command to run, how to run it and what to show of its
+// output: what Run takes. Its plan, below, makes from it the process's
+// program, arguments, directory and environment.
+type Command struct {
+	// Command is run with the policy's shell, or, with Args, as a
+	// program without one.
+	Command string
+	Args    []string
+	// Session names the session whose directory and variables carry
+	// over; "" keeps nothing.
+	Session string
+	Cwd     string
+	Env     map[string]string
+	// Timeout is how long Run waits before the command moves to the
+	// background; zero is the policy's.
+	Timeout time.Duration
+	// Background returns as soon as the command started.
+	Background bool
+	Limits     Limits
+	// TTY runs the command on a pseudo-terminal of Size (zero: the
+	// default size); Stdin gives it a pipe as its input instead.
+	TTY   bool
+	Size  TermSize
+	Stdin bool
+	// DiffWith names the run whose output the result is a diff with: a
+	// history id, or "last".
+	DiffWith string
+	// Progress, when set, is told what both streams carried so far,
+	// about once a second while Run waits.
+	Progress func(bytes, lines int64)
+}
+
+// Limits are a call's own bounds on each stream shown, over the
+// policy's: zero takes the policy's.
+type Limits struct {
+	MaxLines, MaxBytes, MaxTokens int
+	// Full shows each stream whole, up to the ceilings.
+	Full bool
+	// StdoutLines and StderrLines bound the lines of one stream alone.
+	StdoutLines, StderrLines int
+}
+
+// A TermSize is the size of a terminal; zero sides take the default.
+type TermSize struct{ Cols, Rows int }
+
+// validate checks the parameters that do not depend on the session.
+func (in Command) validate() error {
+	if in.Command == "" {
+		return errors.New("command is empty: give the command to run")
+	}
+	if in.Timeout < 0 {
+		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
+	}
+	if (in.Size.Cols != 0 || in.Size.Rows != 0) && !in.TTY {
+		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
+	}
+	if err := checkSize(in.Size.Cols, in.Size.Rows); err != nil {
+		return err
+	}
+	if l := in.Limits; l.MaxLines < 0 || l.MaxBytes < 0 || l.MaxTokens < 0 {
+		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
+	}
+	if in.Session != "" {
+		if err := validSession(in.Session); err != nil {
+			return err
+		}
+	}
+	for i, a := range in.Args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return fmt.Errorf("args[%d] holds a NUL byte, which no program argument can carry", i)
+		}
+	}
+	if len(in.Args) > 0 && strings.IndexByte(in.Command, 0) >= 0 {
+		return errors.New("command holds a NUL byte")
+	}
+	for k, v := range in.Env {
+		if err := CheckEnv(k, v); err != nil {
+			return fmt.Errorf("env: %w", err)
+		}
+	}
+	return checkDiffWith(in)
+}
+
+// dir resolves the call's working directory against the session's.
+func (in Command) dir(session string) string {
+	switch {
+	case in.Cwd == "":
+		return session
+	case filepath.IsAbs(in.Cwd):
+		return filepath.Clean(in.Cwd)
+	default:
+		return filepath.Join(session, in.Cwd)
+	}
+}
 
 // A plan is how the process of one call is made: the program and its
 // arguments (`bash -c COMMAND`, or the program of args run without a
@@ -71,32 +167,42 @@ func (r *Runner) plan(in Command) (*plan, error) {
 		p.env = appendEnv(append(p.env, ttyEnv), in.Env)
 	}
 
+	if err := r.program(p, in, s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// program sets the plan's program and arguments: the policy's shell with
+// `-c COMMAND` (in a session, with the trap that saves its state to the
+// state file it is given), or the program of args, run without a shell.
+func (r *Runner) program(p *plan, in Command, s *session) error {
 	if len(in.Args) > 0 {
 		path, err := lookProgram(in.Command, p.dir, p.env)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.path, p.argv = path, append([]string{in.Command}, in.Args...)
 		if s != nil {
 			p.sess = &sessionCall{s: s, dir: p.dir, env: p.env}
 		}
-		return p, nil
+		return nil
 	}
 	shellPath, err := lookShell(r.cfg.Shell)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p.path, p.argv = shellPath, []string{r.cfg.Shell, "-c", in.Command}
 	if s != nil {
 		f, err := newStateFile()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.argv[2] = stateTrap + in.Command
 		p.extra = []*os.File{f}
 		p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, state: f}
 	}
-	return p, nil
+	return nil
 }
 
 // release closes what a plan holds when its process was not started.

@@ -7,36 +7,8 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// What the bash and write_stdin tools ask of the shell (their inputs as
-// the shell's requests), and what they show of its answer.
-
-func (in BashInput) command() shell.Command {
-	c := shell.Command{
-		Command: in.Command, Args: in.Args, Session: in.Session, Cwd: in.Cwd, Env: in.Env,
-		Timeout: in.Timeout, Background: in.RunInBackground,
-		Limits: shell.Limits{
-			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Full: in.FullOutput,
-			StdoutLines: in.StdoutMaxLines, StderrLines: in.StderrMaxLines,
-		},
-		TTY: in.TTY, Size: shell.TermSize{Cols: in.Cols, Rows: in.Rows}, Stdin: in.Stdin,
-		DiffWith: in.DiffWith,
-	}
-	if progress := in.Progress; progress != nil {
-		c.Progress = func(bytes, lines int64) { progress(BashProgress{Bytes: bytes, Lines: lines}) }
-	}
-	return c
-}
-
-func (in CheckJobInput) look() shell.Look {
-	return shell.Look{PID: in.PID, Wait: in.Timeout, Screen: in.Screen}
-}
-
-func (in WriteStdinInput) send() shell.Send {
-	return shell.Send{
-		PID: in.PID, Text: in.Input, Keys: in.Keys, Close: in.CloseStdin, AllowSecret: in.AllowModelSecret,
-		Wait: in.Timeout, Resize: shell.TermSize{Cols: in.Cols, Rows: in.Rows}, Screen: in.Screen,
-	}
-}
+// What bash, check_pid, kill_pid and write_stdin calls show of the
+// shell's answer: the details built from its Outcome.
 
 // newBashResult is what a bash call shows of the shell's outcome.
 func newBashResult(o shell.Outcome) bashResult {
