@@ -127,6 +127,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			oneShotGC()
 			return g.runCall(cmd, call)
 		},
 	}
