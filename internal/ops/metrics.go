@@ -1,14 +1,13 @@
 package ops
 
 import (
+	"bytes"
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // State is what the server holds at one instant, read at each scrape.
@@ -24,75 +23,51 @@ type State struct {
 	Draining      bool
 }
 
-// Metrics are the server's Prometheus metrics, in a registry of their own
-// (with the Go runtime's and the process's).
+// Metrics are the server's Prometheus metrics, with the Go runtime's and
+// the process's. They are written in the text format by hand: Prometheus'
+// client library would cost every CLI call its package inits.
 type Metrics struct {
-	reg *prometheus.Registry
+	state func() State
+	build []string // the values of spillway_build_info's labels
 
-	sessionsCreated prometheus.Counter
-	sessionsExpired prometheus.Counter
-	calls           *prometheus.CounterVec
-	callDuration    *prometheus.HistogramVec
-	outputBytes     *prometheus.CounterVec
+	sessionsCreated atomic.Uint64
+	sessionsExpired atomic.Uint64
+
+	mu           sync.Mutex // guards what Call counts
+	calls        map[callKey]uint64
+	durations    map[string]*histogram // by tool
+	bytesShown   uint64
+	bytesSpilled uint64
 }
+
+type callKey struct{ tool, outcome string }
 
 // NewMetrics returns the metrics of a server of the given version; state
 // is called once per scrape for the gauges.
 func NewMetrics(version, node string, state func() State) *Metrics {
-	m := &Metrics{
-		reg: prometheus.NewRegistry(),
-		sessionsCreated: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "spillway_sessions_created_total",
-			Help: "MCP sessions started.",
-		}),
-		sessionsExpired: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "spillway_sessions_expired_total",
-			Help: "MCP sessions ended by the idle timeout.",
-		}),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "spillway_calls_total",
-			Help: "Tool calls answered, by tool and outcome (ok, or error for an isError result).",
-		}, []string{"tool", "outcome"}),
-		callDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "spillway_call_duration_seconds",
-			Help: "Time from a tool call's arrival to its result, by tool.",
-			// 1 ms to about a minute: a read takes milliseconds, a bash
-			// call up to its timeout (50 s under MCP).
-			Buckets: prometheus.ExponentialBuckets(0.001, 4, 9),
-		}, []string{"tool"}),
-		outputBytes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "spillway_output_bytes_total",
-			Help: "Bytes of tool output: shown to the model, or spilled to files (the whole of each cut stream).",
-		}, []string{"kind"}),
+	return &Metrics{
+		state:     state,
+		build:     []string{version, runtime.Version(), node},
+		calls:     map[callKey]uint64{},
+		durations: map[string]*histogram{},
 	}
-	for _, kind := range []string{"shown", "spilled"} {
-		m.outputBytes.WithLabelValues(kind)
-	}
-	build := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "spillway_build_info",
-		Help:        "Always 1; the labels say what is running.",
-		ConstLabels: prometheus.Labels{"version": version, "goversion": runtime.Version(), "node": node},
-	})
-	build.Set(1)
-	m.reg.MustRegister(
-		m.sessionsCreated, m.sessionsExpired, m.calls, m.callDuration, m.outputBytes, build,
-		stateCollector{state},
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
-	return m
 }
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b bytes.Buffer
+		writeText(&b, m.families())
+		w.Header().Set("Content-Type", contentType)
+		w.Write(b.Bytes())
+	})
 }
 
 // SessionCreated counts a new session.
-func (m *Metrics) SessionCreated() { m.sessionsCreated.Inc() }
+func (m *Metrics) SessionCreated() { m.sessionsCreated.Add(1) }
 
 // SessionExpired counts a session ended by the idle timeout.
-func (m *Metrics) SessionExpired() { m.sessionsExpired.Inc() }
+func (m *Metrics) SessionExpired() { m.sessionsExpired.Add(1) }
 
 // Call counts one answered call.
 func (m *Metrics) Call(c Call) {
@@ -100,10 +75,18 @@ func (m *Metrics) Call(c Call) {
 	if c.IsError {
 		outcome = "error"
 	}
-	m.calls.WithLabelValues(c.Tool, outcome).Inc()
-	m.callDuration.WithLabelValues(c.Tool).Observe(c.Duration.Seconds())
-	m.outputBytes.WithLabelValues("shown").Add(float64(c.BytesShown))
-	m.outputBytes.WithLabelValues("spilled").Add(float64(c.BytesSpilled))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.calls[callKey{c.Tool, outcome}]++
+	h := m.durations[c.Tool]
+	if h == nil {
+		h = new(histogram)
+		m.durations[c.Tool] = h
+	}
+	h.observe(c.Duration.Seconds())
+	// A counter never goes down: a negative size counts as nothing.
+	m.bytesShown += uint64(max(c.BytesShown, 0))
+	m.bytesSpilled += uint64(max(c.BytesSpilled, 0))
 }
 
 // A Call is what the metrics and the audit log learn of one tool call.
@@ -125,46 +108,6 @@ type Call struct {
 	BytesSpilled int64
 	SpillPaths   []string
 	Sandbox      string // the layers, "landlock+scopes+namespaces"; "" unconfined
-}
-
-// stateCollector turns a State into gauges at each scrape: the server
-// keeps no gauges of its own up to date.
-type stateCollector struct{ state func() State }
-
-var (
-	sessionsDesc  = prometheus.NewDesc("spillway_sessions", "MCP sessions open.", nil, nil)
-	inFlightDesc  = prometheus.NewDesc("spillway_calls_in_flight", "Tool calls being answered.", nil, nil)
-	jobsDesc      = prometheus.NewDesc("spillway_jobs", "Background jobs alive, by state (running, waiting_for_input).", []string{"state"}, nil)
-	spillDesc     = prometheus.NewDesc("spillway_spill_bytes", "Bytes the sessions' spill files hold, which count against each session's spill budget.", nil, nil)
-	sandboxDesc   = prometheus.NewDesc("spillway_sandbox_layer_sessions", "Sessions whose commands run under each sandbox layer.", []string{"layer"}, nil)
-	drainingDesc  = prometheus.NewDesc("spillway_draining", "1 while the server drains (no new sessions), else 0.", nil, nil)
-	allStateDescs = []*prometheus.Desc{sessionsDesc, inFlightDesc, jobsDesc, spillDesc, sandboxDesc, drainingDesc}
-)
-
-func (c stateCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range allStateDescs {
-		ch <- d
-	}
-}
-
-func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
-	s := c.state()
-	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
-	}
-	gauge(sessionsDesc, float64(s.Sessions))
-	gauge(inFlightDesc, float64(s.CallsInFlight))
-	gauge(jobsDesc, float64(s.JobsRunning), "running")
-	gauge(jobsDesc, float64(s.JobsWaiting), "waiting_for_input")
-	gauge(spillDesc, float64(s.SpillBytes))
-	for layer, n := range s.SandboxLayers {
-		gauge(sandboxDesc, float64(n), layer)
-	}
-	draining := 0.0
-	if s.Draining {
-		draining = 1
-	}
-	gauge(drainingDesc, draining)
 }
 
 // Layers splits a toolset's sandbox layers ("landlock+scopes") into names.
