@@ -60,7 +60,7 @@ func TestMetricsMove(t *testing.T) {
 	before := scrape(t, url, "")
 	for _, name := range []string{"spillway_sessions", "spillway_calls_in_flight", "spillway_spill_bytes", `spillway_jobs{state="running"}`,
 		`spillway_jobs{state="waiting_for_input"}`, "spillway_draining", "spillway_sessions_created_total", "spillway_sessions_expired_total",
-		`spillway_output_bytes_total{kind="shown"}`, `spillway_output_bytes_total{kind="spilled"}`, "process_resident_memory_bytes"} {
+		`spillway_output_bytes_total{kind="shown"}`, `spillway_output_bytes_total{kind="spilled"}`, "process_cpu_seconds_total"} {
 		if _, ok := before[name]; !ok {
 			t.Errorf("no %s in the metrics", name)
 		}

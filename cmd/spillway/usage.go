@@ -18,9 +18,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if s := closestFlag(cmd.Flags(), name); s != "" {
-			return fmt.Errorf("%s: did you mean --%s? (spillway %s --help lists the flags)", msg, s, cmd.Name())
+			return fmt.Errorf("%s: did you mean --%s? (%s --help lists the flags)", msg, s, cmd.CommandPath())
 		}
-		return fmt.Errorf("%s (spillway %s --help lists the flags)", msg, cmd.Name())
+		return fmt.Errorf("%s (%s --help lists the flags)", msg, cmd.CommandPath())
 	}
 	if cmd.Name() == "bash" && strings.HasPrefix(msg, "unknown shorthand flag") {
 		return fmt.Errorf("%s: the command's own flags belong inside its quotes: spillway bash '%s'", msg, commandWords())
