@@ -68,3 +68,46 @@ func rootDir(uri string) (string, bool) {
 	}
 	return u.Path, true
 }
+
+// rootsFirstCallWait bounds how long a session's first call waits for the
+// roots asked for when the session began, when the server does not
+// confine sessions to them (--root roots waits rootsTimeout): a client
+// that answers does so in milliseconds, and one that never answers
+// (Claude Code over HTTP does not) then costs the first call this, not
+// rootsTimeout.
+const rootsFirstCallWait = time.Second
+
+// A rootsAnswer is a client's roots, asked for when its session began.
+type rootsAnswer struct {
+	done chan struct{} // closed when dir and err are set
+	dir  string
+	err  error
+}
+
+// askRoots asks the client of ss for its roots in the background, outside
+// any call. Over Streamable HTTP a request made inside a call goes on that
+// call's response stream, where some clients never answer it (the Go
+// SDK's client does not); one made outside goes on the session's own
+// stream, and the first call then finds the answer waiting.
+func askRoots(ss *mcp.ServerSession) *rootsAnswer {
+	a := &rootsAnswer{done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		a.dir, a.err = clientRoot(context.Background(), ss)
+	}()
+	return a
+}
+
+// wait returns the answer, or an error once max has passed or ctx is done.
+func (a *rootsAnswer) wait(ctx context.Context, max time.Duration) (string, error) {
+	t := time.NewTimer(max)
+	defer t.Stop()
+	select {
+	case <-a.done:
+		return a.dir, a.err
+	case <-t.C:
+		return "", fmt.Errorf("asking the client for its roots: no answer in %v", max)
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}

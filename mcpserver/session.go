@@ -34,6 +34,9 @@ type session struct {
 	// pagesBase, when set, is where the server serves the toolset's
 	// secret pages; without it the toolset serves them itself.
 	pagesBase string
+	// roots, when set, is the client's answer to the roots asked for when
+	// the session began; without it the first call asks.
+	roots *rootsAnswer
 
 	ctx    context.Context // cancelled when the session ends
 	cancel context.CancelFunc
@@ -62,7 +65,16 @@ func (s *session) toolset(ctx context.Context, ss *mcp.ServerSession, peer Clien
 	if s.newToolsetIn == nil {
 		return s.newToolset(peer)
 	}
-	dir, err := clientRoot(ctx, ss)
+	var dir string
+	var err error
+	switch {
+	case s.roots == nil:
+		dir, err = clientRoot(ctx, ss)
+	case s.rootsOnly:
+		dir, err = s.roots.wait(ctx, rootsTimeout)
+	default:
+		dir, err = s.roots.wait(ctx, rootsFirstCallWait)
+	}
 	if err != nil {
 		s.log.Warn("no client roots", "session", s.tag, "error", err)
 	}

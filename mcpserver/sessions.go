@@ -56,6 +56,9 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	e.pagesBase = t.pagesBase
+	if e.newToolsetIn != nil {
+		e.roots = askRoots(ss)
+	}
 	t.byID[id] = e
 	t.log.Info("session started", "session", e.tag)
 	if t.metrics != nil {
