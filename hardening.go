@@ -37,29 +37,31 @@ func confineRoot(opts *Options) (*confine.Root, error) {
 // layers in force. Commands may write under the root and in a private temp
 // directory of this session (their TMPDIR), and nowhere else: not in the
 // shared temp directory, where they could swap a spill directory for a
-// symlink, and not in any spill directory.
-func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd) (*shell.Wrapped, error), string, error) {
+// symlink, and not in any spill directory. tmp is that directory: the
+// toolset's base environment names it as TMPDIR, so that a session does not
+// count it among the variables its commands changed.
+func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (wrap func(*exec.Cmd) (*shell.Wrapped, error), layerNames, tmp string, err error) {
 	if !opts.Sandbox {
 		if opts.NoNetwork {
-			return nil, "", errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
+			return nil, "", "", errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
 		}
-		return nil, "", nil
+		return nil, "", "", nil
 	}
 	min, err := sandbox.ParseLayers(opts.SandboxMin)
 	if err != nil {
-		return nil, "", fmt.Errorf("spillway: %w", err)
+		return nil, "", "", fmt.Errorf("spillway: %w", err)
 	}
 	layers, err := sandbox.Check(sandbox.Rules{NoNetwork: opts.NoNetwork}, min)
 	if err != nil {
-		return nil, "", fmt.Errorf("spillway: %w", err)
+		return nil, "", "", fmt.Errorf("spillway: %w", err)
 	}
 	t.scratch = t.spill
 	if opts.KeepSpill {
 		t.scratch = spill.NewSession(t.policy.Spill.storeConfig())
 	}
-	tmp, err := t.scratch.TempDir()
+	tmp, err = t.scratch.TempDir()
 	if err != nil {
-		return nil, "", fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
+		return nil, "", "", fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
 	}
 	rules := sandbox.Rules{
 		Writable:  []string{root.Dir(), tmp},
@@ -67,6 +69,8 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 		Layers:    layers,
 	}
 	return func(cmd *exec.Cmd) (*shell.Wrapped, error) {
+		// Last, so that it holds over a call's own TMPDIR: the command may
+		// write nowhere else.
 		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 		rules := rules
 		rules.Hidden, rules.Shown = t.hiddenDirs(opts.SandboxHidden)
@@ -76,7 +80,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (func(*exec.Cmd)
 			return nil, err
 		}
 		return &shell.Wrapped{Status: l.Status, Started: l.Started, Start: l.Start}, nil
-	}, layers.String(), nil
+	}, layers.String(), tmp, nil
 }
 
 // MaybeRunSandboxHelper runs the sandbox helper and exits when the process

@@ -20,6 +20,7 @@ package spillway
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -164,7 +165,7 @@ func newToolset(opts Options) (*Toolset, error) {
 		t.spill = spill.NewSession(t.policy.Spill.storeConfig())
 	}
 	root = root.With(t.spill.DirInfo) // the spill files stay readable
-	wrap, layers, err := t.sandboxWrap(opts, root)
+	wrap, layers, tmp, err := t.sandboxWrap(opts, root)
 	if err != nil {
 		t.closeStores()
 		return nil, err
@@ -174,6 +175,13 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.secrets = &SecretPages{p: secret.New(0, nil)}
 	sh := t.policy.shellConfig()
 	sh.Cwd, sh.Env, sh.Spill, sh.Wrap, sh.Secrets = cwd, opts.Env, t.spill, wrap, t.secrets.p
+	if tmp != "" {
+		sh.Env = maps.Clone(opts.Env)
+		if sh.Env == nil {
+			sh.Env = map[string]string{}
+		}
+		sh.Env["TMPDIR"] = tmp
+	}
 	t.shell = shell.NewRunner(sh)
 	fc := t.policy.filesConfig()
 	fc.Cwd, fc.Spill, fc.Root = cwd, t.spill, root
