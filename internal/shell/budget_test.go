@@ -128,7 +128,8 @@ func TestResultBudgetZeroKeepsStreamLimits(t *testing.T) {
 }
 
 // The property: whatever the two streams and their limits, the whole
-// rendered result fits the budget.
+// rendered result fits the budget. The fitting measures whatever text the
+// renderer gives; testRender stands in for the root's here.
 func FuzzResultBudget(f *testing.F) {
 	f.Add(uint64(1), uint64(2), 50_000, 300000, 300000, "")
 	f.Add(uint64(3), uint64(4), 2_000, 10, 100000, "[a long note about what to do next]")

@@ -333,19 +333,15 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 		return j.render(Page{Lead: lead, Stdout: stdout, Stderr: stderr, Screen: screen, Empty: empty, Exit: exit, Notes: kept})
 	}
 	stdout, stderr := j.cut(failed, text)
-	res := Outcome{
+	return Outcome{
 		Text: text(stdout, stderr),
 		Job: JobStatus{
-			PID: j.pid, Elapsed: j.duration(),
+			PID: j.pid, Exit: exit, Elapsed: j.duration(),
 			TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
 		},
 		Stdout: stdout, Stderr: stderr, Screen: screen,
 		Secret: secret, Next: next,
 	}
-	if l.exited {
-		res.Job.Exit = j.status.view()
-	}
-	return res
 }
 
 // inputNote stands, among the notes given to result, for the note of a
