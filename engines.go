@@ -65,5 +65,6 @@ func (p Policy) shellConfig() shell.Config {
 		MaxProcesses:      p.Bash.MaxProcesses,
 		CacheCommands:     p.Cache.Commands,
 		CacheTTL:          p.Cache.TTL,
+		Render:            bashText,
 	}
 }

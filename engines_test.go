@@ -42,6 +42,7 @@ func TestEngineConfigsCarryThePolicy(t *testing.T) {
 		{"max processes", sh.MaxProcesses, p.Bash.MaxProcesses},
 		{"cache commands", sh.CacheCommands, p.Cache.Commands},
 		{"cache ttl", sh.CacheTTL, p.Cache.TTL},
+		{"render", sh.Render != nil, true},
 		{"store", p.Spill.storeConfig().TempDir + p.Spill.storeConfig().KeepNamed.String(), "/d9s"},
 		{"store bytes", [2]int64{p.Spill.storeConfig().MaxFileBytes, p.Spill.storeConfig().BudgetBytes}, [2]int64{7, 8}},
 		{"read", fc.Read, output.Limits{Strategy: output.Head, MaxLines: 15, MaxBytes: 16, MaxLineChars: 17, MaxTokens: 18}},

@@ -68,6 +68,17 @@ func split(avail, a, b int) (int, int) {
 	return max(1, half), max(1, avail-half)
 }
 
+// notesLen is the length of the status and notes a page ends with, and
+// of the blank line before them: what a screen leaves of the budget for
+// them.
+func notesLen(status string, notes []string) int {
+	n := len(status) + 2
+	for _, s := range notes {
+		n += len(s) + 1
+	}
+	return n
+}
+
 // contentBytes is what a stream result shows of its content.
 func contentBytes(r *output.Result) int {
 	if r == nil {

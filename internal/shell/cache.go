@@ -216,12 +216,12 @@ func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
 	if in.Limits.Full || in.Limits.MaxBytes > 0 {
 		budget = 0
 	}
-	pg := func(stdout output.Result, stderr *output.Result) page {
-		return page{stdout: stdout, stderr: stderr, empty: "(no output)", exit: &rec.status}
+	text := func(stdout output.Result, stderr *output.Result) string {
+		return r.cfg.Render(Page{Stdout: stdout, Stderr: stderr, Empty: "(no output)", Exit: rec.status.view()})
 	}
-	stdout, stderr := cutWithin(budget, outPipe, errPipe, func(o output.Result, e *output.Result) string { return pg(o, e).text() })
+	stdout, stderr := cutWithin(budget, outPipe, errPipe, text)
 	return Outcome{
-		Text:   pg(stdout, stderr).text(),
+		Text:   text(stdout, stderr),
 		Job:    JobStatus{Exit: rec.status.view(), Elapsed: rec.Elapsed},
 		Stdout: stdout, Stderr: stderr,
 	}, true

@@ -88,6 +88,8 @@ type job struct {
 	// errBudget, when above zero, the most a result of the job shows once
 	// it has failed.
 	budget, errBudget int
+	// render lays out its results (Config.Render).
+	render func(Page) string
 	// news wakes a check that waits for new output.
 	news activity
 

@@ -318,13 +318,10 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 			kept = append(kept, n)
 		}
 	}
-	var exit *exitStatus
-	if l.exited {
-		exit = &j.status
-	}
+	var exit *Exit
 	var status string // its length is kept out of the screen's room
-	if exit != nil {
-		status = exit.String()
+	if l.exited {
+		exit, status = j.status.view(), j.status.String()
 	}
 	failed := l.exited && (j.status.code != 0 || j.status.signal != "")
 	room := j.budgetFor(failed)
@@ -332,25 +329,19 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 		room = max(1, room-notesLen(status, kept))
 	}
 	screen := j.screenText(l.full, room)
-	page := func(stdout output.Result, stderr *output.Result) page {
-		return page{lead: lead, stdout: stdout, stderr: stderr, screen: screen, empty: empty, exit: exit, notes: kept}
+	text := func(stdout output.Result, stderr *output.Result) string {
+		return j.render(Page{Lead: lead, Stdout: stdout, Stderr: stderr, Screen: screen, Empty: empty, Exit: exit, Notes: kept})
 	}
-	stdout, stderr := j.cut(failed, func(stdout output.Result, stderr *output.Result) string {
-		return page(stdout, stderr).text()
-	})
-	res := Outcome{
-		Text: page(stdout, stderr).text(),
+	stdout, stderr := j.cut(failed, text)
+	return Outcome{
+		Text: text(stdout, stderr),
 		Job: JobStatus{
-			PID: j.pid, Elapsed: j.duration(),
+			PID: j.pid, Exit: exit, Elapsed: j.duration(),
 			TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
 		},
 		Stdout: stdout, Stderr: stderr, Screen: screen,
 		Secret: secret, Next: next,
 	}
-	if l.exited {
-		res.Job.Exit = j.status.view()
-	}
-	return res
 }
 
 // inputNote stands, among the notes given to result, for the note of a

@@ -91,6 +91,10 @@ type Config struct {
 	// Secrets serve the pages on which the person answers a secret
 	// prompt; nil serves none.
 	Secrets *secret.Pages
+	// Render lays out a page of a job as its result's text. It is
+	// required: the budget is shared between the streams by rendering
+	// the page with smaller windows until the text fits.
+	Render func(Page) string
 }
 
 // Wrapped is what Config.Wrap made of a command.
@@ -141,6 +145,9 @@ var ErrClosed = errors.New("the session has ended (its toolset was closed); star
 
 // NewRunner returns a Runner.
 func NewRunner(cfg Config) *Runner {
+	if cfg.Render == nil {
+		panic("shell: NewRunner needs a Config.Render to lay out its results")
+	}
 	if cfg.Shell == "" {
 		cfg.Shell = "bash"
 	}
@@ -213,6 +220,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 
 	j := newJob(in)
 	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.ResultBudget, r.cfg.ErrorResultBudget
+	j.render = r.cfg.Render
 	j.hurry = r.closing
 	j.secret.pages, j.secret.cwd = r.cfg.Secrets, pl.dir
 	if in.Limits.Full || in.Limits.MaxBytes > 0 {

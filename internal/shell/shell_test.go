@@ -5,53 +5,10 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/spillway-dev/spillway/output"
 )
 
 // Unit tests of the pieces; the lifecycle is tested through the library
 // API in the module root (bash_test.go).
-
-func pipelineOf(t *testing.T, lim output.Limits, s string) output.Result {
-	t.Helper()
-	p := output.New(output.Options{Limits: lim})
-	p.Write([]byte(s))
-	p.Close()
-	return p.Cut()
-}
-
-func TestPageText(t *testing.T) {
-	lim := output.DefaultLimits
-	empty := pipelineOf(t, lim, "")
-	out := pipelineOf(t, lim, "a\nb")
-	errs := pipelineOf(t, lim, "e\n")
-	small := lim
-	small.MaxLines = 2
-	cut := pipelineOf(t, small, "1\n2\n3\n4\n5\n")
-	bin := pipelineOf(t, lim, "\x00\x01\x02")
-	cases := []struct {
-		name string
-		p    page
-		want string
-	}{
-		{"both", page{stdout: out, stderr: &errs, exit: &exitStatus{}}, "stdout:\na\nb\n\nstderr:\ne\n\nexit code: 0"},
-		{"stderr only", page{stdout: empty, stderr: &errs, exit: &exitStatus{code: 2}}, "stderr:\ne\n\nexit code: 2"},
-		{"nothing", page{stdout: empty, stderr: &empty, empty: "(no output)", exit: &exitStatus{}}, "(no output)\n\nexit code: 0"},
-		{"running", page{stdout: out, stderr: &empty, notes: []string{"[note]"}}, "stdout:\na\nb\n\n[note]"},
-		{"merged", page{stdout: out, exit: &exitStatus{}, notes: []string{"[n1]", "[n2]"}}, "stdout:\na\nb\n\nexit code: 0\n[n1]\n[n2]"},
-		{"cut", page{stdout: cut, stderr: &empty, exit: &exitStatus{}},
-			"stdout:\n" + cut.Text() + cut.Notice("stdout") + "\n\nexit code: 0"},
-		{"binary", page{stdout: bin, stderr: &empty, exit: &exitStatus{}}, "stdout:\n[binary output: 3 bytes]\n\nexit code: 0"},
-	}
-	for _, c := range cases {
-		if got := c.p.text(); got != c.want {
-			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
-		}
-	}
-	if !strings.Contains(cut.Notice("stdout"), "[stdout: showing lines") {
-		t.Errorf("cut notice %q", cut.Notice("stdout"))
-	}
-}
 
 func TestExitStatus(t *testing.T) {
 	cases := []struct {

@@ -1,71 +1,45 @@
-package shell
+package spillway
 
 import (
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
 
-// A page is what one result shows of a job: the window of each stream
-// since the last look, how the job stands, and notes for the model.
-type page struct {
-	stdout output.Result
-	stderr *output.Result // nil when stderr is merged into stdout
-	// screen, when set, is shown in place of stdout: the screen of a
-	// job on a terminal (its stream is in the spill file).
-	screen string
-	// empty is said when neither stream has anything to show:
-	// "(no output)", or "(no new output)" for a later look.
-	empty string
-	// exit is how the shell ended, nil while it runs: the status line
-	// ("exit code: 0").
-	exit *exitStatus
-	// notes are bracketed lines after the status: how to continue.
-	notes []string
-	// lead are bracketed lines before the sections: what happened
-	// since the last look that the output does not show.
-	lead []string
-}
+// The text of a bash, check_pid, kill_pid or write_stdin result: the
+// shell gives a page of the job (shell.Config.Render), laid out here.
 
-// text renders a page as docs/tools.md shows it: the stdout section, a blank
-// line, the stderr section (sections with nothing in them are left out),
-// a blank line and the status line, then the notes.
-func (p page) text() string {
+// bashText renders a page as docs/tools.md shows it: the stdout section,
+// a blank line, the stderr section (sections with nothing in them are
+// left out), a blank line and the status line, then the notes.
+func bashText(p shell.Page) string {
 	var b strings.Builder
-	for _, l := range p.lead {
+	for _, l := range p.Lead {
 		b.WriteString(l)
 		b.WriteString("\n")
 	}
-	if p.screen != "" {
-		b.WriteString(p.screen)
+	if p.Screen != "" {
+		b.WriteString(p.Screen)
 	} else {
-		writeSection(&b, "stdout", p.stdout)
+		writeSection(&b, "stdout", p.Stdout)
 	}
-	if p.stderr != nil {
-		writeSection(&b, "stderr", *p.stderr)
+	if p.Stderr != nil {
+		writeSection(&b, "stderr", *p.Stderr)
 	}
 	if b.Len() == 0 {
-		b.WriteString(p.empty)
+		b.WriteString(p.Empty)
 		b.WriteByte('\n')
 	}
-	tail := p.notes
-	if p.exit != nil {
-		tail = append([]string{statusLine(*p.exit, p.stdout, p.stderr)}, tail...)
+	tail := p.Notes
+	if p.Exit != nil {
+		tail = append([]string{statusLine(*p.Exit, p.Stdout, p.Stderr)}, tail...)
 	}
 	if len(tail) > 0 {
 		b.WriteByte('\n')
 		b.WriteString(strings.Join(tail, "\n"))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// notesLen is the length of the status and notes a page ends with.
-func notesLen(status string, notes []string) int {
-	n := len(status) + 2
-	for _, s := range notes {
-		n += len(s) + 1
-	}
-	return n
 }
 
 // writeSection writes "label:\n<content>\n[notice]\n", preceded by a blank
@@ -102,7 +76,7 @@ func writeSection(b *strings.Builder, label string, r output.Result) {
 // failure lines disagree it says so, as agents trust the exit code: a
 // zero exit with lines that look like failures counts them, and a failure
 // whose cut lines hold none that looks like one says that too.
-func statusLine(s exitStatus, stdout output.Result, stderr *output.Result) string {
+func statusLine(s shell.Exit, stdout output.Result, stderr *output.Result) string {
 	line := s.String()
 	var fails, cutFails int64
 	cut := false
@@ -114,10 +88,11 @@ func statusLine(s exitStatus, stdout output.Result, stderr *output.Result) strin
 		cutFails += r.FailuresCut
 		cut = cut || r.OmittedLines > 0
 	}
+	failed := s.Code != 0 || s.Signal != ""
 	switch {
-	case s.code == 0 && s.signal == "" && fails > 0:
+	case !failed && fails > 0:
 		line += ", " + output.Plural(fails, "line looks like a failure", "lines look like failures")
-	case (s.code != 0 || s.signal != "") && cut && cutFails == 0:
+	case failed && cut && cutFails == 0:
 		line += "; none of the lines cut looks like a failure (the cause may be in the lines shown, or in words not recognised: search the full output)"
 	}
 	return line
