@@ -240,7 +240,7 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			cfg, _ := faultyConfig(t, fl)
 			store := spill.NewSession(cfg)
 			defer store.Close()
-			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), ResultBudget: policy.DefaultResultBudget, Spill: store})
+			r := shell.NewRunner(shell.Config{Cwd: t.TempDir(), ResultBudget: policy.DefaultResultBudget, Spill: store, Render: sections})
 			defer r.Close()
 			ctx := context.Background()
 			var res shell.Outcome
@@ -280,6 +280,27 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sections lays a page out as the checks above read it: each stream as
+// "label:", its lines and its notice, then the exit. (The root's layout
+// is spillway's own; this package's tests cannot import it.)
+func sections(p shell.Page) string {
+	var b strings.Builder
+	for _, s := range []struct {
+		label string
+		r     *output.Result
+	}{{"stdout", &p.Stdout}, {"stderr", p.Stderr}} {
+		if s.r == nil {
+			continue
+		}
+		b.WriteString(s.label + ":\n" + s.r.Text())
+		b.WriteString(s.r.Notice(s.label) + "\n")
+	}
+	if p.Exit != nil {
+		b.WriteString(p.Exit.String())
+	}
+	return b.String()
 }
 
 func clip(s string) string {
