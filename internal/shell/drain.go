@@ -41,13 +41,6 @@ func (s *readStop) watch(f *os.File) bool {
 	return !s.done
 }
 
-// stopped reports whether the reader is stopped.
-func (s *readStop) stopped() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.done
-}
-
 // drain reads r through the runtime's poller until it fails (end of
 // file, closed, or stopped) and passes each chunk to take, which must not
 // keep it.

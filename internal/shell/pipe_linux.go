@@ -182,3 +182,11 @@ func (p *pipeReader) flood(pause time.Duration) (end bool) {
 	}
 	return true
 }
+
+// stopped reports whether the reader is stopped (only the flood
+// reader polls for it).
+func (s *readStop) stopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
