@@ -35,7 +35,8 @@ type session struct {
 	// secret pages; without it the toolset serves them itself.
 	pagesBase string
 	// roots, when set, is the client's answer to the roots asked for when
-	// the session began; without it the first call asks.
+	// the session began (askRoots); without it the first call asks.
+	// Guarded by mu.
 	roots *rootsAnswer
 
 	ctx    context.Context // cancelled when the session ends
@@ -56,6 +57,20 @@ func newSession(id string, cfg Config) *session {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
 		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+// askRoots asks the client of ss for its roots as the session begins
+// (the table attaches it), when the server takes them and no call has
+// made the toolset yet.
+func (s *session) askRoots(ss *mcp.ServerSession) {
+	if s.newToolsetIn == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.roots == nil && s.ts == nil && !s.ended {
+		s.roots = askRoots(ss)
+	}
 }
 
 // toolset makes the session's toolset for its client peer: in the first

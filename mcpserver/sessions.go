@@ -56,9 +56,7 @@ func (t *sessionTable) attach(ss *mcp.ServerSession) (*session, error) {
 	}
 	e := &entry{session: newSession(id, t.cfg), ss: ss}
 	e.pagesBase = t.pagesBase
-	if e.newToolsetIn != nil {
-		e.roots = askRoots(ss)
-	}
+	e.askRoots(ss)
 	t.byID[id] = e
 	t.log.Info("session started", "session", e.tag)
 	if t.metrics != nil {
