@@ -69,15 +69,7 @@ func runInit(h helperArgs) int {
 	if h.probe {
 		args = append(args, "-probe")
 	}
-	for _, d := range h.writable {
-		args = append(args, "-w", d)
-	}
-	if h.scopeSignals {
-		args = append(args, "-scope-signals")
-	}
-	if h.scopeAbstract {
-		args = append(args, "-scope-abstract")
-	}
+	args = h.landlockFlags(args)
 	// The command's own descriptors keep their numbers; the environment
 	// follows them.
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
@@ -122,6 +114,22 @@ func runInit(h helperArgs) int {
 	}
 	go forward(sigs)
 	return reapAll(shell.Pid, status)
+}
+
+// landlockFlags appends to args the flags that hand the next stage (the
+// command's helper, or the session's zygote) what it restricts itself
+// with: the writable directories and the Landlock scopes.
+func (h helperArgs) landlockFlags(args []string) []string {
+	for _, d := range h.writable {
+		args = append(args, "-w", d)
+	}
+	if h.scopeSignals {
+		args = append(args, "-scope-signals")
+	}
+	if h.scopeAbstract {
+		args = append(args, "-scope-abstract")
+	}
+	return args
 }
 
 // forward passes the termination signals this init gets (as the

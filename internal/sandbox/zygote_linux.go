@@ -64,16 +64,7 @@ func runSession(h helperArgs) int {
 			return fail("cannot bring up the loopback, so the command was not run: %v", err)
 		}
 	}
-	args := []string{"spillway", HelperArg, "-zygote"}
-	for _, d := range h.writable {
-		args = append(args, "-w", d)
-	}
-	if h.scopeSignals {
-		args = append(args, "-scope-signals")
-	}
-	if h.scopeAbstract {
-		args = append(args, "-scope-abstract")
-	}
+	args := h.landlockFlags([]string{"spillway", HelperArg, "-zygote"})
 	if h.seccomp {
 		args = append(args, "-seccomp")
 	}
