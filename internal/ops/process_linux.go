@@ -1,10 +1,11 @@
 package ops
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // userHZ is the unit of the clock ticks in /proc: 100 a second on every
@@ -39,25 +40,15 @@ type procStat struct {
 	rss   float64 // pages
 }
 
-// readProcStat reads /proc/self/stat (see proc_pid_stat(5)). The command
-// name, field 2, is in parentheses and may hold spaces and parentheses
-// itself, so the fields are counted from the last ')'.
+// readProcStat reads this process's /proc/PID/stat.
 func readProcStat() (procStat, bool) {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return procStat{}, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procStat{}, false
-	}
-	f := strings.Fields(string(b[i+1:])) // f[0] is field 3, the state
-	if len(f) < 22 {
+	f, ok := proc.StatFields(os.Getpid())
+	if !ok || len(f) < 22 {
 		return procStat{}, false
 	}
 	bad := false
 	field := func(n int) float64 {
-		v, err := strconv.ParseFloat(f[n-3], 64)
+		v, err := strconv.ParseFloat(string(f[n-3]), 64)
 		bad = bad || err != nil
 		return v
 	}

@@ -42,20 +42,29 @@ type procStat struct {
 // live reports whether the process is neither a zombie nor dead.
 func (st procStat) live() bool { return st.state != 'Z' && st.state != 'X' }
 
-// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp session
-// tty_nr ...". The
-// command name may hold spaces and parentheses, so fields are counted from
-// its last ')'.
-func readStat(pid int) (procStat, bool) {
+// StatFields returns the fields of /proc/PID/stat (proc_pid_stat(5)) from
+// the state on: f[0] is field 3, f[n-3] field n. The command name, field
+// 2, may hold spaces and parentheses, so the fields are counted from its
+// last ')'.
+func StatFields(pid int) ([][]byte, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return procStat{}, false
+		return nil, false
 	}
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
+		return nil, false
+	}
+	return bytes.Fields(b[i+1:]), true
+}
+
+// readStat parses /proc/PID/stat: "pid (comm) state ppid pgrp session
+// tty_nr ...".
+func readStat(pid int) (procStat, bool) {
+	f, ok := StatFields(pid)
+	if !ok {
 		return procStat{}, false
 	}
-	f := bytes.Fields(b[i+1:])
 	// Fields from the state on: state ppid pgrp session tty_nr tpgid
 	// flags minflt cminflt majflt cmajflt utime stime cutime cstime
 	// priority nice num_threads itrealvalue starttime.
