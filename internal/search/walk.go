@@ -184,6 +184,8 @@ type batch[T any] struct {
 
 // A listing is the sorted, filtered contents of one directory.
 type listing struct {
+	// abs is the directory's path, made once when it is queued.
+	abs     string
 	done    chan struct{}
 	entries []dirent
 	ig      *ignoreNode
@@ -257,7 +259,7 @@ func (w *walker[T]) submit(q chan func(), t func()) {
 
 // prefetch queues the listing of a directory.
 func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
-	l := &listing{done: make(chan struct{})}
+	l := &listing{abs: abs, done: make(chan struct{})}
 	w.submit(w.dirs, func() {
 		defer close(l.done)
 		if w.ctx.Err() != nil {
@@ -408,7 +410,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		ahead[i] = nil
 		inFlight--
 		fill()
-		if !w.walkDir(ent.Path(), ent.Rel, sub) {
+		if !w.walkDir(sub.abs, ent.Rel, sub) {
 			return false
 		}
 	}
