@@ -17,17 +17,8 @@ CALLS=${1:-50}
 WARM=${2:-10}
 cd "$(dirname "$0")/.."
 
-need=()
-command -v bwrap >/dev/null || need+=(bubblewrap)
-command -v hyperfine >/dev/null || need+=(hyperfine)
-command -v python3 >/dev/null || need+=(python3)
-if ((${#need[@]})); then
-	echo "installing ${need[*]}" >&2
-	sudo_cmd=()
-	[ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
-	"${sudo_cmd[@]}" apt-get update -qq
-	"${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source bench/need.sh
+need bwrap:bubblewrap hyperfine:hyperfine python3:python3
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

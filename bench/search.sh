@@ -37,17 +37,8 @@ MRUNS=${2:-5}
 cd "$(dirname "$0")/.."
 REPO=$PWD
 
-need=()
-command -v rg >/dev/null || need+=(ripgrep)
-command -v fdfind >/dev/null || need+=(fd-find)
-command -v python3 >/dev/null || need+=(python3)
-if ((${#need[@]})); then
-	echo "installing ${need[*]}" >&2
-	sudo_cmd=()
-	[ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
-	"${sudo_cmd[@]}" apt-get update -qq
-	"${sudo_cmd[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+source bench/need.sh
+need rg:ripgrep fdfind:fd-find python3:python3
 
 out=$(mktemp -d)
 work=${SPILLWAY_BENCH_DIR:-}
