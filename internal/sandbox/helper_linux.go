@@ -85,18 +85,8 @@ func runHelper(args []string) int {
 	if err != nil {
 		return helperFailed("cannot read the command's environment, so it was not run: %v", err)
 	}
-	if err := restrict(h); err != nil {
-		return helperFailed("cannot restrict the command, so it was not run: %v", err)
-	}
-	if seccompSupported {
-		if err := denyTerminalInjection(); err != nil {
-			return helperFailed("cannot install the terminal filter, so the command was not run: %v", err)
-		}
-	}
-	if h.seccomp {
-		if err := denySockets(); err != nil {
-			return helperFailed("cannot install the seccomp filter, so the command was not run: %v", err)
-		}
+	if err := confineSelf(h); err != nil {
+		return helperFailed("%v", err)
 	}
 	if h.probe {
 		fmt.Print(probeOK)
@@ -245,6 +235,27 @@ const ioctlDevABI = 5
 // sharedMemory is the tmpfs of POSIX shared memory and semaphores
 // (Python's multiprocessing needs it); it is a temp directory too.
 const sharedMemory = "/dev/shm"
+
+// confineSelf confines this process, and everything it will exec, as h
+// says: Landlock, then the seccomp filters (the terminal's wherever
+// seccomp works, the sockets' when asked). The error says the command was
+// not run.
+func confineSelf(h helperArgs) error {
+	if err := restrict(h); err != nil {
+		return fmt.Errorf("cannot restrict the command, so it was not run: %v", err)
+	}
+	if seccompSupported {
+		if err := denyTerminalInjection(); err != nil {
+			return fmt.Errorf("cannot install the terminal filter, so the command was not run: %v", err)
+		}
+	}
+	if h.seccomp {
+		if err := denySockets(); err != nil {
+			return fmt.Errorf("cannot install the seccomp filter, so the command was not run: %v", err)
+		}
+	}
+	return nil
+}
 
 // restrict applies the rules to this process (all its threads) and to
 // everything it will exec, in Landlock's strict mode.

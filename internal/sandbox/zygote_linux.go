@@ -37,15 +37,21 @@ import (
 // of the namespace; it exits when the server closes the socket or when
 // the init dies, which dies with the server.
 
-// runSession is the session's init. It returns only when the zygote has
-// exited, or on failure, with the exit status.
-func runSession(h helperArgs) int {
-	sock := h.sockFD
-	fail := func(format string, a ...any) int {
+// failTo returns the failure of a session's helper: it tells the server
+// on sock what failed, says it on stderr, and gives the exit status.
+func failTo(sock int) func(format string, a ...any) int {
+	return func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		send(sock, reply{Err: msg})
 		return helperFailed("%s", msg)
 	}
+}
+
+// runSession is the session's init. It returns only when the zygote has
+// exited, or on failure, with the exit status.
+func runSession(h helperArgs) int {
+	sock := h.sockFD
+	fail := failTo(sock)
 	cwd, err := mountView(h)
 	if err != nil {
 		return fail("%v", err)
@@ -109,11 +115,7 @@ func runSession(h helperArgs) int {
 // asks for on h.sockFD until it closes the socket.
 func runZygote(h helperArgs) int {
 	sock := h.sockFD
-	fail := func(format string, a ...any) int {
-		msg := fmt.Sprintf(format, a...)
-		send(sock, reply{Err: msg})
-		return helperFailed("%s", msg)
-	}
+	fail := failTo(sock)
 	// The socket came as descriptor 3, inheritable, and the server may
 	// have inherited others: no command may reach any of them.
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
@@ -148,18 +150,8 @@ func runZygote(h helperArgs) int {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fail("cannot make the zygote undumpable: %v", err)
 	}
-	if err := restrict(h); err != nil {
-		return fail("cannot restrict the command, so it was not run: %v", err)
-	}
-	if seccompSupported {
-		if err := denyTerminalInjection(); err != nil {
-			return fail("cannot install the terminal filter, so the command was not run: %v", err)
-		}
-	}
-	if h.seccomp {
-		if err := denySockets(); err != nil {
-			return fail("cannot install the seccomp filter, so the command was not run: %v", err)
-		}
+	if err := confineSelf(h); err != nil {
+		return fail("%v", err)
 	}
 	if err := dropCapabilities(); err != nil {
 		return fail("cannot drop the zygote's capabilities: %v", err)
