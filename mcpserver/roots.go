@@ -84,14 +84,14 @@ type rootsAnswer struct {
 	err  error
 }
 
-// askRoots asks the client of ss for its roots in the background, outside
+// pendingRoots asks the client of ss for its roots in the background, outside
 // any call. Over Streamable HTTP a request made inside a call goes on that
 // call's response stream, where some clients never answer it (the Go
 // SDK's client does not, nor Claude Code); one made outside goes on the
 // session's own stream, and the first call then finds the answer waiting.
 // (The Go SDK's client sends its answer only between its own requests: a
 // first call that overtakes the question still waits rootsFirstCallWait.)
-func askRoots(ss *mcp.ServerSession) *rootsAnswer {
+func pendingRoots(ss *mcp.ServerSession) *rootsAnswer {
 	a := &rootsAnswer{done: make(chan struct{})}
 	go func() {
 		defer close(a.done)

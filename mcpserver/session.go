@@ -69,7 +69,7 @@ func (s *session) askRoots(ss *mcp.ServerSession) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.roots == nil && s.ts == nil && !s.ended {
-		s.roots = askRoots(ss)
+		s.roots = pendingRoots(ss)
 	}
 }
 
