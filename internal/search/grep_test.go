@@ -236,3 +236,58 @@ func TestGrepHeldMemoryBound(t *testing.T) {
 		t.Errorf("capped: %q after %d bytes", got.Capped, got.Held)
 	}
 }
+
+// TestGrepLongLinesStreamedAsHeld: a line longer than the read buffer is
+// streamed without holding it when the prefilter finds nothing in it, and
+// read back whole when it does; either way the result is the one of a
+// scanner that holds every line (holdLongLines): the same lines, counts,
+// context, and a long match shown around its first match.
+func TestGrepLongLinesStreamedAsHeld(t *testing.T) {
+	root := t.TempDir()
+	long := func(n int, at int, marker string) string {
+		b := []byte(strings.Repeat("x", n))
+		if marker != "" {
+			copy(b[at:], marker)
+		}
+		return string(b)
+	}
+	var b strings.Builder
+	add := func(line string) { b.WriteString(line + "\n") }
+	add("needle before")
+	add(long(readBuffer+1000, 0, ""))                               // no literal: streamed
+	add("context after a streamed line")                            //
+	add(long(3*readBuffer, 2*readBuffer, "needle 7"))               // matches in its middle
+	add(long(readBuffer+10, readBuffer, "needle"))                  // a literal, no match of `needle \d`
+	add(long(maxBuffer-1, maxBuffer-20, "needle 8"))                // fits, with its '\n'
+	add(long(maxBuffer, maxBuffer-20, "needle 9"))                  // one byte too long
+	add(long(maxBuffer+5000, 100, "needle 1"))                      // longer than any buffer
+	add(strings.Repeat("needle 2 ", readBuffer/4))                  // a literal all along
+	data := b.String() + long(2*readBuffer, readBuffer, "needle 3") // last, no '\n'
+	writeTree(t, root, map[string]string{"a.txt": data, "b.txt": "needle 4\n" + long(readBuffer*2, 5, "needle 5")})
+
+	run := func(hold bool, pattern string, opt MatchOptions, q Query) (string, int) {
+		t.Helper()
+		defer func(old bool) { holdLongLines = old }(holdLongLines)
+		holdLongLines = hold
+		r := grep(t, newTestSearcher(t, root), queryWith(t, pattern, opt, q))
+		return fullOutput(t, r.Lines), r.Matches
+	}
+	columns := false
+	for _, pattern := range []string{"needle", `needle \d`, `NEEDLE \d+`, `^x+needle`, "streamed"} {
+		for _, mode := range []string{ModeContent, ModeCount, ModeFiles} {
+			for _, ctx := range []int{0, 2} {
+				q := Query{Limit: 100000, Mode: mode, Context: ctx}
+				opt := MatchOptions{IgnoreCase: pattern == `NEEDLE \d+`}
+				held, heldN := run(true, pattern, opt, q)
+				streamed, streamedN := run(false, pattern, opt, q)
+				if streamed != held || streamedN != heldN {
+					t.Errorf("%q %s context %d: streamed %d matches, held %d\nstreamed %.600q\nheld     %.600q", pattern, mode, ctx, streamedN, heldN, streamed, held)
+				}
+				columns = columns || strings.Contains(held, "col ")
+			}
+		}
+	}
+	if !columns {
+		t.Error("no long match was shown around its match: the test lost its point")
+	}
+}

@@ -75,6 +75,11 @@ type fileResult struct {
 	deferred bool
 }
 
+// holdLongLines makes the scanner grow its buffer for every line longer
+// than it, up to maxBuffer, as it does when there is no prefilter; longLine
+// streams those it can (false). Tests set it to compare the two.
+var holdLongLines = false
+
 // maxHeld bounds the memory of the lines grep holds for files searched
 // ahead of the one being shown, and of one file's lines. It is far above
 // anything a result shows (50 KiB) or spills (100 MiB is the spill cap).
@@ -114,6 +119,31 @@ var scanBufs = sync.Pool{New: func() any {
 	return &b
 }}
 
+// readBack reads the n bytes at off, a long line read once already, into
+// the scanner's large buffer. A file that shrank since gives fewer.
+func (s *scanner) readBack(f *rawFile, off int64, n int) ([]byte, error) {
+	b := s.bigBuffer(n)[:n]
+	k, err := f.ReadAt(b, off)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	return b[:k], nil
+}
+
+// bigBuffer returns the scanner's buffer for long lines, made at least n
+// bytes (a power of two times readBuffer, at most maxBuffer) when it is
+// shorter.
+func (s *scanner) bigBuffer(n int) []byte {
+	if len(s.big) < n {
+		want := 2 * readBuffer
+		for want < n && want < maxBuffer {
+			want *= 2
+		}
+		s.big = make([]byte, want)
+	}
+	return s.big
+}
+
 // grow returns a buffer larger than buf, holding its first n bytes: large
 // enough for the rest of the file (rest bytes, 0 when not known) when
 // maxBuffer is, in one step, so that a long line costs one buffer, not a
@@ -126,12 +156,9 @@ func (s *scanner) grow(buf []byte, n int, rest int64) []byte {
 	for int64(want) <= rest && want < maxBuffer {
 		want *= 2
 	}
-	want = min(want, maxBuffer)
-	if len(s.big) < want {
-		s.big = make([]byte, want)
-	}
-	copy(s.big, buf[:n])
-	return s.big
+	big := s.bigBuffer(min(want, maxBuffer))
+	copy(big, buf[:n])
+	return big
 }
 
 // release gives the scanner's read buffer back for other searches; one
@@ -224,7 +251,7 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 		if !eof {
 			nl := bytes.LastIndexByte(buf[:n], '\n')
 			if nl < 0 {
-				if len(buf) < maxBuffer {
+				if len(buf) < maxBuffer && (len(s.cfg.m.primary) == 0 || holdLongLines) {
 					buf = s.grow(buf, n, size-off)
 					continue
 				}
@@ -443,11 +470,18 @@ func (s *scanner) keepRing(buf []byte, next int64) {
 // longLine handles a line longer than the buffer: buf[:n] (file offset
 // off) is its start, and no '\n' is in it. It reads on to the line's end,
 // scanning for the prefilter's literals as it goes (a window of the
-// longest literal's length is carried between reads), keeps the start of
-// the line for display, and runs the regular expression over the line as a
-// stream (regexp.MatchReader) only when a literal was found or there is no
-// prefilter. It returns the buffer's new contents, which start right
-// after the line.
+// longest literal's length is carried between reads), and keeps the start
+// of the line for display. It returns the buffer's new contents, which
+// start right after the line.
+//
+// A line with none of the literals cannot match, and was read without
+// holding it: most long lines are minified code or data in a string, and
+// a buffer grown to hold one is fresh memory, paid page by page. A line
+// with one is scanned as any line, in the scanner's large buffer (a read
+// back from the file), when it fits there (maxBuffer); then it is shown
+// around its first match. A longer one is matched by running the regular
+// expression over it as a stream (regexp.MatchReader), and shown from its
+// start.
 func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, off int64, eof bool) (int, int64, bool, error) {
 	m := s.cfg.m
 	lineNo := s.lineNo
@@ -455,7 +489,8 @@ func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, o
 	head := bytes.Clone(buf[:min(n, s.cfg.keep+1)])
 	found := len(m.primary) == 0
 	overlap := max(m.maxLit-1, 0)
-	var end int64
+	var end int64  // offset of the line's end
+	ended := false // by a '\n' (not the end of the file)
 	for {
 		nl := bytes.IndexByte(buf[:n], '\n')
 		seg := buf[:n]
@@ -466,7 +501,7 @@ func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, o
 			found = containsAny(s.folded(seg), m.primary)
 		}
 		if nl >= 0 {
-			end = off + int64(nl)
+			end, ended = off+int64(nl), true
 			n = copy(buf, buf[nl+1:n])
 			off = end + 1
 			break
@@ -492,6 +527,18 @@ func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, o
 		if err := ctx.Err(); err != nil {
 			return n, off, eof, err
 		}
+	}
+	whole := end - start // the line with its '\n'
+	if ended {
+		whole++
+	}
+	if found && len(m.primary) > 0 && whole <= maxBuffer {
+		line, err := s.readBack(f, start, int(whole))
+		if err != nil {
+			return n, off, eof, err
+		}
+		s.region(line, !ended) // without a '\n', the file's last line
+		return n, off, eof, nil
 	}
 	match := found
 	if found && !m.lits.Exact {
