@@ -33,31 +33,95 @@ func TestAttackLsDirSwappedForFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := bashToolset(t, spillway.Options{Cwd: dir})
-	var stop atomic.Bool
+	stop := exchangeWhile(target, fifo)
+	callsReturn(t, 3000, "ls of a directory swapped for a FIFO", func() {
+		ts.Ls(context.Background(), spillway.LsInput{Path: "d"})
+	})
+	t.Logf("3000 ls calls, %d swaps", stop())
+}
+
+// exchangeWhile swaps the two paths (renameat2 RENAME_EXCHANGE) over and
+// over, as another process could, until the function it returns is called;
+// that returns the number of swaps.
+func exchangeWhile(a, b string) (stop func() int) {
+	var stopped atomic.Bool
 	swapped := make(chan int)
 	go func() {
 		n := 0
-		for !stop.Load() {
-			if unix.Renameat2(unix.AT_FDCWD, target, unix.AT_FDCWD, fifo, unix.RENAME_EXCHANGE) == nil {
+		for !stopped.Load() {
+			if unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE) == nil {
 				n++
 			}
 		}
 		swapped <- n
 	}()
+	return func() int {
+		stopped.Store(true)
+		return <-swapped
+	}
+}
+
+// callsReturn makes n calls of call, and fails when they have not all
+// returned in a minute: they hung.
+func callsReturn(t *testing.T, n int, what string, call func()) {
+	t.Helper()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i := 0; i < 3000; i++ {
-			ts.Ls(context.Background(), spillway.LsInput{Path: "d"})
+		for range n {
+			call()
 		}
 	}()
 	select {
 	case <-done:
 	case <-time.After(60 * time.Second):
-		t.Fatal("ls of a directory swapped for a FIFO hung")
+		t.Fatal(what + " hung")
 	}
+}
+
+// grep over a tree where a file another process keeps swapping with a
+// FIFO (renameat2 RENAME_EXCHANGE), whose writer never stops, returns
+// every time: the FIFO is opened without blocking, and read no further
+// than what the pipe holds (a short read ends a file; an empty pipe is an
+// error). Reading on until the end, with blocking reads, hung here.
+func TestAttackGrepFileSwappedForEndlessFIFO(t *testing.T) {
+	dir := t.TempDir()
+	target, fifo := filepath.Join(dir, "f.txt"), filepath.Join(dir, "p")
+	os.WriteFile(target, []byte("needle in a file\n"), 0o644)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The writer holds the FIFO open (O_RDWR needs no reader to open) and
+	// writes lines that do not match, so that nothing a grep holds grows
+	// while it reads.
+	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	var wrote atomic.Int64
+	writer := make(chan struct{})
+	go func() {
+		defer close(writer)
+		line := []byte(strings.Repeat("x", 99) + "\n")
+		for !stop.Load() {
+			k, err := w.Write(line)
+			if err != nil {
+				return
+			}
+			wrote.Add(int64(k))
+		}
+	}()
+	ts := bashToolset(t, spillway.Options{Cwd: dir})
+	stopSwaps := exchangeWhile(target, fifo)
+	callsReturn(t, 2000, "grep over a file swapped for an endless FIFO", func() {
+		ts.Grep(context.Background(), spillway.GrepInput{Pattern: "needle"})
+	})
+	swaps := stopSwaps()
 	stop.Store(true)
-	t.Logf("3000 ls calls, %d swaps", <-swapped)
+	w.Close() // ends a write blocked on a full pipe
+	<-writer
+	t.Logf("2000 grep calls, %d swaps, %d bytes through the FIFO", swaps, wrote.Load())
 }
 
 // Twelve background floods against a 4 MiB spill budget: the session's

@@ -12,6 +12,7 @@ import (
 type rawFile struct {
 	f    *os.File
 	path string
+	raw  bool // never: every call goes through package os
 }
 
 func openRead(path string) (*rawFile, error) {

@@ -195,14 +195,16 @@ func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
 		res.err = err
 		return *res
 	}
-	regular, size, err := f.stat()
-	if err != nil {
-		res.err = err
-		return *res
-	}
-	if !regular {
-		res.err = errors.New("not a regular file")
-		return *res
+	// On a local file system (raw calls) the size is asked only of a file
+	// that fills the read buffer: a shorter read is the whole file there,
+	// and most files are shorter.
+	size := int64(-1)
+	if !f.raw {
+		var err error
+		if size, err = f.regularSize(); err != nil {
+			res.err = err
+			return *res
+		}
 	}
 	s.res = res
 	s.lineNo, s.lastOut, s.afterLeft, s.done = 1, 0, 0, false
@@ -212,6 +214,16 @@ func (s *scanner) scanEntry(ctx context.Context, e Entry) fileResult {
 	}
 	s.res = nil
 	return *res
+}
+
+// regularSize returns the size of the file, or an error when it is not a
+// regular file.
+func (f *rawFile) regularSize() (int64, error) {
+	regular, size, err := f.stat()
+	if err == nil && !regular {
+		err = errors.New("not a regular file")
+	}
+	return size, err
 }
 
 func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
@@ -232,6 +244,10 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 				eof = true
 			case err != nil:
 				return err
+			case size < 0 && n < len(buf):
+				// A short read of a regular file on a local file
+				// system is its end: spare a read.
+				eof = true
 			case size > 0 && off+int64(n) == size:
 				// The whole file as fstat saw it: spare a read.
 				eof = true
@@ -239,6 +255,16 @@ func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 		}
 		if first {
 			first = false
+			if size < 0 && !eof {
+				// Checked now that it may be long: an entry swapped for
+				// a FIFO or a device since it was listed must not
+				// stream on.
+				var err error
+				if size, err = f.regularSize(); err != nil {
+					return err
+				}
+				eof = off+int64(n) == size
+			}
 			if bytes.IndexByte(buf[:min(n, binarySniff)], 0) >= 0 {
 				s.res.binary = true
 				return nil
