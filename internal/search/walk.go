@@ -105,6 +105,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		dirs:  make(chan func(), 4*dirAhead),
 		files: make(chan func(), 2*opt.Workers),
 		items: make(chan *batch[T], lookahead),
+		spare: make(chan *batch[T], lookahead+2*opt.Workers+2),
 	}
 	var wg sync.WaitGroup
 	for range opt.Workers {
@@ -156,6 +157,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		if stop {
 			break
 		}
+		w.recycle(b)
 	}
 	cancel()
 	for range w.items { // let the driver finish
@@ -172,6 +174,10 @@ type walker[T any] struct {
 	// dirs and files are the pool's queues; directory listings go first.
 	dirs, files chan func()
 	items       chan *batch[T]
+	// spare holds batches of files that visit is done with, for the walk
+	// to fill again: a walk reuses a few dozen batches rather than making
+	// one for every batchSize files (fresh memory is paid page by page).
+	spare chan *batch[T]
 }
 
 // A batch is a run of entries on their way to visit, in order, with the
@@ -381,16 +387,16 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		}
 	}
 	fill()
-	var run []Entry // files waiting to be sent as one batch
+	var run *batch[T] // files waiting to be sent as one batch
 	for i, e := range l.entries {
 		ent := Entry{Rel: e.rel, dir: abs, Type: e.typ, root: w.root}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
 				if run == nil {
-					run = make([]Entry, 0, min(batchSize, len(l.entries)-i))
+					run = w.newBatch()
 				}
-				run = append(run, ent)
-				if len(run) == batchSize {
+				run.entries = append(run.entries, ent)
+				if len(run.entries) == batchSize {
 					if !w.flush(run) {
 						return false
 					}
@@ -417,14 +423,40 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	return w.flush(run)
 }
 
-// flush sends a run of files, queueing the work on them first.
-func (w *walker[T]) flush(run []Entry) bool {
-	if len(run) == 0 {
+// newBatch returns an empty batch of files, a spare one when there is one.
+func (w *walker[T]) newBatch() *batch[T] {
+	select {
+	case b := <-w.spare:
+		return b
+	default:
+		return &batch[T]{entries: make([]Entry, 0, batchSize)}
+	}
+}
+
+// recycle keeps a batch of files that visit is done with for newBatch.
+func (w *walker[T]) recycle(b *batch[T]) {
+	if cap(b.entries) != batchSize {
+		return // a directory's own batch
+	}
+	clear(b.entries) // what they hold is not kept alive
+	clear(b.results)
+	b.entries, b.results, b.done = b.entries[:0], b.results[:0], nil
+	select {
+	case w.spare <- b:
+	default:
+	}
+}
+
+// flush sends a batch of files, queueing the work on them first.
+func (w *walker[T]) flush(b *batch[T]) bool {
+	if b == nil || len(b.entries) == 0 {
 		return true
 	}
-	b := &batch[T]{entries: run}
 	if w.work != nil {
-		b.results = make([]T, len(run))
+		if cap(b.results) < len(b.entries) {
+			b.results = make([]T, len(b.entries), batchSize)
+		}
+		b.results = b.results[:len(b.entries)]
 		b.done = make(chan struct{})
 		w.submit(w.files, func() {
 			defer close(b.done)
