@@ -17,7 +17,7 @@ import (
 //
 // The directory is rel below the walk's root wr (see openAt), whose path
 // is path.
-func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
+func readDir(wr *walkRoot, rel, path string, dl *direntList, root *confine.Root) ([]dirent, error) {
 	fd, err := openAt(wr, rel, path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, err
@@ -27,23 +27,21 @@ func readDir(wr *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]
 	if err := root.CheckFD(fd, path); err != nil { // changed since the check
 		return nil, err
 	}
-	var ents []dirent
-	var scratch []byte
 	for {
-		n, err := sysGetdents(raw, fd, buf)
+		n, err := sysGetdents(raw, fd, dl.buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			if len(ents) > 0 {
-				return ents, nil // what could be read
+			if len(dl.spans) > 0 {
+				return dl.take(), nil // what could be read
 			}
 			return nil, &fs.PathError{Op: "readdirent", Path: path, Err: err}
 		}
 		if n <= 0 {
-			return ents, nil
+			return dl.take(), nil
 		}
-		ents = parseDirents(ents, buf[:n], path, rel, &scratch)
+		parseDirents(dl, dl.buf[:n], path, rel)
 	}
 }
 
@@ -55,7 +53,7 @@ const (
 	direntName   = 19
 )
 
-func parseDirents(ents []dirent, b []byte, dir, rel string, scratch *[]byte) []dirent {
+func parseDirents(dl *direntList, b []byte, dir, rel string) {
 	for len(b) >= direntName {
 		reclen := int(*(*uint16)(unsafe.Pointer(&b[direntReclen])))
 		if reclen < direntName || reclen > len(b) {
@@ -73,9 +71,8 @@ func parseDirents(ents []dirent, b []byte, dir, rel string, scratch *[]byte) []d
 		if len(name) == 0 || (name[0] == '.' && (len(name) == 1 || (len(name) == 2 && name[1] == '.'))) {
 			continue
 		}
-		ents = append(ents, newDirent(scratch, rel, name, direntMode(rec[direntType], dir, name)))
+		dl.add(rel, name, direntMode(rec[direntType], dir, name))
 	}
-	return ents
 }
 
 // direntMode turns a d_type into type bits; DT_UNKNOWN takes an lstat.

@@ -9,9 +9,8 @@ import (
 // readDir lists a directory through os.File.ReadDir, which gives each
 // entry's type from the file system's own listing where it has one
 // (getdirentries on macOS and the BSDs) and stats only where it does not.
-// It skips "." and "..". Each entry's path is rel joined with its name
-// (built in buf).
-func readDir(_ *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]dirent, error) {
+// It skips "." and "..". Each entry's path is rel joined with its name.
+func readDir(_ *walkRoot, rel, path string, dl *direntList, root *confine.Root) ([]dirent, error) {
 	f, err := openDir(path)
 	if err != nil {
 		return nil, err
@@ -24,9 +23,8 @@ func readDir(_ *walkRoot, rel, path string, buf []byte, root *confine.Root) ([]d
 	if err != nil && len(des) == 0 {
 		return nil, err
 	}
-	ents := make([]dirent, 0, len(des))
 	for _, de := range des {
-		ents = append(ents, newDirent(&buf, rel, []byte(de.Name()), de.Type()))
+		dl.add(rel, []byte(de.Name()), de.Type())
 	}
-	return ents, nil // what could be read, as the getdents64 path does
+	return dl.take(), nil // what could be read, as the getdents64 path does
 }

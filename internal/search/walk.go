@@ -209,19 +209,6 @@ type dirent struct {
 
 func (d dirent) name() string { return d.rel[d.base:] }
 
-// newDirent makes the dirent of name in the directory rel, with one
-// allocation: the bytes of rel joined with name, built in *scratch.
-func newDirent(scratch *[]byte, rel string, name []byte, typ fs.FileMode) dirent {
-	b := (*scratch)[:0]
-	if rel != "" {
-		b = append(append(b, rel...), '/')
-	}
-	base := len(b)
-	b = append(b, name...)
-	*scratch = b
-	return dirent{rel: string(b), base: base, typ: typ}
-}
-
 func (w *walker[T]) worker() {
 	dirs, files := w.dirs, w.files
 	for dirs != nil || files != nil {
@@ -281,9 +268,9 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 // apply to it from above.
 func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l := &listing{done: closedChan}
-	bufp := direntBufs.Get().(*[]byte)
-	des, err := readDir(w.root, rel, abs, *bufp, w.opt.Root)
-	direntBufs.Put(bufp)
+	dl := direntLists.Get().(*direntList)
+	des, err := readDir(w.root, rel, abs, dl, w.opt.Root)
+	direntLists.Put(dl)
 	if err != nil {
 		l.err = err
 		return l
@@ -321,12 +308,6 @@ func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 	l.entries = ents
 	return l
 }
-
-// direntBufs holds the getdents buffers of the walk's goroutines.
-var direntBufs = sync.Pool{New: func() any {
-	b := make([]byte, 32<<10)
-	return &b
-}}
 
 var closedChan = func() chan struct{} {
 	c := make(chan struct{})
