@@ -7,14 +7,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"sync"
 )
 
-// logKey keys the session tags of this process.
-var logKey = func() []byte {
+// logKey keys the session tags of this process. It is made when the
+// first session is tagged: a CLI call that serves none spares the read
+// from the system's random source.
+var logKey = sync.OnceValue(func() []byte {
 	k := make([]byte, 32)
 	rand.Read(k)
 	return k
-}()
+})
 
 // sessionTag names a session in the logs: the first 8 hex digits of an
 // HMAC-SHA256 of its id under a key made at start. A session id is a
@@ -24,7 +27,7 @@ var logKey = func() []byte {
 // tag still follows one session through the log, and cannot be turned
 // back into its id, nor matched with another process's logs.
 func sessionTag(id string) string {
-	m := hmac.New(sha256.New, logKey)
+	m := hmac.New(sha256.New, logKey())
 	m.Write([]byte(id))
 	return hex.EncodeToString(m.Sum(nil)[:4])
 }
