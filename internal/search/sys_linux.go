@@ -18,9 +18,12 @@ import (
 // while it does so; a grep makes five calls per file, so the monitor
 // woke tens of thousands of times a second, and half of the context
 // switches of a grep over Go's tree were its sleeps. A raw call keeps the
-// processor for its duration, as a computation would. What is opened is
-// never a FIFO or a device that could block (open with O_NONBLOCK, and
-// fstat before the first read). On a network or FUSE file system a call
+// processor for its duration, as a computation would. A FIFO swapped in
+// for a listed file does not block it either: files are opened with
+// O_NONBLOCK, and a short read ends a file. One whose first read fills the
+// buffer is checked to be regular (fstat) before it is read on, so a
+// device (making one takes privilege) gets that one read, and is refused.
+// On a network or FUSE file system a call
 // can block for as long as the server takes, and a raw call would then
 // hold up every garbage collection of the process (which waits for it),
 // so there the calls are announced as usual (raw false).
