@@ -174,8 +174,6 @@ func reapAll(shell int, status *os.File) int {
 	}
 }
 
-// mountReadOnly makes every mount of the namespace read-only, but for
-// binds of the writable directories. The mounts are private already:
 // mountView makes the command's view of the file system in this mount
 // namespace: the mounts private, what it must not see hidden, and all but
 // the writable directories read-only. It returns the working directory,
@@ -191,13 +189,36 @@ func mountView(h helperArgs) (string, error) {
 	if err := hide(h.hide, append(h.writable, h.show...)); err != nil {
 		return "", fmt.Errorf("cannot hide what the command must not see, so it was not run: %v", err)
 	}
+	if err := privateSharedMemory(); err != nil {
+		return "", fmt.Errorf("cannot give the command a /dev/shm of its own, so it was not run: %v", err)
+	}
 	if err := mountReadOnly(h.writable); err != nil {
 		return "", fmt.Errorf("cannot set up the mount namespace, so the command was not run: %v", err)
 	}
 	return cwd, nil
 }
 
-// nothing propagates back out.
+// sharedMemoryBytes caps the tmpfs of a sandbox's /dev/shm, as Docker's
+// default /dev/shm: ample for the semaphores and queues of Python's
+// multiprocessing, and no way to fill the host's memory.
+const sharedMemoryBytes = 64 << 20
+
+// privateSharedMemory covers /dev/shm with a tmpfs of this mount namespace
+// alone, capped at sharedMemoryBytes: the session's commands share it,
+// no other session sees it, and it is freed with the namespace, when the
+// last process of the session ends. Without a /dev/shm there is nothing
+// to cover.
+func privateSharedMemory() error {
+	if fi, err := os.Stat(sharedMemory); err != nil || !fi.IsDir() {
+		return nil
+	}
+	opts := fmt.Sprintf("mode=1777,size=%d,nr_inodes=%d", sharedMemoryBytes, sharedMemoryBytes/4096)
+	return unix.Mount("tmpfs", sharedMemory, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts)
+}
+
+// mountReadOnly makes every mount of the namespace read-only, but for
+// binds of the writable directories (and /dev/shm). The mounts are
+// private already: nothing propagates back out.
 func mountReadOnly(writable []string) error {
 	var binds []string
 	for _, d := range append(writable, sharedMemory) {
