@@ -14,18 +14,15 @@ import (
 // readable, its descriptors and system call are not. Only with the
 // terminal set to read a secret is that taken as waiting for it.
 func hiddenSleeper(pgid int) bool {
-	found := false
-	eachProc(func(pid int) bool {
+	for _, pid := range freshSnapshot(0).members(pgid) {
 		st, ok := readStat(pid)
 		if !ok || st.pgrp != pgid || st.state != 'S' {
-			return true
+			continue
 		}
 		_, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/syscall")
 		if errors.Is(err, fs.ErrPermission) {
-			found = true
-			return false
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"syscall"
 )
@@ -62,16 +63,7 @@ func groupLive(pgid int) bool {
 	if err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	live := false
-	eachProc(func(pid int) bool {
-		st, ok := readStat(pid)
-		if ok && st.pgrp == pgid && st.live() {
-			live = true
-			return false
-		}
-		return true
-	})
-	return live
+	return freshSnapshot(0).groupLive(pgid)
 }
 
 // pipeHolders returns the live processes, other than this one, that hold
@@ -86,46 +78,28 @@ func pipeHolders(inodes []uint64, terminals ...string) []int {
 		want[i] = "pipe:[" + strconv.FormatUint(ino, 10) + "]"
 	}
 	want = append(want, terminals...)
+	snap := freshSnapshot(withFDs)
 	self := os.Getpid()
 	var holders []int
-	eachProc(func(pid int) bool {
-		if pid == self || !holdsAny(pid, want) {
-			return true
-		}
-		if st, ok := readStat(pid); ok && st.live() && !starting(pid, st, self) {
-			holders = append(holders, pid)
-		}
-		return true
-	})
-	return holders
-}
-
-// holdsAny reports whether one of pid's descriptors links to one of want
-// and can write to it. A read end does not count: between fork and exec, a
-// command being started holds a copy of every descriptor of this process,
-// the read ends of the other commands' pipes included, and must not be
-// taken for (and killed as) one of their holders. (The soak test
-// saw such children killed by another job's kill_pid.)
-func holdsAny(pid int, want []string) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
-	f, err := os.Open(dir)
-	if err != nil {
-		return false // gone, or not ours to look at
-	}
-	names, _ := f.Readdirnames(-1)
-	f.Close()
-	for _, n := range names {
-		link, err := os.Readlink(dir + "/" + n)
-		if err != nil {
-			continue
-		}
-		for _, w := range want {
-			if link == w && canWrite(pid, n) {
-				return true
+	for _, w := range want {
+		for _, ref := range snap.links[w] {
+			// A read end does not count: between fork and exec, a command
+			// being started holds a copy of every descriptor of this
+			// process, the read ends of the other commands' pipes
+			// included, and must not be taken for (and killed as) one of
+			// their holders. (The soak test saw such children killed by
+			// another job's kill_pid.) Its state is read again: the walk
+			// may have seen it a moment ago.
+			if ref.pid == self || slices.Contains(holders, ref.pid) || !canWrite(ref.pid, ref.fd) {
+				continue
+			}
+			if st, ok := readStat(ref.pid); ok && st.live() && !starting(ref.pid, st, self) {
+				holders = append(holders, ref.pid)
 			}
 		}
 	}
-	return false
+	slices.Sort(holders)
+	return holders
 }
 
 // starting reports whether pid is one of our commands being started: a

@@ -4,7 +4,6 @@ package proc
 
 import (
 	"crypto/rand"
-	"os"
 	"syscall"
 	"time"
 )
@@ -63,18 +62,7 @@ func killMarked(mark string) {
 // marked returns the live processes, other than this one, whose
 // environment holds mark.
 func marked(mark string) []int {
-	self := os.Getpid()
-	var pids []int
-	eachProc(func(pid int) bool {
-		if pid == self {
-			return true
-		}
-		if st, ok := readStat(pid); ok && st.live() && hasEnv(pid, mark) {
-			pids = append(pids, pid)
-		}
-		return true
-	})
-	return pids
+	return liveOf(freshSnapshot(withMarks).marks[mark])
 }
 
 func liveOf(pids []int) []int {

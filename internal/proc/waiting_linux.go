@@ -34,16 +34,13 @@ func blockedOnInput(pgid int, link string) bool {
 	if link == "" {
 		return false
 	}
-	found := false
-	eachProc(func(pid int) bool {
+	for _, pid := range freshSnapshot(0).members(pgid) {
 		st, ok := readStat(pid)
 		if ok && st.pgrp == pgid && st.state == 'S' && readsInput(pid, link) {
-			found = true
-			return false
+			return true
 		}
-		return true
-	})
-	return found
+	}
+	return false
 }
 
 // readsInput reports whether pid is blocked in a system call that waits
