@@ -165,7 +165,9 @@ func (g *globalFlags) serverPolicy() (spillway.Policy, error) {
 	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
 	p, err := config.Load(src)
 	if err != nil {
-		return spillway.Policy{}, err
+		// A client shows no more than "failed to connect"; its log has
+		// this.
+		return spillway.Policy{}, fmt.Errorf("%w\nthe server did not start: fix the config (spillway doctor lists every problem, and the clients' entries)", err)
 	}
 	p.MaxWait = max(mcpserver.MaxWait, p.Timeout)
 	return p, nil

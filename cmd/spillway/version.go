@@ -1,26 +1,53 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
+	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
-func newVersionCmd() *cobra.Command {
+func (g *globalFlags) newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, commit and platform",
-		Args:  cobra.NoArgs,
+		Short: "Print the version, commit and platform, the sandbox layers, and whether the config file loads",
+		Long: `version prints the version, commit and platform of this binary, the
+sandbox layers this machine has, and the config file in force.
+A config file that does not load (which stops spillway mcp and serve at
+start) makes the exit status 1; spillway doctor checks the clients' entries
+too.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
 			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine())
-			return nil
+			return g.configLine(cmd.OutOrStdout())
 		},
 	}
+}
+
+// configLine says which config file is in force; a file that does not
+// load is a failure, each of its problems on a line of its own.
+func (g *globalFlags) configLine(w io.Writer) error {
+	src := g.policySources()
+	if src.ConfigPath == "" {
+		fmt.Fprintln(w, "config: none (the built-in defaults)")
+		return nil
+	}
+	if _, err := config.Load(src); err != nil {
+		fmt.Fprintln(w, "config: "+src.ConfigPath+" does not load; spillway mcp and serve will not start:")
+		for _, e := range flatErrors(err) {
+			fmt.Fprintln(w, "  "+e.Error())
+		}
+		return failure{errors.New("the config file does not load (spillway doctor checks it and the clients' entries)")}
+	}
+	fmt.Fprintln(w, "config: "+src.ConfigPath)
+	return nil
 }
 
 // releaseVersion is set at release builds (-ldflags "-X main.releaseVersion=1.2.3");

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/config"
+	"github.com/spillway-dev/spillway/internal/sandbox"
+	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/mcpserver"
+)
+
+// doctor checks what stands between an installed spillway and a client
+// that uses it: the config file, the sandbox, the spill directory and the
+// clients' entries for spillway. Each finding is one line; a problem is
+// one that stops spillway or a client from working, and makes the exit
+// status 1.
+type doctor struct {
+	out      io.Writer
+	home     string
+	cwd      string
+	getenv   func(string) string
+	lookPath func(string) (string, error)
+
+	problems int
+	// wantSandbox is set when --sandbox was given or a client's entry
+	// starts spillway with it: the sandbox must then work here.
+	wantSandbox bool
+}
+
+const (
+	statusOK      = "ok"
+	statusNote    = "note"
+	statusAbsent  = "-"
+	statusProblem = "PROBLEM"
+)
+
+// say prints one finding: its status, what was checked, and what was found.
+func (d *doctor) say(status, what, msg string) {
+	if status == statusProblem {
+		d.problems++
+	}
+	fmt.Fprintf(d.out, "%-8s %s: %s\n", status, what, msg)
+}
+
+// tilde shows a path under the home directory as ~/….
+func (d *doctor) tilde(path string) string {
+	if d.home != "" {
+		if rel, err := filepath.Rel(d.home, path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			return "~" + string(filepath.Separator) + rel
+		}
+	}
+	return path
+}
+
+func (g *globalFlags) newDoctorCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the config, the sandbox, the spill directory and the clients' entries for spillway",
+		Long: `doctor checks, one line each:
+
+  config   the config file in force (--config, $SPILLWAY_CONFIG or
+           ~/.config/spillway/config.toml): each problem with its file,
+           line and key
+  sandbox  the layers --sandbox gets on this machine (a problem only when
+           --sandbox is asked for, here or in a client's entry)
+  spill    that the spill directory can be made and written
+  clients  each installed client's entry for spillway (Claude Code, Codex,
+           Gemini CLI, opencode, Cursor, VS Code): found, parses, and runs a
+           binary that exists
+
+A client's config that is not there is shown as "-". Run it in the
+project directory: the clients' project files (.mcp.json, .cursor/,
+.vscode/, .gemini/, opencode.json) are read from there.`,
+		Example: `  spillway doctor
+  spillway doctor --config ./spillway.toml --sandbox --root .`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, _ := os.UserHomeDir()
+			cwd, _ := os.Getwd()
+			d := &doctor{out: cmd.OutOrStdout(), home: home, cwd: cwd, getenv: os.Getenv, lookPath: exec.LookPath, wantSandbox: g.sandbox}
+			return g.runDoctor(d)
+		},
+	}
+}
+
+// runDoctor runs every check, clients first so that an entry asking for
+// the sandbox makes the sandbox check strict.
+func (g *globalFlags) runDoctor(d *doctor) error {
+	var clients strings.Builder
+	out := d.out
+	d.out = &clients
+	d.checkClients()
+	d.out = out
+	p := g.doctorConfig(d)
+	g.doctorSandbox(d)
+	doctorSpill(d, p)
+	fmt.Fprint(d.out, clients.String())
+	switch d.problems {
+	case 0:
+		fmt.Fprintln(d.out, "no problems found")
+		return nil
+	case 1:
+		return failure{errors.New("doctor: 1 problem (the PROBLEM line above)")}
+	default:
+		return failure{fmt.Errorf("doctor: %d problems (the PROBLEM lines above)", d.problems)}
+	}
+}
+
+// doctorConfig checks the config file the flags name, or the one spillway
+// would find, and returns the policy in force (the defaults when the file
+// has problems, so that the other checks still run).
+func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
+	src := g.policySources()
+	// As mcp and serve load it: a timeout_ms the file sets is the one
+	// the clients' request timeout bounds.
+	src.TimeoutMS = int(mcpserver.DefaultTimeout.Milliseconds())
+	path := src.ConfigPath
+	if path == "" {
+		where := "~/.config/spillway/config.toml"
+		if p := defaultConfigPath(); p != "" {
+			where = d.tilde(p)
+		}
+		d.say(statusOK, "config", "no config file ("+where+" does not exist; --config or $"+configEnv+" name one): the built-in defaults")
+	}
+	p, err := config.Load(src)
+	if err != nil {
+		for _, e := range flatErrors(err) {
+			d.say(statusProblem, "config", e.Error())
+		}
+		if p, err = spillway.Profile(g.profile); err != nil {
+			p = spillway.DefaultPolicy()
+		}
+		return p
+	}
+	if path != "" {
+		d.say(statusOK, "config", fmt.Sprintf("%s parses (profile %s)", d.tilde(path), p.Profile))
+	}
+	if p.Timeout >= clientRequestTimeout {
+		d.say(statusNote, "config", timeoutWarning(p.Timeout))
+	}
+	return p
+}
+
+// flatErrors lists the errors joined in err, one per problem.
+func flatErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// doctorSandbox reports the sandbox layers of this machine, and checks
+// the flags' sandbox as a server would start it.
+func (g *globalFlags) doctorSandbox(d *doctor) {
+	status := strings.ReplaceAll(sandbox.StatusLine(), "\n", "; ")
+	if !d.wantSandbox {
+		d.say(statusOK, "sandbox", status+" (not asked for: no --sandbox here or in a client's entry)")
+		return
+	}
+	root := g.root
+	if root == "" || root == rootsRoot {
+		root = d.cwd
+	}
+	opts := spillway.Options{Root: root, Sandbox: true, NoNetwork: g.noNetwork, SandboxMin: g.sandboxMin}
+	layers, err := checkHardening(opts)
+	if err != nil {
+		d.say(statusProblem, "sandbox", err.Error())
+		return
+	}
+	d.say(statusOK, "sandbox", "--sandbox works here: "+layers)
+}
+
+// doctorSpill checks that a session's spill directory can be made and a
+// file written in it, where the policy puts them.
+func doctorSpill(d *doctor, p spillway.Policy) {
+	dir := p.Spill.Dir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	s := spill.NewSession(spill.Config{TempDir: dir, MaxFileBytes: p.Spill.MaxBytes, BudgetBytes: p.Spill.BudgetBytes})
+	defer s.Close()
+	f, err := s.Create("doctor.log")
+	if err == nil {
+		_, err = f.Write([]byte("spillway doctor\n"))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		d.say(statusProblem, "spill", fmt.Sprintf("cannot make a spill file under %s: %v (set [spill] dir to a directory you can write, or $TMPDIR)", dir, err))
+		return
+	}
+	d.say(statusOK, "spill", fmt.Sprintf("spill files can be written under %s (one file at most %s, a session's at most %s)",
+		dir, byteSize(p.Spill.MaxBytes), byteSize(p.Spill.BudgetBytes)))
+}
+
+// byteSize shows a number of bytes in MiB or GiB when it is a whole one.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
