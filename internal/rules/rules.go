@@ -58,6 +58,10 @@ type Set struct {
 	// Default decides a part no rule matches.
 	Default Decision
 	Rules   []Rule
+	// MaxDepth bounds how many levels of shell code held in strings
+	// (bash -c '…', eval '…') are read; past it a part is ask. Zero
+	// means DefaultMaxDepth.
+	MaxDepth int
 }
 
 // A Part is one simple command of the input and how it was decided.
@@ -69,10 +73,19 @@ type Part struct {
 	// Rule is the rule that decided the part; nil when the default did,
 	// or when the part could not be known (Reason says why).
 	Rule *Rule
-	// Reason says in words why a part with no rule got its decision:
-	// "the program is an expansion known only when it runs", "the
-	// input does not parse: …". Empty when Rule decided it.
+	// Reason says in words why the part got its decision when no rule
+	// alone decided it: "the program $CMD is known only when it runs",
+	// "the input does not parse as bash: …", "no rule matches: the
+	// default is ask", or why a rule that only may match (it depends on
+	// an expansion) made the part ask. Empty when Rule decided it.
 	Reason string
+	// Interactive is true for a shell or interpreter started with no
+	// code, no script and its stdin left to the caller (bash, python3
+	// alone): what it runs is typed into it later, where no rule sees
+	// it. The caller decides whether such a part may run with a
+	// terminal or stdin attached; the part's own decision comes from
+	// the rules on its name.
+	Interactive bool
 }
 
 // A Verdict is the decision on a whole input and on each of its parts.

@@ -1,0 +1,1094 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// DefaultMaxDepth bounds how many levels of shell code held in strings
+// (bash -c '…', eval '…', a here-document fed to sh) are read when the
+// Set does not say. Code nested deeper is ask: each level needs another
+// round of quoting, so real commands stay far below it.
+const DefaultMaxDepth = 4
+
+func (s *Set) maxDepth() int {
+	if s.MaxDepth > 0 {
+		return s.MaxDepth
+	}
+	return DefaultMaxDepth
+}
+
+// Check decides command: it is parsed as bash, every simple command in
+// it is decided on its own, and the whole gets the strictest decision of
+// its parts. An input with no part at all (empty, comments only, only
+// assignments of harmless variables) runs no program and is allow.
+// Input that does not parse is ask. Check never runs anything.
+func (s *Set) Check(command string) Verdict {
+	set := s
+	if set == nil {
+		set = &Set{}
+	}
+	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{},
+		parser: syntax.NewParser(syntax.Variant(syntax.LangBash))}
+	c.parts = make([]Part, 0, len(command)/64+2)
+	c.code(command, ctx{}, "")
+	v := Verdict{Decision: Allow, Parts: c.parts}
+	for _, p := range c.parts {
+		if p.Decision > v.Decision {
+			v.Decision = p.Decision
+		}
+	}
+	return v
+}
+
+type checker struct {
+	set *Set
+	// parser is reused for nested code: a File it returned stays valid
+	// after the next Parse.
+	parser   *syntax.Parser
+	maxDepth int
+	parts    []Part
+	// defined holds the names of functions and aliases defined anywhere
+	// in the input: a call of such a name runs its body, not a program.
+	defined map[string]bool
+	// stdinExec: an exec redirected the shell's own stdin, so every
+	// later command reads from it.
+	stdinExec bool
+}
+
+// ctx is what a command inherits from where it stands in the input.
+type ctx struct {
+	depth int
+	src   string
+	// stdinOther: the command's stdin is a pipe, a file or a process
+	// substitution, not the caller's stdin.
+	stdinOther bool
+}
+
+func (c *checker) add(p Part) { c.parts = append(c.parts, p) }
+
+// code parses src as bash and decides each of its parts.
+func (c *checker) code(src string, cx ctx, via string) {
+	if cx.depth > c.maxDepth {
+		c.add(Part{Command: clip(src), Decision: Ask,
+			Reason: fmt.Sprintf("shell code nested more than %d levels deep (%s) is not read", c.maxDepth, via)})
+		return
+	}
+	f, err := c.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		what := "the input"
+		if via != "" {
+			what = "the code given to " + via
+		}
+		c.add(Part{Command: clip(src), Decision: Ask, Reason: fmt.Sprintf("%s does not parse as bash: %v", what, err)})
+		return
+	}
+	c.collectDefined(f, src)
+	cx.src = src
+	c.stmts(f.Stmts, cx)
+}
+
+// clip shortens text shown in a part.
+func clip(s string) string {
+	const max = 200
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}
+
+// mayDefine reports whether src may hold a function definition or an
+// alias: "name()", "function" or "alias". Most inputs hold none, and
+// this spares them a walk of the whole tree.
+func mayDefine(src string) bool {
+	if strings.Contains(src, "alias") || strings.Contains(src, "function") {
+		return true
+	}
+	for i := strings.IndexByte(src, '('); i >= 0; {
+		j := i + 1
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if j < len(src) && src[j] == ')' {
+			return true
+		}
+		k := strings.IndexByte(src[j:], '(')
+		if k < 0 {
+			break
+		}
+		i = j + k
+	}
+	return false
+}
+
+func (c *checker) collectDefined(f *syntax.File, src string) {
+	if !mayDefine(src) {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			if n.Name != nil {
+				c.defined[n.Name.Value] = true
+			}
+			for _, l := range n.Names {
+				c.defined[l.Value] = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 1 && n.Args[0].Lit() == "alias" {
+				for _, a := range n.Args[1:] {
+					if onlyLiteralParts(a) {
+						name, _, _ := strings.Cut(literalText(a), "=")
+						c.defined[name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+func (c *checker) stmts(list []*syntax.Stmt, cx ctx) {
+	for _, st := range list {
+		c.stmt(st, cx)
+	}
+}
+
+func readsStdin(r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return r.N == nil || r.N.Value == "0"
+	}
+	return false
+}
+
+func (c *checker) stmt(st *syntax.Stmt, cx ctx) {
+	var stdinR *syntax.Redirect
+	for _, r := range st.Redirs {
+		c.node(r.Word, cx)
+		c.node(r.Hdoc, cx)
+		if readsStdin(r) {
+			stdinR = r
+		}
+	}
+	inner := cx
+	if stdinR != nil {
+		inner.stdinOther = true
+		if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Args) == 1 && call.Args[0].Lit() == "exec" {
+			c.stdinExec = true
+		}
+	}
+	c.command(st.Cmd, inner, stdinR)
+}
+
+func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
+	switch x := cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		c.call(x, cx, stdinR)
+	case *syntax.BinaryCmd:
+		c.stmt(x.X, cx)
+		y := cx
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			y.stdinOther = true
+		}
+		c.stmt(x.Y, y)
+	case *syntax.Subshell:
+		c.stmts(x.Stmts, cx)
+	case *syntax.Block:
+		c.stmts(x.Stmts, cx)
+	case *syntax.IfClause:
+		for cl := x; cl != nil; cl = cl.Else {
+			c.stmts(cl.Cond, cx)
+			c.stmts(cl.Then, cx)
+		}
+	case *syntax.WhileClause:
+		c.stmts(x.Cond, cx)
+		c.stmts(x.Do, cx)
+	case *syntax.ForClause:
+		c.node(x.Loop, cx)
+		c.stmts(x.Do, cx)
+	case *syntax.CaseClause:
+		c.node(x.Word, cx)
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				c.node(p, cx)
+			}
+			c.stmts(it.Stmts, cx)
+		}
+	case *syntax.FuncDecl:
+		c.stmt(x.Body, cx)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		c.node(x, cx)
+	case *syntax.DeclClause:
+		c.decl(x, cx)
+	case *syntax.TimeClause:
+		if x.Stmt != nil {
+			c.stmt(x.Stmt, cx)
+		}
+	case *syntax.CoprocClause:
+		// A coprocess reads what the shell later writes to it.
+		y := cx
+		y.stdinOther = true
+		c.stmt(x.Stmt, y)
+	case *syntax.TestDecl:
+		c.stmt(x.Body, cx)
+	default:
+		c.add(Part{Command: clip(sourceOf(cmd, cx.src)), Decision: Ask,
+			Reason: fmt.Sprintf("a %T is a construct spillway does not read", cmd)})
+	}
+}
+
+// node decides the commands that substitutions inside n run.
+func (c *checker) node(n syntax.Node, cx ctx) {
+	if w, ok := n.(*syntax.Word); ok && (w == nil || plainWord(w.Parts)) {
+		return
+	}
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(m syntax.Node) bool {
+		switch m := m.(type) {
+		case *syntax.CmdSubst:
+			c.stmts(m.Stmts, cx)
+			return false
+		case *syntax.ProcSubst:
+			y := cx
+			if m.Op == syntax.CmdOut {
+				y.stdinOther = true
+			}
+			c.stmts(m.Stmts, y)
+			return false
+		}
+		return true
+	})
+}
+
+// assignRisk says why an assignment keeps a part from being allowed,
+// or "" when it does not.
+func assignRisk(name string, value string, valueKnown bool) string {
+	if riskyVar(name) {
+		return fmt.Sprintf("it sets %s, which changes what program runs or what code it runs", name)
+	}
+	if valueKnown && (strings.Contains(value, "$(") || strings.Contains(value, "`")) {
+		return fmt.Sprintf("the value given to %s holds command text, which runs if the value is later expanded in arithmetic or a prompt", name)
+	}
+	return ""
+}
+
+func assignRiskOf(a *syntax.Assign) string {
+	if a.Name == nil {
+		return ""
+	}
+	if a.Value != nil && onlyLiteralParts(a.Value) {
+		return assignRisk(a.Name.Value, literalText(a.Value), true)
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil && onlyLiteralParts(e.Value) {
+				if r := assignRisk(a.Name.Value, literalText(e.Value), true); r != "" {
+					return r
+				}
+			}
+		}
+	}
+	return assignRisk(a.Name.Value, "", false)
+}
+
+func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
+	c.node(x, cx)
+	st := &partState{cx: cx}
+	ws := []word{{Text: x.Variant.Value, Known: true, Base: x.Variant.Value, BaseKnown: true}}
+	for _, a := range x.Args {
+		ws = append(ws, word{Text: sourceOf(a, cx.src), Known: true})
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if !onlyLiteralParts(a.Value) {
+				if strings.HasPrefix(sourceOf(a.Value, cx.src), "-") {
+					continue
+				}
+				st.hard = append(st.hard, "it declares a variable whose name is known only when it runs")
+				continue
+			}
+			name, val, ok := strings.Cut(literalText(a.Value), "=")
+			if ok {
+				if r := assignRisk(name, val, true); r != "" {
+					st.hard = append(st.hard, r)
+				}
+			}
+			continue
+		}
+		if r := assignRiskOf(a); r != "" {
+			st.hard = append(st.hard, r)
+		}
+	}
+	st.display = displayWords(ws)
+	c.final(st, ws, nil)
+}
+
+// partState gathers what is known of one simple command while its
+// wrappers are seen through.
+type partState struct {
+	cx      ctx
+	stdinR  *syntax.Redirect
+	display string
+	// cands are decisions of rules that named an outer layer (a
+	// wrapper): they can make the part stricter, never looser.
+	cands []cand
+	// hard are reasons the part may not be allow, whatever rule matches.
+	hard []string
+	// soft are reasons the part may not be allow unless a rule allows
+	// its program explicitly (python3 -c … with allow "python3 *").
+	soft        []string
+	interactive bool
+}
+
+type cand struct {
+	d      Decision
+	rule   *Rule
+	reason string
+}
+
+func displayWords(ws []word) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		if w.Known && plainText(w.Text) {
+			out[i] = w.Text
+		} else if w.Known {
+			q, err := syntax.Quote(w.Text, syntax.LangBash)
+			if err != nil {
+				q = fmt.Sprintf("%q", w.Text)
+			}
+			out[i] = q
+		} else {
+			out[i] = w.Text
+		}
+	}
+	return clip(strings.Join(out, " "))
+}
+
+func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
+	for _, a := range x.Assigns {
+		c.node(a, cx)
+	}
+	for _, w := range x.Args {
+		c.node(w, cx)
+	}
+	st := &partState{cx: cx, stdinR: stdinR}
+	for _, a := range x.Assigns {
+		if r := assignRiskOf(a); r != "" {
+			st.hard = append(st.hard, r)
+		}
+	}
+	if len(x.Args) == 0 {
+		if len(st.hard) > 0 {
+			c.add(Part{Command: clip(sourceOf(x, cx.src)), Decision: Ask, Reason: st.hard[0]})
+		}
+		return
+	}
+	ws := make([]word, len(x.Args))
+	for i, w := range x.Args {
+		ws[i] = resolveWord(w, cx.src)
+	}
+	st.display = displayWords(ws)
+	c.decide(st, ws)
+}
+
+// ruleCands records the deny and ask rules that match an outer layer.
+func (c *checker) ruleCands(st *partState, ws []word) {
+	for i := range c.set.Rules {
+		r := &c.set.Rules[i]
+		if r.Decision == Allow {
+			continue
+		}
+		switch r.Pattern.matchWords(ws, r.Decision) {
+		case sureMatch:
+			st.cands = append(st.cands, cand{d: r.Decision, rule: r})
+		case maybeMatch:
+			st.cands = append(st.cands, cand{d: Ask, rule: r, reason: maybeReason(r)})
+		}
+	}
+}
+
+func maybeReason(r *Rule) string {
+	return fmt.Sprintf("it may match the %s rule %q: that depends on an expansion known only when it runs", r.Decision, r.Text)
+}
+
+func (c *checker) unknown(st *partState, reason string) {
+	st.hard = append(st.hard, reason)
+	c.emit(st, cand{d: Ask, reason: reason})
+}
+
+// emit adds the part with the strictest of best and the outer layers'
+// rules, raised to ask by any hard reason.
+func (c *checker) emit(st *partState, best cand) {
+	for _, k := range st.cands {
+		if k.d > best.d || k.d == best.d && best.rule == nil && k.rule != nil {
+			best = k
+		}
+	}
+	if best.d < Ask && len(st.hard) > 0 {
+		best = cand{d: Ask, reason: st.hard[0]}
+	}
+	p := Part{Command: st.display, Decision: best.d, Rule: best.rule, Reason: best.reason, Interactive: st.interactive}
+	if p.Rule == nil && p.Reason == "" {
+		p.Reason = "no rule matches: the default is " + best.d.String()
+	}
+	c.add(p)
+}
+
+// carrier adds a part for a command that runs code decided elsewhere
+// (bash -c, eval) only when something about the carrier itself counts:
+// a rule naming it, or a reason not to allow it.
+func (c *checker) carrier(st *partState, ws []word) {
+	c.ruleCands(st, ws)
+	if len(st.cands) == 0 && len(st.hard) == 0 {
+		return
+	}
+	c.emit(st, cand{d: Allow, reason: "it runs the code decided in the parts that follow"})
+}
+
+// final decides the innermost command: the strictest rule that surely
+// matches it, or the default; a rule that only may match raises it to
+// ask. raw, when not nil, is the command as written before git's global
+// options were skipped; rules match it too, and only a rule that allows
+// raw lifts the soft reasons.
+func (c *checker) final(st *partState, ws, raw []word) {
+	var best cand
+	found := false
+	allowedByName := false
+	consider := func(words []word, isRaw bool) {
+		for i := range c.set.Rules {
+			r := &c.set.Rules[i]
+			m := r.Pattern.matchWords(words, r.Decision)
+			var k cand
+			switch m {
+			case noMatch:
+				continue
+			case sureMatch:
+				k = cand{d: r.Decision, rule: r}
+				if r.Decision == Allow && (raw == nil || isRaw) {
+					allowedByName = true
+				}
+			case maybeMatch:
+				if r.Decision == Allow {
+					continue
+				}
+				k = cand{d: Ask, rule: r, reason: maybeReason(r)}
+			}
+			if isRaw && k.d == Allow {
+				continue
+			}
+			if !found || k.d > best.d || k.d == best.d && best.reason != "" && k.reason == "" {
+				best, found = k, true
+			}
+		}
+	}
+	consider(ws, false)
+	if raw != nil {
+		consider(raw, true)
+	}
+	var b cand
+	if !found {
+		b = cand{d: c.set.Default}
+	} else {
+		b = best
+		// A sure allow is not enough when an outer maybe says ask; emit
+		// takes the strictest. A rule that may deny leaves the default
+		// in force if that is stricter.
+		if b.d < c.set.Default && b.reason != "" {
+			b = cand{d: c.set.Default}
+		}
+	}
+	if b.d < Ask && len(st.soft) > 0 && !allowedByName {
+		b = cand{d: Ask, reason: st.soft[0] + "; a rule allowing the program by name would allow it"}
+	}
+	c.emit(st, b)
+}
+
+// decide sees through the wrappers of one simple command, reads the
+// code it hands to a shell, and decides what is left.
+func (c *checker) decide(st *partState, ws []word) {
+	cur := ws
+	for {
+		if len(cur) == 0 {
+			c.unknown(st, "no command is left after the wrapper's options")
+			return
+		}
+		prog := cur[0]
+		if !prog.BaseKnown || prog.Base == "" {
+			c.unknown(st, fmt.Sprintf("the program %s is known only when it runs", prog.Text))
+			return
+		}
+		if prog.Known && !strings.Contains(prog.Text, "/") && c.defined[prog.Text] {
+			c.unknown(st, fmt.Sprintf("%s is a function or alias defined in this input: its name says nothing of what it runs", prog.Text))
+			return
+		}
+		name := prog.Base
+		if w := wrappers[name]; w != nil {
+			next, ok := c.unwrap(st, w, name, cur)
+			if !ok {
+				return
+			}
+			if next == nil {
+				c.final(st, cur, nil)
+				return
+			}
+			cur = next
+			continue
+		}
+		switch {
+		case shells[name]:
+			c.shell(st, name, cur)
+			return
+		case name == "git":
+			norm, risk := gitGlobal(cur)
+			if risk != "" {
+				st.soft = append(st.soft, risk)
+			}
+			c.final(st, norm, cur)
+			return
+		case name == "eval":
+			args := cur[1:]
+			if len(args) > 0 && args[0].Known && args[0].Text == "--" {
+				args = args[1:]
+			}
+			c.codeWords(st, cur, args, "eval")
+			return
+		case name == "trap":
+			c.trap(st, cur)
+			return
+		case name == "alias":
+			for _, a := range cur[1:] {
+				if n, v, ok := strings.Cut(a.Text, "="); ok && a.Known {
+					c.code(v, ctx{depth: st.cx.depth + 1}, "alias "+n)
+				}
+			}
+			c.final(st, cur, nil)
+			return
+		case name == "watch":
+			c.watch(st, cur)
+			return
+		case name == "xargs":
+			next, ok := c.xargs(st, cur)
+			if !ok {
+				return
+			}
+			if next == nil {
+				c.final(st, cur, nil)
+				return
+			}
+			cur = next
+			continue
+		case name == "find":
+			c.find(st, cur)
+			return
+		case name == "source" || name == ".":
+			if len(cur) < 2 {
+				c.final(st, cur, nil)
+				return
+			}
+			c.script(st, name, cur, cur[1], true)
+			return
+		case name == "hash":
+			for _, a := range cur[1:] {
+				if a.Known && strings.HasPrefix(a.Text, "-") && strings.Contains(a.Text, "p") || !a.Known {
+					st.hard = append(st.hard, "hash -p binds a name to another program for the commands that follow")
+					break
+				}
+			}
+		case name == "enable":
+			st.hard = append(st.hard, "enable can load builtins from a shared object or unmask programs named like builtins")
+		case name == "mapfile" || name == "readarray":
+			for i, a := range cur {
+				if a.Known && a.Text == "-C" && i+1 < len(cur) {
+					c.codeWords(st, nil, cur[i+1:i+2], name+" -C")
+				}
+			}
+		}
+		if in := interpreterFor(name); in != nil {
+			c.interp(st, name, in, cur)
+			return
+		}
+		c.final(st, cur, nil)
+		return
+	}
+}
+
+// codeWords reads args joined by spaces as shell code (eval's rule) one
+// level deeper, then adds the carrier's own part if it counts.
+func (c *checker) codeWords(st *partState, carrierWords []word, args []word, via string) {
+	texts := make([]string, len(args))
+	for i, a := range args {
+		if !a.Known {
+			if carrierWords != nil {
+				c.ruleCands(st, carrierWords)
+			}
+			c.unknown(st, fmt.Sprintf("the code given to %s is known only when it runs", via))
+			return
+		}
+		texts[i] = a.Text
+	}
+	c.code(strings.Join(texts, " "), ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, via)
+	if carrierWords != nil {
+		c.carrier(st, carrierWords)
+	}
+}
+
+// unwrap skips a wrapper's options and returns the command it runs; nil
+// with ok when it runs none of its arguments (decide the wrapper), or
+// !ok when the part has been added already.
+func (c *checker) unwrap(st *partState, w *wrapper, name string, cur []word) ([]word, bool) {
+	c.ruleCands(st, cur)
+	if w.multiCall {
+		if len(cur) < 2 || !cur[1].Known || strings.HasPrefix(cur[1].Text, "-") {
+			if len(cur) >= 2 && !cur[1].Known {
+				c.unknown(st, fmt.Sprintf("the program %s runs is known only when it runs", name))
+				return nil, false
+			}
+			return nil, true
+		}
+		st.hard = append(st.hard, fmt.Sprintf("%s is a multi-call binary: its %s applet is not the program a rule names", name, cur[1].Text))
+		return cur[1:], true
+	}
+	if name == "su" || name == "runuser" || name == "script" {
+		// Their options may follow the user name or file: look for the
+		// command string anywhere.
+		for i := 1; i < len(cur); i++ {
+			t := cur[i].Text
+			if !cur[i].Known && strings.HasPrefix(t, "-") {
+				c.unknown(st, fmt.Sprintf("the options of %s are known only when it runs", name))
+				return nil, false
+			}
+			// A cluster of flags may end in c (script -qc CMD) or give
+			// its value glued (su -c'cmd').
+			if len(t) > 2 && t[0] == '-' && t[1] != '-' {
+				if j := strings.IndexByte(t, 'c'); j > 0 {
+					if j == len(t)-1 {
+						if i+1 < len(cur) {
+							c.codeWords(st, cur, cur[i+1:i+2], name+" -c")
+							return nil, false
+						}
+					} else {
+						c.codeWords(st, cur, []word{{Text: t[j+1:], Known: true}}, name+" -c")
+						return nil, false
+					}
+				}
+			}
+			for _, o := range w.codeOpt {
+				if t == o && i+1 < len(cur) {
+					c.codeWords(st, cur, cur[i+1:i+2], name+" "+o)
+					return nil, false
+				}
+				if strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"=") {
+					c.codeWords(st, cur, []word{{Text: t[len(o)+1:], Known: cur[i].Known}}, name+" "+o)
+					return nil, false
+				}
+			}
+		}
+		st.interactive = true
+		return nil, true
+	}
+	end, seen, err := w.opts.skipOptions(cur, 1)
+	if err != nil {
+		c.unknown(st, name+": "+err.Error())
+		return nil, false
+	}
+	for _, o := range w.noCommand {
+		if _, ok := seen[o]; ok {
+			return nil, true
+		}
+	}
+	if name == "env" {
+		for _, o := range []string{"-S", "--split-string"} {
+			if v, ok := seen[o]; ok {
+				return c.envSplit(st, v, cur[end:])
+			}
+		}
+	}
+	if w.assigns {
+		for end < len(cur) && cur[end].Known {
+			n, v, ok := strings.Cut(cur[end].Text, "=")
+			if !ok || !syntax.ValidName(n) {
+				break
+			}
+			if r := assignRisk(n, v, true); r != "" {
+				st.hard = append(st.hard, r)
+			}
+			end++
+		}
+	}
+	end += w.positional
+	if name == "flock" && end < len(cur) && cur[end].Known && (cur[end].Text == "-c" || cur[end].Text == "--command") {
+		c.codeWords(st, cur, cur[end+1:min(end+2, len(cur))], "flock -c")
+		return nil, false
+	}
+	if end >= len(cur) {
+		if name == "chroot" {
+			st.interactive = true
+		}
+		return nil, true
+	}
+	return cur[end:], true
+}
+
+// envSplit handles env -S STRING: the string is split into words that
+// come before the remaining arguments.
+func (c *checker) envSplit(st *partState, v string, rest []word) ([]word, bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(v), "")
+	if err != nil || len(f.Stmts) != 1 {
+		c.unknown(st, "env -S splits a string spillway cannot read as words")
+		return nil, false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(f.Stmts[0].Redirs) > 0 {
+		c.unknown(st, "env -S splits a string spillway cannot read as words")
+		return nil, false
+	}
+	var ws []word
+	for _, a := range call.Assigns {
+		ws = append(ws, word{Text: sourceOf(a, v), Known: true})
+	}
+	for _, w := range call.Args {
+		ws = append(ws, resolveWord(w, v))
+	}
+	ws = append(ws, rest...)
+	env := []word{{Text: "env", Known: true, Base: "env", BaseKnown: true}}
+	return c.unwrap(st, wrappers["env"], "env", append(env, ws...))
+}
+
+// shell decides bash, sh and their kin: the -c string is read as code,
+// a here-document or here-string on stdin too; a script file is decided
+// by the shell's name; code from a pipe or file is not seen.
+func (c *checker) shell(st *partState, name string, cur []word) {
+	hasC, fromStdin := false, false
+	i := 1
+loop:
+	for i < len(cur) {
+		w := cur[i]
+		if !w.Known {
+			if w.Split || strings.HasPrefix(w.Text, "-") || strings.HasPrefix(w.Text, "+") {
+				c.ruleCands(st, cur)
+				c.unknown(st, fmt.Sprintf("the options of %s are known only when it runs", name))
+				return
+			}
+			break
+		}
+		t := w.Text
+		switch {
+		case t == "--" || t == "-":
+			i++
+			break loop
+		case strings.HasPrefix(t, "--"):
+			if t == "--rcfile" || t == "--init-file" {
+				i++
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			for _, l := range t[1:] {
+				switch l {
+				case 'c':
+					hasC = true
+				case 's':
+					fromStdin = true
+				case 'o', 'O':
+					i++
+				}
+			}
+		default:
+			break loop
+		}
+		i++
+	}
+	if i > len(cur) {
+		i = len(cur)
+	}
+	rest := cur[i:]
+	if hasC {
+		if len(rest) == 0 {
+			c.final(st, cur, nil)
+			return
+		}
+		c.codeWords(st, cur, rest[:1], name+" -c")
+		return
+	}
+	if !fromStdin && len(rest) > 0 {
+		c.script(st, name, cur, rest[0], true)
+		return
+	}
+	c.stdinCode(st, name, cur, true)
+}
+
+func isStdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// script decides a shell or interpreter run on a script file.
+func (c *checker) script(st *partState, name string, cur []word, file word, isShell bool) {
+	if !file.Known {
+		st.soft = append(st.soft, fmt.Sprintf("the script %s runs (%s) is known only when it runs", name, file.Text))
+		c.final(st, cur, nil)
+		return
+	}
+	if isStdinPath(file.Text) {
+		c.stdinCode(st, name, cur, isShell)
+		return
+	}
+	c.final(st, cur, nil)
+}
+
+// stdinCode decides a shell or interpreter that reads its code from
+// stdin: a literal here-document or here-string to a shell is read as
+// code; anything else on stdin is code no rule sees.
+func (c *checker) stdinCode(st *partState, name string, cur []word, isShell bool) {
+	switch {
+	case st.stdinR != nil:
+		text, ok := hdocText(st.stdinR)
+		isDoc := st.stdinR.Op == syntax.Hdoc || st.stdinR.Op == syntax.DashHdoc || st.stdinR.Op == syntax.WordHdoc
+		if ok && isDoc && isShell {
+			c.code(text, ctx{depth: st.cx.depth + 1}, "the here-document to "+name)
+			c.carrier(st, cur)
+			return
+		}
+		if ok && isDoc {
+			st.soft = append(st.soft, fmt.Sprintf("%s runs the code of a here-document, which spillway does not read", name))
+		} else {
+			st.soft = append(st.soft, fmt.Sprintf("%s reads code from a file or descriptor on stdin, known only when it runs", name))
+		}
+	case st.cx.stdinOther || c.stdinExec:
+		st.soft = append(st.soft, fmt.Sprintf("%s reads code from a pipe or redirected stdin, known only when it runs", name))
+	default:
+		st.interactive = true
+	}
+	c.final(st, cur, nil)
+}
+
+// interp decides an interpreter of another language: code given inline
+// or through stdin is not read, so it is ask unless a rule allows the
+// interpreter by name; a script file is decided by the name.
+func (c *checker) interp(st *partState, name string, in *interpreter, cur []word) {
+	progFile := false
+	for i := 1; i < len(cur); i++ {
+		w := cur[i]
+		t := w.Text
+		if !w.Known {
+			if w.Split || strings.HasPrefix(t, "-") {
+				st.soft = append(st.soft, fmt.Sprintf("the arguments of %s are known only when it runs", name))
+				c.final(st, cur, nil)
+				return
+			}
+		}
+		if isInline(in, t) {
+			st.soft = append(st.soft, fmt.Sprintf("%s runs code given on its command line (%s), which spillway does not read", name, t))
+			c.final(st, cur, nil)
+			return
+		}
+		if contains(in.module, t) {
+			c.final(st, cur, nil)
+			return
+		}
+		if t == "-" {
+			c.stdinCode(st, name, cur, false)
+			return
+		}
+		if t == "--" {
+			if i+1 < len(cur) {
+				c.interpFirst(st, name, in, cur, cur[i+1], progFile)
+				return
+			}
+			break
+		}
+		if len(t) > 1 && t[0] == '-' {
+			if len(t) == 2 && strings.IndexByte(in.argShort, t[1]) >= 0 {
+				if t == "-f" && in.program {
+					progFile = true
+				}
+				i++
+			}
+			continue
+		}
+		c.interpFirst(st, name, in, cur, w, progFile)
+		return
+	}
+	if in.program && !progFile {
+		c.final(st, cur, nil)
+		return
+	}
+	c.stdinCode(st, name, cur, false)
+}
+
+func (c *checker) interpFirst(st *partState, name string, in *interpreter, cur []word, w word, progFile bool) {
+	if in.program && !progFile {
+		switch {
+		case !w.Known:
+			st.soft = append(st.soft, fmt.Sprintf("the %s program is known only when it runs", name))
+		case awkRuns(w.Text):
+			st.soft = append(st.soft, fmt.Sprintf("the %s program can start other programs (system, |, @load)", name))
+		}
+		c.final(st, cur, nil)
+		return
+	}
+	if in.program {
+		c.final(st, cur, nil)
+		return
+	}
+	c.script(st, name, cur, w, false)
+}
+
+func isInline(in *interpreter, t string) bool {
+	for _, o := range in.inline {
+		if t == o || strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"=") {
+			return true
+		}
+		// A short inline option may end a cluster of flags (perl -ne).
+		if len(o) == 2 && o[0] == '-' && len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t[1:], o[1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) trap(st *partState, cur []word) {
+	args := cur[1:]
+	if len(args) > 0 && args[0].Known && args[0].Text == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].Known && (args[0].Text == "-" || args[0].Text == "" || strings.HasPrefix(args[0].Text, "-")) {
+		c.final(st, cur, nil)
+		return
+	}
+	c.codeWords(st, cur, args[:1], "trap")
+}
+
+func (c *checker) watch(st *partState, cur []word) {
+	spec := optSpec{argShort: "nq", flagShort: "bcdeEgprtwx", argLong: []string{"interval", "equexit"},
+		flagLong: []string{"beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "precise", "no-rerun", "no-title", "no-wrap", "no-linewrap"}}
+	c.ruleCands(st, cur)
+	end, seen, err := spec.skipOptions(cur, 1)
+	if err != nil {
+		c.unknown(st, "watch: "+err.Error())
+		return
+	}
+	if end >= len(cur) {
+		c.final(st, cur, nil)
+		return
+	}
+	_, x := seen["-x"]
+	_, exec := seen["--exec"]
+	if x || exec {
+		c.decide(st, cur[end:])
+		return
+	}
+	// Without -x, watch hands its arguments joined by spaces to sh -c.
+	c.codeWords(st, cur, cur[end:], "watch")
+}
+
+// xargs returns the command xargs runs, with the words it reads from
+// stdin standing as unknown words.
+func (c *checker) xargs(st *partState, cur []word) ([]word, bool) {
+	spec := optSpec{argShort: "aEIdLnPs", flagShort: "0oprtxiel", argLong: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+		flagLong: []string{"null", "open-tty", "interactive", "no-run-if-empty", "verbose", "exit", "show-limits", "eof", "replace", "max-lines"}}
+	c.ruleCands(st, cur)
+	// -i, -e and -l take an optional value glued to them, so they are
+	// flags here; -I's value is the replacement string.
+	end, seen, err := spec.skipOptions(cur, 1)
+	if err != nil {
+		c.unknown(st, "xargs: "+err.Error())
+		return nil, false
+	}
+	if end >= len(cur) {
+		return nil, true
+	}
+	repl := ""
+	if v, ok := seen["-I"]; ok {
+		repl = v
+	} else if _, ok := seen["-i"]; ok {
+		repl = "{}"
+	} else if v, ok := seen["--replace"]; ok {
+		repl = v
+		if repl == "" {
+			repl = "{}"
+		}
+	}
+	out := make([]word, 0, len(cur)-end+1)
+	for _, w := range cur[end:] {
+		if repl != "" && w.Known && strings.Contains(w.Text, repl) {
+			out = append(out, word{Text: w.Text})
+			continue
+		}
+		out = append(out, w)
+	}
+	if repl == "" {
+		out = append(out, word{Text: "(words read from stdin)", Split: true})
+	}
+	return out, true
+}
+
+// find decides each command of -exec, -execdir, -ok and -okdir on its
+// own, and find itself by its name.
+func (c *checker) find(st *partState, cur []word) {
+	for i := 1; i < len(cur); i++ {
+		t := cur[i].Text
+		if !cur[i].Known || (t != "-exec" && t != "-execdir" && t != "-ok" && t != "-okdir") {
+			continue
+		}
+		j := i + 1
+		var sub []word
+		for ; j < len(cur); j++ {
+			if cur[j].Known && (cur[j].Text == ";" || cur[j].Text == "+") {
+				break
+			}
+			w := cur[j]
+			if w.Known && strings.Contains(w.Text, "{}") {
+				w = word{Text: w.Text}
+			}
+			sub = append(sub, w)
+		}
+		if len(sub) > 0 {
+			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), cands: append([]cand(nil), st.cands...)}
+			inner.display = displayWords(sub)
+			c.decide(inner, sub)
+		}
+		i = j
+	}
+	c.final(st, cur, nil)
+}
+
+// plainWord reports whether word parts surely hold no substitution, so
+// that the common word needs no walk.
+func plainWord(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if !plainWord(p.Parts) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if !p.Short {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainText reports whether s reads the same unquoted.
+func plainText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=+,@%^", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,151 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+func setOf(t *testing.T, def Decision, rules ...[]Rule) *Set {
+	s := &Set{Default: def}
+	for _, r := range rules {
+		s.Rules = append(s.Rules, r...)
+	}
+	return s
+}
+
+func TestCheckNoParts(t *testing.T) {
+	s := setOf(t, Deny)
+	for _, in := range []string{"", "   \n", "# only a comment", "FOO=bar", "a=1 b=2"} {
+		v := s.Check(in)
+		if v.Decision != Allow || len(v.Parts) != 0 {
+			t.Errorf("%q = %v with %d parts, want allow with none: nothing runs", in, v.Decision, len(v.Parts))
+		}
+	}
+}
+
+func TestCheckDoesNotParse(t *testing.T) {
+	s := setOf(t, Allow)
+	for _, in := range []string{"echo 'x", "ls )", "if true; then", "a=(", "cat <<E\nx"} {
+		v := s.Check(in)
+		if v.Decision != Ask || len(v.Parts) != 1 || !strings.Contains(v.Parts[0].Reason, "does not parse") {
+			t.Errorf("%q = %v %+v, want ask saying it does not parse", in, v.Decision, v.Parts)
+		}
+	}
+}
+
+func TestCheckNilSet(t *testing.T) {
+	var s *Set
+	if v := s.Check("ls"); v.Decision != Allow {
+		t.Errorf("nil set: %v", v.Decision)
+	}
+}
+
+// An allow rule whose match depends on an expansion does not allow.
+func TestCheckExpansionArgument(t *testing.T) {
+	s := setOf(t, Ask, corpusRules(t, Allow, "git status", "ls *"))
+	for in, want := range map[string]Decision{
+		"git status":                           Allow,
+		"git $X":                               Ask,
+		`git "$X"`:                             Ask,
+		"git status $X":                        Ask,
+		`git status "$X"`:                      Ask,
+		"git -C dir status":                    Allow,
+		"git -Cdir status":                     Allow,
+		"git --no-pager status":                Allow,
+		"git -c core.fsmonitor=x status":       Ask,
+		"git -ccore.pager=x status":            Ask,
+		"git --config-env=core.pager=E status": Ask,
+		"git --exec-path=/tmp status":          Ask,
+		"ls $X":                                Allow,
+		"ls *.go":                              Allow,
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
+	}
+	// An explicit allow of git's raw form lifts the -c caution.
+	s2 := setOf(t, Ask, corpusRules(t, Allow, "git *"))
+	if v := s2.Check("git -c core.pager=less log"); v.Decision != Allow {
+		t.Errorf("allow git * with -c: %v", v.Decision)
+	}
+}
+
+func TestCheckRuleAndReason(t *testing.T) {
+	s := setOf(t, Allow, corpusRules(t, Deny, "rm *"))
+	v := s.Check("ls && sudo rm -rf /")
+	if v.Decision != Deny || len(v.Parts) != 2 {
+		t.Fatalf("got %v%s", v.Decision, partsText(v))
+	}
+	p := v.Parts[1]
+	if p.Rule == nil || p.Rule.Text != "rm *" || p.Rule.Source != "corpus" || p.Command != "sudo rm -rf /" {
+		t.Errorf("denied part: %+v", p)
+	}
+	if v.Parts[0].Rule != nil || !strings.Contains(v.Parts[0].Reason, "default") {
+		t.Errorf("default part: %+v", v.Parts[0])
+	}
+}
+
+func TestCheckInteractive(t *testing.T) {
+	s := setOf(t, Allow)
+	for in, want := range map[string]bool{
+		"bash":             true,
+		"python3":          true,
+		"sudo -i":          false,
+		"su":               true,
+		"node":             true,
+		"bash -c ls":       false,
+		"bash script.sh":   false,
+		"python3 x.py":     false,
+		"ls":               false,
+		"echo x | python3": false,
+	} {
+		v := s.Check(in)
+		got := false
+		for _, p := range v.Parts {
+			got = got || p.Interactive
+		}
+		if got != want {
+			t.Errorf("%q: interactive %v, want %v;%s", in, got, want, partsText(v))
+		}
+	}
+}
+
+func TestCheckDepthLimit(t *testing.T) {
+	s := &Set{Default: Allow, MaxDepth: 1}
+	if v := s.Check("bash -c 'ls'"); v.Decision != Allow {
+		t.Errorf("one level: %v%s", v.Decision, partsText(v))
+	}
+	v := s.Check(`bash -c "bash -c 'ls'"`)
+	if v.Decision != Ask || !strings.Contains(partsText(v), "nested more than 1") {
+		t.Errorf("two levels with MaxDepth 1: %v%s", v.Decision, partsText(v))
+	}
+}
+
+// A rule that allows an interpreter by name lifts the caution about
+// code it reads; nothing lifts a program known only when it runs.
+func TestCheckAllowedByName(t *testing.T) {
+	s := setOf(t, Ask, corpusRules(t, Allow, "python3 *", "bash *", "ls *"))
+	for in, want := range map[string]Decision{
+		"python3 -c 'print(1)'": Allow,
+		"echo x | python3":      Ask, // echo is not allowed
+		"ls | python3":          Allow,
+		"ls | bash":             Allow,
+		"$X ls":                 Ask,
+		"PATH=/x ls":            Ask,
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
+	}
+}
+
+func TestDecodeANSIC(t *testing.T) {
+	for in, want := range map[string]string{
+		`\x72m`: "rm", `\162m`: "rm", `\u0072m`: "rm", `\U00000072m`: "rm",
+		`a\nb`: "a\nb", `\'`: "'", `\cA`: "\x01", `\q`: `\q`, `\x`: `\x`, `\e`: "\x1b",
+	} {
+		if got := decodeANSIC(in); got != want {
+			t.Errorf("decodeANSIC(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

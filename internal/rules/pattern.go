@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ParsePattern reads the inner syntax of a Claude Code Bash(…) rule:
+//
+//	git status      exactly these two words
+//	npm test *      "npm test" alone or followed by any words
+//	npm test:*      the same, in Claude Code's older spelling
+//	*               every command
+//
+// Words are split and unquoted as the shell does ("git commit -m 'a b'"
+// is four words). A prefix ends at a word boundary: "npm test *" does not
+// match "npm testing". Claude Code also reads a * in the middle of a
+// pattern or glued to a word ("git * main", "ls*") as any run of
+// characters, spaces included; spillway matches whole words, and rather
+// than guess how such a rule should bind, it refuses it with an error,
+// so that a deny rule is never silently weaker than the person meant.
+func ParsePattern(s string) (Pattern, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return Pattern{}, fmt.Errorf("pattern %q is empty: write \"*\" for every command", s)
+	}
+	if t == "*" || t == ":*" {
+		return Pattern{Prefix: true}, nil
+	}
+	prefix := false
+	switch {
+	case strings.HasSuffix(t, ":*"):
+		prefix = true
+		t = strings.TrimSpace(t[:len(t)-2])
+	case strings.HasSuffix(t, " *") || strings.HasSuffix(t, "\t*"):
+		prefix = true
+		t = strings.TrimSpace(t[:len(t)-1])
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(t), "")
+	if err != nil {
+		return Pattern{}, fmt.Errorf("pattern %q does not read as one command: %v", s, err)
+	}
+	if len(f.Stmts) != 1 {
+		return Pattern{}, fmt.Errorf("pattern %q holds %d commands: a pattern is the words of one command (each part of a compound command is matched on its own)", s, len(f.Stmts))
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 {
+		return Pattern{}, fmt.Errorf("pattern %q is not a plain command: a pattern is words only, without operators, redirections, pipes or reserved words", s)
+	}
+	if len(call.Assigns) > 0 {
+		return Pattern{}, fmt.Errorf("pattern %q starts with an assignment: leading VAR=value is skipped before matching, so leave it out of the pattern", s)
+	}
+	var p Pattern
+	p.Prefix = prefix
+	for _, w := range call.Args {
+		if onlyLiteralParts(w) {
+			if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && (hasGlob(lit.Value) || hasBrace(lit.Value)) {
+				if strings.Contains(lit.Value, "*") {
+					return Pattern{}, fmt.Errorf("pattern %q has a * that is not its last word: spillway understands * only at the end (\"npm test *\" or \"npm test:*\"); quote it ('*') to mean the character", s)
+				}
+				return Pattern{}, fmt.Errorf("pattern %q has a glob or brace character in %q: quote it to mean the characters", s, lit.Value)
+			}
+			p.Words = append(p.Words, []string{literalText(w)})
+			continue
+		}
+		return Pattern{}, fmt.Errorf("pattern %q has an expansion in %q: a pattern is literal words", s, sourceOf(w, t))
+	}
+	if len(p.Words) == 0 {
+		return Pattern{}, fmt.Errorf("pattern %q has no words", s)
+	}
+	return p, nil
+}
+
+// String writes the pattern back in the Bash(…) inner syntax, words
+// quoted where the shell needs it; alternatives are shown as [a|b].
+func (p Pattern) String() string {
+	if len(p.Words) == 0 {
+		if p.Prefix {
+			return "*"
+		}
+		return ""
+	}
+	parts := make([]string, 0, len(p.Words)+1)
+	for _, alts := range p.Words {
+		q := make([]string, len(alts))
+		for i, a := range alts {
+			s, err := syntax.Quote(a, syntax.LangBash)
+			if err != nil {
+				s = fmt.Sprintf("%q", a)
+			}
+			q[i] = s
+		}
+		if len(q) == 1 {
+			parts = append(parts, q[0])
+		} else {
+			parts = append(parts, "["+strings.Join(q, "|")+"]")
+		}
+	}
+	if p.Prefix {
+		parts = append(parts, "*")
+	}
+	return strings.Join(parts, " ")
+}
+
+// A match is how a pattern meets a command's words: surely not, maybe
+// (an expansion stands where the pattern needs a word, so the answer is
+// known only when the command runs), or surely.
+type match int
+
+const (
+	noMatch match = iota
+	maybeMatch
+	sureMatch
+)
+
+// matchWords matches p against a command's words; words[0] is the
+// program. A first pattern word with a slash names one file: an allow
+// rule then needs that very path, while a deny or ask rule matches the
+// program by its base name, since /bin/rm and rm are the same program to
+// a person who denies it.
+func (p Pattern) matchWords(words []word, d Decision) match {
+	if len(p.Words) == 0 {
+		if p.Prefix {
+			return sureMatch
+		}
+		return noMatch
+	}
+	res := sureMatch
+	for i, alts := range p.Words {
+		if i >= len(words) {
+			return noMatch
+		}
+		w := words[i]
+		if i == 0 {
+			switch m := matchProgram(alts, w, d); m {
+			case noMatch:
+				return noMatch
+			case maybeMatch:
+				res = maybeMatch
+			}
+			continue
+		}
+		if !w.Known {
+			if w.Split {
+				// Words after it may shift: nothing more can be told.
+				return maybeMatch
+			}
+			res = maybeMatch
+			continue
+		}
+		if !contains(alts, w.Text) {
+			return noMatch
+		}
+	}
+	if !p.Prefix && len(words) > len(p.Words) {
+		for _, w := range words[len(p.Words):] {
+			if !w.Split {
+				return noMatch
+			}
+		}
+		// Only expansions that may come to nothing remain.
+		return maybeMatch
+	}
+	return res
+}
+
+func matchProgram(alts []string, w word, d Decision) match {
+	for _, a := range alts {
+		if strings.Contains(a, "/") {
+			if d == Allow {
+				if w.Known && w.Text == a {
+					return sureMatch
+				}
+				continue
+			}
+			a = path.Base(a)
+		}
+		if w.BaseKnown && w.Base == a {
+			return sureMatch
+		}
+	}
+	if !w.BaseKnown {
+		return maybeMatch
+	}
+	return noMatch
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

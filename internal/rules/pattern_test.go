@@ -1,0 +1,133 @@
+package rules
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParsePattern(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		words  [][]string
+		prefix bool
+	}{
+		{"git status", [][]string{{"git"}, {"status"}}, false},
+		{"npm test *", [][]string{{"npm"}, {"test"}}, true},
+		{"npm test:*", [][]string{{"npm"}, {"test"}}, true},
+		{"npm:*", [][]string{{"npm"}}, true},
+		{"  ls  -la  ", [][]string{{"ls"}, {"-la"}}, false},
+		{"git commit -m 'a b'", [][]string{{"git"}, {"commit"}, {"-m"}, {"a b"}}, false},
+		{`echo "x y" *`, [][]string{{"echo"}, {"x y"}}, true},
+		{`echo '*'`, [][]string{{"echo"}, {"*"}}, false},
+		{`rm -rf \*`, [][]string{{"rm"}, {"-rf"}, {"*"}}, false},
+		{"curl http://site.com/:*", [][]string{{"curl"}, {"http://site.com/"}}, true},
+		{"*", nil, true},
+		{":*", nil, true},
+	} {
+		p, err := ParsePattern(c.in)
+		if err != nil {
+			t.Errorf("ParsePattern(%q): %v", c.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(p.Words, c.words) || p.Prefix != c.prefix {
+			t.Errorf("ParsePattern(%q) = %v prefix %v, want %v prefix %v", c.in, p.Words, p.Prefix, c.words, c.prefix)
+		}
+	}
+}
+
+func TestParsePatternErrors(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "empty"},
+		{"   ", "empty"},
+		{"git * main", "not its last word"},
+		{"ls*", "not its last word"},
+		{"* install", "not its last word"},
+		{"npm run build:*:*", "not its last word"},
+		{"ls [ab]", "glob or brace"},
+		{"echo {a,b}", "glob or brace"},
+		{"git status; rm x", "2 commands"},
+		{"git status && rm x", "not a plain command"},
+		{"ls | grep x", "not a plain command"},
+		{"ls > out", "not a plain command"},
+		{"if true; then ls; fi", "not a plain command"},
+		{"FOO=1 npm test", "assignment"},
+		{"echo $HOME", "expansion"},
+		{"echo $(date)", "expansion"},
+		{"echo 'unterminated", "does not read as one command"},
+	} {
+		_, err := ParsePattern(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePattern(%q) error = %v, want one saying %q", c.in, err, c.want)
+		}
+	}
+}
+
+func TestPatternString(t *testing.T) {
+	for _, in := range []string{"git status", "npm test *", "git commit -m 'a b'", "*"} {
+		p, err := ParsePattern(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParsePattern(p.String())
+		if err != nil || !reflect.DeepEqual(back, p) {
+			t.Errorf("%q: String() = %q reads back as %v, %v", in, p.String(), back, err)
+		}
+	}
+	alt := Pattern{Words: [][]string{{"git"}, {"push", "fetch"}}, Prefix: true}
+	if got := alt.String(); got != "git [push|fetch] *" {
+		t.Errorf("alternatives: %q", got)
+	}
+}
+
+func TestMatchWords(t *testing.T) {
+	unknown := word{Text: "$X", Split: true}
+	quoted := word{Text: `"$X"`}
+	git := word{Text: "git", Known: true, Base: "git", BaseKnown: true}
+	st := word{Text: "status", Known: true}
+	for _, c := range []struct {
+		pat   string
+		words []word
+		want  match
+	}{
+		{"git status", []word{git, st}, sureMatch},
+		{"git status", []word{git, st, st}, noMatch},
+		{"git status", []word{git}, noMatch},
+		{"git status", []word{git, unknown}, maybeMatch},
+		{"git status", []word{git, quoted}, maybeMatch},
+		{"git status", []word{git, st, unknown}, maybeMatch},
+		{"git status", []word{git, st, quoted}, noMatch},
+		{"git status *", []word{git, st, quoted}, sureMatch},
+		{"git *", []word{git, unknown}, sureMatch},
+		{"git push *", []word{git, quoted, st}, maybeMatch},
+		{"git push *", []word{git, st, quoted}, noMatch},
+		{"git push *", []word{git, unknown, st}, maybeMatch},
+		{"npm test *", []word{{Text: "npm", Known: true, Base: "npm", BaseKnown: true}, {Text: "testing", Known: true}}, noMatch},
+		{"*", []word{git}, sureMatch},
+	} {
+		p, err := ParsePattern(c.pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.matchWords(c.words, Allow); got != c.want {
+			t.Errorf("%q against %v = %v, want %v", c.pat, c.words, got, c.want)
+		}
+	}
+}
+
+// A pattern naming a program by path allows only that path, but denies
+// the program wherever it lives.
+func TestMatchProgramPath(t *testing.T) {
+	p, err := ParsePattern("/bin/rm *")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := word{Text: "rm", Known: true, Base: "rm", BaseKnown: true}
+	binrm := word{Text: "/bin/rm", Known: true, Base: "rm", BaseKnown: true}
+	if p.matchWords([]word{rm}, Allow) != noMatch || p.matchWords([]word{binrm}, Allow) != sureMatch {
+		t.Error("an allow rule by path must match that path only")
+	}
+	if p.matchWords([]word{rm}, Deny) != sureMatch {
+		t.Error("a deny rule by path must match the program by its base name")
+	}
+}

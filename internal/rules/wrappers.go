@@ -1,0 +1,320 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// An optSpec describes a program's getopt-style options well enough to
+// find where its options end: which take an argument, which do not.
+// An option it does not list makes the end unknowable, and the caller
+// asks rather than guess.
+type optSpec struct {
+	argShort  string   // short options that take an argument (-n 5, -n5)
+	flagShort string   // short options that take none
+	argLong   []string // --name VALUE or --name=VALUE
+	flagLong  []string // --name, or --name=VALUE for an optional value
+	// numeric accepts -N as an option (nice -10).
+	numeric bool
+	// dashAlone treats a lone "-" as an option (env's "-" is -i).
+	dashAlone bool
+}
+
+// skipOptions returns the index of the first word after the options of
+// words[from:], and the options seen as name → value ("" for a flag).
+func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, error) {
+	seen := map[string]string{}
+	i := from
+	for i < len(words) {
+		w := words[i]
+		if !w.Known {
+			if strings.HasPrefix(w.Text, "-") || w.Split {
+				return 0, nil, fmt.Errorf("the option %s is known only when it runs", w.Text)
+			}
+			return i, seen, nil
+		}
+		t := w.Text
+		if t == "--" {
+			return i + 1, seen, nil
+		}
+		if t == "-" && o.dashAlone {
+			seen["-"] = ""
+			i++
+			continue
+		}
+		if len(t) < 2 || t[0] != '-' {
+			return i, seen, nil
+		}
+		if strings.HasPrefix(t, "--") {
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			switch {
+			case contains(o.argLong, name):
+				if !hasVal {
+					if i+1 >= len(words) {
+						return 0, nil, fmt.Errorf("the option --%s has no value", name)
+					}
+					i++
+					val = words[i].Text
+				}
+				seen["--"+name] = val
+			case contains(o.flagLong, name):
+				seen["--"+name] = val
+			default:
+				return 0, nil, fmt.Errorf("the option --%s is not one spillway knows, so where the command starts is not known", name)
+			}
+			i++
+			continue
+		}
+		if o.numeric && allDigits(t[1:]) {
+			seen["-"] = t[1:]
+			i++
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case strings.IndexByte(o.argShort, c) >= 0:
+				val := t[j+1:]
+				if val == "" {
+					if i+1 >= len(words) {
+						return 0, nil, fmt.Errorf("the option -%c has no value", c)
+					}
+					i++
+					val = words[i].Text
+				}
+				seen["-"+string(c)] = val
+				j = len(t)
+			case strings.IndexByte(o.flagShort, c) >= 0:
+				seen["-"+string(c)] = ""
+			default:
+				return 0, nil, fmt.Errorf("the option -%c is not one spillway knows, so where the command starts is not known", c)
+			}
+		}
+		i++
+	}
+	return i, seen, nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// A wrapper runs the command given in its arguments: the part is decided
+// by that command, and by any rule that names the wrapper itself.
+type wrapper struct {
+	opts optSpec
+	// positional words come between the options and the command
+	// (timeout's duration, chroot's directory).
+	positional int
+	// assigns: NAME=value words may come before the command (env, sudo).
+	assigns bool
+	// noCommand lists options after which the wrapper runs no command
+	// of its arguments (sudo -l lists, sudo -e edits files).
+	noCommand []string
+	// codeOpt names an option whose value is a shell command string
+	// (su -c, flock -c, script -c, env -S splits its value into words).
+	codeOpt []string
+	// multiCall: the first argument names one of many programs built
+	// into one binary; what the applet does may differ from the program
+	// of that name, so it is never allowed by that program's rule alone.
+	multiCall bool
+}
+
+var wrappers = map[string]*wrapper{
+	"env": {opts: optSpec{argShort: "uCS", flagShort: "i0v", argLong: []string{"unset", "chdir", "split-string"},
+		flagLong: []string{"ignore-environment", "null", "debug", "list-signal-handling", "block-signal", "default-signal", "ignore-signal"}, dashAlone: true},
+		assigns: true},
+	"command":  {opts: optSpec{flagShort: "pvV"}},
+	"builtin":  {},
+	"exec":     {opts: optSpec{argShort: "a", flagShort: "cl"}},
+	"nice":     {opts: optSpec{argShort: "n", argLong: []string{"adjustment"}, numeric: true}},
+	"nohup":    {},
+	"timeout":  {opts: optSpec{argShort: "sk", flagShort: "v", argLong: []string{"signal", "kill-after"}, flagLong: []string{"preserve-status", "foreground", "verbose"}}, positional: 1},
+	"time":     {opts: optSpec{argShort: "fo", flagShort: "apqv", argLong: []string{"format", "output"}, flagLong: []string{"append", "portability", "quiet", "verbose"}}},
+	"stdbuf":   {opts: optSpec{argShort: "ioe", argLong: []string{"input", "output", "error"}}},
+	"setsid":   {opts: optSpec{flagShort: "cfw", flagLong: []string{"ctty", "fork", "wait"}}},
+	"ionice":   {opts: optSpec{argShort: "cn", flagShort: "t", argLong: []string{"class", "classdata"}, flagLong: []string{"ignore"}}},
+	"chrt":     {opts: optSpec{flagShort: "abdefiorRmv", argShort: "TPD", flagLong: []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose"}, argLong: []string{"sched-runtime", "sched-period", "sched-deadline"}}, positional: 1},
+	"taskset":  {opts: optSpec{flagShort: "ac", flagLong: []string{"all-tasks", "cpu-list"}}, positional: 1},
+	"chroot":   {opts: optSpec{argLong: []string{"userspec", "groups"}, flagLong: []string{"skip-chdir"}}, positional: 1},
+	"unbuffer": {opts: optSpec{flagShort: "p"}},
+	"sudo": {opts: optSpec{argShort: "CDgpRrTtUu", flagShort: "AbBEeHhiKklnPSsVv",
+		argLong:  []string{"chdir", "close-from", "group", "host", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"},
+		flagLong: []string{"askpass", "background", "bell", "preserve-env", "edit", "help", "set-home", "login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin", "shell", "version", "validate"}},
+		assigns: true, noCommand: []string{"-e", "--edit", "-l", "--list", "-v", "--validate", "-V", "--version", "-K", "--remove-timestamp", "-h", "--help"}},
+	"doas":    {opts: optSpec{argShort: "uC", flagShort: "nsL"}, noCommand: []string{"-C", "-L"}},
+	"pkexec":  {opts: optSpec{argLong: []string{"user"}, flagLong: []string{"disable-internal-agent", "keep-cwd"}}},
+	"strace":  {opts: optSpec{argShort: "aeoOpPsSuEXIb", flagShort: "cCdDfFhiqrtTvVwxyzZk"}},
+	"flock":   {opts: optSpec{argShort: "wEc", flagShort: "sxeunoFh", argLong: []string{"timeout", "wait", "conflict-exit-code", "command"}, flagLong: []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose"}}, positional: 1, codeOpt: []string{"-c", "--command"}},
+	"su":      {opts: optSpec{argShort: "cCgGsw", flagShort: "lmpPfh", argLong: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment"}, flagLong: []string{"login", "preserve-environment", "pty", "fast"}, dashAlone: true}, codeOpt: []string{"-c", "--command", "--session-command", "-C"}},
+	"runuser": {opts: optSpec{argShort: "cgGsuw", flagShort: "lmpPfh", argLong: []string{"command", "session-command", "group", "supp-group", "shell", "user", "whitelist-environment"}, flagLong: []string{"login", "preserve-environment", "pty", "fast"}, dashAlone: true}, codeOpt: []string{"-c", "--command", "--session-command"}},
+	"script":  {opts: optSpec{argShort: "cEIOBmTt", flagShort: "aefqh", argLong: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "timing"}, flagLong: []string{"append", "return", "flush", "force", "quiet"}}, codeOpt: []string{"-c", "--command"}},
+	"busybox": {multiCall: true},
+	"toybox":  {multiCall: true},
+}
+
+// shells read their -c string, a script file, or stdin as shell code.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "yash": true, "posh": true, "rbash": true, "ksh93": true, "pdksh": true, "lksh": true,
+}
+
+// otherShells run code in a language that is not bash's: their code
+// can never be read here.
+var otherShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "nu": true, "elvish": true, "xonsh": true, "pwsh": true, "powershell": true, "rc": true, "es": true}
+
+// interpreters run code given inline (inlineOpts), from a script file
+// named by their first word that is not an option, or from stdin.
+type interpreter struct {
+	// inline lists the options whose value is code; a short option may
+	// be the last letter of a cluster (perl -ne).
+	inline []string
+	// argShort are options that take a value, so that the script file
+	// is not mistaken for one.
+	argShort string
+	// module lists options after which a module name, not a file of
+	// code from here, is run (python -m).
+	module []string
+	// program: the first word that is not an option is code (awk).
+	program bool
+}
+
+var pythonInterp = &interpreter{inline: []string{"-c"}, argShort: "WXQ", module: []string{"-m"}}
+
+var interpreters = map[string]*interpreter{
+	"node":      {inline: []string{"-e", "--eval", "-p", "--print", "-pe", "-ep"}, argShort: "r", module: nil},
+	"nodejs":    {inline: []string{"-e", "--eval", "-p", "--print", "-pe", "-ep"}, argShort: "r"},
+	"bun":       {inline: []string{"-e", "--eval", "-p", "--print"}},
+	"deno":      {inline: []string{"eval"}},
+	"perl":      {inline: []string{"-e", "-E"}, argShort: "IMmlx0CdD"},
+	"ruby":      {inline: []string{"-e"}, argShort: "IrCEFTx0"},
+	"irb":       {},
+	"php":       {inline: []string{"-r", "-R", "-B", "-E", "-F"}, argShort: "cdz"},
+	"lua":       {inline: []string{"-e"}, argShort: "l"},
+	"luajit":    {inline: []string{"-e"}, argShort: "lbjO"},
+	"tclsh":     {},
+	"wish":      {},
+	"Rscript":   {inline: []string{"-e"}},
+	"R":         {inline: []string{"-e"}},
+	"osascript": {inline: []string{"-e"}},
+	"julia":     {inline: []string{"-e", "-E", "--eval", "--print"}},
+	"awk":       {program: true, argShort: "Fvf"},
+	"gawk":      {program: true, argShort: "FvfiIlE"},
+	"mawk":      {program: true, argShort: "FvfW"},
+	"nawk":      {program: true, argShort: "Fvf"},
+}
+
+var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+
+func interpreterFor(base string) *interpreter {
+	if in, ok := interpreters[base]; ok {
+		return in
+	}
+	if pythonName.MatchString(base) {
+		return pythonInterp
+	}
+	return nil
+}
+
+// awkRuns reports whether an awk program can start other programs:
+// system(), a pipe to or from a command, or loading an extension.
+func awkRuns(prog string) bool {
+	return strings.Contains(prog, "system") || strings.Contains(prog, "|") || strings.Contains(prog, "@load")
+}
+
+// riskyVar reports whether assigning name changes which program runs or
+// makes a program run code of the variable's value: PATH, the dynamic
+// loader's variables, the shell's start-up files, and the programs git,
+// pagers and editors start.
+func riskyVar(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
+		"PAGER", "MANPAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "BROWSER",
+		"NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB",
+		"SSH_ASKPASS", "SUDO_ASKPASS", "CDPATH", "BASH_LOADABLES_PATH", "GLOBIGNORE", "EXECIGNORE":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") ||
+		strings.HasPrefix(name, "GIT_") && gitRiskyVar(name) ||
+		strings.HasPrefix(name, "BASH_FUNC_")
+}
+
+func gitRiskyVar(name string) bool {
+	switch name {
+	case "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
+		"GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_PROXY_COMMAND", "GIT_DIR", "GIT_WORK_TREE", "GIT_TEMPLATE_DIR":
+		return true
+	}
+	return strings.HasPrefix(name, "GIT_CONFIG")
+}
+
+// gitGlobal skips git's global options: the words that come before the
+// subcommand. It returns the words with those options removed, and a
+// reason when one of them can make git run a program of the person's
+// choosing (-c core.pager=…, --config-env, --exec-path=…). An option it
+// does not know stands as an unknown word, so no rule on the subcommand
+// can be sure of its match.
+func gitGlobal(words []word) ([]word, string) {
+	out := []word{words[0]}
+	risk := ""
+	i := 1
+	for ; i < len(words); i++ {
+		w := words[i]
+		if !w.Known {
+			break
+		}
+		t := w.Text
+		if t == "" || t[0] != '-' {
+			break
+		}
+		name, _, hasVal := strings.Cut(t, "=")
+		switch name {
+		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source":
+			if !hasVal {
+				i++
+			}
+		case "-c":
+			risk = "git -c sets configuration that can make git run any program (core.pager, core.fsmonitor, alias.*)"
+			if len(t) == 2 {
+				i++
+			}
+		case "--config-env":
+			risk = "git --config-env sets configuration that can make git run any program"
+			if !hasVal {
+				i++
+			}
+		case "--exec-path":
+			if hasVal {
+				risk = "git --exec-path= makes git run its subcommands from another directory"
+			}
+		case "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks",
+			"--no-advice", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+			"--html-path", "--man-path", "--info-path", "-v", "--version", "-h", "--help", "--list-cmds":
+		default:
+			if strings.HasPrefix(t, "-C") {
+				continue // -Cdir
+			}
+			if strings.HasPrefix(t, "-c") {
+				risk = "git -c sets configuration that can make git run any program (core.pager, core.fsmonitor, alias.*)"
+				continue
+			}
+			// An option this list does not know: where the subcommand
+			// starts is not certain.
+			out = append(out, word{Text: t, Split: true})
+			return append(out, words[i+1:]...), risk
+		}
+	}
+	if i > len(words) {
+		i = len(words)
+	}
+	return append(out, words[i:]...), risk
+}
