@@ -1,6 +1,8 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/spillway-dev/spillway"
 )
 
@@ -13,8 +15,9 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 	opts.NoNetwork = g.noNetwork
 	opts.SandboxMin = g.sandboxMin
 	if g.sandbox {
-		// A token there lets a command with the network drive a server.
-		opts.SandboxHidden = tokenDirs(g.tokenFile)
+		// A token there lets a command with the network drive a server;
+		// the audit log holds every session's commands.
+		opts.SandboxHidden = append(tokenDirs(g.tokenFile), operatorFiles(g.tokenFile, g.auditLog)...)
 	}
 	return opts
 }
@@ -32,4 +35,21 @@ func checkHardening(opts spillway.Options) (layers string, err error) {
 		return "", err
 	}
 	return ts.SandboxLayers(), ts.Close()
+}
+
+// operatorFiles are the files serve writes for its operator, to be hidden
+// from sandboxed commands one by one: a token file kept where its
+// directory cannot be hidden (in the root), and the audit log, wherever it
+// is. The metrics are served over TCP, never through a file.
+func operatorFiles(files ...string) []string {
+	var out []string
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(f); err == nil {
+			out = append(out, abs)
+		}
+	}
+	return out
 }

@@ -29,6 +29,8 @@ type globalFlags struct {
 	// tokenFile is serve's --token-file: its directory is hidden from
 	// sandboxed commands.
 	tokenFile string
+	// auditLog is serve's --audit-log, hidden from sandboxed commands.
+	auditLog string
 
 	// Of mcp and serve: the shape of results, and the client to fit them to.
 	typedResults bool

@@ -87,7 +87,7 @@ every session id, so that a proxy routes each session to its node.`,
 			if err := mcpserver.CheckListen(listen, token); err != nil {
 				return err
 			}
-			g.tokenFile = tokenOut
+			g.tokenFile, g.auditLog = tokenOut, ops.auditLog
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err

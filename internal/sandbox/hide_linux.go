@@ -20,8 +20,18 @@ import (
 // directory that does not exist, or that is itself to be shown (a token
 // file kept in the root), is left alone. The tmpfs becomes
 // read-only with the rest of the file system (mountReadOnly).
+//
+// Each file of hidden (the audit log, the token) is covered by /dev/null,
+// wherever it is, the root included: reading it gives nothing, and
+// writing it reaches nothing. One that a hidden directory covers
+// already, or that does not exist, is left alone.
 func hide(hidden, shown []string) error {
+	var files []string
 	for _, h := range hidden {
+		if f, ok := realFile(h); ok {
+			files = append(files, f)
+			continue
+		}
 		h, ok := realDir(h)
 		if !ok {
 			continue
@@ -65,7 +75,30 @@ func hide(hidden, shown []string) error {
 			}
 		}
 	}
+	for _, f := range files {
+		if _, ok := realFile(f); !ok {
+			continue // under a directory hidden above
+		}
+		if err := unix.Mount(os.DevNull, f, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hiding %s: %w", f, err)
+		}
+	}
 	return nil
+}
+
+// realFile returns the real path of f, when it is a regular file, a FIFO
+// or a socket: an audit log on /dev/stdout, which resolves to a device
+// or a pipe of whichever process asks, is not a file to hide.
+func realFile(f string) (string, bool) {
+	real, err := filepath.EvalSymlinks(f)
+	if err != nil {
+		return "", false
+	}
+	fi, err := os.Lstat(real)
+	if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0) {
+		return "", false
+	}
+	return real, true
 }
 
 // realDir returns the real path of the directory d.

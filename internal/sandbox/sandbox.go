@@ -129,8 +129,10 @@ type Rules struct {
 	Writable []string
 	// Hidden are directories whose contents the command does not see
 	// (the spill directories' parent, the server's token directory), but
-	// for the writable directories and those of Shown beneath them. Only
-	// the Namespaces layer hides: without it they stay readable.
+	// for the writable directories and those of Shown beneath them, and
+	// files it reads as empty wherever they are (the audit log, the
+	// token). Only the Namespaces layer hides: without it they stay
+	// readable.
 	Hidden []string
 	// Shown are directories beneath a hidden one that the command still
 	// sees, read-only unless writable (its own session's spill
