@@ -6,7 +6,6 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/shell"
-	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -18,39 +17,39 @@ type BashInput struct {
 	// Command is run with `bash -c` in a fresh shell: nothing carries over
 	// from earlier calls unless Session names a session. With Args it is
 	// the program to run, without a shell.
-	Command string `json:"command,omitempty"`
+	Command string `json:"command,omitempty" cli:"positional" doc:"The command, run with \x60bash -c\x60; with \x60args\x60, the program to run. Omit it when you give check_pid or kill_pid."`
 	// Args, when given, run Command as a program with these arguments,
 	// without a shell: spaces, quotes and '$' in them reach it as they are.
-	Args []string `json:"args,omitempty"`
+	Args []string `json:"args,omitempty" doc:"Run \x60command\x60 as a program with these arguments, without a shell: spaces, quotes and \x60$\x60 reach it as they are."`
 	// Session names a session (letters, digits, '.', '_', '-') whose
 	// working directory and exported variables carry over from call to
 	// call; it is made by the first call that names it. "" runs the
 	// command in a shell that keeps nothing.
-	Session string `json:"session,omitempty"`
+	Session string `json:"session,omitempty" doc:"Name of a session (letters, digits, \x60.\x60, \x60_\x60, \x60-\x60): its working directory and exported variables carry over from call to call. Made on first use."`
 	// Timeout is how long the call waits before the command moves to the
 	// background, where it keeps running (CheckJob and KillJob reach it by
 	// Details.PID). Zero takes the policy's, 120 s by default.
-	Timeout time.Duration `json:"timeout,omitempty"`
+	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running)."`
 	// RunInBackground starts the command and returns its pid at once: for
 	// servers, watchers and other commands that do not end.
-	RunInBackground bool `json:"run_in_background,omitempty"`
+	RunInBackground bool `json:"run_in_background,omitempty" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
 	// Cwd is the command's working directory, relative to the session's
 	// (the toolset's Cwd without a session). "" is the session's.
-	Cwd string `json:"cwd,omitempty"`
+	Cwd string `json:"cwd,omitempty" doc:"Working directory of the command (default: the session's)."`
 	// Env holds environment variables added to the toolset's for this
 	// command.
-	Env map[string]string `json:"env,omitempty"`
+	Env map[string]string `json:"env,omitempty" doc:"Extra environment variables, e.g. {\"CI\": \"1\"}."`
 	// MaxLines and MaxBytes bound each stream shown, for this call; zero
 	// takes the policy's (2000 lines and 50 KiB by default). Larger values
 	// are held to 100,000 lines and 1 MiB.
-	MaxLines int `json:"max_lines,omitempty"`
-	MaxBytes int `json:"max_bytes,omitempty"`
+	MaxLines int `json:"max_lines,omitempty" min:"1" ceiling:"lines" config:"bash.max_lines" doc:"Most lines shown per stream for this call."`
+	MaxBytes int `json:"max_bytes,omitempty" min:"1" ceiling:"stream" config:"bash.max_bytes" doc:"Most bytes shown per stream for this call."`
 	// MaxTokens, when above zero, also bounds each stream shown to that
 	// many estimated tokens (output.EstimateTokens, which errs high);
 	// zero takes the policy's, none by default.
-	MaxTokens int `json:"max_tokens,omitempty"`
+	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
 	// FullOutput shows each stream whole, up to 1 MiB.
-	FullOutput bool `json:"full_output,omitempty"`
+	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."`
 	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
 	// of one stream alone (the macos-shell profile's maxOutputLines and
 	// maxErrorLines). They are not parameters of the bash tool.
@@ -62,20 +61,20 @@ type BashInput struct {
 	// in stdout; while a program holds the screen (the alternate screen,
 	// or one it cleared and drew on), the result shows the screen
 	// instead (docs/interactive.md). WriteStdin sends the input.
-	TTY bool `json:"tty,omitempty"`
+	TTY bool `json:"tty,omitempty" doc:"Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."`
 	// Cols and Rows are the size of the terminal (TTY only); zero is
 	// TTYCols, TTYRows.
-	Cols int `json:"cols,omitempty"`
-	Rows int `json:"rows,omitempty"`
+	Cols int `json:"cols,omitempty" min:"min_cols" max:"max_cols" default:"tty_cols" doc:"Columns of the terminal, with tty."`
+	Rows int `json:"rows,omitempty" min:"min_rows" max:"max_rows" default:"tty_rows" doc:"Rows of the terminal, with tty."`
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
-	Stdin bool `json:"stdin,omitempty"`
+	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`
 	// DiffWith, when set, runs the command and then shows, instead of its
 	// output, what changed since an earlier run: a unified diff of each
 	// stream ("-" the earlier run, "+" this one), cut and spilled like any
 	// output, and both exit codes. It is the HistoryID of an earlier call
 	// (as a decimal string) or "last", the last run of the same command.
-	DiffWith string `json:"diff_with,omitempty"`
+	DiffWith string `json:"diff_with,omitempty" param:"orint" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
 
 	// Progress, when set, receives the bytes and lines seen so far, both
 	// streams together, about once a second while the call waits for its
@@ -90,56 +89,6 @@ var bashEntry = entry{tool: tool{
 	Title:    "Run a shell command",
 	Describe: describeBash,
 	Choice:   "give exactly one of command (to run), check_pid or kill_pid (to manage a background command)",
-	Params: []param{
-		{Name: "command", Type: registry.String, Positional: true,
-			Doc: "The command, run with `bash -c`; with `args`, the program to run. Omit it when you give check_pid or kill_pid."},
-		{Name: "args", Type: registry.StringList,
-			Doc: "Run `command` as a program with these arguments, without a shell: spaces, quotes and `$` reach it as they are."},
-		{Name: "session", Type: registry.String,
-			Doc: "Name of a session (letters, digits, `.`, `_`, `-`): its working directory and exported variables carry over from call to call. Made on first use."},
-		{Name: "timeout", Type: registry.Millis, Min: 1, Ceiling: maxTimeoutMS, Config: "timeout_ms", Methods: registry.Run | registry.CheckJob,
-			Default:       func(p Policy) any { return int(p.Timeout.Milliseconds()) },
-			PolicyCeiling: func(p Policy) int64 { return p.MaxWait.Milliseconds() },
-			Doc: "Milliseconds to wait before the command moves to the background (it keeps running). " +
-				"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."},
-		{Name: "run_in_background", Type: registry.Bool,
-			Doc: "Start the command and return its pid at once, for servers, watchers and other commands that do not end."},
-		{Name: "cwd", Type: registry.String,
-			Doc: "Working directory of the command (default: the session's)."},
-		{Name: "env", Type: registry.StringMap,
-			Doc: "Extra environment variables, e.g. {\"CI\": \"1\"}."},
-		{Name: "max_lines", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "bash.max_lines",
-			Default: func(p Policy) any { return p.Bash.Stdout.MaxLines },
-			Doc:     "Most lines shown per stream for this call."},
-		{Name: "max_bytes", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Config: "bash.max_bytes",
-			Default: func(p Policy) any { return p.Bash.Stdout.MaxBytes },
-			Doc:     "Most bytes shown per stream for this call."},
-		{Name: "max_tokens", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Config: "bash.max_tokens",
-			Default: func(p Policy) any { return tokensLimit(p.Bash.Stdout.MaxTokens) },
-			Doc:     "Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."},
-		{Name: "full_output", Type: registry.Bool,
-			Doc: "Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."},
-		{Name: "check_pid", Type: registry.Int, Min: 1, Methods: registry.CheckJob, Selects: true,
-			Doc: "Pid of a background command: return its status and the output that is new since the last check."},
-		{Name: "kill_pid", Type: registry.Int, Min: 1, Methods: registry.KillJob, Selects: true,
-			Doc: "Pid of a background command: stop its process group and return its last output."},
-		{Name: "tty", Type: registry.Bool,
-			Doc: "Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."},
-		{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
-			Default: func(Policy) any { return shell.TTYCols },
-			Doc:     "Columns of the terminal, with tty."},
-		{Name: "rows", Type: registry.Int, Min: term.MinRows, Max: term.MaxRows,
-			Default: func(Policy) any { return shell.TTYRows },
-			Doc:     "Rows of the terminal, with tty."},
-		{Name: "screen", Type: registry.String, Enum: []string{shell.ScreenChanges, shell.ScreenFull}, Methods: registry.CheckJob,
-			Default: func(Policy) any { return shell.ScreenChanges },
-			Doc:     "With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
-		{Name: "stdin", Type: registry.Bool,
-			Doc: "Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."},
-		{Name: "diff_with", Type: registry.String, OrInt: true,
-			Doc: "Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (`-` the earlier run, `+` this one) and both exit codes. " +
-				"Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."},
-	},
 }, run: handlers{registry.Run: handle((*Toolset).Bash), registry.CheckJob: handle((*Toolset).CheckJob), registry.KillJob: handle((*Toolset).KillJob)}}
 
 // command is the shell's request for the call.
@@ -171,17 +120,17 @@ type BashProgress struct {
 // check_pid.
 type CheckJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"check_pid"`
+	PID int `json:"check_pid" param:"select" after:"full_output" min:"1" doc:"Pid of a background command: return its status and the output that is new since the last check."`
 	// Timeout, when above zero, first waits up to that long (at most
 	// 55 s) for output the job has not shown yet, or for its end: a wait
 	// without polling. Zero returns at once, unless the job's screen is
 	// being redrawn: then it waits, at most 1 s, until it has been still
 	// for 100 ms.
-	Timeout time.Duration `json:"timeout,omitempty"`
+	Timeout time.Duration `json:"timeout,omitempty" doc:"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."`
 	// Screen, for a job whose program holds a terminal's screen, is
 	// "full" for every row; "" or "changes" gives the rows changed since
 	// the last look that showed it.
-	Screen string `json:"screen,omitempty"`
+	Screen string `json:"screen,omitempty" after:"rows" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
 }
 
 // look is the shell's request for the call.
@@ -193,7 +142,7 @@ func (in CheckJobInput) look() shell.Look {
 // kill_pid.
 type KillJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"kill_pid"`
+	PID int `json:"kill_pid" param:"select" after:"check_pid" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
 }
 
 // bashResult is what a bash call (Bash, CheckJob, KillJob, WriteStdin)
@@ -220,76 +169,76 @@ type bashResult struct {
 type BashDetails struct {
 	// ExitCode is the shell's exit code (128+N when signal N killed it);
 	// nil while the shell runs.
-	ExitCode *int `json:"exit_code"`
+	ExitCode *int `json:"exit_code" doc:"Exit code of the command; null while it runs."`
 	// Signal names the signal that killed the shell ("SIGKILL"), if one
 	// did.
-	Signal string `json:"signal,omitempty"`
+	Signal string `json:"signal,omitempty" doc:"Signal that killed the command, if any."`
 	// TimedOut: the command outlived its timeout and moved to the
 	// background.
-	TimedOut bool `json:"timed_out"`
+	TimedOut bool `json:"timed_out" doc:"The timeout passed and the command moved to the background."`
 	// Backgrounded: the command, or processes it left behind, go on as a
 	// background job that CheckJob and KillJob reach by PID.
-	Backgrounded bool `json:"backgrounded"`
+	Backgrounded bool `json:"backgrounded" doc:"The command runs on as a background job: use check_pid or kill_pid with pid."`
 	// Running: the job still has live processes or open output. It can be
 	// true beside an exit code: the shell exited but children it started
 	// still run.
-	Running bool `json:"running"`
+	Running bool `json:"running" doc:"The command (or a child it left) is still running."`
 	// Waiting: the job seems to wait for input (a prompt, a REPL): one of
 	// its processes is blocked reading the terminal or pipe WriteStdin
 	// writes to, and it has written nothing for a moment.
-	Waiting bool `json:"waiting_for_input,omitempty"`
+	Waiting bool `json:"waiting_for_input,omitempty" doc:"The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin."`
 	// WaitsSecret: the job waits for a secret (its terminal reads with
 	// echo off: a password, a passphrase). Secret says where the person
 	// answers it; Waiting is then false, and WriteStdin refuses text
 	// unless AllowModelSecret is set.
-	WaitsSecret bool           `json:"waiting_for_secret,omitempty"`
-	Secret      *SecretDetails `json:"secret,omitempty"`
+	WaitsSecret bool           `json:"waiting_for_secret,omitempty" doc:"The command waits for a secret (a password prompt: its terminal does not echo). The user answers it on the page secret.url, never you: give them the address."`
+	Secret      *SecretDetails `json:"secret,omitempty" doc:"The secret prompt the command waits at, and the one-time page where the user answers it."`
 	// PID is the shell's pid, which is also its process group id and the
 	// job's id; 0 in a result that did not start or name a job.
-	PID int `json:"pid,omitempty"`
+	PID int `json:"pid,omitempty" doc:"Process (group) id of the command, for check_pid and kill_pid."`
 	// DurationMS is the time in milliseconds from the start to the
 	// shell's exit, or to now.
-	DurationMS int64 `json:"duration_ms"`
+	DurationMS int64 `json:"duration_ms" doc:"Milliseconds the command has run."`
 	// HistoryID is the call's id in the history: Rerender shows its
 	// output again with other limits, without running it.
-	HistoryID int `json:"history_id,omitempty"`
+	HistoryID int `json:"history_id,omitempty" doc:"Id of the call in the history: the history tool shows its output again with other limits, without running it."`
 	// Cached: the call was answered from the result of an earlier run of
 	// the same command, CacheAgeMS milliseconds old; nothing ran.
-	Cached     bool  `json:"cached,omitempty"`
-	CacheAgeMS int64 `json:"cache_age_ms,omitempty"`
+	Cached     bool  `json:"cached,omitempty" doc:"The call was answered from the cache (a recent run of the same listed command, same directory and environment): nothing ran."`
+	CacheAgeMS int64 `json:"cache_age_ms,omitempty" doc:"How old the cached result is, in milliseconds."`
 	// Stdout and Stderr describe each stream.
-	Stdout StreamDetails `json:"stdout"`
-	Stderr StreamDetails `json:"stderr"`
+	Stdout StreamDetails `json:"stdout" doc:"Details of standard output."`
+	Stderr StreamDetails `json:"stderr" doc:"Details of standard error."`
 	// Failures are the lines among those the text cut that look like
 	// failures (output.IsFailureLine): compiler errors, failed tests,
 	// panics and tracebacks, package manager errors. The text shows them
 	// between the head and the tail of their stream, up to
 	// output.FailureShare of its byte limit; these are the ones it shows.
-	Failures []Failure `json:"failures,omitempty"`
+	Failures []Failure `json:"failures,omitempty" doc:"Lines among those cut that look like failures (compiler errors, failed tests, panics, tracebacks, package manager errors), as the text shows them between head and tail: [{stream, line, text}], line numbered in the stream's full output."`
 	// DiffWith is the history id of the run a diff_with call compared
 	// with, and DiffWithExitCode that run's exit code.
-	DiffWith         int  `json:"diff_with,omitempty"`
-	DiffWithExitCode *int `json:"diff_with_exit_code,omitempty"`
+	DiffWith         int  `json:"diff_with,omitempty" doc:"History id of the earlier run a diff_with call compared its output with."`
+	DiffWithExitCode *int `json:"diff_with_exit_code,omitempty" doc:"Exit code of that earlier run."`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens"`
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
 	// Next, for a job that waits for a secret, are what to do next: a
 	// {"tool": "relay_to_user", "url", "message"} entry (give the person
 	// the page's address; it is no tool to call), then the check_pid call
 	// that shows what follows.
-	Next []output.Call `json:"next,omitempty"`
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
 }
 
 // SecretDetails describe the secret prompt a job waits at.
 type SecretDetails struct {
 	// Prompt is the last line the job wrote: the prompt.
-	Prompt string `json:"prompt"`
+	Prompt string `json:"prompt" doc:"The prompt: the last line the command wrote."`
 	// URL is the one-time page where the person answers it; "" when
 	// none could be opened.
-	URL string `json:"url,omitempty"`
+	URL string `json:"url,omitempty" doc:"The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you."`
 	// Expires is when the page closes unanswered (RFC 3339); a later look
 	// opens a new one.
-	Expires string `json:"expires,omitempty"`
+	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
 }
 
 // A Failure is a line that looks like a failure among the lines a result
@@ -307,21 +256,21 @@ type Failure struct {
 // StreamDetails describe one stream of a bash result.
 type StreamDetails struct {
 	// Truncation says what of the stream the text left out.
-	Truncation output.Truncation `json:"truncation"`
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// FullOutputPath is the spill file that holds the whole stream, when
 	// anything was cut.
-	FullOutputPath string `json:"full_output_path,omitempty"`
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
 	// SpillCapped: the spill file reached its size cap
 	// (Policy.Spill.MaxBytes); later output was not saved.
-	SpillCapped bool `json:"spill_capped"`
+	SpillCapped bool `json:"spill_capped" doc:"The spill file reached its size cap; later output was not saved."`
 	// Binary: the stream is binary, and the text only says how big it is.
-	Binary bool `json:"binary"`
+	Binary bool `json:"binary" doc:"The stream is binary: the text only says how big it is."`
 	// SpillError says why the whole stream could not be saved, if it
 	// could not.
-	SpillError string `json:"spill_error,omitempty"`
+	SpillError string `json:"spill_error,omitempty" doc:"Why the full output could not be saved, when it could not."`
 	// Next holds the calls that show what the text left out of the
 	// stream (reads of the spill file); none when nothing was.
-	Next []output.Call `json:"next,omitempty"`
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
 }
 
 // Bash runs a command with `bash -c` (fresh shell, stdin /dev/null, own

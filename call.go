@@ -113,6 +113,7 @@ func (e entry) declaration() tool {
 		t.Inputs[m] = h.input
 	}
 	t.Details = e.run[registry.Run].details
+	t.Params = registry.Params[Policy](t.Inputs, paramConsts)
 	return t
 }
 

@@ -17,31 +17,31 @@ import (
 type HistoryInput struct {
 	// ID is the history id of the call to show again (a bash result's
 	// history_id); 0 lists the calls.
-	ID int `json:"id,omitempty"`
+	ID int `json:"id,omitempty" param:"select" method:"rerender" min:"1" doc:"History id of a call to show again (history_id in a bash result). Leave it out to list the calls."`
 	// Session keeps the calls of one session; "" keeps all.
-	Session string `json:"session,omitempty"`
+	Session string `json:"session,omitempty" method:"run" doc:"List only the calls of this bash session."`
 	// Status keeps the "ok" calls (exit 0), the "failed" ones (another
 	// exit code) or the "running" ones; "" keeps all.
-	Status string `json:"status,omitempty"`
+	Status string `json:"status,omitempty" method:"run" enum:"ok,failed,running" doc:"List only calls that exited 0 (\x60ok\x60), exited otherwise (\x60failed\x60), or still run (\x60running\x60)."`
 	// Limit keeps the newest Limit records; 0 keeps all.
-	Limit int `json:"limit,omitempty"`
+	Limit int `json:"limit,omitempty" method:"run" min:"1" doc:"List only the newest N calls."`
 	// Stream is "stdout" or "stderr"; "" shows both.
-	Stream string `json:"stream,omitempty"`
+	Stream string `json:"stream,omitempty" method:"rerender" enum:"stdout,stderr" doc:"Show only \x60stdout\x60 or \x60stderr\x60 (default both)."`
 	// Strategy is how lines are chosen within the limits: "head",
 	// "tail" or "head_tail"; "" is the policy's.
-	Strategy string `json:"strategy,omitempty"`
+	Strategy string `json:"strategy,omitempty" method:"rerender" enum:"head,tail,head_tail" doc:"Which lines to keep when the output does not fit: \x60head\x60, \x60tail\x60 or \x60head_tail\x60."`
 	// MaxLines and MaxBytes bound each stream shown; zero takes the
 	// policy's.
-	MaxLines int `json:"max_lines,omitempty"`
-	MaxBytes int `json:"max_bytes,omitempty"`
+	MaxLines int `json:"max_lines,omitempty" method:"rerender" min:"1" config:"bash.max_lines" doc:"Most lines shown per stream."`
+	MaxBytes int `json:"max_bytes,omitempty" method:"rerender" min:"1" config:"bash.max_bytes" doc:"Most bytes shown per stream."`
 	// MaxTokens, when above zero, bounds each stream shown to that many
 	// estimated tokens too (output.EstimateTokens, which errs high).
-	MaxTokens int `json:"max_tokens,omitempty"`
+	MaxTokens int `json:"max_tokens,omitempty" method:"rerender" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream, as spillway estimates them (on the high side)."`
 	// Offset, when given, shows the lines from this one (1-based) on.
-	Offset int `json:"offset,omitempty"`
+	Offset int `json:"offset,omitempty" method:"rerender" min:"1" doc:"Show the lines from this line on (1-based): a line range with max_lines."`
 	// Pattern, when given, shows only the lines that match this RE2
 	// regular expression, each with its line number.
-	Pattern string `json:"pattern,omitempty"`
+	Pattern string `json:"pattern,omitempty" method:"rerender" doc:"Show only the lines matching this RE2 regular expression, with their line numbers."`
 }
 
 // historyEntry declares the history tool: its parameters are the fields
@@ -52,33 +52,6 @@ var historyEntry = entry{tool: tool{
 	ReadOnly: true,
 	MCPOnly:  true,
 	Describe: describeHistory,
-	Params: []param{
-		{Name: "id", Type: registry.Int, Min: 1, Methods: registry.Rerender, Selects: true,
-			Doc: "History id of a call to show again (history_id in a bash result). Leave it out to list the calls."},
-		{Name: "session", Type: registry.String,
-			Doc: "List only the calls of this bash session."},
-		{Name: "status", Type: registry.String, Enum: []string{"ok", "failed", "running"},
-			Doc: "List only calls that exited 0 (`ok`), exited otherwise (`failed`), or still run (`running`)."},
-		{Name: "limit", Type: registry.Int, Min: 1,
-			Doc: "List only the newest N calls."},
-		{Name: "stream", Type: registry.String, Enum: []string{"stdout", "stderr"}, Methods: registry.Rerender,
-			Doc: "Show only `stdout` or `stderr` (default both)."},
-		{Name: "strategy", Type: registry.String, Enum: []string{"head", "tail", "head_tail"}, Methods: registry.Rerender,
-			Doc: "Which lines to keep when the output does not fit: `head`, `tail` or `head_tail`."},
-		{Name: "max_lines", Type: registry.Int, Min: 1, Methods: registry.Rerender, Config: "bash.max_lines",
-			Default: func(p Policy) any { return p.Bash.Stdout.MaxLines },
-			Doc:     "Most lines shown per stream."},
-		{Name: "max_bytes", Type: registry.Int, Min: 1, Methods: registry.Rerender, Config: "bash.max_bytes",
-			Default: func(p Policy) any { return p.Bash.Stdout.MaxBytes },
-			Doc:     "Most bytes shown per stream."},
-		{Name: "max_tokens", Type: registry.Int, Min: 1, Ceiling: streamCeiling, Methods: registry.Rerender, Config: "bash.max_tokens",
-			Default: func(p Policy) any { return tokensLimit(p.Bash.Stdout.MaxTokens) },
-			Doc:     "Most tokens shown per stream, as spillway estimates them (on the high side)."},
-		{Name: "offset", Type: registry.Int, Min: 1, Methods: registry.Rerender,
-			Doc: "Show the lines from this line on (1-based): a line range with max_lines."},
-		{Name: "pattern", Type: registry.String, Methods: registry.Rerender,
-			Doc: "Show only the lines matching this RE2 regular expression, with their line numbers."},
-	},
 }, run: handlers{registry.Run: handle((*Toolset).History), registry.Rerender: handle((*Toolset).History)}}
 
 // A HistoryRecord is one recorded bash call.
@@ -93,16 +66,16 @@ type HistoryRecord struct {
 	Start time.Time `json:"start"`
 	// DurationMS is the time in milliseconds to the shell's exit, or so
 	// far.
-	DurationMS int64 `json:"duration_ms"`
+	DurationMS int64 `json:"duration_ms" doc:"Milliseconds the command has run."`
 	// ExitCode is nil while the command runs.
-	ExitCode *int `json:"exit_code"`
-	Running  bool `json:"running"`
+	ExitCode *int `json:"exit_code" doc:"Exit code of the command; null while it runs."`
+	Running  bool `json:"running" doc:"The command (or a child it left) is still running."`
 	// Cached: the call was answered from the result of call CachedFrom;
 	// nothing ran.
-	Cached     bool         `json:"cached,omitempty"`
+	Cached     bool         `json:"cached,omitempty" doc:"The call was answered from the cache (a recent run of the same listed command, same directory and environment): nothing ran."`
 	CachedFrom int          `json:"cached_from,omitempty"`
-	Stdout     StreamRecord `json:"stdout"`
-	Stderr     StreamRecord `json:"stderr"`
+	Stdout     StreamRecord `json:"stdout" doc:"Details of standard output."`
+	Stderr     StreamRecord `json:"stderr" doc:"Details of standard error."`
 	// Merged: stderr went into stdout (a terminal, or a policy that
 	// merges them).
 	Merged bool `json:"merged,omitempty"`
@@ -111,17 +84,17 @@ type HistoryRecord struct {
 // A StreamRecord describes one stream of a recorded call or of a
 // background job.
 type StreamRecord struct {
-	TotalBytes int64 `json:"total_bytes"`
-	TotalLines int64 `json:"total_lines"`
+	TotalBytes int64 `json:"total_bytes" doc:"Bytes in the whole output."`
+	TotalLines int64 `json:"total_lines" doc:"Lines in the whole output or file."`
 	// FullOutputPath is the spill file that holds the stream.
-	FullOutputPath string `json:"full_output_path,omitempty"`
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
 	// SpillCapped: the spill file reached its size cap; later output was
 	// not saved.
-	SpillCapped bool `json:"spill_capped,omitempty"`
+	SpillCapped bool `json:"spill_capped,omitempty" doc:"The spill file reached its size cap; later output was not saved."`
 	// TailPath holds the end of a stream whose spill file was capped.
 	TailPath string `json:"tail_path,omitempty"`
 	// Binary: the stream is binary.
-	Binary bool `json:"binary,omitempty"`
+	Binary bool `json:"binary,omitempty" doc:"The stream is binary: the text only says how big it is."`
 }
 
 // rerenderResult is a recorded call's output shown again.
@@ -137,8 +110,8 @@ type RerenderDetails struct {
 	Record HistoryRecord `json:"record"`
 	// Stdout and Stderr say what part of each stream was shown; nil for
 	// a stream not shown.
-	Stdout *ShownStream `json:"stdout,omitempty"`
-	Stderr *ShownStream `json:"stderr,omitempty"`
+	Stdout *ShownStream `json:"stdout,omitempty" doc:"Details of standard output."`
+	Stderr *ShownStream `json:"stderr,omitempty" doc:"Details of standard error."`
 }
 
 // ShownStream says what part of a recorded stream Rerender showed.
@@ -149,14 +122,14 @@ type ShownStream struct {
 	// FirstLine and LastLine bound the lines shown (0 when none).
 	FirstLine   int64 `json:"first_line"`
 	LastLine    int64 `json:"last_line"`
-	OutputLines int64 `json:"output_lines"`
-	OutputBytes int64 `json:"output_bytes"`
-	TotalLines  int64 `json:"total_lines"`
-	TotalBytes  int64 `json:"total_bytes"`
+	OutputLines int64 `json:"output_lines" doc:"Lines shown."`
+	OutputBytes int64 `json:"output_bytes" doc:"Bytes shown."`
+	TotalLines  int64 `json:"total_lines" doc:"Lines in the whole output or file."`
+	TotalBytes  int64 `json:"total_bytes" doc:"Bytes in the whole output."`
 	// Matches counts the matching lines shown (pattern mode).
 	Matches int64 `json:"matches,omitempty"`
 	// Truncated: lines or bytes of the selection were left out.
-	Truncated bool `json:"truncated"`
+	Truncated bool `json:"truncated" doc:"True when anything at all was left out."`
 	// Missing says what part of the stream was never saved, if any.
 	Missing string `json:"missing,omitempty"`
 }
@@ -192,12 +165,12 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 // and Sessions, or the call Shown again.
 type HistoryDetails struct {
 	// Records are the recorded calls a listing shows, oldest first.
-	Records []HistoryRecord `json:"records,omitempty"`
+	Records []HistoryRecord `json:"records,omitempty" doc:"The recorded bash calls, oldest first."`
 	// Sessions are the named sessions, listed beside the records.
-	Sessions []SessionInfo `json:"sessions,omitempty"`
+	Sessions []SessionInfo `json:"sessions,omitempty" doc:"The named bash sessions: cwd and the variables their commands exported."`
 	// Shown describes the call a Rerender showed again.
-	Shown *RerenderDetails `json:"shown,omitempty"`
+	Shown *RerenderDetails `json:"shown,omitempty" doc:"The recorded call shown again, and which lines of each stream were shown."`
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/shell"
-	"github.com/spillway-dev/spillway/internal/term"
 )
 
 // WriteStdinInput is what WriteStdin sends to a running job, and how
@@ -14,34 +13,34 @@ import (
 // by their json tags (docs/tools.md gives defaults and bounds).
 type WriteStdinInput struct {
 	// PID is the job's pid (BashDetails.PID).
-	PID int `json:"pid"`
+	PID int `json:"pid" param:"required" min:"1" doc:"Pid of the background command, as bash returned it."`
 	// Input is text sent as it is, before Keys. On a terminal a "\n" is
 	// sent as Enter ("\r"), as a keyboard does.
-	Input string `json:"input,omitempty"`
+	Input string `json:"input,omitempty" doc:"Text to send as typed; a newline is Enter."`
 	// Keys are named keys sent after Input, in order: "Enter", "Tab",
 	// "Esc", "Up", "Ctrl-C", "Ctrl-D" … (KeyNames lists them).
-	Keys []string `json:"keys,omitempty"`
+	Keys []string `json:"keys,omitempty" doc:"Named keys to send after input, e.g. [\"Enter\"], [\"Ctrl-C\"], [\"Up\", \"Enter\"]."`
 	// CloseStdin ends the input after Input and Keys: a stdin pipe is
 	// closed, so the job reads end of file; a terminal gets Ctrl-D.
-	CloseStdin bool `json:"close_stdin,omitempty"`
+	CloseStdin bool `json:"close_stdin,omitempty" doc:"End the command's input after sending the rest (end of file)."`
 	// AllowModelSecret lets Input reach a job that waits for a secret
 	// (BashDetails.WaitsSecret), which is refused otherwise: a secret
 	// typed by the model passes through its context, its client's
 	// transcript and its provider. Set it only for a test secret the
 	// model was given; a person answers a real one on the page
 	// BashDetails.Secret names.
-	AllowModelSecret bool `json:"allow_model_secret,omitempty"`
+	AllowModelSecret bool `json:"allow_model_secret,omitempty" doc:"Send input to a command that waits for a secret (a password prompt; its terminal does not echo). Without it such input is refused: the user answers on the page the result names. Only for a test secret you were given."`
 	// Timeout is how long to wait for the job's answer; zero is
 	// DefaultWriteStdinWait, and at most 55 s is waited. The call returns
 	// earlier when the job waits for input again or ends, or when the
 	// screen its program holds has been still for 100 ms.
-	Timeout time.Duration `json:"timeout,omitempty"`
+	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"check_wait_ms" default:"write_wait_ms" doc:"Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."`
 	// Cols and Rows, when above zero, resize the job's terminal first:
 	// the program gets SIGWINCH and redraws.
-	Cols int `json:"cols,omitempty"`
-	Rows int `json:"rows,omitempty"`
+	Cols int `json:"cols,omitempty" min:"min_cols" max:"max_cols" doc:"Resize the command's terminal to this many columns (it gets SIGWINCH and redraws)."`
+	Rows int `json:"rows,omitempty" min:"min_rows" max:"max_rows" doc:"Resize the command's terminal to this many rows (it gets SIGWINCH and redraws)."`
 	// Screen is CheckJobInput.Screen.
-	Screen string `json:"screen,omitempty"`
+	Screen string `json:"screen,omitempty" enum:"changes,full" default:"changes" doc:"For a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
 }
 
 // writeStdinEntry declares the write_stdin tool: its parameters are the
@@ -51,28 +50,6 @@ var writeStdinEntry = entry{tool: tool{
 	Title:    "Send input to a running command",
 	MCPOnly:  true, // a one-shot command's job ends with it
 	Describe: describeWriteStdin,
-	Params: []param{
-		{Name: "pid", Type: registry.Int, Min: 1, Required: true,
-			Doc: "Pid of the background command, as bash returned it."},
-		{Name: "input", Type: registry.String,
-			Doc: "Text to send as typed; a newline is Enter."},
-		{Name: "keys", Type: registry.StringList,
-			Doc: "Named keys to send after input, e.g. [\"Enter\"], [\"Ctrl-C\"], [\"Up\", \"Enter\"]."},
-		{Name: "close_stdin", Type: registry.Bool,
-			Doc: "End the command's input after sending the rest (end of file)."},
-		{Name: "allow_model_secret", Type: registry.Bool,
-			Doc: "Send input to a command that waits for a secret (a password prompt; its terminal does not echo). Without it such input is refused: the user answers on the page the result names. Only for a test secret you were given."},
-		{Name: "timeout", Type: registry.Millis, Min: 1, Ceiling: shell.MaxCheckWait.Milliseconds(),
-			Default: func(Policy) any { return int(shell.DefaultWriteWait.Milliseconds()) },
-			Doc:     "Most milliseconds to wait for the answer; the call returns as soon as the command waits for input again or ends, or its screen has been still for 100 ms."},
-		{Name: "cols", Type: registry.Int, Min: term.MinCols, Max: term.MaxCols,
-			Doc: "Resize the command's terminal to this many columns (it gets SIGWINCH and redraws)."},
-		{Name: "rows", Type: registry.Int, Min: term.MinRows, Max: term.MaxRows,
-			Doc: "Resize the command's terminal to this many rows (it gets SIGWINCH and redraws)."},
-		{Name: "screen", Type: registry.String, Enum: []string{shell.ScreenChanges, shell.ScreenFull},
-			Default: func(Policy) any { return shell.ScreenChanges },
-			Doc:     "For a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."},
-	},
 }, run: handlers{registry.Run: handle((*Toolset).WriteStdin)}}
 
 // send is the shell's request for the call.
@@ -115,7 +92,7 @@ var jobsEntry = entry{tool: tool{
 
 // A JobInfo is one background job in a jobs listing.
 type JobInfo struct {
-	PID     int      `json:"pid"`
+	PID     int      `json:"pid" doc:"Process (group) id of the command, for check_pid and kill_pid."`
 	Command string   `json:"command"`
 	Args    []string `json:"args,omitempty"`
 	// State is "running", "waiting for input", "waiting for secret" (a
@@ -123,29 +100,29 @@ type JobInfo struct {
 	// "exited" (ExitCode and Signal say how). A job whose shell exited
 	// while processes it started still run is "running", with its
 	// shell's exit code.
-	State    string `json:"state"`
-	ExitCode *int   `json:"exit_code"`
-	Signal   string `json:"signal,omitempty"`
+	State    string `json:"state" doc:"running, waiting for input, waiting for secret (a password prompt the user answers at secret_url), or exited."`
+	ExitCode *int   `json:"exit_code" doc:"Exit code of the command; null while it runs."`
+	Signal   string `json:"signal,omitempty" doc:"Signal that killed the command, if any."`
 	// Input is "tty" (a terminal), "stdin" (a pipe still open), "closed"
 	// (a pipe it was sent the end of) or "" (/dev/null).
-	Input string `json:"input,omitempty"`
+	Input string `json:"input,omitempty" doc:"tty (a terminal), stdin (an open pipe), closed (a pipe whose end was sent), or empty (/dev/null)."`
 	// SecretURL is the page where the person answers the secret prompt
 	// of a job "waiting for secret".
-	SecretURL string `json:"secret_url,omitempty"`
+	SecretURL string `json:"secret_url,omitempty" doc:"For a job waiting for secret: the one-time page where the user answers its prompt."`
 	// DurationMS is the time in milliseconds from the start to the
 	// shell's exit, or so far.
-	DurationMS int64        `json:"duration_ms"`
-	Stdout     StreamRecord `json:"stdout"`
-	Stderr     StreamRecord `json:"stderr"`
+	DurationMS int64        `json:"duration_ms" doc:"Milliseconds the command has run."`
+	Stdout     StreamRecord `json:"stdout" doc:"Details of standard output."`
+	Stderr     StreamRecord `json:"stderr" doc:"Details of standard error."`
 }
 
 // JobsDetails are the details of the jobs tool.
 type JobsDetails struct {
 	// Jobs are the background jobs, oldest first.
-	Jobs []JobInfo `json:"jobs"`
+	Jobs []JobInfo `json:"jobs" doc:"The background commands, oldest first."`
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens"`
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
 }
 
 // Jobs lists the session's background jobs, oldest first: those that

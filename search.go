@@ -5,7 +5,6 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -14,27 +13,27 @@ import (
 type GrepInput struct {
 	// Pattern is an RE2 regular expression, or a plain string when
 	// Literal is set.
-	Pattern string `json:"pattern"`
+	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"RE2 regular expression, or a plain string with literal: true."`
 	// Path is the file or directory to search, relative to the toolset's
 	// Cwd; "" is the Cwd.
-	Path string `json:"path,omitempty"`
+	Path string `json:"path,omitempty" cli:"positional" doc:"File or directory to search (default: the working directory)."`
 	// Glob keeps only the files whose path matches, e.g. "*.go" (the base
 	// name at any depth) or "src/**/*.ts" (the path relative to Path); a
 	// leading '!' keeps the files that do not match.
-	Glob string `json:"glob,omitempty"`
+	Glob string `json:"glob,omitempty" doc:"Only search files whose path matches this glob, e.g. \x60*.go\x60 or \x60src/**/*.ts\x60 (\x60!glob\x60 excludes)."`
 	// IgnoreCase matches regardless of case.
-	IgnoreCase bool `json:"ignore_case,omitempty"`
+	IgnoreCase bool `json:"ignore_case,omitempty" cli:"-i" doc:"Match without regard to case."`
 	// Literal takes Pattern as a plain string, not a regular expression.
-	Literal bool `json:"literal,omitempty"`
+	Literal bool `json:"literal,omitempty" cli:"-F" doc:"Treat pattern as a plain string, not a regular expression."`
 	// Context is the number of lines shown before and after each match.
-	Context int `json:"context,omitempty"`
+	Context int `json:"context,omitempty" cli:"-C" min:"0" max:"max_context" default:"0" doc:"Lines to show before and after each match (content mode)."`
 	// OutputMode is "content" (the matching lines, the default),
 	// "files_with_matches" (the files' paths) or "count" (matches per
 	// file).
-	OutputMode string `json:"output_mode,omitempty"`
+	OutputMode string `json:"output_mode,omitempty" enum:"content,files_with_matches,count" default:"content" doc:"\x60content\x60 (matching lines), \x60files_with_matches\x60 (paths only) or \x60count\x60 (matches per file)."`
 	// Limit bounds the matching lines shown (the files, in the other
 	// modes); 0 takes the policy's, 100 by default.
-	Limit int `json:"limit,omitempty"`
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"grep.limit" doc:"Most matches to return (files in files_with_matches mode)."`
 }
 
 // grepEntry declares the grep tool: its parameters are the fields of
@@ -44,26 +43,6 @@ var grepEntry = entry{tool: tool{
 	Title:    "Search file contents",
 	ReadOnly: true,
 	Describe: describeGrep,
-	Params: []param{
-		{Name: "pattern", Type: registry.String, Required: true, Positional: true,
-			Doc: "RE2 regular expression, or a plain string with literal: true."},
-		{Name: "path", Type: registry.String, Positional: true,
-			Doc: "File or directory to search (default: the working directory)."},
-		{Name: "glob", Type: registry.String,
-			Doc: "Only search files whose path matches this glob, e.g. `*.go` or `src/**/*.ts` (`!glob` excludes)."},
-		{Name: "ignore_case", Type: registry.Bool, Short: "i",
-			Doc: "Match without regard to case."},
-		{Name: "literal", Type: registry.Bool, Short: "F",
-			Doc: "Treat pattern as a plain string, not a regular expression."},
-		{Name: "context", Type: registry.Int, Min: 0, Max: search.MaxContext, Short: "C", Default: func(Policy) any { return 0 },
-			Doc: "Lines to show before and after each match (content mode)."},
-		{Name: "output_mode", Type: registry.String, Enum: []string{"content", "files_with_matches", "count"},
-			Default: func(Policy) any { return "content" },
-			Doc:     "`content` (matching lines), `files_with_matches` (paths only) or `count` (matches per file)."},
-		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "grep.limit",
-			Default: func(p Policy) any { return p.Grep.Limit },
-			Doc:     "Most matches to return (files in files_with_matches mode)."},
-	},
 }, run: handlers{registry.Run: handle((*Toolset).Grep)}}
 
 // grepResult is what a search found.
@@ -82,28 +61,28 @@ type GrepDetails struct {
 	// limit). In files_with_matches mode a file's search stops at its
 	// first match, so it counts the files listed; in count mode it is the
 	// sum of the counts listed.
-	MatchCount int `json:"match_count"`
+	MatchCount int `json:"match_count" doc:"Matching lines found (at most limit)."`
 	// FileCount is the number of files shown with a match.
-	FileCount int `json:"file_count"`
+	FileCount int `json:"file_count" doc:"Files with at least one match."`
 	// MatchLimitReached: more matches (files, in the other modes) exist
 	// than the limit.
-	MatchLimitReached bool `json:"match_limit_reached"`
+	MatchLimitReached bool `json:"match_limit_reached" doc:"The limit stopped the search; more matches may exist."`
 	// LinesCut counts the lines cut at the policy's MaxLineChars.
-	LinesCut int `json:"lines_cut"`
+	LinesCut int `json:"lines_cut" doc:"Lines shortened because they were too long."`
 	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation"`
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// FullOutputPath is the spill file that holds the whole result, when
 	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty"`
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
 	// Skipped names the paths that could not be read (at most five).
-	Skipped []string `json:"skipped,omitempty"`
+	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
 	// Next holds the calls that show what was left out: the rest of the
 	// result in the spill file, each shown line that was cut (a read of
 	// that line of its file), and a search with a higher limit.
-	Next []output.Call `json:"next,omitempty"`
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens"`
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
 }
 
 // FindInput is a search by name: the find tool's parameters, named by
@@ -111,16 +90,16 @@ type GrepDetails struct {
 type FindInput struct {
 	// Pattern is a glob with "**": without '/' it matches the name at any
 	// depth, with '/' the path relative to Path.
-	Pattern string `json:"pattern"`
+	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"Glob, e.g. \x60*.go\x60, \x60**/testdata/**\x60 or \x60cmd/*/main.go\x60."`
 	// Path is the directory to search, relative to the toolset's Cwd; ""
 	// is the Cwd.
-	Path string `json:"path,omitempty"`
-	// Limit bounds the results shown; 0 takes the policy's, 1000 by
-	// default.
-	Limit int `json:"limit,omitempty"`
+	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to search (default: the working directory)."`
 	// Type is "any" (the default), "file" (everything but directories)
 	// or "dir".
-	Type string `json:"type,omitempty"`
+	Type string `json:"type,omitempty" enum:"any,file,dir" default:"any" doc:"\x60any\x60, \x60file\x60 or \x60dir\x60."`
+	// Limit bounds the results shown; 0 takes the policy's, 1000 by
+	// default.
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"find.limit" doc:"Most results to return."`
 }
 
 // findEntry declares the find tool: its parameters are the fields of
@@ -130,18 +109,6 @@ var findEntry = entry{tool: tool{
 	Title:    "Find files by name",
 	ReadOnly: true,
 	Describe: describeFind,
-	Params: []param{
-		{Name: "pattern", Type: registry.String, Required: true, Positional: true,
-			Doc: "Glob, e.g. `*.go`, `**/testdata/**` or `cmd/*/main.go`."},
-		{Name: "path", Type: registry.String, Positional: true,
-			Doc: "Directory to search (default: the working directory)."},
-		{Name: "type", Type: registry.String, Enum: []string{"any", "file", "dir"},
-			Default: func(Policy) any { return "any" },
-			Doc:     "`any`, `file` or `dir`."},
-		{Name: "limit", Type: registry.Int, Min: 1, Ceiling: linesCeiling, Config: "find.limit",
-			Default: func(p Policy) any { return p.Find.Limit },
-			Doc:     "Most results to return."},
-	},
 }, run: handlers{registry.Run: handle((*Toolset).Find)}}
 
 // findResult is what a find found.
@@ -157,23 +124,23 @@ type findResult struct {
 // FindDetails are the structured details of a find result.
 type FindDetails struct {
 	// Count is the number of results shown (at most the limit).
-	Count int `json:"count"`
+	Count int `json:"count" doc:"Results returned."`
 	// ResultLimitReached: more results exist than the limit.
-	ResultLimitReached bool `json:"result_limit_reached"`
+	ResultLimitReached bool `json:"result_limit_reached" doc:"The limit stopped the search; more results may exist."`
 	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation"`
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// FullOutputPath is the spill file that holds the whole result, when
 	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty"`
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
 	// Next holds the calls that show what was left out: the rest of the
 	// list in the spill file, and a find with a higher limit.
-	Next []output.Call `json:"next,omitempty"`
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
 	// Skipped names the directories that could not be read (at most
 	// five).
-	Skipped []string `json:"skipped,omitempty"`
+	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens"`
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
 }
 
 // Grep searches file contents for a regular expression (or a literal

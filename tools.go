@@ -1,32 +1,32 @@
 package spillway
 
-import "github.com/spillway-dev/spillway/internal/registry"
+import (
+	"math"
+
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/internal/term"
+)
 
 // The tools table: every tool, in the order they are listed (MCP's
 // tools/list, the CLI's help, docs/tools.md). Each tool is declared once,
-// by an entry that sits beside its Go input in the tool's own file
-// (bashEntry in bash.go, readEntry in read.go, …): its name, description,
-// parameters, and the Toolset methods that run it. Toolset.Call
-// dispatches through the table, and it is registered with
+// in its own file (bashEntry in bash.go, readEntry in read.go, …): its
+// name, description and the Toolset methods that run it, and, as the tags
+// of the fields of those methods' Go inputs, its parameters (their doc,
+// bounds, default, config key, CLI spelling; internal/registry.Params
+// lists the tags), as the tags of its details' fields their docs.
+// Toolset.Call dispatches through the table, and it is registered with
 // internal/registry, from which the tool definitions (the schema package:
 // MCP, Anthropic, OpenAI), the CLI commands and flags (cmd/spillway), the
-// checks of a call's arguments, and docs/tools.md are made; a test fails
-// when any of them drifts from it.
+// checks of a call's arguments, and docs/tools.md are made.
 //
-// To add a parameter to a tool:
-//
-//  1. Add a param to the tool's entry: its name (snake_case; the CLI flag
-//     is the same in kebab case), type, doc, default (from the policy when
-//     a config key sets it), bounds, and Methods when it belongs to a job
-//     call rather than to the command.
-//  2. Beside it, add a field with the same json tag to the Go input of the
-//     method it applies to (BashInput, CheckJobInput, ReadInput, …) and
-//     implement it. A bash parameter reaches the shell through
-//     BashInput.command, which copies it into a field of shell.Command; one
-//     that changes how the process is made (its program, arguments,
-//     directory or environment) is applied in that Command's plan, in the
-//     same file, internal/shell/command.go.
-//  3. Run `go test . -run TestToolsDoc -update` to regenerate docs/tools.md.
+// To add a parameter to a tool: add a field to the Go input of the method
+// it applies to (BashInput, CheckJobInput, ReadInput, …), with its json
+// name (snake_case; the CLI flag is the same in kebab case) and its doc
+// tag, and bounds, default or config key tags where it has them; then
+// implement it, and run `go test . -run TestToolsDoc -update` to
+// regenerate docs/tools.md.
 //
 // To add a tool: a file of its own with its input and details, its method
 // on Toolset (returning Result[D]) and its entry naming that method in
@@ -39,17 +39,23 @@ type (
 	param = registry.Param[Policy]
 )
 
-// tokensLimit states a token limit as a default: "none" for 0.
-func tokensLimit(n int) any {
-	if n <= 0 {
-		return "none"
-	}
-	return n
+// paramConsts name the constants that parameters' bounds and defaults
+// are, in their tags (ceiling:"lines"), so that a tag and the engine
+// that holds a value to it cannot disagree.
+var paramConsts = map[string]int64{
+	"lines":         linesCeiling,
+	"stream":        streamCeiling,
+	"int32":         math.MaxInt32, // a timeout in ms that fits a time.Duration
+	"min_cols":      term.MinCols,
+	"max_cols":      term.MaxCols,
+	"min_rows":      term.MinRows,
+	"max_rows":      term.MaxRows,
+	"tty_cols":      shell.TTYCols,
+	"tty_rows":      shell.TTYRows,
+	"check_wait_ms": shell.MaxCheckWait.Milliseconds(),
+	"write_wait_ms": shell.DefaultWriteWait.Milliseconds(),
+	"max_context":   search.MaxContext,
 }
-
-// maxTimeoutMS bounds a timeout in milliseconds (about 24 days), so that
-// any value given fits a time.Duration.
-const maxTimeoutMS = 1<<31 - 1
 
 var table = []entry{
 	bashEntry,

@@ -2,50 +2,30 @@ package spillway
 
 import (
 	"reflect"
-	"slices"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/output"
 )
 
-// Every field of a method's Go input is a parameter of the table that
-// applies to that method, and every such parameter has its field: adding a
-// parameter to one and not the other fails here.
-func TestToolsTableMatchesTheGoInputs(t *testing.T) {
-	for _, tool := range registry.Tools[Policy]() {
-		// Methods may share an input (history's listing and its id call):
-		// its fields are then the parameters of all of them.
-		want := map[reflect.Type][]string{}
-		for _, m := range []registry.Method{registry.Run, registry.CheckJob, registry.KillJob, registry.Rerender} {
-			var names []string
-			for _, p := range tool.Params {
-				if p.AppliesTo(m) {
-					names = append(names, p.Name)
-				}
-			}
-			in := tool.Inputs[m]
-			if in == nil {
-				if len(names) > 0 {
-					t.Errorf("%s %s: parameters %v but no Go input", tool.Name, m, names)
-				}
-				continue
-			}
-			for _, n := range names {
-				if !slices.Contains(want[in], n) {
-					want[in] = append(want[in], n)
-				}
-			}
-		}
-		for in, names := range want {
-			got := registry.ParamNames(in)
-			slices.Sort(got)
-			slices.Sort(names)
-			if !slices.Equal(got, names) {
-				t.Errorf("%s: %s has fields %v, the table %v", tool.Name, in, got, names)
-			}
-		}
+// Every field of a tool's Go inputs and details is declared by its tags:
+// a parameter has a doc tag and a type the tools take, and every field of
+// a details type has a doc tag. Adding a field without its
+// doc fails here.
+func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
+	for _, e := range table {
+		tool := e.declaration()
 		if tool.Describe == nil || tool.Details == nil || tool.Title == "" {
 			t.Errorf("%s: description, details or title missing", tool.Name)
+		}
+		for m, in := range tool.Inputs {
+			fields.Walk(in, "json", func(f fields.Field) bool {
+				if f.Tag.Get("doc") == "" {
+					t.Errorf("%s %s: %s.%s (%s) has no doc tag", tool.Name, m, in.Name(), f.StructField.Name, f.Name)
+				}
+				return false
+			})
 		}
 		for _, p := range tool.Params {
 			if p.Doc == "" || p.Type == 0 {
@@ -55,5 +35,49 @@ func TestToolsTableMatchesTheGoInputs(t *testing.T) {
 				t.Errorf("%s.%s: an argument has no short flag", tool.Name, p.Name)
 			}
 		}
+	}
+	// The fields of a details type, as the output schemas and
+	// docs/tools.md list them (the objects nested in them are described
+	// as a whole).
+	top := func(ty reflect.Type) {
+		fields.Walk(ty, "json", func(f fields.Field) bool {
+			if f.Tag.Get("doc") == "" {
+				t.Errorf("details: %s.%s (%s) has no doc tag", ty, f.StructField.Name, f.Name)
+			}
+			return false
+		})
+	}
+	for _, tool := range registry.Tools[Policy]() {
+		top(tool.Details)
+	}
+	top(reflect.TypeFor[output.Truncation]())
+}
+
+// A parameter two methods take (bash's timeout: the command's, and
+// check_pid's wait) is declared once, by the first method's input; the
+// other adds its doc and its method.
+func TestASharedParameterIsDeclaredOnce(t *testing.T) {
+	bash, ok := registry.Lookup[Policy]("bash")
+	if !ok {
+		t.Fatal("no bash tool")
+	}
+	timeout, ok := bash.Param("timeout")
+	if !ok {
+		t.Fatal("bash has no timeout")
+	}
+	if !timeout.AppliesTo(registry.Run) || !timeout.AppliesTo(registry.CheckJob) || timeout.AppliesTo(registry.KillJob) {
+		t.Errorf("timeout goes to %v, want Run and CheckJob", timeout.Methods)
+	}
+	if timeout.Config != "timeout_ms" || timeout.Default(DefaultPolicy()) != int(DefaultPolicy().Timeout.Milliseconds()) {
+		t.Errorf("timeout: config %q, default %v", timeout.Config, timeout.Default(DefaultPolicy()))
+	}
+	var names []string
+	for _, p := range bash.Params {
+		names = append(names, p.Name)
+	}
+	want := []string{"command", "args", "session", "timeout", "run_in_background", "cwd", "env", "max_lines", "max_bytes",
+		"max_tokens", "full_output", "check_pid", "kill_pid", "tty", "cols", "rows", "screen", "stdin", "diff_with"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("bash's parameters are listed\n%v, want\n%v (a job method's after tag places it)", names, want)
 	}
 }

@@ -97,23 +97,23 @@ func (l Limits) shownLines() int {
 // (docs/tools.md).
 type Truncation struct {
 	// Truncated is true when anything at all was left out.
-	Truncated bool `json:"truncated"`
+	Truncated bool `json:"truncated" doc:"True when anything at all was left out."`
 	// TruncatedBy is "lines", "bytes" or "tokens" for the limit that
 	// dropped whole lines or bytes, "line_chars" when the only loss is
 	// lines cut by MaxLineChars, and "" when nothing was left out.
-	TruncatedBy string `json:"truncated_by"`
-	TotalLines  int64  `json:"total_lines"`
-	TotalBytes  int64  `json:"total_bytes"`
-	OutputLines int64  `json:"output_lines"`
-	OutputBytes int64  `json:"output_bytes"`
+	TruncatedBy string `json:"truncated_by" doc:"The limit that cut: lines, bytes, tokens (max_tokens), line_chars (only long lines were shortened), or empty."`
+	TotalLines  int64  `json:"total_lines" doc:"Lines in the whole output or file."`
+	TotalBytes  int64  `json:"total_bytes" doc:"Bytes in the whole output."`
+	OutputLines int64  `json:"output_lines" doc:"Lines shown."`
+	OutputBytes int64  `json:"output_bytes" doc:"Bytes shown."`
 	// LinesCut counts lines shortened by MaxLineChars.
-	LinesCut int64 `json:"lines_cut"`
+	LinesCut int64 `json:"lines_cut" doc:"Lines shortened because they were too long."`
 	// FirstLinePartial: the first line of the stream was longer than the
 	// byte budget and only its beginning is shown (head).
-	FirstLinePartial bool `json:"first_line_partial"`
+	FirstLinePartial bool `json:"first_line_partial" doc:"Only the beginning of the first line is shown: it is longer than the whole byte budget."`
 	// LastLinePartial: the last line of the stream was longer than the byte
 	// budget and only its end is shown (tail).
-	LastLinePartial bool `json:"last_line_partial"`
+	LastLinePartial bool `json:"last_line_partial" doc:"Only the end of the last line is shown: it is longer than the whole byte budget."`
 }
 
 // Values of Truncation.TruncatedBy.

@@ -71,12 +71,11 @@ func writeJSON(b *bytes.Buffer, v any) error {
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 
 // outputSchema derives the JSON schema of a details type from its Go type
-// and json tags, so that it cannot drift from what the tools return.
-// desc holds descriptions by property name (the same name may appear in
-// nested objects, e.g. "truncation"). Fields without omitempty are required:
+// and json tags, so that it cannot drift from what the tools return; a
+// field's doc tag is its description. Fields without omitempty are required:
 // encoding/json always writes them.
-func outputSchema(t reflect.Type, desc func(string) (string, bool)) object {
-	o := schemaOf(t, desc)
+func outputSchema(t reflect.Type) object {
+	o := schemaOf(t)
 	obj, ok := o.(object)
 	if !ok {
 		panic("schema: details type " + t.String() + " is not a struct")
@@ -84,7 +83,7 @@ func outputSchema(t reflect.Type, desc func(string) (string, bool)) object {
 	return obj
 }
 
-func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
+func schemaOf(t reflect.Type) any {
 	nullable := false
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -99,7 +98,7 @@ func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 	switch t.Kind() {
 	case reflect.Struct:
 		o := object{}
-		addFields(&o, t, desc)
+		addFields(&o, t)
 		s = o
 	case reflect.String:
 		s = map[string]any{"type": "string"}
@@ -114,10 +113,10 @@ func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 		if t.Elem().Kind() == reflect.Uint8 {
 			s = map[string]any{"type": "string"} // []byte is base64
 		} else {
-			s = map[string]any{"type": "array", "items": schemaOf(t.Elem(), desc)}
+			s = map[string]any{"type": "array", "items": schemaOf(t.Elem())}
 		}
 	case reflect.Map:
-		s = map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem(), desc)}
+		s = map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem())}
 	default:
 		s = map[string]any{} // any value
 	}
@@ -139,10 +138,10 @@ func schemaOf(t reflect.Type, desc func(string) (string, bool)) any {
 
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
-func addFields(o *object, t reflect.Type, desc func(string) (string, bool)) {
+func addFields(o *object, t reflect.Type) {
 	fields.JSON(t, func(f fields.Field) bool {
-		s := schemaOf(f.Type, desc)
-		if d, ok := desc(f.Name); ok {
+		s := schemaOf(f.Type)
+		if d, ok := f.Tag.Lookup("doc"); ok {
 			s = withDescription(s, d)
 		}
 		o.Props = append(o.Props, property{Name: f.Name, Schema: s})

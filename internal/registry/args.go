@@ -262,17 +262,6 @@ func fieldByTag(t reflect.Type, name string) (fields.Field, bool) {
 	return found, ok
 }
 
-// ParamNames lists the json names of the fields of a tool's Go input, in
-// order: what the table must declare for it.
-func ParamNames(input reflect.Type) []string {
-	var names []string
-	fields.Walk(input, "json", func(f fields.Field) bool {
-		names = append(names, f.Name)
-		return false
-	})
-	return names
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

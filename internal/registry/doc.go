@@ -26,9 +26,8 @@ func Doc[P any](tools []Tool[P], p P) string {
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
 		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
 	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
-	for _, name := range detailNames(reflect.TypeFor[output.Truncation](), "") {
-		doc, _ := DetailDoc(name)
-		fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
+	for _, d := range details(reflect.TypeFor[output.Truncation](), "") {
+		fmt.Fprintf(&b, "- `%s`: %s\n", d.name, d.doc)
 	}
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n## %s — %s\n\n", t.Name, t.Title)
@@ -45,9 +44,9 @@ func Doc[P any](tools []Tool[P], p P) string {
 			b.WriteString("\n" + methods)
 		}
 		b.WriteString("\nDetails:\n\n")
-		for _, name := range detailNames(t.Details, "") {
-			if doc, ok := DetailDoc(name[strings.LastIndexByte(name, '.')+1:]); ok {
-				fmt.Fprintf(&b, "- `%s`: %s\n", name, doc)
+		for _, d := range details(t.Details, "") {
+			if d.doc != "" {
+				fmt.Fprintf(&b, "- `%s`: %s\n", d.name, d.doc)
 			}
 		}
 	}
@@ -118,24 +117,28 @@ func jobMethods[P any](t Tool[P]) string {
 	return b.String() + "Without it, the call takes the other parameters.\n"
 }
 
-// detailNames lists the JSON names of the fields of a details type, and of
-// the fields of its objects, dotted ("stdout.truncation"); the common
-// truncation object is described once.
-func detailNames(t reflect.Type, prefix string) []string {
+// A detail is a field of a details type: its JSON name, dotted under the
+// object that holds it, and its doc tag.
+type detail struct{ name, doc string }
+
+// details lists the fields of a details type, and the fields of its
+// objects ("stdout.truncation"); the common truncation object is described
+// once.
+func details(t reflect.Type, prefix string) []detail {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	var names []string
+	var ds []detail
 	fields.Walk(t, "json", func(f fields.Field) bool {
-		names = append(names, prefix+f.Name)
+		ds = append(ds, detail{prefix + f.Name, f.Tag.Get("doc")})
 		ft := f.Type
 		for ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
 		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
-			names = append(names, detailNames(ft, prefix+f.Name+".")...)
+			ds = append(ds, details(ft, prefix+f.Name+".")...)
 		}
 		return false
 	})
-	return names
+	return ds
 }

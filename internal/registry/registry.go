@@ -1,8 +1,10 @@
 // Package registry declares what a tool is: its name, its parameters
 // with their types, bounds and defaults, the Go inputs of its methods and
-// the type of its details. The root package declares the table of
-// spillway's tools in these terms, with a handler for each method, and
-// registers it here; the packages that describe the tools to someone else
+// the type of its details. A tool's parameters are read from the tags of
+// its Go inputs' fields (Params), its details' docs from the doc tags of
+// its details' fields. The root package declares the table of spillway's
+// tools in these terms, with a handler for each method, and registers it
+// here; the packages that describe the tools to someone else
 // (the schemas for MCP, Anthropic and OpenAI, the CLI's commands and
 // flags, docs/tools.md) read it from here, so the root exports none of
 // this machinery.
@@ -45,7 +47,8 @@ const (
 	Rerender                    // Toolset.Rerender (history id)
 )
 
-// A Param is one parameter of a tool.
+// A Param is one parameter of a tool, as Params reads it from the tags
+// of the field that declares it.
 type Param[P any] struct {
 	// Name is the parameter's name in MCP calls and docs (snake_case),
 	// its json tag in the Go input, and, in kebab case, its CLI flag.

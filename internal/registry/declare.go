@@ -1,0 +1,239 @@
+package registry
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/fields"
+	"github.com/spillway-dev/spillway/internal/policy"
+)
+
+// Params reads a tool's parameters from the Go inputs of its methods: each
+// field with a json name is a parameter, declared by its tags.
+//
+//	json     the parameter's name
+//	doc      what it does, for a model and for a person
+//	cli      "positional" (a CLI argument), or "-X" (a one-letter flag)
+//	param    options: "required", "select" (its presence chooses the
+//	         method), "orint" (a string that also takes an integer)
+//	method   the methods it is given to, by name ("run,rerender"), where
+//	         methods share one input; else the methods whose input has it
+//	after    the parameter it is listed after, for one of a method other
+//	         than the tool's own (check_pid after full_output)
+//	min, max, ceiling   bounds of an integer, as numbers or names of consts
+//	under    a field of the policy (a duration, in ms) that lowers the ceiling
+//	enum     the values a string takes, comma-separated
+//	config   the config key whose value is the default
+//	zero     how a zero default is stated ("none")
+//	default  the default when no config key sets it (a number, a name of
+//	         consts, or a string)
+//
+// A parameter that the inputs of two methods both have (bash's timeout) is
+// declared by the first; the other adds its doc and its method. Params
+// panics on a tag it cannot read: the table is wrong, not a call.
+func Params[P any](inputs map[Method]reflect.Type, consts map[string]int64) []Param[P] {
+	var params []Param[P]
+	index := func(name string) int {
+		return slices.IndexFunc(params, func(p Param[P]) bool { return p.Name == name })
+	}
+	walked := map[reflect.Type]bool{}
+	for _, m := range []Method{Run, CheckJob, KillJob, Rerender} {
+		in := inputs[m]
+		if in == nil || walked[in] {
+			continue
+		}
+		walked[in] = true
+		var sharing Method // the methods that take this input
+		for mm, t := range inputs {
+			if t == in {
+				sharing |= mm
+			}
+		}
+		fields.Walk(in, "json", func(f fields.Field) bool {
+			p := declare[P](f, consts)
+			p.Methods = sharing
+			if s, ok := f.Tag.Lookup("method"); ok {
+				p.Methods = parseMethods(s, f)
+				if p.Methods&^sharing != 0 {
+					panic(fmt.Sprintf("registry: %s.%s: method %q does not take %s", in, f.StructField.Name, s, in))
+				}
+			}
+			if i := index(p.Name); i >= 0 {
+				q := &params[i]
+				for _, tag := range []string{"cli", "param", "after", "min", "max", "ceiling", "under", "enum", "config", "zero", "default"} {
+					if _, ok := f.Tag.Lookup(tag); ok {
+						panic(fmt.Sprintf("registry: %s.%s: %s is declared by an earlier method's input; here only doc", in, f.StructField.Name, tag))
+					}
+				}
+				if q.Type != p.Type {
+					panic(fmt.Sprintf("registry: %s.%s: type %s, not %s as declared earlier", in, f.StructField.Name, p.Type, q.Type))
+				}
+				q.Methods |= p.Methods
+				if p.Doc != "" {
+					q.Doc += " " + p.Doc
+				}
+				return false
+			}
+			at := len(params)
+			if after, ok := f.Tag.Lookup("after"); ok {
+				i := index(after)
+				if i < 0 {
+					panic(fmt.Sprintf("registry: %s.%s: after %q, which is not declared before it", in, f.StructField.Name, after))
+				}
+				at = i + 1
+			}
+			params = slices.Insert(params, at, p)
+			return false
+		})
+	}
+	return params
+}
+
+var durationType = reflect.TypeFor[time.Duration]()
+
+// declare reads one parameter from its field's tags.
+func declare[P any](f fields.Field, consts map[string]int64) Param[P] {
+	where := f.StructField.Name
+	p := Param[P]{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc")}
+	if p.Type == 0 {
+		panic(fmt.Sprintf("registry: %s: a parameter cannot be a %s", where, f.Type))
+	}
+	number := func(tag string) (int64, bool) {
+		s, ok := f.Tag.Lookup(tag)
+		if !ok {
+			return 0, false
+		}
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, true
+		}
+		if n, ok := consts[s]; ok {
+			return n, true
+		}
+		panic(fmt.Sprintf("registry: %s: %s:%q is neither a number nor a known name", where, tag, s))
+	}
+	if cli, ok := f.Tag.Lookup("cli"); ok {
+		switch {
+		case cli == "positional":
+			p.Positional = true
+		case len(cli) == 2 && cli[0] == '-':
+			p.Short = cli[1:]
+		default:
+			panic(fmt.Sprintf("registry: %s: cli:%q is neither \"positional\" nor a short flag", where, cli))
+		}
+	}
+	if opts, ok := f.Tag.Lookup("param"); ok {
+		for o := range strings.SplitSeq(opts, ",") {
+			switch o {
+			case "required":
+				p.Required = true
+			case "select":
+				p.Selects = true
+			case "orint":
+				p.OrInt = true
+			default:
+				panic(fmt.Sprintf("registry: %s: unknown param option %q", where, o))
+			}
+		}
+	}
+	p.Min, _ = number("min")
+	p.Max, _ = number("max")
+	p.Ceiling, _ = number("ceiling")
+	if enum, ok := f.Tag.Lookup("enum"); ok {
+		p.Enum = strings.Split(enum, ",")
+	}
+	if under, ok := f.Tag.Lookup("under"); ok {
+		sf, ok := reflect.TypeFor[P]().FieldByName(under)
+		if !ok || (!sf.Type.ConvertibleTo(reflect.TypeFor[int64]())) {
+			panic(fmt.Sprintf("registry: %s: under:%q names no integer field of the policy", where, under))
+		}
+		p.PolicyCeiling = func(pol P) int64 {
+			v := reflect.ValueOf(pol).FieldByIndex(sf.Index)
+			if v.Type() == durationType {
+				return time.Duration(v.Int()).Milliseconds()
+			}
+			return v.Int()
+		}
+	}
+	zero, stateZero := f.Tag.Lookup("zero")
+	if key, ok := f.Tag.Lookup("config"); ok {
+		k := configKey[P](key)
+		if k.Table() {
+			panic(fmt.Sprintf("registry: %s: config:%q is not a key of the policy", where, key))
+		}
+		p.Config = key
+		p.Default = func(pol P) any {
+			v := k.Value(reflect.ValueOf(pol))
+			if n, ok := v.(int64); ok {
+				if stateZero && n == 0 {
+					return zero
+				}
+				return int(n) // as a literal default is
+			}
+			return v
+		}
+	}
+	if def, ok := f.Tag.Lookup("default"); ok {
+		if p.Config != "" {
+			panic(fmt.Sprintf("registry: %s: a default and a config key: the key's value is the default", where))
+		}
+		var v any = def
+		if p.Type == Int || p.Type == Millis {
+			n, _ := number("default")
+			v = int(n)
+		}
+		p.Default = func(P) any { return v }
+	}
+	return p
+}
+
+// configKey returns the config key of the policy type P named name.
+func configKey[P any](name string) policy.Key {
+	for _, k := range policy.Keys(reflect.TypeFor[P]()) {
+		if k.Name == name {
+			return k
+		}
+	}
+	panic(fmt.Sprintf("registry: config:%q is not a key of the policy", name))
+}
+
+// paramType is the type of a parameter held in a field of Go type t.
+func paramType(t reflect.Type) ParamType {
+	switch {
+	case t == durationType:
+		return Millis
+	case t.Kind() == reflect.String:
+		return String
+	case t.Kind() == reflect.Bool:
+		return Bool
+	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
+		return Int
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+		return StringList
+	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.Elem().Kind() == reflect.String:
+		return StringMap
+	}
+	return 0
+}
+
+// parseMethods reads a method tag: method names, comma-separated, as
+// Method.String spells them in any case.
+func parseMethods(s string, f fields.Field) Method {
+	var m Method
+	for name := range strings.SplitSeq(s, ",") {
+		found := false
+		for _, mm := range []Method{Run, CheckJob, KillJob, Rerender} {
+			if strings.EqualFold(name, mm.String()) {
+				m |= mm
+				found = true
+			}
+		}
+		if !found {
+			panic(fmt.Sprintf("registry: %s: unknown method %q", f.StructField.Name, name))
+		}
+	}
+	return m
+}
