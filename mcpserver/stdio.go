@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"regexp"
 	"sync"
 	"time"
 
@@ -35,7 +36,7 @@ type lineTransport struct {
 
 // Connect implements mcp.Transport.
 func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{w: t.w, lines: make(chan []byte), closed: make(chan struct{}), onEOF: t.onEOF, log: t.log,
+	c := &lineConn{w: t.w, lines: make(chan inbound), closed: make(chan struct{}), onEOF: t.onEOF, log: t.log,
 		pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{})}
 	go c.readLines(t.r)
 	return c, nil
@@ -45,8 +46,8 @@ type lineConn struct {
 	wmu sync.Mutex
 	w   io.Writer
 
-	lines   chan []byte // from readLines; nil entry never sent
-	readErr error       // set before lines is closed
+	lines   chan inbound // from readLines
+	readErr error        // set before lines is closed
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -63,7 +64,37 @@ type lineConn struct {
 }
 
 // errLineTooLong marks a line longer than maxLineBytes.
-var errLineTooLong = fmt.Errorf("message longer than %d bytes", maxLineBytes)
+var errLineTooLong = errors.New("message over the limit")
+
+// An inbound is a line read from stdin, or what is kept of one over the
+// limit.
+type inbound struct {
+	line []byte
+	over *overLong
+}
+
+// idKeep is how much of the start and of the end of an over-long message
+// is kept to find its id in: clients write the id before the parameters
+// (Go's and Python's SDKs) or after them (the TypeScript SDK).
+const idKeep = 64 << 10
+
+// An overLong is what is kept of a message over maxLineBytes: its size
+// and its first and last idKeep bytes.
+type overLong struct {
+	size       int64
+	head, tail []byte
+}
+
+func (o *overLong) add(b []byte) {
+	o.size += int64(len(b))
+	if n := idKeep - len(o.head); n > 0 {
+		o.head = append(o.head, b[:min(n, len(b))]...)
+	}
+	o.tail = append(o.tail, b...)
+	if len(o.tail) > 2*idKeep {
+		o.tail = append(o.tail[:0], o.tail[len(o.tail)-idKeep:]...)
+	}
+}
 
 // readLines reads r line by line and hands each non-empty line to Read. A
 // goroutine, so that Close can unblock a Read waiting on stdin.
@@ -71,13 +102,10 @@ func (c *lineConn) readLines(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	defer close(c.lines)
 	for {
-		line, err := readLine(br)
-		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errLineTooLong) {
-			if errors.Is(err, errLineTooLong) {
-				line = nil // Read reports it
-			}
+		line, over, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 || over != nil {
 			select {
-			case c.lines <- line:
+			case c.lines <- inbound{line: line, over: over}:
 			case <-c.closed:
 				return
 			}
@@ -90,26 +118,30 @@ func (c *lineConn) readLines(r io.Reader) {
 }
 
 // readLine returns the next line without its newline. A line over
-// maxLineBytes is skipped to its end and reported as errLineTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// maxLineBytes is read to its end and returned as an overLong, with
+// errLineTooLong (or the error that ended it).
+func readLine(br *bufio.Reader) ([]byte, *overLong, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(line)+len(chunk) > maxLineBytes {
-			// Skip the rest of the line.
+			o := &overLong{}
+			o.add(line)
+			o.add(chunk)
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = br.ReadSlice('\n')
+				chunk, err = br.ReadSlice('\n')
+				o.add(chunk)
 			}
-			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-				return nil, err
+			if err == nil {
+				err = errLineTooLong
 			}
-			return nil, errLineTooLong
+			return nil, o, err
 		}
 		line = append(line, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimSuffix(line, []byte("\n")), err
+		return bytes.TrimSuffix(line, []byte("\n")), nil, err
 	}
 }
 
@@ -117,14 +149,14 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // answers the invalid ones itself.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
-		var line []byte
+		var in inbound
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.closed:
 			return nil, io.EOF
-		case line, ok = <-c.lines:
+		case in, ok = <-c.lines:
 		}
 		if !ok {
 			c.eofOnce.Do(func() {
@@ -142,7 +174,13 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			return nil, c.readErr
 		}
-		msg, rerr := decodeLine(line)
+		var msg jsonrpc.Message
+		var rerr *lineError
+		if in.over != nil {
+			rerr = in.over.error()
+		} else {
+			msg, rerr = decodeLine(in.line)
+		}
 		if rerr == nil {
 			if req, ok := msg.(*jsonrpc.Request); ok {
 				c.track(req)
@@ -178,11 +216,58 @@ func (e *lineError) encode() []byte {
 	return data
 }
 
+// error is the answer to an over-long message: the limit, named, to the
+// id the message carries where it can be found, so that the client's call
+// fails at once instead of waiting for an answer that never comes.
+func (o *overLong) error() *lineError {
+	return &lineError{id: o.id(), code: jsonrpc.CodeInvalidRequest,
+		Message: fmt.Sprintf("Invalid request: the message is %d bytes, over the limit of %d bytes (16 MiB) for one message on stdio; it was not read",
+			o.size, maxLineBytes)}
+}
+
+// tailID matches an id that ends the message's object: `"id":7}`.
+var tailID = regexp.MustCompile(`"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}$`)
+
+// id reads the message's id from its start, where it comes before the
+// first value too long to be kept whole, or else from its end.
+func (o *overLong) id() jsonrpc.ID {
+	dec := json.NewDecoder(bytes.NewReader(o.head))
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				break
+			}
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				break // cut: a value longer than the head
+			}
+			if key == "id" {
+				return makeID(v)
+			}
+		}
+	}
+	if m := tailID.FindSubmatch(bytes.TrimSpace(o.tail)); m != nil {
+		return makeID(m[1])
+	}
+	return jsonrpc.ID{}
+}
+
+// makeID is the id of the JSON value v, or none.
+func makeID(v []byte) jsonrpc.ID {
+	var raw any
+	if json.Unmarshal(v, &raw) != nil {
+		return jsonrpc.ID{}
+	}
+	id, err := jsonrpc.MakeID(raw)
+	if err != nil {
+		return jsonrpc.ID{}
+	}
+	return id
+}
+
 // decodeLine decodes one line into a message, or says why it cannot.
 func decodeLine(line []byte) (jsonrpc.Message, *lineError) {
-	if line == nil {
-		return nil, &lineError{code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: " + errLineTooLong.Error()}
-	}
 	line = bytes.TrimSpace(line)
 	if !json.Valid(line) {
 		var v any
