@@ -222,6 +222,15 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 		c.stmt(x.Body, cx)
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		c.node(x, cx)
+		flagged := false
+		syntax.Walk(x, func(n syntax.Node) bool {
+			if w, ok := n.(*syntax.Word); ok && !flagged && onlyLiteralParts(w) && codeInSubscript(literalText(w)) {
+				flagged = true
+				c.add(Part{Command: clip(sourceOf(x, cx.src)), Decision: Ask,
+					Reason: "a word holds an array subscript with command text, which bash runs when it evaluates the subscript"})
+			}
+			return !flagged
+		})
 	case *syntax.DeclClause:
 		c.decl(x, cx)
 	case *syntax.TimeClause:
@@ -261,9 +270,22 @@ func (c *checker) node(n syntax.Node, cx ctx) {
 			}
 			c.stmts(m.Stmts, y)
 			return false
+		case *syntax.ParamExp:
+			if m.Exp != nil && m.Exp.Op == syntax.OtherParamOps && m.Exp.Word != nil && strings.Contains(m.Exp.Word.Lit(), "P") {
+				c.add(Part{Command: clip(sourceOf(m, cx.src)), Decision: Ask,
+					Reason: "${var@P} expands the variable as a prompt, which runs the command substitutions in its value"})
+			}
 		}
 		return true
 	})
+}
+
+// codeInSubscript reports whether a literal holds an array subscript
+// with command text: bash runs it when it evaluates the subscript
+// (test -v, printf -v, read, unset, declare, arithmetic).
+func codeInSubscript(s string) bool {
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && (strings.Contains(s[i:], "$(") || strings.Contains(s[i:], "`"))
 }
 
 // assignRisk says why an assignment keeps a part from being allowed,
@@ -390,6 +412,9 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	ws := make([]word, len(x.Args))
 	for i, w := range x.Args {
 		ws[i] = resolveWord(w, cx.src)
+		if i > 0 && ws[i].Known && codeInSubscript(ws[i].Text) {
+			st.hard = append(st.hard, "an argument holds an array subscript with command text, which bash runs when it evaluates the subscript")
+		}
 	}
 	st.display = displayWords(ws)
 	c.decide(st, ws)
@@ -525,7 +550,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			c.unknown(st, fmt.Sprintf("%s is a function or alias defined in this input: its name says nothing of what it runs", prog.Text))
 			return
 		}
-		name := prog.Base
+		name := programName(prog.Base)
 		if w := wrappers[name]; w != nil {
 			next, ok := c.unwrap(st, w, name, cur)
 			if !ok {
@@ -547,8 +572,30 @@ func (c *checker) decide(st *partState, ws []word) {
 			if risk != "" {
 				st.soft = append(st.soft, risk)
 			}
+			c.gitCommands(st, norm)
 			c.final(st, norm, cur)
 			return
+		case name == "at" || name == "batch":
+			// at reads the commands it schedules from stdin or -f FILE.
+			for _, a := range cur[1:] {
+				if !a.Known || a.Text == "-f" || strings.HasPrefix(a.Text, "-f") && len(a.Text) > 2 {
+					st.soft = append(st.soft, name+" schedules the commands of a file, known only when they run")
+					c.final(st, cur, nil)
+					return
+				}
+			}
+			c.stdinCode(st, name, cur, true)
+			return
+		case name == "sg" && len(cur) >= 3:
+			// sg GROUP COMMAND hands COMMAND to /bin/sh -c.
+			c.codeWords(st, cur, cur[len(cur)-1:], "sg")
+			return
+		case runners[name] != "":
+			st.soft = append(st.soft, runners[name])
+		case name == "sed" || name == "gsed":
+			if sedRuns(cur[1:]) {
+				st.soft = append(st.soft, "the sed script may run commands (the e command or the s///e flag)")
+			}
 		case name == "eval":
 			args := cur[1:]
 			if len(args) > 0 && args[0].Known && args[0].Text == "--" {
@@ -1091,4 +1138,185 @@ func plainText(s string) bool {
 		}
 	}
 	return true
+}
+
+// gitCommands reads the commands some git subcommands run: submodule
+// foreach's shell string, rebase's --exec and bisect run's command are
+// decided as parts of their own; options that name a program git runs
+// (--upload-pack, --receive-pack, difftool's --extcmd, filter-branch's
+// filters) keep the part from being allowed by the subcommand's rule.
+func (c *checker) gitCommands(st *partState, ws []word) {
+	if len(ws) < 2 || !ws[1].Known {
+		return
+	}
+	sub := ws[1].Text
+	args := ws[2:]
+	next := ctx{depth: st.cx.depth + 1}
+	switch sub {
+	case "submodule":
+		for i, a := range args {
+			if a.Known && a.Text == "foreach" {
+				rest := args[i+1:]
+				for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Text, "-") {
+					rest = rest[1:]
+				}
+				c.codeWords(st, nil, rest, "git submodule foreach")
+				return
+			}
+		}
+	case "rebase":
+		for i, a := range args {
+			switch {
+			case a.Known && (a.Text == "-x" || a.Text == "--exec") && i+1 < len(args):
+				c.codeWords(st, nil, args[i+1:i+2], "git rebase --exec")
+			case a.Known && strings.HasPrefix(a.Text, "--exec="):
+				c.code(strings.TrimPrefix(a.Text, "--exec="), next, "git rebase --exec")
+			case !a.Known && strings.HasPrefix(a.Text, "-"):
+				st.soft = append(st.soft, "an option of git rebase is known only when it runs")
+			}
+		}
+	case "bisect":
+		if len(args) > 1 && args[0].Known && args[0].Text == "run" {
+			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...)}
+			inner.display = displayWords(args[1:])
+			c.decide(inner, args[1:])
+		}
+	case "filter-branch":
+		st.soft = append(st.soft, "git filter-branch runs the shell commands of its filters")
+	}
+	for _, a := range args {
+		t := a.Text
+		for _, o := range []string{"--upload-pack", "--receive-pack", "--exec", "--extcmd", "-u", "--config"} {
+			if t == o || strings.HasPrefix(t, o+"=") {
+				if sub == "rebase" && o == "--exec" {
+					continue
+				}
+				if o == "-u" && sub != "clone" {
+					continue
+				}
+				st.soft = append(st.soft, fmt.Sprintf("git %s %s names a program or configuration git runs", sub, o))
+			}
+		}
+		if sub == "difftool" || sub == "mergetool" {
+			if t == "-x" || t == "-t" || strings.HasPrefix(t, "--tool=") {
+				st.soft = append(st.soft, fmt.Sprintf("git %s %s names a program git runs", sub, t))
+			}
+		}
+	}
+}
+
+// sedRuns reports whether a sed command line may execute commands: GNU
+// sed's e command and the e flag of s, found in any script given with
+// -e, --expression= or as the first word that is not an option. A
+// script file (-f) or an expansion is not read, so it counts as may.
+func sedRuns(args []word) bool {
+	var scripts []string
+	first := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return true
+		}
+		t := a.Text
+		switch {
+		case t == "-e" || t == "--expression":
+			if i+1 < len(args) {
+				if !args[i+1].Known {
+					return true
+				}
+				scripts = append(scripts, args[i+1].Text)
+				i++
+			}
+			first = false
+		case strings.HasPrefix(t, "--expression="):
+			scripts = append(scripts, strings.TrimPrefix(t, "--expression="))
+			first = false
+		case t == "-f" || strings.HasPrefix(t, "--file") || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "f"):
+			return true
+		case len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "e"):
+			// -ne SCRIPT
+			if i+1 < len(args) {
+				if !args[i+1].Known {
+					return true
+				}
+				scripts = append(scripts, args[i+1].Text)
+				i++
+			}
+			first = false
+		case len(t) > 1 && t[0] == '-':
+		default:
+			if first {
+				scripts = append(scripts, t)
+				first = false
+			}
+		}
+	}
+	for _, sc := range scripts {
+		if sedScriptRuns(sc) {
+			return true
+		}
+	}
+	return false
+}
+
+// sedScriptRuns looks for an e command at the start of a command
+// (after an address and !), and for an s command whose flags hold e.
+// It errs on the side of may: any e standing where a command starts, or
+// in flags, counts.
+func sedScriptRuns(sc string) bool {
+	start := true
+	for i := 0; i < len(sc); i++ {
+		ch := sc[i]
+		switch {
+		case ch == '\n' || ch == ';' || ch == '{' || ch == '}':
+			start = true
+		case start && (ch == ' ' || ch == '\t' || ch == '!' || ch == ',' || ch == '$' || ch >= '0' && ch <= '9' || ch == '~'):
+		case start && (ch == '/' || ch == '\\'):
+			// An address /re/: skip to its end.
+			delim := ch
+			if ch == '\\' && i+1 < len(sc) {
+				i++
+				delim = sc[i]
+			}
+			for i++; i < len(sc) && sc[i] != delim; i++ {
+				if sc[i] == '\\' {
+					i++
+				}
+			}
+		case start && ch == 'e':
+			return true
+		case start && (ch == 's' || ch == 'y') && i+1 < len(sc):
+			delim := sc[i+1]
+			i += 2
+			for n := 0; n < 2 && i < len(sc); i++ {
+				if sc[i] == '\\' {
+					i++
+					continue
+				}
+				if sc[i] == delim {
+					n++
+				}
+			}
+			for ; i < len(sc) && strings.IndexByte("gpiImMe0123456789w", sc[i]) >= 0; i++ {
+				if sc[i] == 'e' && ch == 's' {
+					return true
+				}
+				if sc[i] == 'w' {
+					break
+				}
+			}
+			i--
+			start = false
+		case start && (ch == 'a' || ch == 'i' || ch == 'c' || ch == 'r' || ch == 'w' || ch == 'R' || ch == 'W' || ch == 'b' || ch == 't' || ch == 'T' || ch == ':'):
+			// Commands whose argument runs to the end of the line.
+			for i < len(sc) && sc[i] != '\n' {
+				i++
+			}
+			i--
+			start = false
+		default:
+			start = false
+		}
+	}
+	return false
 }

@@ -179,7 +179,9 @@ func matchProgram(alts []string, w word, d Decision) match {
 			}
 			a = path.Base(a)
 		}
-		if w.BaseKnown && w.Base == a {
+		if w.BaseKnown && (w.Base == a || d != Allow && strings.EqualFold(w.Base, a)) {
+			// A deny or ask rule ignores case: on a file system that
+			// ignores it (macOS), RM runs rm.
 			return sureMatch
 		}
 	}

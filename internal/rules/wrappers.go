@@ -318,3 +318,32 @@ func gitGlobal(words []word) ([]word, string) {
 	}
 	return append(out, words[i:]...), risk
 }
+
+// runners run commands given in their arguments or in a form spillway
+// does not separate from their options: such a part is never allowed by
+// a rule on the runner's subcommand alone, only by one allowing the
+// runner by name.
+var runners = map[string]string{
+	"parallel":     "GNU parallel runs its arguments as shell commands",
+	"systemd-run":  "systemd-run runs the command of its arguments as a unit",
+	"unshare":      "unshare runs the command of its arguments",
+	"nsenter":      "nsenter runs the command of its arguments",
+	"crontab":      "crontab installs commands that run later",
+	"ssh":          "ssh runs the command of its arguments on another machine",
+	"tmux":         "tmux can start commands and type keys into shells",
+	"screen":       "screen can start commands and type keys into shells",
+	"expect":       "expect runs a script that drives other programs",
+	"gdb":          "gdb can run programs and shell commands",
+	"valgrind":     "valgrind runs the command of its arguments",
+	"firejail":     "firejail runs the command of its arguments",
+	"bwrap":        "bwrap runs the command of its arguments",
+	"proot":        "proot runs the command of its arguments",
+	"fakeroot":     "fakeroot runs the command of its arguments",
+	"torsocks":     "torsocks runs the command of its arguments",
+	"proxychains":  "proxychains runs the command of its arguments",
+	"proxychains4": "proxychains runs the command of its arguments",
+	"xvfb-run":     "xvfb-run runs the command of its arguments",
+	"dbus-launch":  "dbus-launch runs the command of its arguments",
+	"ltrace":       "ltrace runs the command of its arguments",
+	"catchsegv":    "catchsegv runs the command of its arguments",
+}
