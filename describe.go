@@ -94,7 +94,16 @@ func describeRead(p Policy) string {
 		"Reads the spill files that other tools' notices name. "+
 		"Images (PNG, JPEG, GIF, WebP, up to 5 MB) come back as images. "+
 		"A directory is an error: use `ls`. Other binary files are refused: inspect them with `bash` (`xxd FILE | head`, `strings FILE`).",
-		r.MaxLines, size(r.MaxBytes), tokenCap(" or", r.MaxTokens), lineCap("Lines over %d chars are cut; the notice gives a `bash` command that prints one whole. ", r.MaxLineChars))
+		r.MaxLines, size(r.MaxBytes), tokenCap(" or", r.MaxTokens), lineCap("Lines over %d chars are cut; the notice gives the `char_offset` that reads on from the cut. ", r.MaxLineChars)+wholeLine(r))
+}
+
+// wholeLine says what a page does with a first line over the byte limit,
+// when the policy shows none of it.
+func wholeLine(r ReadPolicy) string {
+	if !r.NoPartialLines {
+		return ""
+	}
+	return fmt.Sprintf("A line over %s is not shown; the notice gives a `bash` command that prints its start. ", size(r.MaxBytes))
 }
 
 // tokenCap states a token limit after conj (" or", " and"), "" when there

@@ -8,7 +8,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/registry"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/tools.md from the tools table")
+var update = flag.Bool("update", false, "rewrite docs/tools.md from the tools table, and the README's config example from spillway.Policy")
 
 // docs/tools.md is generated from the tools table; this test fails when it
 // is stale, and -update rewrites it.

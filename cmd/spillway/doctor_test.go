@@ -178,3 +178,21 @@ func TestVersionChecksTheConfig(t *testing.T) {
 		t.Errorf("version with a good config: status %d\n%s%s", r.status, r.stdout, r.stderr)
 	}
 }
+
+// A timeout_ms at or over the clients' 60 s warns when mcp starts; the
+// servers' own default does not.
+func TestServerWarnsOfALongTimeout(t *testing.T) {
+	e := newDoctorEnv(t)
+	cfg := filepath.Join(e.home, ".config", "spillway", "config.toml")
+	if r := e.cli.runBounded(t, e.proj, "mcp"); r.status != 0 || strings.Contains(r.stderr, "timeout_ms") {
+		t.Errorf("no config: status %d, stderr %q", r.status, r.stderr)
+	}
+	e.write(t, cfg, "timeout_ms = 60000\n")
+	r := e.cli.runBounded(t, e.proj, "mcp")
+	if r.status != 0 || !strings.Contains(r.stderr, "timeout_ms = 60000 is at or over the 60 s") {
+		t.Errorf("timeout_ms = 60000: status %d, stderr %q", r.status, r.stderr)
+	}
+	if r := e.doctor(t); !strings.Contains(r.stdout, "note     config: timeout_ms = 60000") {
+		t.Errorf("doctor does not note the timeout:\n%s", r.stdout)
+	}
+}

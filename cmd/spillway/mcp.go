@@ -114,6 +114,9 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
+	if p.Timeout >= clientRequestTimeout {
+		log.Warn(timeoutWarning(p.Timeout))
+	}
 	opts := g.hardened(spillway.Options{Policy: &p})
 	// --root roots: each session is confined to its client's first root.
 	rootsOnly := opts.Root == rootsRoot

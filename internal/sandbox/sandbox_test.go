@@ -382,6 +382,10 @@ func TestCheck(t *testing.T) {
 	if _, err := Check(Rules{}, Landlock|Scopes); err == nil || !strings.Contains(err.Error(), "ABI 6") {
 		t.Errorf("ABI 3 with scopes required: %v", err)
 	}
+	// A layer that is missing is named with its reason, never an empty one.
+	if _, err := Check(Rules{}, Landlock|Seccomp); err == nil || !strings.Contains(err.Error(), "only with --no-network") {
+		t.Errorf("seccomp required without --no-network: %v", err)
+	}
 	abiVersion = func() (int, error) { return 2, nil }
 	forget()
 	if _, err := Check(Rules{}, Landlock); err == nil || !strings.Contains(err.Error(), "ABI 3") {

@@ -118,6 +118,15 @@ func choose(noNetwork bool, min Layer) (Layer, error) {
 		}
 		layers |= Seccomp
 	}
+	switch {
+	case layers&Seccomp != 0:
+	case !seccompSupported:
+		why[Seccomp] = "spillway has no seccomp filter for this architecture"
+	case !noNetwork:
+		why[Seccomp] = "the seccomp layer is the socket filter that denies the network when there are no namespaces, so it is used only with --no-network (the terminal filter is always on, and is not a layer --sandbox-min names)"
+	default:
+		why[Seccomp] = "the network namespace denies the network here, so the seccomp socket filter is not needed (it is used with --no-network only where namespaces are missing)"
+	}
 	if missing := min &^ layers; missing != 0 {
 		var reasons []string
 		for _, n := range layerNames {
