@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/surface"
@@ -79,7 +81,10 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 // input and returns the result with its details as an any.
 type handler struct {
 	input, details reflect.Type
-	call           func(t *Toolset, ctx context.Context, in any) (Result[any], error)
+	// name is the Toolset method's ("History"), "" for a function that
+	// is none.
+	name string
+	call func(t *Toolset, ctx context.Context, in any) (Result[any], error)
 }
 
 // handle makes the handler of a Toolset method.
@@ -87,11 +92,24 @@ func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], er
 	return handler{
 		input:   reflect.TypeFor[In](),
 		details: reflect.TypeFor[D](),
+		name:    methodName(method),
 		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
 			r, err := method(t, ctx, *in.(*In))
 			return anyResult(r), err
 		},
 	}
+}
+
+// methodName is the name of fn when it is a method of *Toolset ("Bash"
+// for (*Toolset).Bash), so that the docs name the methods a tool's
+// table entry binds rather than names written beside it.
+func methodName(fn any) string {
+	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	_, name, ok := strings.Cut(full, ".(*Toolset).")
+	if !ok || strings.ContainsAny(name, ".-") {
+		return ""
+	}
+	return name
 }
 
 // handlers are a tool's methods, by the parameter that selects them.
@@ -109,8 +127,10 @@ type entry struct {
 func (e entry) declaration() tool {
 	t := e.tool
 	t.Inputs = make(map[registry.Method]reflect.Type, len(e.run))
+	t.MethodNames = make(map[registry.Method]string, len(e.run))
 	for m, h := range e.run {
 		t.Inputs[m] = h.input
+		t.MethodNames[m] = h.name
 	}
 	t.Details = e.run[registry.Run].details
 	t.Params = registry.Params[Policy](t.Inputs, paramConsts)

@@ -3,6 +3,8 @@ package spillway
 import (
 	"flag"
 	"os"
+	"reflect"
+	"regexp"
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -26,5 +28,24 @@ func TestToolsDoc(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Fatal("docs/tools.md is stale: run `go test . -run TestToolsDoc -update` and commit it")
+	}
+}
+
+// Every Toolset method that docs/tools.md names exists: the names come from
+// the handlers the tools table binds, not from words written beside them.
+func TestToolsDocNamesMethodsThatExist(t *testing.T) {
+	doc, err := os.ReadFile("docs/tools.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`Toolset\.([A-Za-z_]\w*)`).FindAllSubmatch(doc, -1)
+	if len(named) == 0 {
+		t.Fatal("docs/tools.md names no Toolset method")
+	}
+	ts := reflect.TypeFor[*Toolset]()
+	for _, m := range named {
+		if _, ok := ts.MethodByName(string(m[1])); !ok {
+			t.Errorf("docs/tools.md names Toolset.%s, which does not exist", m[1])
+		}
 	}
 }

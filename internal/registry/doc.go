@@ -106,7 +106,7 @@ func jobMethods[P any](t Tool[P]) string {
 		if len(other) > 0 {
 			with = strings.Join(other, ", ")
 		}
-		fmt.Fprintf(&b, "`%s` calls `Toolset.%s` and takes %s.\n", sel, m, with)
+		fmt.Fprintf(&b, "`%s` calls `Toolset.%s` and takes %s.\n", sel, t.MethodNames[m], with)
 	}
 	if b.Len() == 0 {
 		return ""

@@ -33,18 +33,18 @@ const (
 	StringMap                       // an object of string values
 )
 
-// A Method is the Toolset method that a parameter is given to. Most tools
-// have one method; bash has three, chosen by which of command, check_pid
-// and kill_pid a call gives, and history two (a listing, or one call
-// shown again by id).
+// A Method is one of a tool's methods, as a call chooses it: most tools
+// have one; bash has three, chosen by which of command, check_pid and
+// kill_pid a call gives, and history two (a listing, or one call shown
+// again by id). Tool.MethodNames names the Toolset method each one calls.
 type Method int
 
 // Methods of the tools.
 const (
-	Run      Method = 1 << iota // the tool's own method: Bash, Read, Grep, Find, Ls, HistoryText
-	CheckJob                    // Toolset.CheckJob (bash check_pid)
-	KillJob                     // Toolset.KillJob (bash kill_pid)
-	Rerender                    // Toolset.Rerender (history id)
+	Run      Method = 1 << iota // the tool's own: Toolset.Bash, Read, Grep, Find, Ls, History, …
+	CheckJob                    // bash check_pid
+	KillJob                     // bash kill_pid
+	Rerender                    // history id: a recorded call shown again
 )
 
 // A Param is one parameter of a tool, as Params reads it from the tags
@@ -110,6 +110,10 @@ type Tool[P any] struct {
 	// Inputs are the Go inputs of the tool's methods, whose fields' json
 	// tags name the parameters.
 	Inputs map[Method]reflect.Type
+	// MethodNames are the Toolset methods that the tool's methods call
+	// ("CheckJob"), from the handlers its entry binds; "" for one that
+	// is no Toolset method.
+	MethodNames map[Method]string
 	// Details is the type of the tool's details: their schema is derived
 	// from it.
 	Details reflect.Type
@@ -171,9 +175,13 @@ var table any
 func Register[P any](tools []Tool[P]) { table = slices.Clone(tools) }
 
 // Tools returns the registered tools, in the table's order. P must be
-// the policy type the table was registered with.
+// the policy type the table was registered with: another is a mistake
+// of the program, not an empty table.
 func Tools[P any]() []Tool[P] {
-	t, _ := table.([]Tool[P])
+	t, ok := table.([]Tool[P])
+	if !ok {
+		panic(fmt.Sprintf("registry: the tools are registered under %T, not []Tool[%s]", table, reflect.TypeFor[P]()))
+	}
 	return slices.Clone(t)
 }
 
