@@ -1,10 +1,10 @@
 package spillway_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/hermetic"
 )
 
 // sandboxSuiteEnv runs the bash lifecycle suite with every command under
@@ -15,5 +15,5 @@ const sandboxSuiteEnv = "SPILLWAY_TEST_SANDBOX"
 // parent-death watcher.
 func TestMain(m *testing.M) {
 	spillway.MaybeRunSandboxHelper()
-	os.Exit(m.Run())
+	hermetic.Main(m)
 }

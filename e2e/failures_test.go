@@ -73,10 +73,7 @@ func failureScenarios(t *testing.T, dir string) []failureScenario {
 	// The client gives the server a home of its own: rustup's toolchains
 	// are named, and the Go build cache is warmed, so that the call that
 	// runs go test does not spend the client's timeout compiling.
-	rustupHome := filepath.Join(os.Getenv("HOME"), ".rustup")
-	if h := os.Getenv("RUSTUP_HOME"); h != "" {
-		rustupHome = h
-	}
+	rustupHome := os.Getenv("RUSTUP_HOME")
 	warm := exec.Command(goBin, "test", "-count=1", "-run", "^$", "./...")
 	warm.Dir = filepath.Join(dir, "gomod")
 	warm.Env = append(os.Environ(), "GOTOOLCHAIN=local")
@@ -85,7 +82,8 @@ func failureScenarios(t *testing.T, dir string) []failureScenario {
 	}
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {
-		cargo = filepath.Join(os.Getenv("HOME"), ".cargo/bin/cargo")
+		// The test binary's HOME is its own; CARGO_HOME is the real one.
+		cargo = filepath.Join(os.Getenv("CARGO_HOME"), "bin", "cargo")
 	}
 	out := []failureScenario{
 		{"go test -v, one failing test of 250",

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spillway-dev/spillway/internal/hermetic"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -31,6 +32,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	done := hermetic.Setup()
 	dir, err := os.MkdirTemp("", "spillway-mcp-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -41,10 +43,12 @@ func TestMain(m *testing.M) {
 	out, err := exec.Command("go", args...).CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building spillway: %v\n%s", err, out)
+		done()
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	done()
 	os.Exit(code)
 }
 

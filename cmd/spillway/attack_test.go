@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/hermetic"
 	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
@@ -29,10 +30,12 @@ var attackBin struct {
 
 // TestMain removes the binary the attack tests built.
 func TestMain(m *testing.M) {
+	done := hermetic.Setup()
 	code := m.Run()
 	if attackBin.path != "" {
 		os.RemoveAll(filepath.Dir(attackBin.path))
 	}
+	done()
 	os.Exit(code)
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/hermetic"
 )
 
 var update = flag.Bool("update", false, "record testdata/golden again instead of comparing with it (also GOLDEN_UPDATE=1)")
@@ -59,10 +61,12 @@ func TestMain(m *testing.M) {
 	if !given {
 		flag.Set("test.parallel", "8")
 	}
+	done := hermetic.Setup()
 	code := m.Run()
 	if shared.root != "" {
 		os.RemoveAll(shared.root)
 	}
+	done()
 	os.Exit(code)
 }
 

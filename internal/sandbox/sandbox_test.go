@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/hermetic"
 )
 
 // TestMain lets the test binary act as the sandbox helper (Wrap starts
@@ -27,7 +29,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_CHILD") == "bind" {
 		os.Exit(bindChild())
 	}
-	os.Exit(m.Run())
+	hermetic.Main(m)
 }
 
 // bindChild tries to listen on a plain-TCP loopback port (Landlock does not

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/hermetic"
 )
 
 // permHelperEnv makes the test binary run permHelper instead of the tests:
@@ -24,7 +26,7 @@ func TestMain(m *testing.M) {
 		permHelper(dir)
 		return
 	}
-	os.Exit(m.Run())
+	hermetic.Main(m)
 }
 
 // permResults are the outcomes of the searches, which a helper process
