@@ -29,9 +29,9 @@ import (
 
 var (
 	bin      = flag.String("bin", "", "the spillway binary (required)")
-	scenario = flag.String("scenario", "fleet", "fleet, prometheus or jobs")
+	scenario = flag.String("scenario", "fleet", "fleet, prometheus, jobs or idle")
 	mode     = flag.String("mode", "prefix", "fleet: how haproxy routes sessions: prefix (the node id in the session id) or stick (a stick table learned from Mcp-Session-Id)")
-	sessions = flag.Int("sessions", 1000, "fleet: sessions per node; jobs: sessions of the node, each with a running job")
+	sessions = flag.Int("sessions", 1000, "fleet: sessions per node; jobs: sessions of the node, each with a running job; idle: sessions of each node, plain and sandboxed")
 	rate     = flag.Int("rate", 300, "read/ls calls a second")
 	duration = flag.Duration("duration", time.Minute, "how long the calls go on")
 	keep     = flag.Bool("keep", false, "keep the temp directory")
@@ -63,8 +63,10 @@ func main() {
 		ok = runPrometheus(base)
 	case "jobs":
 		ok = runJobs(base)
+	case "idle":
+		ok = runIdle(base)
 	default:
-		fatalf("-scenario %q: want fleet, prometheus or jobs", *scenario)
+		fatalf("-scenario %q: want fleet, prometheus, jobs or idle", *scenario)
 	}
 	if !ok {
 		fmt.Println("FAIL")

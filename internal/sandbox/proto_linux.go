@@ -38,6 +38,11 @@ type startRequest struct {
 	Noctty    bool `json:",omitempty"`
 	Ctty      int  `json:",omitempty"`
 	Pdeathsig int  `json:",omitempty"`
+
+	// EndIfIdle asks, instead of a command, that the zygote end if
+	// nothing of the session runs: it answers a reply with Busy set, or
+	// an empty one and ends.
+	EndIfIdle bool `json:",omitempty"`
 }
 
 // A reply answers the zygote's start (Err empty: ready) and each request
@@ -45,6 +50,7 @@ type startRequest struct {
 type reply struct {
 	Err   string `json:",omitempty"`
 	Errno int    `json:",omitempty"` // of a command that did not start
+	Busy  bool   `json:",omitempty"` // to EndIfIdle: something still runs
 }
 
 // error returns what r reports, nil when it is not an error.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -29,6 +30,18 @@ import (
 // sessionCheck is how often a session sandbox checks its directories.
 const sessionCheck = time.Second
 
+// idleEnd is how long a session sandbox waits, once nothing of it runs,
+// before it ends: an idle session then costs no process (a server may hold
+// thousands), and its next command starts a new one, paying the start
+// (tens of milliseconds) once. What only lived in the sandbox's own
+// mounts (its /dev/shm) ends with it. A variable for the tests.
+var idleEnd = 30 * time.Second
+
+// errIdleEnded is the error of a request sent to a session sandbox that
+// has just ended idle: the command was not started, and may be started in
+// a new one.
+var errIdleEnded = errors.New("sandbox: the session sandbox ended idle; run the command again")
+
 var sessions = struct {
 	sync.Mutex
 	m map[string]*session
@@ -44,6 +57,11 @@ type session struct {
 	sock int
 	init *os.Process
 	dead chan struct{} // closed once the init is reaped
+	// ended is set, with mu held, once the zygote has agreed to end idle;
+	// idle fires idleEnd after the last request.
+	ended     atomic.Bool
+	idle      *time.Timer
+	idleAfter time.Duration // idleEnd when it started
 }
 
 // sessionFor returns the running session sandbox for rules, starting one
@@ -57,6 +75,9 @@ func sessionFor(rules Rules) (*session, error) {
 		case <-s.dead:
 			s = nil // ended: start another
 		default:
+			if s.ended.Load() {
+				s = nil
+			}
 		}
 	}
 	if s == nil {
@@ -70,6 +91,10 @@ func sessionFor(rules Rules) (*session, error) {
 			return nil, s.err
 		}
 		go s.watch(rules, dirs)
+		s.mu.Lock()
+		s.idleAfter = idleEnd
+		s.idle = time.AfterFunc(s.idleAfter, s.endIfIdle)
+		s.mu.Unlock()
 		return s, nil
 	}
 	sessions.Unlock()
@@ -253,10 +278,16 @@ func (s *session) run(cmd *exec.Cmd, status *os.File) (int, error) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended.Load() {
+		return 0, errIdleEnded
+	}
 	select {
 	case <-s.dead:
 		return 0, errors.New("sandbox: the session sandbox has ended; run the command again")
 	default:
+	}
+	if s.idle != nil {
+		s.idle.Reset(s.idleAfter)
 	}
 	if err := send(s.sock, req, fileFDs(files)...); err != nil {
 		return 0, fmt.Errorf("sandbox: cannot reach the session sandbox: %w", err)
@@ -282,6 +313,38 @@ func (s *session) run(cmd *exec.Cmd, status *os.File) (int, error) {
 		return 0, fmt.Errorf("sandbox: %w", err)
 	}
 	return pid, nil
+}
+
+// endIfIdle ends the session sandbox when nothing of it runs, and
+// otherwise looks again idleEnd later. The zygote decides, under the lock
+// that orders every request, so that no command is started in a sandbox
+// that is ending.
+func (s *session) endIfIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.dead:
+		return
+	default:
+	}
+	if s.ended.Load() {
+		return
+	}
+	if err := send(s.sock, startRequest{EndIfIdle: true}); err != nil {
+		return // ending anyway: the init's reaper forgets it
+	}
+	var r reply
+	files, err := receive(s.sock, &r)
+	closeAll(files)
+	if err != nil {
+		return
+	}
+	if r.Busy {
+		s.idle.Reset(s.idleAfter)
+		return
+	}
+	s.ended.Store(true)
+	s.forget()
 }
 
 // pidfdPid reads the pid, as this process sees it, of the process that

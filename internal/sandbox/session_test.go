@@ -199,3 +199,49 @@ func TestSessionCommandDoesNotStartItself(t *testing.T) {
 		t.Errorf("cmd.Run of a wrapped command: %v, ran: %v", err, exists(d.outside+"/ran"))
 	}
 }
+
+// A session sandbox with nothing running ends after idleEnd, so that an
+// idle session holds no process; one with a process left running (a
+// daemon its command started) does not; the next command starts a new
+// one and runs.
+func TestSessionEndsWhenIdle(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	defer func(old time.Duration) { idleEnd = old }(idleEnd)
+	idleEnd = 50 * time.Millisecond
+
+	secs := fmt.Sprint(8000 + os.Getpid()%1000)
+	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
+		t.Fatalf("exit %d, %q", r.exit, r.stderr)
+	}
+	s, err := sessionFor(*rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Several idle looks pass while the daemon runs: the sandbox stays.
+	busyUntil := time.Now().Add(10 * idleEnd)
+	for time.Now().Before(busyUntil) {
+		select {
+		case <-s.dead:
+			t.Fatal("the session sandbox ended while a process of it ran")
+		case <-time.After(idleEnd):
+		}
+	}
+	for _, pid := range hostPIDs("sleep", secs) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	select {
+	case <-s.dead:
+	case <-time.After(time.Minute):
+		t.Fatal("the idle session sandbox did not end")
+	}
+	if !s.ended.Load() {
+		t.Error("the session sandbox ended, but not because it was idle")
+	}
+	if r := bash(t, rules, d.root, "echo again"); r.exit != 0 || strings.TrimSpace(r.stdout) != "again" {
+		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	if s2, err := sessionFor(*rules); err != nil || s2 == s {
+		t.Errorf("the next command ran in the ended sandbox (or none: %v)", err)
+	}
+}

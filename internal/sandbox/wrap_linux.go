@@ -33,7 +33,17 @@ func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	l := &Launch{Status: r, closeAfterStart: []*os.File{w}}
-	l.Start = func() (int, error) { return s.run(cmd, w) }
+	l.Start = func() (int, error) {
+		pid, err := s.run(cmd, w)
+		if errors.Is(err, errIdleEnded) {
+			// It ended between this command's wrap and its start.
+			if s, err = sessionFor(rules); err != nil {
+				return 0, err
+			}
+			return s.run(cmd, w)
+		}
+		return pid, err
+	}
 	// A caller that starts cmd itself would run it unconfined: it fails.
 	cmd.Err = errors.New("sandbox: this command starts with Launch.Start, not cmd.Start")
 	return l, nil

@@ -170,8 +170,32 @@ func runZygote(h helperArgs) int {
 		if err != nil {
 			return helperFailed("reading a request: %v", err)
 		}
+		if req.EndIfIdle {
+			closeAll(files)
+			if z.idle() {
+				send(sock, reply{})
+				return 0
+			}
+			send(sock, reply{Busy: true})
+			continue
+		}
 		z.start(sock, req, files)
 	}
+}
+
+// idle reports whether nothing of the session runs: the zygote, the
+// first process of the session's PID namespace, has no child left, its
+// commands' orphans included (they are given to it). Only the zygote
+// forks into the namespace, so none can appear once it has answered.
+func (z *zygote) idle() bool {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if len(z.status) > 0 {
+		return false
+	}
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	return err == unix.ECHILD
 }
 
 // The zygote's children, and the status pipe of each.
