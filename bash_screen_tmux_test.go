@@ -210,6 +210,16 @@ func TestScreenMatchesTmux(t *testing.T) {
 		{name: "vim", command: "vim -u NONE -n main.go", env: utf8, steps: [][]string{{"G"}, {"ggjjdd"}},
 			ready: func(r []string) bool { return strings.Contains(strings.Join(r, "\n"), "main.go") }},
 	}
+	// Counts past the screen (a repeat, deleted and erased characters,
+	// inserted and deleted lines, cursor moves at 65535) are held to it
+	// the way tmux holds them. (tmux 3.3a ignores a forward tab count and
+	// an insertion that would fill the rest of the row, where xterm and
+	// the emulator obey them: those are left out.)
+	counts := `printf '\033[?1049h\033[Habc\033[65535bZ\033[5;1Hdelete me\033[5;3H\033[65535P` +
+		`\033[7;1Hone\033[8;1Htwo\033[9;1Hthree\033[8;1H\033[65535M\033[14;10H\033[65535Db\033[65535Cc` +
+		`\033[16;1Hkeep\033[17;1Hgone\033[17;1H\033[65535Lafter\033[19;1Herase me\033[19;3H\033[65535X\033[20;1Hready'; exec sleep 60`
+	cases = append(cases, screenCase{name: "counts", command: counts,
+		ready: func(r []string) bool { return strings.Contains(strings.Join(r, "\n"), "ready") }})
 	if _, err := exec.LookPath("man"); err == nil {
 		if exec.Command("man", "-w", "ls").Run() == nil {
 			env := map[string]string{"LANG": "C.UTF-8", "MANPAGER": "less"}

@@ -50,6 +50,9 @@ type job struct {
 	// showed the stream (guarded by shownMu).
 	shown   *term.View
 	shownMu sync.Mutex
+	// gaveUpSaid: a result said that the screen gave up (see
+	// screenGaveUp).
+	gaveUpSaid atomic.Bool
 
 	// lastOutput is when output last arrived (Unix ns), the start until
 	// then.

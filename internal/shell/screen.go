@@ -130,3 +130,21 @@ func renderScreen(v term.View, prev *term.View, budget int) string {
 	}
 	return b.String()
 }
+
+// screenGaveUp is the note, said once, that the job's screen was given
+// up: the emulator's work passed its ceiling (term.WorkPerByte a byte),
+// or it failed on the output. What follows is the output as text.
+func (j *job) screenGaveUp() string {
+	if j.term == nil {
+		return ""
+	}
+	gave, broken, w := j.term.GaveUp()
+	if !gave || j.gaveUpSaid.Swap(true) {
+		return ""
+	}
+	if broken {
+		return "[its terminal's screen is no longer kept: the terminal emulator failed on its output. Its output is shown as text from here]"
+	}
+	return fmt.Sprintf("[its terminal's screen is no longer kept: its output cost the terminal emulator %s, past the ceiling of %s a byte. "+
+		"Its output is shown as text from here]", w, term.WorkPerByte)
+}

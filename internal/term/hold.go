@@ -4,8 +4,16 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/vt"
+	uv "github.com/charmbracelet/ultraviolet"
 )
+
+// A sink is what the feeder feeds: the emulator (*vt.Emulator), or in a
+// test a recorder of what reaches it.
+type sink interface {
+	Write(p []byte) (int, error)
+	IsAltScreen() bool
+	CursorPosition() uv.Position
+}
 
 // The emulator moves the whole screen for every line it scrolls, some
 // 30 µs at 120×40: fed line by line, a 100 MB flood of short lines would
@@ -33,7 +41,8 @@ const (
 	// maxHold bounds the held text: a longer run (one enormous line) is fed.
 	maxHold = 256 << 10
 	// maxSeq bounds an escape sequence read in full before it is passed.
-	maxSeq = 64
+	// No number in it is longer than five digits (see appendDigit).
+	maxSeq = 128
 )
 
 // Where the byte stream is, for the feeder's own small parser.
@@ -48,6 +57,7 @@ const (
 
 // A feeder holds plain text and feeds the emulator in order.
 type feeder struct {
+	cols int
 	rows int
 	hold []byte
 	lfs  int // line feeds in hold
@@ -67,7 +77,7 @@ func plain(b byte) bool {
 }
 
 // write feeds p; see Screen.Write.
-func (f *feeder) write(e *vt.Emulator, p []byte) (left bool, at int) {
+func (f *feeder) write(e sink, p []byte) (left bool, at int) {
 	for i := 0; i < len(p); i++ {
 		b := p[i]
 		switch f.st {
@@ -121,9 +131,19 @@ func (f *feeder) write(e *vt.Emulator, p []byte) (left bool, at int) {
 					left, at = true, i+1
 				}
 				f.st = ground
+			case b >= '0' && b <= '9':
+				f.seq = appendDigit(f.seq, b)
 			default:
 				f.seq = append(f.seq, b)
 				if len(f.seq) > maxSeq {
+					// Passed as it comes: the counts read so far are held
+					// to a bound that no parameter of a sequence this long
+					// (colours, modes) needs to pass, since its final byte
+					// is not known yet.
+					if simpleParams(f.seq[2:]) {
+						f.seq = clampCounts(append(f.seq, 'm'), max(f.cols, f.rows, 255))
+						f.seq = f.seq[:len(f.seq)-1]
+					}
 					f.pass(e)
 					f.st = csiPass
 				}
@@ -163,7 +183,7 @@ func (f *feeder) write(e *vt.Emulator, p []byte) (left bool, at int) {
 }
 
 // text takes a run of plain bytes.
-func (f *feeder) text(e *vt.Emulator, t []byte) {
+func (f *feeder) text(e sink, t []byte) {
 	n := bytes.Count(t, []byte{'\n'})
 	f.hold = append(f.hold, t...)
 	f.lfs += n
@@ -185,7 +205,7 @@ func (f *feeder) scrolled(n int) {
 
 // trim drops the held text that can no longer be on the screen, or feeds
 // it when it cannot be known to be gone.
-func (f *feeder) trim(e *vt.Emulator) {
+func (f *feeder) trim(e sink) {
 	keep := 2*f.rows + 1
 	if f.lfs > keep+holdSlack && !f.alt && !f.margins {
 		// Cut after the line feed that has keep of them after it.
@@ -207,7 +227,7 @@ func (f *feeder) trim(e *vt.Emulator) {
 }
 
 // flush feeds the held text.
-func (f *feeder) flush(e *vt.Emulator) {
+func (f *feeder) flush(e sink) {
 	if len(f.hold) == 0 {
 		return
 	}
@@ -220,7 +240,7 @@ func (f *feeder) flush(e *vt.Emulator) {
 
 // pass feeds the held text, then the sequence read, and reports whether
 // it left the alternate screen.
-func (f *feeder) pass(e *vt.Emulator) (left bool) {
+func (f *feeder) pass(e sink) (left bool) {
 	f.flush(e)
 	e.Write(f.seq)
 	f.seq = f.seq[:0]
@@ -234,7 +254,7 @@ func (f *feeder) pass(e *vt.Emulator) (left bool) {
 
 // csi takes a whole control sequence, ESC [ … final, and reports whether
 // it left the alternate screen.
-func (f *feeder) csi(e *vt.Emulator) (left bool) {
+func (f *feeder) csi(e sink) (left bool) {
 	s := f.seq
 	final := s[len(s)-1]
 	params := s[2 : len(s)-1]
@@ -252,6 +272,16 @@ func (f *feeder) csi(e *vt.Emulator) (left bool) {
 		f.scrolls = 0
 	case final == 'r' && simpleParams(params):
 		f.margins = !fullRegion(params, f.rows)
+	}
+	if simpleParams(params) {
+		x := 0
+		if final == 'b' {
+			f.flush(e)
+			x = e.CursorPosition().X
+		}
+		if limit := countLimit(final, f.cols, f.rows, x); limit > 0 {
+			f.seq = clampCounts(f.seq, limit)
+		}
 	}
 	return f.pass(e)
 }

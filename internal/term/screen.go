@@ -45,6 +45,10 @@ type Screen struct {
 	reply io.Writer
 	// final is the screen as it was when Close dropped the emulator.
 	final *View
+	// work is what the emulator cost; gaveUp says that it passed the
+	// ceiling and was dropped (work.go).
+	work           Work
+	gaveUp, broken bool
 }
 
 // New returns a screen of cols×rows. What the terminal answers to the
@@ -53,7 +57,7 @@ type Screen struct {
 func New(cols, rows int, reply io.Writer) *Screen {
 	s := &Screen{cols: cols, rows: rows, reply: reply}
 	s.emu = newEmulator(cols, rows)
-	s.feed.rows = rows
+	s.feed.cols, s.feed.rows = cols, rows
 	go s.answer(s.emu)
 	return s
 }
@@ -108,12 +112,35 @@ func (s *Screen) Size() (cols, rows int) {
 // chunk, and the offset just past the last such switch: the output after
 // it is line-oriented text again.
 func (s *Screen) Write(p []byte) (left bool, at int) {
+	// A piece at a time, so that a long write stops at the ceiling of the
+	// emulator's work, and a look at the screen waits for one piece at
+	// most. Only the reader of the job's output writes, so the pieces
+	// reach the emulator in order.
+	for off := 0; off < len(p); off += meterPiece {
+		piece := p[off:min(len(p), off+meterPiece)]
+		if !s.writePiece(piece, func(a int) { left, at = true, off+a }) {
+			break
+		}
+	}
+	return left, at
+}
+
+// writePiece feeds one piece, calling leftAt with the offset past the
+// program's leaving the alternate screen, if it did; it reports whether
+// the emulator takes more.
+func (s *Screen) writePiece(piece []byte, leftAt func(int)) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.emu == nil {
-		return false, 0
+		return false
 	}
-	return s.feed.write(s.emu, p)
+	s.work.Bytes += int64(len(piece))
+	s.metered(func() {
+		if l, a := s.feed.write(s.emu, piece); l {
+			leftAt(a)
+		}
+	})
+	return s.emu != nil
 }
 
 // Resize gives the terminal a new size. The program learns it from the
@@ -124,10 +151,13 @@ func (s *Screen) Resize(cols, rows int) {
 	if s.emu == nil {
 		return
 	}
-	s.feed.flush(s.emu)
+	s.metered(func() { s.feed.flush(s.emu) })
+	if s.emu == nil {
+		return
+	}
 	s.emu.Resize(cols, rows)
 	s.cols, s.rows = cols, rows
-	s.feed.rows = rows
+	s.feed.cols, s.feed.rows = cols, rows
 }
 
 // Active reports whether the screen, rather than the stream of output, is
@@ -164,7 +194,10 @@ func (s *Screen) view() View {
 		v.Lines = slices.Clone(v.Lines)
 		return v
 	}
-	s.feed.flush(s.emu)
+	s.metered(func() { s.feed.flush(s.emu) })
+	if s.emu == nil {
+		return s.view()
+	}
 	v := View{Cols: s.cols, Rows: s.rows, Alt: s.feed.alt, Lines: make([]string, s.rows)}
 	for y := range s.rows {
 		v.Lines[y] = s.line(y)
@@ -210,7 +243,16 @@ func (s *Screen) Close() {
 		return
 	}
 	v := s.view()
+	if s.emu == nil {
+		return // it gave up as it was brought up to date
+	}
 	s.final = &v
+	s.drop()
+}
+
+// drop lets the emulator go, with the goroutine that passes its answers
+// on.
+func (s *Screen) drop() {
 	// Closing the pipe of answers ends the goroutine that reads it.
 	// (Emulator.Close would too, but it sets a flag that Read reads
 	// unguarded.)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package term
+
+const raceSlowdown = 1
