@@ -56,6 +56,8 @@ type checker struct {
 	// stdinExec: an exec redirected the shell's own stdin, so every
 	// later command reads from it.
 	stdinExec bool
+	// slab holds the words of the simple commands being decided.
+	slab []word
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -373,21 +375,30 @@ type cand struct {
 }
 
 func displayWords(ws []word) string {
-	out := make([]string, len(ws))
+	if len(ws) == 1 && ws[0].Known && plainText(ws[0].Text) {
+		return ws[0].Text
+	}
+	var b strings.Builder
+	n := 0
+	for _, w := range ws {
+		n += len(w.Text) + 1
+	}
+	b.Grow(n)
 	for i, w := range ws {
-		if w.Known && plainText(w.Text) {
-			out[i] = w.Text
-		} else if w.Known {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w.Known && !plainText(w.Text) {
 			q, err := syntax.Quote(w.Text, syntax.LangBash)
 			if err != nil {
 				q = fmt.Sprintf("%q", w.Text)
 			}
-			out[i] = q
+			b.WriteString(q)
 		} else {
-			out[i] = w.Text
+			b.WriteString(w.Text)
 		}
 	}
-	return clip(strings.Join(out, " "))
+	return clip(b.String())
 }
 
 func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
@@ -409,7 +420,14 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 		}
 		return
 	}
-	ws := make([]word, len(x.Args))
+	// The words live in a slab shared by the whole check: a part's words
+	// are done with when decide returns, and nested calls return first.
+	mark := len(c.slab)
+	for range x.Args {
+		c.slab = append(c.slab, word{})
+	}
+	ws := c.slab[mark:len(c.slab):len(c.slab)]
+	defer func() { c.slab = c.slab[:mark] }()
 	for i, w := range x.Args {
 		ws[i] = resolveWord(w, cx.src)
 		if i > 0 && ws[i].Known && codeInSubscript(ws[i].Text) {
@@ -772,7 +790,11 @@ func (c *checker) unwrap(st *partState, w *wrapper, name string, cur []word) ([]
 		return nil, false
 	}
 	if end >= len(cur) {
-		if name == "chroot" {
+		_, login := seen["-i"]
+		_, shell := seen["-s"]
+		if name == "chroot" || (name == "sudo" || name == "doas") && (login || shell) {
+			// With no command these start a shell reading the caller's
+			// stdin.
 			st.interactive = true
 		}
 		return nil, true
@@ -897,7 +919,9 @@ func (c *checker) stdinCode(st *partState, name string, cur []word, isShell bool
 		text, ok := hdocText(st.stdinR)
 		isDoc := st.stdinR.Op == syntax.Hdoc || st.stdinR.Op == syntax.DashHdoc || st.stdinR.Op == syntax.WordHdoc
 		if ok && isDoc && isShell {
-			c.code(text, ctx{depth: st.cx.depth + 1}, "the here-document to "+name)
+			// The commands of the document read the rest of it as their
+			// stdin: a shell among them runs those lines too.
+			c.code(text, ctx{depth: st.cx.depth + 1, stdinOther: true}, "the here-document to "+name)
 			c.carrier(st, cur)
 			return
 		}

@@ -89,8 +89,10 @@ func TestCheckInteractive(t *testing.T) {
 	s := setOf(t, Allow)
 	for in, want := range map[string]bool{
 		"bash":             true,
+		"sudo -i":          true,
+		"sudo -s":          true,
+		"sudo ls":          false,
 		"python3":          true,
-		"sudo -i":          false,
 		"su":               true,
 		"node":             true,
 		"bash -c ls":       false,

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -133,7 +132,7 @@ var wrappers = map[string]*wrapper{
 	"env": {opts: optSpec{argShort: "uCS", flagShort: "i0v", argLong: []string{"unset", "chdir", "split-string"},
 		flagLong: []string{"ignore-environment", "null", "debug", "list-signal-handling", "block-signal", "default-signal", "ignore-signal"}, dashAlone: true},
 		assigns: true},
-	"command":  {opts: optSpec{flagShort: "pvV"}},
+	"command":  {opts: optSpec{flagShort: "pvV"}, noCommand: []string{"-v", "-V"}},
 	"builtin":  {},
 	"exec":     {opts: optSpec{argShort: "a", flagShort: "cl"}},
 	"nice":     {opts: optSpec{argShort: "n", argLong: []string{"adjustment"}, numeric: true}},
@@ -213,16 +212,32 @@ var interpreters = map[string]*interpreter{
 	"nawk":      {program: true, argShort: "Fvf"},
 }
 
-var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
-
 func interpreterFor(base string) *interpreter {
 	if in, ok := interpreters[base]; ok {
 		return in
 	}
-	if pythonName.MatchString(base) {
+	if isPythonName(base) {
 		return pythonInterp
 	}
 	return nil
+}
+
+// isPythonName reports whether base is python or pypy with an optional
+// version (python3, python3.12, pypy3).
+func isPythonName(base string) bool {
+	rest, ok := strings.CutPrefix(base, "python")
+	if !ok {
+		rest, ok = strings.CutPrefix(base, "pypy")
+	}
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if (rest[i] < '0' || rest[i] > '9') && rest[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // awkRuns reports whether an awk program can start other programs:
