@@ -49,7 +49,9 @@ type Options struct {
 	// or FormatJSON. New refuses another value.
 	Format Format
 	// KeepSpill spills into $TMPDIR/spillway-<uid>/cli/ (under
-	// Policy.Spill.Dir when set), a directory kept after Close and pruned
+	// Policy.Spill.Dir when set; in $XDG_RUNTIME_DIR/spillway/cli/ or
+	// the user's cache directory when others may write in that
+	// directory), a directory kept after Close and pruned
 	// by the spill budget and after 24 hours, so that the files a notice
 	// names outlive the toolset. The one-shot CLI commands use it. By
 	// default each toolset spills into a directory of its own that Close

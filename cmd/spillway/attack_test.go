@@ -195,15 +195,16 @@ func TestAttackCLISpillDirSymlink(t *testing.T) {
 
 // Another local user prepares $TMPDIR/spillway-<root's uid>: a 0777
 // directory of theirs with cli -> outside, or a symlink to a directory
-// (as /etc/ssl). Root's spills are refused with a notice, the refused
-// directory is neither exempted nor writable, and nothing is created
-// through the symlink.
+// (as /etc/ssl). The CLI does not use it (the temp directory is shared:
+// its spills go to root's own directories), nothing is created through
+// it, and it is neither exempted nor writable.
 func TestAttackForeignSpillDir(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to make files of another user")
 	}
 	needSandbox(t)
 	c := attackCLI(t)
+	own, _ := c.userDirs(t)
 	root, outside := attackTree(t)
 	userDir := filepath.Join(c.tmp, "spillway-0")
 	os.Chmod(c.tmp, 0o1777)
@@ -213,8 +214,8 @@ func TestAttackForeignSpillDir(t *testing.T) {
 	os.Lchown(filepath.Join(userDir, "cli"), 12345, 12345)
 	os.Chown(userDir, 12345, 12345)
 	r := c.runBounded(t, "", "--root", root, "bash", "seq 1 100000")
-	if !strings.Contains(r.stdout, "Full output could not be saved: ") || !strings.Contains(r.stdout, "belongs to uid 12345") {
-		t.Errorf("spill into a foreign directory: %q", r.stdout[max(0, len(r.stdout)-400):])
+	if !strings.Contains(r.stdout, "Full output: "+filepath.Join(own, "spillway", "cli")+"/") {
+		t.Errorf("spill beside a foreign directory: %q", r.stdout[max(0, len(r.stdout)-400):])
 	}
 	refusedOutside(t, c, root, outside)
 
@@ -223,11 +224,58 @@ func TestAttackForeignSpillDir(t *testing.T) {
 	os.Symlink(outside, userDir)
 	os.Lchown(userDir, 12345, 12345)
 	r = c.runBounded(t, "", "--root", root, "bash", "seq 1 100000")
-	if !strings.Contains(r.stdout, "Full output could not be saved: ") {
-		t.Errorf("spill through a symlinked spillway-0: %q", r.stdout[max(0, len(r.stdout)-400):])
+	if !strings.Contains(r.stdout, "Full output: "+filepath.Join(own, "spillway", "cli")+"/") {
+		t.Errorf("spill beside a symlinked spillway-0: %q", r.stdout[max(0, len(r.stdout)-400):])
 	}
 	if _, err := os.Lstat(filepath.Join(outside, "cli")); err == nil {
 		t.Error("cli was created through the symlink")
 	}
 	refusedOutside(t, c, root, outside)
+}
+
+// TestAttackCLISpillDirSquatted: another local user made
+// /tmp/spillway-<uid> first (a plain directory of theirs), and every CLI
+// call of this user then said "Full output could not be saved". In a
+// temp directory others may write in, the CLI spills into the user's
+// runtime directory, or else the user's cache directory.
+func TestAttackCLISpillDirSquatted(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make a directory of another user")
+	}
+	c := attackCLI(t)
+	os.Chmod(c.tmp, 0o1777) // as /tmp
+	squat := filepath.Join(c.tmp, "spillway-"+strconv.Itoa(os.Geteuid()))
+	if err := os.Mkdir(squat, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(squat, 12345, 12345)
+	for _, where := range []string{"runtime", "cache"} {
+		own, cache := c.userDirs(t)
+		if where == "cache" {
+			c.env = append(c.env, "XDG_RUNTIME_DIR=") // none: the cache directory
+			own = cache
+		}
+		r := c.runBounded(t, "", "bash", "seq 1 100000")
+		_, path, ok := strings.Cut(r.stdout, "Full output: ")
+		path, _, _ = strings.Cut(path, ". ")
+		if !ok || !strings.HasPrefix(path, filepath.Join(own, "spillway", "cli")+"/") {
+			t.Fatalf("%s: the CLI did not save its output in the user's own directory: %q", where, r.stdout[max(0, len(r.stdout)-400):])
+		}
+		if b, err := os.ReadFile(path); err != nil || !bytes.HasSuffix(b, []byte("\n100000\n")) {
+			t.Errorf("%s: the saved output: %v, %d bytes", where, err, len(b))
+		}
+		if ents, _ := os.ReadDir(squat); len(ents) != 0 {
+			t.Errorf("%s: the CLI made %d entries in the squatted directory", where, len(ents))
+		}
+	}
+}
+
+// userDirs gives the CLI a private runtime directory and a cache
+// directory of the test's own, and returns them: the CLI keeps its spill
+// files in one of them when the temp directory is shared.
+func (c *bashCLI) userDirs(t *testing.T) (runtime, cache string) {
+	runtime, cache = t.TempDir(), t.TempDir()
+	os.Chmod(runtime, 0o700)
+	c.env = append(c.env, "XDG_RUNTIME_DIR="+runtime, "XDG_CACHE_HOME="+cache)
+	return runtime, cache
 }

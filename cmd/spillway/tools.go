@@ -33,8 +33,9 @@ var cliTexts = map[string]cliText{
 		short: "Run a shell command and print its result as the model would get it",
 		long: `bash runs COMMAND with bash -c (stdin from /dev/null, its own process
 group) and prints stdout and stderr, each cut to fit its limits, with the
-exit code. What does not fit is kept whole in a file under
-$TMPDIR/spillway-<uid>/cli/ that the notice names.
+exit code. What does not fit is kept whole in a file that the notice
+names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may write in
+$TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
 
 A command still running after --timeout, or children it leaves running,
 become a background job of the session. A one-shot command is a session of

@@ -6,7 +6,7 @@ import (
 )
 
 // newCLIToolset returns the toolset of a one-shot CLI command: a session
-// that ends at once, spilling into the kept $TMPDIR/spillway-<uid>/cli/ so
+// that ends at once, spilling into the kept directory of spill.NewCLI so
 // that a person can open the files its notices name. Its policy comes from
 // --profile, --config (or $SPILLWAY_CONFIG) and --format; with --client,
 // it is the MCP server's policy fitted to that client, so that the text is

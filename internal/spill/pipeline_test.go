@@ -69,6 +69,9 @@ func TestUnwritableTMPDIR(t *testing.T) {
 	notDir := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(notDir, nil, 0o600)
 	t.Setenv("TMPDIR", notDir) // os.TempDir(), the default, is now a file
+	// Nor has the CLI a directory of the user's to go to instead.
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(notDir, "cache"))
 	for name, s := range map[string]*Store{"session": NewSession(Config{}), "cli": NewCLI(Config{})} {
 		r := runPipeline(s, tail10, []byte(seq(100)))
 		if r.Tail != seqRange(91, 100) {

@@ -106,11 +106,11 @@ func NewSession(cfg Config) *Store {
 	return &Store{cfg: cfg.withDefaults(), deleted: map[string]Cause{}}
 }
 
-// NewCLI returns the store of the one-shot CLI: $TMPDIR/spillway-<uid>/cli/,
-// kept across runs so that a person can open the files its notices name.
-// Files older than CLIMaxAge are removed, and the oldest go first when the
-// directory is over budget. A directory there that is a symlink or
-// belongs to another user is not used.
+// NewCLI returns the store of the one-shot CLI, kept across runs so that
+// a person can open the files its notices name (see openCLIDir for
+// where). Files older than CLIMaxAge are removed, and the oldest go first
+// when the directory is over budget. A directory there that is a symlink
+// or belongs to another user is not used.
 func NewCLI(cfg Config) *Store {
 	return &Store{cfg: cfg.withDefaults(), shared: true, deleted: map[string]Cause{}}
 }
@@ -293,22 +293,6 @@ func makeSessionDir(parent *os.Root, parentPath string) (*privateDir, error) {
 	}
 	d.path = filepath.Join(parentPath, name)
 	return d, nil
-}
-
-// openCLIDir opens (making them if missing) $TMPDIR/spillway-<uid> and its
-// cli/, each checked to be a real directory of this user.
-func openCLIDir(tempDir string) (*privateDir, error) {
-	parent, real, err := openParent(tempDir)
-	if err != nil {
-		return nil, err
-	}
-	defer parent.Close()
-	user, err := openPrivate(parent, real, fmt.Sprintf("spillway-%d", os.Geteuid()))
-	if err != nil {
-		return nil, err
-	}
-	defer user.close()
-	return openPrivate(user.root, user.path, "cli")
 }
 
 // pruneShared removes the CLI's files that are too old or over budget.
