@@ -288,6 +288,16 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
+	x := extrasOf(ctx)
+	if in.Progress == nil {
+		in.Progress = x.progress
+	}
+	if x.lines.Stdout > 0 {
+		in.StdoutMaxLines = x.lines.Stdout
+	}
+	if x.lines.Stderr > 0 {
+		in.StderrMaxLines = x.lines.Stderr
+	}
 	res, err := t.shell.Run(ctx, in.command())
 	if err != nil {
 		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)

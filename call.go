@@ -61,20 +61,29 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
-	if b, ok := cl.In.Interface().(*BashInput); ok {
-		if lines.Stdout > 0 {
-			b.StdoutMaxLines = lines.Stdout
-		}
-		if lines.Stderr > 0 {
-			b.StderrMaxLines = lines.Stderr
-		}
-		b.Progress = c.Progress
-	}
+	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines})
 	h, ok := e.run[cl.Method]
 	if !ok {
 		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
 	}
 	return h.call(t, ctx, cl.In.Interface())
+}
+
+// callExtras are what a call by name brings beside its arguments: the
+// progress callback of the caller, and the per-stream line limits a peer's
+// parameters set. They ride in the call's context to the method that
+// uses them (bash's Run), so that Call names no tool.
+type callExtras struct {
+	progress func(BashProgress)
+	lines    surface.Lines
+}
+
+type callExtrasKey struct{}
+
+// extrasOf returns the extras of the call ctx belongs to.
+func extrasOf(ctx context.Context) callExtras {
+	x, _ := ctx.Value(callExtrasKey{}).(callExtras)
+	return x
 }
 
 // A handler runs one method of a tool: it takes a pointer to the method's

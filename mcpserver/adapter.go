@@ -33,7 +33,7 @@ func addTool(s *toolServer, t schema.Tool) {
 		defer finish()
 		callCtx = s.withAsker(callCtx, req)
 		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
-		if token := req.Params.GetProgressToken(); token != nil && t.Name == "bash" {
+		if token := req.Params.GetProgressToken(); token != nil {
 			p := newProgressReporter(callCtx, req.Session, token)
 			defer p.stop()
 			call.Progress = p.report

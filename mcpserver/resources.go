@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"iter"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -83,26 +86,55 @@ func sessionSpillFile(ts *spillway.Toolset, uri string) (string, error) {
 }
 
 // spillLinks are the resource_link blocks of the spill files a result's
-// details name.
-func spillLinks(details any) []mcp.Content {
-	d, ok := details.(spillway.BashDetails)
-	if !ok {
-		return nil
-	}
+// details name, whichever tool made it: each full_output_path, of the
+// result itself (grep, find, ls) or of one of its objects (bash's stdout
+// and stderr), in the order the details hold them.
+func spillLinks(details json.RawMessage) []mcp.Content {
 	var links []mcp.Content
-	for _, s := range []struct {
-		name string
-		path string
-	}{{"stdout", d.Stdout.FullOutputPath}, {"stderr", d.Stderr.FullOutputPath}} {
-		if s.path == "" {
-			continue
-		}
+	add := func(path, what string) {
 		links = append(links, &mcp.ResourceLink{
-			URI:         (&url.URL{Scheme: "file", Path: s.path}).String(),
-			Name:        filepath.Base(s.path),
-			Description: "The whole " + s.name + " of the command.",
+			URI:         (&url.URL{Scheme: "file", Path: path}).String(),
+			Name:        filepath.Base(path),
+			Description: what,
 			MIMEType:    "text/plain",
 		})
 	}
+	for key, v := range objectFields(details) {
+		if key == "full_output_path" {
+			var path string
+			if json.Unmarshal(v, &path) == nil && path != "" {
+				add(path, "The whole output of the call.")
+			}
+			continue
+		}
+		for k, p := range objectFields(v) {
+			var path string
+			if k == "full_output_path" && json.Unmarshal(p, &path) == nil && path != "" {
+				add(path, "The whole "+key+" of the command.")
+			}
+		}
+	}
 	return links
+}
+
+// objectFields yields the members of a JSON object in their order; nothing
+// for a value that is not an object.
+func objectFields(data json.RawMessage) iter.Seq2[string, json.RawMessage] {
+	return func(yield func(string, json.RawMessage) bool) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return
+		}
+		for dec.More() {
+			t, err := dec.Token()
+			key, ok := t.(string)
+			if err != nil || !ok {
+				return
+			}
+			var v json.RawMessage
+			if dec.Decode(&v) != nil || !yield(key, v) {
+				return
+			}
+		}
+	}
 }

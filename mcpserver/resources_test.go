@@ -50,3 +50,31 @@ func TestSpillFilesAsResources(t *testing.T) {
 		}
 	}
 }
+
+// Every tool's spill file is linked, not bash's alone: a grep whose
+// matches pass the byte limit links the file that holds them all, and
+// resources/read serves it.
+func TestGrepSpillFileIsLinked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	line := "needle " + strings.Repeat("x", 100) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat(line, 900)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, nil, "--no-token")
+	a := connectHTTP(t, s.url, nil, nil, false)
+	res := call(t, a, "grep", map[string]any{"pattern": "needle", "path": dir, "limit": 1000})
+	var link *mcp.ResourceLink
+	for _, c := range res.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok {
+			link = l
+		}
+	}
+	if link == nil {
+		t.Fatalf("no resource_link to grep's spill file in %v", res.Content)
+	}
+	got, err := a.ReadResource(testContext(t), &mcp.ReadResourceParams{URI: link.URI})
+	if err != nil || len(got.Contents) != 1 || strings.Count(got.Contents[0].Text, "needle") != 900 {
+		t.Fatalf("reading grep's spill file: %v", err)
+	}
+}

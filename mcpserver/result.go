@@ -38,7 +38,7 @@ func toolResult(r spillway.Result[any], details json.RawMessage, typed, links bo
 		content = append(content, &mcp.TextContent{Text: r.Text})
 	}
 	if links {
-		content = append(content, spillLinks(r.Details)...)
+		content = append(content, spillLinks(details)...)
 	}
 	res := &mcp.CallToolResult{
 		Content: content,

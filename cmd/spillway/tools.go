@@ -113,7 +113,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		arg := strings.ToUpper(p.Name)
 		if p.Required {
 			required++
-		} else if t.Name != "bash" { // bash's COMMAND is left out only for a job call
+		} else if t.Choice == "" { // one of a choice (bash's COMMAND) is left out only when another is given
 			arg = "[" + arg + "]"
 		}
 		use += " " + arg
@@ -132,8 +132,8 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			return g.runCall(cmd, call)
 		},
 	}
-	if t.Name == "bash" {
-		cmd.Args = bashArgs
+	if t.Choice != "" {
+		cmd.Args = bashArgs // the command is one argument: say to quote it
 	}
 	f := cmd.Flags()
 	for _, p := range t.Params {
