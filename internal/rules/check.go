@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -30,8 +31,9 @@ func (s *Set) Check(command string) Verdict {
 	if set == nil {
 		set = &Set{}
 	}
-	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{},
-		parser: syntax.NewParser(syntax.Variant(syntax.LangBash))}
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{}, parser: p}
 	c.parts = make([]Part, 0, len(command)/64+2)
 	c.code(command, ctx{}, "")
 	v := Verdict{Decision: Allow, Parts: c.parts}
@@ -42,6 +44,10 @@ func (s *Set) Check(command string) Verdict {
 	}
 	return v
 }
+
+// parsers keeps bash parsers between checks: a parser's buffers are
+// most of what deciding a short command allocates.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 type checker struct {
 	set *Set
