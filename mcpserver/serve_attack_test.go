@@ -1,10 +1,13 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,5 +83,34 @@ func TestServeSessionCap(t *testing.T) {
 	}
 	if st := postInitialize(t, s.url, "", "", ""); st != http.StatusServiceUnavailable {
 		t.Errorf("one session over the cap: status %d, want 503", st)
+	}
+}
+
+// TestAttackServeEnvironShowsNoToken: `SPILLWAY_TOKEN=… spillway serve`
+// removed the token from the environment its commands inherit, but
+// /proc/<serve>/environ, which the kernel reads from the process's first
+// environment block, still showed it: to the person's other programs,
+// and to a command, through /proc/$PPID/environ.
+func TestAttackServeEnvironShowsNoToken(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/PID/environ is Linux's")
+	}
+	const secret = "s3cret-never-in-environ"
+	s := startHTTP(t, []string{"SPILLWAY_TOKEN=" + secret, "AFTER_THE_TOKEN=kept"})
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(env, []byte(secret)) || bytes.Contains(env, []byte("SPILLWAY_TOKEN")) {
+		t.Errorf("/proc/<serve>/environ shows the token")
+	}
+	if !bytes.Contains(env, []byte("\x00AFTER_THE_TOKEN=kept\x00")) {
+		t.Errorf("/proc/<serve>/environ lost the other variables: %q", env)
+	}
+	// The server still takes the token, and a command finds it nowhere.
+	cs := connectHTTP(t, s.url, nil, http.Header{"Authorization": {"Bearer " + secret}}, false)
+	out := text(call(t, cs, "bash", map[string]any{"command": `tr '\0' '\n' < /proc/$PPID/environ | grep SPILLWAY; echo "[$AFTER_THE_TOKEN]"`}))
+	if strings.Contains(out, secret) || !strings.Contains(out, "[kept]") {
+		t.Errorf("a command read the token from its server's environ, or lost the rest: %s", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -72,10 +73,16 @@ every session id, so that a proxy routes each session to its node.`,
 				return err
 			}
 			if !cmd.Flags().Changed("token") {
-				token = envOr(tokenEnv, "")
+				// A copy: the value lies in the environment block that
+				// scrubEnviron blanks.
+				token = strings.Clone(envOr(tokenEnv, ""))
 			}
-			// A server secret never reaches the commands.
+			// A server secret never reaches the commands, nor shows in
+			// /proc/PID/environ.
 			os.Unsetenv(tokenEnv)
+			if err := scrubEnviron(tokenEnv); err != nil {
+				log.Warn("$"+tokenEnv+" still shows in this process's first environment (/proc/PID/environ)", "error", err)
+			}
 			if noToken && token != "" {
 				return errors.New("--no-token and a token (--token or $" + tokenEnv + ") contradict each other")
 			}
