@@ -74,20 +74,32 @@ func setup() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dirs := map[string]string{
-		"HOME":            "home",
-		"XDG_CONFIG_HOME": "home/.config",
-		"XDG_CACHE_HOME":  "home/.cache",
-		"XDG_RUNTIME_DIR": "run",
-		"TMPDIR":          "tmp",
+	// The modes are those of a real system's: tests run helpers as other
+	// users (nobody, a user made for the test) from binaries and files
+	// under TMPDIR, so it is a shared /tmp (1777) under a directory
+	// others may pass through; the home and runtime directory are
+	// private.
+	dirs := []struct {
+		name, sub string
+		mode      os.FileMode
+	}{
+		{"", "", 0o755},
+		{"HOME", "home", 0o700},
+		{"XDG_CONFIG_HOME", "home/.config", 0o700},
+		{"XDG_CACHE_HOME", "home/.cache", 0o700},
+		{"XDG_RUNTIME_DIR", "run", 0o700},
+		{"TMPDIR", "tmp", 0o777 | os.ModeSticky},
 	}
-	for name, sub := range dirs {
-		p := filepath.Join(dir, sub)
-		if err := os.MkdirAll(p, 0o700); err != nil {
-			removeAll(dir)
-			return "", err
+	for _, d := range dirs {
+		p := filepath.Join(dir, d.sub)
+		err := os.MkdirAll(p, 0o700)
+		if err == nil {
+			err = os.Chmod(p, d.mode)
 		}
-		if err := os.Setenv(name, p); err != nil {
+		if err == nil && d.name != "" {
+			err = os.Setenv(d.name, p)
+		}
+		if err != nil {
 			removeAll(dir)
 			return "", err
 		}

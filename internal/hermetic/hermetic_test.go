@@ -70,6 +70,14 @@ func TestSetupReplacesTheEnvironment(t *testing.T) {
 		t.Errorf("the suite's switches were dropped: SPILLWAY_TEST_SANDBOX=%q SPILLWAY_E2E_CLAUDE=%q",
 			env["SPILLWAY_TEST_SANDBOX"], env["SPILLWAY_E2E_CLAUDE"])
 	}
+	// Other users reach TMPDIR, as they reach /tmp: tests run helpers as
+	// nobody from it.
+	if st, err := os.Stat(os.Getenv("TMPDIR")); err != nil || st.Mode().Perm() != 0o777 || st.Mode()&os.ModeSticky == 0 {
+		t.Errorf("this binary's TMPDIR: %v %v, want drwxrwxrwt", st.Mode(), err)
+	}
+	if st, err := os.Stat(filepath.Dir(os.Getenv("TMPDIR"))); err != nil || st.Mode().Perm()&0o005 != 0o005 {
+		t.Errorf("TMPDIR's parent: %v %v, want others to pass through", st.Mode(), err)
+	}
 	// The toolchains stay where the person's HOME has them.
 	if want := filepath.Join(home, "go"); env["GOPATH"] != want && os.Getenv("GOPATH") == "" {
 		t.Errorf("GOPATH = %q, want %q", env["GOPATH"], want)
