@@ -284,7 +284,7 @@ func (s *HTTPServer) Drain() { s.handler.startDrain() }
 type httpHandler struct {
 	cfg      HTTPConfig
 	origins  map[string]bool // normalOrigin of each allowed origin
-	open     func() int      // sessions the SDK holds
+	admitted *admission      // the sessions --max-sessions counts
 	sdk      http.Handler
 	tools    *toolServer
 	sessions *sessionTable
@@ -327,13 +327,7 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 	})
 	srv.spillLinks = true
 	h.tools = srv
-	h.open = func() int {
-		n := 0
-		for range srv.Sessions() {
-			n++
-		}
-		return n
-	}
+	h.admitted = newAdmission(cfg.maxSessions(), srv.Sessions)
 	h.sessions.find = func(id string) *mcp.ServerSession {
 		for ss := range srv.Sessions() {
 			if ss.ID() == id {
@@ -385,8 +379,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// (see limitListener); one that has not is, oldest first.
 	authoriseConn(r.Context())
 
+	var body []byte
 	if r.Method == http.MethodPost {
-		if !h.readBody(w, r) {
+		var ok bool
+		if body, ok = h.readBody(w, r); !ok {
 			return
 		}
 	}
@@ -398,10 +394,22 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Service Unavailable: this server is draining (shutting down) and starts no new session; try again (another node, behind a proxy)", http.StatusServiceUnavailable)
 		return
 	}
-	if id == "" && r.Method == http.MethodPost && h.open() >= h.cfg.maxSessions() {
-		h.log.Warn("request refused: too many sessions", "max", h.cfg.maxSessions(), "remote", r.RemoteAddr)
-		http.Error(w, fmt.Sprintf("Service Unavailable: this server already has %d sessions open, its cap (--max-sessions); end one (DELETE, or let it idle out) and try again", h.cfg.maxSessions()), http.StatusServiceUnavailable)
-		return
+	if id == "" && r.Method == http.MethodPost {
+		// The SDK names the session it kept in the answer's header.
+		if mayStartSession(body) {
+			if !h.admitted.enter() {
+				h.log.Warn("request refused: too many sessions", "max", h.cfg.maxSessions(), "remote", r.RemoteAddr)
+				http.Error(w, fmt.Sprintf("Service Unavailable: this server already has %d sessions open, its cap (--max-sessions); end one (DELETE, or let it idle out) and try again", h.cfg.maxSessions()), http.StatusServiceUnavailable)
+				return
+			}
+			defer func() { h.admitted.leave(w.Header().Get("Mcp-Session-Id")) }()
+		} else {
+			defer func() {
+				if id := w.Header().Get("Mcp-Session-Id"); id != "" && !h.admitted.adopt(id) {
+					h.log.Warn("session closed: started past the cap by a request not read as an initialize", "max", h.cfg.maxSessions(), "remote", r.RemoteAddr)
+				}
+			}()
+		}
 	}
 	if id != "" {
 		defer h.sessions.request(id)()
@@ -438,7 +446,7 @@ func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
 // not hold a connection; the handlers then read it from memory. The
 // connection's deadline is lifted afterwards: a call may run, and its
 // response stream, for long.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) bool {
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(h.cfg.bodyTimeout()))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
@@ -453,11 +461,11 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) bool {
 			h.log.Warn("request refused: body not read", "err", err, "remote", r.RemoteAddr)
 			http.Error(w, fmt.Sprintf("Request Timeout: the body did not arrive within %v", h.cfg.bodyTimeout()), http.StatusRequestTimeout)
 		}
-		return false
+		return nil, false
 	}
 	rc.SetReadDeadline(time.Time{})
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	return true
+	return body, true
 }
 
 // originAllowed accepts requests without an Origin (clients that are not

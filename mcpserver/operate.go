@@ -52,7 +52,7 @@ func (h *httpHandler) readiness() string {
 	switch {
 	case h.draining.Load():
 		return "draining"
-	case h.open() >= h.cfg.maxSessions():
+	case h.admitted.count() >= h.cfg.maxSessions():
 		return "full"
 	}
 	return "ready"
