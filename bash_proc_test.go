@@ -171,3 +171,12 @@ func bashOuterPid(t testing.TB, ts *spillway.Toolset, inner int) int {
 	}
 	return 0
 }
+
+// headTailPolicy is the default policy with its digests off: for the
+// tests of the head and tail view that a cut stream of few shapes would
+// otherwise be shown as a digest instead of.
+func headTailPolicy() *spillway.Policy {
+	p := spillway.DefaultPolicy()
+	p.Bash.Shapes = false
+	return &p
+}

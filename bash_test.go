@@ -401,7 +401,7 @@ func TestBashYesTimeoutThenKill(t *testing.T) {
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("%+v\n%s", k.Details, k.Text[max(0, len(k.Text)-300):])
 	}
-	if !strings.Contains(k.Text, "y\ny\n") {
+	if !strings.Contains(k.Text, "stdout:\ny\n") {
 		t.Errorf("kill_pid shows no final output: %+v\n%q", k.Details.Stdout, k.Text[:min(len(k.Text), 400)])
 	}
 	if live := bashGroupMembers(r.Details.PID); len(live) > 0 {

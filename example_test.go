@@ -39,7 +39,9 @@ func Example() {
 	// is_error: true exit_code: 3
 }
 
-// A result that does not fit shows its two ends; the spill file has it all.
+// A result that does not fit shows what tells something: of seq, its first
+// and last lines and one line for the 99,998 of one shape between them; the
+// spill file has it all.
 func ExampleToolset_Bash_truncated() {
 	ts, err := spillway.New(spillway.Options{})
 	if err != nil {
@@ -55,7 +57,7 @@ func ExampleToolset_Bash_truncated() {
 	fmt.Println("shown lines:", out.Truncation.OutputLines, "of", out.Truncation.TotalLines)
 	fmt.Println("spilled:", strings.HasPrefix(out.FullOutputPath, ts.SpillDir()))
 	// Output:
-	// shown lines: 2000 of 100000
+	// shown lines: 2 of 100000
 	// spilled: true
 }
 

@@ -18,7 +18,7 @@ import (
 // A line cut in the omitted middle is not shown, so it is not counted.
 func TestNoticeLineCutInOmittedMiddle(t *testing.T) {
 	t.Parallel()
-	ts := bashToolset(t, spillway.Options{})
+	ts := bashToolset(t, spillway.Options{Policy: headTailPolicy()})
 	r, err := ts.Bash(context.Background(), spillway.BashInput{Command: `seq 1 2000; printf 'x%.0s' $(seq 1 3000); echo; seq 1 2000`})
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,11 @@ type BashPolicy struct {
 	// or a command; 0 means no cap; 4096 by default. See
 	// docs/reliability.md for how it is enforced.
 	MaxProcesses int `toml:"max_processes" min:"0" max:"int32"`
+	// Shapes shows a cut stream that is mostly lines of a few shapes as
+	// its telling lines and one line for each shape that stands for the
+	// rest, within what the output is worth rather than the limits: the
+	// default profile's way; the others reproduce their designs' cuts.
+	Shapes bool
 }
 
 // ReadPolicy limits a read.
@@ -182,7 +187,7 @@ func DefaultPolicy() Policy {
 		Timeout:      policy.DefaultTimeout,
 		ResultBudget: policy.DefaultResultBudget,
 		Spill:        SpillPolicy{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamed: spill.DefaultKeepNamed},
-		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses},
+		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses, Shapes: true},
 		Read:         ReadPolicy{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
 		Grep:         GrepPolicy{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
 		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},

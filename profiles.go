@@ -50,6 +50,7 @@ func Profile(name string) (Policy, error) {
 				// names, per stream; no result budget of spillway's
 				// own is laid over them unless the config sets one.
 				pol.ResultBudget = 0
+				pol.Bash.Shapes = false
 			}
 			return pol, nil
 		}

@@ -103,6 +103,9 @@ func (r Result) Next() []Call {
 		from := max(1, f.Line-failureAround)
 		next = append(next, ReadCall(r.FullOutputPath, from, f.Line+failureAround-from+1, 0))
 	}
+	if r.digest != nil {
+		next = append(next, r.digest.greps...)
+	}
 	if r.fails.more > 0 {
 		next = append(next, failureGrep(r.FullOutputPath))
 	}

@@ -50,6 +50,10 @@ type Options struct {
 	// Spill opens the spill file; nil keeps no spill.
 	Spill     SpillOpener
 	SpillWhen SpillWhen
+	// Shapes, when set, shows a stream whose cut lines are mostly of a
+	// few shapes as a digest (see digest.go): its telling lines, and one
+	// line for each shape that stands for the rest.
+	Shapes bool
 	// TailKeep, when above zero, keeps the last TailKeep bytes of a
 	// stream whose spill file reached its cap, so that the end of the
 	// stream can still be shown later (see Pipeline.Stream).
@@ -100,6 +104,9 @@ type Pipeline struct {
 	// fails indexes the failure lines of the window, scanned when a
 	// result first cuts some (see failscan.go); nil until then.
 	fails *failureIndex
+	// shapes is what a scan of the window found of its shapes (see
+	// shapescan.go); nil until a result of it is made as a digest.
+	shapes *shapeIndex
 
 	closed bool
 
@@ -421,7 +428,17 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 		return r
 	}
 	v := p.win.viewWithin(maxBytes)
-	v, fl := p.failuresCut(v, maxBytes)
+	var fl failureList
+	var dg *digest
+	if p.opt.Shapes && p.opt.Limits.Strategy == HeadTail && !v.firstPartial && !v.lastPartial && v.headLines+v.tailLines < v.totalLines {
+		var ok bool
+		if v, dg, fl, ok = p.digestCut(v, maxBytes); !ok {
+			dg = nil
+		}
+	}
+	if dg == nil {
+		v, fl = p.failuresCut(v, maxBytes)
+	}
 	// A view cut by the token limit, or by bytes within a share smaller
 	// than MaxBytes, leaves out what the stream's own limits let through.
 	if v.truncatedBy == ByTokens || v.truncatedBy == ByBytes && maxBytes < p.opt.Limits.MaxBytes {
@@ -451,6 +468,11 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	t.TotalBytes = p.winBytes
 	t.OutputLines = v.headLines + v.tailLines
 	t.OutputBytes = int64(len(v.head) + len(v.tail))
+	if dg != nil {
+		r.digest = dg
+		t.OutputLines += dg.lines
+		t.OutputBytes += dg.bytes
+	}
 	t.LinesCut = v.linesCut
 	if v.firstCut > 0 {
 		r.FirstCut, r.LastCut = p.winBase+v.firstCut, p.winBase+v.lastCut
@@ -508,6 +530,7 @@ func (p *Pipeline) CutWithin(maxBytes int) Result {
 	p.prevLineLen = 0
 	p.win.reset()
 	p.fails = nil
+	p.shapes = nil
 	return r
 }
 

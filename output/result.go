@@ -42,6 +42,10 @@ type Result struct {
 	FailuresCut  int64
 	FailureLines int64
 	fails        failureList
+	// digest, when set, is what the result shows between Head and Tail
+	// in place of the omission marker: the shapes of the lines cut and
+	// the telling ones among them.
+	digest *digest
 
 	Truncation Truncation
 	// Binary is true when the stream was judged binary: nothing is shown
@@ -65,6 +69,8 @@ func (r Result) Text() string {
 	text := r.Head + r.Tail
 	marker := OmissionMarker(r.OmittedLines, r.OmittedBytes)
 	switch {
+	case r.digest != nil:
+		text = r.Head + r.digest.text + r.Tail
 	case r.FailuresCut > 0 && r.Tail != "" && r.HeadLines > 0:
 		text = r.Head + r.failureText(marker) + r.Tail
 	case r.FailuresCut > 0:
@@ -125,6 +131,8 @@ func (r Result) Notice(label string) string {
 		fmt.Fprintf(&b, "showing the first %s of line %d (line is %s%s)", FormatSize(t.OutputBytes), r.FirstLine, FormatSize(r.LineBytes), r.tokenCause("; "))
 	case t.LastLinePartial:
 		fmt.Fprintf(&b, "showing the last %s of line %d (line is %s%s)", FormatSize(t.OutputBytes), r.LastLine, FormatSize(r.LineBytes), r.tokenCause("; "))
+	case r.digest != nil:
+		r.digestNotice(&b)
 	default:
 		b.WriteString("showing lines ")
 		if r.HeadLines > 0 {

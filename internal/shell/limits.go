@@ -35,3 +35,11 @@ func (c Config) boundWait(d time.Duration) time.Duration {
 	}
 	return min(d, c.MaxWait)
 }
+
+// shapes reports whether the streams of a call are shown as digests when
+// cut: when the policy says so and the call sets no limit of its own (a
+// model that asks for so many lines or bytes gets them).
+func (c Config) shapes(in Command) bool {
+	l := in.Limits
+	return c.Shapes && l == (Limits{})
+}

@@ -76,6 +76,10 @@ type Config struct {
 	Stdout, Stderr output.Limits
 	MergeStreams   bool
 	SpillWhen      output.SpillWhen
+	// Shapes shows a cut stream that is mostly lines of a few shapes as
+	// a digest (output.Options.Shapes), unless the call gives limits of
+	// its own.
+	Shapes bool
 	// MaxProcesses caps the tasks of one job; zero means no cap.
 	MaxProcesses int
 	// CacheCommands may be answered from a result recorded within
@@ -211,7 +215,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 		if err := lim.Validate(); err != nil {
 			return nil, fmt.Errorf("%s limits: %w", name, err)
 		}
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep}
+		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep, Shapes: r.cfg.shapes(in)}
 		if r.cfg.Spill != nil {
 			opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
 		}
