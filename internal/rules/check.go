@@ -34,7 +34,8 @@ func (s *Set) Check(command string) Verdict {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{}, parser: p}
-	c.parts = make([]Part, 0, len(command)/64+2)
+	// A part every 20-odd bytes is what dense input comes to.
+	c.parts = make([]Part, 0, len(command)/24+2)
 	c.code(command, ctx{}, "")
 	v := Verdict{Decision: Allow, Parts: c.parts}
 	for _, p := range c.parts {
@@ -43,6 +44,12 @@ func (s *Set) Check(command string) Verdict {
 		}
 	}
 	return v
+}
+
+var defaultReason = [...]string{
+	Allow: "no rule matches: the default is allow",
+	Ask:   "no rule matches: the default is ask",
+	Deny:  "no rule matches: the default is deny",
 }
 
 // parsers keeps bash parsers between checks: a parser's buffers are
@@ -482,7 +489,7 @@ func (c *checker) emit(st *partState, best cand) {
 	}
 	p := Part{Command: st.display, Decision: best.d, Rule: best.rule, Reason: best.reason, Interactive: st.interactive}
 	if p.Rule == nil && p.Reason == "" {
-		p.Reason = "no rule matches: the default is " + best.d.String()
+		p.Reason = defaultReason[best.d]
 	}
 	c.add(p)
 }
