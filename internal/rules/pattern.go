@@ -13,15 +13,17 @@ import (
 //	git status      exactly these two words
 //	npm test *      "npm test" alone or followed by any words
 //	npm test:*      the same, in Claude Code's older spelling
+//	git push*       git, a word beginning with push, then any words
 //	*               every command
 //
 // Words are split and unquoted as the shell does ("git commit -m 'a b'"
 // is four words). A prefix ends at a word boundary: "npm test *" does not
-// match "npm testing". Claude Code also reads a * in the middle of a
-// pattern or glued to a word ("git * main", "ls*") as any run of
-// characters, spaces included; spillway matches whole words, and rather
-// than guess how such a rule should bind, it refuses it with an error,
-// so that a deny rule is never silently weaker than the person meant.
+// match "npm testing"; a * glued to the end opens the last word instead.
+// Claude Code also reads a * in the middle or at the start of a pattern
+// ("git * main", "* install") as any run of characters, spaces
+// included; spillway matches whole words, and rather than guess how such
+// a rule should bind, it refuses it with an error, so that a deny rule
+// is never silently weaker than the person meant.
 func ParsePattern(s string) (Pattern, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -30,7 +32,7 @@ func ParsePattern(s string) (Pattern, error) {
 	if t == "*" || t == ":*" {
 		return Pattern{Prefix: true}, nil
 	}
-	prefix := false
+	prefix, open := false, false
 	switch {
 	case strings.HasSuffix(t, ":*"):
 		prefix = true
@@ -38,6 +40,10 @@ func ParsePattern(s string) (Pattern, error) {
 	case strings.HasSuffix(t, " *") || strings.HasSuffix(t, "\t*"):
 		prefix = true
 		t = strings.TrimSpace(t[:len(t)-1])
+	case strings.HasSuffix(t, "*") && !strings.HasSuffix(t, "\\*") && strings.Count(t, "*") == 1:
+		// "git push*": the last word is open, as Claude Code reads it.
+		prefix, open = true, true
+		t = t[:len(t)-1]
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(t), "")
 	if err != nil {
@@ -55,7 +61,7 @@ func ParsePattern(s string) (Pattern, error) {
 		return Pattern{}, fmt.Errorf("pattern %q starts with an assignment: leading VAR=value is skipped before matching, so leave it out of the pattern", s)
 	}
 	var p Pattern
-	p.Prefix = prefix
+	p.Prefix, p.OpenLast = prefix, open
 	for _, w := range call.Args {
 		if onlyLiteralParts(w) {
 			if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && (hasGlob(lit.Value) || hasBrace(lit.Value)) {
@@ -71,6 +77,9 @@ func ParsePattern(s string) (Pattern, error) {
 	}
 	if len(p.Words) == 0 {
 		return Pattern{}, fmt.Errorf("pattern %q has no words", s)
+	}
+	if open && strings.ContainsAny(t[len(t)-1:], " \t'\"") {
+		return Pattern{}, fmt.Errorf("pattern %q has a * glued to a quote: write the last word unquoted, or \" *\" for a prefix of whole words", s)
 	}
 	return p, nil
 }
@@ -99,6 +108,9 @@ func (p Pattern) String() string {
 		} else {
 			parts = append(parts, "["+strings.Join(q, "|")+"]")
 		}
+	}
+	if p.OpenLast {
+		return strings.Join(parts, " ") + "*"
 	}
 	if p.Prefix {
 		parts = append(parts, "*")
@@ -135,8 +147,13 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 			return noMatch
 		}
 		w := words[i]
+		open := p.OpenLast && i == len(p.Words)-1
 		if i == 0 {
-			switch m := matchProgram(alts, w, d); m {
+			m := matchProgram(alts, w, d)
+			if open && m == noMatch {
+				m = matchProgramOpen(alts, w, d)
+			}
+			switch m {
 			case noMatch:
 				return noMatch
 			case maybeMatch:
@@ -152,7 +169,7 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 			res = maybeMatch
 			continue
 		}
-		if !contains(alts, w.Text) {
+		if !contains(alts, w.Text) && !(open && hasPrefixOf(alts, w.Text)) {
 			return noMatch
 		}
 	}
@@ -194,6 +211,36 @@ func matchProgram(alts []string, w word, d Decision) match {
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// matchProgramOpen matches an open first word ("ls*") against the
+// program's base name by prefix; a deny or ask rule ignores case.
+func matchProgramOpen(alts []string, w word, d Decision) match {
+	if !w.BaseKnown {
+		return maybeMatch
+	}
+	for _, a := range alts {
+		if strings.Contains(a, "/") && d == Allow {
+			if w.Known && strings.HasPrefix(w.Text, a) {
+				return sureMatch
+			}
+			continue
+		}
+		a = path.Base(a)
+		if strings.HasPrefix(w.Base, a) || d != Allow && strings.HasPrefix(strings.ToLower(w.Base), strings.ToLower(a)) {
+			return sureMatch
+		}
+	}
+	return noMatch
+}
+
+func hasPrefixOf(alts []string, s string) bool {
+	for _, a := range alts {
+		if strings.HasPrefix(s, a) {
 			return true
 		}
 	}

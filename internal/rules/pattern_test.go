@@ -23,6 +23,8 @@ func TestParsePattern(t *testing.T) {
 		{`rm -rf \*`, [][]string{{"rm"}, {"-rf"}, {"*"}}, false},
 		{"curl http://site.com/:*", [][]string{{"curl"}, {"http://site.com/"}}, true},
 		{"*", nil, true},
+		{"git push*", [][]string{{"git"}, {"push"}}, true},
+		{"ls*", [][]string{{"ls"}}, true},
 		{":*", nil, true},
 	} {
 		p, err := ParsePattern(c.in)
@@ -41,7 +43,6 @@ func TestParsePatternErrors(t *testing.T) {
 		{"", "empty"},
 		{"   ", "empty"},
 		{"git * main", "not its last word"},
-		{"ls*", "not its last word"},
 		{"* install", "not its last word"},
 		{"npm run build:*:*", "not its last word"},
 		{"ls [ab]", "glob or brace"},
@@ -55,6 +56,8 @@ func TestParsePatternErrors(t *testing.T) {
 		{"echo $HOME", "expansion"},
 		{"echo $(date)", "expansion"},
 		{"echo 'unterminated", "does not read as one command"},
+		{"echo 'a'*", "glued to a quote"},
+		{"git*push*", "not its last word"},
 	} {
 		_, err := ParsePattern(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -64,7 +67,7 @@ func TestParsePatternErrors(t *testing.T) {
 }
 
 func TestPatternString(t *testing.T) {
-	for _, in := range []string{"git status", "npm test *", "git commit -m 'a b'", "*"} {
+	for _, in := range []string{"git status", "npm test *", "git commit -m 'a b'", "*", "git push*"} {
 		p, err := ParsePattern(in)
 		if err != nil {
 			t.Fatal(err)
@@ -129,5 +132,40 @@ func TestMatchProgramPath(t *testing.T) {
 	}
 	if p.matchWords([]word{rm}, Deny) != sureMatch {
 		t.Error("a deny rule by path must match the program by its base name")
+	}
+}
+
+// A * glued to a pattern's end opens its last word, as Claude Code
+// reads Bash(git push*).
+func TestOpenLastWord(t *testing.T) {
+	s := &Set{Default: Allow, Rules: []Rule{
+		{Text: "git push*", Decision: Ask},
+		{Text: "ls*", Decision: Deny},
+	}}
+	for i := range s.Rules {
+		p, err := ParsePattern(s.Rules[i].Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.OpenLast {
+			t.Fatalf("%q: OpenLast not set", s.Rules[i].Text)
+		}
+		s.Rules[i].Pattern = p
+	}
+	for in, want := range map[string]Decision{
+		"git push":             Ask,
+		"git push origin main": Ask,
+		"git pushed":           Ask,
+		"git -C . push-all":    Ask,
+		"git pull":             Allow,
+		"git $X":               Ask,
+		"lsof -i":              Deny,
+		"/bin/ls -la":          Deny,
+		"LS":                   Deny,
+		"cat x":                Allow,
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
 	}
 }

@@ -36,6 +36,10 @@ func (d Decision) String() string {
 type Pattern struct {
 	Words  [][]string
 	Prefix bool
+	// OpenLast makes the last word match any word it begins, as Claude
+	// Code reads a * glued to a pattern's end ("git push*" matches
+	// push, pushed and push-all); any words may follow (Prefix).
+	OpenLast bool
 }
 
 // A Rule is one allow, ask or deny entry and where it came from.
