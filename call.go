@@ -48,10 +48,8 @@ func (e *ArgsError) Unwrap() error { return e.Err }
 // tool's (a BashDetails, ReadDetails, …).
 func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	name, args, lines, err := surface.Call(t.policy.Profile, c.Name, c.Args)
-	if ce, ok := err.(*surface.CallError); ok {
-		return Result[any]{}, &ArgsError{Tool: ce.Tool, Err: ce.Err}
-	} else if err != nil {
-		return Result[any]{}, err
+	if err != nil {
+		return Result[any]{}, &ArgsError{Tool: name, Err: err}
 	}
 	e, ok := lookup(name)
 	if !ok {

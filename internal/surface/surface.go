@@ -71,18 +71,10 @@ func positive(v json.RawMessage, dst *int) error {
 	return nil
 }
 
-// A CallError is a call whose peer parameters do not fit; the caller
-// reports it as a bad argument of Tool.
-type CallError struct {
-	Tool string
-	Err  error
-}
-
-func (e *CallError) Error() string { return e.Tool + ": " + e.Err.Error() }
-
 // Call takes a call apart under the profile: the tool it names, the
 // arguments with the design's names renamed or taken out, and the line
-// limits the taken ones set.
+// limits the taken ones set. Its error is always one of the arguments,
+// of the tool it returns.
 func Call(profile, tool string, raw json.RawMessage) (string, json.RawMessage, Lines, error) {
 	var lines Lines
 	if t, ok := tools[profile][tool]; ok {
@@ -104,16 +96,16 @@ func Call(profile, tool string, raw json.RawMessage) (string, json.RawMessage, L
 		delete(args, p.Name)
 		if p.Rename != "" {
 			if _, both := args[p.Rename]; both {
-				return "", nil, lines, &CallError{Tool: tool, Err: fmt.Errorf("give %s or %s, not both", p.Name, p.Rename)}
+				return tool, nil, lines, fmt.Errorf("give %s or %s, not both", p.Name, p.Rename)
 			}
 			args[p.Rename] = v
 			continue
 		}
 		if err := p.set(&lines, v); err != nil {
-			return "", nil, lines, &CallError{Tool: tool, Err: fmt.Errorf("parameter %q: %v", p.Name, err)}
+			return tool, nil, lines, fmt.Errorf("parameter %q: %v", p.Name, err)
 		}
 	}
-	out, err := json.Marshal(args)
+	out, err := json.Marshal(args) // of values json.Unmarshal gave: it cannot fail
 	return tool, out, lines, err
 }
 
