@@ -61,6 +61,12 @@ func describeBash(p Policy) string {
 		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
 		streams, out.MaxLines, size(out.MaxBytes), tokenCap(" or", out.MaxTokens), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
 		spillHowTo, size(streamCeiling))
+	if p.Bash.Shapes {
+		d.WriteString("When the lines cut are mostly log lines of a few shapes (lines that differ only in numbers, ids or spacing), " +
+			"the result shows only the lines that tell something: the first and last ones, and between them the failures and the " +
+			"rare lines, numbered `N: text` as in the full output, with one line per shape for the rest: its count, its line range and " +
+			"the `grep` pattern that lists its lines. Passing `max_lines`, `max_bytes` or `max_tokens` shows the first and last lines instead.\n\n")
+	}
 	if p.ResultBudget > 0 {
 		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
 			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)
