@@ -7,12 +7,19 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 func main() {
 	spillway.MaybeRunSandboxHelper() // the --sandbox helper re-exec; returns unless argv[1] is its mode
+	// Root's commands could push keystrokes into any terminal, the one
+	// that started spillway included, sandboxed or not.
+	if _, err := sandbox.DenyTerminalInjectionAsRoot(); err != nil && !errors.Is(err, errors.ErrUnsupported) && !errors.Is(err, syscall.ENOSYS) {
+		fmt.Fprintln(os.Stderr, "spillway: warning: cannot deny root's commands TIOCSTI on terminals:", err)
+	}
 	serveDebugVars()
 	err := newRootCmd().Execute()
 	var exit exitError

@@ -112,12 +112,21 @@ func denySockets() error {
 	return installFilter(socketFilter(a))
 }
 
-// installFilter installs a seccomp filter on every thread of this process.
+// installFilter installs a seccomp filter on every thread of this
+// process, with no_new_privs set first (which a process without
+// CAP_SYS_ADMIN needs).
 func installFilter(filter []unix.SockFilter) error {
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err
 	}
+	return installFilterPrivileged(filter)
+}
+
+// installFilterPrivileged installs a seccomp filter on every thread of
+// this process without setting no_new_privs: the kernel allows it only
+// with CAP_SYS_ADMIN.
+func installFilterPrivileged(filter []unix.SockFilter) error {
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
 	if errno != 0 {
 		return errno
