@@ -12,11 +12,27 @@ import (
 
 func TestConnCapFor(t *testing.T) {
 	for _, c := range []struct {
-		nofile uint64
-		want   int
-	}{{150, 75}, {1024, 512}, {100, 36}, {20, 10}, {4, 8}, {1 << 62, 1 << 16}} {
-		if got := connCapFor(c.nofile); got != c.want {
-			t.Errorf("connCapFor(%d) = %d, want %d", c.nofile, got, c.want)
+		nofile   uint64
+		sessions int
+		want     int
+	}{
+		{150, 0, 75}, {1024, 0, 512}, {100, 0, 36}, {20, 0, 8}, {4, 0, 8}, {1 << 62, 0, 1 << 16},
+		// The descriptors of the sessions' jobs are left to them.
+		{1024, 64, 1024 - 64*SessionDescriptors - connReserve},
+		// A limit too small for the sessions: one connection each.
+		{20000, 4096, 4096},
+		{1 << 20, 4096, 1 << 16},
+	} {
+		if got := connCapFor(c.nofile, c.sessions); got != c.want {
+			t.Errorf("connCapFor(%d, %d) = %d, want %d", c.nofile, c.sessions, got, c.want)
+		}
+	}
+	if need := DescriptorsFor(4096); need <= 20000 || need > 1<<20 {
+		t.Errorf("DescriptorsFor(4096) = %d: a node of 4,096 sessions with jobs needs more than 20,000 and less than 1 Mi", need)
+	}
+	for _, n := range []int{0, 1, 64, 4096} {
+		if got := SessionsFor(DescriptorsFor(n)); got != n {
+			t.Errorf("SessionsFor(DescriptorsFor(%d)) = %d", n, got)
 		}
 	}
 }

@@ -5,11 +5,17 @@ package mcpserver
 import "syscall"
 
 // defaultConnCap derives the connection cap from the process's
-// descriptor limit.
-func defaultConnCap() int {
+// descriptor limit and the sessions it may hold.
+func defaultConnCap(maxSessions int) int {
+	return connCapFor(DescriptorLimit(), maxSessions)
+}
+
+// DescriptorLimit is the process's descriptor limit (Go raises the soft
+// limit to the hard one at start).
+func DescriptorLimit() uint64 {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		return connCapFor(1024)
+		return 1024
 	}
-	return connCapFor(uint64(rl.Cur))
+	return rl.Cur
 }

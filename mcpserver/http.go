@@ -165,7 +165,7 @@ func ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 		return nil, err
 	}
 	if cfg.MaxConnections <= 0 {
-		cfg.MaxConnections = defaultConnCap()
+		cfg.MaxConnections = defaultConnCap(cfg.maxSessions())
 	}
 	ln = newLimitListener(ln, cfg.MaxConnections, cfg.logger())
 	var metricsLn net.Listener

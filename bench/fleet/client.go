@@ -144,3 +144,21 @@ func (c *client) callTool(sess, tool string, args map[string]any) (int, error) {
 	}
 	return a.status, nil
 }
+
+// end ends session sess with DELETE, as a client that is done does, and
+// returns the status.
+func (c *client) end(sess string) (int, error) {
+	req, _ := http.NewRequest(http.MethodDelete, c.url, nil)
+	req.Header.Set("Mcp-Session-Id", sess)
+	req.Header.Set("Mcp-Protocol-Version", protocolVersion)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}

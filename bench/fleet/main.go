@@ -35,6 +35,7 @@ var (
 	rate     = flag.Int("rate", 300, "read/ls calls a second")
 	duration = flag.Duration("duration", time.Minute, "how long the calls go on")
 	keep     = flag.Bool("keep", false, "keep the temp directory")
+	end      = flag.String("end", "sigterm", "jobs: how the sessions end: sigterm (the node drains) or delete (each session's client sends DELETE, 64 at a time)")
 )
 
 // token is the nodes' bearer token.

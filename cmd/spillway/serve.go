@@ -139,6 +139,10 @@ every session id, so that a proxy routes each session to its node.`,
 				log.Warn("serving without a token: any local user can run commands as you (--no-token)")
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "spillway: serving MCP at %s\n", srv.URL())
+			if need, have := mcpserver.DescriptorsFor(maxSess), mcpserver.DescriptorLimit(); have < need {
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the descriptor limit (ulimit -n %d) holds about %d sessions with a running job each, not --max-sessions %d: raise it to %d or more (docs/operations.md)\n",
+					have, mcpserver.SessionsFor(have), maxSess, need)
+			}
 			if ops.metricsListen != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: metrics at %s\n", srv.MetricsURL())
 			}
