@@ -152,7 +152,8 @@ func exportedRecv(recv *ast.FieldList) bool {
 }
 
 // The API is what a library user calls or fills in: go doc -short lists
-// at most 50 names, and none of the table's machinery (the MCP server and
+// at most 53 names (the command rules brought three: their policy, the
+// details of a decision and its parts), and none of the table's machinery (the MCP server and
 // the CLI read the tools from internal/registry and the schema package).
 func TestAPIIsSmall(t *testing.T) {
 	out, err := exec.Command("go", "doc", "-short", ".").Output()
@@ -160,8 +161,8 @@ func TestAPIIsSmall(t *testing.T) {
 		t.Skipf("go doc: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > 50 {
-		t.Errorf("go doc -short lists %d lines, want at most 50:\n%s", len(lines), out)
+	if len(lines) > 53 {
+		t.Errorf("go doc -short lists %d lines, want at most 53:\n%s", len(lines), out)
 	}
 	for _, name := range []string{"Tool", "Param", "ParamType", "Method", "String", "Int", "Run", "ParamNames",
 		"LookupTool", "Tools", "SeedTools", "SeedParams", "DetailDoc", "KeyNames", "PeerTools", "PeerParams", "ToolsSummary"} {

@@ -80,6 +80,9 @@ type BashInput struct {
 	// streams together, about once a second while the call waits for its
 	// command.
 	Progress func(BashProgress) `json:"-"`
+	// Asker, when set, asks the person about this call's command in
+	// place of Options.Asker (an MCP server asks the client of the call).
+	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error) `json:"-"`
 }
 
 // bashEntry declares the bash tool: its parameters are the fields of
@@ -222,6 +225,10 @@ type BashDetails struct {
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
 	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	// Rules is the decision of the command rules on the command, on
+	// every result of a bash call while rules are in force
+	// (Policy.Rules).
+	Rules *RulesDetails `json:"rules,omitempty" doc:"While command rules are in force (docs/rules.md), how they decided the command before it ran: {decision, parts: [{command, decision, rule, source, justification, reason, approved_for_session}]}. decision is allow, ask or deny, the strictest of the parts; each part is one simple command with the rule that decided it and where that rule is written, or the reason no rule did. A denied command, or one the user did not approve, did not run: do not retry it in another spelling."`
 	// Next, for a job that waits for a secret, are what to do next: a
 	// {"tool": "relay_to_user", "url", "message"} entry (give the person
 	// the page's address; it is no tool to call), then the check_pid call
@@ -298,12 +305,24 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	if x.lines.Stderr > 0 {
 		in.StderrMaxLines = x.lines.Stderr
 	}
+	if in.Asker == nil {
+		in.Asker = x.asker
+	}
+	var decided *RulesDetails
+	if t.rules != nil {
+		var refused *Result[BashDetails]
+		if decided, refused = t.decideBash(ctx, in); refused != nil {
+			return t.renderRefusal(*refused), nil
+		}
+	}
 	res, err := t.shell.Run(ctx, in.command())
 	if err != nil {
 		inputs := append(append([]string{in.Command, in.Cwd, in.Session}, in.Args...), envInputs(in.Env)...)
 		return Result[BashDetails]{}, clipError(bashError(err), inputs...)
 	}
-	return t.renderBash(newBashResult(res)).result(), nil
+	br := newBashResult(res)
+	br.Details.Rules = decided
+	return t.renderBash(br).result(), nil
 }
 
 // CheckJob returns how a background job stands — running, or its exit

@@ -24,6 +24,9 @@ type ToolCall struct {
 	// Progress, for a bash command, receives the bytes and lines so far
 	// about once a second.
 	Progress func(BashProgress)
+	// Asker, for a bash command, asks the person about a command a rule
+	// holds for approval, in place of Options.Asker.
+	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
 }
 
 // An ArgsError is a call whose arguments do not fit the tool's parameters:
@@ -59,7 +62,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
-	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines})
+	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines, asker: c.Asker})
 	h, ok := e.run[cl.Method]
 	if !ok {
 		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
@@ -68,12 +71,13 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 }
 
 // callExtras are what a call by name brings beside its arguments: the
-// progress callback of the caller, and the per-stream line limits a peer's
-// parameters set. They ride in the call's context to the method that
+// progress callback of the caller, the per-stream line limits a peer's
+// parameters set, and who asks the person about a command the rules hold. They ride in the call's context to the method that
 // uses them (bash's Run), so that Call names no tool.
 type callExtras struct {
 	progress func(BashProgress)
 	lines    surface.Lines
+	asker    asker
 }
 
 type callExtrasKey struct{}

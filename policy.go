@@ -58,6 +58,9 @@ type Policy struct {
 	Ls   LsPolicy   `toml:"ls"`
 	// Cache lets listed bash commands be answered from a recent result.
 	Cache CachePolicy `toml:"cache"`
+	// Rules decide, before anything runs, whether a bash command may run,
+	// must be approved by the person, or is refused (docs/rules.md).
+	Rules RulesPolicy `toml:"rules"`
 }
 
 // BashPolicy limits each stream of a bash result.
@@ -171,6 +174,41 @@ type CachePolicy struct {
 	TTL time.Duration `toml:"ttl_ms" min:"1" max:"int32"`
 }
 
+// RulesPolicy are the command rules: every simple command of a bash
+// command is matched on its own against the allow, ask and deny patterns
+// (Claude Code's Bash(…) inner syntax: "git status" exactly, "npm test *"
+// or "npm test:*" a prefix at a word boundary), and the command gets the
+// strictest decision of its parts. The zero lists and "allow" decide
+// nothing: no rules are in force and bash results carry no rules details.
+type RulesPolicy struct {
+	// Default decides a part no rule matches: "allow" (the default),
+	// "ask" or "deny".
+	Default string `toml:"default" check:"decision"`
+	// Allow, Ask and Deny are patterns; a part that several match gets
+	// the strictest.
+	Allow []string `toml:"allow,omitempty" check:"patterns"`
+	Ask   []string `toml:"ask,omitempty" check:"patterns"`
+	Deny  []string `toml:"deny,omitempty" check:"patterns"`
+	// Import names the tools whose own rules are read too: "claude-code"
+	// (the Bash(…) entries of permissions.allow, ask and deny in
+	// ~/.claude/settings.json and the working directory's
+	// .claude/settings.json and .claude/settings.local.json) and "codex"
+	// (the prefix_rule calls of ~/.codex/rules/*.rules and the working
+	// directory's .codex/rules/*.rules).
+	Import []string `toml:"import,omitempty" check:"import"`
+	// Sources, by list ("allow", "ask", "deny"), say where each entry was
+	// written ("spillway.toml:12"), for the rule's source in results; the
+	// config file sets them. An entry without one is shown as its field
+	// (Policy.Rules.Allow[0]). It is not a config key.
+	Sources map[string][]string
+}
+
+// Configured reports whether any rule is in force: a pattern, an import,
+// or a default other than allow.
+func (r RulesPolicy) Configured() bool {
+	return len(r.Allow)+len(r.Ask)+len(r.Deny)+len(r.Import) > 0 || (r.Default != "" && r.Default != "allow")
+}
+
 // Hard ceilings that no policy or call can pass: one stream of a result
 // is at most 1 MiB, and every line or entry limit at most 100,000.
 const (
@@ -193,6 +231,7 @@ func DefaultPolicy() Policy {
 		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},
 		Ls:           LsPolicy{Limit: 500, MaxBytes: 50 * 1024},
 		Cache:        CachePolicy{TTL: 30 * time.Second},
+		Rules:        RulesPolicy{Default: "allow"},
 	}
 }
 

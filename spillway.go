@@ -18,6 +18,7 @@
 package spillway
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -84,6 +85,16 @@ type Options struct {
 	// hidden, and the session's own shown. Hiding needs the namespaces
 	// layer; without it these stay readable (writes are denied anyway).
 	SandboxHidden []string
+
+	// Asker asks the person at the keyboard whether a command that a
+	// rule holds for approval (Policy.Rules) may run: it is shown the
+	// command, where it runs and the parts that need approval, and
+	// returns "allow once", "allow for this session" or "deny" (MCP's
+	// form-mode elicitation, a terminal prompt, a chat button), or an
+	// error when it cannot ask. nil asks no one. A command it does not
+	// allow does not run; the result says which rule held it and how to
+	// allow it. A call can bring its own (BashInput.Asker).
+	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
 }
 
 // A Toolset is one session: its cwd and env, its background jobs and its
@@ -102,6 +113,13 @@ type Toolset struct {
 	search  *search.Searcher
 	closed  atomic.Bool
 	cwd     string
+
+	// rules decide every bash command before it runs; nil when none are
+	// configured. asker asks the person about a command they hold, and
+	// approved holds the parts the person allowed for the session.
+	rules    *ruleSet
+	asker    asker
+	approved approvals
 
 	sandboxLayers string
 }
@@ -161,6 +179,12 @@ func newToolset(opts Options) (*Toolset, error) {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("spillway: cwd %s is not a directory", cwd)
 	}
+	if t.policy.Rules.Configured() {
+		if t.rules, err = loadRules(t.policy.Rules, cwd); err != nil {
+			return nil, fmt.Errorf("spillway: %w", err)
+		}
+	}
+	t.asker = opts.Asker
 	if opts.KeepSpill {
 		t.spill = spill.NewCLI(t.policy.Spill.storeConfig())
 	} else {

@@ -33,12 +33,20 @@ func addTool(s *toolServer, t schema.Tool) {
 		defer finish()
 		callCtx = s.withAsker(callCtx, req)
 		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
+		var ask *commandAsker
+		if ts.Policy().Rules.Configured() {
+			ask = &commandAsker{ss: req.Session, responses: req.Params.InputResponses}
+			call.Asker = ask.ask
+		}
 		if token := req.Params.GetProgressToken(); token != nil {
 			p := newProgressReporter(callCtx, req.Session, token)
 			defer p.stop()
 			call.Progress = p.report
 		}
 		r, err := ts.Call(callCtx, call)
+		if ask != nil && ask.pending != nil {
+			return ask.inputRequired(), nil // nothing ran: the call comes back with the answer
+		}
 		if err != nil {
 			s.record(sess, ts, t.Name, req.Params.Arguments, start, len(err.Error()), nil, true)
 			return s.failed(err), nil

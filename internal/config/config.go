@@ -19,6 +19,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // A Config is a checked config file: the keys it sets, each known, of the
@@ -28,6 +29,9 @@ type Config struct {
 	// values holds each key the file sets, by its dotted name, as
 	// policy.Key.Value gives it.
 	values map[string]any
+	// lines holds the line of each entry of a list key, by its dotted
+	// name.
+	lines map[string][]int
 }
 
 // A ConfigError is a config file that cannot be used: the key and the line
@@ -73,7 +77,7 @@ func LoadConfig(path string) (*Config, error) {
 // first), a value of the wrong type, a negative or zero limit, an unknown
 // strategy or profile, a head_share outside 0–1.
 func ParseConfig(name string, data []byte) (*Config, error) {
-	c := &Config{name: name, values: map[string]any{}}
+	c := &Config{name: name, values: map[string]any{}, lines: map[string][]int{}}
 	keys := docKeys(data)
 	errs := c.unknownKeys(keys)
 	var doc map[string]any
@@ -93,7 +97,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			continue // under a key already reported
 		}
 		bad := func(msg string) {
-			errs = append(errs, &ConfigError{File: c.name, Line: k.line, Key: key.Name, Msg: msg})
+			errs = append(errs, &ConfigError{File: c.name, Line: entryLine(k, msg), Key: key.Name, Msg: msg})
 		}
 		x, err := value(key, v)
 		if err != "" {
@@ -112,11 +116,24 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			}
 		}
 		c.values[key.Name] = x
+		if k.elems != nil {
+			c.lines[key.Name] = k.elems
+		}
 	}
 	if len(errs) > 0 {
 		return nil, joinByLine(errs)
 	}
 	return c, nil
+}
+
+// entryLine is the line a message about a key is on: the line of the
+// entry it names (policy.EntryPrefix), else the key's.
+func entryLine(k docKey, msg string) int {
+	var i int
+	if _, err := fmt.Sscanf(msg, "entry %d:", &i); err == nil && i >= 1 && i <= len(k.elems) {
+		return k.elems[i-1]
+	}
+	return k.line
 }
 
 // profileKey names the profile the file starts from: Load picks the
@@ -205,8 +222,32 @@ func (c *Config) Apply(p *spillway.Policy) {
 	for _, key := range policyKeys() {
 		if x, ok := c.values[key.Name]; ok && key.Name != profileKey {
 			key.Set(v, x)
+			c.setSources(v, key)
 		}
 	}
+}
+
+// setSources records where each entry of a list key was written, in the
+// Sources map beside it (RulesPolicy.Sources) when its table has one: a
+// rule's source in a result is then "file:line".
+func (c *Config) setSources(v reflect.Value, key policy.Key) {
+	lines, ok := c.lines[key.Name]
+	if !ok || len(key.Fields) != 1 {
+		return
+	}
+	index := key.Fields[0]
+	m := v.FieldByIndex(index[:len(index)-1]).FieldByName("Sources")
+	if !m.IsValid() || m.Type() != reflect.TypeFor[map[string][]string]() {
+		return
+	}
+	if m.IsNil() {
+		m.Set(reflect.MakeMap(m.Type()))
+	}
+	src := make([]string, len(lines))
+	for i, l := range lines {
+		src[i] = fmt.Sprintf("%s:%d", c.name, l)
+	}
+	m.SetMapIndex(reflect.ValueOf(key.Path[len(key.Path)-1]), reflect.ValueOf(src))
 }
 
 // decodeErrors turns go-toml's errors (syntax, a key defined twice, a

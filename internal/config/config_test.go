@@ -71,6 +71,13 @@ max_tokens = 4800
 [cache]
 commands = ["git status", "ls *"]
 ttl_ms = 4949
+
+[rules]
+default = "ask"
+allow = ["git status", "npm test *"]
+ask = ["git push:*"]
+deny = ["rm *"]
+import = ["codex", "claude-code"]
 `
 
 func TestConfigEveryKey(t *testing.T) {
@@ -126,6 +133,11 @@ func TestConfigEveryKey(t *testing.T) {
 		{"ls.max_tokens", p.Ls.MaxTokens, 4800},
 		{"cache.commands", strings.Join(p.Cache.Commands, "|"), "git status|ls *"},
 		{"cache.ttl_ms", p.Cache.TTL, 4949 * time.Millisecond},
+		{"rules.default", p.Rules.Default, "ask"},
+		{"rules.allow", strings.Join(p.Rules.Allow, "|"), "git status|npm test *"},
+		{"rules.ask", strings.Join(p.Rules.Ask, "|"), "git push:*"},
+		{"rules.deny", strings.Join(p.Rules.Deny, "|"), "rm *"},
+		{"rules.import", strings.Join(p.Rules.Import, "|"), "codex|claude-code"},
 		// Not a config key: it comes from the profile.
 		{"(pipe's spill when)", p.Bash.SpillWhen, output.SpillPastBytes},
 	}
@@ -201,6 +213,8 @@ func roundTrip(t *testing.T, p spillway.Policy) {
 	}
 	back := mustProfile(t, cfg.Profile())
 	cfg.Apply(&back)
+	// Where the rules were written is no value of the policy.
+	back.Rules.Sources, p.Rules.Sources = nil, nil
 	if !reflect.DeepEqual(back, p) {
 		t.Errorf("round trip:\n got %+v\nwant %+v\n%s", back, p, doc)
 	}

@@ -14,6 +14,9 @@ type docKey struct {
 	// at is where a key's value starts: go-toml places there an error
 	// in the value (a number too large) without naming the key.
 	at unstable.Position
+	// elems are the lines of the entries of an array value, so that an
+	// entry can be named by its own line.
+	elems []int
 }
 
 // docKeys lists the keys and table headers of a document in order, as far
@@ -39,7 +42,14 @@ func docKeys(doc []byte) []docKey {
 func walkKeyValue(p *unstable.Parser, prefix []string, e *unstable.Node, keys []docKey) []docKey {
 	path := append(slices.Clone(prefix), keyParts(e.Key())...)
 	v := e.Value()
-	keys = append(keys, docKey{path: path, line: keyLine(p, e.Key()), at: p.Shape(v.Raw).Start})
+	k := docKey{path: path, line: keyLine(p, e.Key()), at: p.Shape(v.Raw).Start}
+	if v.Kind == unstable.Array {
+		it := v.Children()
+		for it.Next() {
+			k.elems = append(k.elems, p.Shape(it.Node().Raw).Start.Line)
+		}
+	}
+	keys = append(keys, k)
 	if v.Kind == unstable.InlineTable {
 		it := v.Children()
 		for it.Next() {

@@ -53,6 +53,8 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		q, _ := spillway.Profile(cfg2.Profile())
 		cfg2.Apply(&q)
+		// Where the rules were written is no value of the policy.
+		p.Rules.Sources, q.Rules.Sources = nil, nil
 		if !reflect.DeepEqual(p, q) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", q, p)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/fields"
+	"github.com/spillway-dev/spillway/internal/rules"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -202,6 +203,10 @@ func (k Key) Ceiling() (int64, bool) {
 	return 0, false
 }
 
+// EntryPrefix starts the message about entry i (0-based) of a list key;
+// the config file finds the entry's own line by it.
+func EntryPrefix(i int) string { return fmt.Sprintf("entry %d: ", i+1) }
+
 // Check reports what is wrong with x, a value of the key as Value returns
 // it, against the key's min and check tags: nothing when it can be used.
 // The config file's errors and Policy.Validate say the same.
@@ -235,6 +240,24 @@ func (k Key) Check(x any) []string {
 	case "share":
 		if f, _ := x.(float64); !(f >= 0 && f <= 1) {
 			bad = append(bad, fmt.Sprintf("must be a number from 0 to 1, not %v", f))
+		}
+	case "decision":
+		if s, _ := x.(string); s != "allow" && s != "ask" && s != "deny" {
+			bad = append(bad, fmt.Sprintf("%q is not a decision; want allow, ask or deny", s))
+		}
+	case "patterns":
+		list, _ := x.([]string)
+		for i, p := range list {
+			if _, err := rules.ParsePattern(p); err != nil {
+				bad = append(bad, fmt.Sprintf("%s%v", EntryPrefix(i), err))
+			}
+		}
+	case "import":
+		list, _ := x.([]string)
+		for i, name := range list {
+			if !slices.Contains(rules.Imports, name) {
+				bad = append(bad, fmt.Sprintf("%s%q is not a tool whose rules spillway reads; want %s", EntryPrefix(i), name, strings.Join(rules.Imports, " or ")))
+			}
 		}
 	case "commands":
 		list, _ := x.([]string)

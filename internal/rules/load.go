@@ -12,17 +12,22 @@ import (
 
 // Imports are the names of the tools whose rules can be read: the words
 // of the config's import list.
-var Imports = []string{"codex"}
+var Imports = []string{"claude-code", "codex"}
 
 // Places says where an import looks for the person's rules. Every
 // directory is given, never taken from the process, so that a caller
 // (and a test) chooses what is read.
 type Places struct {
-	// Home is the person's home directory: ~/.codex/rules/ is under it, and sources under it are shown as
+	// Home is the person's home directory: ~/.claude/settings.json and
+	// ~/.codex/rules/ are under it, and sources under it are shown as
 	// "~/…".
 	Home string
-	// Cwd is the working directory, whose .codex/rules/ is read too.
+	// Cwd is the working directory, whose .claude/settings.json,
+	// .claude/settings.local.json and .codex/rules/ are read too.
 	Cwd string
+	// ClaudeConfigDir, when set, replaces ~/.claude for the user's
+	// settings (Claude Code's CLAUDE_CONFIG_DIR).
+	ClaudeConfigDir string
 	// CodexHome, when set, replaces ~/.codex (Codex's CODEX_HOME).
 	CodexHome string
 }
@@ -31,7 +36,7 @@ type Places struct {
 // their home, the cwd given, and the two tools' own variables.
 func PlacesFromEnv(cwd string) Places {
 	home, _ := os.UserHomeDir()
-	return Places{Home: home, Cwd: cwd, CodexHome: os.Getenv("CODEX_HOME")}
+	return Places{Home: home, Cwd: cwd, ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
 }
 
 // A FileError is a rules file that cannot be used: where, and what is
@@ -68,6 +73,9 @@ func Import(names []string, at Places) ([]Rule, []string, error) {
 		var rules []Rule
 		var err error
 		switch name {
+		case "claude-code":
+			files = claudeFiles(at)
+			rules, err = ReadClaude(files, at.Home, readIfThere)
 		case "codex":
 			if files, err = codexFiles(at); err == nil {
 				rules, err = ReadCodex(files, at.Home, os.ReadFile)
@@ -86,6 +94,23 @@ func Import(names []string, at Places) ([]Rule, []string, error) {
 		all = append(all, rules...)
 	}
 	return all, read, nil
+}
+
+// claudeFiles are Claude Code's settings files, the user's before the
+// project's, as Claude Code reads them.
+func claudeFiles(at Places) []string {
+	var files []string
+	if dir := at.ClaudeConfigDir; dir != "" {
+		files = append(files, filepath.Join(dir, "settings.json"))
+	} else if at.Home != "" {
+		files = append(files, filepath.Join(at.Home, ".claude", "settings.json"))
+	}
+	if at.Cwd != "" {
+		files = append(files,
+			filepath.Join(at.Cwd, ".claude", "settings.json"),
+			filepath.Join(at.Cwd, ".claude", "settings.local.json"))
+	}
+	return once(files)
 }
 
 // once drops a file that is an earlier one of the list (the cwd is the
@@ -139,6 +164,15 @@ func codexFiles(at Places) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// readIfThere reads a file; a file that is not there reads as nothing.
+func readIfThere(name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
 }
 
 // displayPath shows a path under home as "~/…".

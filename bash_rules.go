@@ -1,0 +1,226 @@
+package spillway
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/spillway-dev/spillway/internal/rules"
+)
+
+// approvals are the parts the person allowed for the rest of the session,
+// by their command as Check writes it.
+type approvals struct {
+	mu    sync.Mutex
+	parts map[string]bool
+}
+
+func (a *approvals) has(part string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.parts[part]
+}
+
+func (a *approvals) add(part string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.parts == nil {
+		a.parts = map[string]bool{}
+	}
+	a.parts[part] = true
+}
+
+// interactiveReason is the reason of an interpreter started with a
+// terminal or stdin and no rule allowing it by name.
+const interactiveReason = "an interpreter started with a terminal or stdin: what is typed into it later is not checked"
+
+// decideBash decides a bash call before anything runs. It returns the
+// details every result of the call carries, and, when the command must
+// not run, the result to return instead.
+func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, *Result[BashDetails]) {
+	command := in.Command
+	if len(in.Args) > 0 {
+		command = quoteArgv(append([]string{in.Command}, in.Args...))
+	}
+	v := t.rules.set.Check(command)
+	if in.TTY || in.Stdin {
+		askInteractive(&v)
+	}
+	d := rulesDetails(v)
+	if d.Decision == "ask" {
+		// A part the person allowed for the session is allowed.
+		pending := false
+		for i, p := range d.Parts {
+			if p.Decision == "ask" && t.approved.has(p.Command) {
+				d.Parts[i].Decision, d.Parts[i].ApprovedForSession = "allow", true
+			}
+			pending = pending || d.Parts[i].Decision == "ask"
+		}
+		if !pending {
+			d.Decision = "allow"
+		}
+	}
+	switch d.Decision {
+	case "allow":
+		return &d, nil
+	case "deny":
+		return &d, t.refusal(&d, deniedText(d))
+	}
+	var ask []RulePart
+	for _, p := range d.Parts {
+		if p.Decision == "ask" {
+			ask = append(ask, p)
+		}
+	}
+	cwd := t.cwd
+	if in.Cwd != "" {
+		cwd = in.Cwd
+		if !filepath.IsAbs(cwd) {
+			cwd = filepath.Join(t.cwd, cwd)
+		}
+	}
+	a := t.askerFor(in)
+	if a == nil {
+		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
+	}
+	answer, err := a(ctx, command, cwd, ask)
+	if err != nil {
+		return &d, t.refusal(&d, cannotAskText(ask, err.Error()))
+	}
+	switch answer {
+	case allowOnce, allowSession:
+		for i, p := range d.Parts {
+			if p.Decision == "ask" {
+				if answer == allowSession {
+					t.approved.add(p.Command)
+					d.Parts[i].ApprovedForSession = true
+				}
+				d.Parts[i].Decision = "allow"
+			}
+		}
+		d.Decision = "allow"
+		return &d, nil
+	}
+	return &d, t.refusal(&d, fmt.Sprintf("[the user denied the command: nothing ran]\nThe part%s that needed approval: %s.", plural(len(ask)), partList(ask)))
+}
+
+// askInteractive makes ask the parts that start an interpreter with
+// nothing to run but what is typed into it, unless a rule allows it by
+// name: the terminal or stdin the call gives it carries code no rule
+// sees.
+func askInteractive(v *rules.Verdict) {
+	for i := range v.Parts {
+		p := &v.Parts[i]
+		if !p.Interactive || p.Decision != rules.Allow || p.Rule != nil {
+			continue
+		}
+		p.Decision, p.Reason = rules.Ask, interactiveReason
+		if v.Decision < rules.Ask {
+			v.Decision = rules.Ask
+		}
+	}
+}
+
+// refusal is the result of a command that does not run: an error result
+// whose details hold the decision.
+func (t *Toolset) refusal(d *RulesDetails, text string) *Result[BashDetails] {
+	return &Result[BashDetails]{Text: text, IsError: true, Details: BashDetails{Rules: d}}
+}
+
+// deniedText names each denied part, its rule, where the rule was
+// written and its justification.
+func deniedText(d RulesDetails) string {
+	var b strings.Builder
+	b.WriteString("[denied by the command rules: nothing ran]")
+	for _, p := range d.Parts {
+		if p.Decision != "deny" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s: denied", quoted(p.Command))
+		if p.Rule != "" {
+			fmt.Fprintf(&b, " by the rule %s (%s)", quoted(p.Rule), p.Source)
+		} else if p.Reason != "" {
+			fmt.Fprintf(&b, ": %s", p.Reason)
+		}
+		if p.Justification != "" {
+			fmt.Fprintf(&b, ". Justification: %s", p.Justification)
+		}
+	}
+	b.WriteString("\nDo not try another spelling of the same command: each part of a command is decided, through wrappers, quotes and substitutions. Ask the user instead.")
+	return b.String()
+}
+
+// cannotAskText says why a command that needs approval did not run and,
+// for each part, how the person can allow it.
+func cannotAskText(ask []RulePart, why string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[needs the user's approval, and %s: nothing ran]", why)
+	for _, p := range ask {
+		fmt.Fprintf(&b, "\n%s: ", quoted(p.Command))
+		switch {
+		case p.Rule != "" && p.Reason == "":
+			fmt.Fprintf(&b, "the rule %s (%s) asks first; to run it without asking, the user removes or narrows that rule", quoted(p.Rule), p.Source)
+		case p.Reason == interactiveReason || strings.Contains(p.Reason, "by name would allow it"):
+			fmt.Fprintf(&b, "%s; to allow it, the user adds to spillway's config [rules] allow = [%s]", p.Reason, strconv.Quote(firstWord(p.Command)+" *"))
+		case strings.HasPrefix(p.Reason, "no rule matches"):
+			fmt.Fprintf(&b, "%s; to allow it, the user adds to spillway's config [rules] allow = [%s]", p.Reason, strconv.Quote(p.Command))
+		default:
+			reason := p.Reason
+			if reason == "" {
+				reason = "it cannot be known before it runs"
+			}
+			fmt.Fprintf(&b, "%s; no rule can allow it: write the command with its programs spelled out, or the user runs it", reason)
+		}
+	}
+	return b.String()
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return s
+}
+
+func partList(parts []RulePart) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = quoted(p.Command)
+	}
+	return strings.Join(q, ", ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// quoted shows a command or rule in backquotes.
+func quoted(s string) string { return "`" + s + "`" }
+
+// quoteArgv writes an argv as a shell command that runs it, so that a
+// call with Args is decided as the same program and words.
+func quoteArgv(argv []string) string {
+	var b strings.Builder
+	for i, w := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+// renderRefusal applies the format to the result of a command that did
+// not run, and sets its tokens.
+func (t *Toolset) renderRefusal(r Result[BashDetails]) Result[BashDetails] {
+	r.Text = t.finish(r.Text, &r.Details.Tokens, func() any { return r.Details })
+	return r
+}
