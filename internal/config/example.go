@@ -61,6 +61,13 @@ var keyComments = map[string]string{
 	"cache":          "bash results reused for the commands listed",
 	"cache.commands": `e.g. ["git status", "ls*"]; empty: nothing is cached`,
 	"cache.ttl_ms":   "how old a reused result may be",
+
+	"rules":         "command rules: every part of a bash command decided before it runs (docs/rules.md)",
+	"rules.default": "a part no rule matches: allow, ask or deny",
+	"rules.allow":   `patterns, e.g. ["git status", "npm test *"]`,
+	"rules.ask":     `the user approves these first, e.g. ["git push *"]`,
+	"rules.deny":    `never run, e.g. ["rm *"]`,
+	"rules.import":  `also the rules of "claude-code", "codex"`,
 }
 
 // leftOut are the keys Example writes commented out: setting them to
