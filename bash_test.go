@@ -215,14 +215,9 @@ func TestBashTimeoutBackgrounds(t *testing.T) {
 	default:
 		t.Errorf("stdout at the timeout: %q", r.Content)
 	}
-	time.Sleep(3 * time.Second)
-	c := bashCheck(t, ts, d.PID)
-	out := c.Content
-	for i := 0; c.Details.Running && i < 2000; i++ { // only on a loaded machine
-		time.Sleep(5 * time.Millisecond)
-		c = bashCheck(t, ts, d.PID)
-		out += c.Content
-	}
+	out, c := bashWatch(t, ts, d.PID, "the job's end", func(_ string, c spillway.Result[spillway.BashDetails]) bool {
+		return !c.Details.Running
+	})
 	if out != rest || bashExit(c) != 0 || c.Details.Running || c.IsError || c.Details.TimedOut != true {
 		t.Errorf("check_pid: %+v\n%q, want %q", c.Details, c.Text, rest)
 	}
@@ -242,12 +237,12 @@ func TestBashKillPID(t *testing.T) {
 	if !r.Details.Running || !r.Details.Backgrounded || r.Details.ExitCode != nil || !strings.Contains(r.Text, fmt.Sprintf("kill_pid=%d", pgid)) {
 		t.Fatalf("%+v %q", r.Details, r.Text)
 	}
-	for i := 0; len(bashGroupMembers(pgid)) < 4 || !strings.Contains(bashCheck(t, ts, pgid).Text, "up"); i++ {
-		if i > 2000 {
-			t.Fatal("the children never started")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	// The output is gathered over the checks: each returns only what is
+	// new, so "up" shows in one of them, maybe before the last child
+	// starts.
+	bashWatch(t, ts, pgid, "the children to start", func(out string, _ spillway.Result[spillway.BashDetails]) bool {
+		return strings.Contains(out, "up") && len(bashGroupMembers(pgid)) >= 4
+	})
 	start := time.Now()
 	k := bashKill(t, ts, pgid)
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || bashExit(k) != 143 ||
@@ -393,10 +388,19 @@ func TestBashYesTimeoutThenKill(t *testing.T) {
 	if len(r.Text) > 60<<10 {
 		t.Errorf("text of %d bytes", len(r.Text))
 	}
-	// Give yes a moment to write past the timeout's window: on a loaded
+	// Wait until yes has written past the timeout's window: on a loaded
 	// machine it may not have run at all between the two calls, and then
-	// the kill's window is rightly empty.
-	time.Sleep(200 * time.Millisecond)
+	// the kill's window is rightly empty. Its full output grows as
+	// spillway reads it.
+	spilled := func() int64 {
+		st, err := os.Stat(r.Details.Stdout.FullOutputPath)
+		if err != nil {
+			return -1
+		}
+		return st.Size()
+	}
+	before := spilled()
+	bashUntil(t, "more output from yes", func() bool { return spilled() > before })
 	k := bashKill(t, ts, r.Details.PID)
 	if k.Details.Running || k.IsError || k.Details.Signal != "SIGTERM" || !strings.Contains(k.Text, "exit code: 143 (killed by SIGTERM)") {
 		t.Errorf("%+v\n%s", k.Details, k.Text[max(0, len(k.Text)-300):])
@@ -429,7 +433,7 @@ func TestBashCloseKillsJobs(t *testing.T) {
 		{Command: "seq 1 100000; sleep 30", RunInBackground: true},
 		{Command: "echo a; sleep 30", Timeout: 100 * time.Millisecond},
 		{Command: "sleep 30 & echo b"},
-		{Command: "trap '' TERM; sleep 30", RunInBackground: true},
+		{Command: "trap '' TERM; echo ready; sleep 30", RunInBackground: true},
 	} {
 		r := bashRun(t, ts, in)
 		if !r.Details.Running {
@@ -457,17 +461,17 @@ func TestBashCloseKillsJobs(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for range 20 { // the job with the big output spills
-		if c := bashCheck(t, ts, pgids[0]); c.Details.Stdout.FullOutputPath != "" {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	bashWatch(t, ts, pgids[0], "the job with the big output to spill", func(_ string, c spillway.Result[spillway.BashDetails]) bool {
+		return c.Details.Stdout.FullOutputPath != ""
+	})
 	dir := ts.SpillDir()
 	if dir == "" {
 		t.Fatal("no spill directory")
 	}
-	time.Sleep(100 * time.Millisecond)
+	// The job that ignores SIGTERM has set its trap: Close must escalate.
+	bashWatch(t, ts, pgids[3], "the trap to be set", func(out string, _ spillway.Result[spillway.BashDetails]) bool {
+		return strings.Contains(out, "ready")
+	})
 	start := time.Now()
 	if err := ts.Close(); err != nil {
 		t.Fatal(err)
@@ -590,3 +594,43 @@ func TestBashConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// bashWatch checks a background job until cond holds of the output
+// gathered over the checks (each check returns only what is new) and the
+// last check, and returns both. Each check waits for new output or the
+// job's end (check_pid's timeout), so nothing polls faster than the job
+// writes.
+func bashWatch(t *testing.T, ts *spillway.Toolset, pid int, what string, cond func(out string, last spillway.Result[spillway.BashDetails]) bool) (string, spillway.Result[spillway.BashDetails]) {
+	t.Helper()
+	var out strings.Builder
+	deadline := time.Now().Add(bashWaitGuard)
+	for {
+		c, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: pid, Timeout: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatalf("check job %d: %v", pid, err)
+		}
+		out.WriteString(c.Content)
+		if cond(out.String(), c) {
+			return out.String(), c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s; output so far %q, last check %+v", bashWaitGuard, what, out.String(), c.Details)
+		}
+	}
+}
+
+// bashUntil waits for cond, which no check_pid can wait on.
+func bashUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(bashWaitGuard)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", bashWaitGuard, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// bashWaitGuard bounds a wait for something a loaded machine only makes
+// slow.
+const bashWaitGuard = 60 * time.Second
