@@ -1,8 +1,11 @@
 package spill
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -80,8 +83,8 @@ func (f *File) Write(p []byte) (int, error) {
 		err = &BudgetError{Budget: f.store.cfg.BudgetBytes, Size: f.size}
 	}
 	if err != nil {
-		f.err = err
-		return n, err
+		f.err = f.byPath(err)
+		return n, f.err
 	}
 	if capped {
 		return n, output.ErrSpillCapped
@@ -105,5 +108,18 @@ func (f *File) closeLocked() error {
 		return nil
 	}
 	f.closed = true
-	return f.w.Close()
+	return f.byPath(f.w.Close())
+}
+
+// byPath makes an error of the file name it by its path (f.path), which
+// results give: the file's own name is that of its directory when it was
+// opened, and a session's directory is opened under a name it is renamed
+// from (.spillway-new-…). A file Config.OpenFile opened elsewhere keeps
+// its own name.
+func (f *File) byPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path != f.path && filepath.Base(pe.Path) == filepath.Base(f.path) {
+		return &fs.PathError{Op: pe.Op, Path: f.path, Err: pe.Err}
+	}
+	return err
 }
