@@ -101,6 +101,7 @@ func (g *globalFlags) runDoctor(d *doctor) error {
 	d.checkClients()
 	d.out = out
 	p := g.doctorConfig(d)
+	d.checkRules(p)
 	g.doctorSandbox(d)
 	doctorSpill(d, p)
 	fmt.Fprint(d.out, clients.String())
@@ -148,6 +149,30 @@ func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
 		d.say(statusNote, "config", timeoutWarning(p.Timeout))
 	}
 	return p
+}
+
+// checkRules loads the command rules of p as a session in the working
+// directory would: the patterns, and the rules files the imports read.
+func (d *doctor) checkRules(p spillway.Policy) {
+	if !p.Rules.Configured() {
+		d.say(statusAbsent, "rules", "no command rules are configured ([rules] in the config)")
+		return
+	}
+	ts, err := spillway.New(spillway.Options{Cwd: d.cwd, Policy: &p})
+	if err != nil {
+		d.say(statusProblem, "rules", err.Error())
+		return
+	}
+	defer ts.Close()
+	files := ts.RuleFiles()
+	for i, f := range files {
+		files[i] = d.tilde(f)
+	}
+	read := "no rules file read"
+	if len(files) > 0 {
+		read = "read " + strings.Join(files, ", ")
+	}
+	d.say(statusOK, "rules", fmt.Sprintf("%d rules in force, default %s; %s", len(ts.RuleList()), p.Rules.Default, read))
 }
 
 // flatErrors lists the errors joined in err, one per problem.

@@ -126,6 +126,9 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 			return mcpserver.Config{}, fmt.Errorf("--root roots with --sandbox: the sandbox needs its root at start; give --root DIR")
 		}
 	}
+	if err := checkRules(opts); err != nil {
+		return mcpserver.Config{}, err
+	}
 	layers, err := checkHardening(opts) // refuse at start, never run unconfined
 	if err != nil {
 		return mcpserver.Config{}, err
@@ -151,6 +154,20 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 
 		TypedResults: g.typedResults,
 	}, nil
+}
+
+// checkRules loads the command rules at start, in the server's working
+// directory, so that a pattern or a rules file that cannot be used stops
+// spillway mcp and serve with its file and line, not each session.
+func checkRules(opts spillway.Options) error {
+	if !opts.Policy.Rules.Configured() {
+		return nil
+	}
+	ts, err := spillway.New(spillway.Options{Policy: opts.Policy, Cwd: opts.Root})
+	if err != nil {
+		return err
+	}
+	return ts.Close()
 }
 
 // serverPolicy is the policy of spillway mcp and serve before it is fitted

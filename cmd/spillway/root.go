@@ -59,7 +59,7 @@ MCP only: a one-shot command's session ends with it.`,
 	g.addRunFlags(root.PersistentFlags())
 	root.PersistentFlags().BoolVar(&g.json, "json", false, `tool commands: print {"text","details","is_error"} instead of the text`)
 	root.AddCommand(g.toolCommands()...)
-	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd())
+	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd())
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "version" || c.Name() == "completion" {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway"
+)
+
+func (g *globalFlags) newRulesCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "Check a command against the command rules, or list the rules in force",
+		Long: `rules shows how the command rules of the config's [rules] (and the
+Claude Code and Codex rules it imports) decide bash commands, without
+running anything. docs/rules.md explains the rules.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(g.newRulesCheckCmd(), g.newRulesListCmd())
+	return cmd
+}
+
+func (g *globalFlags) newRulesCheckCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "check [--json] COMMAND...",
+		Short: "Print the decision on a command (allow, ask or deny), then each part with its rule and source",
+		Long: `check decides COMMAND as spillway's bash tool would, without running it:
+the words are joined with spaces and read as bash, every simple command
+in it is decided on its own, and the first word printed is the decision
+on the whole (allow, ask or deny). Each part follows, with the rule that
+decided it and where that rule is written, or why no rule did. --json
+prints {"decision", "parts": [{command, decision, rule, source, ...}]}.`,
+		Example: `  spillway rules check git push origin main
+  spillway rules check 'make && rm -rf build'
+  spillway rules check --json -- sudo -u x rm -rf /`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ts, err := g.newCLIToolset()
+			if err != nil {
+				return err
+			}
+			defer ts.Close()
+			d := ts.CheckCommand(strings.Join(args, " "))
+			if d == nil {
+				d = &spillway.RulesDetails{Decision: "allow", Parts: []spillway.RulePart{}}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetEscapeHTML(false)
+				return enc.Encode(d)
+			}
+			writeDecision(cmd.OutOrStdout(), *d, ts.Policy().Rules.Configured())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decision as JSON")
+	// The command's own options are words of the command: flags end at
+	// its first word.
+	cmd.Flags().SetInterspersed(false)
+	return cmd
+}
+
+// writeDecision prints the decision, then one line a part.
+func writeDecision(w io.Writer, d spillway.RulesDetails, configured bool) {
+	fmt.Fprintln(w, d.Decision)
+	if !configured {
+		fmt.Fprintln(w, "  no rules are configured ([rules] in the config): every command is allowed")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range d.Parts {
+		why := p.Reason
+		if p.Rule != "" {
+			why = p.Rule + "  " + p.Source
+			if p.Reason != "" {
+				why += "  (" + p.Reason + ")"
+			}
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Decision, p.Command, why)
+	}
+	tw.Flush()
+}
+
+func (g *globalFlags) newRulesListCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "Print the command rules in force with their sources",
+		Long: `list prints the default decision, then every rule in force (deny
+rules first) with where it is written, then the rules files the imports
+read. Run it in the project directory: a project's .claude/ and .codex/
+rules are read from there.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ts, err := g.newCLIToolset()
+			if err != nil {
+				return err
+			}
+			defer ts.Close()
+			w := cmd.OutOrStdout()
+			p := ts.Policy().Rules
+			if !p.Configured() {
+				fmt.Fprintln(w, "no rules are configured ([rules] in the config): every command is allowed")
+				return nil
+			}
+			fmt.Fprintf(w, "default: %s\n", p.Default)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, r := range ts.RuleList() {
+				line := fmt.Sprintf("%s\t%s\t%s", r.Decision, r.Rule, r.Source)
+				if r.Justification != "" {
+					line += "\t" + r.Justification
+				}
+				fmt.Fprintln(tw, line)
+			}
+			tw.Flush()
+			for _, f := range ts.RuleFiles() {
+				fmt.Fprintf(w, "read: %s\n", f)
+			}
+			return nil
+		},
+	}
+}

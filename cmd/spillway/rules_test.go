@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// spillway rules check prints the decision first, then each part with its
+// rule and source; --json the same as details.rules; rules list the rules
+// in force; a bad rule stops mcp at start with its file and line.
+func TestRulesCLI(t *testing.T) {
+	c := newBashCLI(t)
+	home := t.TempDir()
+	c.env = append(c.env, "HOME="+home, "CODEX_HOME=", "CLAUDE_CONFIG_DIR=")
+	cfg := filepath.Join(t.TempDir(), "rules.toml")
+	os.WriteFile(cfg, []byte("[rules]\ndefault = \"ask\"\nallow = [\"git status\"]\ndeny = [\n  \"rm *\",\n]\n"), 0o644)
+
+	r := c.run(t, "--config", cfg, "rules", "check", "git status && sudo rm -rf /; $X")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.status != 0 || lines[0] != "deny" || len(lines) != 4 ||
+		!strings.Contains(lines[1], "git status  "+cfg+":3") || !strings.Contains(lines[2], "deny   sudo rm -rf /  rm *  "+cfg+":5") || !strings.Contains(lines[3], "known only when it runs") {
+		t.Errorf("check: %d\n%s%s", r.status, r.stdout, r.stderr)
+	}
+	r = c.run(t, "--config", cfg, "rules", "check", "--json", "git", "status", "-s")
+	var d struct {
+		Decision string `json:"decision"`
+		Parts    []struct{ Command, Decision, Rule, Source string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || d.Decision != "ask" || len(d.Parts) != 1 || d.Parts[0].Command != "git status -s" {
+		t.Errorf("check --json: %v %+v\n%s%s", err, d, r.stdout, r.stderr)
+	}
+	r = c.run(t, "--config", cfg, "rules", "list")
+	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\n"; r.stdout != want {
+		t.Errorf("list:\n%s\nwant:\n%s", r.stdout, want)
+	}
+
+	os.MkdirAll(filepath.Join(home, ".codex", "rules"), 0o755)
+	os.WriteFile(filepath.Join(home, ".codex", "rules", "bad.rules"), []byte("\nprefix_rule(pattern=[])\n"), 0o644)
+	os.WriteFile(cfg, []byte("[rules]\nimport = [\"codex\"]\n"), 0o644)
+	r = c.run(t, "--config", cfg, "mcp")
+	if r.status == 0 || !strings.Contains(r.stderr, "~/.codex/rules/bad.rules:2:12: invalid pattern: pattern cannot be empty") {
+		t.Errorf("mcp with a bad rules file: %d\n%s", r.status, r.stderr)
+	}
+	r = c.run(t, "--config", cfg, "doctor")
+	if r.status != 1 || !strings.Contains(r.stdout, "PROBLEM  rules: ") || !strings.Contains(r.stdout, "bad.rules:2:12") {
+		t.Errorf("doctor with a bad rules file: %d\n%s", r.status, r.stdout)
+	}
+}
