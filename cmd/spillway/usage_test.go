@@ -82,8 +82,11 @@ func TestServeBusyPort(t *testing.T) {
 // MCP server's policy fitted to it.
 func TestCLIClientFit(t *testing.T) {
 	cli := newBashCLI(t)
-	plain := cli.run(t, "bash", "seq 1 300000")
-	codex := cli.run(t, "--client", "codex", "bash", "seq 1 300000")
+	// Lines of no common shape: the head and tail view, which fills the
+	// budget (a stream of few shapes is a digest far under both).
+	const cmd = "head -c 3000000 /dev/urandom | base64"
+	plain := cli.run(t, "bash", cmd)
+	codex := cli.run(t, "--client", "codex", "bash", cmd)
 	if plain.status != 0 || codex.status != 0 {
 		t.Fatalf("status %d, %d: %s %s", plain.status, codex.status, plain.stderr, codex.stderr)
 	}
