@@ -36,8 +36,9 @@ func main() {
 	bin := flag.String("bin", "", "spillway binary (default: build ./cmd/spillway)")
 	root := flag.String("root", "", "also measure spillway mcp --root DIR --sandbox, and with --no-network")
 	maxRatio := flag.Float64("max", 2, "fail when median(mcp)/median(bare) is over this")
+	rules := flag.String("rules", "", "also measure spillway mcp --config FILE, a config with command rules, beside mcp without")
 	flag.Parse()
-	if err := run(*n, *warm, *bin, *root, *maxRatio); err != nil {
+	if err := run(*n, *warm, *bin, *root, *rules, *maxRatio); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-roundtrip:", err)
 		os.Exit(1)
 	}
@@ -51,7 +52,7 @@ type kind struct {
 	times   []time.Duration
 }
 
-func run(n, warm int, bin, root string, maxRatio float64) error {
+func run(n, warm int, bin, root, rules string, maxRatio float64) error {
 	if bin == "" {
 		dir, err := os.MkdirTemp("", "mcp-roundtrip-")
 		if err != nil {
@@ -136,6 +137,13 @@ func run(n, warm int, bin, root string, maxRatio float64) error {
 			&kind{name: "sandbox", label: "mcp --sandbox", measure: sb},
 			&kind{name: "sandbox-no-network", label: "mcp --sandbox --no-network", measure: nn})
 	}
+	if rules != "" {
+		withRules, err := server("--config", rules)
+		if err != nil {
+			return err
+		}
+		kinds = append(kinds, &kind{name: "mcp-rules", label: "mcp with command rules", measure: withRules})
+	}
 	for i := range warm + n {
 		// Rotate which goes first, so that none always runs right after
 		// the same other.
@@ -159,6 +167,10 @@ func run(n, warm int, bin, root string, maxRatio float64) error {
 	}
 	for _, k := range kinds[3:] {
 		fmt.Printf("  %-28s median %8s  p90 %8s\n", k.label, round(quantile(k.times, 0.5)), round(quantile(k.times, 0.9)))
+	}
+	if rules != "" {
+		r := kinds[len(kinds)-1]
+		fmt.Printf("  ratio of medians rules/mcp  %.3fx\n", float64(quantile(r.times, 0.5))/float64(quantile(m.times, 0.5)))
 	}
 	mMed, bMed := quantile(m.times, 0.5), quantile(b.times, 0.5)
 	ratio := float64(mMed) / float64(bMed)
