@@ -25,14 +25,14 @@ type BashInput struct {
 	// working directory and exported variables carry over from call to
 	// call; it is made by the first call that names it. "" runs the
 	// command in a shell that keeps nothing.
-	Session string `json:"session,omitempty" doc:"Name of a session (letters, digits, \x60.\x60, \x60_\x60, \x60-\x60): its working directory and exported variables carry over from call to call. Made on first use."`
+	Session string `json:"session,omitempty" cli:"session" doc:"Name of a session (letters, digits, \x60.\x60, \x60_\x60, \x60-\x60): its working directory and exported variables carry over from call to call. Made on first use."`
 	// Timeout is how long the call waits before the command moves to the
 	// background, where it keeps running (CheckJob and KillJob reach it by
 	// Details.PID). Zero takes the policy's, 120 s by default.
 	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running)."`
 	// RunInBackground starts the command and returns its pid at once: for
 	// servers, watchers and other commands that do not end.
-	RunInBackground bool `json:"run_in_background,omitempty" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
+	RunInBackground bool `json:"run_in_background,omitempty" cli:"session" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
 	// Cwd is the command's working directory, relative to the session's
 	// (the toolset's Cwd without a session). "" is the session's.
 	Cwd string `json:"cwd,omitempty" doc:"Working directory of the command (default: the session's)."`
@@ -74,7 +74,7 @@ type BashInput struct {
 	// stream ("-" the earlier run, "+" this one), cut and spilled like any
 	// output, and both exit codes. It is the HistoryID of an earlier call
 	// (as a decimal string) or "last", the last run of the same command.
-	DiffWith string `json:"diff_with,omitempty" param:"orint" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
+	DiffWith string `json:"diff_with,omitempty" param:"orint" cli:"session" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
 
 	// Progress, when set, receives the bytes and lines seen so far, both
 	// streams together, about once a second while the call waits for its
@@ -123,7 +123,7 @@ type BashProgress struct {
 // check_pid.
 type CheckJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"check_pid" param:"select" after:"full_output" min:"1" doc:"Pid of a background command: return its status and the output that is new since the last check."`
+	PID int `json:"check_pid" param:"select" cli:"session" after:"full_output" min:"1" doc:"Pid of a background command: return its status and the output that is new since the last check."`
 	// Timeout, when above zero, first waits up to that long (at most
 	// 55 s) for output the job has not shown yet, or for its end: a wait
 	// without polling. Zero returns at once, unless the job's screen is
@@ -145,7 +145,7 @@ func (in CheckJobInput) look() shell.Look {
 // kill_pid.
 type KillJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"kill_pid" param:"select" after:"check_pid" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
+	PID int `json:"kill_pid" param:"select" cli:"session" after:"check_pid" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
 }
 
 // bashResult is what a bash call (Bash, CheckJob, KillJob, WriteStdin)

@@ -52,7 +52,7 @@ var clientLimits = []clientLimit{
 	// result keeps its first and last 5,000 characters and loses the
 	// middle ("... [N characters truncated] ..."): a failing build's
 	// notices with it.
-	{names: []string{"claude-code", "claude"}, chars: 50_000, errorChars: 9_900},
+	{names: []string{"claude", "claude-code"}, chars: 50_000, errorChars: 9_900},
 	// GitHub Copilot CLI cuts MCP text to 10 KiB.
 	{names: []string{"github-copilot-cli", "copilot-cli", "copilot"}, chars: 10_000},
 	// opencode 1.18.33, measured through e2e/: a tool result over 2,000
@@ -124,7 +124,9 @@ func (c Client) Known() bool {
 	return ok
 }
 
-// KnownClients lists the short names --client takes.
+// KnownClients lists the names --client takes, each a client's last
+// (Claude Code's is claude-code, as the profile of its own tools is
+// named; claude is taken too).
 func KnownClients() string {
 	var names []string
 	for _, l := range clientLimits {

@@ -134,9 +134,10 @@ func TestBashCLI(t *testing.T) {
 				t.Errorf("%q: status %d stderr %q", args, r.status, r.stderr)
 			}
 		}
-		// Valid usage the tool refuses is an error result: status 1.
-		if r := cli.run(t, "bash", "--check-pid", "12345"); r.status != 1 || !strings.Contains(r.stdout, "has none") {
-			t.Errorf("unknown pid: status %d %q", r.status, r.stdout)
+		// A job of an earlier call cannot be reached from a one-shot
+		// command: the CLI refuses check_pid with one line saying so.
+		if r := cli.run(t, "bash", "--check-pid", "12345"); r.status != 2 || !strings.Contains(r.stderr, "--check-pid works across the calls of one session") {
+			t.Errorf("check_pid: status %d %q %q", r.status, r.stdout, r.stderr)
 		}
 	})
 

@@ -47,6 +47,9 @@ func (g *globalFlags) printResult(w io.Writer, text string, details any, isError
 // the exit status error for is_error.
 func (g *globalFlags) printFailure(w io.Writer, format spillway.Format, err error) error {
 	text := err.Error()
+	if !g.modelText && g.client == "" && format != spillway.FormatJSON {
+		text = failureText(text)
+	}
 	if format == spillway.FormatJSON {
 		text = render.ErrorEnvelope(err.Error())
 	}

@@ -17,12 +17,15 @@ import (
 // takes, and those of mcp and serve. newRootCmd makes a new one for each
 // tree, so that two trees (in tests) share nothing.
 type globalFlags struct {
-	json    bool
-	root    string
-	sandbox bool
-	config  string
-	profile string
-	format  string
+	json bool
+	// modelText prints the tool's text as the model reads it: hints as
+	// tool parameters, not spillway commands.
+	modelText bool
+	root      string
+	sandbox   bool
+	config    string
+	profile   string
+	format    string
 
 	noNetwork  bool
 	sandboxMin string
@@ -46,9 +49,18 @@ func newRootCmd() *cobra.Command {
 and guarantees that no result can flood the model's context: whatever does
 not fit is spilled, whole, to a file the agent can page through.
 
-Each tool command prints exactly the text the model would get (--client
-NAME: as that MCP client would show it). The job and history tools are
-MCP only: a one-shot command's session ends with it.`,
+Each tool command prints the text the model would get, with its hints
+said as spillway commands ("Run spillway read FILE --offset 688"), so
+that a person or a script can follow them; --model-text prints the
+model's text as it is, and --client NAME as that MCP client shows it.
+The job and history tools, and the parameters that act on an earlier
+call (check_pid, kill_pid, run_in_background, session, diff_with), are
+MCP only: each command is a session of its own that ends as it returns.
+
+--profile NAME makes the tools behave like another harness's own
+(its limits and notices); --client NAME fits the results to what an MCP
+client shows its model. Profiles:
+` + profileHelp(),
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return negativeFlag(cmd) },
@@ -57,7 +69,8 @@ MCP only: a one-shot command's session ends with it.`,
 	// The flags of the tool commands, mcp and serve may come before the
 	// command's name too (spillway --root DIR bash …).
 	g.addRunFlags(root.PersistentFlags())
-	root.PersistentFlags().BoolVar(&g.json, "json", false, `tool commands: print {"text","details","is_error"} instead of the text`)
+	root.PersistentFlags().BoolVar(&g.json, "json", false, `tool commands: print the result for a script, {"text","details","is_error"}, instead of the text (--format json is the model's own JSON result)`)
+	root.PersistentFlags().BoolVar(&g.modelText, "model-text", false, "tool commands: print the text exactly as an MCP client's model reads it, its hints as tool parameters (offset=688) instead of spillway commands; --client NAME implies it")
 	root.AddCommand(g.toolCommands()...)
 	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd())
 	root.InitDefaultCompletionCmd()
@@ -75,10 +88,10 @@ MCP only: a one-shot command's session ends with it.`,
 // but do not list them: see noGlobalFlags.
 func (g *globalFlags) addRunFlags(f *pflag.FlagSet) {
 	f.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG, else ~/.config/spillway/config.toml if it exists; see docs/profiles.md)")
-	f.StringVar(&g.profile, "profile", "", "limits profile: "+strings.Join(spillway.ProfileNames(), ", "))
+	f.StringVar(&g.profile, "profile", "", "behave like another harness's own tools, its limits and notices (see spillway --help): "+strings.Join(spillway.ProfileNames(), ", "))
 	f.StringVar(&g.client, "client", "",
 		"fit results to what this MCP client shows the model whole ("+mcpserver.KnownClients()+"); mcp and serve "+
-			"otherwise fit each session to the name its client sends, and the tool commands then print what that client's model reads")
+			"otherwise fit each session to the name its client sends; the tool commands then print exactly what that client's model reads")
 	f.StringVar(&g.format, "format", "text", "result format: text or json")
 	f.StringVar(&g.root, "root", "", "confine the file tools to this directory; bash starts there (mcp, serve: \"roots\" confines each session to its client's first root)")
 	f.BoolVar(&g.sandbox, "sandbox", false, "confine bash commands: Landlock, and namespaces where the kernel allows (needs --root)")
@@ -118,4 +131,24 @@ func negativeFlag(cmd *cobra.Command) error {
 		}
 	})
 	return err
+}
+
+// profileWords say in a few words what each profile is.
+var profileWords = map[string]string{
+	"default":     "spillway's own limits: head and tail, 2000 lines or 50 KiB a stream",
+	"pi":          "the pi coding agent (pi-mono): its tools' limits and notices",
+	"zdx":         "the zdx agent (Rust): per-stream byte limits, the {ok, data} JSON envelope",
+	"opencode":    "the opencode Go fork: the first and last 500 lines once output passes 2000",
+	"macos-shell": "the macos-shell MCP server: per-stream line limits, 60/40 head and tail",
+	"pipe":        "the pipe agent (Go): the tail of the output, spilled to a file",
+	"claude-code": "Claude Code's own Bash and Read tools",
+}
+
+// profileHelp lists the profiles with their words, one a line.
+func profileHelp() string {
+	var b strings.Builder
+	for _, name := range spillway.ProfileNames() {
+		fmt.Fprintf(&b, "  %-12s %s\n", name, profileWords[name])
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -26,6 +26,25 @@ import (
 // command does for a person, and examples.
 type cliText struct {
 	short, long, example string
+	// manyArgs says what to type instead of too many arguments.
+	manyArgs func(args []string) string
+	// foreign are the short flags of the same tool elsewhere (grep -r).
+	foreign map[string]foreignFlag
+}
+
+// grepFlags are grep's and rg's short flags that spillway's grep does
+// not take.
+var grepFlags = map[string]foreignFlag{
+	"r": {"", "it searches directories recursively already"},
+	"R": {"", "it searches directories recursively already"},
+	"n": {"", "it numbers lines already"},
+	"H": {"", "it names the file already"},
+	"E": {"", "patterns are RE2 regular expressions already"},
+	"P": {"", "patterns are RE2 regular expressions (no look-around)"},
+	"l": {"--output-mode files_with_matches", "files with matches is --output-mode files_with_matches"},
+	"c": {"--output-mode count", "counts are --output-mode count"},
+	"w": {"", `whole words are \bWORD\b in the pattern`},
+	"I": {"", "binary files are skipped already"},
 }
 
 var cliTexts = map[string]cliText{
@@ -40,8 +59,10 @@ $TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
 A command still running after --timeout, or children it leaves running,
 become a background job of the session. A one-shot command is a session of
 its own that ends when the command returns, so such jobs are stopped then
-(SIGTERM, SIGKILL after 2s); --check-pid and --kill-pid are here for
-completeness and reach the jobs of the same session only.`,
+(SIGTERM, SIGKILL after 2s): give a longer --timeout to wait for one.
+check_pid, kill_pid, run_in_background, session and diff_with act on what
+an earlier call of the same session left, and are MCP only (spillway mcp).`,
+		manyArgs: func(args []string) string { return "quote it, as in spillway bash " + quoted(args) },
 		example: `  spillway bash 'seq 1 100000'
   spillway bash --timeout 5000 'make test'
   spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
@@ -51,6 +72,12 @@ completeness and reach the jobs of the same session only.`,
 		long: `read prints one page of a text file, from line --offset, with a notice
 that says how to continue. Images are not printed; --json prints their
 details. Binary files, directories, FIFOs and devices are refused.`,
+		example: `  spillway read README.md
+  spillway read main.go --offset 120 --limit 40`,
+		manyArgs: func(args []string) string {
+			return "one file a call, as in spillway read " + shellQuote(args[0]) + ", then spillway read " + shellQuote(args[1]) +
+				"; to search several files, spillway grep PATTERN DIR"
+		},
 	},
 	"grep": {
 		short: "Search file contents, as the model would get it",
@@ -59,6 +86,13 @@ an RE2 regular expression, in-process: .gitignore, .ignore and
 .git/info/exclude are honoured at every level, .git and binary files are
 skipped, other hidden files are searched. Results come in path order, then
 line order: "path:LINE: text", context lines "path-LINE- text".`,
+		example: `  spillway grep 'func main' .
+  spillway grep -i todo ./src --glob '*.go'`,
+		manyArgs: func(args []string) string {
+			return "one PATH a call (a directory is searched whole), and a pattern with spaces in quotes, as in spillway grep " +
+				quoted(args[:len(args)-1]) + " " + shellQuote(args[len(args)-1])
+		},
+		foreign: grepFlags,
 	},
 	"find": {
 		short: "Find files by glob, as the model would get it",
@@ -66,12 +100,22 @@ line order: "path:LINE: text", context lines "path-LINE- text".`,
 match a glob: without "/" it matches the name at any depth ("*_test.go"),
 with "/" the path relative to PATH ("src/**/*.ts"). Ignore files are
 honoured as by grep; results are sorted and directories end in "/".`,
+		example: `  spillway find '*_test.go'
+  spillway find 'src/**/*.ts' ./web`,
+		manyArgs: func(args []string) string {
+			return "quote the glob, or the shell expands it into many names: spillway find '" + commonGlob(args) + "'"
+		},
 	},
 	"ls": {
 		short: "List a directory, as the model would get it",
 		long: `ls lists a directory (default: the current one): names sorted
 case-insensitively, dotfiles included, directories ending in "/" and
 symlinks in "@".`,
+		example: `  spillway ls
+  spillway ls ./docs --limit 50`,
+		manyArgs: func(args []string) string {
+			return "one directory a call, as in spillway ls " + shellQuote(args[0])
+		},
 	},
 }
 
@@ -111,9 +155,9 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		}
 		positional = append(positional, p)
 		arg := strings.ToUpper(p.Name)
-		if p.Required {
+		if p.Required || (len(positional) == 1 && jobsOnlyInSessions(t)) {
 			required++
-		} else if t.Choice == "" { // one of a choice (bash's COMMAND) is left out only when another is given
+		} else {
 			arg = "[" + arg + "]"
 		}
 		use += " " + arg
@@ -122,7 +166,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		Use:     use,
 		Short:   text.short,
 		Example: text.example,
-		Args:    cobra.RangeArgs(required, len(positional)),
+		Args:    argsCheck(t, text, positional, required),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			call, err := cliCall(cmd, t, positional, args)
 			if err != nil {
@@ -131,9 +175,6 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			oneShotGC()
 			return g.runCall(cmd, call)
 		},
-	}
-	if t.Choice != "" {
-		cmd.Args = bashArgs // the command is one argument: say to quote it
 	}
 	f := cmd.Flags()
 	for _, p := range t.Params {
@@ -156,6 +197,10 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			doc, _, _ := strings.Cut(usage, ", e.g.")
 			f.StringArrayP(flagName(p), p.Short, nil, strings.TrimSuffix(doc, ".")+
 				", as KEY=VALUE (repeatable), e.g. --"+flagName(p)+" CI=1")
+		}
+		if p.SessionOnly {
+			// Parsed, so that using one says why it cannot work here.
+			f.MarkHidden(flagName(p))
 		}
 	}
 	// The help states the defaults and limits of the policy in force,
@@ -260,7 +305,11 @@ func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error 
 	case err != nil:
 		return g.printFailure(cmd.OutOrStdout(), ts.Format(), err)
 	}
-	err = g.printResult(cmd.OutOrStdout(), res.Text, res.Details, res.IsError)
+	text := res.Text
+	if !g.modelText && g.client == "" && ts.Format() != spillway.FormatJSON {
+		text = personText(text, res.Details, cmd, call)
+	}
+	err = g.printResult(cmd.OutOrStdout(), text, res.Details, res.IsError)
 	if d, ok := res.Details.(spillway.BashDetails); ok && d.Running {
 		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", d.PID)
 	}

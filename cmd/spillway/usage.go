@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,8 +27,54 @@ func flagError(cmd *cobra.Command, err error) error {
 	if cmd.Name() == "bash" && strings.HasPrefix(msg, "unknown shorthand flag") {
 		return fmt.Errorf("%s: the command's own flags belong inside its quotes: spillway bash '%s'", msg, commandWords())
 	}
+	if text, ok := cliTexts[cmd.Name()]; ok && strings.HasPrefix(msg, "unknown shorthand flag") && text.foreign != nil {
+		if line, why := withoutForeignFlags(cmd.Name(), text.foreign); line != "" {
+			return fmt.Errorf("%s; type: %s (%s --help lists the flags)", why, line, cmd.CommandPath())
+		}
+	}
 	return err
 }
+
+// withoutForeignFlags is the command line as the person typed it, with the
+// short flags of another tool (grep -r) replaced by spillway's (or left
+// out), and why.
+func withoutForeignFlags(tool string, foreign map[string]foreignFlag) (line, why string) {
+	i := slices.Index(os.Args, tool)
+	if i < 0 {
+		return "", ""
+	}
+	var whys []string
+	out := []string{"spillway"}
+	for _, a := range os.Args[1:] {
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			out = append(out, shellQuote(a))
+			continue
+		}
+		kept := "-"
+		for _, r := range a[1:] {
+			if f, ok := foreign[string(r)]; ok {
+				whys = append(whys, "spillway "+tool+" takes no -"+string(r)+": "+f.why)
+				if f.instead != "" {
+					out = append(out, f.instead)
+				}
+				continue
+			}
+			kept += string(r)
+		}
+		if kept != "-" {
+			out = append(out, kept)
+		}
+	}
+	if len(whys) == 0 {
+		return "", ""
+	}
+	return strings.Join(out, " "), strings.Join(whys, "; ")
+}
+
+// A foreignFlag is a short flag of another program's tool that people type
+// out of habit: what spillway's takes instead ("" when it needs none), and
+// why.
+type foreignFlag struct{ instead, why string }
 
 // closestFlag is the flag of fs nearest to name (at most two edits, or a
 // prefix of it), "" when none is near.
@@ -68,16 +116,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// bashArgs accepts bash's COMMAND (or none, for a job call) and says to
-// quote a command given as several words.
-func bashArgs(cmd *cobra.Command, args []string) error {
-	if len(args) <= 1 {
-		return nil
-	}
-	return fmt.Errorf("bash takes the command as one argument, got %d: quote it, as in spillway bash '%s'",
-		len(args), strings.Join(args, " "))
-}
-
 // commandWords are the words after "bash" on the command line, as the
 // command the person meant; "ls -la" when they cannot be found.
 func commandWords() string {
@@ -94,3 +132,80 @@ func commandWords() string {
 type failure struct{ error }
 
 func (f failure) Unwrap() error { return f.error }
+
+// jobsOnlyInSessions reports whether every call of t that is not its own
+// method (bash's check_pid, kill_pid) acts on an earlier call of the same
+// session: on the CLI, its first argument is then always needed.
+func jobsOnlyInSessions(t tool) bool {
+	selects := false
+	for _, p := range t.Params {
+		if p.Selects {
+			selects = true
+			if !p.SessionOnly {
+				return false
+			}
+		}
+	}
+	return selects
+}
+
+// sessionOnly refuses the parameters that act on what an earlier call of
+// the same session left: each spillway command is a session of its own.
+func sessionOnly(cmd *cobra.Command, t tool) error {
+	for _, p := range t.Params {
+		if p.SessionOnly && cmd.Flags().Changed(flagName(p)) {
+			return fmt.Errorf("--%s works across the calls of one session (a background job, a named shell, an earlier run), and each spillway %s is a session of its own that ends as it returns: use it through spillway mcp or serve, where a session lasts as long as its client", flagName(p), t.Name)
+		}
+	}
+	return nil
+}
+
+// argsCheck checks a tool command's arguments, and says what to type
+// instead when they do not fit.
+func argsCheck(t tool, text cliText, positional []param, required int) cobra.PositionalArgs {
+	var names []string
+	for i, p := range positional {
+		n := strings.ToUpper(p.Name)
+		if i >= required {
+			n = "[" + n + "]"
+		}
+		names = append(names, n)
+	}
+	want := strings.Join(names, " ")
+	return func(cmd *cobra.Command, args []string) error {
+		if err := sessionOnly(cmd, t); err != nil {
+			return err
+		}
+		switch {
+		case len(args) < required:
+			return fmt.Errorf("spillway %s needs %s, as in: %s", t.Name, strings.Join(names[:required], " "), firstExample(text))
+		case len(args) > len(positional):
+			if text.manyArgs != nil {
+				return fmt.Errorf("spillway %s takes %s, got %d arguments: %s", t.Name, want, len(args), text.manyArgs(args))
+			}
+			return fmt.Errorf("spillway %s takes %s, got %d arguments", t.Name, want, len(args))
+		}
+		return nil
+	}
+}
+
+// firstExample is the first line of a command's examples.
+func firstExample(text cliText) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text.example), "\n")
+	return strings.TrimSpace(line)
+}
+
+// quoted joins args into one argument for a shell line.
+func quoted(args []string) string { return shellQuote(strings.Join(args, " ")) }
+
+// commonGlob guesses the glob a shell expanded into args: "*" and the
+// extension they share, if any.
+func commonGlob(args []string) string {
+	ext := filepath.Ext(args[0])
+	for _, a := range args {
+		if filepath.Ext(a) != ext {
+			return "*"
+		}
+	}
+	return "*" + ext
+}

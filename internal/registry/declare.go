@@ -17,7 +17,9 @@ import (
 //
 //	json     the parameter's name
 //	doc      what it does, for a model and for a person
-//	cli      "positional" (a CLI argument), or "-X" (a one-letter flag)
+//	cli      "positional" (a CLI argument), "-X" (a one-letter flag), or
+//	         "session" (it lives across the calls of one session, which a
+//	         one-shot CLI command does not have: the CLI refuses it)
 //	param    options: "required", "select" (its presence chooses the
 //	         method), "orint" (a string that also takes an integer)
 //	method   the methods it is given to, by name ("run,rerender"), where
@@ -121,8 +123,10 @@ func declare[P any](f fields.Field, consts map[string]int64) Param[P] {
 			p.Positional = true
 		case len(cli) == 2 && cli[0] == '-':
 			p.Short = cli[1:]
+		case cli == "session":
+			p.SessionOnly = true
 		default:
-			panic(fmt.Sprintf("registry: %s: cli:%q is neither \"positional\" nor a short flag", where, cli))
+			panic(fmt.Sprintf("registry: %s: cli:%q is neither \"positional\", \"session\" nor a short flag", where, cli))
 		}
 	}
 	if opts, ok := f.Tag.Lookup("param"); ok {

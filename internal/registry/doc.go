@@ -71,6 +71,8 @@ func paramRow[P any](prm Param[P], p P, onCLI bool) string {
 	switch {
 	case !onCLI:
 		cli = "—"
+	case prm.SessionOnly:
+		cli = "— (MCP only: it acts on an earlier call of the session)"
 	case prm.Positional:
 		cli = strings.ToUpper(prm.Name)
 	case prm.Short != "":

@@ -88,6 +88,11 @@ type Param[P any] struct {
 	// order of the table; Short is a one-letter CLI flag.
 	Positional bool
 	Short      string
+	// SessionOnly parameters act on what an earlier call of the same
+	// session left (a job, a named shell, a run to compare with): a
+	// one-shot CLI command is a session of its own, so the CLI refuses
+	// them.
+	SessionOnly bool
 }
 
 // A Tool is one tool: its name, what it does, and its parameters.

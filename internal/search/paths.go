@@ -69,7 +69,7 @@ func statRoot(tool, display, abs string) (fs.FileInfo, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("%s: path not found: %s", tool, display)
+			return nil, fmt.Errorf("%s: path not found: %s. Use find or ls to locate it", tool, display)
 		}
 		return nil, fmt.Errorf("%s: cannot access %s: %v", tool, display, unwrapPathError(err))
 	}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/output"
+)
+
+// A tool's notices tell the model how to go on in its own terms: the next
+// call's parameters ("Use offset=688 to continue"), a job's pid for
+// check_pid. A person, a script or an agent that calls the CLI through its
+// own shell tool follows a command line instead, so the CLI says each
+// next call as the spillway command that makes it. --model-text (or
+// --client) prints the model's text unchanged.
+
+// personText rewrites the hints of a result's text as CLI commands. The
+// next calls are those the details carry ("next", at any depth); cmd and
+// call are the command that ran, whose flags a next call of the same tool
+// keeps.
+func personText(text string, details any, cmd *cobra.Command, current spillway.ToolCall) string {
+	var cur map[string]any
+	json.Unmarshal(current.Args, &cur)
+	global := globalArgs(cmd)
+	for _, next := range nextCalls(details) {
+		line := commandLine(next, current.Name, cur, global)
+		if line == "" {
+			continue
+		}
+		repl := strings.ReplaceAll(line, "$", "$$")
+		for _, omitPath := range []bool{true, false} {
+			// The words end where the value does: offset=4 is not
+			// offset=40.
+			words := regexp.QuoteMeta(next.Words(omitPath)) + `([^0-9A-Za-z_]|$)`
+			re := regexp.MustCompile(`(?:\bUse|\b\w+ it with|\bread with) ` + words)
+			if re.MatchString(text) {
+				text = re.ReplaceAllString(text, "run "+repl+"$1")
+				text = strings.ReplaceAll(text, ". run spillway", ". Run spillway")
+				text = strings.ReplaceAll(text, "[run spillway", "[Run spillway")
+				break
+			}
+			re = regexp.MustCompile(`\b` + words)
+			if re.MatchString(text) {
+				text = re.ReplaceAllString(text, repl+"$1")
+				break
+			}
+		}
+	}
+	text = jobHint.ReplaceAllString(text, "spillway stops it as this command exits (each command is a session of its own): give a longer --timeout to wait for it, or run it under spillway mcp to keep it.")
+	text = inputHint.ReplaceAllString(text, "[pid $1 seems to wait for input, which a one-shot command cannot send once it runs: give the input up front with --stdin, or use spillway mcp's write_stdin.]")
+	// The same call with other values ("Use limit=200 for more").
+	text = sameCall.ReplaceAllStringFunc(text, func(m string) string {
+		sub := sameCall.FindStringSubmatch(m)
+		next := output.Call{"tool": current.Name}
+		for _, w := range strings.Fields(sub[1]) {
+			k, v, _ := strings.Cut(w, "=")
+			if p, ok := paramOf(current.Name, k); !ok || p.SessionOnly {
+				return m
+			}
+			var x any
+			if json.Unmarshal([]byte(v), &x) != nil {
+				return m
+			}
+			next[k] = x
+		}
+		line := commandLine(wholeNumbers(next), current.Name, cur, global)
+		if line == "" {
+			return m
+		}
+		return "Run " + line + sub[2]
+	})
+	return failureText(text)
+}
+
+// failureText says the tools a failure's hint names as commands.
+func failureText(text string) string {
+	return useTools.ReplaceAllString(text, "Use spillway find or spillway ls to locate it")
+}
+
+var (
+	// jobHint is the sentence that names a job's check_pid and kill_pid.
+	jobHint = regexp.MustCompile(`Use check_pid=\d+(?: again)?(?: timeout=\d+)? for [^,\]]*, kill_pid=\d+ to stop (?:it|them)\.`)
+	// inputHint is the notice of a job that waits for input.
+	inputHint = regexp.MustCompile(`\[pid (\d+) seems to wait for input: send it with write_stdin[^\n]*\]`)
+	// sameCall is a hint of parameters alone: the call that ran, with
+	// these values.
+	sameCall = regexp.MustCompile(`\bUse ((?:[a-z_]+=[^ \]]+ ?)+?)( for| to|\]|,)`)
+	useTools = regexp.MustCompile(`Use find or ls to locate it|Use find to locate it`)
+)
+
+// nextCalls finds the calls a result's details name under "next", in the
+// order they appear.
+func nextCalls(details any) []output.Call {
+	data, err := json.Marshal(details)
+	if err != nil {
+		return nil
+	}
+	var doc any
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var calls []output.Call
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if list, ok := v[k].([]any); ok && k == "next" {
+					for _, c := range list {
+						if m, ok := c.(map[string]any); ok && m["tool"] != nil {
+							calls = append(calls, wholeNumbers(m))
+						}
+					}
+					continue
+				}
+				walk(v[k])
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	return calls
+}
+
+// wholeNumbers turns the float64s JSON gives back into the integers the
+// call was made of, so that its words are the notice's.
+func wholeNumbers(m map[string]any) output.Call {
+	c := output.Call{}
+	for k, v := range m {
+		if f, ok := v.(float64); ok && f == float64(int64(f)) {
+			v = int64(f)
+		}
+		c[k] = v
+	}
+	return c
+}
+
+// commandLine is the spillway command that makes call next: the tool's
+// positional arguments, then its flags. A next call of the tool that ran
+// keeps the parameters the person gave it; the global flags (--profile,
+// --config, --root …) are kept as given.
+func commandLine(next output.Call, tool string, cur map[string]any, global []string) string {
+	var t *registry.Tool[spillway.Policy]
+	for _, x := range registry.Tools[spillway.Policy]() {
+		if x.Name == next.Tool() {
+			t = &x
+			break
+		}
+	}
+	if t == nil || t.MCPOnly {
+		return ""
+	}
+	values := map[string]any{}
+	if next.Tool() == tool {
+		for k, v := range cur {
+			values[k] = v
+		}
+	}
+	for k, v := range next {
+		if k == "tool" || (k == "path" && samePath(values[k], v)) {
+			continue // the path as the person wrote it
+		}
+		values[k] = v
+	}
+	parts := append([]string{"spillway"}, global...)
+	parts = append(parts, t.Name)
+	for _, p := range t.Params {
+		if v, ok := values[p.Name]; ok && p.Positional {
+			parts = append(parts, shellQuote(fmt.Sprint(v)))
+		}
+	}
+	for _, p := range t.Params {
+		v, ok := values[p.Name]
+		if !ok || p.Positional {
+			continue
+		}
+		flag := "--" + flagName(p)
+		switch v := v.(type) {
+		case bool:
+			if v {
+				parts = append(parts, flag)
+			}
+		case []any:
+			for _, x := range v {
+				parts = append(parts, flag, shellQuote(fmt.Sprint(x)))
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				parts = append(parts, flag, shellQuote(k+"="+fmt.Sprint(v[k])))
+			}
+		default:
+			parts = append(parts, flag, shellQuote(fmt.Sprint(v)))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// globalArgs are the root's flags the person gave (--profile pi), as
+// arguments that go before the command's name.
+func globalArgs(cmd *cobra.Command) []string {
+	var args []string
+	if cmd == nil {
+		return nil
+	}
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		switch {
+		case !f.Changed, f.Name == "json", f.Name == "model-text":
+			return
+		}
+		if f.Value.Type() == "bool" {
+			args = append(args, "--"+f.Name)
+			return
+		}
+		args = append(args, "--"+f.Name, shellQuote(f.Value.String()))
+	})
+	return args
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// samePath reports whether the path the person gave and the one a next
+// call names are one file.
+func samePath(given, next any) bool {
+	g, ok1 := given.(string)
+	n, ok2 := next.(string)
+	if !ok1 || !ok2 {
+		return false
+	}
+	abs, err := filepath.Abs(g)
+	return err == nil && abs == filepath.Clean(n)
+}
+
+// paramOf finds a parameter of a tool.
+func paramOf(tool, name string) (registry.Param[spillway.Policy], bool) {
+	for _, t := range registry.Tools[spillway.Policy]() {
+		if t.Name == tool {
+			return t.Param(name)
+		}
+	}
+	return registry.Param[spillway.Policy]{}, false
+}
