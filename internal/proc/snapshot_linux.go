@@ -138,14 +138,51 @@ func takeSnapshot(read detail) *snapshot {
 			s.readLinks(pid)
 		}
 		if read&withMarks != 0 && pid != self && st.live() {
-			if m := envEntry(pid, runnerVar); m != "" {
+			if m := marks.of(pid, st.start); m != "" {
 				s.marks[m] = append(s.marks[m], pid)
 			}
 		}
 		return true
 	})
 	slices.SortFunc(s.procs, func(a, b snapProc) int { return a.pid - b.pid })
+	if read&withMarks != 0 {
+		marks.keep(s.procs)
+	}
 	return s
+}
+
+// marks remembers the Runner mark of each process walked, by its pid and
+// start time: the environment a process started with is read once, not at
+// every walk (ending thousands of sessions walks thousands of processes
+// many times). A process that execs keeps its pid and start time but may
+// drop the mark; it is still one a session's command started, and ending
+// it with that session is right. Only walks run it, one at a time.
+var marks = markCache{m: map[int]markEntry{}}
+
+type markCache struct{ m map[int]markEntry }
+
+type markEntry struct {
+	start uint64
+	mark  string
+}
+
+// of returns the mark of pid, started at start, reading it when unknown.
+func (c *markCache) of(pid int, start uint64) string {
+	if e, ok := c.m[pid]; ok && e.start == start {
+		return e.mark
+	}
+	m := envEntry(pid, runnerVar)
+	c.m[pid] = markEntry{start, m}
+	return m
+}
+
+// keep forgets the processes a walk did not see.
+func (c *markCache) keep(procs []snapProc) {
+	for pid := range c.m {
+		if _, found := slices.BinarySearchFunc(procs, pid, func(p snapProc, pid int) int { return p.pid - pid }); !found {
+			delete(c.m, pid)
+		}
+	}
 }
 
 // readLinks records the pipes and terminals pid holds open.
