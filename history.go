@@ -91,6 +91,9 @@ type StreamRecord struct {
 	// SpillCapped: the spill file reached its size cap; later output was
 	// not saved.
 	SpillCapped bool `json:"spill_capped,omitempty" doc:"The spill file reached its size cap; later output was not saved."`
+	// SpillError says why the spill file holds only the stream's start
+	// (a full disk, the session's budget).
+	SpillError string `json:"spill_error,omitempty" doc:"Why the spill file holds only the start of the stream, when saving it failed."`
 	// TailPath holds the end of a stream whose spill file was capped.
 	TailPath string `json:"tail_path,omitempty"`
 	// Binary: the stream is binary.

@@ -54,7 +54,7 @@ func jobInfos(views []shell.JobView) []JobInfo {
 func streamRecord(t shell.Totals) StreamRecord {
 	return StreamRecord{
 		TotalBytes: t.Bytes, TotalLines: t.Lines, FullOutputPath: t.SpillPath,
-		SpillCapped: t.SpillCapped, TailPath: t.TailPath, Binary: t.Binary,
+		SpillCapped: t.SpillCapped, TailPath: t.TailPath, Binary: t.Binary, SpillError: t.SpillError,
 	}
 }
 
@@ -187,7 +187,14 @@ func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
 			continue
 		}
 		fmt.Fprintf(b, "    %s: %d lines, %s", s.label, s.s.TotalLines, output.FormatSize(s.s.TotalBytes))
-		if s.s.FullOutputPath != "" {
+		switch {
+		case s.s.SpillError != "":
+			// Named as the result named it: the file holds only a start.
+			fmt.Fprintf(b, ", full output could not be saved: %s", s.s.SpillError)
+			if s.s.FullOutputPath != "" {
+				fmt.Fprintf(b, " (what was saved is in %s)", s.s.FullOutputPath)
+			}
+		case s.s.FullOutputPath != "":
 			fmt.Fprintf(b, ", full output: %s", s.s.FullOutputPath)
 			if s.s.SpillCapped {
 				b.WriteString(" (capped)")

@@ -17,6 +17,9 @@ type Stream struct {
 	SpillPath   string
 	Spilled     int64
 	SpillCapped bool
+	// SpillError says why the spill file stopped short of the stream
+	// (a full disk, the session's budget): it then holds only its start.
+	SpillError string
 	// Tail is the end of a capped stream (Options.TailKeep bytes at
 	// most), and TailOffset the position of its first byte in the stream.
 	// When TailOffset equals Spilled, the spill file and Tail together
@@ -34,6 +37,9 @@ func (p *Pipeline) Stream() Stream {
 	}
 	if p.spill != nil {
 		s.SpillPath = p.spill.Path()
+	}
+	if p.spillErr != nil {
+		s.SpillError = p.spillErr.Error()
 	}
 	if p.closed && !p.spillTried && !p.binary && p.opt.Spill != nil {
 		s.Whole, s.HasWhole = p.prefix, true

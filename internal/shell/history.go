@@ -258,6 +258,7 @@ func (s *streamData) totals() Totals {
 	return Totals{
 		Bytes: s.Bytes, Lines: s.Lines, SpillPath: s.SpillPath,
 		SpillCapped: s.SpillCapped, TailPath: s.tailPath, Binary: s.Binary,
+		SpillError: s.SpillError,
 	}
 }
 

@@ -61,6 +61,8 @@ type Totals struct {
 	SpillCapped bool
 	TailPath    string
 	Binary      bool
+	// SpillError says why the spill file holds only the stream's start.
+	SpillError string
 }
 
 // Jobs lists the session's background jobs, oldest first: the commands
@@ -119,7 +121,7 @@ func (s *stream) totals() Totals {
 	defer s.mu.Unlock()
 	bytes, lines := s.pipe.Progress()
 	st := s.pipe.Stream()
-	return Totals{Bytes: bytes, Lines: lines, SpillPath: st.SpillPath, SpillCapped: st.SpillCapped, Binary: st.Binary}
+	return Totals{Bytes: bytes, Lines: lines, SpillPath: st.SpillPath, SpillCapped: st.SpillCapped, Binary: st.Binary, SpillError: st.SpillError}
 }
 
 // String is the status line of a result: "exit code: 0", or

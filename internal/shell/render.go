@@ -355,7 +355,7 @@ func openSource(s *streamData) (*source, error) {
 			return nil, fmt.Errorf("its spill file is gone (%v): the output can no longer be shown", err)
 		}
 		src.files = append(src.files, f)
-		src.head, src.headLen, src.whole = f, s.Spilled, !s.SpillCapped
+		src.head, src.headLen, src.whole = f, s.Spilled, !s.SpillCapped && s.SpillError == ""
 	case s.Bytes == 0:
 		src.head, src.whole = bytes.NewReader(nil), true
 	default:
@@ -383,7 +383,11 @@ func (src *source) missing() string {
 		return ""
 	}
 	if src.tail == nil {
-		return fmt.Sprintf("only the first %s was saved (the spill cap): later lines are lost", output.FormatSize(src.headLen))
+		why := "the spill cap"
+		if src.s.SpillError != "" {
+			why = "saving failed: " + src.s.SpillError
+		}
+		return fmt.Sprintf("only the first %s was saved (%s): later lines are lost", output.FormatSize(src.headLen), why)
 	}
 	src.findTailStart()
 	return fmt.Sprintf("saved: the first %s and lines %d-%d (the last %s); the lines between passed the spill cap and are lost",
