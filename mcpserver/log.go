@@ -7,7 +7,7 @@ import (
 
 // sdkLogger returns the logger handed to the SDK: only its warnings and
 // errors, since it logs every session's connection at info level, and
-// session ids replaced with their tags (sessionTag).
+// session ids replaced with their tags (sessionTag, the audit log's name).
 func sdkLogger(l *slog.Logger) *slog.Logger {
 	return slog.New(tagSessions{minLevel{l.Handler(), slog.LevelWarn}})
 }

@@ -2,35 +2,16 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
-	"sync"
+
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
-// logKey keys the session tags of this process. It is made when the
-// first session is tagged: a CLI call that serves none spares the read
-// from the system's random source.
-var logKey = sync.OnceValue(func() []byte {
-	k := make([]byte, 32)
-	rand.Read(k)
-	return k
-})
-
-// sessionTag names a session in the logs: the first 8 hex digits of an
-// HMAC-SHA256 of its id under a key made at start. A session id is a
-// credential — whoever has it can drive the session (its jobs, its
-// history) — and logs are read by more than the server's user (a log
-// file, a command that finds it), so the id itself is never logged. The
-// tag still follows one session through the log, and cannot be turned
-// back into its id, nor matched with another process's logs.
-func sessionTag(id string) string {
-	m := hmac.New(sha256.New, logKey())
-	m.Write([]byte(id))
-	return hex.EncodeToString(m.Sum(nil)[:4])
-}
+// sessionTag names a session in the logs, as the audit log names it
+// (ops.SessionHash): a session id is a credential, so the id itself is
+// never logged, and one name in both lets an operator follow a session
+// from the log to the audit log, and across restarts and nodes.
+func sessionTag(id string) string { return ops.SessionHash(id) }
 
 // sdkSessionKey is the attribute under which the SDK logs a session id.
 const sdkSessionKey = "session_id"

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/ops"
 )
 
 // The SDK's session_id attributes reach the log as tags.
@@ -17,5 +19,9 @@ func TestSDKLoggerTagsSessionIDs(t *testing.T) {
 	out := b.String()
 	if strings.Contains(out, id) || strings.Count(out, "session="+sessionTag(id)) != 2 {
 		t.Errorf("log:\n%s", out)
+	}
+	// The log names a session as the audit log does.
+	if sessionTag(id) != ops.SessionHash(id) || len(sessionTag(id)) != 12 {
+		t.Errorf("the log's tag %q, the audit log's %q", sessionTag(id), ops.SessionHash(id))
 	}
 }
