@@ -246,6 +246,15 @@ type SecretDetails struct {
 	// Expires is when the page closes unanswered (RFC 3339); a later look
 	// opens a new one.
 	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
+	// Program is the program that reads the terminal: its executable's
+	// path (its name when the path cannot be read); "" when it could not
+	// be found.
+	Program string `json:"program" doc:"The program that reads the terminal, which gets what the user types: its executable's path, or its name when the path cannot be read."`
+	// Verified: Program is the system's own (a set-user-ID sudo, su,
+	// passwd or doas, or a program of secrets.trusted, its files root's
+	// and outside every directory the session may write). The page's
+	// first line says which.
+	Verified bool `json:"verified" doc:"Whether the program is the system's own: a set-user-ID sudo, su, passwd or doas, or a program named in secrets.trusted, whose files are root's and outside every directory the session may write. When false the page warns the user not to type their login password, and with secrets.unverified = \"refuse\" no page is opened."`
 }
 
 // A Failure is a line that looks like a failure among the lines a result

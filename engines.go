@@ -66,6 +66,7 @@ func (p Policy) shellConfig() shell.Config {
 		MaxProcesses:      p.Bash.MaxProcesses,
 		CacheCommands:     p.Cache.Commands,
 		CacheTTL:          p.Cache.TTL,
+		SecretTrust:       shell.SecretTrust{Trusted: p.Secrets.Trusted, Refuse: p.Secrets.Unverified == "refuse"},
 		Render:            bashText,
 	}
 }

@@ -61,6 +61,8 @@ type Policy struct {
 	// Rules decide, before anything runs, whether a bash command may run,
 	// must be approved by the person, or is refused (docs/rules.md).
 	Rules RulesPolicy `toml:"rules"`
+	// Secrets says whose password prompts the person is asked to answer.
+	Secrets SecretsPolicy `toml:"secrets"`
 }
 
 // BashPolicy limits each stream of a bash result.
@@ -209,6 +211,24 @@ func (r RulesPolicy) Configured() bool {
 	return len(r.Allow)+len(r.Ask)+len(r.Deny)+len(r.Import) > 0 || (r.Default != "" && r.Default != "allow")
 }
 
+// SecretsPolicy says which programs a secret prompt is verified for: the
+// page where the person answers a prompt says whether the program that
+// reads the terminal is the system's (a set-user-ID sudo, su, passwd or
+// doas, or one of Trusted, each a root-owned file the session cannot
+// write) or one the session could have made (docs/interactive.md).
+type SecretsPolicy struct {
+	// Trusted names the programs, besides the set-user-ID sudo, su,
+	// passwd and doas, whose prompts are verified when the system's file
+	// of that name reads the terminal: ssh, ssh-add, ssh-keygen and gpg by
+	// default. An interpreter (sh, python3 …) cannot be named: it runs
+	// whatever script it is given.
+	Trusted []string `toml:"trusted" check:"programs"`
+	// Unverified says what a prompt that is not verified gets: "warn" (the
+	// default), a page that tells the person the program is not the
+	// system's; "refuse", no page, and a result that says why.
+	Unverified string `toml:"unverified" check:"unverified"`
+}
+
 // Hard ceilings that no policy or call can pass: one stream of a result
 // is at most 1 MiB, and every line or entry limit at most 100,000.
 const (
@@ -232,6 +252,7 @@ func DefaultPolicy() Policy {
 		Ls:           LsPolicy{Limit: 500, MaxBytes: 50 * 1024},
 		Cache:        CachePolicy{TTL: 30 * time.Second},
 		Rules:        RulesPolicy{Default: "allow"},
+		Secrets:      SecretsPolicy{Trusted: []string{"ssh", "ssh-add", "ssh-keygen", "gpg"}, Unverified: "warn"},
 	}
 }
 

@@ -25,7 +25,7 @@ func newBashResult(o shell.Outcome) bashResult {
 		d.ExitCode, d.Signal = &code, j.Exit.Signal
 	}
 	if s := o.Secret; s != nil {
-		d.Secret = &SecretDetails{Prompt: s.Prompt, URL: s.URL}
+		d.Secret = &SecretDetails{Prompt: s.Prompt, URL: s.URL, Program: s.Program, Verified: s.Verified}
 		if !s.Expires.IsZero() {
 			d.Secret.Expires = s.Expires.UTC().Format(time.RFC3339)
 		}

@@ -201,6 +201,9 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.secrets = &SecretPages{p: secret.New(0, nil)}
 	sh := t.policy.shellConfig()
 	sh.Cwd, sh.Env, sh.Spill, sh.Wrap, sh.Secrets = cwd, opts.Env, t.spill, wrap, t.secrets.p
+	// What the commands may write: no program there is the system's.
+	sh.SecretTrust.Writable = []string{root.Dir(), cwd, t.policy.Spill.Dir, t.spill.Dir(), tmp, os.TempDir()}
+	sh.SecretTrust.Sandboxed = opts.Sandbox
 	if tmp != "" {
 		sh.Env = maps.Clone(opts.Env)
 		if sh.Env == nil {

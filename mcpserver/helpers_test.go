@@ -244,7 +244,7 @@ func details(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil || m == nil {
-		t.Fatalf("_meta[%q] is not an object: %s", mcpserver.DetailsMetaKey, data)
+		t.Fatalf("_meta[%q] is not an object: %s\n%s", mcpserver.DetailsMetaKey, data, text(res))
 	}
 	return m
 }

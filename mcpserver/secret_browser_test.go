@@ -84,6 +84,7 @@ func startBrowser(t *testing.T) *pageBrowser {
 // A pageVisit is what the browser saw on a page and after its post.
 type pageVisit struct {
 	Status     int      `json:"status"`
+	Asker      string   `json:"asker"`
 	Command    string   `json:"command"`
 	Cwd        string   `json:"cwd"`
 	Prompt     string   `json:"prompt"`
@@ -215,6 +216,14 @@ func (s *secretServer) noTrace(t *testing.T, secret string) {
 // directory.
 func answerThroughBrowser(t *testing.T, s *secretServer, command, cwd, prompt, secret string) string {
 	t.Helper()
+	after, _, _ := answerThroughBrowserAsked(t, s, command, cwd, prompt, secret)
+	return after
+}
+
+// answerThroughBrowserAsked is answerThroughBrowser that also returns
+// details.secret of the prompt and what the page showed.
+func answerThroughBrowserAsked(t *testing.T, s *secretServer, command, cwd, prompt, secret string) (string, map[string]any, pageVisit) {
+	t.Helper()
 	b := startBrowser(t)
 	txt, d := s.call(t, "bash", map[string]any{"command": command, "cwd": cwd, "tty": true, "timeout": 30_000})
 	page, _ := field(d, "secret.url").(string)
@@ -247,7 +256,8 @@ func answerThroughBrowser(t *testing.T, s *secretServer, command, cwd, prompt, s
 	if !strings.HasPrefix(after, "[the user answered the password prompt]\n") {
 		t.Errorf("after the answer the model reads:\n%s", after)
 	}
-	return after
+	asked, _ := d["secret"].(map[string]any)
+	return after, asked, v
 }
 
 // received is what the test programs print: the secret's length and

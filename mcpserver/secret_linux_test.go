@@ -46,7 +46,9 @@ func TestSecretPromptSudo(t *testing.T) {
 	t.Cleanup(func() { os.Remove(sudoers) })
 	// The user's own directories: the server's binary, its TMPDIR (where
 	// its spill directory is) and the command's cwd.
-	home, err := os.MkdirTemp("", "spillway-sudo-")
+	// Under /tmp, not the test binary's own TMPDIR, which the test user
+	// cannot enter.
+	home, err := os.MkdirTemp("/tmp", "spillway-sudo-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +68,40 @@ func TestSecretPromptSudo(t *testing.T) {
 
 	s := startSecretServerCmd(t, tmp, exec.Command("setpriv", "--reuid="+user, "--regid="+user, "--init-groups", "--", userBin, "mcp", "--log-level", "debug"))
 	cmd := `sudo -k sh -c 'echo "root says $(id -u)"'`
-	after := answerThroughBrowser(t, s, cmd, dir, "[sudo] password for "+user+":", password)
+	after, asked, v := answerThroughBrowserAsked(t, s, cmd, dir, "[sudo] password for "+user+":", password)
 	if !strings.Contains(after, "root says 0") || strings.Contains(after, "Sorry, try again") {
 		t.Errorf("sudo did not take the password typed:\n%s", after)
 	}
+	checkVerified(t, asked, v, "sudo")
 	s.noTrace(t, password)
+
+	// su, as the same user, to another user with a password of its own.
+	other := "spw" + strings.ToLower(rand.Text()[:8])
+	otherPassword := "Su " + rand.Text()[:12]
+	run("", "useradd", "--no-create-home", "--shell", "/bin/sh", other)
+	t.Cleanup(func() { exec.Command("userdel", other).Run() })
+	run(other+":"+otherPassword+"\n", "chpasswd")
+	// A server of its own: the jobs listing checked shows one job.
+	s = startSecretServerCmd(t, tmp, exec.Command("setpriv", "--reuid="+user, "--regid="+user, "--init-groups", "--", userBin, "mcp", "--log-level", "debug"))
+	after, asked, v = answerThroughBrowserAsked(t, s, "su -c 'echo \"su says $(id -un)\"' "+other, dir, "Password:", otherPassword)
+	if !strings.Contains(after, "su says "+other) {
+		t.Errorf("su did not take the password typed:\n%s", after)
+	}
+	checkVerified(t, asked, v, "su")
+	s.noTrace(t, otherPassword)
+}
+
+// checkVerified checks that the prompt of program was verified, in its
+// details and on the page's first line.
+func checkVerified(t *testing.T, asked map[string]any, v pageVisit, program string) {
+	t.Helper()
+	got, _ := asked["program"].(string)
+	if asked["verified"] != true || filepath.Base(got) != program {
+		t.Errorf("details.secret of %s: %v", program, asked)
+	}
+	if !strings.HasSuffix(v.Asker, "(verified) asks for a secret") || !strings.Contains(v.Asker, program) {
+		t.Errorf("the page's first line: %q", v.Asker)
+	}
 }
 
 // Under --sandbox a secret prompt works the same way: the page is served

@@ -78,6 +78,9 @@ allow = ["git status", "npm test *"]
 ask = ["git push:*"]
 deny = ["rm *"]
 import = ["codex", "claude-code"]
+[secrets]
+trusted = ["ssh", "pass"]
+unverified = "refuse"
 `
 
 func TestConfigEveryKey(t *testing.T) {
@@ -138,6 +141,8 @@ func TestConfigEveryKey(t *testing.T) {
 		{"rules.ask", strings.Join(p.Rules.Ask, "|"), "git push:*"},
 		{"rules.deny", strings.Join(p.Rules.Deny, "|"), "rm *"},
 		{"rules.import", strings.Join(p.Rules.Import, "|"), "codex|claude-code"},
+		{"secrets.trusted", strings.Join(p.Secrets.Trusted, "|"), "ssh|pass"},
+		{"secrets.unverified", p.Secrets.Unverified, "refuse"},
 		// Not a config key: it comes from the profile.
 		{"(pipe's spill when)", p.Bash.SpillWhen, output.SpillPastBytes},
 	}
@@ -240,6 +245,9 @@ func TestConfigErrors(t *testing.T) {
 		{"cache commands not an array", "[cache]\ncommands = \"ls\"\n", 2, "cache.commands", "want an array of strings, not a string"},
 		{"cache ttl zero", "[cache]\nttl_ms = 0\n", 2, "cache.ttl_ms", "must be at least 1, not 0"},
 		{"empty cache command", "[cache]\ncommands = [\" * \"]\n", 2, "cache.commands", "entry 1 is empty"},
+		{"a path as a trusted program", "[secrets]\ntrusted = [\"/usr/bin/ssh\"]\n", 2, "secrets.trusted", "is not a program's name"},
+		{"an interpreter as a trusted program", "[secrets]\ntrusted = [\"ssh\", \"python3\"]\n", 2, "secrets.trusted", "entry 2, \"python3\", is an interpreter"},
+		{"unverified neither warn nor refuse", "[secrets]\nunverified = \"allow\"\n", 2, "secrets.unverified", "want \"warn\""},
 		{"unknown key in a stream", "[bash.stdout]\nmerge_streams = true\n", 2, "bash.stdout.merge_streams", "[bash.stdout] takes strategy"},
 		{"string for an integer", "[bash]\nmax_lines = \"10\"\n", 2, "bash.max_lines", "want an integer, not a string"},
 		{"float for an integer", "[read]\n\nmax_bytes = 2.5\n", 3, "read.max_bytes", "want an integer, not a float"},

@@ -259,6 +259,20 @@ func (k Key) Check(x any) []string {
 				bad = append(bad, fmt.Sprintf("%s%q is not a tool whose rules spillway reads; want %s", EntryPrefix(i), name, strings.Join(rules.Imports, " or ")))
 			}
 		}
+	case "programs":
+		list, _ := x.([]string)
+		for i, name := range list {
+			switch {
+			case strings.TrimSpace(name) == "" || strings.ContainsAny(name, "/ \t"):
+				bad = append(bad, fmt.Sprintf("entry %d, %q, is not a program's name; want a name such as \"ssh\", found on the system's own directories", i+1, name))
+			case Interpreter(name):
+				bad = append(bad, fmt.Sprintf("entry %d, %q, is an interpreter, which runs whatever script it is given: its prompts cannot be verified", i+1, name))
+			}
+		}
+	case "unverified":
+		if s, _ := x.(string); s != "warn" && s != "refuse" {
+			bad = append(bad, fmt.Sprintf("%q: want \"warn\" (the page says the program is not the system's) or \"refuse\" (no page)", s))
+		}
 	case "commands":
 		list, _ := x.([]string)
 		for i, cmd := range list {
@@ -268,4 +282,18 @@ func (k Key) Check(x any) []string {
 		}
 	}
 	return bad
+}
+
+// interpreters are the programs that run a script or a command line they
+// are given: a prompt they show comes from whatever they run.
+var interpreters = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "busybox",
+	"python", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "luajit", "tclsh", "wish", "expect",
+	"osascript", "pwsh", "awk", "gawk", "mawk", "env", "java", "Rscript", "julia", "guile", "racket", "sbcl", "ocaml"}
+
+// Interpreter reports whether the program name runs scripts: one of
+// interpreters, or one of them with a version (python3, python3.11,
+// perl5.36, lua5.4).
+func Interpreter(name string) bool {
+	base := strings.TrimRight(name, "0123456789.-")
+	return slices.Contains(interpreters, name) || slices.Contains(interpreters, base)
 }

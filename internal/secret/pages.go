@@ -28,6 +28,10 @@ import (
 // DefaultLifetime is how long a page stays open without an answer.
 const DefaultLifetime = 5 * time.Minute
 
+// UnverifiedWarning is what a page, and the result, say of a prompt
+// whose program is not verified.
+const UnverifiedWarning = "a program from the workspace, not the system's sudo, asks for a password: do not type your login password"
+
 // PathPrefix is where the pages are served: PathPrefix + token.
 const PathPrefix = "/secret/"
 
@@ -36,6 +40,12 @@ type Request struct {
 	// Command, Cwd and Prompt are shown on the page: the person must know
 	// what they answer.
 	Command, Cwd, Prompt string
+	// Program is the program that reads the terminal (its executable's
+	// path, or its name), and Verified says it is the system's: the
+	// page's first line says which. Why says why it is not.
+	Program  string
+	Verified bool
+	Why      string
 	// Answer writes the secret to the terminal, followed by Enter. The
 	// slice is cleared when it returns: it must not be kept.
 	Answer func(secret []byte) error

@@ -54,15 +54,19 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>spillway: a command asks for a secret</title>
+<title>spillway: {{.Title}}</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.4}
 pre{background:#f4f4f4;padding:.5rem;white-space:pre-wrap;word-break:break-all}
 input[type=password]{width:100%;font-size:1.1rem;padding:.4rem;box-sizing:border-box}
 button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 .note{color:#555;font-size:.9rem}
+.warning{background:#fde8e8;border:2px solid #b00;padding:.6rem;font-weight:bold}
 </style></head><body>
-<h1>A command asks for a secret</h1>
+<h1 id="asker">{{.Title}}</h1>
+{{if .Verified}}<p class="note" id="verified">Verified: {{.Program}} is the system's own program (owned by root, which no command of this session can have changed).</p>
+{{else}}<p class="warning" id="warning">Not verified: {{.Warning}}. {{.Why}}.</p>
+{{end}}
 <p>The command</p><pre id="command">{{.Command}}</pre>
 <p>in</p><pre id="cwd">{{.Cwd}}</pre>
 <p>waits at this prompt, with echo off:</p><pre id="prompt">{{.Prompt}}</pre>
@@ -82,13 +86,38 @@ button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 // client that looks at a link before showing it, leaves it open.
 func (pg *Page) show(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTmpl().Execute(w, map[string]string{
-		"Command": pg.req.Command,
-		"Cwd":     pg.req.Cwd,
-		"Prompt":  pg.req.Prompt,
-		"Form":    pg.form,
-		"Expires": pg.expires.Format("15:04:05 MST"),
+	pageTmpl().Execute(w, map[string]any{
+		"Title":    title(pg.req),
+		"Program":  pg.req.Program,
+		"Verified": pg.req.Verified,
+		"Warning":  capitalize(UnverifiedWarning),
+		"Why":      capitalize(pg.req.Why),
+		"Command":  pg.req.Command,
+		"Cwd":      pg.req.Cwd,
+		"Prompt":   pg.req.Prompt,
+		"Form":     pg.form,
+		"Expires":  pg.expires.Format("15:04:05 MST"),
 	})
+}
+
+// title is the page's first line: who asks, and whether it is verified.
+func title(r Request) string {
+	program := r.Program
+	if program == "" {
+		program = "An unknown program"
+	}
+	if r.Verified {
+		return program + " (verified) asks for a secret"
+	}
+	return "Unverified: " + program + " asks for a secret"
+}
+
+// capitalize upper-cases the first letter of s.
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // post takes the answer or the cancel. It refuses a post a browser says

@@ -61,4 +61,9 @@ type SecretPrompt struct {
 	Prompt  string
 	URL     string
 	Expires time.Time
+	// Program reads the terminal: its executable's path, or its name.
+	// Verified says it is the system's (asker.go); Why, when not, why.
+	Program  string
+	Verified bool
+	Why      string
 }

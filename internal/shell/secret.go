@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -54,10 +55,12 @@ const (
 type secretState struct {
 	pages *secret.Pages // nil: no page can be served
 	cwd   string
+	trust SecretTrust
 
 	mu    sync.Mutex
 	page  *secret.Page // the page of the prompt, nil before one
 	err   error        // why no page could be opened
+	asker asker        // who reads the terminal, as the page says
 	asked *secret.Page // the page last offered through an Asker
 	shown bool         // a result showed the page: a later look says noAnswerNote
 	news  secret.Outcome
@@ -82,15 +85,48 @@ func (j *job) secretPage() (*secret.Page, error) {
 	if s.pages == nil {
 		return nil, fmt.Errorf("this toolset serves no page for it")
 	}
+	s.asker = j.verifyAsker(s.trust, s.cwd)
+	if !s.asker.Verified && s.trust.Refuse {
+		s.page, s.err = nil, errRefused
+		return nil, errRefused
+	}
 	pg, err := s.pages.Open(secret.Request{
-		Command: QuoteCommand(j.command, j.args),
-		Cwd:     s.cwd,
-		Prompt:  j.prompt(),
-		Answer:  j.answerSecret,
-		Cancel:  j.cancelSecret,
+		Command:  QuoteCommand(j.command, j.args),
+		Cwd:      s.cwd,
+		Prompt:   j.prompt(),
+		Program:  s.asker.Program,
+		Verified: s.asker.Verified,
+		Why:      s.asker.Why,
+		Answer:   j.answerSecret,
+		Cancel:   j.cancelSecret,
 	})
 	s.page, s.err = pg, err
 	return pg, err
+}
+
+// errRefused is why no page is opened for a prompt that is not verified
+// when secrets.unverified is "refuse".
+var errRefused = errors.New(`the program that reads the terminal is not verified, and secrets.unverified is "refuse"`)
+
+// askerNow is who reads the terminal, as the last page opened (or
+// refused) said.
+func (j *job) askerNow() asker {
+	j.secret.mu.Lock()
+	defer j.secret.mu.Unlock()
+	return j.secret.asker
+}
+
+// who says in words who asks: the program, and whether it is the
+// system's.
+func (a asker) who() string {
+	program := a.Program
+	if program == "" {
+		program = "an unknown program"
+	}
+	if a.Verified {
+		return program + " (verified: the system's own, which the session cannot have changed)"
+	}
+	return program + ", which is NOT verified (" + a.Why + "): " + secret.UnverifiedWarning
 }
 
 // prompt is the last line the job wrote.
@@ -168,20 +204,21 @@ func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
 	pid := j.pid
 	prompt := j.prompt()
 	pg, err := j.secretPage()
+	a := j.askerNow()
 	if err != nil {
-		return fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), and no page could be opened for the user to answer it (%[3]v). "+
-				"Do not ask the user for it. Use kill_pid=%[1]d to stop it; write_stdin sends it text only with allow_model_secret=true, for a test secret you were given.]", pid, prompt, err),
-			&SecretPrompt{Prompt: prompt}, nil
+		return fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), asked by %[4]s. No page was opened for the user to answer it: %[3]v. "+
+				"Do not ask the user for it. Use kill_pid=%[1]d to stop it; write_stdin sends it text only with allow_model_secret=true, for a test secret you were given.]", pid, prompt, err, a.who()),
+			&SecretPrompt{Prompt: prompt, Program: a.Program, Verified: a.Verified, Why: a.Why}, nil
 	}
 	j.secret.mu.Lock()
 	j.secret.shown = true
 	j.secret.mu.Unlock()
 	left := time.Until(pg.Expires()).Round(time.Second)
-	note = fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo). The user answers it, not you: "+
+	note = fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), asked by %[5]s. The user answers it, not you: "+
 		"ask the user to open %[3]s in a browser on this machine and answer there (one answer, open for %[4]s). "+
 		"Never ask the user for the secret itself. Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
-		pid, prompt, pg.URL(), left)
-	p = &SecretPrompt{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires()}
+		pid, prompt, pg.URL(), left, a.who())
+	p = &SecretPrompt{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires(), Program: a.Program, Verified: a.Verified, Why: a.Why}
 	next = []output.Call{
 		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + QuoteCommand(j.command, j.args) + "."},
 		{"tool": "bash", "check_pid": pid, "timeout": 30000},
@@ -191,8 +228,8 @@ func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
 
 // secretMessage is what an Asker shows the person.
 func (j *job) secretMessage(pg *secret.Page) string {
-	return fmt.Sprintf("The command %s waits for a secret at the prompt %q. Open the page to answer it; your answer goes to its terminal, never to the agent.",
-		QuoteCommand(j.command, j.args), pg.Prompt())
+	return fmt.Sprintf("The command %s waits for a secret at the prompt %q, asked by %s. Open the page to answer it; your answer goes to its terminal, never to the agent.",
+		QuoteCommand(j.command, j.args), pg.Prompt(), j.askerNow().who())
 }
 
 // relaySecret, for a job that waits for a secret, shows the person its

@@ -95,6 +95,8 @@ type Config struct {
 	// Secrets serve the pages on which the person answers a secret
 	// prompt; nil serves none.
 	Secrets *secret.Pages
+	// SecretTrust says which programs' prompts are verified (asker.go).
+	SecretTrust SecretTrust
 	// Render lays out a page of a job as its result's text. It is
 	// required: the budget is shared between the streams by rendering
 	// the page with smaller windows until the text fits.
@@ -226,7 +228,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.ResultBudget, r.cfg.ErrorResultBudget
 	j.render = r.cfg.Render
 	j.hurry = r.closing
-	j.secret.pages, j.secret.cwd = r.cfg.Secrets, pl.dir
+	j.secret.pages, j.secret.cwd, j.secret.trust = r.cfg.Secrets, pl.dir, r.cfg.SecretTrust
 	if in.Limits.Full || in.Limits.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget, j.errBudget = 0, 0

@@ -28,6 +28,7 @@ for await (const line of lines) {
     page.on("request", (r) => out.requests.push(new URL(r.url()).origin));
     const res = await page.goto(req.url);
     out.status = res.status();
+    out.asker = await page.textContent("#asker");
     out.command = await page.textContent("#command");
     out.cwd = await page.textContent("#cwd");
     out.prompt = await page.textContent("#prompt");
