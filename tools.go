@@ -33,11 +33,8 @@ import (
 // run; then list the entry in the table below and regenerate docs/tools.md
 // as above.
 
-// tool and param are the registry's, under spillway's policy.
-type (
-	tool  = registry.Tool[Policy]
-	param = registry.Param[Policy]
-)
+// tool is the registry's, under spillway's policy.
+type tool = registry.Tool[Policy]
 
 // paramConsts name the constants that parameters' bounds and defaults
 // are, in their tags (ceiling:"lines"), so that a tag and the engine

@@ -194,7 +194,7 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 			}
 			perShape[h]++
 		}
-		cands = append(cands, digestLine{lineAt: lineAt{f.line, f.off}, fail: true})
+		cands = append(cands, digestLine{lineAt: f, fail: true})
 	}
 	near := func(n int64) bool {
 		i := sort.Search(len(kept), func(i int) bool { return kept[i].line >= n-digestContext })

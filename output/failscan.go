@@ -22,7 +22,7 @@ const failureBlock = 256 << 10
 const maxFailureKeep = 1 << 14
 
 // A failureAt is a failure line: its number (in the window) and offset.
-type failureAt struct{ line, off int64 }
+type failureAt = lineAt
 
 // A failureIndex is what a scan of a window keeps: the first keep failure
 // lines and the last keep of them, and how many it counted. When the

@@ -621,6 +621,8 @@ func (c *checker) decide(st *partState, ws []word) {
 			// sg GROUP COMMAND hands COMMAND to /bin/sh -c.
 			c.codeWords(st, cur, cur[len(cur)-1:], "sg")
 			return
+		case otherShells[name]:
+			st.soft = append(st.soft, name+" runs code in a language that is not bash's, which cannot be read here")
 		case runners[name] != "":
 			st.soft = append(st.soft, runners[name])
 		case name == "sed" || name == "gsed":
