@@ -187,7 +187,9 @@ func TestTTYFloodIsBoundedSpilledSanitized(t *testing.T) {
 	if !d.Truncation.Truncated || d.FullOutputPath == "" || len(r.Text) > 60_000 {
 		t.Errorf("not bounded and spilled: %+v, text %d bytes", d, len(r.Text))
 	}
-	if strings.ContainsAny(r.Content, "\x1b\r") || !strings.HasPrefix(r.Content, "20% 10%\n20% 10%\n") {
+	// The lines are all of one shape: the default profile's digest shows
+	// one of them, then says how many are like it.
+	if strings.ContainsAny(r.Content, "\x1b\r") || !strings.HasPrefix(r.Content, "20% 10%\n") {
 		t.Errorf("text not sanitized: %.200q", r.Content)
 	}
 	f, err := os.Open(d.FullOutputPath)

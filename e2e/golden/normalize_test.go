@@ -140,7 +140,15 @@ func (n *normalizer) finish(rec string, texts ...string) string {
 	rec = tokensRE.ReplaceAllStringFunc(rec, func(m string) string {
 		sub := tokensRE.FindStringSubmatch(m)
 		v, _ := strconv.Atoi(sub[2])
-		return sub[1] + strconv.Itoa(adjustTokens(v, raw, delta))
+		adjusted, exact := adjustTokens(v, raw, delta)
+		if !exact {
+			// The count is of a text the record does not hold (the CLI
+			// prints its hints as commands, the count is of the model's
+			// text): what the replacements changed in it cannot be known,
+			// and random parts of paths move it from run to run.
+			return sub[1] + "N"
+		}
+		return sub[1] + strconv.Itoa(adjusted)
 	})
 	return squeezeRuns(rec)
 }
@@ -152,7 +160,9 @@ func (n *normalizer) finish(rec string, texts ...string) string {
 // model reads), and moved by what the replacements changed in that
 // estimate. A count that stops following its text still shows, as a
 // difference.
-func adjustTokens(v int, raw, delta []int) int {
+//
+// exact reports whether v is the estimate of one of the texts.
+func adjustTokens(v int, raw, delta []int) (adjusted int, exact bool) {
 	best := -1
 	for i, r := range raw {
 		if best < 0 || abs(v-r) < abs(v-raw[best]) {
@@ -160,9 +170,9 @@ func adjustTokens(v int, raw, delta []int) int {
 		}
 	}
 	if best < 0 {
-		return v
+		return v, false
 	}
-	return v + delta[best]
+	return v + delta[best], v == raw[best]
 }
 
 func abs(x int) int {
