@@ -17,5 +17,5 @@ func DescriptorLimit() uint64 {
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
 		return 1024
 	}
-	return rl.Cur
+	return uint64(rl.Cur)
 }
