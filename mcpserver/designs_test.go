@@ -472,7 +472,7 @@ func TestDesignExamples(t *testing.T) {
 					cs := connectDesignServer(t, tmp, dir, args)
 					viaMCP := normalizeDesignText(text(call(t, cs, ex.tool, ex.args)))
 					if ex.mcpOnly == "" {
-						viaCLI := runDesignCLI(t, tmp, dir, append(append([]string{}, args...), ex.cli...))
+						viaCLI := runDesignCLI(t, tmp, dir, append(append([]string{"--model-text"}, args...), ex.cli...))
 						if viaCLI != viaMCP {
 							i := 0
 							for i < min(len(viaCLI), len(viaMCP)) && viaCLI[i] == viaMCP[i] {

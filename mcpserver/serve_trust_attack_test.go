@@ -59,7 +59,7 @@ func TestAttackServeLogsNoSessionIDs(t *testing.T) {
 	}
 	// Sessions are still told apart, by their tags.
 	tags := map[string]bool{}
-	for _, m := range regexp.MustCompile(`msg="session started" session=([0-9a-f]{8})\n`).FindAllStringSubmatch(log, -1) {
+	for _, m := range regexp.MustCompile(`msg="session started" session=([0-9a-f]{12})\n`).FindAllStringSubmatch(log, -1) {
 		tags[m[1]] = true
 	}
 	if len(tags) != len(ids) {

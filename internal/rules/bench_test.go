@@ -2,9 +2,7 @@ package rules
 
 import (
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,14 +48,6 @@ func BenchmarkCheck100KB(b *testing.B) {
 	// On a loaded machine wall time counts the time others ran; the
 	// process's CPU time (GC included) is what deciding costs.
 	b.ReportMetric(float64(processCPU()-c0)/float64(n)/1e6, "cpu-ms/op")
-}
-
-func processCPU() time.Duration {
-	var r syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &r) != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
 
 // BenchmarkParse100KB is the parser alone on the same input: the floor
