@@ -247,41 +247,28 @@ func unescapeUnquoted(v string) string {
 
 // unescapeDouble removes the backslashes that escape within double
 // quotes: before $, `, ", \ and newline; others stay.
-func unescapeDouble(v string) string {
-	if strings.IndexByte(v, '\\') < 0 {
-		return v
-	}
-	var b strings.Builder
-	for i := 0; i < len(v); i++ {
-		if v[i] == '\\' && i+1 < len(v) {
-			switch v[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(v[i])
-	}
-	return b.String()
-}
+func unescapeDouble(v string) string { return unescapeBefore(v, "$`\"\\") }
 
 // unescapeHeredoc removes the backslashes an unquoted here-document
 // body gives meaning to: before $, `, \ and newline.
-func unescapeHeredoc(v string) string {
+func unescapeHeredoc(v string) string { return unescapeBefore(v, "$`\\") }
+
+// unescapeBefore removes a backslash before one of special (dropping
+// the backslash) or before a newline (dropping both: a line
+// continuation); other backslashes stay.
+func unescapeBefore(v, special string) string {
 	if strings.IndexByte(v, '\\') < 0 {
 		return v
 	}
 	var b strings.Builder
 	for i := 0; i < len(v); i++ {
 		if v[i] == '\\' && i+1 < len(v) {
-			switch v[i+1] {
-			case '$', '`', '\\':
-				i++
-			case '\n':
+			if v[i+1] == '\n' {
 				i++
 				continue
+			}
+			if strings.IndexByte(special, v[i+1]) >= 0 {
+				i++
 			}
 		}
 		b.WriteByte(v[i])
