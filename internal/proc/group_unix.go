@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"syscall"
 
@@ -52,3 +53,8 @@ func TTYAttr() *syscall.SysProcAttr {
 	a.Ctty = 0 // the child's fd 0: the terminal
 	return a
 }
+
+// Gone reports whether no process of the group is left, not even a
+// zombie waiting for its parent: the kernel answers that without a walk of
+// /proc. A group with only zombies left is not Live, yet not Gone either.
+func (g *Group) Gone() bool { return errors.Is(syscall.Kill(-g.pid, 0), syscall.ESRCH) }

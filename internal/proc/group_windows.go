@@ -74,3 +74,6 @@ func watch(int)          {}
 func unwatch(int)        {}
 func watchMark(string)   {}
 func unwatchMark(string) {}
+
+// Gone reports whether the shell has ended: Windows keeps no zombies.
+func (g *Group) Gone() bool { return !groupLive(g.pid) }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Every question this package asks of /proc on Linux — does a group have
@@ -115,13 +116,22 @@ func startQueued() {
 // walkStarted, when set (by tests), is called as each walk starts.
 var walkStarted func()
 
+// walks counts the walks of /proc taken, and those that read descriptors.
+var walks struct{ all, fds atomic.Uint64 }
+
+// Walks returns how many walks of /proc this process has taken, and how
+// many of them read every process's descriptors (the costliest).
+func Walks() (all, fds uint64) { return walks.all.Load(), walks.fds.Load() }
+
 // takeSnapshot walks /proc once.
 func takeSnapshot(read detail) *snapshot {
 	if walkStarted != nil {
 		walkStarted()
 	}
+	walks.all.Add(1)
 	s := &snapshot{}
 	if read&withFDs != 0 {
+		walks.fds.Add(1)
 		s.links = map[string][]fdRef{}
 	}
 	if read&withMarks != 0 {

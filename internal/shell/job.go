@@ -267,6 +267,13 @@ func isClosed(c <-chan struct{}) bool {
 // hasExited reports whether the shell has been reaped.
 func (j *job) hasExited() bool { return isClosed(j.exited) }
 
+// isGone reports whether the job was found gone, without looking again.
+func (j *job) isGone() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.gone
+}
+
 // running reports whether anything of the job is left: the shell, an open
 // pipe (held by a child, even one that left the process group), or a live
 // member of the process group.

@@ -101,3 +101,61 @@ func minTime(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// endForClose stops the job as its session closes, asking the kernel rather than
+// /proc whether it has ended: SIGTERM to its process group, SIGKILL after
+// closeGrace, each followed by a wait for the shell's exit, the pipes' end
+// of file and the last process of the group. Thousands of sessions ending
+// at once (a drain, a fleet of DELETEs) then cost no walk of every process
+// on the machine each. A job that this does not end — a process outside
+// the group holds its pipes, or a zombie of the group waits for its
+// parent — is left to stop, which looks for those in /proc.
+func (j *job) endForClose() {
+	if j.endQuickly() {
+		return
+	}
+	j.stop()
+}
+
+// endQuickly is the part of endForClose that needs no walk; it reports
+// whether the job is gone.
+func (j *job) endQuickly() bool {
+	j.stopMu.Lock()
+	defer j.stopMu.Unlock()
+	if j.isGone() {
+		return true
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		if !j.procs.Gone() {
+			j.procs.SignalGroup(sig)
+		}
+		if j.waitEnded(closeGrace) {
+			return !j.running() // the group is empty: no walk
+		}
+	}
+	return false
+}
+
+// waitEnded waits up to d for the shell's exit, the end of file of every
+// pipe and an empty process group, and reports whether all three came.
+func (j *job) waitEnded(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for _, c := range []<-chan struct{}{j.exited, j.readersDone} {
+		select {
+		case <-c:
+		case <-timer.C:
+			return false
+		}
+	}
+	pause := time.Millisecond
+	for !j.procs.Gone() {
+		select {
+		case <-time.After(pause):
+		case <-timer.C:
+			return false
+		}
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+	return true
+}

@@ -326,8 +326,9 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 }
 
 // Close ends the session's commands: every background job and every
-// command a call still waits on is stopped (SIGTERM to its process group
-// and to the processes that hold its pipes, SIGKILL after 2 s), and Close
+// command a call still waits on is stopped (SIGTERM to its process group,
+// SIGKILL after closeGrace; the processes outside the group that still
+// hold its pipes after that are looked for and get the same), and Close
 // waits until their shells are reaped and their output is read. Calls
 // after Close fail.
 func (r *Runner) Close() error {
@@ -351,7 +352,7 @@ func (r *Runner) Close() error {
 
 	var wg sync.WaitGroup
 	for _, j := range all {
-		wg.Go(func() { j.stop() })
+		wg.Go(func() { j.endForClose() })
 	}
 	wg.Wait()
 	r.markOnce.Do(func() {}) // no mark is made after this
