@@ -62,6 +62,7 @@ func (p Policy) shellConfig() shell.Config {
 		Stderr:            p.Bash.Stderr,
 		MergeStreams:      p.Bash.MergeStreams,
 		SpillWhen:         p.Bash.SpillWhen,
+		Binary:            p.Bash.Binary,
 		Shapes:            p.Bash.Shapes,
 		MaxProcesses:      p.Bash.MaxProcesses,
 		CacheCommands:     p.Cache.Commands,

@@ -79,6 +79,9 @@ type BashPolicy struct {
 	// SpillWhen says when a stream is spilled: on any cut (the default),
 	// or only when it passes its byte limit.
 	SpillWhen output.SpillWhen
+	// Binary is the rule that calls a stream binary from its start:
+	// spillway's own, or the one of the design a profile follows.
+	Binary output.BinaryRule
 	// MaxProcesses caps the tasks (processes and threads) of one job, so
 	// that one command cannot take every process the user may have and
 	// leave the server (and every other session) unable to start a thread

@@ -139,9 +139,11 @@ func macosShellProfile() Policy {
 	// detected: here cut, with a notice). No byte limit on the text (only
 	// the 10 MB capture buffer, MAX_BUFFER_SIZE), so streamCeiling. Full
 	// output is kept ("4. Cache Strategy Update": cache stores full output):
-	// spill on any cut. Binary detection is the pipeline's own (docs/architecture.md).
+	// spill on any cut. isBinaryOutput: "nullBytes > 0 || (nonPrintable /
+	// totalChars) > 0.3" over output.substring(0, 1000), so one NUL in the
+	// first 1000 characters makes the stream binary.
 	stream := output.Limits{Strategy: output.HeadTail, HeadShare: 0.6, MaxBytes: streamCeiling, MaxLineChars: 10000}
-	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut}
+	p.Bash = BashPolicy{MaxProcesses: p.Bash.MaxProcesses, Stdout: stream, Stderr: stream, SpillWhen: output.SpillOnCut, Binary: output.BinaryAnyNUL}
 	p.Bash.Stdout.MaxLines = 500
 	p.Bash.Stderr.MaxLines = 750
 	return p

@@ -58,6 +58,9 @@ type Options struct {
 	// stream whose spill file reached its cap, so that the end of the
 	// stream can still be shown later (see Pipeline.Stream).
 	TailKeep int
+	// Binary is the rule that decides from the start of the stream
+	// whether it is binary; the zero rule is IsBinary.
+	Binary BinaryRule
 }
 
 // A Pipeline is the streaming truncation engine for one stream:
@@ -182,7 +185,7 @@ func (p *Pipeline) ReadFrom(r io.Reader) (int64, error) {
 // as binary.
 func (p *Pipeline) decide() {
 	p.decided = true
-	p.binary = IsBinary(p.sniff)
+	p.binary = p.opt.Binary.Binary(p.sniff)
 	sniff := p.sniff
 	p.sniff = nil
 	if p.binary {

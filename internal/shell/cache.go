@@ -175,7 +175,7 @@ func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
 		seq = r.cfg.Spill.NextSeq()
 	}
 	feed := func(name string, s *streamData, lim output.Limits) (*output.Pipeline, bool) {
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, Shapes: r.cfg.shapes(in)}
+		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, Shapes: r.cfg.shapes(in), Binary: pol.Binary}
 		switch {
 		case !s.inline:
 			// Cut, it names the file the run spilled to, which holds it all.

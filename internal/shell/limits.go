@@ -13,11 +13,12 @@ type streams struct {
 	Stdout, Stderr output.Limits
 	MergeStreams   bool
 	SpillWhen      output.SpillWhen
+	Binary         output.BinaryRule
 }
 
 // streams returns the Runner's own limits, before a call's.
 func (c Config) streams() streams {
-	return streams{Stdout: c.Stdout, Stderr: c.Stderr, MergeStreams: c.MergeStreams, SpillWhen: c.SpillWhen}
+	return streams{Stdout: c.Stdout, Stderr: c.Stderr, MergeStreams: c.MergeStreams, SpillWhen: c.SpillWhen, Binary: c.Binary}
 }
 
 // forCall lays a call's max_lines, max_bytes, full_output and max_tokens

@@ -76,6 +76,8 @@ type Config struct {
 	Stdout, Stderr output.Limits
 	MergeStreams   bool
 	SpillWhen      output.SpillWhen
+	// Binary is the rule that calls a stream binary from its start.
+	Binary output.BinaryRule
 	// Shapes shows a cut stream that is mostly lines of a few shapes as
 	// a digest (output.Options.Shapes), unless the call gives limits of
 	// its own.
@@ -217,7 +219,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 		if err := lim.Validate(); err != nil {
 			return nil, fmt.Errorf("%s limits: %w", name, err)
 		}
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep, Shapes: r.cfg.shapes(in)}
+		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep, Shapes: r.cfg.shapes(in), Binary: pol.Binary}
 		if r.cfg.Spill != nil {
 			opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
 		}
