@@ -152,20 +152,22 @@ func exportedRecv(recv *ast.FieldList) bool {
 }
 
 // The API is what a library user calls or fills in: go doc -short lists
-// at most 54 names (the secrets policy brought one; the command rules three: their policy, the
-// details of a decision and its parts), and none of the table's machinery (the MCP server and
+// at most 50 names, and none of the table's machinery (the MCP server and
 // the CLI read the tools from internal/registry and the schema package).
+// A call's extras are fields of ToolCall and BashInput rather than types
+// and context functions of their own.
 func TestAPIIsSmall(t *testing.T) {
 	out, err := exec.Command("go", "doc", "-short", ".").Output()
 	if err != nil {
 		t.Skipf("go doc: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > 54 {
-		t.Errorf("go doc -short lists %d lines, want at most 54:\n%s", len(lines), out)
+	if len(lines) > 50 {
+		t.Errorf("go doc -short lists %d lines, want at most 50:\n%s", len(lines), out)
 	}
 	for _, name := range []string{"Tool", "Param", "ParamType", "Method", "String", "Int", "Run", "ParamNames",
-		"LookupTool", "Tools", "SeedTools", "SeedParams", "DetailDoc", "KeyNames", "PeerTools", "PeerParams", "ToolsSummary"} {
+		"LookupTool", "Tools", "SeedTools", "SeedParams", "DetailDoc", "KeyNames", "PeerTools", "PeerParams", "ToolsSummary",
+		"ProfileNames", "BashProgress", "URLAsker", "WithURLAsker"} {
 		for _, l := range lines {
 			f := strings.Fields(strings.TrimSpace(l))
 			if len(f) > 1 && strings.TrimSuffix(strings.SplitN(f[1], "(", 2)[0], "[D") == name {

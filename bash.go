@@ -79,7 +79,7 @@ type BashInput struct {
 	// Progress, when set, receives the bytes and lines seen so far, both
 	// streams together, about once a second while the call waits for its
 	// command.
-	Progress func(BashProgress) `json:"-"`
+	Progress func(bytes, lines int64) `json:"-"`
 	// Asker, when set, asks the person about this call's command in
 	// place of Options.Asker (an MCP server asks the client of the call).
 	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error) `json:"-"`
@@ -106,17 +106,8 @@ func (in BashInput) command() shell.Command {
 		TTY: in.TTY, Size: shell.TermSize{Cols: in.Cols, Rows: in.Rows}, Stdin: in.Stdin,
 		DiffWith: in.DiffWith,
 	}
-	if progress := in.Progress; progress != nil {
-		c.Progress = func(bytes, lines int64) { progress(BashProgress{Bytes: bytes, Lines: lines}) }
-	}
+	c.Progress = in.Progress
 	return c
-}
-
-// BashProgress is what a command has written so far, both streams
-// together: what BashInput.Progress receives.
-type BashProgress struct {
-	Bytes int64 `json:"bytes"`
-	Lines int64 `json:"lines"`
 }
 
 // CheckJobInput names a background job for CheckJob: the bash tool's

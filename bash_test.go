@@ -549,9 +549,9 @@ func TestBashProgress(t *testing.T) {
 	var seen []int64
 	r := bashRun(t, ts, spillway.BashInput{
 		Command: "for i in 1 2 3; do echo line$i; echo err >&2; sleep 1; done",
-		Progress: func(p spillway.BashProgress) {
+		Progress: func(bytes, lines int64) {
 			mu.Lock()
-			seen = append(seen, p.Bytes, p.Lines)
+			seen = append(seen, bytes, lines)
 			mu.Unlock()
 		},
 	})

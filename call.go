@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/surface"
 )
 
@@ -21,12 +22,24 @@ type ToolCall struct {
 	Name string
 	// Args are the parameters by name (docs/tools.md).
 	Args json.RawMessage
-	// Progress, for a bash command, receives the bytes and lines so far
-	// about once a second.
-	Progress func(BashProgress)
+	// Progress, for a bash command, receives the bytes and lines so far,
+	// both streams together, about once a second.
+	Progress func(bytes, lines int64)
 	// Asker, for a bash command, asks the person about a command a rule
 	// holds for approval, in place of Options.Asker.
 	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
+	// URLAsker, for a bash command that meets a secret prompt, shows the
+	// person the address of the page where they answer it, with a
+	// message, and reports whether they agreed to open it (MCP's
+	// URL-mode elicitation); the call then waits, within its timeout, for
+	// their answer, and the result leads with "[the user answered the
+	// password prompt]" or "[the user cancelled]". id names the page;
+	// URLDone(id) follows once it was answered or closed. Without one the
+	// result gives the address for the model to relay.
+	URLAsker interface {
+		AskURL(ctx context.Context, url, message, id string) (accepted bool, err error)
+		URLDone(id string)
+	}
 }
 
 // An ArgsError is a call whose arguments do not fit the tool's parameters:
@@ -63,6 +76,9 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
 	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines, asker: c.Asker})
+	if c.URLAsker != nil {
+		ctx = shell.WithAsker(ctx, c.URLAsker)
+	}
 	h, ok := e.run[cl.Method]
 	if !ok {
 		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
@@ -75,7 +91,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 // parameters set, and who asks the person about a command the rules hold. They ride in the call's context to the method that
 // uses them (bash's Run), so that Call names no tool.
 type callExtras struct {
-	progress func(BashProgress)
+	progress func(bytes, lines int64)
 	lines    surface.Lines
 	asker    asker
 }

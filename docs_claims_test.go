@@ -168,7 +168,7 @@ func TestReadDescribesItsLongLineNotice(t *testing.T) {
 			read = tl
 		}
 	}
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		p, err := spillway.Profile(name)
 		if err != nil {
 			t.Fatal(err)

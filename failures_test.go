@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -299,7 +300,7 @@ func TestDiffWithFlakyTest(t *testing.T) {
 // diff_with works.
 func TestFailuresEveryProfileAndHistory(t *testing.T) {
 	cmd := `seq 1 15000; echo "main.go:42:7: error: undefined: fooBar"; echo "--- FAIL: TestParse (0.00s)"; seq 15003 30002; exit 1`
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		t.Run(name, func(t *testing.T) {
 			pol, err := spillway.Profile(name)
 			if err != nil {

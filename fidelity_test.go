@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Each profile is the system whose design it follows (docs/profiles.md):
@@ -81,7 +82,7 @@ func TestPiReadFirstLineOverLimit(t *testing.T) {
 // overwrites it, leaving the rest, as a terminal shows it, under every
 // profile.
 func TestCarriageReturnEveryProfile(t *testing.T) {
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ts, _ := profileToolset(t, name)
@@ -102,7 +103,7 @@ func TestCarriageReturnEveryProfile(t *testing.T) {
 // design calls a stream binary when over 30% of its first 1000
 // characters are control characters (here 3 of 6).
 func TestLoneControlsEveryProfile(t *testing.T) {
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ts, _ := profileToolset(t, name)

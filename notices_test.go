@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // Regression tests: each notice that said something untrue.
@@ -152,7 +153,7 @@ func TestNoticeLongLineLeadsOn(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.min.json")
 	os.WriteFile(path, []byte("["+strings.Repeat(`{"id":1,"name":"item"},`, 3<<20/23)+"{}]"), 0o644)
-	for _, profile := range spillway.ProfileNames() {
+	for _, profile := range policy.ProfileNames() {
 		p := mustPolicy(t, profile)
 		ts := followToolset(t, p)
 		r, err := ts.Read(context.Background(), spillway.ReadInput{Path: path})

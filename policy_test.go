@@ -10,7 +10,7 @@ import (
 
 // Validate holds a Go policy to the bounds of the config file's keys.
 func TestPolicyValidate(t *testing.T) {
-	for _, name := range ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		if err := mustProfile(t, name).Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

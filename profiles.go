@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -12,50 +13,38 @@ import (
 // strategies, limits, which streams merge and when to spill. Each starts
 // from Default and changes what its design says; every number is cited below
 // and in docs/profiles.md. Shell and timeout are never part of a profile.
-var profiles = []struct {
-	name  string
-	build func() Policy
-}{
-	{"default", DefaultPolicy},
-	{"pi", piProfile},
-	{"zdx", zdxProfile},
-	{"opencode", opencodeProfile},
-	{"macos-shell", macosShellProfile},
-	{"pipe", pipeProfile},
-	{"claude-code", claudeCodeProfile},
-}
-
-// ProfileNames lists the profiles, "default" first.
-func ProfileNames() []string {
-	names := make([]string, len(profiles))
-	for i, p := range profiles {
-		names[i] = p.name
-	}
-	return names
+// The names, in the order docs and help list them, are
+// policy.ProfileNames; TestProfileNamesAreTheTable keeps the two as one.
+var profiles = map[string]func() Policy{
+	"default":     DefaultPolicy,
+	"pi":          piProfile,
+	"zdx":         zdxProfile,
+	"opencode":    opencodeProfile,
+	"macos-shell": macosShellProfile,
+	"pipe":        pipeProfile,
+	"claude-code": claudeCodeProfile,
 }
 
 // Profile returns the policy of a named profile: the truncation behaviour
-// of another agent harness (see ProfileNames and docs/profiles.md); "" is
-// "default".
+// of another agent harness (docs/profiles.md); "" is "default".
 func Profile(name string) (Policy, error) {
 	if name == "" {
 		name = "default"
 	}
-	for _, p := range profiles {
-		if p.name == name {
-			pol := p.build()
-			pol.Profile = name
-			if name != "default" {
-				// A profile reproduces the limits of the system it
-				// names, per stream; no result budget of spillway's
-				// own is laid over them unless the config sets one.
-				pol.ResultBudget = 0
-				pol.Bash.Shapes = false
-			}
-			return pol, nil
-		}
+	build, ok := profiles[name]
+	if !ok {
+		return Policy{}, fmt.Errorf("unknown profile %q: want one of %s", name, strings.Join(policy.ProfileNames(), ", "))
 	}
-	return Policy{}, fmt.Errorf("unknown profile %q: want one of %s", name, strings.Join(ProfileNames(), ", "))
+	pol := build()
+	pol.Profile = name
+	if name != "default" {
+		// A profile reproduces the limits of the system it names, per
+		// stream; no result budget of spillway's own is laid over them
+		// unless the config sets one.
+		pol.ResultBudget = 0
+		pol.Bash.Shapes = false
+	}
+	return pol, nil
 }
 
 // piProfile: the pi design (pi).

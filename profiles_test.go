@@ -547,8 +547,8 @@ func TestProfileNumbers(t *testing.T) {
 			t.Errorf("%s: Profile = %q", name, p.Profile)
 		}
 	}
-	if len(tests) != len(ProfileNames()) {
-		t.Errorf("%d profiles tested, %d exist", len(tests), len(ProfileNames()))
+	if len(tests) != len(policy.ProfileNames()) {
+		t.Errorf("%d profiles tested, %d exist", len(tests), len(policy.ProfileNames()))
 	}
 }
 
@@ -561,7 +561,7 @@ func TestProfilesDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	for _, name := range ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		if !strings.Contains(doc, "`"+name+"`") {
 			t.Errorf("docs/profiles.md does not name profile %s", name)
 		}
@@ -597,4 +597,21 @@ func mustProfile(t *testing.T, name string) Policy {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// The profiles Profile builds are those policy.ProfileNames lists, which
+// the CLI's help and the config file's checks read.
+func TestProfileNamesAreTheTable(t *testing.T) {
+	names := policy.ProfileNames()
+	if len(names) != len(profiles) {
+		t.Errorf("policy.ProfileNames lists %d profiles, the table has %d", len(names), len(profiles))
+	}
+	for _, name := range names {
+		if _, ok := profiles[name]; !ok {
+			t.Errorf("policy.ProfileNames lists %q, which Profile does not build", name)
+		}
+	}
+	if names[0] != "default" {
+		t.Errorf("the first profile is %q, want default", names[0])
+	}
 }

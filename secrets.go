@@ -1,11 +1,9 @@
 package spillway
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/spillway-dev/spillway/internal/secret"
-	"github.com/spillway-dev/spillway/internal/shell"
 )
 
 // Secret prompts. A TTY job that waits for input while its terminal
@@ -37,20 +35,3 @@ func (s *SecretPages) Owns(path string) bool { return s.p.Owns(path) }
 // ServeHTTP serves the pages: a page's path is its only credential, so
 // the caller's own authentication does not apply to them.
 func (s *SecretPages) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.p.ServeHTTP(w, r) }
-
-// A URLAsker shows the person at the keyboard the address of a page and
-// a message, and reports whether they agreed to open it: MCP's URL-mode
-// elicitation. id names the page; URLDone(id) follows once it was
-// answered or closed.
-type URLAsker interface {
-	AskURL(ctx context.Context, url, message, id string) (accepted bool, err error)
-	URLDone(id string)
-}
-
-// WithURLAsker returns ctx carrying a. A call made with it that meets a
-// secret prompt shows the person the page through a, then waits, within
-// its timeout, for their answer; the result then leads with "[the user
-// answered the password prompt]" or "[the user cancelled]".
-func WithURLAsker(ctx context.Context, a URLAsker) context.Context {
-	return shell.WithAsker(ctx, a)
-}

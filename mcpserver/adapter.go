@@ -31,8 +31,8 @@ func addTool(s *toolServer, t schema.Tool) {
 			return errorResult(err), nil
 		}
 		defer finish()
-		callCtx = s.withAsker(callCtx, req)
 		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
+		s.urlAsker(&call, req)
 		var ask *commandAsker
 		if ts.Policy().Rules.Configured() {
 			ask = &commandAsker{ss: req.Session, responses: req.Params.InputResponses}

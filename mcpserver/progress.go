@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"github.com/spillway-dev/spillway"
 	"sync"
 	"time"
 
@@ -31,8 +30,8 @@ func newProgressReporter(ctx context.Context, ss *mcp.ServerSession, token any) 
 	return &progressReporter{ctx: ctx, ss: ss, token: token, start: time.Now()}
 }
 
-// report sends one notification. It is the BashInput.Progress callback.
-func (p *progressReporter) report(pr spillway.BashProgress) {
+// report sends one notification. It is the ToolCall's Progress callback.
+func (p *progressReporter) report(bytes, lines int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock() // also keeps notifications in order
 	if p.done {
@@ -46,7 +45,7 @@ func (p *progressReporter) report(pr spillway.BashProgress) {
 	err := p.ss.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{
 		ProgressToken: p.token,
 		Progress:      elapsed,
-		Message:       progressMessage(pr, elapsed),
+		Message:       progressMessage(bytes, lines, elapsed),
 	})
 	if err != nil {
 		// The client is gone or the stream closed: stop trying.
@@ -61,10 +60,10 @@ func (p *progressReporter) stop() {
 	p.mu.Unlock()
 }
 
-func progressMessage(pr spillway.BashProgress, elapsed float64) string {
-	lines := "lines"
-	if pr.Lines == 1 {
-		lines = "line"
+func progressMessage(bytes, lines int64, elapsed float64) string {
+	unit := "lines"
+	if lines == 1 {
+		unit = "line"
 	}
-	return fmt.Sprintf("running for %.0fs: %d %s (%s) of output so far", elapsed, pr.Lines, lines, output.FormatSize(pr.Bytes))
+	return fmt.Sprintf("running for %.0fs: %d %s (%s) of output so far", elapsed, lines, unit, output.FormatSize(bytes))
 }

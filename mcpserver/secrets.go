@@ -51,13 +51,12 @@ func takesURLElicitation(ss *mcp.ServerSession) bool {
 	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil && p.Capabilities.Elicitation.URL != nil
 }
 
-// withAsker returns ctx carrying an asker when the call's client takes
-// URL-mode elicitation.
-func (s *toolServer) withAsker(ctx context.Context, req *mcp.CallToolRequest) context.Context {
-	if !takesURLElicitation(req.Session) {
-		return ctx
+// urlAsker sets the call's URLAsker when its client takes URL-mode
+// elicitation.
+func (s *toolServer) urlAsker(call *spillway.ToolCall, req *mcp.CallToolRequest) {
+	if takesURLElicitation(req.Session) {
+		call.URLAsker = asker{ss: req.Session, log: s.log.Warn}
 	}
-	return spillway.WithURLAsker(ctx, asker{ss: req.Session, log: s.log.Warn})
 }
 
 // servePage serves a secret page of one of the sessions. The bearer

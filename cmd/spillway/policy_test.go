@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -104,7 +105,7 @@ func TestProfileFlagListsTheProfiles(t *testing.T) {
 	if f == nil {
 		t.Fatal("no --profile flag")
 	}
-	if want := ": " + strings.Join(spillway.ProfileNames(), ", "); !strings.HasSuffix(f.Usage, want) {
+	if want := ": " + strings.Join(policy.ProfileNames(), ", "); !strings.HasSuffix(f.Usage, want) {
 		t.Errorf("--profile's usage %q, want it to end in the list %q", f.Usage, want)
 	}
 }

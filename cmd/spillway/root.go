@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 	"github.com/spillway-dev/spillway/schema"
 )
@@ -88,7 +88,7 @@ client shows its model. Profiles:
 // but do not list them: see noGlobalFlags.
 func (g *globalFlags) addRunFlags(f *pflag.FlagSet) {
 	f.StringVar(&g.config, "config", "", "TOML config file (default $SPILLWAY_CONFIG, else ~/.config/spillway/config.toml if it exists; see docs/profiles.md)")
-	f.StringVar(&g.profile, "profile", "", "behave like another harness's own tools, its limits and notices (see spillway --help): "+strings.Join(spillway.ProfileNames(), ", "))
+	f.StringVar(&g.profile, "profile", "", "behave like another harness's own tools, its limits and notices (see spillway --help): "+strings.Join(policy.ProfileNames(), ", "))
 	f.StringVar(&g.client, "client", "",
 		"fit results to what this MCP client shows the model whole ("+mcpserver.KnownClients()+"); mcp and serve "+
 			"otherwise fit each session to the name its client sends; the tool commands then print exactly what that client's model reads")
@@ -147,7 +147,7 @@ var profileWords = map[string]string{
 // profileHelp lists the profiles with their words, one a line.
 func profileHelp() string {
 	var b strings.Builder
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		fmt.Fprintf(&b, "  %-12s %s\n", name, profileWords[name])
 	}
 	return strings.TrimRight(b.String(), "\n")

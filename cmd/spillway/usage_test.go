@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/mcpserver"
 )
 
@@ -178,7 +178,7 @@ func TestHintsAreCommands(t *testing.T) {
 // --help says what each profile is, and names the client the way the
 // profile does.
 func TestHelpSaysWhatEachProfileIs(t *testing.T) {
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		if profileWords[name] == "" {
 			t.Errorf("profile %s has no words in spillway --help", name)
 		}

@@ -111,8 +111,8 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			bad(msg)
 		}
 		if key.Name == profileKey {
-			if p, _ := x.(string); !slices.Contains(spillway.ProfileNames(), p) {
-				bad(fmt.Sprintf("unknown profile %q; want one of %s", p, strings.Join(spillway.ProfileNames(), ", ")))
+			if p, _ := x.(string); !slices.Contains(policy.ProfileNames(), p) {
+				bad(fmt.Sprintf("unknown profile %q; want one of %s", p, strings.Join(policy.ProfileNames(), ", ")))
 			}
 		}
 		c.values[key.Name] = x

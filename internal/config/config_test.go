@@ -226,7 +226,7 @@ func roundTrip(t *testing.T, p spillway.Policy) {
 }
 
 func TestConfigRoundTripProfiles(t *testing.T) {
-	for _, name := range spillway.ProfileNames() {
+	for _, name := range policy.ProfileNames() {
 		t.Run(name, func(t *testing.T) { roundTrip(t, mustProfile(t, name)) })
 	}
 }

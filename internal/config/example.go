@@ -15,7 +15,7 @@ import (
 // for the example file Example writes. A key without one makes Example
 // fail, so that a new key cannot reach the README without a word on it.
 var keyComments = map[string]string{
-	"profile":       "default, or the limits of another harness: " + strings.Join(spillway.ProfileNames()[1:], ", "),
+	"profile":       "default, or the limits of another harness: " + strings.Join(policy.ProfileNames()[1:], ", "),
 	"shell":         "the shell that runs bash commands",
 	"timeout_ms":    "bash: after this a command moves to the background; mcp and serve default to 50000, under the clients' 60 s",
 	"result_budget": "the most characters one result shows, all in; 0: no budget",

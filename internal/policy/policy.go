@@ -41,6 +41,12 @@ const (
 	DefaultTimeout = 2 * time.Minute
 )
 
+// ProfileNames lists the names spillway.Profile takes, "default" first,
+// in the order help and docs list them.
+func ProfileNames() []string {
+	return []string{"default", "pi", "zdx", "opencode", "macos-shell", "pipe", "claude-code"}
+}
+
 // Limit is a call's limit parameter (lines, matches, results or entries)
 // held to LinesCeiling; zero or less means "not given" and yields def.
 func Limit(v, def int) int { return perCall(v, def, LinesCeiling) }
