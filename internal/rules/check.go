@@ -34,6 +34,11 @@ func (s *Set) Check(command string) Verdict {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{}, parser: p}
+	c.text.min = min(max(len(command), 64), 64<<10)
+	c.keys = make([]byte, len(set.Rules))
+	for i := range set.Rules {
+		c.keys[i] = set.Rules[i].Pattern.programKey(set.Rules[i].Decision)
+	}
 	// A part every 20-odd bytes is what dense input comes to.
 	c.parts = make([]Part, 0, len(command)/24+2)
 	c.code(command, ctx{}, "")
@@ -71,6 +76,10 @@ type checker struct {
 	stdinExec bool
 	// slab holds the words of the simple commands being decided.
 	slab []word
+	// text holds the parts' commands as they are shown.
+	text textArena
+	// keys are the rules' programKeys.
+	keys []byte
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -360,16 +369,18 @@ func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
 			st.hard = append(st.hard, r)
 		}
 	}
-	st.display = displayWords(ws)
+	st.words = ws
 	c.final(st, ws, nil)
 }
 
 // partState gathers what is known of one simple command while its
 // wrappers are seen through.
 type partState struct {
-	cx      ctx
-	stdinR  *syntax.Redirect
-	display string
+	cx     ctx
+	stdinR *syntax.Redirect
+	// words are the command as written, shown as the part's command;
+	// they stay valid until the part is added.
+	words []word
 	// cands are decisions of rules that named an outer layer (a
 	// wrapper): they can make the part stricter, never looser.
 	cands []cand
@@ -387,16 +398,17 @@ type cand struct {
 	reason string
 }
 
-func displayWords(ws []word) string {
+// display writes ws as the part's command: words joined by spaces,
+// each quoted where the shell would need it.
+func (c *checker) display(ws []word) string {
 	if len(ws) == 1 && ws[0].Known && plainText(ws[0].Text) {
 		return ws[0].Text
 	}
-	var b strings.Builder
 	n := 0
 	for _, w := range ws {
 		n += len(w.Text) + 1
 	}
-	b.Grow(n)
+	b := c.text.start(n)
 	for i, w := range ws {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -411,8 +423,30 @@ func displayWords(ws []word) string {
 			b.WriteString(w.Text)
 		}
 	}
-	return clip(b.String())
+	return clip(c.text.cut())
 }
+
+// textArena keeps many short strings in few buffers. A strings.Builder
+// never changes a byte it has written, so a string cut from it stays
+// valid while it grows; a full one is left to the strings cut from it.
+type textArena struct {
+	b    strings.Builder
+	from int
+	min  int
+}
+
+// start returns the builder to write a string of about n bytes to.
+func (a *textArena) start(n int) *strings.Builder {
+	if a.b.Cap()-a.b.Len() < n {
+		a.b = strings.Builder{}
+		a.b.Grow(max(n, a.min))
+	}
+	a.from = a.b.Len()
+	return &a.b
+}
+
+// cut returns what was written since start.
+func (a *textArena) cut() string { return a.b.String()[a.from:] }
 
 func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	for _, a := range x.Assigns {
@@ -447,15 +481,16 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 			st.hard = append(st.hard, "an argument holds an array subscript with command text, which bash runs when it evaluates the subscript")
 		}
 	}
-	st.display = displayWords(ws)
+	st.words = ws
 	c.decide(st, ws)
 }
 
 // ruleCands records the deny and ask rules that match an outer layer.
 func (c *checker) ruleCands(st *partState, ws []word) {
+	wk := wordKey(ws)
 	for i := range c.set.Rules {
 		r := &c.set.Rules[i]
-		if r.Decision == Allow {
+		if r.Decision == Allow || !mayName(c.keys[i], wk) {
 			continue
 		}
 		switch r.Pattern.matchWords(ws, r.Decision) {
@@ -487,7 +522,7 @@ func (c *checker) emit(st *partState, best cand) {
 	if best.d < Ask && len(st.hard) > 0 {
 		best = cand{d: Ask, reason: st.hard[0]}
 	}
-	p := Part{Command: st.display, Decision: best.d, Rule: best.rule, Reason: best.reason, Interactive: st.interactive}
+	p := Part{Command: c.display(st.words), Decision: best.d, Rule: best.rule, Reason: best.reason, Interactive: st.interactive}
 	if p.Rule == nil && p.Reason == "" {
 		p.Reason = defaultReason[best.d]
 	}
@@ -515,7 +550,11 @@ func (c *checker) final(st *partState, ws, raw []word) {
 	found := false
 	allowedByName := false
 	consider := func(words []word, isRaw bool) {
+		wk := wordKey(words)
 		for i := range c.set.Rules {
+			if !mayName(c.keys[i], wk) {
+				continue
+			}
 			r := &c.set.Rules[i]
 			m := r.Pattern.matchWords(words, r.Decision)
 			var k cand
@@ -1123,7 +1162,9 @@ func (c *checker) find(st *partState, cur []word) {
 			continue
 		}
 		j := i + 1
-		var sub []word
+		// The command's words go on the slab, above the words of the
+		// part being decided, until it is decided.
+		mark := len(c.slab)
 		for ; j < len(cur); j++ {
 			if cur[j].Known && (cur[j].Text == ";" || cur[j].Text == "+") {
 				break
@@ -1132,13 +1173,13 @@ func (c *checker) find(st *partState, cur []word) {
 			if w.Known && strings.Contains(w.Text, "{}") {
 				w = word{Text: w.Text}
 			}
-			sub = append(sub, w)
+			c.slab = append(c.slab, w)
 		}
-		if len(sub) > 0 {
-			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), cands: append([]cand(nil), st.cands...)}
-			inner.display = displayWords(sub)
+		if sub := c.slab[mark:len(c.slab):len(c.slab)]; len(sub) > 0 {
+			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), cands: append([]cand(nil), st.cands...), words: sub}
 			c.decide(inner, sub)
 		}
+		c.slab = c.slab[:mark]
 		i = j
 	}
 	c.final(st, cur, nil)
@@ -1216,8 +1257,7 @@ func (c *checker) gitCommands(st *partState, ws []word) {
 		}
 	case "bisect":
 		if len(args) > 1 && args[0].Known && args[0].Text == "run" {
-			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...)}
-			inner.display = displayWords(args[1:])
+			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), words: args[1:]}
 			c.decide(inner, args[1:])
 		}
 	case "filter-branch":

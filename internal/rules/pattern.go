@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -184,6 +185,70 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 	}
 	return res
 }
+
+// programKey is the first byte, in lower case, of every program name
+// the pattern's first word can match as a rule of decision d; 0 when it
+// may match a name starting with any byte (no words, a path an allow
+// rule compares whole, an empty or non-ASCII start, alternatives that
+// differ). It lets a part skip the rules that cannot name its program
+// without trying each: a name that starts with ASCII only matches a
+// pattern word starting with the same letter, in either case, also by
+// prefix or when case is ignored (the letters Unicode folds to ASCII
+// ones are not ASCII themselves, so their rules have key 0).
+func (p Pattern) programKey(d Decision) byte {
+	if len(p.Words) == 0 {
+		return 0
+	}
+	var key byte
+	for _, a := range p.Words[0] {
+		if strings.Contains(a, "/") {
+			if d == Allow {
+				return 0
+			}
+			a = path.Base(a)
+		}
+		if a == "" || a[0] >= utf8.RuneSelf {
+			return 0
+		}
+		k := lowerASCII(a[0])
+		if key != 0 && k != key {
+			return 0
+		}
+		key = k
+	}
+	return key
+}
+
+// wordKey is the key of the program word ws[0] for programKey: 0 when every
+// rule must be tried (the name is not known or starts with a byte that
+// is not ASCII), anyKey when only rules of key 0 can match it.
+func wordKey(ws []word) byte {
+	if len(ws) == 0 {
+		return 0
+	}
+	w := ws[0]
+	switch {
+	case !w.BaseKnown || w.Base != "" && w.Base[0] >= utf8.RuneSelf:
+		return 0
+	case w.Base == "":
+		return anyKey
+	}
+	return lowerASCII(w.Base[0])
+}
+
+// anyKey is no program key: bytes with the high bit set are never one.
+const anyKey = 0xff
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// mayName reports whether a rule of programKey rk can name a program
+// of wordKey wk.
+func mayName(rk, wk byte) bool { return rk == 0 || wk == 0 || rk == wk }
 
 func matchProgram(alts []string, w word, d Decision) match {
 	for _, a := range alts {

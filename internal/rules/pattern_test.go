@@ -169,3 +169,50 @@ func TestOpenLastWord(t *testing.T) {
 		}
 	}
 }
+
+// programKeyNames are program words whose case, folding, paths and
+// bytes could make a rule's first word match a name that does not
+// start with the same letter.
+var programKeyNames = []string{"rm", "RM", "Rm", "rmdir", "r", "R", "sh", "SH", "ſh", "\u212aill", "kill", "KILL", "İnstall", "install",
+	"/bin/rm", "./rm", "/", ".", "", "git", "Git", "é", "É", "ls", "lsof", "-rm", "1", "_x"}
+
+// TestProgramKey: a rule skipped by its program key never matches the
+// part it was skipped for, whatever the rule's decision, for every pair
+// of a pattern word (exact, prefix, open, a path) and a program word.
+func TestProgramKey(t *testing.T) {
+	for _, pw := range programKeyNames {
+		for _, name := range programKeyNames {
+			checkProgramKey(t, pw, name)
+		}
+	}
+}
+
+func FuzzProgramKey(f *testing.F) {
+	for _, a := range programKeyNames {
+		f.Add(a, a)
+	}
+	f.Add("ſh", "sh")
+	f.Add("\u212a", "k")
+	f.Fuzz(checkProgramKey)
+}
+
+func checkProgramKey(t *testing.T, pw, name string) {
+	words := []word{
+		{Text: name, Known: true, Base: name[strings.LastIndexByte(name, '/')+1:], BaseKnown: true},
+		{Text: "x", Known: true},
+	}
+	for _, p := range []Pattern{
+		{Words: [][]string{{pw}}},
+		{Words: [][]string{{pw}}, Prefix: true},
+		{Words: [][]string{{pw}}, Prefix: true, OpenLast: true},
+		{Words: [][]string{{pw, "other"}}, Prefix: true},
+		{Words: [][]string{{"/usr/bin/" + pw}}, Prefix: true},
+		{Words: [][]string{{"/usr/bin/" + pw}}, Prefix: true, OpenLast: true},
+	} {
+		for _, d := range []Decision{Allow, Ask, Deny} {
+			if p.matchWords(words, d) != noMatch && !mayName(p.programKey(d), wordKey(words)) {
+				t.Errorf("the %s rule %v matches %q but its key %q skips it (word key %q)", d, p.Words, name, p.programKey(d), wordKey(words))
+			}
+		}
+	}
+}

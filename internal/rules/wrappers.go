@@ -328,6 +328,10 @@ func gitGlobal(words []word) ([]word, string) {
 			return append(out, words[i+1:]...), risk
 		}
 	}
+	if i == 1 {
+		// No global option: the words are the command already.
+		return words, risk
+	}
 	if i > len(words) {
 		i = len(words)
 	}
