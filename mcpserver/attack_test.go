@@ -178,6 +178,63 @@ func TestAttackExitWhileBusy(t *testing.T) {
 	}
 }
 
+// A server killed outright (SIGKILL: no grace, no cleanup of its own)
+// with a job running leaves neither the job nor its spill directory: the
+// watcher process kills the one and removes the other. The same holds for
+// a stdio server that exits before a job ignoring SIGTERM has ended.
+func TestAttackKilledServerLeavesNoSpillDir(t *testing.T) {
+	tmp := t.TempDir()
+	mark := marker("killed")
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = serverEnv(tmp, "SPILLWAY_TEST_MARK="+mark)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	send := func(m string) {
+		if _, err := io.WriteString(stdin, m+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	lines.Scan()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"seq 1 100000"}}}`)
+	if !lines.Scan() || !strings.Contains(lines.Text(), "full_output_path") {
+		t.Fatalf("no spill: %.300s", lines.Text())
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"bash","arguments":{"command":"trap '' TERM; seq 1 100000; sleep 1000"}}}`)
+	for deadline := time.Now().Add(hangGuard); len(marked(mark)) == 0 || spillDirs(tmp) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no job or no spill directory: %v, %d", marked(mark), spillDirs(tmp))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for deadline := time.Now().Add(hangGuard); (len(marked(mark)) > 0 || spillDirs(tmp) > 0) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if left := marked(mark); len(left) > 0 {
+		t.Errorf("processes left after the server was killed: %v", left)
+	}
+	if n := spillDirs(tmp); n > 0 {
+		t.Errorf("%d spill directories left after the server was killed", n)
+	}
+}
+
+// spillDirs counts the session spill directories under dir, at any depth
+// of two.
+func spillDirs(dir string) int {
+	a, _ := filepath.Glob(filepath.Join(dir, "spillway-*-*"))
+	b, _ := filepath.Glob(filepath.Join(dir, "*", "spillway-*-*"))
+	return len(a) + len(b)
+}
+
 // marked lists the processes whose environment holds SPILLWAY_TEST_MARK=mark.
 func marked(mark string) []int {
 	var pids []int

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 )
@@ -30,6 +32,12 @@ import (
 // getppid and no kqueue: end of file on the pipe is the server's death,
 // on every Unix.
 //
+// The server also writes "d<dev> <ino> <path>" when a session's spill
+// directory is made and "r<path>" once it is removed: after the kills,
+// the watcher removes each directory still listed that is still the one
+// made (same device and inode), so that a server that dies, or exits
+// before its session has ended, leaves no spill directory behind.
+//
 // What it does not reach: a process that left its job's group and
 // cleared its environment; a group whose job ended between its last "-"
 // and the crash is listed no longer. A watcher killed with the server
@@ -43,6 +51,9 @@ var watcher struct {
 	enabled bool     // MaybeRunWatcher was called: the binary can be one
 	started bool     // tried once
 	w       *os.File // nil: no watcher
+	// dirs are the "d" lines of the spill directories listed, by path:
+	// told to a watcher started later.
+	dirs map[string]string
 }
 
 // MaybeRunWatcher runs the watcher and exits when the binary was started
@@ -63,6 +74,7 @@ func MaybeRunWatcher() {
 func runWatcher(in *os.File) {
 	groups := map[int]bool{}
 	marks := map[string]bool{}
+	dirs := map[string]dirID{}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		line := sc.Text()
@@ -75,6 +87,16 @@ func runWatcher(in *os.File) {
 			continue
 		case 'u':
 			delete(marks, line[1:])
+			continue
+		case 'd':
+			if path, id, ok := parseDirLine(line[1:]); ok {
+				dirs[path] = id
+			}
+			continue
+		case 'r':
+			if path, err := strconv.Unquote(line[1:]); err == nil {
+				delete(dirs, path)
+			}
 			continue
 		}
 		pgid, err := strconv.Atoi(line[1:])
@@ -93,6 +115,88 @@ func runWatcher(in *os.File) {
 	}
 	for mark := range marks {
 		killMarked(mark)
+	}
+	for path, id := range dirs {
+		removeDir(path, id)
+	}
+}
+
+// A dirID is a directory's identity: a path that leads elsewhere now is
+// not the directory that was listed.
+type dirID struct{ dev, ino uint64 }
+
+func idOf(fi os.FileInfo) (dirID, bool) {
+	// Dev and Ino are of other types on other systems.
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return dirID{}, false
+	}
+	return dirID{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+func dirLine(path string, id dirID) string {
+	return fmt.Sprintf("d%d %d %s\n", id.dev, id.ino, strconv.Quote(path))
+}
+
+func parseDirLine(s string) (string, dirID, bool) {
+	var id dirID
+	f := strings.SplitN(s, " ", 3) // the quoted path may hold spaces
+	if len(f) != 3 {
+		return "", id, false
+	}
+	dev, err1 := strconv.ParseUint(f[0], 10, 64)
+	ino, err2 := strconv.ParseUint(f[1], 10, 64)
+	path, err3 := strconv.Unquote(f[2])
+	if err1 != nil || err2 != nil || err3 != nil || !filepath.IsAbs(path) {
+		return "", id, false
+	}
+	return path, dirID{dev, ino}, true
+}
+
+// removeDir removes path if it is still the directory listed: never
+// through a symlink put in its place, never another directory.
+func removeDir(path string, id dirID) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	if now, ok := idOf(fi); ok && now == id {
+		os.RemoveAll(path)
+	}
+}
+
+// WatchDir lists a session's spill directory (its path and what Lstat
+// found there when it was made) with the watcher, which removes it
+// should the server end before the session does. It does not start the
+// watcher: one started later is told.
+func WatchDir(path string, fi os.FileInfo) {
+	id, ok := idOf(fi)
+	if !ok || !filepath.IsAbs(path) {
+		return
+	}
+	line := dirLine(path, id)
+	watcher.Lock()
+	defer watcher.Unlock()
+	if watcher.dirs == nil {
+		watcher.dirs = map[string]string{}
+	}
+	watcher.dirs[path] = line
+	if watcher.w != nil {
+		io.WriteString(watcher.w, line)
+	}
+}
+
+// UnwatchDir takes a spill directory off the watcher's list, once it is
+// removed (or kept on purpose).
+func UnwatchDir(path string) {
+	watcher.Lock()
+	defer watcher.Unlock()
+	if _, ok := watcher.dirs[path]; !ok {
+		return
+	}
+	delete(watcher.dirs, path)
+	if watcher.w != nil {
+		io.WriteString(watcher.w, "r"+strconv.Quote(path)+"\n")
 	}
 }
 
@@ -125,6 +229,11 @@ func tell(line string, start bool) {
 	if start && !watcher.started && watcher.enabled {
 		watcher.started = true
 		watcher.w, _ = startWatcher()
+		if watcher.w != nil {
+			for _, l := range watcher.dirs {
+				io.WriteString(watcher.w, l)
+			}
+		}
 	}
 	if watcher.w != nil {
 		io.WriteString(watcher.w, line)

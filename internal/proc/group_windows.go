@@ -77,3 +77,9 @@ func unwatchMark(string) {}
 
 // Gone reports whether the shell has ended: Windows keeps no zombies.
 func (g *Group) Gone() bool { return !groupLive(g.pid) }
+
+// WatchDir does nothing: Windows has no watcher.
+func WatchDir(string, os.FileInfo) {}
+
+// UnwatchDir does nothing: Windows has no watcher.
+func UnwatchDir(string) {}

@@ -359,7 +359,7 @@ func (r *Runner) Close() error {
 	wg.Wait()
 	r.markOnce.Do(func() {}) // no mark is made after this
 	if r.mark != "" {
-		proc.EndOrphans(r.mark, killGrace)
+		proc.EndOrphans(r.mark, closeGrace)
 	}
 	return nil
 }

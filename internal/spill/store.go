@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -261,6 +262,9 @@ func (s *Store) ensureDir() error {
 		return err
 	}
 	s.parent, s.dir = parent, d
+	// Should the server end before the session does (killed, or exiting
+	// before a job ignoring SIGTERM is gone), its watcher removes it.
+	proc.WatchDir(d.path, d.info)
 	return nil
 }
 
@@ -357,6 +361,7 @@ func (s *Store) Close() error {
 	if !s.shared {
 		err = s.dir.removeFrom(s.parent)
 		s.parent.Close()
+		proc.UnwatchDir(s.dir.path)
 	}
 	s.dir.close() // releases the lock, after the removal
 	return err
