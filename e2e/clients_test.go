@@ -188,23 +188,35 @@ var claudeCode = client{
 	errorLimit:     10000,
 	errorCutMarker: "characters truncated] ...",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
-		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-			"spillway": map[string]any{"command": w.spillway, "args": []string{"mcp"}},
-		}})
-		cmd := exec.CommandContext(ctx, bin, "-p", "use the spillway tools",
-			"--mcp-config", string(cfg), "--strict-mcp-config",
-			"--allowedTools", "mcp__spillway", "--output-format", "json")
-		cmd.Env = append(cleanEnv(t),
-			"ANTHROPIC_BASE_URL="+api,
-			"ANTHROPIC_API_KEY=sk-ant-stand-in",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-			// MCP tools in the prompt, not deferred behind ToolSearch:
-			// the stand-in calls them as a model that has them would.
-			"ENABLE_TOOL_SEARCH=false",
-			"DISABLE_AUTOUPDATER=1",
-		)
-		return cmd
+		return claudeCommand(ctx, t, bin, api, w.spillway)
 	},
+}
+
+// claudeCommand is Claude Code headless against the stand-in at api:
+// with spillway as its one MCP server and only spillway's tools allowed,
+// or, when spillway is empty, with no MCP server and its own Bash
+// allowed.
+func claudeCommand(ctx context.Context, t *testing.T, bin, api, spillway string) *exec.Cmd {
+	servers := map[string]any{}
+	allowed := "Bash"
+	if spillway != "" {
+		servers["spillway"] = map[string]any{"command": spillway, "args": []string{"mcp"}}
+		allowed = "mcp__spillway"
+	}
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	cmd := exec.CommandContext(ctx, bin, "-p", "use the spillway tools",
+		"--mcp-config", string(cfg), "--strict-mcp-config",
+		"--allowedTools", allowed, "--output-format", "json")
+	cmd.Env = append(cleanEnv(t),
+		"ANTHROPIC_BASE_URL="+api,
+		"ANTHROPIC_API_KEY=sk-ant-stand-in",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		// MCP tools in the prompt, not deferred behind ToolSearch:
+		// the stand-in calls them as a model that has them would.
+		"ENABLE_TOOL_SEARCH=false",
+		"DISABLE_AUTOUPDATER=1",
+	)
+	return cmd
 }
 
 var codex = client{
@@ -219,8 +231,18 @@ var codex = client{
 	limit:     11000,
 	cutMarker: "tokens truncated",
 	run: func(ctx context.Context, t *testing.T, bin, api string, w workspace) *exec.Cmd {
-		home := t.TempDir()
-		cfg := fmt.Sprintf(`model = "gpt-5"
+		return codexCommand(ctx, t, bin, api, "gpt-5", w.spillway)
+	},
+}
+
+// codexCommand is Codex headless against the stand-in at api, asking for
+// model: with spillway as an MCP server whose tools need no approval,
+// or, when spillway is empty, with its own tools only and no sandbox
+// (a command runs as the user's shell would run it, whatever namespaces
+// the machine allows).
+func codexCommand(ctx context.Context, t *testing.T, bin, api, model, spillway string) *exec.Cmd {
+	home := t.TempDir()
+	cfg := fmt.Sprintf(`model = %q
 model_provider = "standin"
 
 [model_providers.standin]
@@ -228,19 +250,24 @@ name = "stand-in"
 base_url = %q
 wire_api = "responses"
 env_key = "STANDIN_KEY"
-
+`, model, api+"/v1")
+	args := []string{"exec", "--skip-git-repo-check"}
+	if spillway != "" {
+		cfg += fmt.Sprintf(`
 [mcp_servers.spillway]
 command = %q
 args = ["mcp"]
 default_tools_approval_mode = "approve"
-`, api+"/v1", w.spillway)
-		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.CommandContext(ctx, bin, "exec", "--skip-git-repo-check", "use the spillway tools")
-		cmd.Env = append(cleanEnv(t), "CODEX_HOME="+home, "STANDIN_KEY=stand-in")
-		return cmd
-	},
+`, spillway)
+	} else {
+		args = append(args, "--sandbox", "danger-full-access")
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, "use the spillway tools")...)
+	cmd.Env = append(cleanEnv(t), "CODEX_HOME="+home, "STANDIN_KEY=stand-in")
+	return cmd
 }
 
 // cleanEnv is the test's environment with a home of its own, so that no

@@ -6,5 +6,7 @@
 // unless SPILLWAY_E2E_CLAUDE, SPILLWAY_E2E_CODEX, SPILLWAY_E2E_GEMINI or
 // SPILLWAY_E2E_OPENCODE names its binary (.ci/clients.sh installs them and
 // sets all four). SPILLWAY_E2E_DUMP=FILE writes what the model read to
-// FILE and the client's own output to FILE.log.
+// FILE and the client's own output to FILE.log. SPILLWAY_E2E_FACTS=1 runs
+// TestFactsThroughClients: the facts corpus of bench/facts through each
+// client's own shell tool and through spillway, as the model reads it.
 package e2e
