@@ -24,12 +24,13 @@ import (
 // connections for the work of authorised calls.
 const connReserve = 64
 
-// SessionDescriptors is the descriptors one session of serve is counted
-// to hold while it runs a job: the job's two pipes, a spill file for each
-// stream, its terminal or its input pipe, and its connection — about 5 for
-// a job that writes little (measured by bench/fleet -scenario jobs), up
-// to 8.
-const SessionDescriptors = 8
+// SessionDescriptors is the descriptors one session of serve holds while
+// it runs a job, beside its connection: the read ends of the job's two
+// pipes and the pidfd through which the shell is waited for (measured by
+// TestSessionDescriptors and bench/fleet -scenario jobs). A job that
+// also has an input pipe or a terminal holds one more, and one whose
+// output has spilled holds its spill files (one a stream) until it ends.
+const SessionDescriptors = 3
 
 // DescriptorsFor is the descriptor limit (ulimit -n) a serve process needs
 // to hold maxSessions sessions, each running a job: the sessions'

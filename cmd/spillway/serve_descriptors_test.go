@@ -43,7 +43,7 @@ func TestServeSaysWhenDescriptorsAreShort(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
 		last := seen[len(seen)-1]
-		warned := strings.Contains(last, "descriptor limit (ulimit -n 2000) holds about 215 sessions with a running job each, not --max-sessions 4096: raise it to 36928 or more")
+		warned := strings.Contains(last, "descriptor limit (ulimit -n 2000) holds about 484 sessions with a running job each, not --max-sessions 4096: raise it to 16448 or more")
 		if warned != c.warns {
 			t.Errorf("ulimit -n %s, --max-sessions %s: warned %v, want %v:\n%s", c.nofile, c.sessions, warned, c.warns, strings.Join(seen, "\n"))
 		}

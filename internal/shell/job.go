@@ -159,7 +159,7 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 func (j *job) read(s *stream) {
 	// A terminal's master reads EIO once no process holds the slave:
 	// its end of file.
-	s.drainStream(func(b []byte) { j.take(s, b) })
+	s.drainStream(func(b []byte) { j.take(s, b) }, &j.pipeMu)
 	if j.term != nil {
 		j.term.Close()
 	}

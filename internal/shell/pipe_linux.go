@@ -28,8 +28,9 @@ import (
 // pipeline, as before. After quietAfter pauses that find the pipe empty,
 // the reader goes back to the poller.
 //
-// The server's own end is never handed to the poller itself: a duplicate
-// of it is, and closing the duplicate is what takes the pipe out.
+// A file leaves the poller only when it is closed: each move from one
+// reading to the other replaces the server's end by a duplicate of it
+// (see toPoller).
 const (
 	floodAfter = 1 << 20
 	floodPipe  = 1 << 20
@@ -54,30 +55,23 @@ func makePipe() (r, w *os.File, err error) {
 	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
 }
 
-// drainStream reads the stream into take until its end or cutOff.
-func (s *stream) drainStream(take func([]byte)) {
+// drainStream reads the stream into take until its end or cutOff. mu
+// guards s.r, which the reader replaces as it moves the pipe into the
+// poller and out of it.
+func (s *stream) drainStream(take func([]byte), mu *sync.Mutex) {
 	if s.tty != "" {
 		drain(s.r, &s.stop, take) // a terminal's master is in the poller
 		return
 	}
-	rc, err := s.r.SyscallConn()
-	if err != nil {
-		return
-	}
-	// The descriptor stays valid while the reader runs: s.r is closed
-	// after it returns.
-	fd := -1
-	rc.Control(func(f uintptr) { fd = int(f) })
-	if err := unix.SetNonblock(fd, true); err != nil {
-		return
-	}
-	p := pipeReader{fd: fd, st: &s.stop, take: take}
+	p := pipeReader{s: s, mu: mu, st: &s.stop, take: take}
 	p.run()
 }
 
 // A pipeReader reads one output pipe.
 type pipeReader struct {
-	fd    int // the server's end, non-blocking
+	s     *stream
+	mu    *sync.Mutex
+	fd    int // s.r's descriptor while out of the poller, non-blocking
 	st    *readStop
 	take  func([]byte)
 	grown bool // the pipe holds floodPipe
@@ -85,17 +79,24 @@ type pipeReader struct {
 
 func (p *pipeReader) run() {
 	for {
-		w, err := p.pollable()
-		if err == nil {
-			end := p.quiet(w)
-			p.st.watch(nil)
-			w.Close() // the poller lets go of the pipe
-			if end {
-				return
+		lost := p.toPoller() != nil
+		if lost {
+			p.fd = fdOf(p.s.r)
+		} else {
+			for {
+				end := p.quiet(p.s.r) // only this reader replaces s.r
+				p.st.watch(nil)
+				if end {
+					return
+				}
+				if p.toFlood() == nil {
+					break
+				}
+				// No descriptor free to leave the poller: read on in it.
 			}
 		}
 		pause := floodPause
-		if err != nil {
+		if lost {
 			pause = lostPause
 		}
 		if p.flood(pause) {
@@ -104,14 +105,60 @@ func (p *pipeReader) run() {
 	}
 }
 
-// pollable returns a duplicate of the pipe's end that the runtime's
-// poller watches.
-func (p *pipeReader) pollable() (*os.File, error) {
-	fd, err := unix.FcntlInt(uintptr(p.fd), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
+// The stream holds one descriptor of its pipe, s.r, in the poller or out
+// of it: a pipe held twice would cost a session a descriptor more for
+// each stream of its running job, and descriptors bound the sessions of a
+// node. A file leaves the poller only when it is closed, so each move
+// duplicates s.r, closes the old one, and keeps the duplicate; the pipe's
+// inode stays open throughout.
+
+// toPoller makes s.r a non-blocking duplicate that the runtime's poller
+// watches.
+func (p *pipeReader) toPoller() error {
+	fd := fdOf(p.s.r)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		return err
 	}
-	return os.NewFile(uintptr(fd), "|0"), nil // non-blocking: in the poller
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	p.swap(os.NewFile(uintptr(dup), "|0")) // non-blocking: in the poller
+	return nil
+}
+
+// toFlood makes s.r a duplicate outside the poller: os.NewFile keeps a
+// descriptor out of it when it is in blocking mode, so the pipe is
+// blocking while the duplicate is wrapped, and non-blocking again for the
+// flood reader once the polled file is closed.
+func (p *pipeReader) toFlood() error {
+	dup, err := unix.FcntlInt(uintptr(fdOf(p.s.r)), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	unix.SetNonblock(dup, false)
+	p.swap(os.NewFile(uintptr(dup), "|0"))
+	p.fd = dup
+	return unix.SetNonblock(dup, true)
+}
+
+// swap replaces s.r by f and closes the file it replaces.
+func (p *pipeReader) swap(f *os.File) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old := p.s.r
+	p.s.r = f
+	old.Close()
+}
+
+// fdOf returns f's descriptor, which stays valid while the reader runs:
+// only the reader closes the files it replaces.
+func fdOf(f *os.File) int {
+	fd := -1
+	if rc, err := f.SyscallConn(); err == nil {
+		rc.Control(func(d uintptr) { fd = int(d) })
+	}
+	return fd
 }
 
 // quiet reads w until the stream ends or is stopped (true), or until it
@@ -147,7 +194,7 @@ func (p *pipeReader) quiet(w *os.File) (end bool) {
 // the poller as before, so floods never starve the pipes of others.
 func (p *pipeReader) grow() bool {
 	if !p.grown {
-		n, err := unix.FcntlInt(uintptr(p.fd), unix.F_SETPIPE_SZ, floodPipe)
+		n, err := unix.FcntlInt(uintptr(fdOf(p.s.r)), unix.F_SETPIPE_SZ, floodPipe)
 		p.grown = err == nil && n >= floodPipe
 	}
 	return p.grown

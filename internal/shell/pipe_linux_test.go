@@ -2,11 +2,15 @@ package shell
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -14,28 +18,45 @@ import (
 // is read without the poller from a grown pipe, a quiet stream through
 // it, and the reader stops at once in either mode.
 
+// A testStream is a stream and the lock its reader takes to replace s.r.
+type testStream struct {
+	*stream
+	mu sync.Mutex
+}
+
+// file returns the stream's current end of the pipe.
+func (s *testStream) file() *os.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r
+}
+
 // pipeStream returns a stream on a new output pipe and the pipe's write
 // end, both closed when the test ends.
-func pipeStream(t *testing.T) (*stream, *os.File) {
+func pipeStream(t *testing.T) (*testStream, *os.File) {
 	t.Helper()
 	r, w, err := makePipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := &testStream{stream: &stream{label: "stdout", r: r}}
+	if fi, err := r.Stat(); err == nil {
+		s.ino = proc.Inode(fi)
+	}
 	t.Cleanup(func() {
-		r.Close()
+		s.file().Close()
 		w.Close()
 	})
-	return &stream{label: "stdout", r: r}, w
+	return s, w
 }
 
 // startDrain runs the stream's reader; the channel is closed when it
 // returns, and got holds what it took.
-func startDrain(s *stream) (done chan struct{}, got *lockedBuffer) {
+func startDrain(s *testStream) (done chan struct{}, got *lockedBuffer) {
 	done, got = make(chan struct{}), &lockedBuffer{}
 	go func() {
 		defer close(done)
-		s.drainStream(got.write)
+		s.drainStream(got.write, &s.mu)
 	}()
 	return done, got
 }
@@ -102,9 +123,11 @@ func writeIn(t *testing.T, w *os.File, b []byte) {
 	}
 }
 
-func pipeSize(t *testing.T, f *os.File) int {
+func pipeSize(t *testing.T, s *testStream) int {
 	t.Helper()
-	rc, err := f.SyscallConn()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rc, err := s.r.SyscallConn()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +153,7 @@ func TestPipeFloodThenQuiet(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(20 * quietAfter * floodPause)
-	if size := pipeSize(t, s.r); size < floodPipe {
+	if size := pipeSize(t, s); size < floodPipe {
 		t.Errorf("the pipe holds %d bytes after a flood, want %d", size, floodPipe)
 	}
 	writeIn(t, w, after)
@@ -145,7 +168,7 @@ func TestPipeFloodThenQuiet(t *testing.T) {
 // A quiet stream never grows its pipe.
 func TestPipeQuietKeepsSize(t *testing.T) {
 	s, w := pipeStream(t)
-	before := pipeSize(t, s.r)
+	before := pipeSize(t, s)
 	done, got := startDrain(s)
 	writeIn(t, w, pattern(1, 100<<10))
 	w.Close()
@@ -153,7 +176,7 @@ func TestPipeQuietKeepsSize(t *testing.T) {
 	if got.len() != 100<<10 {
 		t.Errorf("read %d bytes, want %d", got.len(), 100<<10)
 	}
-	if size := pipeSize(t, s.r); size != before {
+	if size := pipeSize(t, s); size != before {
 		t.Errorf("the pipe holds %d bytes after 100 KiB, want %d as before", size, before)
 	}
 }
@@ -177,7 +200,7 @@ func TestPipeStop(t *testing.T) {
 		}
 		s.stop.stop()
 		awaitDone(t, done, "when stopped during a flood")
-		if size := pipeSize(t, s.r); size < floodPipe {
+		if size := pipeSize(t, s); size < floodPipe {
 			t.Errorf("the pipe holds %d bytes, want %d: the stream was not read as a flood", size, floodPipe)
 		}
 	})
@@ -197,4 +220,64 @@ func TestPipeStop(t *testing.T) {
 		done, _ := startDrain(s)
 		awaitDone(t, done, "when stopped before it started")
 	})
+}
+
+// The server holds one descriptor of a job's pipe, however it reads it
+// (through the poller, or as a flood without it): the descriptors of a
+// node's running jobs bound its sessions. Before, the reader held a
+// duplicate in the poller beside the stream's own end.
+func TestPipeHeldOnce(t *testing.T) {
+	s, w := pipeStream(t)
+	done, got := startDrain(s)
+	held := func(when string) {
+		t.Helper()
+		if n := descriptorsOf(t, s.ino); n != 1 {
+			t.Errorf("%s: the server holds %d descriptors of the pipe, want 1", when, n)
+		}
+	}
+	writeIn(t, w, []byte("prompt> "))
+	for got.len() < len("prompt> ") {
+		time.Sleep(time.Millisecond)
+	}
+	held("while quiet")
+	go func() {
+		writeIn(t, w, pattern(1, 64*floodAfter))
+		w.Close()
+	}()
+	for got.len() < 2*floodAfter {
+		time.Sleep(time.Millisecond)
+	}
+	held("while it floods")
+	awaitDone(t, done, "at the end of the stream")
+}
+
+// descriptorsOf counts this process's descriptors of the read end of the
+// pipe ino.
+func descriptorsOf(t *testing.T, ino uint64) int {
+	t.Helper()
+	names, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("pipe:[%d]", ino)
+	n := 0
+	for _, e := range names {
+		if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && l == want && readOnly(e.Name()) {
+			n++
+		}
+	}
+	return n
+}
+
+// readOnly reports whether this process's descriptor fd is open for
+// reading only.
+func readOnly(fd string) bool {
+	b, _ := os.ReadFile("/proc/self/fdinfo/" + fd)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "flags:"); ok {
+			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+			return err == nil && flags&unix.O_ACCMODE == unix.O_RDONLY
+		}
+	}
+	return false
 }
