@@ -13,7 +13,10 @@
 // and the same with --no-network. It prints the medians, the p90s and the
 // ratio of the medians, then one machine-readable line per kind
 // ("p50_us NAME MICROSECONDS"), and exits 1 when the plain server's ratio
-// is over -max (2 by default).
+// is over -max (2 by default). With -rules FILE (bench/mcp-roundtrip/rules.toml
+// is one), `spillway mcp --config FILE` is measured beside `spillway mcp
+// --config EMPTY`, a config file with nothing in it, so that the two differ
+// only by the rules; -max-rules fails the run when their ratio is over it.
 package main
 
 import (
@@ -36,9 +39,10 @@ func main() {
 	bin := flag.String("bin", "", "spillway binary (default: build ./cmd/spillway)")
 	root := flag.String("root", "", "also measure spillway mcp --root DIR --sandbox, and with --no-network")
 	maxRatio := flag.Float64("max", 2, "fail when median(mcp)/median(bare) is over this")
-	rules := flag.String("rules", "", "also measure spillway mcp --config FILE, a config with command rules, beside mcp without")
+	rules := flag.String("rules", "", "also measure spillway mcp --config FILE, a config with command rules, beside mcp --config with an empty file")
+	maxRules := flag.Float64("max-rules", 1.05, "with -rules, fail when median(rules)/median(empty config) is over this")
 	flag.Parse()
-	if err := run(*n, *warm, *bin, *root, *rules, *maxRatio); err != nil {
+	if err := run(*n, *warm, *bin, *root, *rules, *maxRatio, *maxRules); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-roundtrip:", err)
 		os.Exit(1)
 	}
@@ -52,7 +56,7 @@ type kind struct {
 	times   []time.Duration
 }
 
-func run(n, warm int, bin, root, rules string, maxRatio float64) error {
+func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error {
 	if bin == "" {
 		dir, err := os.MkdirTemp("", "mcp-roundtrip-")
 		if err != nil {
@@ -138,11 +142,23 @@ func run(n, warm int, bin, root, rules string, maxRatio float64) error {
 			&kind{name: "sandbox-no-network", label: "mcp --sandbox --no-network", measure: nn})
 	}
 	if rules != "" {
+		empty, err := os.CreateTemp("", "mcp-roundtrip-*.toml")
+		if err != nil {
+			return err
+		}
+		empty.Close()
+		defer os.Remove(empty.Name())
+		without, err := server("--config", empty.Name())
+		if err != nil {
+			return err
+		}
 		withRules, err := server("--config", rules)
 		if err != nil {
 			return err
 		}
-		kinds = append(kinds, &kind{name: "mcp-rules", label: "mcp with command rules", measure: withRules})
+		kinds = append(kinds,
+			&kind{name: "mcp-empty-config", label: "mcp --config EMPTY", measure: without},
+			&kind{name: "mcp-rules", label: "mcp --config RULES", measure: withRules})
 	}
 	for i := range warm + n {
 		// Rotate which goes first, so that none always runs right after
@@ -168,9 +184,11 @@ func run(n, warm int, bin, root, rules string, maxRatio float64) error {
 	for _, k := range kinds[3:] {
 		fmt.Printf("  %-28s median %8s  p90 %8s\n", k.label, round(quantile(k.times, 0.5)), round(quantile(k.times, 0.9)))
 	}
+	var rulesRatio float64
 	if rules != "" {
-		r := kinds[len(kinds)-1]
-		fmt.Printf("  ratio of medians rules/mcp  %.3fx\n", float64(quantile(r.times, 0.5))/float64(quantile(m.times, 0.5)))
+		r, e := kinds[len(kinds)-1], kinds[len(kinds)-2]
+		rulesRatio = float64(quantile(r.times, 0.5)) / float64(quantile(e.times, 0.5))
+		fmt.Printf("  ratio of medians rules/empty config  %.3fx (target <= %.3fx)\n", rulesRatio, maxRules)
 	}
 	mMed, bMed := quantile(m.times, 0.5), quantile(b.times, 0.5)
 	ratio := float64(mMed) / float64(bMed)
@@ -180,6 +198,9 @@ func run(n, warm int, bin, root, rules string, maxRatio float64) error {
 	}
 	if ratio > maxRatio {
 		return fmt.Errorf("the MCP round trip is %.2fx a bare bash -c true, over the %.2fx target", ratio, maxRatio)
+	}
+	if rules != "" && rulesRatio > maxRules {
+		return fmt.Errorf("the MCP round trip with rules is %.3fx the one without, over the %.3fx target", rulesRatio, maxRules)
 	}
 	return nil
 }
