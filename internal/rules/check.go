@@ -33,7 +33,7 @@ func (s *Set) Check(command string) Verdict {
 	}
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
-	c := &checker{set: set, maxDepth: set.maxDepth(), defined: map[string]bool{}, parser: p}
+	c := &checker{set: set, maxDepth: set.maxDepth(), parser: p}
 	c.text.min = min(max(len(command), 64), 64<<10)
 	c.keys = make([]byte, len(set.Rules))
 	for i := range set.Rules {
@@ -70,12 +70,17 @@ type checker struct {
 	parts    []Part
 	// defined holds the names of functions and aliases defined anywhere
 	// in the input: a call of such a name runs its body, not a program.
+	// It is made when the first is found.
 	defined map[string]bool
 	// stdinExec: an exec redirected the shell's own stdin, so every
 	// later command reads from it.
 	stdinExec bool
 	// slab holds the words of the simple commands being decided.
 	slab []word
+	// visitor is visit, for syntax.Walk; walkCx the context of the walk
+	// under way.
+	visitor func(syntax.Node) bool
+	walkCx  ctx
 	// text holds the parts' commands as they are shown.
 	text textArena
 	// keys are the rules' programKeys.
@@ -150,6 +155,9 @@ func mayDefine(src string) bool {
 func (c *checker) collectDefined(f *syntax.File, src string) {
 	if !mayDefine(src) {
 		return
+	}
+	if c.defined == nil {
+		c.defined = map[string]bool{}
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -282,26 +290,38 @@ func (c *checker) node(n syntax.Node, cx ctx) {
 	if n == nil {
 		return
 	}
-	syntax.Walk(n, func(m syntax.Node) bool {
-		switch m := m.(type) {
-		case *syntax.CmdSubst:
-			c.stmts(m.Stmts, cx)
-			return false
-		case *syntax.ProcSubst:
-			y := cx
-			if m.Op == syntax.CmdOut {
-				y.stdinOther = true
-			}
-			c.stmts(m.Stmts, y)
-			return false
-		case *syntax.ParamExp:
-			if m.Exp != nil && m.Exp.Op == syntax.OtherParamOps && m.Exp.Word != nil && strings.Contains(m.Exp.Word.Lit(), "P") {
-				c.add(Part{Command: clip(sourceOf(m, cx.src)), Decision: Ask,
-					Reason: "${var@P} expands the variable as a prompt, which runs the command substitutions in its value"})
-			}
+	// One visitor serves every walk of the check: the context it
+	// decides in is the checker's, kept around the walk, since a walk
+	// decides statements that walk in turn.
+	if c.visitor == nil {
+		c.visitor = c.visit
+	}
+	outer := c.walkCx
+	c.walkCx = cx
+	syntax.Walk(n, c.visitor)
+	c.walkCx = outer
+}
+
+func (c *checker) visit(m syntax.Node) bool {
+	cx := c.walkCx
+	switch m := m.(type) {
+	case *syntax.CmdSubst:
+		c.stmts(m.Stmts, cx)
+		return false
+	case *syntax.ProcSubst:
+		y := cx
+		if m.Op == syntax.CmdOut {
+			y.stdinOther = true
 		}
-		return true
-	})
+		c.stmts(m.Stmts, y)
+		return false
+	case *syntax.ParamExp:
+		if m.Exp != nil && m.Exp.Op == syntax.OtherParamOps && m.Exp.Word != nil && strings.Contains(m.Exp.Word.Lit(), "P") {
+			c.add(Part{Command: clip(sourceOf(m, cx.src)), Decision: Ask,
+				Reason: "${var@P} expands the variable as a prompt, which runs the command substitutions in its value"})
+		}
+	}
+	return true
 }
 
 // codeInSubscript reports whether a literal holds an array subscript
