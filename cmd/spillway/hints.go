@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -113,12 +114,7 @@ func nextCalls(details any) []output.Call {
 	walk = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				if list, ok := v[k].([]any); ok && k == "next" {
 					for _, c := range list {
 						if m, ok := c.(map[string]any); ok && m["tool"] != nil {
@@ -202,12 +198,7 @@ func commandLine(next output.Call, tool string, cur map[string]any, global []str
 				parts = append(parts, flag, shellQuote(fmt.Sprint(x)))
 			}
 		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				parts = append(parts, flag, shellQuote(k+"="+fmt.Sprint(v[k])))
 			}
 		default:
