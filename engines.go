@@ -46,7 +46,7 @@ func (p Policy) filesConfig() files.Config {
 // searchConfig is what grep and find take of the policy; New adds the
 // session's cwd, store and root.
 func (p Policy) searchConfig() search.Config {
-	return search.Config{Grep: p.Grep.limits(), Find: p.Find.limits()}
+	return search.Config{Grep: p.Grep.limits(), Find: p.Find.limits(), GrepNoTotal: p.Grep.NoTotal, FindNoTotal: p.Find.NoTotal}
 }
 
 // shellConfig is what the shell takes of the policy; New adds the

@@ -101,7 +101,7 @@ func TestNoticeFindAndLsNumbers(t *testing.T) {
 	}
 	shown := f.Details.Count
 	want := fmt.Sprintf("KB limit reached: %d of 1000 results shown. Full output: ", shown)
-	if shown >= 1000 || shown != strings.Count(f.Content, "\n")+1 || !strings.Contains(f.Text, want) || !strings.Contains(f.Text, "[1000 results limit reached. Use limit=2000") {
+	if shown >= 1000 || shown != strings.Count(f.Content, "\n")+1 || !strings.Contains(f.Text, want) || !strings.Contains(f.Text, "[1000 results limit reached: 1100 found. Use limit=1100 to list them all]") {
 		t.Errorf("find: count %d, text %q", shown, f.Text[len(f.Text)-400:])
 	}
 	l, err := ts.Ls(ctx, spillway.LsInput{Path: dir})

@@ -127,6 +127,9 @@ type GrepPolicy struct {
 	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
 	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
 	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
+	// NoTotal, set by the pi profile, writes the limit's notice as its
+	// design does, without the matches known of ("at least N found").
+	NoTotal bool
 }
 
 // FindPolicy limits a find.
@@ -137,6 +140,10 @@ type FindPolicy struct {
 	Limit     int `toml:"limit" min:"1" max:"lines"`
 	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
 	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
+	// NoTotal, set by the pi profile, stops at the limit and writes its
+	// notice as the design does, without the count of the paths that
+	// match.
+	NoTotal bool
 }
 
 // LsPolicy limits an ls.

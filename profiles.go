@@ -68,9 +68,9 @@ func piProfile() Policy {
 	p.Read = ReadPolicy{MaxLines: lines, MaxBytes: bytes, MaxLineChars: 0, NoPartialLines: true}
 	// pi's design, "## Limits" "Grep line limit: 500 chars per match line";
 	// "## grep" "Primary limit: 100 matches", "30KB".
-	p.Grep = GrepPolicy{Limit: 100, MaxBytes: bytes, MaxLineChars: 500}
+	p.Grep = GrepPolicy{Limit: 100, MaxBytes: bytes, MaxLineChars: 500, NoTotal: true}
 	// pi's design, "## find" "Primary limit: 1000 results", "30KB".
-	p.Find = FindPolicy{Limit: 1000, MaxBytes: bytes}
+	p.Find = FindPolicy{Limit: 1000, MaxBytes: bytes, NoTotal: true}
 	// pi's design, "## ls" "Primary limit: 500 entries", "30KB".
 	p.Ls = LsPolicy{Limit: 500, MaxBytes: bytes}
 	return p

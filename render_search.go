@@ -114,7 +114,12 @@ func foundResult(in GrepInput, mode string, f search.Found) grepResult {
 		more := in
 		more.Limit = 2 * f.Limit
 		d.Next = append(d.Next, grepCall(more))
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", f.Limit, unit, 2*f.Limit))
+		// The search stopped at the limit: what it found is a lower bound.
+		found := ""
+		if f.AtLeast > 0 {
+			found = fmt.Sprintf(": at least %d found", f.AtLeast)
+		}
+		notices = append(notices, fmt.Sprintf("[%d %s limit reached%s. Use limit=%d for more, or refine pattern]", f.Limit, unit, found, 2*f.Limit))
 	}
 	if f.Capped != "" {
 		notices = append(notices, fmt.Sprintf("[Search stopped in %s: its matches and context passed %s. Refine the pattern, or lower context]", f.Capped, output.FormatSize(f.Held)))
@@ -208,7 +213,11 @@ func namesResult(in FindInput, names search.Names) findResult {
 	}
 	if names.LimitReached {
 		limit := names.Limit
-		more := output.Call{"tool": "find", "pattern": in.Pattern, "limit": 2 * limit}
+		next := 2 * limit
+		if names.TotalExact {
+			next = names.Total
+		}
+		more := output.Call{"tool": "find", "pattern": in.Pattern, "limit": next}
 		if in.Path != "" {
 			more["path"] = in.Path
 		}
@@ -216,7 +225,15 @@ func namesResult(in FindInput, names search.Names) findResult {
 			more["type"] = in.Type
 		}
 		d.Next = append(d.Next, more)
-		notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, output.Noun(int64(limit), "result", "results"), 2*limit))
+		unit := output.Noun(int64(limit), "result", "results")
+		switch {
+		case names.TotalExact:
+			notices = append(notices, fmt.Sprintf("[%d %s limit reached: %d found. Use limit=%d to list them all]", limit, unit, names.Total, next))
+		case names.Total > 0:
+			notices = append(notices, fmt.Sprintf("[%d %s limit reached: at least %d found. Use limit=%d for more, or refine pattern]", limit, unit, names.Total, next))
+		default:
+			notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, unit, next))
+		}
 	}
 	notices = append(notices, skippedNotice(names.Lines))
 	body := shownLines(out)

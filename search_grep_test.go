@@ -69,7 +69,8 @@ func TestGrepMatchLimit(t *testing.T) {
 	if lines[0] != "file.ts:1: matching content 1" || lines[99] != "file.ts:100: matching content 100" {
 		t.Errorf("first and last shown: %q, %q", lines[0], lines[99])
 	}
-	if want := "[100 matches limit reached. Use limit=200 for more, or refine pattern]"; lines[100] != "" || lines[101] != want || len(lines) != 102 {
+	// The scan of file.ts stopped at the 101st match: that many are known.
+	if want := "[100 matches limit reached: at least 101 found. Use limit=200 for more, or refine pattern]"; lines[100] != "" || lines[101] != want || len(lines) != 102 {
 		t.Errorf("notice: %q", lines[100:])
 	}
 	d := r.Details
@@ -85,7 +86,7 @@ func TestGrepMatchLimit(t *testing.T) {
 	// The limit counts across files, in path order.
 	writeSearchTree(t, root, map[string]string{"a.ts": "matching a\nmatching b\n"})
 	r = grepPage(t, s, GrepInput{Pattern: "matching", Limit: 3})
-	want := "a.ts:1: matching a\na.ts:2: matching b\nfile.ts:1: matching content 1\n\n[3 matches limit reached. Use limit=6 for more, or refine pattern]"
+	want := "a.ts:1: matching a\na.ts:2: matching b\nfile.ts:1: matching content 1\n\n[3 matches limit reached: at least 6 found. Use limit=6 for more, or refine pattern]"
 	if r.Text != want || r.Details.FileCount != 2 {
 		t.Errorf("got\n%s\nwant\n%s", r.Text, want)
 	}
@@ -235,7 +236,7 @@ b.txt:2: hit`
 	}
 	// The limit cuts after the last match's trailing context.
 	r = grepPage(t, s, GrepInput{Pattern: "hit", Context: 1, Limit: 2})
-	want = "a.txt-4- line 4\na.txt:5: hit 5\na.txt-6- line 6\na.txt:7: hit 7\na.txt-8- line 8\n\n[2 matches limit reached. Use limit=4 for more, or refine pattern]"
+	want = "a.txt-4- line 4\na.txt:5: hit 5\na.txt-6- line 6\na.txt:7: hit 7\na.txt-8- line 8\n\n[2 matches limit reached: at least 3 found. Use limit=4 for more, or refine pattern]"
 	if r.Text != want {
 		t.Errorf("got\n%s\nwant\n%s", r.Text, want)
 	}
@@ -254,7 +255,7 @@ func TestGrepOutputModes(t *testing.T) {
 		t.Errorf("count: %q %+v", r.Text, r.Details)
 	}
 	r = grepPage(t, s, GrepInput{Pattern: "x", OutputMode: search.ModeFiles, Limit: 2})
-	if r.Text != "a.go\nb/c.go\n\n[2 files limit reached. Use limit=4 for more, or refine pattern]" || !r.Details.MatchLimitReached {
+	if r.Text != "a.go\nb/c.go\n\n[2 files limit reached: at least 3 found. Use limit=4 for more, or refine pattern]" || !r.Details.MatchLimitReached {
 		t.Errorf("files limit: %q", r.Text)
 	}
 	r = grepPage(t, s, GrepInput{Pattern: "x", OutputMode: search.ModeCount, Limit: 3})

@@ -61,13 +61,13 @@ func TestGrepFindCommands(t *testing.T) {
 		{[]string{"grep", "-i", "todo", "src", "--glob", "*_test.go"}, "src/b_test.go:2: // todo two\n", 0},
 		{[]string{"grep", "--ignore-case", "--output-mode", "count", "todo"}, "notes.md:1\nsrc/a.go:1\nsrc/b_test.go:1\n", 0},
 		{[]string{"grep", "--literal", "A()", "--context", "1"}, "src/a.go-2- // TODO one\nsrc/a.go:3: func A() {}\n", 0},
-		{[]string{"grep", "TODO", "--limit", "1"}, "notes.md:1: TODO three\n\n[1 match limit reached. Run spillway grep TODO --limit 2 for more, or refine pattern]\n", 0},
+		{[]string{"grep", "TODO", "--limit", "1"}, "notes.md:1: TODO three\n\n[1 match limit reached: at least 2 found. Run spillway grep TODO --limit 2 for more, or refine pattern]\n", 0},
 		{[]string{"grep", "absent"}, "No matches found\n", 0},
 		{[]string{"grep", "(?=x)"}, "grep: invalid regex", 1},
 		{[]string{"grep"}, "spillway grep needs PATTERN, as in: spillway grep 'func main' .", 2},
 		{[]string{"find", "*.go"}, "src/a.go\nsrc/b_test.go\n", 0},
 		{[]string{"find", "*", "--type", "dir"}, "src/\n", 0},
-		{[]string{"find", "*", "src", "--limit", "1"}, "src/a.go\n\n[1 result limit reached. Run spillway find '*' src --limit 2 for more, or refine pattern]\n", 0},
+		{[]string{"find", "*", "src", "--limit", "1"}, "src/a.go\n\n[1 result limit reached: 2 found. Run spillway find '*' src --limit 2 to list them all]\n", 0},
 		// A value the parameter does not take is bad usage, as in every
 		// command: the tools table bounds each flag.
 		{[]string{"find", "*", "--type", "block"}, `find: parameter "type": want one of any, file, dir, got "block"`, 2},

@@ -35,6 +35,12 @@ type Names struct {
 	// Limit is the limit applied; LimitReached: more paths exist.
 	Limit        int
 	LimitReached bool
+	// Total, when LimitReached, counts the paths that match: all of them
+	// when TotalExact, else a lower bound. Past the limit the walk goes on
+	// counting up to twice the limit, as far as the next call a notice
+	// proposes (limit=2×) would read anyway, and no further.
+	Total      int
+	TotalExact bool
 }
 
 // Find lists the paths whose name or relative path matches a glob
@@ -68,6 +74,7 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false
+	more, exact := 0, true // paths past the limit; whether the walk saw them all
 	var rootErr error
 	keep := func(e Entry) bool {
 		switch typ {
@@ -88,12 +95,25 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 				rootErr = e.Err
 				return false
 			}
+			if reached {
+				// Unread, it may hold more: the total is a lower bound.
+				exact = false
+				return true
+			}
 			rep.skip(base+e.Rel+"/", e.Err)
 			return true
 		}
 		if count >= limit {
 			reached = true
-			return false
+			if s.cfg.FindNoTotal {
+				return false
+			}
+			more++
+			if count+more > 2*limit {
+				exact = false
+				return false
+			}
+			return true
 		}
 		count++
 		p := cleanPath(base + e.Rel)
@@ -111,5 +131,9 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 		return fail("cannot read %s: %v", shownArg(q.Path), unwrapPathError(rootErr))
 	}
 
-	return Names{Lines: rep.finish(), Limit: limit, LimitReached: reached}, nil
+	names := Names{Lines: rep.finish(), Limit: limit, LimitReached: reached}
+	if reached && !s.cfg.FindNoTotal {
+		names.Total, names.TotalExact = count+more, exact
+	}
+	return names, nil
 }

@@ -60,6 +60,10 @@ type Found struct {
 	// the other modes) exist.
 	Limit        int
 	LimitReached bool
+	// AtLeast, when LimitReached, is how many matching lines (files, in
+	// the other modes) the search knows of: a lower bound, as it stops
+	// reading files at the limit.
+	AtLeast int
 	// MaxLineChars is where a shown line is cut; Cut lists the shown
 	// lines that were cut.
 	MaxLineChars int
@@ -131,7 +135,11 @@ func (s *Searcher) Grep(ctx context.Context, q Query) (Found, error) {
 	case err != nil:
 		return fail("cannot read %s: %v", shownArg(q.Path), unwrapPathError(err))
 	}
-	return g.found(), nil
+	f := g.found()
+	if s.cfg.GrepNoTotal {
+		f.AtLeast = 0
+	}
+	return f, nil
 }
 
 // stoppedError is a search ended by its context.
@@ -256,6 +264,7 @@ type grepRun struct {
 	matches int // matching lines shown (files, in files mode)
 	files   int // files shown
 	reached bool
+	atLeast int  // when reached: the matching lines (files) known of
 	shown   bool // a group was shown (for the "--" separators)
 	// capped names a file whose lines passed maxHeld: the search stopped.
 	capped string
@@ -278,7 +287,7 @@ func (g *grepRun) file(path string, r fileResult) bool {
 	switch g.mode {
 	case ModeFiles, ModeCount:
 		if g.files >= g.limit {
-			g.reached = true
+			g.reached, g.atLeast = true, g.limit+1
 			return false
 		}
 		g.files++
@@ -292,7 +301,7 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		return true
 	}
 	if g.matches >= g.limit {
-		g.reached = true
+		g.reached, g.atLeast = true, g.limit+r.matches
 		return false
 	}
 	take := g.limit - g.matches
@@ -333,7 +342,7 @@ func (g *grepRun) file(path string, r fileResult) bool {
 	}
 	g.matches += k
 	if r.matches > take {
-		g.reached = true
+		g.reached, g.atLeast = true, g.matches+r.matches-k
 		return false
 	}
 	if r.capped {
@@ -402,7 +411,7 @@ func (g *grepRun) found() Found {
 	return Found{
 		Lines:   g.rep.finish(),
 		Matches: g.matches, Files: g.files,
-		Limit: g.limit, LimitReached: g.reached,
+		Limit: g.limit, LimitReached: g.reached, AtLeast: g.atLeast,
 		MaxLineChars: g.maxChars, Cut: g.cutLines,
 		Capped: g.capped, Held: maxHeld, Binary: g.binaryFile,
 	}

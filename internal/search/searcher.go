@@ -32,6 +32,10 @@ type Config struct {
 	// MaxBytes bounds a result, MaxTokens (when above zero) its estimated
 	// tokens; Grep's MaxLineChars shows a longer line around its match.
 	Grep, Find output.Limits
+	// GrepNoTotal and FindNoTotal leave out what a search that stopped at
+	// its limit knows of the total (Found.AtLeast, Names.Total): find
+	// then stops at the limit instead of counting on.
+	GrepNoTotal, FindNoTotal bool
 	// Spill keeps the full output of a result cut by its byte limit; nil
 	// keeps none.
 	Spill *spill.Store
