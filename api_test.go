@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -174,5 +175,44 @@ func TestAPIIsSmall(t *testing.T) {
 				t.Errorf("the API still shows %s: %s", name, l)
 			}
 		}
+	}
+}
+
+// Reflection is read in one place: internal/fields, which the readers of
+// declarations (the registry, the config keys, the schemas) go through.
+// Another package that imports reflect writes a second reader of types.
+func TestOnlyFieldsImportsReflect(t *testing.T) {
+	var importers []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range file.Imports {
+			if imp.Path.Value == `"reflect"` {
+				importers = append(importers, path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range importers {
+		if filepath.Dir(path) != filepath.Join("internal", "fields") {
+			t.Errorf("%s imports reflect: read types through internal/fields", path)
+		}
+	}
+	if len(importers) == 0 || len(importers) > 2 {
+		t.Errorf("%d files import reflect, want 1 or 2 (internal/fields): %q", len(importers), importers)
 	}
 }

@@ -90,7 +90,7 @@ type BashInput struct {
 var bashEntry = entry{tool: tool{
 	Name:     "bash",
 	Title:    "Run a shell command",
-	Describe: describeBash,
+	Describe: describe(describeBash),
 	Choice:   "give exactly one of command (to run), check_pid or kill_pid (to manage a background command)",
 }, run: handlers{registry.Run: handle((*Toolset).Bash), registry.CheckJob: handle((*Toolset).CheckJob), registry.KillJob: handle((*Toolset).KillJob)}}
 

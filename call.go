@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"runtime"
 	"strings"
 
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/surface"
@@ -83,7 +82,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if !ok {
 		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
 	}
-	return h.call(t, ctx, cl.In.Interface())
+	return h.call(t, ctx, cl.In)
 }
 
 // callExtras are what a call by name brings beside its arguments: the
@@ -107,7 +106,7 @@ func extrasOf(ctx context.Context) callExtras {
 // A handler runs one method of a tool: it takes a pointer to the method's
 // input and returns the result with its details as an any.
 type handler struct {
-	input, details reflect.Type
+	input, details fields.Type
 	// name is the Toolset method's ("History"), "" for a function that
 	// is none.
 	name string
@@ -117,8 +116,8 @@ type handler struct {
 // handle makes the handler of a Toolset method.
 func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], error)) handler {
 	return handler{
-		input:   reflect.TypeFor[In](),
-		details: reflect.TypeFor[D](),
+		input:   fields.TypeFor[In](),
+		details: fields.TypeFor[D](),
 		name:    methodName(method),
 		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
 			r, err := method(t, ctx, *in.(*In))
@@ -131,7 +130,7 @@ func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], er
 // for (*Toolset).Bash), so that the docs name the methods a tool's
 // table entry binds rather than names written beside it.
 func methodName(fn any) string {
-	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	full := fields.FuncName(fn)
 	_, name, ok := strings.Cut(full, ".(*Toolset).")
 	if !ok || strings.ContainsAny(name, ".-") {
 		return ""
@@ -153,14 +152,14 @@ type entry struct {
 // as the registry gives it to the packages that describe the tools.
 func (e entry) declaration() tool {
 	t := e.tool
-	t.Inputs = make(map[registry.Method]reflect.Type, len(e.run))
+	t.Inputs = make(map[registry.Method]fields.Type, len(e.run))
 	t.MethodNames = make(map[registry.Method]string, len(e.run))
 	for m, h := range e.run {
 		t.Inputs[m] = h.input
 		t.MethodNames[m] = h.name
 	}
 	t.Details = e.run[registry.Run].details
-	t.Params = registry.Params[Policy](t.Inputs, paramConsts)
+	t.Params = registry.Params(fields.TypeFor[Policy](), t.Inputs, paramConsts)
 	return t
 }
 

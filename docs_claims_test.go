@@ -6,13 +6,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/registry"
 )
@@ -78,7 +78,7 @@ func TestReadmeConfigExample(t *testing.T) {
 	if _, err := config.ParseConfig("README.md", []byte(want)); err != nil {
 		t.Errorf("the example does not parse: %v", err)
 	}
-	for _, k := range policy.Keys(reflect.TypeFor[spillway.Policy]()) {
+	for _, k := range policy.Keys(fields.TypeFor[spillway.Policy]()) {
 		name := k.Path[len(k.Path)-1]
 		if k.Table() {
 			name = "[" + k.Name + "]"
@@ -108,7 +108,7 @@ func TestReadmeToolsTable(t *testing.T) {
 	for _, m := range tableRow.FindAllStringSubmatch(section, -1) {
 		rows[m[1]] = m[2]
 	}
-	for _, tl := range registry.Tools[spillway.Policy]() {
+	for _, tl := range registry.Tools() {
 		cell, ok := rows[tl.Name]
 		if !ok {
 			t.Errorf("the tools table has no row for %s", tl.Name)
@@ -162,8 +162,8 @@ func TestReadDescribesItsLongLineNotice(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "long.txt"), []byte(strings.Repeat("x", 70_000)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var read registry.Tool[spillway.Policy]
-	for _, tl := range registry.Tools[spillway.Policy]() {
+	var read registry.Tool
+	for _, tl := range registry.Tools() {
 		if tl.Name == "read" {
 			read = tl
 		}

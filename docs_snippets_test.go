@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/config"
 	"github.com/spillway-dev/spillway/internal/registry"
 )
@@ -276,7 +275,7 @@ var numberTools = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|e
 // Prose that counts the tools counts the table's: all of them, or the five
 // an agent lives on when the same paragraph names the others too.
 func TestDocsCountTheTools(t *testing.T) {
-	all := registry.Tools[spillway.Policy]()
+	all := registry.Tools()
 	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 	var core, jobs []string
 	for _, tl := range all {

@@ -51,7 +51,7 @@ var historyEntry = entry{tool: tool{
 	Title:    "Look back at earlier bash calls",
 	ReadOnly: true,
 	MCPOnly:  true,
-	Describe: describeHistory,
+	Describe: describe(describeHistory),
 }, run: handlers{registry.Run: handle((*Toolset).History), registry.Rerender: handle((*Toolset).History)}}
 
 // A HistoryRecord is one recorded bash call.

@@ -49,7 +49,7 @@ var writeStdinEntry = entry{tool: tool{
 	Name:     "write_stdin",
 	Title:    "Send input to a running command",
 	MCPOnly:  true, // a one-shot command's job ends with it
-	Describe: describeWriteStdin,
+	Describe: describe(describeWriteStdin),
 }, run: handlers{registry.Run: handle((*Toolset).WriteStdin)}}
 
 // send is the shell's request for the call.
@@ -87,7 +87,7 @@ var jobsEntry = entry{tool: tool{
 	Title:    "List background commands",
 	ReadOnly: true,
 	MCPOnly:  true, // a one-shot command's jobs end with it
-	Describe: describeJobs,
+	Describe: describe(describeJobs),
 }, run: handlers{registry.Run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}}
 
 // A JobInfo is one background job in a jobs listing.

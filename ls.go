@@ -25,7 +25,7 @@ var lsEntry = entry{tool: tool{
 	Name:     "ls",
 	Title:    "List a directory",
 	ReadOnly: true,
-	Describe: describeLs,
+	Describe: describe(describeLs),
 }, run: handlers{registry.Run: handle((*Toolset).Ls)}}
 
 // lsResult is a directory listing.

@@ -2,9 +2,9 @@ package spillway
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
@@ -269,12 +269,11 @@ func DefaultPolicy() Policy {
 // Validate reports a value of p that a tool could not use; New refuses
 // such a policy. Its bounds are the config file's, from the tags.
 func (p Policy) Validate() error {
-	v := reflect.ValueOf(p)
-	for _, k := range policy.Keys(reflect.TypeFor[Policy]()) {
+	for _, k := range policy.Keys(fields.TypeFor[Policy]()) {
 		if k.Table() || len(k.Fields) > 1 {
 			continue // a key [bash] shares is checked on each stream
 		}
-		if bad := k.Check(k.Value(v)); len(bad) > 0 {
+		if bad := k.Check(k.Value(p)); len(bad) > 0 {
 			return fmt.Errorf("%s %s", k.Name, bad[0])
 		}
 	}

@@ -1,10 +1,10 @@
 package spillway
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -56,7 +56,7 @@ func TestTableConfigKeysAreThePolicys(t *testing.T) {
 			}
 			n++
 			var key policy.Key
-			for _, k := range policy.Keys(reflect.TypeFor[Policy]()) {
+			for _, k := range policy.Keys(fields.TypeFor[Policy]()) {
 				if k.Name == prm.Config {
 					key = k
 				}

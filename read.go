@@ -32,7 +32,7 @@ var readEntry = entry{tool: tool{
 	Name:     "read",
 	Title:    "Read a file",
 	ReadOnly: true,
-	Describe: describeRead,
+	Describe: describe(describeRead),
 }, run: handlers{registry.Run: handle((*Toolset).Read)}}
 
 // readResult is one page of a file, or an image.

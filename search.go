@@ -42,7 +42,7 @@ var grepEntry = entry{tool: tool{
 	Name:     "grep",
 	Title:    "Search file contents",
 	ReadOnly: true,
-	Describe: describeGrep,
+	Describe: describe(describeGrep),
 }, run: handlers{registry.Run: handle((*Toolset).Grep)}}
 
 // grepResult is what a search found.
@@ -108,7 +108,7 @@ var findEntry = entry{tool: tool{
 	Name:     "find",
 	Title:    "Find files by name",
 	ReadOnly: true,
-	Describe: describeFind,
+	Describe: describe(describeFind),
 }, run: handlers{registry.Run: handle((*Toolset).Find)}}
 
 // findResult is what a find found.

@@ -110,14 +110,14 @@ func TestBashMaxTokens(t *testing.T) {
 func TestDescriptionsStateTokenLimits(t *testing.T) {
 	p := spillway.DefaultPolicy()
 	for _, name := range []string{"bash", "read", "grep", "find", "ls"} {
-		tool, _ := registry.Lookup[spillway.Policy](name)
+		tool, _ := registry.Lookup(name)
 		if d := tool.Describe(p); strings.Contains(d, "tokens (estimated)") {
 			t.Errorf("%s: no token limit, yet the description states one", name)
 		}
 	}
 	p.Bash.Stdout.MaxTokens, p.Grep.MaxTokens, p.Find.MaxTokens, p.Ls.MaxTokens, p.Read.MaxTokens = 1111, 2222, 3333, 4444, 5555
 	for name, want := range map[string]string{"bash": "or 1111 tokens", "grep": "and 2222 tokens", "find": "and 3333 tokens", "ls": "and 4444 tokens", "read": "or 5555 tokens"} {
-		tool, _ := registry.Lookup[spillway.Policy](name)
+		tool, _ := registry.Lookup(name)
 		if d := tool.Describe(p); !strings.Contains(d, want+" (estimated)") {
 			t.Errorf("%s: the description does not state %q:\n%s", name, want, d)
 		}

@@ -33,8 +33,14 @@ import (
 // run; then list the entry in the table below and regenerate docs/tools.md
 // as above.
 
-// tool is the registry's, under spillway's policy.
-type tool = registry.Tool[Policy]
+// tool is the registry's declaration of a tool.
+type tool = registry.Tool
+
+// describe is a tool's description under a Policy, as the registry,
+// which cannot name Policy, calls it.
+func describe(f func(Policy) string) func(any) string {
+	return func(p any) string { return f(p.(Policy)) }
+}
 
 // paramConsts name the constants that parameters' bounds and defaults
 // are, in their tags (ceiling:"lines"), so that a tag and the engine

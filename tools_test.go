@@ -16,13 +16,13 @@ import (
 func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 	for _, e := range table {
 		tool := e.declaration()
-		if tool.Describe == nil || tool.Details == nil || tool.Title == "" {
+		if tool.Describe == nil || tool.Details == (fields.Type{}) || tool.Title == "" {
 			t.Errorf("%s: description, details or title missing", tool.Name)
 		}
 		for m, in := range tool.Inputs {
 			fields.Walk(in, "json", func(f fields.Field) bool {
 				if f.Tag.Get("doc") == "" {
-					t.Errorf("%s %s: %s.%s (%s) has no doc tag", tool.Name, m, in.Name(), f.StructField.Name, f.Name)
+					t.Errorf("%s %s: %s.%s (%s) has no doc tag", tool.Name, m, in, f.GoName, f.Name)
 				}
 				return false
 			})
@@ -39,25 +39,25 @@ func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 	// The fields of a details type, as the output schemas and
 	// docs/tools.md list them (the objects nested in them are described
 	// as a whole).
-	top := func(ty reflect.Type) {
+	top := func(ty fields.Type) {
 		fields.Walk(ty, "json", func(f fields.Field) bool {
 			if f.Tag.Get("doc") == "" {
-				t.Errorf("details: %s.%s (%s) has no doc tag", ty, f.StructField.Name, f.Name)
+				t.Errorf("details: %s.%s (%s) has no doc tag", ty, f.GoName, f.Name)
 			}
 			return false
 		})
 	}
-	for _, tool := range registry.Tools[Policy]() {
+	for _, tool := range registry.Tools() {
 		top(tool.Details)
 	}
-	top(reflect.TypeFor[output.Truncation]())
+	top(fields.TypeFor[output.Truncation]())
 }
 
 // A parameter two methods take (bash's timeout: the command's, and
 // check_pid's wait) is declared once, by the first method's input; the
 // other adds its doc and its method.
 func TestASharedParameterIsDeclaredOnce(t *testing.T) {
-	bash, ok := registry.Lookup[Policy]("bash")
+	bash, ok := registry.Lookup("bash")
 	if !ok {
 		t.Fatal("no bash tool")
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/spillway-dev/spillway/internal/fields"
-	"reflect"
-	"time"
 )
 
 // An object is a JSON schema of type object whose properties keep the order
@@ -74,7 +72,7 @@ func str(desc string) map[string]any { return map[string]any{"type": "string", "
 // and json tags, so that it cannot drift from what the tools return; a
 // field's doc tag is its description. Fields without omitempty are required:
 // encoding/json always writes them.
-func outputSchema(t reflect.Type) object {
+func outputSchema(t fields.Type) object {
 	o := schemaOf(t)
 	obj, ok := o.(object)
 	if !ok {
@@ -83,39 +81,29 @@ func outputSchema(t reflect.Type) object {
 	return obj
 }
 
-func schemaOf(t reflect.Type) any {
-	nullable := false
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-		nullable = true
-	}
+func schemaOf(t fields.Type) any {
+	t, nullable := t.Deref()
 	var s any
-	switch {
-	case t == reflect.TypeFor[time.Time]():
-		s = map[string]any{"type": "string", "format": "date-time"}
-		return s
-	}
 	switch t.Kind() {
-	case reflect.Struct:
+	case fields.Time:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case fields.Struct:
 		o := object{}
 		addFields(&o, t)
 		s = o
-	case reflect.String:
+	case fields.String:
 		s = map[string]any{"type": "string"}
-	case reflect.Bool:
+	case fields.Bool:
 		s = map[string]any{"type": "boolean"}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case fields.Int, fields.Duration:
 		s = map[string]any{"type": "integer"}
-	case reflect.Float32, reflect.Float64:
+	case fields.Float:
 		s = map[string]any{"type": "number"}
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 {
-			s = map[string]any{"type": "string"} // []byte is base64
-		} else {
-			s = map[string]any{"type": "array", "items": schemaOf(t.Elem())}
-		}
-	case reflect.Map:
+	case fields.Bytes:
+		s = map[string]any{"type": "string"} // []byte is base64
+	case fields.Slice:
+		s = map[string]any{"type": "array", "items": schemaOf(t.Elem())}
+	case fields.Map:
 		s = map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem())}
 	default:
 		s = map[string]any{} // any value
@@ -138,7 +126,7 @@ func schemaOf(t reflect.Type) any {
 
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
-func addFields(o *object, t reflect.Type) {
+func addFields(o *object, t fields.Type) {
 	fields.JSON(t, func(f fields.Field) bool {
 		s := schemaOf(f.Type)
 		if d, ok := f.Tag.Lookup("doc"); ok {

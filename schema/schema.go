@@ -43,19 +43,19 @@ type Tool struct {
 func Tools(p spillway.Policy) []Tool {
 	p = p.WithinBudget() // the limits the toolsets apply
 	var tools []Tool
-	all := registry.Tools[spillway.Policy]()
+	all := registry.Tools()
 	// Under a peer system's profile, its parameters are listed beside
 	// ours, and its names for our tools are tools too.
 	for i, t := range all {
 		if extra := surface.Params(p.Profile, t.Name); len(extra) > 0 {
 			all[i].Params = slices.Clone(t.Params)
 			for _, e := range extra {
-				all[i].Params = append(all[i].Params, registry.Param[spillway.Policy]{Name: e.Name, Type: e.Type, Min: e.Min, Doc: e.Doc})
+				all[i].Params = append(all[i].Params, registry.Param{Name: e.Name, Type: e.Type, Min: e.Min, Doc: e.Doc})
 			}
 		}
 	}
 	for alias, name := range surface.Tools(p.Profile) {
-		if i := slices.IndexFunc(all, func(t registry.Tool[spillway.Policy]) bool { return t.Name == name }); i >= 0 {
+		if i := slices.IndexFunc(all, func(t registry.Tool) bool { return t.Name == name }); i >= 0 {
 			t := all[i]
 			t.Name = alias
 			all = append(all, t)
@@ -77,7 +77,7 @@ func Tools(p spillway.Policy) []Tool {
 // inputSchema is the JSON schema of a tool's arguments. It has no
 // "default" keys: a client would apply them and override the policy, so
 // the default the policy gives is stated in the description instead.
-func inputSchema(t registry.Tool[spillway.Policy], p spillway.Policy) object {
+func inputSchema(t registry.Tool, p spillway.Policy) object {
 	o := object{Closed: true}
 	for _, prm := range t.Params {
 		s := map[string]any{"description": paramDescription(prm, p)}
@@ -112,7 +112,7 @@ func inputSchema(t registry.Tool[spillway.Policy], p spillway.Policy) object {
 
 // paramDescription is a parameter's doc with the default the policy p
 // gives it and the ceiling it is held to, as the input schemas state them.
-func paramDescription(prm registry.Param[spillway.Policy], p spillway.Policy) string {
+func paramDescription(prm registry.Param, p spillway.Policy) string {
 	var b strings.Builder
 	b.WriteString(prm.Doc)
 	if prm.Default != nil {
@@ -177,4 +177,4 @@ func OpenAI(p spillway.Policy) []OpenAITool {
 // Summary says in one phrase which tools spillway serves, e.g. "eight
 // tools: bash, read, grep, find, ls, and write_stdin, jobs, history for
 // background commands and past calls", for the prose that introduces them.
-func Summary() string { return registry.Summary(registry.Tools[spillway.Policy]()) }
+func Summary() string { return registry.Summary(registry.Tools()) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/fields"
 )
 
 type inner struct {
@@ -34,7 +35,7 @@ type sample struct {
 }
 
 func TestOutputSchemaFollowsJSONTags(t *testing.T) {
-	s := outputSchema(reflect.TypeFor[sample]())
+	s := outputSchema(fields.TypeFor[sample]())
 	data, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)

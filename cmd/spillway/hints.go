@@ -153,8 +153,8 @@ func wholeNumbers(m map[string]any) output.Call {
 // keeps the parameters the person gave it; the global flags (--profile,
 // --config, --root …) are kept as given.
 func commandLine(next output.Call, tool string, cur map[string]any, global []string) string {
-	var t *registry.Tool[spillway.Policy]
-	for _, x := range registry.Tools[spillway.Policy]() {
+	var t *registry.Tool
+	for _, x := range registry.Tools() {
 		if x.Name == next.Tool() {
 			t = &x
 			break
@@ -252,11 +252,11 @@ func samePath(given, next any) bool {
 }
 
 // paramOf finds a parameter of a tool.
-func paramOf(tool, name string) (registry.Param[spillway.Policy], bool) {
-	for _, t := range registry.Tools[spillway.Policy]() {
+func paramOf(tool, name string) (registry.Param, bool) {
+	for _, t := range registry.Tools() {
 		if t.Name == tool {
 			return t.Param(name)
 		}
 	}
-	return registry.Param[spillway.Policy]{}, false
+	return registry.Param{}, false
 }

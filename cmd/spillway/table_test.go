@@ -42,10 +42,10 @@ func TestSurfacesMatchTheTable(t *testing.T) {
 
 func checkMCP(t *testing.T, p spillway.Policy) {
 	defs := schema.Tools(p)
-	if len(defs) != len(registry.Tools[spillway.Policy]()) {
-		t.Fatalf("MCP lists %d tools, the table %d", len(defs), len(registry.Tools[spillway.Policy]()))
+	if len(defs) != len(registry.Tools()) {
+		t.Fatalf("MCP lists %d tools, the table %d", len(defs), len(registry.Tools()))
 	}
-	for i, tool := range registry.Tools[spillway.Policy]() {
+	for i, tool := range registry.Tools() {
 		raw, err := json.Marshal(defs[i].InputSchema)
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +112,7 @@ func checkMCP(t *testing.T, p spillway.Policy) {
 
 func checkCLI(t *testing.T, p spillway.Policy) {
 	root := newRootCmd()
-	for _, tool := range registry.Tools[spillway.Policy]() {
+	for _, tool := range registry.Tools() {
 		if tool.MCPOnly {
 			if cmd, _, err := root.Find([]string{tool.Name}); err == nil && cmd != root {
 				t.Errorf("%s is MCP only, yet a CLI command", tool.Name)
@@ -169,7 +169,7 @@ func unbracket(args []string) []string {
 // checkConfigKeys sets each parameter's config key in a file and checks
 // that the default the table states follows it.
 func checkConfigKeys(t *testing.T) {
-	for _, tool := range registry.Tools[spillway.Policy]() {
+	for _, tool := range registry.Tools() {
 		for _, prm := range tool.Params {
 			if prm.Config == "" {
 				continue

@@ -126,13 +126,13 @@ non-zero exit code included), 2 for bad usage.`
 
 // tool and param are the registry's, under spillway's policy.
 type (
-	tool  = registry.Tool[spillway.Policy]
-	param = registry.Param[spillway.Policy]
+	tool  = registry.Tool
+	param = registry.Param
 )
 
 func (g *globalFlags) toolCommands() []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, t := range registry.Tools[spillway.Policy]() {
+	for _, t := range registry.Tools() {
 		if !t.MCPOnly {
 			cmds = append(cmds, g.toolCommand(t))
 		}

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -218,11 +218,10 @@ func (c *Config) Apply(p *spillway.Policy) {
 	if c == nil {
 		return
 	}
-	v := reflect.ValueOf(p).Elem()
 	for _, key := range policyKeys() {
 		if x, ok := c.values[key.Name]; ok && key.Name != profileKey {
-			key.Set(v, x)
-			c.setSources(v, key)
+			key.Set(p, x)
+			c.setSources(p, key)
 		}
 	}
 }
@@ -230,24 +229,32 @@ func (c *Config) Apply(p *spillway.Policy) {
 // setSources records where each entry of a list key was written, in the
 // Sources map beside it (RulesPolicy.Sources) when its table has one: a
 // rule's source in a result is then "file:line".
-func (c *Config) setSources(v reflect.Value, key policy.Key) {
+func (c *Config) setSources(p *spillway.Policy, key policy.Key) {
 	lines, ok := c.lines[key.Name]
-	if !ok || len(key.Fields) != 1 {
+	if !ok || len(key.Fields) != 1 || len(key.Path) < 2 {
 		return
 	}
-	index := key.Fields[0]
-	m := v.FieldByIndex(index[:len(index)-1]).FieldByName("Sources")
-	if !m.IsValid() || m.Type() != reflect.TypeFor[map[string][]string]() {
+	table, ok := lookup(key.Path[:len(key.Path)-1])
+	if !ok {
 		return
 	}
-	if m.IsNil() {
-		m.Set(reflect.MakeMap(m.Type()))
+	f, ok := table.Type.FieldByName("Sources")
+	if !ok || f.Type != fields.TypeFor[map[string][]string]() {
+		return
+	}
+	at := append(slices.Clone(table.Fields[0]), f.Index...)
+	m, _ := fields.Get(p, at).(map[string][]string)
+	if m == nil {
+		m = map[string][]string{}
 	}
 	src := make([]string, len(lines))
 	for i, l := range lines {
 		src[i] = fmt.Sprintf("%s:%d", c.name, l)
 	}
-	m.SetMapIndex(reflect.ValueOf(key.Path[len(key.Path)-1]), reflect.ValueOf(src))
+	m[key.Path[len(key.Path)-1]] = src
+	if err := fields.Set(p, at, m); err != nil {
+		panic(err) // the field's type was checked above
+	}
 }
 
 // decodeErrors turns go-toml's errors (syntax, a key defined twice, a

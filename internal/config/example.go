@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -87,7 +86,6 @@ const commentColumn = 28
 // in [bash]; [bash.stdout] and [bash.stderr] are named in its comment.
 func Example(p spillway.Policy) (string, error) {
 	var b strings.Builder
-	v := reflect.ValueOf(p)
 	line := func(text, comment string) {
 		if comment == "" {
 			b.WriteString(text + "\n")
@@ -109,7 +107,7 @@ func Example(p spillway.Policy) (string, error) {
 			line("["+k.Name+"]", comment)
 			continue
 		}
-		text, err := exampleLine(k, v)
+		text, err := exampleLine(k, p)
 		if err != nil {
 			return "", err
 		}
@@ -126,9 +124,9 @@ func isStreamTable(path []string) bool {
 	return len(path) == 2 && path[0] == "bash" && (path[1] == "stdout" || path[1] == "stderr")
 }
 
-// exampleLine is "name = value" for key k of the policy v, in TOML.
-func exampleLine(k policy.Key, v reflect.Value) (string, error) {
-	x := k.Value(v)
+// exampleLine is "name = value" for key k of the policy p, in TOML.
+func exampleLine(k policy.Key, p spillway.Policy) (string, error) {
+	x := k.Value(p)
 	out, err := toml.Marshal(map[string]any{k.Path[len(k.Path)-1]: x})
 	if err != nil {
 		return "", err

@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -11,13 +10,14 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
 // The keys of the config file are the toml tags of spillway.Policy,
 // walked once; policy.Key bounds each.
 var (
-	policyKeys = sync.OnceValue(func() []policy.Key { return policy.Keys(reflect.TypeFor[spillway.Policy]()) })
+	policyKeys = sync.OnceValue(func() []policy.Key { return policy.Keys(fields.TypeFor[spillway.Policy]()) })
 	keysByName = sync.OnceValue(func() map[string]policy.Key {
 		m := map[string]policy.Key{}
 		for _, k := range policyKeys() {
@@ -51,15 +51,15 @@ func knownKeys(path []string) []string {
 // keyKind says what the key takes ("an integer", "a table", …).
 func keyKind(k policy.Key) string {
 	switch t := k.Type; {
-	case t.Kind() == reflect.Struct:
+	case t.Kind() == fields.Struct:
 		return "a table"
-	case t.Kind() == reflect.Slice:
+	case t.Kind() == fields.Slice:
 		return "an array of strings"
-	case t.Kind() == reflect.Float64:
+	case t.Kind() == fields.Float:
 		return "a number"
-	case t.Kind() == reflect.String:
+	case t.Kind() == fields.String:
 		return "a string"
-	case t.Kind() == reflect.Bool:
+	case t.Kind() == fields.Bool:
 		return "true or false"
 	}
 	return "an integer"
@@ -72,9 +72,9 @@ func value(k policy.Key, v any) (any, string) {
 	ok := false
 	got := v
 	switch t := k.Type; t.Kind() {
-	case reflect.Struct:
+	case fields.Struct:
 		_, ok = v.(map[string]any)
-	case reflect.Slice:
+	case fields.Slice:
 		list, isList := v.([]any)
 		strs := make([]string, 0, len(list))
 		for _, e := range list {
@@ -88,14 +88,14 @@ func value(k policy.Key, v any) (any, string) {
 		if ok = isList; ok {
 			v = strs
 		}
-	case reflect.Float64:
+	case fields.Float:
 		if n, isInt := v.(int64); isInt {
 			v = float64(n)
 		}
 		_, ok = v.(float64)
-	case reflect.String:
+	case fields.String:
 		_, ok = v.(string)
-	case reflect.Bool:
+	case fields.Bool:
 		_, ok = v.(bool)
 	default:
 		_, ok = v.(int64)
@@ -138,7 +138,6 @@ func article(kind string) string {
 // (SpillWhen and ShownLines come from the profile, not from the file).
 // The keys [bash] shares with its streams are written per stream.
 func TOML(p spillway.Policy) ([]byte, error) {
-	v := reflect.ValueOf(p)
 	var b bytes.Buffer
 	for _, k := range policyKeys() {
 		switch {
@@ -148,7 +147,7 @@ func TOML(p spillway.Policy) ([]byte, error) {
 			fmt.Fprintf(&b, "\n[%s]\n", k.Name)
 			continue
 		}
-		x := k.Value(v)
+		x := k.Value(p)
 		if list, ok := x.([]string); ok && k.Omitempty && len(list) == 0 {
 			continue
 		}

@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,25 +22,25 @@ type Key struct {
 	Name string
 	Path []string
 	// Type is the Go type of the fields the key sets.
-	Type reflect.Type
+	Type fields.Type
 	// Fields find the fields in a value of the walked type: one, or one a
 	// stream for a key of [bash].
 	Fields [][]int
 	// Omitempty leaves the key out of a written file when it is empty.
 	Omitempty bool
-	tag       reflect.StructTag
+	tag       fields.Tag
 }
 
 // Table reports whether the key is a table.
-func (k Key) Table() bool { return k.Type.Kind() == reflect.Struct }
+func (k Key) Table() bool { return k.Type.Kind() == fields.Struct }
 
-var keysOf sync.Map // reflect.Type → []Key
+var keysOf sync.Map // fields.Type → []Key
 
 // Keys lists the keys of the config file of the tagged struct type t
 // (spillway.Policy), depth first in the order of the fields, a table's
 // values before its tables: the order in which a file is applied (a key
 // bash shares before bash.stdout's own) and written.
-func Keys(t reflect.Type) []Key {
+func Keys(t fields.Type) []Key {
 	if keys, ok := keysOf.Load(t); ok {
 		return keys.([]Key)
 	}
@@ -55,7 +54,7 @@ type keyNode struct {
 	children []*keyNode
 }
 
-func buildKeys(t reflect.Type) []Key {
+func buildKeys(t fields.Type) []Key {
 	root := &keyNode{}
 	nodes := map[string]*keyNode{"": root}
 	add := func(path []string, f fields.Field, index []int) {
@@ -105,13 +104,10 @@ func buildKeys(t reflect.Type) []Key {
 // as "Read.MaxLines" (read.max_lines); of a stream's field, the key [bash]
 // shares ("Bash.Stdout.MaxLines" is bash.max_lines). A table of tool
 // parameters can take a parameter's config key and bounds from it.
-func KeyOf(t reflect.Type, path string) (Key, bool) {
+func KeyOf(t fields.Type, path string) (Key, bool) {
 	var index []int
 	ft := t
 	for name := range strings.SplitSeq(path, ".") {
-		if ft.Kind() != reflect.Struct {
-			return Key{}, false
-		}
 		f, ok := ft.FieldByName(name)
 		if !ok {
 			return Key{}, false
@@ -128,53 +124,36 @@ func KeyOf(t reflect.Type, path string) (Key, bool) {
 	return Key{}, false
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
-
-// Value returns the key's value in v, a value of the walked type, as the
-// config file writes it: an integer as int64 (a duration in milliseconds),
-// a float64, a string, a bool or a []string. Of a key bash shares, it is
-// stdout's.
-func (k Key) Value(v reflect.Value) any {
-	f := v.FieldByIndex(k.Fields[0])
-	switch {
-	case f.Type() == durationType:
-		return time.Duration(f.Int()).Milliseconds()
-	case f.CanInt():
-		return f.Int()
-	case f.Kind() == reflect.String:
-		return f.String()
+// Value returns the key's value in v, a value of the walked type (or a
+// pointer to one), as the config file writes it: an integer as int64 (a
+// duration in milliseconds), a float64, a string, a bool or a []string.
+// Of a key bash shares, it is stdout's.
+func (k Key) Value(v any) any {
+	x := fields.Get(v, k.Fields[0])
+	if d, ok := x.(time.Duration); ok {
+		return d.Milliseconds()
 	}
-	return f.Interface()
+	return x
 }
 
-// Set sets every field of the key in v (addressable) to x, a value as
-// Value returns it, an integer held to the key's ceiling.
-func (k Key) Set(v reflect.Value, x any) {
+// Set sets every field of the key in the value p points to to x, a value
+// as Value returns it, an integer held to the key's ceiling.
+func (k Key) Set(p any, x any) {
+	if n, ok := x.(int64); ok {
+		if m, ok := k.Ceiling(); ok {
+			n = min(n, m)
+		}
+		x = n
+		if k.Type.Kind() == fields.Duration {
+			x = time.Duration(n) * time.Millisecond
+		}
+	}
+	if list, ok := x.([]string); ok && len(list) == 0 {
+		x = []string(nil) // an empty list is no list
+	}
 	for _, index := range k.Fields {
-		f := v.FieldByIndex(index)
-		switch x := x.(type) {
-		case int64:
-			if m, ok := k.Ceiling(); ok {
-				x = min(x, m)
-			}
-			if f.Kind() == reflect.Float64 {
-				f.SetFloat(float64(x))
-			} else if f.Type() == durationType {
-				f.SetInt(int64(time.Duration(x) * time.Millisecond))
-			} else {
-				f.SetInt(x)
-			}
-		case float64:
-			f.SetFloat(x)
-		case string:
-			f.SetString(x)
-		case bool:
-			f.SetBool(x)
-		case []string:
-			if len(x) == 0 {
-				x = nil // an empty list is no list
-			}
-			f.Set(reflect.ValueOf(x))
+		if err := fields.Set(p, index, x); err != nil {
+			panic(fmt.Sprintf("policy: key %s: %v", k.Name, err)) // the caller checked x against the key's type
 		}
 	}
 }

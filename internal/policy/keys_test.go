@@ -1,12 +1,12 @@
 package policy
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/output"
 )
 
@@ -29,7 +29,7 @@ type sample struct {
 
 func TestKeys(t *testing.T) {
 	var names []string
-	for _, k := range Keys(reflect.TypeFor[sample]()) {
+	for _, k := range Keys(fields.TypeFor[sample]()) {
 		names = append(names, k.Name+"/"+strings.Repeat("*", len(k.Fields)))
 	}
 	// A table's values before its tables; the keys out and err share come
@@ -43,7 +43,7 @@ func TestKeys(t *testing.T) {
 
 func key(t *testing.T, name string) Key {
 	t.Helper()
-	for _, k := range Keys(reflect.TypeFor[sample]()) {
+	for _, k := range Keys(fields.TypeFor[sample]()) {
 		if k.Name == name {
 			return k
 		}
@@ -54,7 +54,7 @@ func key(t *testing.T, name string) Key {
 
 func TestKeySetAndValue(t *testing.T) {
 	var s sample
-	v := reflect.ValueOf(&s).Elem()
+	v := &s
 	key(t, "lines").Set(v, int64(50))
 	key(t, "err.lines").Set(v, int64(1<<40)) // held to LinesCeiling
 	key(t, "wait_ms").Set(v, int64(1500))
@@ -90,7 +90,7 @@ func TestKeyCheck(t *testing.T) {
 		}
 	}
 	// output.Limits carries the stream keys' own checks.
-	keys := Keys(reflect.TypeFor[struct {
+	keys := Keys(fields.TypeFor[struct {
 		L output.Limits `toml:"l"`
 	}]())
 	for _, k := range keys {
@@ -108,7 +108,7 @@ func TestKeyCheck(t *testing.T) {
 }
 
 func TestKeyOf(t *testing.T) {
-	st := reflect.TypeFor[sample]()
+	st := fields.TypeFor[sample]()
 	for _, tt := range []struct {
 		path, key string
 		min, max  int64

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/spillway-dev/spillway/internal/fields"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -17,7 +16,7 @@ import (
 type Call struct {
 	Method Method
 	// In points to the method's input (a *BashInput for bash's Run).
-	In reflect.Value
+	In any
 }
 
 // Decode checks the arguments of a call of tool t — a JSON object of
@@ -28,7 +27,7 @@ type Call struct {
 // cost more than the rest of a small call.
 // Its errors name the parameter and say what is wanted; the caller
 // names the tool.
-func Decode[P any](t Tool[P], raw json.RawMessage) (Call, error) {
+func Decode(t Tool, raw json.RawMessage) (Call, error) {
 	fail := func(format string, args ...any) (Call, error) {
 		return Call{}, fmt.Errorf(format, args...)
 	}
@@ -75,10 +74,10 @@ func Decode[P any](t Tool[P], raw json.RawMessage) (Call, error) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	in := reflect.New(t.Inputs[m])
+	in := fields.New(t.Inputs[m])
 	for name, x := range values {
 		p, _ := t.Param(name)
-		if err := setField(in.Elem(), name, x); err != nil {
+		if err := setField(t.Inputs[m], in, name, x); err != nil {
 			return fail("parameter %q: %v", p.Name, err)
 		}
 	}
@@ -88,20 +87,20 @@ func Decode[P any](t Tool[P], raw json.RawMessage) (Call, error) {
 // method returns the method a call with the given parameters asks for:
 // the one its selecting parameter names (check_pid: CheckJob), else Run.
 // Every parameter given must belong to it.
-func (t Tool[P]) method(values map[string]any) (Method, error) {
+func (t Tool) method(values map[string]any) (Method, error) {
 	var selectors, given []string
 	for _, p := range t.Params {
 		if !p.Selects {
 			continue
 		}
 		selectors = append(selectors, p.Name)
-		if v, ok := values[p.Name]; ok && !isZero(v) {
+		if v, ok := values[p.Name]; ok && !fields.IsZero(v) {
 			given = append(given, p.Name)
 		}
 	}
 	if t.Choice != "" {
 		// The Run method's first parameter is one of the choices.
-		if v, ok := values[t.Params[0].Name]; ok && !isZero(v) {
+		if v, ok := values[t.Params[0].Name]; ok && !fields.IsZero(v) {
 			given = append(given, t.Params[0].Name)
 		}
 		if len(given) != 1 {
@@ -146,11 +145,9 @@ func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-func isZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
-
 // decode checks one argument against p and returns its Go value: a string,
 // an int64, a bool, a time.Duration, a []string or a map[string]string.
-func (p Param[P]) decode(v json.RawMessage) (any, error) {
+func (p Param) decode(v json.RawMessage) (any, error) {
 	var x any
 	dec := json.NewDecoder(bytes.NewReader(v))
 	dec.UseNumber()
@@ -230,27 +227,21 @@ func (p Param[P]) decode(v json.RawMessage) (any, error) {
 	return nil, fmt.Errorf("parameter type %d is not known", p.Type)
 }
 
-// setField sets the field of the struct in whose json tag is name.
-func setField(in reflect.Value, name string, x any) error {
-	f, ok := fieldByTag(in.Type(), name)
+// setField sets the field of the input in points to, of type t, whose
+// json tag is name.
+func setField(t fields.Type, in any, name string, x any) error {
+	f, ok := fieldByTag(t, name)
 	if !ok {
 		return errors.New("the Go input has no field for it")
 	}
-	dst := in.FieldByIndex(f.Index)
-	v := reflect.ValueOf(x)
-	switch {
-	case v.Type().ConvertibleTo(dst.Type()) && v.Kind() == dst.Kind():
-		dst.Set(v.Convert(dst.Type()))
-	case v.Kind() == reflect.Int64 && dst.Kind() == reflect.Int:
-		dst.SetInt(v.Int())
-	default:
-		return fmt.Errorf("the Go input's field is a %s, not a %s", dst.Type(), v.Type())
+	if err := fields.Set(in, f.Index, x); err != nil {
+		return fmt.Errorf("the Go input: %v", err)
 	}
 	return nil
 }
 
 // fieldByTag finds the field of struct t whose json tag names name.
-func fieldByTag(t reflect.Type, name string) (fields.Field, bool) {
+func fieldByTag(t fields.Type, name string) (fields.Field, bool) {
 	var found fields.Field
 	ok := false
 	fields.Walk(t, "json", func(f fields.Field) bool {

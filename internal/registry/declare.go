@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,15 +36,15 @@ import (
 // A parameter that the inputs of two methods both have (bash's timeout) is
 // declared by the first; the other adds its doc and its method. Params
 // panics on a tag it cannot read: the table is wrong, not a call.
-func Params[P any](inputs map[Method]reflect.Type, consts map[string]int64) []Param[P] {
-	var params []Param[P]
+func Params(policyType fields.Type, inputs map[Method]fields.Type, consts map[string]int64) []Param {
+	var params []Param
 	index := func(name string) int {
-		return slices.IndexFunc(params, func(p Param[P]) bool { return p.Name == name })
+		return slices.IndexFunc(params, func(p Param) bool { return p.Name == name })
 	}
-	walked := map[reflect.Type]bool{}
+	walked := map[fields.Type]bool{}
 	for _, m := range []Method{Run, CheckJob, KillJob, Rerender} {
 		in := inputs[m]
-		if in == nil || walked[in] {
+		if in == (fields.Type{}) || walked[in] {
 			continue
 		}
 		walked[in] = true
@@ -56,23 +55,23 @@ func Params[P any](inputs map[Method]reflect.Type, consts map[string]int64) []Pa
 			}
 		}
 		fields.Walk(in, "json", func(f fields.Field) bool {
-			p := declare[P](f, consts)
+			p := declare(f, policyType, consts)
 			p.Methods = sharing
 			if s, ok := f.Tag.Lookup("method"); ok {
 				p.Methods = parseMethods(s, f)
 				if p.Methods&^sharing != 0 {
-					panic(fmt.Sprintf("registry: %s.%s: method %q does not take %s", in, f.StructField.Name, s, in))
+					panic(fmt.Sprintf("registry: %s.%s: method %q does not take %s", in, f.GoName, s, in))
 				}
 			}
 			if i := index(p.Name); i >= 0 {
 				q := &params[i]
 				for _, tag := range []string{"cli", "param", "after", "min", "max", "ceiling", "under", "enum", "config", "zero", "default"} {
 					if _, ok := f.Tag.Lookup(tag); ok {
-						panic(fmt.Sprintf("registry: %s.%s: %s is declared by an earlier method's input; here only doc", in, f.StructField.Name, tag))
+						panic(fmt.Sprintf("registry: %s.%s: %s is declared by an earlier method's input; here only doc", in, f.GoName, tag))
 					}
 				}
 				if q.Type != p.Type {
-					panic(fmt.Sprintf("registry: %s.%s: type %s, not %s as declared earlier", in, f.StructField.Name, p.Type, q.Type))
+					panic(fmt.Sprintf("registry: %s.%s: type %s, not %s as declared earlier", in, f.GoName, p.Type, q.Type))
 				}
 				q.Methods |= p.Methods
 				if p.Doc != "" {
@@ -84,7 +83,7 @@ func Params[P any](inputs map[Method]reflect.Type, consts map[string]int64) []Pa
 			if after, ok := f.Tag.Lookup("after"); ok {
 				i := index(after)
 				if i < 0 {
-					panic(fmt.Sprintf("registry: %s.%s: after %q, which is not declared before it", in, f.StructField.Name, after))
+					panic(fmt.Sprintf("registry: %s.%s: after %q, which is not declared before it", in, f.GoName, after))
 				}
 				at = i + 1
 			}
@@ -95,12 +94,10 @@ func Params[P any](inputs map[Method]reflect.Type, consts map[string]int64) []Pa
 	return params
 }
 
-var durationType = reflect.TypeFor[time.Duration]()
-
 // declare reads one parameter from its field's tags.
-func declare[P any](f fields.Field, consts map[string]int64) Param[P] {
-	where := f.StructField.Name
-	p := Param[P]{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc")}
+func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Param {
+	where := f.GoName
+	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc")}
 	if p.Type == 0 {
 		panic(fmt.Sprintf("registry: %s: a parameter cannot be a %s", where, f.Type))
 	}
@@ -150,27 +147,29 @@ func declare[P any](f fields.Field, consts map[string]int64) Param[P] {
 		p.Enum = strings.Split(enum, ",")
 	}
 	if under, ok := f.Tag.Lookup("under"); ok {
-		sf, ok := reflect.TypeFor[P]().FieldByName(under)
-		if !ok || (!sf.Type.ConvertibleTo(reflect.TypeFor[int64]())) {
+		sf, ok := policyType.FieldByName(under)
+		if k := sf.Type.Kind(); !ok || k != fields.Int && k != fields.Duration {
 			panic(fmt.Sprintf("registry: %s: under:%q names no integer field of the policy", where, under))
 		}
-		p.PolicyCeiling = func(pol P) int64 {
-			v := reflect.ValueOf(pol).FieldByIndex(sf.Index)
-			if v.Type() == durationType {
-				return time.Duration(v.Int()).Milliseconds()
+		p.PolicyCeiling = func(pol any) int64 {
+			switch v := fields.Get(pol, sf.Index).(type) {
+			case time.Duration:
+				return v.Milliseconds()
+			case int64:
+				return v
 			}
-			return v.Int()
+			return 0
 		}
 	}
 	zero, stateZero := f.Tag.Lookup("zero")
 	if key, ok := f.Tag.Lookup("config"); ok {
-		k := configKey[P](key)
+		k := configKey(policyType, key)
 		if k.Table() {
 			panic(fmt.Sprintf("registry: %s: config:%q is not a key of the policy", where, key))
 		}
 		p.Config = key
-		p.Default = func(pol P) any {
-			v := k.Value(reflect.ValueOf(pol))
+		p.Default = func(pol any) any {
+			v := k.Value(pol)
 			if n, ok := v.(int64); ok {
 				if stateZero && n == 0 {
 					return zero
@@ -189,14 +188,14 @@ func declare[P any](f fields.Field, consts map[string]int64) Param[P] {
 			n, _ := number("default")
 			v = int(n)
 		}
-		p.Default = func(P) any { return v }
+		p.Default = func(any) any { return v }
 	}
 	return p
 }
 
-// configKey returns the config key of the policy type P named name.
-func configKey[P any](name string) policy.Key {
-	for _, k := range policy.Keys(reflect.TypeFor[P]()) {
+// configKey returns the config key named name of the policy type.
+func configKey(policyType fields.Type, name string) policy.Key {
+	for _, k := range policy.Keys(policyType) {
 		if k.Name == name {
 			return k
 		}
@@ -205,20 +204,24 @@ func configKey[P any](name string) policy.Key {
 }
 
 // paramType is the type of a parameter held in a field of Go type t.
-func paramType(t reflect.Type) ParamType {
-	switch {
-	case t == durationType:
+func paramType(t fields.Type) ParamType {
+	switch t.Kind() {
+	case fields.Duration:
 		return Millis
-	case t.Kind() == reflect.String:
+	case fields.String:
 		return String
-	case t.Kind() == reflect.Bool:
+	case fields.Bool:
 		return Bool
-	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
+	case fields.Int:
 		return Int
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
-		return StringList
-	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.Elem().Kind() == reflect.String:
-		return StringMap
+	case fields.Slice:
+		if t.Elem().Kind() == fields.String {
+			return StringList
+		}
+	case fields.Map:
+		if t.Key().Kind() == fields.String && t.Elem().Kind() == fields.String {
+			return StringMap
+		}
 	}
 	return 0
 }
@@ -236,7 +239,7 @@ func parseMethods(s string, f fields.Field) Method {
 			}
 		}
 		if !found {
-			panic(fmt.Sprintf("registry: %s: unknown method %q", f.StructField.Name, name))
+			panic(fmt.Sprintf("registry: %s: unknown method %q", f.GoName, name))
 		}
 	}
 	return m

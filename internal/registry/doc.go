@@ -3,7 +3,6 @@ package registry
 import (
 	"fmt"
 	"github.com/spillway-dev/spillway/internal/fields"
-	"reflect"
 	"strings"
 
 	"github.com/spillway-dev/spillway/output"
@@ -13,7 +12,7 @@ import (
 // description under the policy p (the default one), its parameters with
 // their types, defaults, bounds, config keys and CLI forms, and its
 // details.
-func Doc[P any](tools []Tool[P], p P) string {
+func Doc(tools []Tool, p any) string {
 	var b strings.Builder
 	b.WriteString("# Tools\n\n")
 	b.WriteString("<!-- Generated from tools.go by `go test . -run TestToolsDoc -update`. Do not edit. -->\n\n")
@@ -26,7 +25,7 @@ func Doc[P any](tools []Tool[P], p P) string {
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
 		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
 	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
-	for _, d := range details(reflect.TypeFor[output.Truncation](), "") {
+	for _, d := range details(fields.TypeFor[output.Truncation](), "") {
 		fmt.Fprintf(&b, "- `%s`: %s\n", d.name, d.doc)
 	}
 	for _, t := range tools {
@@ -58,7 +57,7 @@ const paramTableHeader = "| parameter | type | default | bounds | config key | C
 
 // paramRow is the row of parameter prm, with the default the policy p
 // gives it.
-func paramRow[P any](prm Param[P], p P, onCLI bool) string {
+func paramRow(prm Param, p any, onCLI bool) string {
 	def := ""
 	if prm.Default != nil {
 		def = fmt.Sprintf("`%v`", prm.Default(p))
@@ -88,7 +87,7 @@ func paramRow[P any](prm Param[P], p P, onCLI bool) string {
 
 // jobMethods says which parameters go to which method, for a tool with
 // more than one.
-func jobMethods[P any](t Tool[P]) string {
+func jobMethods(t Tool) string {
 	var b strings.Builder
 	for _, m := range []Method{CheckJob, KillJob, Rerender} {
 		var sel string
@@ -126,18 +125,13 @@ type detail struct{ name, doc string }
 // details lists the fields of a details type, and the fields of its
 // objects ("stdout.truncation"); the common truncation object is described
 // once.
-func details(t reflect.Type, prefix string) []detail {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
+func details(t fields.Type, prefix string) []detail {
+	t, _ = t.Deref()
 	var ds []detail
 	fields.Walk(t, "json", func(f fields.Field) bool {
 		ds = append(ds, detail{prefix + f.Name, f.Tag.Get("doc")})
-		ft := f.Type
-		for ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if ft.Kind() == reflect.Struct && f.Name != "truncation" && prefix == "" {
+		ft, _ := f.Type.Deref()
+		if ft.Kind() == fields.Struct && f.Name != "truncation" && prefix == "" {
 			ds = append(ds, details(ft, prefix+f.Name+".")...)
 		}
 		return false

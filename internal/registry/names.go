@@ -12,18 +12,18 @@ import (
 
 // coreTools names the tools an agent lives on, in the table's order:
 // those that are CLI commands too.
-func coreTools[P any](tools []Tool[P]) []string {
-	return toolNames(tools, func(t Tool[P]) bool { return !t.MCPOnly })
+func coreTools(tools []Tool) []string {
+	return toolNames(tools, func(t Tool) bool { return !t.MCPOnly })
 }
 
 // jobTools names the tools that only an MCP session has: they manage the
 // background jobs and the history that a one-shot CLI session does not
 // keep.
-func jobTools[P any](tools []Tool[P]) []string {
-	return toolNames(tools, func(t Tool[P]) bool { return t.MCPOnly })
+func jobTools(tools []Tool) []string {
+	return toolNames(tools, func(t Tool) bool { return t.MCPOnly })
 }
 
-func toolNames[P any](tools []Tool[P], keep func(Tool[P]) bool) []string {
+func toolNames(tools []Tool, keep func(Tool) bool) []string {
 	var names []string
 	for _, t := range tools {
 		if keep(t) {
@@ -36,7 +36,7 @@ func toolNames[P any](tools []Tool[P], keep func(Tool[P]) bool) []string {
 // Summary says in one phrase which tools spillway serves, e.g.
 // "eight tools: bash, read, grep, find, ls, and write_stdin, jobs, history
 // for background commands and past calls".
-func Summary[P any](tools []Tool[P]) string {
+func Summary(tools []Tool) string {
 	core, jobs := coreTools(tools), jobTools(tools)
 	return numberWord(len(core)+len(jobs)) + " tools: " + strings.Join(core, ", ") +
 		", and " + strings.Join(jobs, ", ") + " for background commands and past calls"

@@ -9,15 +9,17 @@
 // flags, docs/tools.md) read it from here, so the root exports none of
 // this machinery.
 //
-// The types are generic in the policy P that defaults and descriptions
-// depend on (spillway.Policy), since this package cannot name it.
+// Defaults and descriptions depend on the policy in force, a
+// spillway.Policy, which this package cannot name: they take it as an
+// any, and the declaration names its type (Params).
 package registry
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/spillway-dev/spillway/internal/fields"
 )
 
 // A ParamType is the type of a tool parameter, as a model sends it.
@@ -49,7 +51,7 @@ const (
 
 // A Param is one parameter of a tool, as Params reads it from the tags
 // of the field that declares it.
-type Param[P any] struct {
+type Param struct {
 	// Name is the parameter's name in MCP calls and docs (snake_case),
 	// its json tag in the Go input, and, in kebab case, its CLI flag.
 	Name string
@@ -58,7 +60,7 @@ type Param[P any] struct {
 	Doc string
 	// Default returns the value used when the parameter is not given,
 	// under the policy in force; nil when there is none to state.
-	Default func(P) any
+	Default func(any) any
 	// Config names the config key that sets the default ("grep.limit"),
 	// "" when no key does.
 	Config string
@@ -74,7 +76,7 @@ type Param[P any] struct {
 	// PolicyCeiling, when set, returns a lower ceiling that the policy in
 	// force puts on the value (0: none), as the MCP server's bound on a
 	// call's wait does on bash's timeout.
-	PolicyCeiling func(P) int64
+	PolicyCeiling func(any) int64
 	// Enum lists the values a String parameter may take.
 	Enum []string
 	// Required parameters must be given.
@@ -96,7 +98,7 @@ type Param[P any] struct {
 }
 
 // A Tool is one tool: its name, what it does, and its parameters.
-type Tool[P any] struct {
+type Tool struct {
 	Name  string
 	Title string
 	// ReadOnly tools never change anything.
@@ -110,22 +112,22 @@ type Tool[P any] struct {
 	Choice string
 	// Describe says, for a model, what the tool does and the limits the
 	// policy p puts on it.
-	Describe func(p P) string
-	Params   []Param[P]
+	Describe func(p any) string
+	Params   []Param
 	// Inputs are the Go inputs of the tool's methods, whose fields' json
 	// tags name the parameters.
-	Inputs map[Method]reflect.Type
+	Inputs map[Method]fields.Type
 	// MethodNames are the Toolset methods that the tool's methods call
 	// ("CheckJob"), from the handlers its entry binds; "" for one that
 	// is no Toolset method.
 	MethodNames map[Method]string
 	// Details is the type of the tool's details: their schema is derived
 	// from it.
-	Details reflect.Type
+	Details fields.Type
 }
 
 // methods returns the methods p is given to.
-func (p Param[P]) methods() Method {
+func (p Param) methods() Method {
 	if p.Methods == 0 {
 		return Run
 	}
@@ -133,20 +135,20 @@ func (p Param[P]) methods() Method {
 }
 
 // AppliesTo reports whether p is a parameter of method m.
-func (p Param[P]) AppliesTo(m Method) bool { return p.methods()&m != 0 }
+func (p Param) AppliesTo(m Method) bool { return p.methods()&m != 0 }
 
 // Param returns the parameter of t named name.
-func (t Tool[P]) Param(name string) (Param[P], bool) {
-	i := slices.IndexFunc(t.Params, func(p Param[P]) bool { return p.Name == name })
+func (t Tool) Param(name string) (Param, bool) {
+	i := slices.IndexFunc(t.Params, func(p Param) bool { return p.Name == name })
 	if i < 0 {
-		return Param[P]{}, false
+		return Param{}, false
 	}
 	return t.Params[i], true
 }
 
 // Bounds states the values p takes ("at least 1", "0 to 100", "one of
 // any, file, dir"), "" when any value of its type does.
-func (p Param[P]) Bounds() string {
+func (p Param) Bounds() string {
 	switch {
 	case len(p.Enum) > 0:
 		return "one of " + strings.Join(p.Enum, ", ")
@@ -162,7 +164,7 @@ func (p Param[P]) Bounds() string {
 
 // CeilingUnder is the ceiling of the parameter under the policy p: the
 // lower of Ceiling and what p puts on it; 0 when there is none.
-func (p Param[P]) CeilingUnder(pol P) int64 {
+func (p Param) CeilingUnder(pol any) int64 {
 	c := p.Ceiling
 	if p.PolicyCeiling != nil {
 		if pc := p.PolicyCeiling(pol); pc > 0 && (c == 0 || pc < c) {
@@ -172,32 +174,23 @@ func (p Param[P]) CeilingUnder(pol P) int64 {
 	return c
 }
 
-// table holds the registered []Tool[P]: there is one table, the root's.
-var table any
+// table is the root's table of tools, registered once, at init.
+var table []Tool
 
 // Register records the table of tools. The root package calls it once,
 // at init.
-func Register[P any](tools []Tool[P]) { table = slices.Clone(tools) }
+func Register(tools []Tool) { table = slices.Clone(tools) }
 
-// Tools returns the registered tools, in the table's order. P must be
-// the policy type the table was registered with: another is a mistake
-// of the program, not an empty table.
-func Tools[P any]() []Tool[P] {
-	t, ok := table.([]Tool[P])
-	if !ok {
-		panic(fmt.Sprintf("registry: the tools are registered under %T, not []Tool[%s]", table, reflect.TypeFor[P]()))
-	}
-	return slices.Clone(t)
-}
+// Tools returns the registered tools, in the table's order.
+func Tools() []Tool { return slices.Clone(table) }
 
 // Lookup returns the registered tool named name.
-func Lookup[P any](name string) (Tool[P], bool) {
-	for _, t := range Tools[P]() {
-		if t.Name == name {
-			return t, true
-		}
+func Lookup(name string) (Tool, bool) {
+	i := slices.IndexFunc(table, func(t Tool) bool { return t.Name == name })
+	if i < 0 {
+		return Tool{}, false
 	}
-	return Tool[P]{}, false
+	return table[i], true
 }
 
 // String names a parameter type as docs/tools.md does.
