@@ -434,17 +434,43 @@ func (c *checker) display(ws []word) string {
 			b.WriteByte(' ')
 		}
 		if w.Known && !plainText(w.Text) {
-			q, err := syntax.Quote(w.Text, syntax.LangBash)
-			if err != nil {
-				q = fmt.Sprintf("%q", w.Text)
-			}
-			b.WriteString(q)
+			writeQuoted(b, w.Text)
 		} else {
 			b.WriteString(w.Text)
 		}
 	}
 	return clip(c.text.cut())
 }
+
+// writeQuoted writes s quoted as syntax.Quote quotes it for bash, or
+// with %q when it cannot be. Printable ASCII with no single quote, the
+// common case, is written without the string Quote would make: as it
+// is, or in single quotes when it holds a character the shell reads or
+// is a reserved word.
+func writeQuoted(b *strings.Builder, s string) {
+	simple := s != ""
+	for i := 0; i < len(s) && simple; i++ {
+		simple = s[i] >= ' ' && s[i] <= '~' && s[i] != '\''
+	}
+	if simple {
+		if strings.ContainsAny(s, quoteChars) || syntax.IsKeyword(s) {
+			b.WriteByte('\'')
+			b.WriteString(s)
+			b.WriteByte('\'')
+		} else {
+			b.WriteString(s)
+		}
+		return
+	}
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		q = fmt.Sprintf("%q", s)
+	}
+	b.WriteString(q)
+}
+
+// quoteChars are the characters syntax.Quote quotes a string for.
+const quoteChars = ";\"'()$|&><`" + " \t\r\n" + "\\#{~*?[="
 
 // textArena keeps many short strings in few buffers. A strings.Builder
 // never changes a byte it has written, so a string cut from it stays

@@ -417,6 +417,24 @@ func onlyLiteralParts(w *syntax.Word) bool {
 // literalText is the quote-removed text of a word onlyLiteralParts
 // accepted.
 func literalText(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		// One part needs no joining: its text is the word's.
+		switch p := w.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value
+			}
+		case *syntax.DblQuoted:
+			switch len(p.Parts) {
+			case 0:
+				return ""
+			case 1:
+				return unescapeDouble(p.Parts[0].(*syntax.Lit).Value)
+			}
+		case *syntax.Lit:
+			return unescapeUnquoted(p.Value)
+		}
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {

@@ -23,7 +23,14 @@ type optSpec struct {
 // skipOptions returns the index of the first word after the options of
 // words[from:], and the options seen as name → value ("" for a flag).
 func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, error) {
-	seen := map[string]string{}
+	// Most commands give no option: the map is made for the first.
+	var seen map[string]string
+	see := func(k, v string) {
+		if seen == nil {
+			seen = map[string]string{}
+		}
+		seen[k] = v
+	}
 	i := from
 	for i < len(words) {
 		w := words[i]
@@ -38,7 +45,7 @@ func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, e
 			return i + 1, seen, nil
 		}
 		if t == "-" && o.dashAlone {
-			seen["-"] = ""
+			see("-", "")
 			i++
 			continue
 		}
@@ -56,9 +63,9 @@ func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, e
 					i++
 					val = words[i].Text
 				}
-				seen["--"+name] = val
+				see("--"+name, val)
 			case contains(o.flagLong, name):
-				seen["--"+name] = val
+				see("--"+name, val)
 			default:
 				return 0, nil, fmt.Errorf("the option --%s is not one spillway knows, so where the command starts is not known", name)
 			}
@@ -66,7 +73,7 @@ func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, e
 			continue
 		}
 		if o.numeric && allDigits(t[1:]) {
-			seen["-"] = t[1:]
+			see("-", t[1:])
 			i++
 			continue
 		}
@@ -82,10 +89,10 @@ func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, e
 					i++
 					val = words[i].Text
 				}
-				seen["-"+string(c)] = val
+				see("-"+string(c), val)
 				j = len(t)
 			case strings.IndexByte(o.flagShort, c) >= 0:
-				seen["-"+string(c)] = ""
+				see("-"+string(c), "")
 			default:
 				return 0, nil, fmt.Errorf("the option -%c is not one spillway knows, so where the command starts is not known", c)
 			}
@@ -279,7 +286,6 @@ func gitRiskyVar(name string) bool {
 // does not know stands as an unknown word, so no rule on the subcommand
 // can be sure of its match.
 func gitGlobal(words []word) ([]word, string) {
-	out := []word{words[0]}
 	risk := ""
 	i := 1
 	for ; i < len(words); i++ {
@@ -324,7 +330,7 @@ func gitGlobal(words []word) ([]word, string) {
 			}
 			// An option this list does not know: where the subcommand
 			// starts is not certain.
-			out = append(out, word{Text: t, Split: true})
+			out := append(make([]word, 0, len(words)-i+1), words[0], word{Text: t, Split: true})
 			return append(out, words[i+1:]...), risk
 		}
 	}
@@ -335,7 +341,7 @@ func gitGlobal(words []word) ([]word, string) {
 	if i > len(words) {
 		i = len(words)
 	}
-	return append(out, words[i:]...), risk
+	return append([]word{words[0]}, words[i:]...), risk
 }
 
 // runners run commands given in their arguments or in a form spillway
