@@ -85,6 +85,8 @@ type checker struct {
 	text textArena
 	// keys are the rules' programKeys.
 	keys []byte
+	// reader feeds the parser.
+	reader strings.Reader
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -105,7 +107,9 @@ func (c *checker) code(src string, cx ctx, via string) {
 			Reason: fmt.Sprintf("shell code nested more than %d levels deep (%s) is not read", c.maxDepth, via)})
 		return
 	}
-	f, err := c.parser.Parse(strings.NewReader(src), "")
+	// A Parse reads all of its input before it returns.
+	c.reader.Reset(src)
+	f, err := c.parser.Parse(&c.reader, "")
 	if err != nil {
 		what := "the input"
 		if via != "" {
@@ -426,7 +430,9 @@ func (c *checker) display(ws []word) string {
 	}
 	n := 0
 	for _, w := range ws {
-		n += len(w.Text) + 1
+		// A space and, if it is quoted, two quotes: a buffer that
+		// grows copies what it holds.
+		n += len(w.Text) + 3
 	}
 	b := c.text.start(n)
 	for i, w := range ws {
