@@ -1,0 +1,178 @@
+package spillway_test
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// pipe's and the opencode fork's own tests, ported (see peer_cases_test.go).
+
+// streamSeen is what a tail or head truncation of one stream returns, as
+// pipe's TruncateResult names it.
+func streamSeen(content string, d spillway.StreamDetails) []seen {
+	tr := d.Truncation
+	return []seen{
+		{"Content", nil, content},
+		{"Truncated", nil, tr.Truncated},
+		{"TruncatedBy", nil, tr.TruncatedBy},
+		{"TotalLines", nil, tr.TotalLines},
+		{"OutputLines", nil, tr.OutputLines},
+		{"LastLinePartial", nil, tr.LastLinePartial},
+	}
+}
+
+// pipeTruncation is what pipe's TruncateTail returned on a case's input.
+type pipeTruncation struct {
+	content                 string
+	truncated               bool
+	by                      string
+	totalLines, outputLines int
+	lastLinePartial         bool
+}
+
+func (w pipeTruncation) against(got []seen) []seen {
+	peer := []any{w.content, w.truncated, w.by, w.totalLines, w.outputLines, w.lastLinePartial}
+	for i := range got {
+		got[i].peer = peer[i]
+	}
+	return got
+}
+
+func pipeCases() []portedCase {
+	var cs []portedCase
+	sanitize := func(name, in, want string) {
+		cs = append(cs, portedCase{peer: "pipe", test: "TestSanitize/" + name, run: func(t *testing.T) []seen {
+			ts, dir := profileToolset(t, "pipe")
+			out, d := runPeerCase(t, ts, dir, peerCase{in: in})
+			if d.FullOutputPath != "" {
+				// Cut to the profile's limits: the sanitized whole is the
+				// spill file.
+				b, err := os.ReadFile(d.FullOutputPath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = string(b)
+			}
+			return []seen{{"text", want, out}}
+		}})
+	}
+	sanitize("passes plain text through unchanged", "hello world", "hello world")
+	sanitize("strips ANSI color codes", "\x1b[31mhello\x1b[0m", "hello")
+	sanitize("strips ANSI bold and underline", "\x1b[1mbold\x1b[22m", "bold")
+	sanitize("preserves tabs and newlines", "a\tb\nc", "a\tb\nc")
+	sanitize("removes control characters", "a\x01b\x02c\x07", "abc")
+	sanitize("normalizes CRLF to LF", "a\r\nb\r\n", "a\nb\n")
+	sanitize("resolves lone CR as terminal overwrite", "progress 50%\rprogress done", "progress done")
+	sanitize("resolves multiple CRs on one line", "10%\r50%\rdone", "done")
+	sanitize("CR overwrite preserves trailing chars when segment is shorter", "abcdef\rxy", "xycdef")
+	sanitize("handles empty string", "", "")
+	sanitize("handles string with only escape codes", "\x1b[31m\x1b[0m", "")
+	sanitize("strips OSC sequences", "\x1b]0;title\x07text", "text")
+	sanitize("handles mixed content", "\x1b[32m✓\x1b[0m test passed\n\x1b[31m✗\x1b[0m test failed\n", "✓ test passed\n✗ test failed\n")
+	sanitize("handles realistic compiler output", "\x1b[1mmain.go:10:5:\x1b[0m \x1b[31merror:\x1b[0m undefined: foo\n", "main.go:10:5: error: undefined: foo\n")
+	sanitize("handles large input efficiently", strings.Repeat("\x1b[32m"+strings.Repeat("x", 1000)+"\x1b[0m\n", 1000), strings.Repeat(strings.Repeat("x", 1000)+"\n", 1000))
+
+	truncate := func(name, in string, maxLines, maxBytes int, want pipeTruncation, doc ...docRef) {
+		c := portedCase{peer: "pipe", test: "TestTruncateTail/" + name}
+		if len(doc) > 0 {
+			c.doc = doc[0]
+		}
+		cs = append(cs, c)
+		cs[len(cs)-1].run = func(t *testing.T) []seen {
+			ts, dir := profileToolset(t, "pipe")
+			out, d := runPeerCase(t, ts, dir, peerCase{in: in, maxLines: maxLines, maxBytes: maxBytes})
+			return want.against(streamSeen(out, d))
+		}
+	}
+	x100 := strings.Repeat("x", 100) + "\n"
+	truncate("returns short input unchanged", "hello\nworld\n", 100, 1024, pipeTruncation{"hello\nworld\n", false, "", 2, 2, false})
+	truncate("truncates by line count", strings.Join(lines(100, "line %d"), "\n")+"\n", 10, 1024*1024,
+		pipeTruncation{strings.Join(lines(100, "line %d")[90:], "\n") + "\n", true, "lines", 100, 10, false})
+	truncate("truncates by byte count", strings.Repeat(x100, 10), 1000, 350, pipeTruncation{strings.Repeat(x100, 3), true, "bytes", 10, 3, false})
+	truncate("handles empty input", "", 100, 1024, pipeTruncation{"", false, "", 0, 0, false})
+	truncate("handles input without trailing newline", "hello\nworld", 100, 1024, pipeTruncation{"hello\nworld", false, "", 2, 2, false})
+	truncate("single line exceeding byte limit takes tail", strings.Repeat("x", 1000), 100, 200, pipeTruncation{strings.Repeat("x", 200), true, "bytes", 1, 1, true})
+	truncate("single line with trailing newline exceeding byte limit", strings.Repeat("x", 1000)+"\n", 100, 200, pipeTruncation{strings.Repeat("x", 200), true, "bytes", 1, 1, true},
+		docRef{"docs/profiles.md", "its last 199 bytes and the newline: the byte budget counts the newline that ends the line, as every cut does"})
+	truncate("preserves complete lines at boundary", "a\nb\nc\n", 2, 1024, pipeTruncation{"b\nc\n", true, "lines", 3, 2, false})
+	truncate("output never exceeds maxBytes including trailing newline", strings.Join(lines(10, "line_%04d!"), "\n")+"\n", 1000, 25,
+		pipeTruncation{"line_0008!\nline_0009!\n", true, "bytes", 10, 2, false})
+	truncate("with default limits handles large output", strings.Join(lines(5000, "line %04d padding"), "\n")+"\n", 0, 0,
+		pipeTruncation{strings.Join(lines(5000, "line %04d padding")[3000:], "\n") + "\n", true, "lines", 5000, 2000, false})
+	return cs
+}
+
+// opencodePreview is the fork's buildPreview of content with 500 head and
+// 500 tail lines.
+func opencodePreview(content string) string {
+	l := strings.Split(content, "\n")
+	if len(l) <= 1000 {
+		return content
+	}
+	return "--- First 500 lines ---\n" + strings.Join(l[:500], "\n") + "\n\n... [" + strconv.Itoa(len(l)-1000) + " lines truncated] ...\n\n--- Last 500 lines ---\n" + strings.Join(l[len(l)-500:], "\n")
+}
+
+func opencodePorted() []portedCase {
+	header := docRef{"docs/profiles.md", "the header (`<stdout truncated: 8,432 lines total>`, `Full output saved to: …`) is spillway's notice and marker, which say the same numbers and path"}
+	marker := docRef{"docs/profiles.md", "| buildPreview: 3000 lines | lines 0–499, `... [2000 lines truncated] ...`, lines 2500–2999 | lines 0–499, `[... 2000 lines (X KB) omitted ...]`, lines 2500–2999 | same lines; the marker is spillway's |"}
+	lines3000 := strings.Join(lines(3000, "line %d"), "\n")
+	oc := func(test string, doc docRef, f func(t *testing.T, ts *spillway.Toolset, dir string) []seen) portedCase {
+		return portedCase{peer: "opencode", test: test, doc: doc, run: func(t *testing.T) []seen {
+			ts, dir := profileToolset(t, "opencode")
+			return f(t, ts, dir)
+		}}
+	}
+	return []portedCase{
+		oc("TestBuildPreview/small content returned as-is", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			out, d := runPeerCase(t, ts, dir, peerCase{in: "line1\nline2\nline3"})
+			return []seen{{"preview", "line1\nline2\nline3", out}, {"total lines", 3, d.Truncation.TotalLines}}
+		}),
+		oc("TestBuildPreview/large content truncated with head and tail", marker, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			out, d := runPeerCase(t, ts, dir, peerCase{in: lines3000})
+			return []seen{{"preview", opencodePreview(lines3000), out}, {"total lines", 3000, d.Truncation.TotalLines}}
+		}),
+		oc("TestBuildPreview/exactly at head+tail boundary", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			in := strings.Join(lines(1000, "line %d"), "\n")
+			out, d := runPeerCase(t, ts, dir, peerCase{in: in})
+			return []seen{{"preview", in, out}, {"total lines", 1000, d.Truncation.TotalLines}}
+		}),
+		oc("TestPersistAndTruncate/empty content returns empty result", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			out, d := runPeerCase(t, ts, dir, peerCase{in: ""})
+			return []seen{{"content", "", out}, {"file", "", d.FullOutputPath}}
+		}),
+		oc("TestPersistAndTruncate/small content returned unchanged", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			out, d := runPeerCase(t, ts, dir, peerCase{in: "hello world"})
+			return []seen{{"content", "hello world", out}, {"file", "", d.FullOutputPath}}
+		}),
+		oc("TestPersistAndTruncate/content over line limit creates temp file", header, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			writeFile(t, dir+"/in.txt", lines3000)
+			r := bashRun(t, ts, spillway.BashInput{Command: "cat in.txt"})
+			data, _ := os.ReadFile(r.Details.Stdout.FullOutputPath)
+			return []seen{has(r.Text, "<stdout truncated: 3000 lines total>"), has(r.Text, "Full output saved to:"),
+				has(r.Text, "--- First 500 lines ---"), has(r.Text, "--- Last 500 lines ---"), {"file holds the content", true, string(data) == lines3000}}
+		}),
+		oc("TestPersistAndTruncate/content over byte limit creates temp file", header, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			in := strings.TrimSuffix(strings.Repeat(strings.Repeat("A", 1000)+"\n", 100), "\n")
+			writeFile(t, dir+"/in.txt", in)
+			r := bashRun(t, ts, spillway.BashInput{Command: "cat in.txt >&2"})
+			return []seen{{"a file", true, r.Details.Stderr.FullOutputPath != ""}, has(r.Text, "<stderr truncated:")}
+		}),
+		oc("TestPersistAndTruncate/multibyte UTF-8 content preserved correctly", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			in := strings.Join(lines(2500, "日本語テスト行 %d 🎉"), "\n")
+			writeFile(t, dir+"/in.txt", in)
+			r := bashRun(t, ts, spillway.BashInput{Command: "cat in.txt"})
+			return []seen{{"a file", true, r.Details.Stdout.FullOutputPath != ""}, has(r.Text, "日本語テスト行 0"), has(r.Text, "日本語テスト行 2499"), has(r.Text, "🎉")}
+		}),
+		oc("TestCleanupTempDir", docRef{}, func(t *testing.T, ts *spillway.Toolset, dir string) []seen {
+			_, d := runPeerCase(t, ts, dir, peerCase{in: lines3000})
+			_, before := os.Stat(d.FullOutputPath)
+			ts.Close()
+			_, after := os.Stat(d.FullOutputPath)
+			return []seen{{"file before cleanup", true, before == nil}, {"file gone after", true, os.IsNotExist(after)}}
+		}),
+	}
+}
