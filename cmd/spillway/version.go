@@ -10,15 +10,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spillway-dev/spillway/internal/config"
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/sandbox"
 )
 
 func (g *globalFlags) newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, commit and platform, the sandbox layers, and whether the config file loads",
+		Short: "Print the version, commit and platform, the sandbox layers, cgroups, and whether the config file loads",
 		Long: `version prints the version, commit and platform of this binary, the
-sandbox layers this machine has, and the config file in force.
+sandbox layers this machine has, whether each session's commands run in
+a cgroup of their own, and the config file in force.
 A config file that does not load (which stops spillway mcp and serve at
 start) makes the exit status 1; spillway doctor checks the clients' entries
 too.`,
@@ -26,6 +28,7 @@ too.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
 			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine())
+			fmt.Fprintln(cmd.OutOrStdout(), cgroupLine())
 			return g.configLine(cmd.OutOrStdout())
 		},
 	}
@@ -77,4 +80,14 @@ func versionString() string {
 	// The platform tells which binary ran: the npm package and the
 	// release archives hold one per platform.
 	return fmt.Sprintf("spillway %s commit %s%s %s/%s", version, commit, modified, runtime.GOOS, runtime.GOARCH)
+}
+
+// cgroupLine says whether each session's commands run in a cgroup v2
+// group of their own here, and if not, why not.
+func cgroupLine() string {
+	inUse, where := proc.CgroupStatus()
+	if !inUse {
+		return "cgroups: not used (" + where + "): a session's commands are ended through their process groups, and limited by rlimits"
+	}
+	return "cgroups: v2, a group for each session's commands under " + where + " (its end kills them all at once)"
 }

@@ -5,6 +5,9 @@ package proc
 // and the processes outside it that may still write to the job's pipes.
 type Group struct {
 	pid int // the shell's, and so the group's, id; set by Start
+	// cg is the cgroup of the job's session, which holds every process
+	// of the job; nil where none is used.
+	cg *Cgroup
 
 	// exited is closed once the shell has exited, drained once every
 	// pipe of the job is read to its end and closed on our side.
@@ -32,7 +35,12 @@ func NewGroup(exited, drained <-chan struct{}, pipes func(fn func(inodes []uint6
 
 // Live reports whether the job's process group has a member that is not
 // a zombie (on Windows: whether its shell still runs).
-func (g *Group) Live() bool { return groupLive(g.pid) }
+func (g *Group) Live() bool {
+	if g.cg != nil && !g.cg.Populated() {
+		return false // not even the session's other jobs are left
+	}
+	return groupLive(g.pid)
+}
 
 // Watch begins to follow the job, once started: it lists its group
 // with the watcher that kills it should the server die, and, where the

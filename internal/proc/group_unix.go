@@ -57,4 +57,6 @@ func TTYAttr() *syscall.SysProcAttr {
 // Gone reports whether no process of the group is left, not even a
 // zombie waiting for its parent: the kernel answers that without a walk of
 // /proc. A group with only zombies left is not Live, yet not Gone either.
-func (g *Group) Gone() bool { return errors.Is(syscall.Kill(-g.pid, 0), syscall.ESRCH) }
+func (g *Group) Gone() bool {
+	return errors.Is(syscall.Kill(-g.pid, 0), syscall.ESRCH) || g.cg != nil && !g.cg.Populated()
+}

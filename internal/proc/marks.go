@@ -20,3 +20,8 @@ func EndOrphans(mark string, grace time.Duration) {
 	endOrphans(mark, grace)
 	unwatchMark(mark)
 }
+
+// ForgetMark takes the session's mark off the watcher's list without
+// looking for what carries it: the session's cgroup held every process
+// that could.
+func ForgetMark(mark string) { unwatchMark(mark) }

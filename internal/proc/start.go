@@ -10,7 +10,16 @@ import (
 // shell: its pid becomes the group's id.
 func (g *Group) Start(cmd *exec.Cmd) error {
 	spareThreads()
-	if err := StartLocked(cmd); err != nil {
+	done := g.intoCgroup(cmd)
+	err := StartLocked(cmd)
+	done()
+	if err != nil && g.cg != nil {
+		// The fork into the cgroup may be what failed (a group removed,
+		// a kernel that refuses): the command starts outside it.
+		g.cg = nil
+		err = StartLocked(cmd)
+	}
+	if err != nil {
 		return err
 	}
 	g.pid = cmd.Process.Pid
@@ -21,6 +30,7 @@ func (g *Group) Start(cmd *exec.Cmd) error {
 // a sandbox that forks the command itself instead of this process.
 func (g *Group) StartWith(start func() (int, error)) error {
 	spareThreads()
+	g.cg = nil // the other process forks it, outside the cgroup
 	pid, err := start()
 	if err != nil {
 		return err

@@ -135,6 +135,13 @@ type Runner struct {
 	// starts no watcher and scans no process table when it ends.
 	markOnce sync.Once
 	mark     string
+	// cg is the session's cgroup, made with the mark where cgroups are in
+	// use (nil elsewhere): every command forked by this process runs in
+	// it, and the session's end kills what is in it. outside: a command
+	// runs outside it (the sandbox forked it, or the fork into it
+	// failed), and only the mark finds what that one left.
+	cg      *proc.Cgroup
+	outside bool // guarded by mu
 
 	mu       sync.Mutex
 	closed   bool
@@ -176,7 +183,10 @@ func NewRunner(cfg Config) *Runner {
 // markEnv adds the Runner's mark, made on first use, to a command's
 // environment.
 func (r *Runner) markEnv(env []string) []string {
-	r.markOnce.Do(func() { r.mark = proc.NewMark() })
+	r.markOnce.Do(func() {
+		r.mark = proc.NewMark()
+		r.cg = proc.NewCgroup()
+	})
 	if r.mark == "" {
 		return env
 	}
@@ -286,8 +296,14 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 			// The session's sandbox forks the command itself.
 			err = j.procs.StartWith(wrapped.Start)
 		} else {
+			j.procs.InCgroup(r.cg)
 			err = j.procs.Start(j.cmd)
 		}
+	}
+	if err == nil && j.procs.Cgroup() == nil {
+		r.mu.Lock()
+		r.outside = true
+		r.mu.Unlock()
 	}
 	if wrapped != nil {
 		if wrapped.Started != nil {
@@ -328,7 +344,8 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 }
 
 // Close ends the session's commands: every background job and every
-// command a call still waits on is stopped (SIGTERM to its process group,
+// command a call still waits on is stopped (SIGTERM to the session's
+// cgroup where there is one, and to each job's process group,
 // SIGKILL after closeGrace; the processes outside the group that still
 // hold its pipes after that are looked for and get the same), and Close
 // waits until their shells are reaped and their output is read. Calls
@@ -352,14 +369,31 @@ func (r *Runner) Close() error {
 	}
 	r.mu.Unlock()
 
+	r.markOnce.Do(func() {}) // no mark nor cgroup is made after this
+	if r.cg != nil {
+		// Every process the session's commands started, whatever group
+		// or session it moved to, at once.
+		r.cg.End(closeGrace)
+	}
 	var wg sync.WaitGroup
 	for _, j := range all {
 		wg.Go(func() { j.endForClose() })
 	}
 	wg.Wait()
-	r.markOnce.Do(func() {}) // no mark is made after this
-	if r.mark != "" {
+	r.mu.Lock()
+	outside := r.outside
+	r.mu.Unlock()
+	if r.cg != nil {
+		r.cg.End(closeGrace)
+		r.cg.Remove()
+	}
+	switch {
+	case r.mark == "":
+	case r.cg == nil || outside:
 		proc.EndOrphans(r.mark, closeGrace)
+	default:
+		// The cgroup held every process the mark could find.
+		proc.ForgetMark(r.mark)
 	}
 	return nil
 }
