@@ -1,10 +1,14 @@
 package spillway_test
 
 import (
+	"context"
+	"encoding/json"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway"
 )
@@ -173,6 +177,101 @@ func opencodePorted() []portedCase {
 			ts.Close()
 			_, after := os.Stat(d.FullOutputPath)
 			return []seen{{"file before cleanup", true, before == nil}, {"file gone after", true, os.IsNotExist(after)}}
+		}),
+	}
+}
+
+// pipeBashCases are pipe's exec/bash_test.go (TestBashExecutor): the bash
+// tool's whole text, through spillway's bash under the pipe profile.
+func pipeBashCases() []portedCase {
+	layout := docRef{"docs/profiles.md", "Different: the notice reads `[stdout: showing lines 6501-8500 of 8500. Full output: FILE. To see what was cut: …]` where the design writes `[stdout: Showing last 2000 of 8500 lines. Full output: /tmp/pipe-bash-a1b2c3d4.log]`"}
+	background := docRef{"docs/profiles.md", "the backgrounded result is spillway's (`docs/tools.md`): the same facts — pid, partial output, file, `check_pid`/`kill_pid` — in spillway's layout"}
+	pb := func(name string, doc docRef, f func(t *testing.T, ts *spillway.Toolset) []seen) portedCase {
+		return portedCase{peer: "pipe", test: "TestBashExecutor/" + name, doc: doc, run: func(t *testing.T) []seen {
+			ts, _ := profileToolset(t, "pipe")
+			return f(t, ts)
+		}}
+	}
+	bash := func(t *testing.T, ts *spillway.Toolset, args string) (string, bool) {
+		text, res, err := toolText(t, ts, "bash", args)
+		return text, err != nil || res.IsError
+	}
+	return []portedCase{
+		pb("separates stdout and stderr", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, _ := bash(t, ts, `{"command": "echo out && echo err >&2"}`)
+			return []seen{has(text, "stdout:\nout\n"), has(text, "stderr:\nerr\n")}
+		}),
+		pb("strips ANSI codes from output", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, _ := bash(t, ts, `{"command": "printf '\\033[31mred\\033[0m\\n'"}`)
+			return []seen{has(text, "red"), hasNot(text, "\x1b")}
+		}),
+		pb("reports non-zero exit code", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{"command": "echo fail && exit 42"}`)
+			return []seen{{"is_error", true, isErr}, has(text, "exit code: 42"), has(text, "fail")}
+		}),
+		pb("truncates large stdout by line count", layout, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{"command": "seq 1 3000"}`)
+			return []seen{{"is_error", false, isErr}, has(text, "Showing last"), hasNot(text, "Full output:"), has(text, "3000")}
+		}),
+		pb("offloads to file when output exceeds byte threshold", layout, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{"command": "for i in $(seq 1 1000); do printf '%099d\\n' $i; done"}`)
+			m := regexp.MustCompile(`Full output: (\S+\.log)`).FindStringSubmatch(text)
+			exists := false
+			if m != nil {
+				_, err := os.Stat(m[1])
+				exists = err == nil
+			}
+			return []seen{{"is_error", false, isErr}, has(text, "Showing last"), has(text, "Full output:"), {"the file exists", true, exists}}
+		}),
+		pb("returns error for invalid JSON args", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			_, _, err := toolText(t, ts, "bash", `{invalid`)
+			return []seen{{"an error", true, err != nil}}
+		}),
+		pb("omits empty stderr section", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, _ := bash(t, ts, `{"command": "echo hello"}`)
+			return []seen{hasNot(text, "stderr:")}
+		}),
+		pb("omits empty stdout section", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, _ := bash(t, ts, `{"command": "echo err >&2"}`)
+			return []seen{hasNot(text, "stdout:"), has(text, "stderr:\nerr\n")}
+		}),
+		pb("executes simple command", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{"command": "echo hello"}`)
+			return []seen{{"is_error", false, isErr}, has(text, "stdout:\nhello\n"), has(text, "exit code: 0")}
+		}),
+		pb("returns error on cancelled context", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			res, err := ts.Call(ctx, spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command": "sleep 10"}`)})
+			text := res.Text
+			if err != nil {
+				text = err.Error()
+			}
+			return []seen{{"is_error", true, err != nil || res.IsError}, has(text, "context canceled")}
+		}),
+		pb("auto-backgrounds command on timeout", background, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{"command": "echo started && sleep 30", "timeout": 200}`)
+			m := regexp.MustCompile(`pid (\d+)`).FindStringSubmatch(text)
+			killText := ""
+			if m != nil {
+				killText, _ = bash(t, ts, `{"kill_pid": `+m[1]+`}`)
+			}
+			return []seen{{"is_error", false, isErr}, has(text, "backgrounded"), has(text, "check_pid"), {"a pid", true, m != nil}, has(killText, "killed")}
+		}),
+		pb("does not block on shell-backgrounded children", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			// pipe's bound is 2 s on an idle machine; what a call that waits
+			// for nothing takes here is taken off, so that a loaded machine
+			// does not count against it.
+			start := time.Now()
+			bash(t, ts, `{"command": "echo done"}`)
+			base := time.Since(start)
+			start = time.Now()
+			text, isErr := bash(t, ts, `{"command": "sleep 60 & echo done"}`)
+			return []seen{{"is_error", false, isErr}, has(text, "done"), {"under 2 s", true, time.Since(start)-base < 2*time.Second}}
+		}),
+		pb("returns error for missing command", docRef{}, func(t *testing.T, ts *spillway.Toolset) []seen {
+			text, isErr := bash(t, ts, `{}`)
+			return []seen{{"is_error", true, isErr}, has(text, "command")}
 		}),
 	}
 }

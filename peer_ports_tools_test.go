@@ -346,3 +346,55 @@ func zdxPorted() []portedCase {
 			}),
 	}
 }
+
+// zdxBashPorted are zdx's crates/zdx-tools/src/bash.rs tests, through its
+// {ok, data} surface.
+func zdxBashPorted() []portedCase {
+	limit := docRef{"docs/profiles.md", "| bash, a stream | its first 50 KB (`MAX_OUTPUT_BYTES = 50 * 1024`); the file of a cut stream in `stdout_full_output_path` | its first 40 KB; the file in `stdout_file` / `stderr_file`, named `zdx-bash-…-stdout.txt` |"}
+	zb := func(test string, doc docRef, setup func(dir string), args string, f func(m map[string]any) []seen) portedCase {
+		return portedCase{peer: "zdx", test: test, doc: doc, run: func(t *testing.T) []seen {
+			ts, dir := surfaceToolset(t, "zdx", nil)
+			if setup != nil {
+				setup(dir)
+			}
+			m, _ := surfaceCall(t, ts, "bash", args)
+			return f(m)
+		}}
+	}
+	data := func(m map[string]any, k string) any { return get(m, "data."+k) }
+	str := func(v any) string { s, _ := v.(string); return s }
+	return []portedCase{
+		zb("test_bash_executes_command", docRef{}, nil, `{"command": "echo hello"}`, func(m map[string]any) []seen {
+			return []seen{{"ok", true, get(m, "ok")}, has(str(data(m, "stdout")), "hello"), {"exit_code", 0, data(m, "exit_code")},
+				{"timed_out", false, data(m, "timed_out")}, {"stdout_truncated", false, data(m, "stdout_truncated")}, {"stderr_truncated", false, data(m, "stderr_truncated")}}
+		}),
+		zb("test_bash_captures_stderr", docRef{}, nil, `{"command": "echo error >&2"}`, func(m map[string]any) []seen {
+			return []seen{{"ok", true, get(m, "ok")}, has(str(data(m, "stderr")), "error")}
+		}),
+		zb("test_bash_captures_exit_code", docRef{}, nil, `{"command": "exit 42"}`, func(m map[string]any) []seen {
+			return []seen{{"ok", true, get(m, "ok")}, {"exit_code", 42, data(m, "exit_code")}}
+		}),
+		zb("test_bash_runs_in_root_directory", docRef{}, func(dir string) { os.WriteFile(filepath.Join(dir, "test.txt"), []byte("content"), 0o644) },
+			`{"command": "ls"}`, func(m map[string]any) []seen {
+				return []seen{{"ok", true, get(m, "ok")}, has(str(data(m, "stdout")), "test.txt")}
+			}),
+		zb("test_bash_timeout", docRef{"docs/profiles.md", "| bash, past its timeout | the command goes on in the background (`backgrounded: true`, `pid`), reachable with `check_pid` | it is killed, `timed_out: true`, and `stderr` tells the model to run it again with `background: true` |"},
+			nil, `{"command": "sleep 5", "timeout": 100}`, func(m map[string]any) []seen {
+				return []seen{{"ok", true, get(m, "ok")}, {"timed_out", true, data(m, "timed_out")}, {"stdout_truncated", false, data(m, "stdout_truncated")},
+					{"stderr_truncated", false, data(m, "stderr_truncated")}, has(str(data(m, "stderr")), "background: true")}
+			}),
+		zb("test_bash_stdout_truncated_writes_temp_file", limit, nil, `{"command": "head -c 51200 /dev/zero | tr '\\0' 'x'"}`, func(m map[string]any) []seen {
+			f := str(data(m, "stdout_file"))
+			b, _ := os.ReadFile(f)
+			return []seen{{"ok", true, get(m, "ok")}, has(f, "zdx-bash-"), has(f, "-stdout.txt"), {"file holds 51200 bytes of x", true, string(b) == strings.Repeat("x", 51200)}}
+		}),
+		zb("test_bash_stderr_truncated_writes_temp_file", limit, nil, `{"command": "head -c 51200 /dev/zero | tr '\\0' 'y' >&2"}`, func(m map[string]any) []seen {
+			f := str(data(m, "stderr_file"))
+			b, _ := os.ReadFile(f)
+			return []seen{{"ok", true, get(m, "ok")}, has(f, "zdx-bash-"), has(f, "-stderr.txt"), {"file holds 51200 bytes of y", true, string(b) == strings.Repeat("y", 51200)}}
+		}),
+		zb("test_bash_no_truncation_no_temp_file", docRef{}, nil, `{"command": "head -c 1024 /dev/zero | tr '\\0' 'z'"}`, func(m map[string]any) []seen {
+			return []seen{{"ok", true, get(m, "ok")}, {"no stdout_file", true, data(m, "stdout_file") == nil}, {"no stderr_file", true, data(m, "stderr_file") == nil}}
+		}),
+	}
+}
