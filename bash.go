@@ -127,11 +127,6 @@ type CheckJobInput struct {
 	Screen string `json:"screen,omitempty" after:"rows" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
 }
 
-// look is the shell's request for the call.
-func (in CheckJobInput) look() shell.Look {
-	return shell.Look{PID: in.PID, Wait: in.Timeout, Screen: in.Screen}
-}
-
 // KillJobInput names a background job for KillJob: the bash tool's
 // kill_pid.
 type KillJobInput struct {
@@ -332,7 +327,7 @@ func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (Result[BashDe
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
-	res, err := t.shell.Check(ctx, in.look())
+	res, err := t.shell.Check(ctx, in.PID, in.Timeout, in.Screen)
 	if err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}

@@ -3,6 +3,7 @@ package spillway
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
@@ -33,19 +34,26 @@ func TestToolsDoc(t *testing.T) {
 
 // Every Toolset method that docs/tools.md names exists: the names come from
 // the handlers the tools table binds, not from words written beside them.
+// The other docs and the README are held to the same.
 func TestToolsDocNamesMethodsThatExist(t *testing.T) {
-	doc, err := os.ReadFile("docs/tools.md")
+	docs, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := regexp.MustCompile(`Toolset\.([A-Za-z_]\w*)`).FindAllSubmatch(doc, -1)
-	if len(named) == 0 {
-		t.Fatal("docs/tools.md names no Toolset method")
-	}
 	ts := reflect.TypeFor[*Toolset]()
-	for _, m := range named {
-		if _, ok := ts.MethodByName(string(m[1])); !ok {
-			t.Errorf("docs/tools.md names Toolset.%s, which does not exist", m[1])
+	for _, name := range append(docs, "README.md") {
+		doc, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := regexp.MustCompile(`Toolset\.([A-Za-z_]\w*)`).FindAllSubmatch(doc, -1)
+		if len(named) == 0 && name == "docs/tools.md" {
+			t.Fatal("docs/tools.md names no Toolset method")
+		}
+		for _, m := range named {
+			if _, ok := ts.MethodByName(string(m[1])); !ok {
+				t.Errorf("%s names Toolset.%s, which does not exist", name, m[1])
+			}
 		}
 	}
 }

@@ -65,11 +65,6 @@ func TestRequestsCarryEveryField(t *testing.T) {
 		t.Error("BashInput without Progress gives the shell a Progress")
 	}
 
-	var check CheckJobInput
-	setAll(reflect.ValueOf(&check).Elem())
-	if err := unset(reflect.ValueOf(check.look()), "shell.Look"); err != nil {
-		t.Error(err)
-	}
 	var write WriteStdinInput
 	setAll(reflect.ValueOf(&write).Elem())
 	if err := unset(reflect.ValueOf(write.send()), "shell.Send"); err != nil {

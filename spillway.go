@@ -1,8 +1,8 @@
-// Package spillway gives an LLM coding agent the five tools it lives on —
-// bash, read, grep, find and ls — and three for its background commands and
-// past calls — write_stdin, jobs and history — with results that always fit
-// a budget. Whatever does not fit is spilled, whole, to a file the agent can
-// page through.
+// Package spillway gives an LLM coding agent the tools it lives on (bash,
+// read, grep, find, ls) and those for its background commands and past
+// calls (write_stdin, jobs, history), with results that always fit a
+// budget; docs/tools.md lists every tool and parameter. Whatever does not
+// fit is spilled, whole, to a file the agent can page through.
 //
 //	ts, err := spillway.New(spillway.Options{Cwd: "."})
 //	if err != nil { … }

@@ -3,17 +3,7 @@ package shell
 import (
 	"fmt"
 	"strings"
-	"time"
 )
-
-// A Look asks how a background job stands (Check), after waiting up to
-// Wait for news; Screen is ScreenFull for every row of a screen the job
-// holds.
-type Look struct {
-	PID    int
-	Wait   time.Duration
-	Screen string
-}
 
 // CheckEnv reports an environment variable that cannot be set.
 func CheckEnv(name, value string) error {

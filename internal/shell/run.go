@@ -182,21 +182,22 @@ func (r *Runner) cancel(j *job) Outcome {
 	return res
 }
 
-// Check returns how a background job stands and its output since the
-// last look. An unknown pid is an error that lists the known ones.
-func (r *Runner) Check(ctx context.Context, in Look) (Outcome, error) {
-	pid := in.PID
+// Check returns how the background job pid stands and its output since
+// the last look, after waiting up to wait for news; screen is ScreenFull
+// for every row of a screen the job holds. An unknown pid is an error
+// that lists the known ones.
+func (r *Runner) Check(ctx context.Context, pid int, wait time.Duration, screen string) (Outcome, error) {
 	j, err := r.job(pid)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if in.Wait < 0 {
-		return Outcome{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", in.Wait)
+	if wait < 0 {
+		return Outcome{}, fmt.Errorf("timeout %s: give a positive wait, or leave it out to return at once", wait)
 	}
-	if err := checkScreen(in.Screen); err != nil {
+	if err := checkScreen(screen); err != nil {
 		return Outcome{}, err
 	}
-	wait := r.cfg.boundWait(in.Wait)
+	wait = r.cfg.boundWait(wait)
 	start := time.Now()
 	if deadline := start.Add(wait); wait > 0 && j.waitingForInput() && j.relaySecret(ctx, deadline) {
 		j.awaitAnswer(ctx, time.Now(), deadline)
@@ -207,7 +208,7 @@ func (r *Runner) Check(ctx context.Context, in Look) (Outcome, error) {
 		wait = maxSettle
 	}
 	j.awaitSettle(ctx, wait-time.Since(start))
-	return j.report(in.Screen == ScreenFull), nil
+	return j.report(screen == ScreenFull), nil
 }
 
 // report returns how a background job stands and its output since the

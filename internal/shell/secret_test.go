@@ -84,7 +84,7 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	if len(jobs) != 1 || jobs[0].State != JobWaitingSecret || jobs[0].SecretURL != secret.URL {
 		t.Errorf("jobs: %+v", jobs)
 	}
-	res, _ = r.Check(ctx, Look{PID: d.PID})
+	res, _ = r.Check(ctx, d.PID, 0, "")
 	if !strings.HasPrefix(res.Text, noAnswerNote) {
 		t.Errorf("a look before the answer: %q", res.Text)
 	}
@@ -92,13 +92,13 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	// The first look says the user answered; the command's reply may come
 	// in that look or in a later one (a look returns at new output, and
 	// the terminal's newline after the answer can come first).
-	res, _ = r.Check(ctx, Look{PID: d.PID, Wait: 10 * time.Second})
+	res, _ = r.Check(ctx, d.PID, 10*time.Second, "")
 	if !strings.HasPrefix(res.Text, answeredNote+"\n") {
 		t.Errorf("after the answer: %q", res.Text)
 	}
 	seen := res.Text
 	for i := 0; i < 10 && !strings.Contains(seen, "ann 14 hunter2 & more") && res.Job.Exit == nil; i++ {
-		res, _ = r.Check(ctx, Look{PID: d.PID, Wait: 10 * time.Second})
+		res, _ = r.Check(ctx, d.PID, 10*time.Second, "")
 		seen += res.Text
 	}
 	if !strings.Contains(seen, "ann 14 hunter2 & more") {

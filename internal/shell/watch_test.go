@@ -38,7 +38,7 @@ func TestCheckWaitReturnsOnNewOutput(t *testing.T) {
 	if first != "" {
 		t.Skipf("the start's result came after the line (%q): nothing left to wait for", first)
 	}
-	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
+	res, err := r.Check(context.Background(), pid, 50*time.Second, "")
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestCheckWaitReturnsAtTheEnd(t *testing.T) {
 	r := NewRunner(defaultConfig(t))
 	defer r.Close()
 	pid := startBackground(t, r, "sleep 0.5; exit 3")
-	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
+	res, err := r.Check(context.Background(), pid, 50*time.Second, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,22 +80,22 @@ func TestCheckWaitOutputAlreadyThere(t *testing.T) {
 	pid, first := startBackgroundOutput(t, r, "echo ready; exec sleep 60")
 	if !strings.Contains(first, "ready") {
 		// The line came after the start's result: the check waits for it.
-		res, err := r.Check(context.Background(), Look{PID: pid, Wait: 50 * time.Second})
+		res, err := r.Check(context.Background(), pid, 50*time.Second, "")
 		if err != nil || !strings.Contains(res.Stdout.Text(), "ready") {
 			t.Fatalf("first check: %v %q", err, res.Text)
 		}
 	}
-	res, err := r.Check(context.Background(), Look{PID: pid, Wait: 100 * time.Millisecond})
+	res, err := r.Check(context.Background(), pid, 100*time.Millisecond, "")
 	if err != nil || !strings.Contains(res.Text, "(no new output)") || !res.Job.Running {
 		t.Fatalf("second check: %v %q", err, res.Text)
 	}
 	// A cancelled context ends the wait too.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.Check(ctx, Look{PID: pid, Wait: 50 * time.Second}); err != nil {
+	if _, err := r.Check(ctx, pid, 50*time.Second, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Check(context.Background(), Look{PID: pid, Wait: -1}); err == nil {
+	if _, err := r.Check(context.Background(), pid, -1, ""); err == nil {
 		t.Error("a negative wait was accepted")
 	}
 }
