@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 // go doc shows the API whole: no exported type is an alias, and no
@@ -153,19 +155,38 @@ func exportedRecv(recv *ast.FieldList) bool {
 }
 
 // The API is what a library user calls or fills in: go doc -short lists
-// at most 50 names, and none of the table's machinery (the MCP server and
-// the CLI read the tools from internal/registry and the schema package).
-// A call's extras are fields of ToolCall and BashInput rather than types
-// and context functions of their own.
+// 50 lines today, of which 16 are the tools' own inputs and details (of
+// each tool's own method; history's RerenderDetails counts among the
+// rest). A new tool brings its input and its details, and nothing else:
+// the lines beside them stay at most 34, and none of them is the table's machinery
+// (the MCP server and the CLI read the tools from internal/registry and
+// the schema package). A call's extras are fields of ToolCall and
+// BashInput rather than types and context functions of their own.
 func TestAPIIsSmall(t *testing.T) {
 	out, err := exec.Command("go", "doc", "-short", ".").Output()
 	if err != nil {
 		t.Skipf("go doc: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > 50 {
-		t.Errorf("go doc -short lists %d lines, want at most 50:\n%s", len(lines), out)
+	toolTypes := map[string]bool{}
+	for _, tool := range registry.Tools() {
+		for _, in := range tool.Inputs {
+			toolTypes[strings.TrimPrefix(in.String(), "spillway.")] = true
+		}
+		toolTypes[strings.TrimPrefix(tool.Details.String(), "spillway.")] = true
 	}
+	var others []string
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "type" && toolTypes[f[1]] {
+			continue
+		}
+		others = append(others, l)
+	}
+	if len(others) > 34 {
+		t.Errorf("go doc -short lists %d lines besides the tools' %d inputs and details, want at most 34:\n%s",
+			len(others), len(toolTypes), strings.Join(others, "\n"))
+	}
+	t.Logf("go doc -short: %d lines, %d of them the tools' inputs and details", len(lines), len(lines)-len(others))
 	for _, name := range []string{"Tool", "Param", "ParamType", "Method", "String", "Int", "Run", "ParamNames",
 		"LookupTool", "Tools", "SeedTools", "SeedParams", "DetailDoc", "KeyNames", "PeerTools", "PeerParams", "ToolsSummary",
 		"ProfileNames", "BashProgress", "URLAsker", "WithURLAsker"} {

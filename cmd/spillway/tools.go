@@ -146,6 +146,11 @@ func flagName(p param) string { return strings.ReplaceAll(p.Name, "_", "-") }
 // toolCommand makes the command of tool t.
 func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 	text := cliTexts[t.Name]
+	if text.short == "" {
+		// A tool with no words of the CLI's own is introduced by its
+		// title, as MCP's tools/list does.
+		text.short = t.Title
+	}
 	var positional []param
 	required := 0
 	use := t.Name
