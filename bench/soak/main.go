@@ -143,7 +143,7 @@ func run() (bool, error) {
 
 	// Report.
 	total := d.done.Load()
-	fmt.Printf("calls: %d in %.1fs = %.0f calls/s\n", total, elapsed.Seconds(), float64(total)/elapsed.Seconds())
+	fmt.Printf("calls: %d in %.1fs = %.1f calls/s\n", total, elapsed.Seconds(), float64(total)/elapsed.Seconds())
 	all := d.allLatencies()
 	fmt.Printf("latency, all calls: p50 %s  p99 %s  max %s\n\n", pct(all, 50), pct(all, 99), pct(all, 100))
 	fmt.Printf("%-14s %7s %10s %10s %10s\n", "kind", "calls", "p50", "p99", "max")
