@@ -43,9 +43,14 @@ func runIdle(base string) bool {
 		ok = check(perProcs <= 0.05, "%s: after %s idle: %.3f processes a session (%d in all)", mode, idleWait, perProcs, procs-procs0) && ok
 		ok = check(perPSS <= 1, "%s: after %s idle: %.2f MB PSS a session (%.1f MB in all, node alone %.1f MB); load average %s",
 			mode, idleWait, perPSS, float64(pss-pss0)/1024, float64(pss0)/1024, loadavg()) && ok
+		name := fmt.Sprintf("idle %d, %s", len(ids), mode)
+		record(name, "first bash true of a new session, p50 / p99", ms(percentile(first, 50))+" / "+ms(percentile(first, 99)), "", true)
+		record(name, fmt.Sprintf("processes a session after %s idle", idleWait), fmt.Sprintf("%.3f", perProcs), "<= 0.05", perProcs <= 0.05)
+		record(name, fmt.Sprintf("PSS a session after %s idle", idleWait), fmt.Sprintf("%.2f MB", perPSS), "<= 1 MB", perPSS <= 1)
 		if mode == "sandbox" {
 			again := callEach(c, ids)
 			fmt.Printf("     %s: bash true after the rest (the sandbox started again) p50 %s p99 %s\n", mode, ms(percentile(again, 50)), ms(percentile(again, 99)))
+			record(name, "bash true once its sandbox ended idle, p50", ms(percentile(again, 50)), "", true)
 			warm := callEach(c, ids)
 			fmt.Printf("     %s: bash true at once after that (warm) p50 %s p99 %s\n", mode, ms(percentile(warm, 50)), ms(percentile(warm, 99)))
 		}

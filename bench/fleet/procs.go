@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 func freePort() string {
@@ -85,6 +87,17 @@ func (n *node) wait(limit time.Duration) (error, bool) {
 // spillDirs lists the spill directories the node left.
 func (n *node) spillDirs() []string {
 	dirs, _ := filepath.Glob(filepath.Join(n.tmp, "spillway-*"))
+	return dirs
+}
+
+// cgroupsLeft lists the cgroups of the node's sessions still there: the
+// node's group, beside its own, where cgroups are in use.
+func (n *node) cgroupsLeft() []string {
+	inUse, base := proc.CgroupStatus()
+	if !inUse {
+		return nil
+	}
+	dirs, _ := filepath.Glob(filepath.Join(base, fmt.Sprintf("spillway-%d", n.cmd.Process.Pid)))
 	return dirs
 }
 
