@@ -39,17 +39,27 @@ func (s *Set) Check(command string) Verdict {
 	for i := range set.Rules {
 		c.keys[i] = set.Rules[i].Pattern.programKey(set.Rules[i].Decision)
 	}
-	// A part every 20-odd bytes is what dense input comes to.
-	c.parts = make([]Part, 0, len(command)/24+2)
+	// The parts are gathered in a buffer kept between checks and copied
+	// out at their count: a slice grown to fit allocates about twice
+	// what it ends up holding.
+	buf := partBufs.Get().(*[]Part)
+	c.parts = (*buf)[:0]
 	c.code(command, ctx{}, "")
-	v := Verdict{Decision: Allow, Parts: c.parts}
-	for _, p := range c.parts {
+	v := Verdict{Decision: Allow, Parts: make([]Part, len(c.parts))}
+	copy(v.Parts, c.parts)
+	// The buffer is cleared so that it holds on to no part's text.
+	clear(c.parts)
+	*buf = c.parts[:0]
+	partBufs.Put(buf)
+	for _, p := range v.Parts {
 		if p.Decision > v.Decision {
 			v.Decision = p.Decision
 		}
 	}
 	return v
 }
+
+var partBufs = sync.Pool{New: func() any { return new([]Part) }}
 
 var defaultReason = [...]string{
 	Allow: "no rule matches: the default is allow",
