@@ -31,7 +31,8 @@ import (
 //   - pipe: github.com/fwojciec/pipe at 712557e, exec/sanitize_test.go
 //     (TestSanitize), exec/truncate_test.go (TestTruncateTail; pipe's
 //     TruncateTail run on each input gave the values its test only bounds)
-//     and exec/bash_test.go (TestBashExecutor).
+//     exec/bash_test.go (TestBashExecutor) and exec/background_test.go
+//     (TestBackgroundExecution).
 //   - opencode, the Go fork the opencode profile follows:
 //     github.com/obukhovaa/opencode, internal/llm/tools/bash_test.go
 //     (TestBuildPreview, TestPersistAndTruncate, TestCleanupTempDir).
@@ -235,6 +236,7 @@ func portedCases() []portedCase {
 	var cs []portedCase
 	cs = append(cs, pipeCases()...)
 	cs = append(cs, pipeBashCases()...)
+	cs = append(cs, pipeBackgroundCases()...)
 	cs = append(cs, opencodePorted()...)
 	cs = append(cs, macosShellPorted()...)
 	cs = append(cs, piPorted()...)

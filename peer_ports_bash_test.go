@@ -275,3 +275,87 @@ func pipeBashCases() []portedCase {
 		}),
 	}
 }
+
+// pipeBackgroundCases are pipe's exec/background_test.go
+// (TestBackgroundExecution): auto-background, check_pid and kill_pid.
+func pipeBackgroundCases() []portedCase {
+	background := docRef{"docs/profiles.md", "the backgrounded result is spillway's (`docs/tools.md`): the same facts — pid, partial output, file, `check_pid`/`kill_pid` — in spillway's layout"}
+	forgotten := docRef{"docs/profiles.md", "A job that ended stays known to `check_pid` (a session keeps its last 64 jobs), which shows its end again, ending in `exit code: N` where pipe's design writes `Process N exited with code N`; pipe forgets it once looked at, and then answers `no background process`"}
+	pb := func(name string, doc docRef, f func(t *testing.T, bash func(args string) (string, bool)) []seen) portedCase {
+		return portedCase{peer: "pipe", test: "TestBackgroundExecution/" + name, doc: doc, run: func(t *testing.T) []seen {
+			ts, _ := profileToolset(t, "pipe")
+			return f(t, func(args string) (string, bool) {
+				text, res, err := toolText(t, ts, "bash", args)
+				return text, err != nil || res.IsError
+			})
+		}}
+	}
+	pidOf := func(text string) string {
+		if m := regexp.MustCompile(`pid (\d+)`).FindStringSubmatch(text); m != nil {
+			return m[1]
+		}
+		return "0"
+	}
+	return []portedCase{
+		pb("auto-backgrounds command on timeout", background, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			start := time.Now()
+			text, isErr := bash(`{"command": "sleep 30", "timeout": 200}`)
+			elapsed := time.Since(start)
+			bash(`{"kill_pid": ` + pidOf(text) + `}`)
+			return []seen{{"under 2 s", true, elapsed < 2*time.Second}, has(text, "backgrounded"), has(text, "pid"), {"is_error", false, isErr}}
+		}),
+		pb("check_pid returns status of running process", docRef{}, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			text, _ := bash(`{"command": "echo started && sleep 30", "timeout": 200}`)
+			pid := pidOf(text)
+			check, _ := bash(`{"check_pid": ` + pid + `}`)
+			bash(`{"kill_pid": ` + pid + `}`)
+			return []seen{{"a pid", true, pid != "0"}, has(check, "still running")}
+		}),
+		pb("kill_pid terminates process and returns output", forgotten, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			text, _ := bash(`{"command": "echo started && sleep 30", "timeout": 200}`)
+			pid := pidOf(text)
+			killText, _ := bash(`{"kill_pid": ` + pid + `}`)
+			check, isErr := bash(`{"check_pid": ` + pid + `}`)
+			return []seen{has(killText, "killed"), {"check_pid after is_error", true, isErr}, has(check, "no background process")}
+		}),
+		pb("check_pid on completed process returns final output", forgotten, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			text, _ := bash(`{"command": "sleep 0.1", "timeout": 1}`)
+			pid := pidOf(text)
+			var check string
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if check, _ = bash(`{"check_pid": ` + pid + `}`); !strings.Contains(check, "still running") {
+					break
+				}
+			}
+			again, isErr := bash(`{"check_pid": ` + pid + `}`)
+			return []seen{has(check, "exited"), {"check_pid after is_error", true, isErr}, has(again, "no background process")}
+		}),
+		pb("check_pid on unknown pid returns error",
+			docRef{"docs/profiles.md", "`check_pid` of a pid the session does not know is an error that says so and lists the pids it knows (`no background job has pid 99999; known pids: …`)"},
+			func(t *testing.T, bash func(string) (string, bool)) []seen {
+				text, isErr := bash(`{"check_pid": 99999}`)
+				return []seen{{"is_error", true, isErr}, has(text, "no background process")}
+			}),
+		pb("command completing before timeout returns normal result", docRef{}, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			text, isErr := bash(`{"command": "echo hello"}`)
+			return []seen{{"is_error", false, isErr}, has(text, "stdout:\nhello\n"), has(text, "exit code: 0")}
+		}),
+		pb("context cancellation kills process",
+			docRef{"docs/profiles.md", "a call cancelled before its command starts is an error saying `context canceled` (Go's words, which pipe's bash test expects; its background test expects `cancelled`)"},
+			func(t *testing.T, bash func(string) (string, bool)) []seen {
+				ts, _ := profileToolset(t, "pipe")
+				ctx, cancel := context.WithCancel(context.Background())
+				cancel()
+				res, err := ts.Call(ctx, spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command": "sleep 30"}`)})
+				text := res.Text
+				if err != nil {
+					text = err.Error()
+				}
+				return []seen{{"is_error", true, err != nil || res.IsError}, has(text, "cancelled")}
+			}),
+		pb("requires one of command check_pid or kill_pid", docRef{}, func(t *testing.T, bash func(string) (string, bool)) []seen {
+			_, isErr := bash(`{}`)
+			return []seen{{"is_error", true, isErr}}
+		}),
+	}
+}
