@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/spillway-dev/spillway/internal/proc"
+
 // families returns every metric at this instant: the server's own, its
 // state's gauges (read now, so never stale), the Go runtime's and the
 // process's.
@@ -15,6 +17,10 @@ func (m *Metrics) families() []family {
 	}
 	fams = append(fams, m.callFamilies()...)
 	fams = append(fams, stateFamilies(m.state())...)
+	if cpu, ok := proc.CgroupsCPU(); ok {
+		fams = append(fams, counter("spillway_jobs_cpu_seconds_total",
+			"CPU time the sessions' commands have used, counted by their cgroups (only where cgroups are in use: spillway version says).", cpu.Seconds()))
+	}
 	fams = append(fams, runtimeFamilies()...)
 	return appendProcessFamilies(fams)
 }

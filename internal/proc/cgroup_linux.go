@@ -45,6 +45,8 @@ var cgroupTree struct {
 	dir    string // the server's group, while it exists
 	users  int    // the session groups in it
 	serial int
+	spent  time.Duration // CPU time counted by the server's groups removed
+	swept  bool          // the groups of servers gone were looked for
 }
 
 // detectCgroups finds where groups can be made, or why not.
@@ -142,6 +144,10 @@ func NewCgroup() *Cgroup {
 	t := &cgroupTree
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.swept {
+		t.swept = true
+		sweepStale(t.base)
+	}
 	if t.users == 0 {
 		t.dir = filepath.Join(t.base, "spillway-"+strconv.Itoa(os.Getpid()))
 		if err := os.Mkdir(t.dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
@@ -158,6 +164,40 @@ func NewCgroup() *Cgroup {
 	}
 	t.users++
 	return &Cgroup{dir: dir}
+}
+
+// sweepStale removes the groups of servers that are gone — killed
+// outright, a server removes its own — and ends what is still in them:
+// the commands of a dead server's sessions have no one to answer to.
+func sweepStale(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "spillway-*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "spillway-"))
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue // not a server's (a probe), or ours
+		}
+		if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+			continue // that server still runs
+		}
+		removeTree(d)
+	}
+}
+
+// removeTree ends every process in group dir and below, and removes the
+// groups, deepest first.
+func removeTree(dir string) {
+	c := &Cgroup{dir: dir}
+	if c.Populated() {
+		os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+		c.waitEmpty(time.Second)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			removeTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	os.Remove(dir)
 }
 
 // open returns a descriptor of the group's directory, for clone3.
@@ -215,10 +255,10 @@ func (c *Cgroup) waitEmpty(d time.Duration) bool {
 	return true
 }
 
-// CPU is the CPU time the group's processes have used, those that have
-// ended included.
-func (c *Cgroup) CPU() time.Duration {
-	b, err := os.ReadFile(filepath.Join(c.dir, "cpu.stat"))
+// cpuUsage reads the CPU time a group's processes have used, those of its
+// removed groups included, from its cpu.stat.
+func cpuUsage(dir string) time.Duration {
+	b, err := os.ReadFile(filepath.Join(dir, "cpu.stat"))
 	if err != nil {
 		return 0
 	}
@@ -231,6 +271,26 @@ func (c *Cgroup) CPU() time.Duration {
 	return 0
 }
 
+// CgroupsCPU returns the CPU time the sessions' commands have used since
+// the server started, counted by their cgroups, and whether cgroups are
+// in use (it is 0 and false where they are not). The server's group
+// counts what its removed session groups used; what it counted is kept
+// when it is removed in turn.
+func CgroupsCPU() (time.Duration, bool) {
+	detectCgroups()
+	if cgroupTree.base == "" {
+		return 0, false
+	}
+	t := &cgroupTree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	total := t.spent
+	if t.users > 0 {
+		total += cpuUsage(t.dir)
+	}
+	return total, true
+}
+
 // Remove removes the group, once empty, and the server's group with the
 // last session's. A group a process still holds stays.
 func (c *Cgroup) Remove() {
@@ -241,6 +301,7 @@ func (c *Cgroup) Remove() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.users--; t.users == 0 {
+		t.spent += cpuUsage(t.dir)
 		os.Remove(t.dir)
 	}
 }

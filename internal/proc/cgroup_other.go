@@ -26,3 +26,6 @@ func (*Cgroup) Remove()                      {}
 func (g *Group) InCgroup(*Cgroup)            {}
 func (g *Group) Cgroup() *Cgroup             { return nil }
 func (g *Group) intoCgroup(*exec.Cmd) func() { return func() {} }
+
+// CgroupsCPU returns 0 and false: no cgroups count CPU time here.
+func CgroupsCPU() (time.Duration, bool) { return 0, false }
