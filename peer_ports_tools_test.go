@@ -85,7 +85,7 @@ func macosShellPorted() []portedCase {
 		ms("Edge Cases/should calculate duration correctly", docRef{}, func(t *testing.T) []seen {
 			m := run(t, "", `{"command": "sleep", "args": ["0.1"]}`)
 			d, ok := get(m, "duration").(float64)
-			return []seen{{"duration defined", true, ok}, {"duration >= 0", true, d >= 0}}
+			return []seen{{"duration defined", true, ok}, {"duration >= 0", true, d >= 0}, {"duration < 1000", true, d < 1000}}
 		}),
 	}
 }
