@@ -226,8 +226,7 @@ func (c *Cgroup) Signal(sig syscall.Signal) {
 }
 
 // End ends every process of the group: SIGTERM, then SIGKILL to what is
-// left after grace (one write to cgroup.kill, which no fork can race),
-// and waits up to grace more for the group to empty. It reports whether
+// left after grace, and waits up to grace more for the group to empty. It reports whether
 // the group emptied.
 func (c *Cgroup) End(grace time.Duration) bool {
 	if !c.Populated() {
@@ -237,9 +236,13 @@ func (c *Cgroup) End(grace time.Duration) bool {
 	if c.waitEmpty(grace) {
 		return true
 	}
-	os.WriteFile(filepath.Join(c.dir, "cgroup.kill"), []byte("1"), 0)
+	c.Kill()
 	return c.waitEmpty(grace)
 }
+
+// Kill sends SIGKILL to every process in the group, with one write to
+// cgroup.kill, which no fork can race.
+func (c *Cgroup) Kill() { os.WriteFile(filepath.Join(c.dir, "cgroup.kill"), []byte("1"), 0) }
 
 // waitEmpty polls cgroup.events until the group is empty, for at most d.
 func (c *Cgroup) waitEmpty(d time.Duration) bool {

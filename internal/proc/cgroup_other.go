@@ -23,6 +23,7 @@ func (*Cgroup) Signal(syscall.Signal)        {}
 func (*Cgroup) End(time.Duration) bool       { return true }
 func (*Cgroup) CPU() time.Duration           { return 0 }
 func (*Cgroup) Remove()                      {}
+func (*Cgroup) Kill()                        {}
 func (g *Group) InCgroup(*Cgroup)            {}
 func (g *Group) Cgroup() *Cgroup             { return nil }
 func (g *Group) intoCgroup(*exec.Cmd) func() { return func() {} }

@@ -129,6 +129,9 @@ func (j *job) endQuickly() bool {
 		if !j.procs.Gone() {
 			j.procs.SignalGroup(sig)
 		}
+		if cg := j.procs.Cgroup(); cg != nil && sig == syscall.SIGKILL {
+			cg.Kill() // and what left the group: the session ends
+		}
 		if j.waitEnded(closeGrace) {
 			return !j.running() // the group is empty: no walk
 		}

@@ -45,6 +45,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
@@ -372,8 +373,10 @@ func (r *Runner) Close() error {
 	r.markOnce.Do(func() {}) // no mark nor cgroup is made after this
 	if r.cg != nil {
 		// Every process the session's commands started, whatever group
-		// or session it moved to, at once.
-		r.cg.End(closeGrace)
+		// or session it moved to, at once. Each job's end below waits for
+		// its own processes (their exit and their pipes' end, not a poll),
+		// End after it for what is left.
+		r.cg.Signal(syscall.SIGTERM)
 	}
 	var wg sync.WaitGroup
 	for _, j := range all {
