@@ -183,30 +183,12 @@ func TestAttackExitWhileBusy(t *testing.T) {
 // watcher process kills the one and removes the other. The same holds for
 // a stdio server that exits before a job ignoring SIGTERM has ended.
 func TestAttackKilledServerLeavesNoSpillDir(t *testing.T) {
-	tmp := t.TempDir()
 	mark := marker("killed")
-	cmd := exec.Command(bin, "mcp")
-	cmd.Env = serverEnv(tmp, "SPILLWAY_TEST_MARK="+mark)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(nil, 1<<20)
-	send := func(m string) {
-		if _, err := io.WriteString(stdin, m+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	lines.Scan()
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	srv := startRawStdio(t, "SPILLWAY_TEST_MARK="+mark)
+	tmp, cmd := srv.tmp, srv.cmd
+	send := func(line string) { srv.send(t, line) }
 	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bash","arguments":{"command":"seq 1 100000"}}}`)
-	if !lines.Scan() || !strings.Contains(lines.Text(), "full_output_path") {
-		t.Fatalf("no spill: %.300s", lines.Text())
-	}
+	srv.recv(t) // a spill file: the wait below finds its directory
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"bash","arguments":{"command":"trap '' TERM; seq 1 100000; sleep 1000"}}}`)
 	for deadline := time.Now().Add(hangGuard); len(marked(mark)) == 0 || spillDirs(tmp) == 0; {
 		if time.Now().After(deadline) {

@@ -568,11 +568,13 @@ type rawStdio struct {
 	tmp    string
 }
 
-func startRawStdio(t *testing.T) *rawStdio {
+// startRawStdio starts spillway mcp with env added to its environment,
+// and initializes its session.
+func startRawStdio(t *testing.T, env ...string) *rawStdio {
 	t.Helper()
 	r := &rawStdio{tmp: t.TempDir(), stderr: &lockedBuffer{}}
 	r.cmd = exec.Command(bin, "mcp")
-	r.cmd.Env = serverEnv(r.tmp)
+	r.cmd.Env = serverEnv(r.tmp, env...)
 	r.cmd.Stderr = r.stderr
 	var err error
 	if r.in, err = r.cmd.StdinPipe(); err != nil {
