@@ -148,14 +148,14 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 		return Result[HistoryDetails]{}, err
 	}
 	if in.ID != 0 {
-		res, err := t.shell.Render(shell.Selection{
+		rec, stdout, stderr, err := t.shell.Render(shell.Selection{
 			ID: in.ID, Stream: in.Stream, Strategy: output.Strategy(in.Strategy),
 			MaxLines: in.MaxLines, MaxBytes: in.MaxBytes, MaxTokens: in.MaxTokens, Offset: in.Offset, Pattern: in.Pattern,
 		})
 		if err != nil {
 			return Result[HistoryDetails]{}, toolError("history", err)
 		}
-		r := newRerenderResult(res)
+		r := newRerenderResult(rec, stdout, stderr)
 		d := HistoryDetails{Shown: &r.Details}
 		return Result[HistoryDetails]{Text: t.finish(r.Text, &d.Tokens, func() any { return d }), Details: d, IsError: r.IsError}, nil
 	}

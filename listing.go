@@ -205,9 +205,9 @@ func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
 }
 
 // newRerenderResult shows a recorded call's output again: a section per
-// stream shown, then its status and what it was.
-func newRerenderResult(r shell.Rendered) rerenderResult {
-	res := rerenderResult{Details: RerenderDetails{Record: historyRecord(r.Record)}}
+// stream shown (nil: not asked for), then its status and what it was.
+func newRerenderResult(rec shell.Record, stdout, stderr *shell.Shown) rerenderResult {
+	res := rerenderResult{Details: RerenderDetails{Record: historyRecord(rec)}}
 	var b strings.Builder
 	section := func(label string, s *shell.Shown, totals shell.Totals) *ShownStream {
 		switch {
@@ -230,13 +230,13 @@ func newRerenderResult(r shell.Rendered) rerenderResult {
 			TotalLines: totals.Lines, TotalBytes: totals.Bytes, Matches: s.Matches, Truncated: s.Truncated, Missing: s.Missing,
 		}
 	}
-	res.Details.Stdout = section("stdout", r.Stdout, r.Record.Stdout)
-	res.Details.Stderr = section("stderr", r.Stderr, r.Record.Stderr)
+	res.Details.Stdout = section("stdout", stdout, rec.Stdout)
+	res.Details.Stderr = section("stderr", stderr, rec.Stderr)
 	if b.Len() == 0 {
 		b.WriteString("(no output)\n")
 	}
-	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", r.Record.Exit, r.Record.ID,
-		shell.QuoteCommand(r.Record.Command, r.Record.Args), time.Since(r.Record.Start).Round(100*time.Millisecond))
+	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", rec.Exit, rec.ID,
+		shell.QuoteCommand(rec.Command, rec.Args), time.Since(rec.Start).Round(100*time.Millisecond))
 	res.Text = b.String()
 	return res
 }

@@ -37,7 +37,7 @@ func TestListingsSetEveryField(t *testing.T) {
 	setAll(reflect.ValueOf(&shown).Elem())
 	shown.Empty, shown.Err = false, nil
 	r.Exit = &shell.Exit{Code: 2}
-	rr := newRerenderResult(shell.Rendered{Record: r, Stdout: &shown, Stderr: &shell.Shown{Err: errors.New("gone")}})
+	rr := newRerenderResult(r, &shown, &shell.Shown{Err: errors.New("gone")})
 	if err := unset(reflect.ValueOf(*rr.Details.Stdout), "ShownStream"); err != nil {
 		t.Error(err)
 	}

@@ -41,7 +41,6 @@ var knownMirrors = []string{
 	"internal/shell.JobStatus ~ BashDetails",
 	"internal/shell.JobView ~ JobInfo",
 	"internal/shell.Record ~ HistoryRecord",
-	"internal/shell.Rendered ~ RerenderDetails",
 	"internal/shell.SecretPrompt ~ SecretDetails",
 	"internal/shell.Selection ~ HistoryInput",
 	"internal/shell.Totals ~ StreamRecord",

@@ -40,7 +40,7 @@ func shownText(t *testing.T, s *Shown) string {
 }
 
 // failed reports whether a stream could not be shown.
-func failed(r Rendered) bool {
+func failed(r rendered) bool {
 	return r.Stdout != nil && r.Stdout.Err != nil || r.Stderr != nil && r.Stderr.Err != nil
 }
 
@@ -63,7 +63,7 @@ func TestHistoryRerender(t *testing.T) {
 		{Selection{ID: small}, "a\nb\nc\n"},
 	}
 	for _, c := range cases {
-		r, err := sh.Render(c.in)
+		r, err := render(sh, c.in)
 		if err != nil || failed(r) {
 			t.Errorf("%+v: %v %+v", c.in, err, r)
 			continue
@@ -72,7 +72,7 @@ func TestHistoryRerender(t *testing.T) {
 			t.Errorf("%+v:\n got %q\nwant %q\n(body %q)", c.in, got, c.want, r.Stdout.Body)
 		}
 	}
-	r, _ := sh.Render(Selection{ID: id, Strategy: "tail", MaxLines: 2})
+	r, _ := render(sh, Selection{ID: id, Strategy: "tail", MaxLines: 2})
 	if r.Stderr == nil || !strings.HasPrefix(r.Stderr.Body, "oops\n") || !strings.Contains(r.Stdout.Body, "[tail: lines 9999-10000 of 10000") ||
 		r.Stdout.FirstLine != 9999 || r.Stdout.LastLine != 10000 || r.Record.Exit.String() != "exit code: 0" {
 		t.Errorf("both streams: %+v %+v %+v", r.Stdout, r.Stderr, r.Record)
@@ -81,11 +81,11 @@ func TestHistoryRerender(t *testing.T) {
 		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
 		{ID: id, Offset: 3, Strategy: "tail"},
 	} {
-		if r, err := sh.Render(bad); err == nil {
+		if r, err := render(sh, bad); err == nil {
 			t.Errorf("%+v: want an error, got %+v", bad, r)
 		}
 	}
-	if r, err := sh.Render(Selection{ID: id, Offset: 20000}); err != nil || r.Stdout.Err == nil || !strings.Contains(r.Stdout.Err.Error(), "past the end") {
+	if r, err := render(sh, Selection{ID: id, Offset: 20000}); err != nil || r.Stdout.Err == nil || !strings.Contains(r.Stdout.Err.Error(), "past the end") {
 		t.Errorf("offset past the end: %v %+v", err, r.Stdout)
 	}
 }
@@ -115,7 +115,7 @@ func TestHistoryCappedStream(t *testing.T) {
 		{Selection{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
 		{Selection{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
 	} {
-		r, err := sh.Render(c.in)
+		r, err := render(sh, c.in)
 		if err != nil || failed(r) {
 			t.Errorf("%+v: %v %+v", c.in, err, r)
 			continue
@@ -127,7 +127,7 @@ func TestHistoryCappedStream(t *testing.T) {
 			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Stdout.Body)
 		}
 	}
-	r2, _ := sh.Render(Selection{ID: id, Offset: 1000000, MaxLines: 2})
+	r2, _ := render(sh, Selection{ID: id, Offset: 1000000, MaxLines: 2})
 	if r2.Stdout.Err == nil || !strings.Contains(r2.Stdout.Err.Error(), "line 1000000 was not saved") {
 		t.Errorf("a line past the cap: %+v", r2.Stdout)
 	}
@@ -157,7 +157,7 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		case keep == time.Millisecond && (!os.IsNotExist(err) || cause != spill.CauseHistory):
 			t.Errorf("keep_named 1 ms: the forgotten call's spill file %s is still there (%v) or its cause is %q", path, err, cause)
 		}
-		if _, err := sh.Render(Selection{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+		if _, err := render(sh, Selection{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
 			t.Errorf("forgotten id: %v", err)
 		}
 	}
@@ -187,7 +187,7 @@ func TestHistoryFloodRerender(t *testing.T) {
 		{Selection{ID: res.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
 	} {
 		start := time.Now()
-		res, err := sh.Render(c.in)
+		res, err := render(sh, c.in)
 		took := time.Since(start)
 		if err != nil || failed(res) {
 			t.Errorf("%+v: %v %+v", c.in, err, res)
@@ -198,4 +198,15 @@ func TestHistoryFloodRerender(t *testing.T) {
 		}
 		t.Logf("re-render %+v: %v", c.in, took)
 	}
+}
+
+// rendered is what Runner.Render returns, together, for the tests' checks.
+type rendered struct {
+	Record         Record
+	Stdout, Stderr *Shown
+}
+
+func render(sh *Runner, sel Selection) (rendered, error) {
+	rec, stdout, stderr, err := sh.Render(sel)
+	return rendered{rec, stdout, stderr}, err
 }

@@ -34,14 +34,6 @@ type Selection struct {
 	Pattern                       string
 }
 
-// A Rendered is a recorded call's output shown again.
-type Rendered struct {
-	Record Record
-	// Stdout and Stderr are what was shown of each stream; nil for a
-	// stream not asked for, or merged into stdout.
-	Stdout, Stderr *Shown
-}
-
 // A Shown is what part of a recorded stream was shown, and how.
 type Shown struct {
 	// Empty: the stream carried nothing and was not asked for alone, so
@@ -67,26 +59,28 @@ type Shown struct {
 }
 
 // Render shows the output of a recorded call again, as sel asks, without
-// running anything. The error says why it cannot (bad input, an unknown
-// or running call); a stream that can no longer be shown has its Err.
-func (r *Runner) Render(sel Selection) (Rendered, error) {
+// running anything: the call's record and what was shown of each stream
+// (nil for a stream not asked for, or merged into stdout). The error says
+// why it cannot (bad input, an unknown or running call); a stream that can
+// no longer be shown has its Err.
+func (r *Runner) Render(sel Selection) (rec Record, stdout, stderr *Shown, err error) {
 	if err := sel.validate(); err != nil {
-		return Rendered{}, err
+		return Record{}, nil, nil, err
 	}
-	rec, err := r.history.record(sel.ID)
+	stored, err := r.history.record(sel.ID)
 	if err != nil {
-		return Rendered{}, err
+		return Record{}, nil, nil, err
 	}
 	r.history.mu.Lock()
-	snap := *rec
+	snap := *stored
 	r.history.mu.Unlock()
 	if snap.Running() {
-		return Rendered{}, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
+		return Record{}, nil, nil, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
 	}
 	var re *regexp.Regexp
 	if sel.Pattern != "" {
 		if re, err = regexp.Compile(sel.Pattern); err != nil {
-			return Rendered{}, fmt.Errorf("pattern: %v", err)
+			return Record{}, nil, nil, fmt.Errorf("pattern: %v", err)
 		}
 	}
 	d := snap.data
@@ -100,11 +94,7 @@ func (r *Runner) Render(sel Selection) (Rendered, error) {
 		return renderStream(s, sel, lim, re)
 	}
 	pol := r.cfg.streams().forCall(sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
-	return Rendered{
-		Record: snap.Record,
-		Stdout: section("stdout", &d.stdout, pol.Stdout),
-		Stderr: section("stderr", d.stderr, pol.Stderr),
-	}, nil
+	return snap.Record, section("stdout", &d.stdout, pol.Stdout), section("stderr", d.stderr, pol.Stderr), nil
 }
 
 func (in Selection) validate() error {
