@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,19 +39,34 @@ func TestNoticeCheckPIDNumbers(t *testing.T) {
 	t.Parallel()
 	ts := bashToolset(t, spillway.Options{})
 	ctx := context.Background()
-	r, err := ts.Bash(ctx, spillway.BashInput{Command: "seq 1 100000; sleep 0.5; seq 100001 200000", Timeout: 250})
+	dir := t.TempDir()
+	first, gate := filepath.Join(dir, "first"), filepath.Join(dir, "gate")
+	r, err := ts.Bash(ctx, spillway.BashInput{
+		Command: fmt.Sprintf("seq 1 100000; touch %s; while [ ! -e %s ]; do sleep 0.02; done; seq 100001 200000", first, gate),
+		Timeout: 250 * time.Millisecond,
+	})
 	if err != nil || r.Details.PID == 0 {
 		t.Fatalf("%v %+v", err, r.Details)
 	}
-	var c spillway.Result[spillway.BashDetails]
-	for i := 0; i < 400; i++ {
-		time.Sleep(50 * time.Millisecond)
-		if c, err = ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}); err != nil {
+	// A look between the two halves takes the first; the look after the
+	// end then numbers the new lines within the whole stream.
+	waitFor(t, func() bool { _, err := os.Stat(first); return err == nil })
+	if _, err := ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(gate, nil, 0o644)
+	// The wait for the end is on the jobs list, which takes no output.
+	waitFor(t, func() bool {
+		j, err := ts.Jobs(ctx)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.Details.Running {
-			break
-		}
+		i := slices.IndexFunc(j.Details.Jobs, func(j spillway.JobInfo) bool { return j.PID == r.Details.PID })
+		return i >= 0 && j.Details.Jobs[i].State == "exited"
+	})
+	c, err := ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`of the new lines (\d+)-(\d+)`).FindStringSubmatch(c.Text)
 	tr := c.Details.Stdout.Truncation
@@ -183,6 +199,16 @@ func TestNoticeLongLineLeadsOn(t *testing.T) {
 		next := b.Details.Stdout.Next
 		if len(next) != 1 || next[0]["char_offset"] == nil && next[0]["offset"] == nil {
 			t.Errorf("%s: bash's next %v, text %q", profile, next, b.Text[max(0, len(b.Text)-300):])
+		}
+	}
+}
+
+// waitFor polls cond until it holds, for at most 30 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the condition did not hold within 30 s")
 		}
 	}
 }
