@@ -65,13 +65,13 @@ soak() {
 	echo "== soak -calls $soakcalls -server-args '$1'" >&2
 	"$out/soak" -bin "$out/spillway" -calls "$soakcalls" -server-args "$1" >"$log" 2>&1 || status=1
 	cat "$log" >&2
-	rate=$(sed -n 's/^calls: .* = \([0-9]*\) calls\/s$/\1/p' "$log")
+	rate=$(sed -n 's/^calls: .* = \([0-9.]*\) calls\/s$/\1/p' "$log")
 	echo "${rate:-0}"
 }
 plain=$(soak '--root {ws}')
 sandboxed=$(soak '--root {ws} --sandbox --no-network')
 load=$(cut -d' ' -f1-3 /proc/loadavg)
-share=$(( plain > 0 ? 100 * sandboxed / plain : 0 ))
+share=$(awk -v s="$sandboxed" -v p="$plain" 'BEGIN { printf "%d", (p > 0 ? 100 * s / p : 0) }')
 mark=ok
 [ "$share" -ge 85 ] || { mark=MISS; status=1; }
 printf 'soak %s calls\tsandboxed calls/s, share of plain\t%s of %s: %s %%\t>= 85 %%\t%s\t%s\n' \
