@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/spillway-dev/spillway/internal/ops"
+	"github.com/spillway-dev/spillway/internal/secret"
 )
 
 // Defaults of spillway serve.
@@ -286,6 +287,7 @@ type httpHandler struct {
 	origins  map[string]bool // normalOrigin of each allowed origin
 	admitted *admission      // the sessions --max-sessions counts
 	sdk      http.Handler
+	mux      *http.ServeMux // routes
 	tools    *toolServer
 	sessions *sessionTable
 	log      *slog.Logger
@@ -345,33 +347,67 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		opts.SessionTimeout = idle + time.Minute
 	}
 	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.Server }, opts)
+	h.mux = h.routes()
 	return h
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if isPagePath(r.URL.Path) {
-		h.servePage(w, r)
-		return
+	h.mux.ServeHTTP(w, r)
+}
+
+// routes is serve's table of paths: MCP at Path, the probes, the
+// operator's endpoints and the secret pages; anything else is a 404 that
+// names Path. Each path that takes only some methods is registered twice:
+// with its methods, and bare for the rest, which are answered 405 with
+// Allow and what to use (a bare catch-all would otherwise take them).
+func (h *httpHandler) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc(Path, h.serveMCP)
+	mux.HandleFunc(secret.PathPrefix, h.servePage)
+	// No token on the probes: a probe has none, and the answer is only
+	// the state.
+	for _, p := range []string{healthPath, readyPath} {
+		mux.HandleFunc("GET "+p, h.probe)
+		mux.HandleFunc(p, methodNotAllowed("GET, HEAD", "use GET"))
 	}
-	switch r.URL.Path {
-	case Path:
-	case healthPath, readyPath:
-		// No token: a probe has none, and the answer is only the state.
-		h.probe(w, r)
-		return
-	case metricsPath, drainPath:
-		if r.URL.Path == metricsPath && h.cfg.MetricsListen != "" {
-			http.Error(w, "Not found: the metrics are served at --metrics-listen", http.StatusNotFound)
-			return
-		}
+	if h.cfg.MetricsListen == "" {
+		mux.HandleFunc("GET "+metricsPath, h.withToken(h.metrics.Handler().ServeHTTP))
+		mux.HandleFunc(metricsPath, methodNotAllowed("GET, HEAD", "use GET, with the token"))
+	} else {
+		mux.HandleFunc(metricsPath, notFound("the metrics are served at --metrics-listen"))
+	}
+	mux.HandleFunc("POST "+drainPath, h.withToken(h.drain))
+	mux.HandleFunc(drainPath, methodNotAllowed("POST", "use POST, with the token"))
+	mux.HandleFunc("/", notFound("spillway serves MCP at "+Path))
+	return mux
+}
+
+// withToken serves next only to a request that passes authorized.
+func (h *httpHandler) withToken(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		if h.authorized(w, r) {
-			h.operate(w, r)
+			next(w, r)
 		}
-		return
-	default:
-		http.Error(w, "Not found: spillway serves MCP at "+Path, http.StatusNotFound)
-		return
 	}
+}
+
+// methodNotAllowed answers 405 with the methods a path takes.
+func methodNotAllowed(allow, what string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		http.Error(w, "Method Not Allowed: "+what, http.StatusMethodNotAllowed)
+	}
+}
+
+// notFound answers 404 with where to look instead.
+func notFound(instead string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "Not found: "+instead, http.StatusNotFound)
+	}
+}
+
+// serveMCP serves Path: the MCP transport, behind the token.
+func (h *httpHandler) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !h.authorized(w, r) {
 		return
 	}

@@ -31,11 +31,6 @@ const drainPoll = 50 * time.Millisecond
 
 // probe answers /healthz and /readyz with the state alone, as one word.
 func (h *httpHandler) probe(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "Method Not Allowed: use GET", http.StatusMethodNotAllowed)
-		return
-	}
 	w.Header().Set("Cache-Control", "no-store")
 	state, code := "ok", http.StatusOK
 	if r.URL.Path == readyPath {
@@ -58,18 +53,11 @@ func (h *httpHandler) readiness() string {
 	return "ready"
 }
 
-// operate answers /metrics and /drain, whose requests carry the token.
-func (h *httpHandler) operate(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.URL.Path == metricsPath && r.Method == http.MethodGet:
-		h.metrics.Handler().ServeHTTP(w, r)
-	case r.URL.Path == drainPath && r.Method == http.MethodPost:
-		h.startDrain()
-		w.WriteHeader(http.StatusAccepted)
-		fmt.Fprintln(w, "draining")
-	default:
-		http.Error(w, fmt.Sprintf("Method Not Allowed: %s takes GET, %s takes POST", metricsPath, drainPath), http.StatusMethodNotAllowed)
-	}
+// drain answers /drain: it starts a drain and says so.
+func (h *httpHandler) drain(w http.ResponseWriter, r *http.Request) {
+	h.startDrain()
+	w.WriteHeader(http.StatusAccepted)
+	fmt.Fprintln(w, "draining")
 }
 
 // startDrain turns the server unready and wakes Serve, once.

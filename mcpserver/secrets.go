@@ -3,11 +3,9 @@ package mcpserver
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/secret"
 )
 
 // Secret prompts (docs/interactive.md): a bash job that waits for a
@@ -76,9 +74,6 @@ func (h *httpHandler) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	pages.ServeHTTP(w, r)
 }
-
-// isPagePath reports whether path is under the secret pages' prefix.
-func isPagePath(path string) bool { return strings.HasPrefix(path, secret.PathPrefix) }
 
 // pageOwner finds the session whose toolset has the open page at path.
 func (t *sessionTable) pageOwner(path string) (string, *spillway.SecretPages) {
