@@ -24,8 +24,8 @@ const (
 // UTF-16 code units, as the design's substring(0, 1000) counts them.
 const nulSampleChars = 1000
 
-// Binary reports whether b, the start of a stream, is binary by rule r.
-func (r BinaryRule) Binary(b []byte) bool {
+// binary reports whether b, the start of a stream, is binary by rule r.
+func (r BinaryRule) binary(b []byte) bool {
 	if r == BinaryAnyNUL {
 		return anyNUL(b)
 	}

@@ -32,13 +32,13 @@ func TestBinaryAnyNUL(t *testing.T) {
 		{"controls past character 1000 are not sampled", append([]byte(strings.Repeat("a", 1000)), bytes.Repeat([]byte{1}, 2000)...), false},
 	}
 	for _, tt := range tests {
-		if got := BinaryAnyNUL.Binary(tt.in); got != tt.want {
+		if got := BinaryAnyNUL.binary(tt.in); got != tt.want {
 			t.Errorf("%s: BinaryAnyNUL = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	// The zero rule is IsBinary's.
 	for _, in := range [][]byte{[]byte("text\x00with\x00null\x00bytes"), []byte("he\x00l\x00lo\x00wo\x00rld")} {
-		if got := BinaryMostlyNonText.Binary(in); got != IsBinary(in) {
+		if got := BinaryMostlyNonText.binary(in); got != IsBinary(in) {
 			t.Errorf("%q: the zero rule says %v, IsBinary %v", in, got, !got)
 		}
 	}

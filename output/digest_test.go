@@ -226,7 +226,7 @@ func TestDigestFailureFlood(t *testing.T) {
 		t.Errorf("no shape or count of the failures:\n%s", r.Text())
 	}
 	next := r.Next()
-	if last := next[len(next)-1]; last.Tool() != "grep" || last["pattern"] != FailurePattern {
+	if last := next[len(next)-1]; last.Tool() != "grep" || last["pattern"] != failureGrepPattern {
 		t.Errorf("the last next call is %v", last)
 	}
 }

@@ -241,7 +241,7 @@ func failureFooter(l failureList, path string) string {
 
 // failureGrep is the call that lists every failure line of a spill file.
 func failureGrep(path string) Call {
-	return Call{"tool": "grep", "pattern": FailurePattern, "path": path}
+	return Call{"tool": "grep", "pattern": failureGrepPattern, "path": path}
 }
 
 // countFailureLines counts the lines of text that look like failures.

@@ -71,9 +71,9 @@ var failureNeedles = [][]byte{
 	[]byte("fatal"), []byte("ERR"),
 }
 
-// FailurePattern is an RE2 expression that matches every line that looks
+// failureGrepPattern is an RE2 expression that matches every line that looks
 // like a failure (and a few more): what a grep for them all takes.
-var FailurePattern = func() string {
+var failureGrepPattern = func() string {
 	parts := make([]string, len(failurePatterns))
 	for i, p := range failurePatterns {
 		parts[i] = p.re

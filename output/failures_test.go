@@ -54,7 +54,7 @@ var notFailures = []string{
 }
 
 func TestFailurePatternsExamples(t *testing.T) {
-	re := regexp.MustCompile(FailurePattern)
+	re := regexp.MustCompile(failureGrepPattern)
 	for _, p := range failurePatterns {
 		ex := failureExamples[p.name]
 		if len(ex) == 0 {
@@ -73,7 +73,7 @@ func TestFailurePatternsExamples(t *testing.T) {
 				t.Errorf("IsFailureLine(%q) = false", line)
 			}
 			if !re.MatchString(line) {
-				t.Errorf("%s: FailurePattern does not match %q", p.name, line)
+				t.Errorf("%s: failureGrepPattern does not match %q", p.name, line)
 			}
 		}
 	}

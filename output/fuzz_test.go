@@ -107,7 +107,7 @@ func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpi
 	// A look commits what the sanitizer holds back: the stream the windows
 	// partition is the one sanitized with a commit at each Cut.
 	var s []byte
-	ref := NewSanitizer(func(b []byte) { s = append(s, b...) })
+	ref := newSanitizer(func(b []byte) { s = append(s, b...) })
 	var sp memSpill
 	p := New(Options{Limits: lim, Spill: sp.opener(), SpillWhen: sw})
 	var windows []Result
@@ -125,7 +125,7 @@ func checkCuts(t *testing.T, in, sizes []byte, lim Limits, sw SpillWhen, wantSpi
 		ref.Write(rest[:n])
 		rest = rest[n:]
 		if sizes[i%len(sizes)]%2 == 1 && p.decided {
-			ref.Commit()
+			ref.commit()
 			window(p.Cut())
 		}
 	}
@@ -231,7 +231,7 @@ func FuzzSanitizer(f *testing.F) {
 		checkSanitized(t, in, want)
 
 		var got []byte
-		s := NewSanitizer(func(b []byte) {
+		s := newSanitizer(func(b []byte) {
 			if !utf8.Valid(b) {
 				t.Fatalf("emitted a piece that splits a character: %q", b)
 			}

@@ -40,7 +40,7 @@ func (p *Pipeline) LastLine() string {
 	if p.binary {
 		return ""
 	}
-	text := append(append([]byte(nil), p.tail.buf...), p.san.Held()...)
+	text := append(append([]byte(nil), p.tail.buf...), p.san.held()...)
 	for len(text) > 0 {
 		text = bytes.TrimRight(text, " \t\n")
 		i := bytes.LastIndexByte(text, '\n')

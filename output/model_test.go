@@ -19,7 +19,7 @@ import (
 // sanitizeAll runs the Sanitizer over in in one write.
 func sanitizeAll(in []byte) []byte {
 	var out []byte
-	s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { out = append(out, b...) })
 	s.Write(in)
 	s.Close()
 	return out

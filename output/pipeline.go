@@ -129,7 +129,7 @@ func New(opt Options) *Pipeline {
 	}
 	p := &Pipeline{opt: opt, win: newWindow(opt.Limits)}
 	p.cut = lineCutter{max: opt.Limits.MaxLineChars, emit: p.win.write, cutLine: p.win.markCut}
-	p.san = NewSanitizer(p.sink)
+	p.san = newSanitizer(p.sink)
 	return p
 }
 
@@ -185,7 +185,7 @@ func (p *Pipeline) ReadFrom(r io.Reader) (int64, error) {
 // as binary.
 func (p *Pipeline) decide() {
 	p.decided = true
-	p.binary = p.opt.Binary.Binary(p.sniff)
+	p.binary = p.opt.Binary.binary(p.sniff)
 	sniff := p.sniff
 	p.sniff = nil
 	if p.binary {
@@ -378,7 +378,7 @@ func (p *Pipeline) Progress() (bytes, lines int64) {
 	if !p.decided {
 		return p.raw, int64(countNewlines(p.sniff))
 	}
-	held := p.san.Held()
+	held := p.san.held()
 	if p.binary || len(held) == 0 {
 		return p.raw, p.lines()
 	}
@@ -410,7 +410,7 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	if !p.binary && !p.closed {
 		// What the sanitizer holds back for redraws is shown now: it goes
 		// into the window, and a redraw after this look adds lines.
-		p.san.Commit()
+		p.san.commit()
 	}
 	r := Result{Binary: p.binary, SpillCapped: p.spillCapped, limits: p.opt.Limits}
 	r.limits.MaxBytes = maxBytes
@@ -486,7 +486,7 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 	r.Failures, r.FailuresCut = fl.shown, fl.count
 	r.FailureLines = fl.count + countFailureLines(r.Head) + countFailureLines(r.Tail)
 	if !p.closed {
-		r.Unfinished = string(utf8Suffix(p.san.Held(), min(maxUnfinished, maxBytes)))
+		r.Unfinished = string(utf8Suffix(p.san.held(), min(maxUnfinished, maxBytes)))
 	}
 	switch {
 	case v.truncatedBy != "":

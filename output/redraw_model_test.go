@@ -195,7 +195,7 @@ func checkRedraw(t *testing.T, ops, sizes []byte) {
 
 func sanitizeChunks(in, sizes []byte) string {
 	var out []byte
-	s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { out = append(out, b...) })
 	for i, rest := 0, in; len(rest) > 0; i++ {
 		n := len(rest)
 		if len(sizes) > 0 {

@@ -107,8 +107,8 @@ type Sanitizer struct {
 	oneLine bool
 }
 
-// NewSanitizer returns a Sanitizer that passes its output to emit.
-func NewSanitizer(emit func([]byte)) *Sanitizer {
+// newSanitizer returns a Sanitizer that passes its output to emit.
+func newSanitizer(emit func([]byte)) *Sanitizer {
 	return &Sanitizer{emit: emit}
 }
 
@@ -374,21 +374,21 @@ func (s *Sanitizer) text(b []byte) {
 	}
 }
 
-// Commit passes on the finished lines held back: a look at a stream that
+// commit passes on the finished lines held back: a look at a stream that
 // is still being written shows them, so a later redraw no longer rewrites
 // them (it adds lines after them, as a terminal that was watched has shown
 // both). The unfinished last line stays held.
-func (s *Sanitizer) Commit() {
+func (s *Sanitizer) commit() {
 	if s.rows > 0 {
 		s.pass(lastIndexByte(s.hold, '\n')+1, s.rows)
 	}
 	s.flush()
 }
 
-// Held returns the lines the Sanitizer holds back: the unfinished last
+// held returns the lines the Sanitizer holds back: the unfinished last
 // line, and the lines before it that a redraw may still rewrite. It is
 // valid until the next call.
-func (s *Sanitizer) Held() []byte { return s.hold }
+func (s *Sanitizer) held() []byte { return s.hold }
 
 // put passes on b after what was put before: a long piece at once, a
 // short one gathered with its neighbours.

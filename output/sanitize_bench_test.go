@@ -39,7 +39,7 @@ func BenchmarkSanitizer(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			var n int
-			s := NewSanitizer(func(p []byte) { n += len(p) })
+			s := newSanitizer(func(p []byte) { n += len(p) })
 			chunks := chunksOf(c.data, 64<<10)
 			for _, ch := range chunks {
 				s.Write(ch)

@@ -122,7 +122,7 @@ func splitPoints(n int) []int {
 
 func sanitizeSplit(in string, at int) string {
 	var out []byte
-	s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { out = append(out, b...) })
 	s.Write([]byte(in[:at]))
 	s.Write([]byte(in[at:]))
 	s.Close()
@@ -131,7 +131,7 @@ func sanitizeSplit(in string, at int) string {
 
 func sanitizeBytewise(in string) string {
 	var out []byte
-	s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { out = append(out, b...) })
 	for i := range len(in) {
 		s.Write([]byte{in[i]})
 	}
@@ -150,7 +150,7 @@ func TestSanitizerEscapeSplitEverywhere(t *testing.T) {
 		in := "before " + seq + "after\n"
 		for chunk := 1; chunk <= len(in); chunk++ {
 			var out []byte
-			s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+			s := newSanitizer(func(b []byte) { out = append(out, b...) })
 			for rest := in; rest != ""; {
 				n := min(chunk, len(rest))
 				s.Write([]byte(rest[:n]))
@@ -169,7 +169,7 @@ func TestSanitizerEscapeSplitEverywhere(t *testing.T) {
 func TestSanitizerEmitsWholeCharacters(t *testing.T) {
 	in := strings.Repeat("ab€😀é\xff\n", 50)
 	for chunk := 1; chunk < 12; chunk++ {
-		s := NewSanitizer(func(b []byte) {
+		s := newSanitizer(func(b []byte) {
 			if !utf8.Valid(b) {
 				t.Fatalf("chunk %d: emitted %q", chunk, b)
 			}
@@ -204,7 +204,7 @@ func TestSanitizerLongLineOverwrite(t *testing.T) {
 func TestSanitizerHoldsLittle(t *testing.T) {
 	big := bytes.Repeat([]byte("z"), 8<<20)
 	var n int
-	s := NewSanitizer(func(b []byte) { n += len(b) })
+	s := newSanitizer(func(b []byte) { n += len(b) })
 	s.Write(big)
 	if n < len(big)-holdBytes {
 		t.Fatalf("emitted %d of %d bytes before Close", n, len(big))
@@ -223,7 +223,7 @@ func TestSanitizerGathersShortPieces(t *testing.T) {
 	in := []byte(strings.Repeat(line, 200_000)) // 6 MB in one write
 	var out []byte
 	calls := 0
-	s := NewSanitizer(func(b []byte) { calls++; out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { calls++; out = append(out, b...) })
 	s.Write(in)
 	s.Close()
 	if want := strings.Repeat("ok  pkg/sub\t0.1s\n", 200_000); string(out) != want {
@@ -242,7 +242,7 @@ func TestSanitizerGathersShortPieces(t *testing.T) {
 func TestSanitizerNeverEndingEscape(t *testing.T) {
 	body := bytes.Repeat([]byte("0123456789"), 100_000) // 1 MB, no terminator
 	var out []byte
-	s := NewSanitizer(func(b []byte) { out = append(out, b...) })
+	s := newSanitizer(func(b []byte) { out = append(out, b...) })
 	s.Write([]byte("\x1b]"))
 	for i := 0; i < len(body); i += 4096 {
 		s.Write(body[i:min(i+4096, len(body))])
