@@ -2,27 +2,18 @@ package spillway_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/testfs"
 )
 
 // TestAttackHistoryOnAFullDisk: on a full disk the result said "Full
 // output could not be saved", but history then called the partial spill
 // file "full output".
 func TestAttackHistoryOnAFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a small file system")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v", err)
-	}
-	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	dir := testfs.Small(t, "64k")
 	p := spillway.DefaultPolicy()
 	p.Spill.Dir = dir
 	ts := bashToolset(t, spillway.Options{Policy: &p})

@@ -2,26 +2,18 @@ package spill
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/spillway-dev/spillway/internal/testfs"
 )
 
 // On a disk that fills up, the error names the spill file by the path
 // results give it, not by the name its directory had while it was made
 // (.spillway-new-…).
 func TestDiskFullErrorNamesTheFile(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a small file system")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v", err)
-	}
-	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	dir := testfs.Small(t, "64k")
 	s := NewSession(Config{TempDir: dir})
 	defer s.Close()
 	f, err := s.Create("bash-1-stdout.log")
