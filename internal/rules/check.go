@@ -27,6 +27,22 @@ func (s *Set) maxDepth() int {
 // assignments of harmless variables) runs no program and is allow.
 // Input that does not parse is ask. Check never runs anything.
 func (s *Set) Check(command string) Verdict {
+	// A function or alias defined anywhere in the input makes a call of
+	// its name ask, before the definition too: such an input is read
+	// whole before any part is decided. So is a short one: its tree is
+	// small, and reading statement by statement costs the iterator's
+	// allocations.
+	return s.check(command, len(command) < streamMin || mayDefine(command))
+}
+
+// streamMin is the length from which an input is decided statement by
+// statement as it is read.
+const streamMin = 4 << 10
+
+// check decides command reading it whole first, or each top-level
+// statement as soon as it is read; the parts are the same when the
+// input defines no function or alias.
+func (s *Set) check(command string, whole bool) Verdict {
 	set := s
 	if set == nil {
 		set = &Set{}
@@ -34,6 +50,11 @@ func (s *Set) Check(command string) Verdict {
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
 	c := &checker{set: set, maxDepth: set.maxDepth(), parser: p}
+	defer func() {
+		if c.inner != nil {
+			parsers.Put(c.inner)
+		}
+	}()
 	c.text.min = min(max(len(command), 64), 64<<10)
 	c.keys = make([]byte, len(set.Rules))
 	for i := range set.Rules {
@@ -44,7 +65,11 @@ func (s *Set) Check(command string) Verdict {
 	// what it ends up holding.
 	buf := partBufs.Get().(*[]Part)
 	c.parts = (*buf)[:0]
-	c.code(command, ctx{}, "")
+	if whole {
+		c.code(command, ctx{}, "")
+	} else {
+		c.stream(command)
+	}
 	v := Verdict{Decision: Allow, Parts: make([]Part, len(c.parts))}
 	copy(v.Parts, c.parts)
 	// The buffer is cleared so that it holds on to no part's text.
@@ -73,9 +98,12 @@ var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant
 
 type checker struct {
 	set *Set
-	// parser is reused for nested code: a File it returned stays valid
-	// after the next Parse.
+	// parser reads the input; inner reads the code held in its strings
+	// (bash -c '…', eval), while parser may still be reading the input.
+	// inner is reused from one nested code to the next: a File it
+	// returned stays valid after the next Parse.
 	parser   *syntax.Parser
+	inner    *syntax.Parser
 	maxDepth int
 	parts    []Part
 	// defined holds the names of functions and aliases defined anywhere
@@ -95,8 +123,13 @@ type checker struct {
 	text textArena
 	// keys are the rules' programKeys.
 	keys []byte
-	// reader feeds the parser.
-	reader strings.Reader
+	// reader feeds inner, and parser when the input is read whole;
+	// streamReader feeds parser when the input is read statement by
+	// statement, while inner reads from reader.
+	reader       strings.Reader
+	streamReader strings.Reader
+	// pending are statements of the input read but not yet decided.
+	pending []*syntax.Stmt
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -117,20 +150,82 @@ func (c *checker) code(src string, cx ctx, via string) {
 			Reason: fmt.Sprintf("shell code nested more than %d levels deep (%s) is not read", c.maxDepth, via)})
 		return
 	}
+	p := c.parser
+	if cx.depth > 0 {
+		if c.inner == nil {
+			c.inner = parsers.Get().(*syntax.Parser)
+		}
+		p = c.inner
+	}
 	// A Parse reads all of its input before it returns.
 	c.reader.Reset(src)
-	f, err := c.parser.Parse(&c.reader, "")
+	f, err := p.Parse(&c.reader, "")
 	if err != nil {
-		what := "the input"
-		if via != "" {
-			what = "the code given to " + via
-		}
-		c.add(Part{Command: clip(src), Decision: Ask, Reason: fmt.Sprintf("%s does not parse as bash: %v", what, err)})
+		c.unparsable(src, via, err)
 		return
 	}
 	c.collectDefined(f, src)
 	cx.src = src
 	c.stmts(f.Stmts, cx)
+}
+
+func (c *checker) unparsable(src, via string, err error) {
+	what := "the input"
+	if via != "" {
+		what = "the code given to " + via
+	}
+	c.add(Part{Command: clip(src), Decision: Ask, Reason: fmt.Sprintf("%s does not parse as bash: %v", what, err)})
+}
+
+// stream decides the input as code does, but each top-level statement
+// as soon as the parser has read all of it, so that the tree of the
+// statements decided is garbage while the rest is read: a whole tree
+// kept live is most of what the collector marks on a large input. The
+// parts are the same as code's; an input with no definition of a
+// function or alias is all it is used for, since a definition counts
+// for the calls before it.
+func (c *checker) stream(src string) {
+	cx := ctx{src: src}
+	var perr error
+	c.streamReader.Reset(src)
+	for s, err := range c.parser.StmtsSeq(&c.streamReader) {
+		// The iterator yields an error once more after its last
+		// statement: the loop runs to its end rather than break.
+		if err != nil || perr != nil {
+			if perr == nil {
+				perr = err
+			}
+			continue
+		}
+		// A here-document's body is read at the first newline after its
+		// operator, so a statement is complete when a statement ended
+		// by a newline follows it. One ended by ; or & may be followed
+		// on its line by more whose bodies are read later; the last
+		// waits for the end of the input.
+		if n := len(c.pending); n > 0 && !c.pending[n-1].Semicolon.IsValid() {
+			c.flushPending(cx)
+		}
+		c.pending = append(c.pending, s)
+	}
+	if perr != nil {
+		// Input that does not parse is one part, whatever its first
+		// statements were: they are dropped.
+		clear(c.pending)
+		c.pending = c.pending[:0]
+		clear(c.parts)
+		c.parts = c.parts[:0]
+		c.unparsable(src, "", perr)
+		return
+	}
+	c.flushPending(cx)
+}
+
+func (c *checker) flushPending(cx ctx) {
+	for _, s := range c.pending {
+		c.stmt(s, cx)
+	}
+	clear(c.pending)
+	c.pending = c.pending[:0]
 }
 
 // clip shortens text shown in a part.
@@ -683,7 +778,8 @@ func (c *checker) decide(st *partState, ws []word) {
 			return
 		}
 		name := programName(prog.Base)
-		if w := wrappers[name]; w != nil {
+		kind := programKinds[name]
+		if w := kind.wrapper; w != nil {
 			next, ok := c.unwrap(st, w, name, cur)
 			if !ok {
 				return
@@ -696,7 +792,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			continue
 		}
 		switch {
-		case shells[name]:
+		case kind.shell:
 			c.shell(st, name, cur)
 			return
 		case name == "git":
@@ -722,10 +818,10 @@ func (c *checker) decide(st *partState, ws []word) {
 			// sg GROUP COMMAND hands COMMAND to /bin/sh -c.
 			c.codeWords(st, cur, cur[len(cur)-1:], "sg")
 			return
-		case otherShells[name]:
+		case kind.otherShell:
 			st.soft = append(st.soft, name+" runs code in a language that is not bash's, which cannot be read here")
-		case runners[name] != "":
-			st.soft = append(st.soft, runners[name])
+		case kind.runner != "":
+			st.soft = append(st.soft, kind.runner)
 		case name == "sed" || name == "gsed":
 			if sedRuns(cur[1:]) {
 				st.soft = append(st.soft, "the sed script may run commands (the e command or the s///e flag)")
@@ -788,7 +884,7 @@ func (c *checker) decide(st *partState, ws []word) {
 				}
 			}
 		}
-		if in := interpreterFor(name); in != nil {
+		if in := kind.interpreter(name); in != nil {
 			c.interp(st, name, in, cur)
 			return
 		}
@@ -1274,13 +1370,20 @@ func plainText(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=+,@%^", c) >= 0) {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainByte holds the bytes that read the same unquoted.
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=+,@%^", byte(c)) >= 0
+	}
+	return t
+}()
 
 // gitCommands reads the commands some git subcommands run: submodule
 // foreach's shell string, rebase's --exec and bisect run's command are

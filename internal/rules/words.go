@@ -49,7 +49,13 @@ func literalWord(w *syntax.Word) (text string, quoted, ok bool) {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := p.Value
-			if i == 0 && strings.HasPrefix(v, "~") || hasGlob(v) || hasBrace(v) {
+			if i == 0 && strings.HasPrefix(v, "~") {
+				return "", false, false
+			}
+			if plainLit(v) {
+				continue
+			}
+			if hasGlob(v) || hasBrace(v) {
 				return "", false, false
 			}
 			if strings.IndexByte(v, '\\') >= 0 {
@@ -186,6 +192,19 @@ func sourceOf(n syntax.Node, src string) string {
 	var b strings.Builder
 	_ = syntax.NewPrinter().Print(&b, n)
 	return b.String()
+}
+
+// plainLit reports whether an unquoted literal holds none of the bytes
+// hasGlob, hasBrace and an escape look for: one pass over the common
+// literal instead of three.
+func plainLit(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '*', '?', '[', '{', '\\':
+			return false
+		}
+	}
+	return true
 }
 
 // hasGlob reports whether an unquoted literal holds a pattern character
