@@ -626,18 +626,16 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	}
 	// The words live in a slab shared by the whole check: a part's words
 	// are done with when decide returns, and nested calls return first.
+	// Each word is written once, where it stays.
 	mark := len(c.slab)
-	for range x.Args {
-		c.slab = append(c.slab, word{})
-	}
-	ws := c.slab[mark:len(c.slab):len(c.slab)]
 	defer func() { c.slab = c.slab[:mark] }()
 	for i, w := range x.Args {
-		ws[i] = resolveWord(w, cx.src)
-		if i > 0 && ws[i].Known && codeInSubscript(ws[i].Text) {
+		c.slab = append(c.slab, resolveWord(w, cx.src))
+		if r := &c.slab[len(c.slab)-1]; i > 0 && r.Known && codeInSubscript(r.Text) {
 			st.hard = append(st.hard, "an argument holds an array subscript with command text, which bash runs when it evaluates the subscript")
 		}
 	}
+	ws := c.slab[mark:len(c.slab):len(c.slab)]
 	st.words = ws
 	c.decide(st, ws)
 }
