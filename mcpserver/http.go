@@ -338,9 +338,7 @@ func newHTTPHandler(cfg HTTPConfig) *httpHandler {
 		}
 		return nil
 	}
-	events := mcp.NewMemoryEventStore(nil)
-	events.SetMaxBytes(eventStoreBytes)
-	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log), EventStore: events}
+	opts := &mcp.StreamableHTTPOptions{Logger: sdkLogger(h.log), EventStore: newEventStore(eventStoreBytes)}
 	if idle := cfg.idle(); idle > 0 {
 		// A backstop for sessions that never initialized (and so never
 		// reached the table); the table's own timer ends the others first.
