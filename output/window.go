@@ -78,7 +78,7 @@ func newWindow(lim Limits) *window {
 	default:
 		w.ring = newTailRing(lim.MaxBytes + 1)
 	}
-	w.head = make([]byte, 0, w.headCap)
+	// The head, as the ring, grows as bytes come.
 	return w
 }
 
@@ -90,7 +90,7 @@ func (w *window) write(b []byte) {
 	w.nl += int64(bytes.Count(b, newline))
 	w.last = b[len(b)-1]
 	if room := w.headCap - len(w.head); room > 0 {
-		w.head = append(w.head, b[:min(room, len(b))]...)
+		w.head = appendBounded(w.head, b[:min(room, len(b))], w.headCap)
 	}
 	if w.ring != nil {
 		w.ring.write(b)
