@@ -48,13 +48,17 @@ func drain(r *os.File, st *readStop, take func([]byte)) {
 	if !st.watch(r) {
 		return
 	}
-	bp := readBuffers.Get().(*[]byte)
-	defer readBuffers.Put(bp)
 	for {
+		// The buffer is taken only once there is something to read.
+		if !awaitReadable(r) {
+			return
+		}
+		bp := readBuffers.Get().(*[]byte)
 		n, err := r.Read(*bp)
 		if n > 0 {
 			take((*bp)[:n])
 		}
+		readBuffers.Put(bp)
 		if err != nil {
 			return
 		}

@@ -167,15 +167,19 @@ func (p *pipeReader) quiet(w *os.File) (end bool) {
 	if !p.st.watch(w) {
 		return true
 	}
-	bp := readBuffers.Get().(*[]byte)
-	defer readBuffers.Put(bp)
 	var got int
 	for {
+		// The buffer is taken only once there is something to read.
+		if !awaitReadable(w) {
+			return true
+		}
+		bp := readBuffers.Get().(*[]byte)
 		n, err := w.Read(*bp)
 		if n > 0 {
 			p.take((*bp)[:n])
 			got += n
 		}
+		readBuffers.Put(bp)
 		if err != nil {
 			return true
 		}
