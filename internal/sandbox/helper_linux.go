@@ -48,8 +48,11 @@ type helperArgs struct {
 
 	nproc uint64 // RLIMIT_NPROC, 0 for none
 
-	// The session sandbox (see runSession): its init, its zygote, and
-	// the socket the server asks the zygote on.
+	// The session sandboxes (see runHub): the server's hub, which makes
+	// each session's namespaces, a session's arguments as the server
+	// sends them to the hub, a session's zygote, and the socket each
+	// listens on.
+	hub     bool
 	session bool
 	zygote  bool
 	sockFD  int
@@ -74,8 +77,10 @@ func runHelper(args []string) int {
 		}
 	}
 	switch {
+	case h.hub:
+		return runHub(h)
 	case h.session:
-		return runSession(h)
+		return helperFailed("a session's arguments are for the hub, not a process")
 	case h.zygote:
 		return runZygote(h)
 	case h.ns:
@@ -133,6 +138,8 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.seccomp = true
 		case "-ns":
 			h.ns = true
+		case "-hub":
+			h.hub = true
 		case "-session":
 			h.session = true
 		case "-zygote":
@@ -182,10 +189,10 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			}
 		case "--":
 			h.argv = args[i+1:]
-			if len(h.argv) < 2 && !h.probe && !h.session && !h.zygote {
+			if len(h.argv) < 2 && !h.probe && !h.hub && !h.session && !h.zygote {
 				return h, errors.New("no command after --")
 			}
-			if (h.session || h.zygote) && h.sockFD < 0 {
+			if (h.hub || h.zygote) && h.sockFD < 0 {
 				return h, errors.New("the session sandbox needs -sock-fd")
 			}
 			return h, nil

@@ -64,8 +64,77 @@ func (r reply) error() error {
 	return errors.New(r.Err)
 }
 
-// send writes v, and files with it, on the socket fd.
-func send(fd int, v any, files ...int) error {
+// A socket is one end of the Unix stream socket that messages go over.
+type socket interface {
+	sendmsg(b, oob []byte) (int, error)
+	// recvmsg reads into b, and descriptors into oob (close-on-exec).
+	recvmsg(b, oob []byte) (n, oobn int, err error)
+}
+
+// A rawSocket is a socket's descriptor as it is: a call that must wait,
+// waits in the kernel.
+type rawSocket int
+
+func (s rawSocket) sendmsg(b, oob []byte) (int, error) {
+	return unix.SendmsgN(int(s), b, oob, nil, unix.MSG_NOSIGNAL)
+}
+
+func (s rawSocket) recvmsg(b, oob []byte) (int, int, error) {
+	n, oobn, _, _, err := unix.Recvmsg(int(s), b, oob, unix.MSG_CMSG_CLOEXEC)
+	return n, oobn, err
+}
+
+// A conn is a socket that waits in the runtime's poller, holding no
+// thread. A thread that waits in a system call keeps the runtime's
+// monitor (sysmon) looking at it every 20 µs to 10 ms, and a zygote that
+// waits for the next command would pay for that after every command.
+type conn struct {
+	f  *os.File
+	rc syscall.RawConn
+}
+
+// newConn makes fd, a socket, a conn, which owns it from then on.
+func newConn(fd int) (*conn, error) {
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "sandbox-socket")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &conn{f: f, rc: rc}, nil
+}
+
+func (c *conn) sendmsg(b, oob []byte) (n int, err error) {
+	werr := c.rc.Write(func(fd uintptr) bool {
+		n, err = unix.SendmsgN(int(fd), b, oob, nil, unix.MSG_NOSIGNAL)
+		return err != unix.EAGAIN
+	})
+	if werr != nil {
+		return 0, werr
+	}
+	return n, err
+}
+
+func (c *conn) recvmsg(b, oob []byte) (n, oobn int, err error) {
+	rerr := c.rc.Read(func(fd uintptr) bool {
+		n, oobn, _, _, err = unix.Recvmsg(int(fd), b, oob, unix.MSG_CMSG_CLOEXEC)
+		return err != unix.EAGAIN
+	})
+	if rerr != nil {
+		return 0, 0, rerr
+	}
+	return n, oobn, err
+}
+
+// Close closes the socket; a call waiting on it returns.
+func (c *conn) Close() error { return c.f.Close() }
+
+// send writes v, and files with it, on the socket s.
+func send(s socket, v any, files ...int) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -76,11 +145,11 @@ func send(fd int, v any, files ...int) error {
 	if len(files) > 0 {
 		oob = unix.UnixRights(files...)
 	}
-	n, err := unix.SendmsgN(fd, msg, oob, nil, 0)
+	n, err := s.sendmsg(msg, oob)
 	for err == nil && n < len(msg) {
 		// The descriptors went with the first bytes.
 		var m int
-		m, err = unix.Write(fd, msg[n:])
+		m, err = s.sendmsg(msg[n:], nil)
 		n += m
 	}
 	return err
@@ -88,12 +157,12 @@ func send(fd int, v any, files ...int) error {
 
 // receive reads one message into v and returns the descriptors that came
 // with it (close-on-exec). io.EOF means the other end closed.
-func receive(fd int, v any) ([]int, error) {
+func receive(s socket, v any) ([]int, error) {
 	var head [4]byte
 	oob := make([]byte, unix.CmsgSpace(maxFiles*4))
-	n, oobn, _, _, err := unix.Recvmsg(fd, head[:], oob, unix.MSG_CMSG_CLOEXEC)
+	n, oobn, err := s.recvmsg(head[:], oob)
 	for errors.Is(err, unix.EINTR) {
-		n, oobn, _, _, err = unix.Recvmsg(fd, head[:], oob, unix.MSG_CMSG_CLOEXEC)
+		n, oobn, err = s.recvmsg(head[:], oob)
 	}
 	if err != nil {
 		return nil, err
@@ -105,12 +174,12 @@ func receive(fd int, v any) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := readFull(fd, head[n:]); err != nil {
+	if err := readFull(s, head[n:]); err != nil {
 		closeAll(files)
 		return nil, err
 	}
 	body := make([]byte, binary.NativeEndian.Uint32(head[:]))
-	if err := readFull(fd, body); err != nil {
+	if err := readFull(s, body); err != nil {
 		closeAll(files)
 		return nil, err
 	}
@@ -141,9 +210,9 @@ func parseRights(oob []byte) ([]int, error) {
 	return files, nil
 }
 
-func readFull(fd int, b []byte) error {
+func readFull(s socket, b []byte) error {
 	for len(b) > 0 {
-		n, err := unix.Read(fd, b)
+		n, _, err := s.recvmsg(b, nil)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}

@@ -10,8 +10,10 @@
 // MaybeRunHelper first thing. With the Namespaces layer, the helper is a
 // session sandbox, started once per set of rules and kept: its zygote,
 // confined inside the namespaces, forks every command of the session (see
-// runSession), so a command pays for a fork and an exec, not for the
-// namespaces, the mounts and two starts of the Go runtime. Without it,
+// runZygote), so a command pays for a fork and an exec, not for the
+// namespaces, the mounts and a start of the Go runtime. One hub per
+// server makes every session's namespaces and starts its zygote (see
+// runHub). Without it,
 // Wrap rewrites each exec.Cmd to start the helper, which confines itself
 // and then execs the real command.
 //

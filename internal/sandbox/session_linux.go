@@ -13,16 +13,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/spillway-dev/spillway/internal/proc"
 )
 
 // Commands under the Namespaces layer run in a session sandbox (see
-// runSession): one per set of rules, started with the first command and
+// runHub and runZygote): one per set of rules, started with the first command and
 // shared by every later one with the same rules. It ends when a directory
 // it was made for (the session's temp or spill directory, the root) is
 // removed or replaced, as when the session closes, and with the server.
@@ -54,9 +51,10 @@ type session struct {
 	err   error
 
 	mu   sync.Mutex // one request at a time
-	sock int
-	init *os.Process
-	dead chan struct{} // closed once the init is reaped
+	sock *conn
+	hub  *hub
+	id   uint64        // the hub's name for it
+	dead chan struct{} // closed once its zygote has ended
 	// ended is set, with mu held, once the zygote has agreed to end idle;
 	// idle fires idleEnd after the last request.
 	ended     atomic.Bool
@@ -153,17 +151,17 @@ func (s *session) watch(rules Rules, dirs string) {
 		case <-t.C:
 			if dirIdentities(rules) != dirs {
 				s.forget()
-				s.init.Kill()
+				s.kill()
 				return
 			}
 		}
 	}
 }
 
-// start starts the session sandbox's init and waits for its zygote to be
-// ready.
+// start asks the server's hub for the session sandbox and waits for its
+// zygote to be ready.
 func (s *session) start(rules Rules) error {
-	args := []string{"spillway", HelperArg, "-session"}
+	args := []string{"-session"}
 	for _, d := range rules.Writable {
 		if d == "" {
 			continue
@@ -192,36 +190,31 @@ func (s *session) start(rules Rules) error {
 	for _, d := range rules.Shown {
 		args = append(args, "-show", d)
 	}
-	args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()), "-sock-fd", "3", "--")
+	args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()), "--")
 
+	h, err := hubFor()
+	if err != nil {
+		return err
+	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	theirs := os.NewFile(uintptr(pair[1]), "sandbox-socket")
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = args
-	cmd.Env = helperEnv
-	cmd.Dir = "/"
-	cmd.ExtraFiles = []*os.File{theirs}
-	cmd.Stderr = os.Stderr
-	attr := &syscall.SysProcAttr{
-		Setsid:    true,
-		Pdeathsig: syscall.SIGKILL,
-	}
-	cmd.SysProcAttr = namespaceAttr(attr, rules.NoNetwork)
-	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWPID // the zygote makes it
-	err = proc.StartLocked(cmd)                         // its parent-death signal: see StartLocked
-	theirs.Close()
+	id, end, err := h.start(args, pair[1])
+	unix.Close(pair[1])
 	if err != nil {
 		unix.Close(pair[0])
-		return fmt.Errorf("sandbox: cannot start the session sandbox: %w", err)
+		return err
 	}
-	s.sock, s.init = pair[0], cmd.Process
+	if s.sock, err = newConn(pair[0]); err != nil {
+		h.kill(id)
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	s.hub, s.id = h, id
 	go func() {
-		cmd.Wait()
+		<-end
 		s.mu.Lock() // no request is using the socket
-		unix.Close(s.sock)
+		s.sock.Close()
 		close(s.dead)
 		s.mu.Unlock()
 		s.forget()
@@ -233,11 +226,14 @@ func (s *session) start(rules Rules) error {
 		err = r.error()
 	}
 	if err != nil {
-		s.init.Kill()
+		s.kill()
 		return fmt.Errorf("sandbox: the session sandbox did not start, so the command was not run: %v", err)
 	}
 	return nil
 }
+
+// kill ends the session sandbox and everything in it.
+func (s *session) kill() { s.hub.kill(s.id) }
 
 // run asks the zygote to start cmd, its status pipe's write end status,
 // and returns the command's pid.
@@ -296,19 +292,19 @@ func (s *session) run(cmd *exec.Cmd, status *os.File) (int, error) {
 	got, err := receive(s.sock, &r)
 	defer closeAll(got)
 	if err != nil {
-		s.init.Kill()
+		s.kill()
 		return 0, fmt.Errorf("sandbox: the session sandbox failed: %w", err)
 	}
 	if err := r.error(); err != nil {
 		return 0, fmt.Errorf("sandbox: %w", err)
 	}
 	if len(got) != 1 {
-		s.init.Kill()
+		s.kill()
 		return 0, errors.New("sandbox: the session sandbox answered without the command's pidfd")
 	}
 	pid, err := pidfdPid(got[0])
 	// The zygote reaps the command only once this is read.
-	unix.Write(s.sock, []byte{0})
+	s.sock.sendmsg([]byte{0}, nil)
 	if err != nil {
 		return 0, fmt.Errorf("sandbox: %w", err)
 	}
@@ -331,7 +327,7 @@ func (s *session) endIfIdle() {
 		return
 	}
 	if err := send(s.sock, startRequest{EndIfIdle: true}); err != nil {
-		return // ending anyway: the init's reaper forgets it
+		return // ending anyway: the hub says so, and it is forgotten
 	}
 	var r reply
 	files, err := receive(s.sock, &r)

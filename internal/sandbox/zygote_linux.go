@@ -17,29 +17,29 @@ import (
 
 // A session sandbox pays for the namespaces, the mounts, Landlock and the
 // seccomp filters once, then starts each command of the session with a
-// plain fork and exec. It is two processes:
+// plain fork and exec. It is one process, made by the server's hub:
 //
-//   - the session's init (runSession), started by the server in new
-//     user, mount (and network) namespaces, as root of that user
-//     namespace: it hides what the commands must not see, mounts the
-//     file system read-only but for the writable directories, brings up
-//     the loopback, and starts
-//   - the zygote (runZygote), in a nested user namespace where it has the
-//     caller's ids and a new PID namespace of which it is the first
-//     process: it mounts a /proc of that namespace, confines itself with
-//     Landlock and the seccomp filters, and then forks each command the
-//     server asks for from inside all of that.
+//   - the hub (runHub), one per server, started by the server in a new
+//     user namespace of which it is root: for each session, on a thread of
+//     its own, it makes new mount (and network) namespaces, hides what the
+//     commands must not see, mounts the file system read-only but for the
+//     writable directories, brings up the loopback, and starts
+//   - the session's zygote (runZygote), in a nested user namespace where
+//     it has the caller's ids and a new PID namespace of which it is the
+//     first process: it mounts a /proc of that namespace, confines itself
+//     with Landlock and the seccomp filters, and then forks each command
+//     the server asks for from inside all of that.
 //
 // The commands inherit the zygote's confinement whole. As the first
 // process of their PID namespace, the zygote cannot be killed by them:
 // the kernel delivers it only the signals it handles, and it handles
 // every one by ignoring it. When it exits, the kernel kills every process
 // of the namespace; it exits when the server closes the socket or when
-// the init dies, which dies with the server.
+// the hub's thread that started it ends, which ends with the server.
 
 // failTo returns the failure of a session's helper: it tells the server
 // on sock what failed, says it on stderr, and gives the exit status.
-func failTo(sock int) func(format string, a ...any) int {
+func failTo(sock socket) func(format string, a ...any) int {
 	return func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		send(sock, reply{Err: msg})
@@ -47,80 +47,20 @@ func failTo(sock int) func(format string, a ...any) int {
 	}
 }
 
-// runSession is the session's init. It returns only when the zygote has
-// exited, or on failure, with the exit status.
-func runSession(h helperArgs) int {
-	sock := h.sockFD
-	fail := failTo(sock)
-	cwd, err := mountView(h)
-	if err != nil {
-		return fail("%v", err)
-	}
-	// This init writes the id maps of the zygote's user namespace in
-	// /proc; the zygote covers it with a read-only /proc of its own.
-	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(unix.AT_FDCWD, "/proc", 0, rw); err != nil {
-		return fail("cannot set up /proc, so the command was not run: %v", err)
-	}
-	if err := os.Chdir(cwd); err != nil {
-		return fail("cannot enter %s: %v", cwd, err)
-	}
-	if h.net {
-		if err := loopbackUp(); err != nil {
-			return fail("cannot bring up the loopback, so the command was not run: %v", err)
-		}
-	}
-	args := h.landlockFlags([]string{"spillway", HelperArg, "-zygote"})
-	if h.seccomp {
-		args = append(args, "-seccomp")
-	}
-	args = append(args, "-sock-fd", "3", "--")
-	// The zygote's parent-death signal fires when the thread that forked
-	// it ends: this one, locked, ends only with the process.
-	runtime.LockOSThread()
-	uids, gids, setgroups := idMaps(0, 0, h.uid, h.gid)
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return fail("%v", err)
-	}
-	sockFile := os.NewFile(uintptr(sock), "sock")
-	zygote, err := os.StartProcess("/proc/self/exe", args, &os.ProcAttr{
-		Env:   helperEnv,
-		Files: []*os.File{null, null, os.Stderr, sockFile},
-		Sys: &syscall.SysProcAttr{
-			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
-			UidMappings:                uids,
-			GidMappings:                gids,
-			GidMappingsEnableSetgroups: setgroups,
-			// To mount the /proc of its PID namespace, which it owns,
-			// as the caller's uid; it drops it before any command.
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
-			Pdeathsig:   syscall.SIGKILL,
-		},
-	})
-	if err != nil {
-		return fail("cannot start the sandbox's zygote: %v", err)
-	}
-	null.Close()
-	sockFile.Close() // the zygote answers from now on
-	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	st, err := zygote.Wait()
-	if err != nil {
-		return ExitHelperFailed
-	}
-	return st.ExitCode()
-}
-
 // runZygote confines itself as h says and starts the commands the server
 // asks for on h.sockFD until it closes the socket.
 func runZygote(h helperArgs) int {
-	sock := h.sockFD
-	fail := failTo(sock)
+	fail := failTo(rawSocket(h.sockFD))
 	// The socket came as descriptor 3, inheritable, and the server may
 	// have inherited others: no command may reach any of them.
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		return fail("cannot keep the zygote's descriptors from the commands: %v", err)
 	}
+	sock, err := newConn(h.sockFD)
+	if err != nil {
+		return helperFailed("the zygote's socket: %v", err)
+	}
+	fail = failTo(sock)
 	// Commands are forked from this thread: their parent-death signal
 	// fires only when the zygote ends.
 	runtime.LockOSThread()
@@ -206,7 +146,7 @@ type zygote struct {
 
 // start forks the command req asks for, answers the server with its
 // pidfd, and keeps its status pipe for its end.
-func (z *zygote) start(sock int, req startRequest, files []int) {
+func (z *zygote) start(sock socket, req startRequest, files []int) {
 	defer closeAll(files)
 	if req.Files < 0 || len(files) != req.Files+1 {
 		send(sock, reply{Err: fmt.Sprintf("a request with %d descriptors for %d files and the status", len(files), req.Files)})
@@ -258,7 +198,7 @@ func (z *zygote) start(sock int, req startRequest, files []int) {
 	send(sock, reply{}, pidfd)
 	unix.Close(pidfd)
 	var ack [1]byte
-	unix.Read(sock, ack[:])
+	sock.recvmsg(ack[:], nil)
 }
 
 // reap reaps the commands and the orphans the namespace gives the
