@@ -245,3 +245,43 @@ func TestSessionEndsWhenIdle(t *testing.T) {
 		t.Errorf("the next command ran in the ended sandbox (or none: %v)", err)
 	}
 }
+
+// When the hub dies (killed, say), every session sandbox it made dies
+// with it, everything in them too, and the next command starts a new hub
+// and runs.
+func TestSessionSandboxesEndWithTheHub(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, true)
+	secs := fmt.Sprint(9000 + os.Getpid()%1000)
+	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
+		t.Fatalf("exit %d, %q", r.exit, r.stderr)
+	}
+	s, err := sessionFor(*rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(s.hub.pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.dead:
+	case <-time.After(time.Minute):
+		t.Fatal("the session sandbox outlived its hub")
+	}
+	for range 100 {
+		if len(hostPIDs("sleep", secs)) == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left := hostPIDs("sleep", secs); len(left) != 0 {
+		syscall.Kill(left[0], syscall.SIGKILL)
+		t.Errorf("the session's sleep outlived the hub: %v", left)
+	}
+	if r := bash(t, rules, d.root, "echo again"); r.exit != 0 || strings.TrimSpace(r.stdout) != "again" {
+		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	if s2, err := sessionFor(*rules); err != nil || s2.hub == s.hub {
+		t.Errorf("the next command ran without a new hub (%v)", err)
+	}
+}
