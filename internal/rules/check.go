@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -59,6 +60,9 @@ func (s *Set) check(command string, whole bool) Verdict {
 	c.keys = make([]byte, len(set.Rules))
 	for i := range set.Rules {
 		c.keys[i] = set.Rules[i].Pattern.programKey(set.Rules[i].Decision)
+	}
+	if len(command) >= streamMin {
+		c.indexLetters()
 	}
 	// The parts are gathered in a buffer kept between checks and copied
 	// out at their count: a slice grown to fit allocates about twice
@@ -123,13 +127,12 @@ type checker struct {
 	text textArena
 	// keys are the rules' programKeys.
 	keys []byte
-	// reader feeds inner, and parser when the input is read whole;
-	// streamReader feeds parser when the input is read statement by
-	// statement, while inner reads from reader.
-	reader       strings.Reader
-	streamReader strings.Reader
-	// pending are statements of the input read but not yet decided.
-	pending []*syntax.Stmt
+	// letterRules holds, for each program key a to z, the rules that
+	// may name such a program as a bit set by index; nil for a short
+	// input, or when there are more than 64 rules.
+	letterRules *[26]uint64
+	// reader feeds inner, and parser when the input is read whole.
+	reader strings.Reader
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -187,8 +190,10 @@ func (c *checker) unparsable(src, via string, err error) {
 func (c *checker) stream(src string) {
 	cx := ctx{src: src}
 	var perr error
-	c.streamReader.Reset(src)
-	for s, err := range c.parser.StmtsSeq(&c.streamReader) {
+	// pending are statements read but not yet decided. The input has
+	// a reader of its own: inner reads from c.reader meanwhile.
+	var pending []*syntax.Stmt
+	for s, err := range c.parser.StmtsSeq(strings.NewReader(src)) {
 		// The iterator yields an error once more after its last
 		// statement: the loop runs to its end rather than break.
 		if err != nil || perr != nil {
@@ -202,30 +207,30 @@ func (c *checker) stream(src string) {
 		// by a newline follows it. One ended by ; or & may be followed
 		// on its line by more whose bodies are read later; the last
 		// waits for the end of the input.
-		if n := len(c.pending); n > 0 && !c.pending[n-1].Semicolon.IsValid() {
-			c.flushPending(cx)
+		if n := len(pending); n > 0 && !pending[n-1].Semicolon.IsValid() {
+			pending = c.decidePending(pending, cx)
 		}
-		c.pending = append(c.pending, s)
+		pending = append(pending, s)
 	}
 	if perr != nil {
 		// Input that does not parse is one part, whatever its first
 		// statements were: they are dropped.
-		clear(c.pending)
-		c.pending = c.pending[:0]
 		clear(c.parts)
 		c.parts = c.parts[:0]
 		c.unparsable(src, "", perr)
 		return
 	}
-	c.flushPending(cx)
+	c.decidePending(pending, cx)
 }
 
-func (c *checker) flushPending(cx ctx) {
-	for _, s := range c.pending {
+// decidePending decides the statements of pending and returns it
+// emptied, holding on to none of their trees.
+func (c *checker) decidePending(pending []*syntax.Stmt, cx ctx) []*syntax.Stmt {
+	for _, s := range pending {
 		c.stmt(s, cx)
 	}
-	clear(c.pending)
-	c.pending = c.pending[:0]
+	clear(pending)
+	return pending[:0]
 }
 
 // clip shortens text shown in a part.
@@ -640,12 +645,51 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	c.decide(st, ws)
 }
 
+// indexLetters fills letterRules: most programs are named by a word
+// starting with a letter, and each part of a long input then tries only
+// the rules that may name it instead of testing every rule's key.
+func (c *checker) indexLetters() {
+	if len(c.keys) > 64 {
+		return
+	}
+	c.letterRules = new([26]uint64)
+	var any uint64
+	for i, k := range c.keys {
+		if k == 0 {
+			any |= 1 << i
+		}
+	}
+	for l := range c.letterRules {
+		c.letterRules[l] = any
+	}
+	for i, k := range c.keys {
+		if k >= 'a' && k <= 'z' {
+			c.letterRules[k-'a'] |= 1 << i
+		}
+	}
+}
+
+// nextRule returns the index of the first rule from i on that may name
+// a program of wordKey wk (mayName), or len(c.keys) when none does.
+func (c *checker) nextRule(wk byte, i int) int {
+	if c.letterRules != nil && wk >= 'a' && wk <= 'z' {
+		m := c.letterRules[wk-'a'] &^ (1<<i - 1)
+		if m == 0 {
+			return len(c.keys)
+		}
+		return bits.TrailingZeros64(m)
+	}
+	for ; i < len(c.keys) && !mayName(c.keys[i], wk); i++ {
+	}
+	return i
+}
+
 // ruleCands records the deny and ask rules that match an outer layer.
 func (c *checker) ruleCands(st *partState, ws []word) {
 	wk := wordKey(ws)
-	for i := range c.set.Rules {
+	for i := c.nextRule(wk, 0); i < len(c.keys); i = c.nextRule(wk, i+1) {
 		r := &c.set.Rules[i]
-		if r.Decision == Allow || !mayName(c.keys[i], wk) {
+		if r.Decision == Allow {
 			continue
 		}
 		switch r.Pattern.matchWords(ws, r.Decision) {
@@ -706,10 +750,7 @@ func (c *checker) final(st *partState, ws, raw []word) {
 	allowedByName := false
 	consider := func(words []word, isRaw bool) {
 		wk := wordKey(words)
-		for i := range c.set.Rules {
-			if !mayName(c.keys[i], wk) {
-				continue
-			}
+		for i := c.nextRule(wk, 0); i < len(c.keys); i = c.nextRule(wk, i+1) {
 			r := &c.set.Rules[i]
 			m := r.Pattern.matchWords(words, r.Decision)
 			var k cand
