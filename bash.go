@@ -87,7 +87,7 @@ type BashInput struct {
 
 // bashEntry declares the bash tool: its parameters are the fields of
 // BashInput, CheckJobInput and KillJobInput, by their json tags.
-var bashEntry = entry{tool: tool{
+var bashEntry = entry{Tool: registry.Tool{
 	Name:     "bash",
 	Title:    "Run a shell command",
 	Describe: describe(describeBash),

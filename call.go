@@ -70,7 +70,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if !ok {
 		return Result[any]{}, fmt.Errorf("no tool is named %q", c.Name)
 	}
-	cl, err := registry.Decode(e.tool, args)
+	cl, err := registry.Decode(e.Tool, args)
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
@@ -144,14 +144,14 @@ type handlers map[registry.Method]handler
 // An entry of the table is a tool, declared once: its name, description
 // and parameters, and the methods that run it.
 type entry struct {
-	tool
+	registry.Tool
 	run handlers
 }
 
 // declaration is e's tool with the Go inputs and details of its methods,
 // as the registry gives it to the packages that describe the tools.
-func (e entry) declaration() tool {
-	t := e.tool
+func (e entry) declaration() registry.Tool {
+	t := e.Tool
 	t.Inputs = make(map[registry.Method]fields.Type, len(e.run))
 	t.MethodNames = make(map[registry.Method]string, len(e.run))
 	for m, h := range e.run {
@@ -173,10 +173,10 @@ func lookup(name string) (entry, bool) {
 }
 
 func init() {
-	decls := make([]tool, len(table))
+	decls := make([]registry.Tool, len(table))
 	for i := range table {
-		table[i].tool = table[i].declaration()
-		decls[i] = table[i].tool
+		table[i].Tool = table[i].declaration()
+		decls[i] = table[i].Tool
 	}
 	registry.Register(decls)
 }

@@ -20,8 +20,8 @@ func TestEngineConfigsCarryThePolicy(t *testing.T) {
 			MergeStreams: true, SpillWhen: output.SpillPastBytes, MaxProcesses: 14,
 		},
 		Read:  ReadPolicy{MaxLines: 15, MaxBytes: 16, MaxLineChars: 17, MaxTokens: 18, LineNumbers: true, NoPartialLines: true},
-		Grep:  GrepPolicy{Limit: 19, MaxBytes: 20, MaxLineChars: 21, MaxTokens: 22},
-		Find:  FindPolicy{Limit: 23, MaxBytes: 24, MaxTokens: 25},
+		Grep:  GrepPolicy{Limit: 19, MaxBytes: 20, MaxLineChars: 21, MaxTokens: 22, NoTotal: true},
+		Find:  FindPolicy{Limit: 23, MaxBytes: 24, MaxTokens: 25, NoTotal: true},
 		Ls:    LsPolicy{Limit: 26, MaxBytes: 27, MaxTokens: 28},
 		Cache: CachePolicy{Commands: []string{"git status"}, TTL: 29 * time.Second},
 	}
@@ -45,12 +45,10 @@ func TestEngineConfigsCarryThePolicy(t *testing.T) {
 		{"render", sh.Render != nil, true},
 		{"store", p.Spill.storeConfig().TempDir + p.Spill.storeConfig().KeepNamed.String(), "/d9s"},
 		{"store bytes", [2]int64{p.Spill.storeConfig().MaxFileBytes, p.Spill.storeConfig().BudgetBytes}, [2]int64{7, 8}},
-		{"read", fc.Read, output.Limits{Strategy: output.Head, MaxLines: 15, MaxBytes: 16, MaxLineChars: 17, MaxTokens: 18}},
-		{"line numbers", fc.LineNumbers, true},
-		{"no partial lines", fc.NoPartialLines, true},
-		{"ls", fc.Ls, output.Limits{MaxLines: 26, MaxBytes: 27, MaxTokens: 28}},
-		{"grep", sc.Grep, output.Limits{MaxLines: 19, MaxBytes: 20, MaxLineChars: 21, MaxTokens: 22}},
-		{"find", sc.Find, output.Limits{MaxLines: 23, MaxBytes: 24, MaxTokens: 25}},
+		{"read", fc.Read, p.Read},
+		{"ls", fc.Ls, p.Ls},
+		{"grep", sc.Grep, p.Grep},
+		{"find", sc.Find, p.Find},
 	}
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {

@@ -46,7 +46,7 @@ type HistoryInput struct {
 
 // historyEntry declares the history tool: its parameters are the fields
 // of HistoryInput, by their json tags.
-var historyEntry = entry{tool: tool{
+var historyEntry = entry{Tool: registry.Tool{
 	Name:     "history",
 	Title:    "Look back at earlier bash calls",
 	ReadOnly: true,

@@ -45,7 +45,7 @@ type WriteStdinInput struct {
 
 // writeStdinEntry declares the write_stdin tool: its parameters are the
 // fields of WriteStdinInput, by their json tags.
-var writeStdinEntry = entry{tool: tool{
+var writeStdinEntry = entry{Tool: registry.Tool{
 	Name:     "write_stdin",
 	Title:    "Send input to a running command",
 	MCPOnly:  true, // a one-shot command's job ends with it
@@ -82,7 +82,7 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 }
 
 // jobsEntry declares the jobs tool, which takes no parameters.
-var jobsEntry = entry{tool: tool{
+var jobsEntry = entry{Tool: registry.Tool{
 	Name:     "jobs",
 	Title:    "List background commands",
 	ReadOnly: true,

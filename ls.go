@@ -5,62 +5,28 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
-// LsInput names the directory to list: the ls tool's parameters, named
-// by their json tags (docs/tools.md gives defaults and bounds).
-type LsInput struct {
-	// Path is the directory to list, relative to the toolset's Cwd; ""
-	// is the Cwd.
-	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to list (default: the working directory)."`
-	// Limit is the most entries shown; 0 takes the policy's, 500 by
-	// default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"ls.limit" doc:"Most entries to return."`
-}
+// LsInput names the directory to list: the ls tool's parameters
+// (tool.LsInput).
+type LsInput = tool.LsInput
+
+// LsDetails are the structured details of an ls result (tool.LsDetails).
+type LsDetails = tool.LsDetails
 
 // lsEntry declares the ls tool: its parameters are the fields of
 // LsInput, by their json tags.
-var lsEntry = entry{tool: tool{
+var lsEntry = entry{Tool: registry.Tool{
 	Name:     "ls",
 	Title:    "List a directory",
 	ReadOnly: true,
 	Describe: describe(describeLs),
 }, run: handlers{registry.Run: handle((*Toolset).Ls)}}
 
-// lsResult is a directory listing.
-type lsResult struct {
-	// Text is what the model reads: the entries, one a line, and the
-	// notices.
-	Text    string    `json:"text"`
-	Details LsDetails `json:"details"`
-	// Entries are the names shown, in order, a directory's ending in "/"
-	// and a symlink's in "@".
-	Entries []string `json:"-"`
-}
-
-// LsDetails are the structured details of an ls result.
-type LsDetails struct {
-	// Count is the number of entries shown.
-	Count int `json:"count" doc:"Results returned."`
-	// EntryLimitReached: the directory holds more entries than the limit.
-	EntryLimitReached bool `json:"entry_limit_reached" doc:"The directory has more entries than the limit."`
-	// Truncation counts entries as lines.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the listing up to the
-	// limit, when the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
-	// Next holds the calls that show what was left out: the rest of the
-	// listing in the spill file, and an ls with a limit that takes every
-	// entry.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
-}
-
 // Ls lists a directory: names sorted case-insensitively, dotfiles
-// included, directories ending in "/" and symlinks in "@".
+// included, directories ending in "/" and symlinks in "@". The result's
+// content is the entries shown, one a line.
 func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error) {
 	if err := t.open(); err != nil {
 		return Result[LsDetails]{}, err
@@ -69,12 +35,6 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error)
 	if err != nil {
 		return Result[LsDetails]{}, clipError(err, in.Path)
 	}
-	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: entryList(res.Entries)})
-	return res.result(), nil
-}
-
-// result is r as the API returns it: its entries one a line as the
-// content.
-func (r lsResult) result() Result[LsDetails] {
-	return Result[LsDetails]{Text: r.Text, Details: r.Details, Content: entryList(r.Entries)}
+	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: res.Content})
+	return res, nil
 }

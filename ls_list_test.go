@@ -15,7 +15,7 @@ import (
 
 // The ls tool on a file engine of its own limits, without a spill store.
 
-func listPage(t *testing.T, tl *files.Tools, in LsInput) lsResult {
+func listPage(t *testing.T, tl *files.Tools, in LsInput) Result[LsDetails] {
 	t.Helper()
 	res, err := listDir(context.Background(), tl, nil, in)
 	if err != nil {
@@ -41,8 +41,8 @@ func TestLsSortsAndMarks(t *testing.T) {
 	if res.Details.Count != 10 || res.Details.EntryLimitReached || res.Details.Truncation.Truncated {
 		t.Fatalf("details %+v", res.Details)
 	}
-	if strings.Join(res.Entries, "\n")+"\n" != want {
-		t.Fatalf("entries %q", res.Entries)
+	if res.Content != want {
+		t.Fatalf("entries %q", res.Content)
 	}
 	// The same listing by absolute path and through the symlink.
 	if r := listPage(t, tl, LsInput{Path: dir}); r.Text != want {
@@ -99,7 +99,7 @@ func TestLsEntryLimit(t *testing.T) {
 }
 
 func TestLsByteLimit(t *testing.T) {
-	tl, dir := newFileTools(t, files.Config{Ls: output.Limits{MaxLines: 500, MaxBytes: 1000}})
+	tl, dir := newFileTools(t, files.Config{Ls: LsPolicy{Limit: 500, MaxBytes: 1000}})
 	for i := 0; i < 200; i++ {
 		writeTestFile(t, dir, fmt.Sprintf("%03d-%s", i, strings.Repeat("n", 16)), "") // 21 bytes a line
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A Policy is the whole set of limits a toolset applies: the shell and
@@ -95,66 +96,17 @@ type BashPolicy struct {
 	Shapes bool
 }
 
-// ReadPolicy limits a read.
-type ReadPolicy struct {
-	// MaxLines is the default of the read's limit parameter (2000);
-	// MaxBytes bounds a page (50 KiB); a line longer than MaxLineChars
-	// (2000) is cut, and continued with char_offset; zero never cuts.
-	// MaxTokens, when above zero, ends a page before the line that would
-	// pass that many estimated tokens.
-	MaxLines     int `toml:"max_lines" min:"1" max:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
-	// LineNumbers numbers every line whatever the call's line_numbers,
-	// for agents tuned to a read tool that always numbers them.
-	LineNumbers bool
-	// NoPartialLines, set by the pi profile, shows a first line over
-	// MaxBytes as a notice alone: its size and the bash command that
-	// prints its start ("[Line 1 is 50.0KB, exceeds 30.0KB limit. Use
-	// bash to read: head -c 30720 FILE]"), instead of its start and a
-	// char_offset to go on. It has no config key.
-	NoPartialLines bool
-}
+// ReadPolicy limits a read (tool.ReadPolicy).
+type ReadPolicy = tool.ReadPolicy
 
-// GrepPolicy limits a grep.
-type GrepPolicy struct {
-	// Limit is the default of the limit parameter (100 matches);
-	// MaxBytes bounds the result (50 KiB); a matching line longer than
-	// MaxLineChars (500) is shown around its first match; MaxTokens, when
-	// above zero, bounds the result's estimated tokens.
-	Limit        int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
-	// NoTotal, set by the pi profile, writes the limit's notice as its
-	// design does, without the matches known of ("at least N found").
-	NoTotal bool
-}
+// GrepPolicy limits a grep (tool.GrepPolicy).
+type GrepPolicy = tool.GrepPolicy
 
-// FindPolicy limits a find.
-type FindPolicy struct {
-	// Limit is the default of the limit parameter (1000 results);
-	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
-	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
-	// NoTotal, set by the pi profile, stops at the limit and writes its
-	// notice as the design does, without the count of the paths that
-	// match.
-	NoTotal bool
-}
+// FindPolicy limits a find (tool.FindPolicy).
+type FindPolicy = tool.FindPolicy
 
-// LsPolicy limits an ls.
-type LsPolicy struct {
-	// Limit is the default of the limit parameter (500 entries);
-	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
-	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
-}
+// LsPolicy limits an ls (tool.LsPolicy).
+type LsPolicy = tool.LsPolicy
 
 // SpillPolicy says where spill files go and how big they may grow.
 type SpillPolicy struct {

@@ -50,7 +50,7 @@ func TestPolicyValidate(t *testing.T) {
 func TestTableConfigKeysAreThePolicys(t *testing.T) {
 	n := 0
 	for _, e := range table {
-		for _, prm := range e.tool.Params {
+		for _, prm := range e.Params {
 			if prm.Config == "" {
 				continue
 			}
@@ -62,11 +62,11 @@ func TestTableConfigKeysAreThePolicys(t *testing.T) {
 				}
 			}
 			if key.Name == "" {
-				t.Errorf("%s %s: config key %s is not one of Policy's", e.tool.Name, prm.Name, prm.Config)
+				t.Errorf("%s %s: config key %s is not one of Policy's", e.Name, prm.Name, prm.Config)
 				continue
 			}
 			if hi, ok := key.Ceiling(); ok && prm.Ceiling != 0 && prm.Ceiling != hi {
-				t.Errorf("%s %s: ceiling %d, its key %s's %d", e.tool.Name, prm.Name, prm.Ceiling, key.Name, hi)
+				t.Errorf("%s %s: ceiling %d, its key %s's %d", e.Name, prm.Name, prm.Ceiling, key.Name, hi)
 			}
 		}
 	}

@@ -75,9 +75,15 @@ func replay(t *testing.T, store *spill.Store, lim output.Limits, when output.Spi
 	return r
 }
 
+// readLimits are a read page's limits as the pipeline's: the head of the
+// file, held to the read policy.
+func readLimits(r ReadPolicy) output.Limits {
+	return output.Limits{Strategy: output.Head, MaxLines: r.MaxLines, MaxBytes: r.MaxBytes, MaxLineChars: r.MaxLineChars, MaxTokens: r.MaxTokens}
+}
+
 // readForCall is the limits of a read call with the limit parameter n.
 func readForCall(r ReadPolicy, n int) output.Limits {
-	l := r.limits()
+	l := readLimits(r)
 	l.MaxLines = policy.Limit(n, l.MaxLines)
 	return l
 }
@@ -216,13 +222,13 @@ func TestProfilePi(t *testing.T) {
 		},
 		{
 			// pi's design, "## read" "Hit line limit (2000 lines, < 30KB)": lines 1-2000 of 5000.
-			name: "read line limit", lim: p.Read.limits(), in: numbered(1, 5000, 0),
+			name: "read line limit", lim: readLimits(p.Read), in: numbered(1, 5000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 5000\]$`},
 		},
 		{
 			// pi's design, "## read" "Hit byte limit (< 2000 lines, 30KB)": lines 1-500 of 5000.
-			name: "read byte limit", lim: p.Read.limits(), in: byteLimited[len(byteLimited)-30*1024:] + numbered(50001, 54500, 0),
+			name: "read byte limit", lim: readLimits(p.Read), in: byteLimited[len(byteLimited)-30*1024:] + numbered(50001, 54500, 0),
 			want: want{head: byteLimited[len(byteLimited)-30*1024:], tail: "", by: output.ByBytes, outLines: 500,
 				notice: `^\[stdout: showing lines 1-500 of 5000 \(30\.0KB limit\)\]$`},
 		},
@@ -273,7 +279,7 @@ func TestProfileZdx(t *testing.T) {
 		},
 		{
 			// zdx's design, "Slice 1" demo: a 3000-line file shows 2000 lines.
-			name: "read 3000 lines", lim: p.Read.limits(), in: numbered(1, 3000, 0),
+			name: "read 3000 lines", lim: readLimits(p.Read), in: numbered(1, 3000, 0),
 			want: want{head: numbered(1, 2000, 0), tail: "", by: output.ByLines, outLines: 2000,
 				notice: `^\[stdout: showing lines 1-2000 of 3000\]$`},
 		},
@@ -281,7 +287,7 @@ func TestProfileZdx(t *testing.T) {
 			// zdx's design, "Slice 1" demo: a 1000-char line is cut at 500 chars (a char
 			// boundary). The default policy keeps a marker and counts the cut in
 			// lines_cut; read's truncated stays false (docs/tools.md).
-			name: "read 1000-char line cut at 500", lim: p.Read.limits(), in: longLine + "\n",
+			name: "read 1000-char line cut at 500", lim: readLimits(p.Read), in: longLine + "\n",
 			want: want{head: strings.Repeat("é", 500) + "... [500 chars cut]\n", tail: "", by: output.ByLineChars, outLines: 1,
 				linesCut: 1, notice: `^\[stdout: 1 line cut at 500 chars\]$`},
 		},

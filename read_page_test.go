@@ -47,7 +47,7 @@ func linesOf(s string, from, to int) string {
 	return strings.Join(lines[from-1:to], "")
 }
 
-func readPage(t *testing.T, tl *files.Tools, in ReadInput) readResult {
+func readPage(t *testing.T, tl *files.Tools, in ReadInput) Result[ReadDetails] {
 	t.Helper()
 	res, err := readFile(context.Background(), tl, in)
 	if err != nil {
@@ -112,7 +112,7 @@ func TestReadLongLine(t *testing.T) {
 	}
 	wantTruncation(t, res.Details.Truncation, false, "", 3)
 
-	tl, dir = newFileTools(t, files.Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
+	tl, dir = newFileTools(t, files.Config{Read: ReadPolicy{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 500}})
 	writeTestFile(t, dir, "f.txt", data)
 	res = readPage(t, tl, ReadInput{Path: "f.txt"})
 	want := "short\n" + strings.Repeat("x", 500) + "... [500 chars cut]\nend\n\n" +
@@ -253,7 +253,7 @@ func TestReadHugeSingleLine(t *testing.T) {
 	}
 	wantTruncation(t, res.Details.Truncation, false, "", 1)
 
-	tl, dir = newFileTools(t, files.Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10}})
+	tl, dir = newFileTools(t, files.Config{Read: ReadPolicy{MaxLines: 2000, MaxBytes: 50 << 10}})
 	writeTestFile(t, dir, "one.txt", strings.Repeat("a", 10<<20))
 	res = readPage(t, tl, ReadInput{Path: "one.txt"})
 	want = strings.Repeat("a", 51200) + "\n\n[Line 1, characters 1-51200 of a 10.0MB line. Use char_offset=51200 to continue]"
@@ -309,7 +309,7 @@ func TestReadLineNumbers(t *testing.T) {
 // A policy that numbers lines (the claude-code profile) numbers them
 // without the call asking.
 func TestReadPolicyLineNumbers(t *testing.T) {
-	tl, dir := newFileTools(t, files.Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000}, LineNumbers: true})
+	tl, dir := newFileTools(t, files.Config{Read: ReadPolicy{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000, LineNumbers: true}})
 	writeTestFile(t, dir, "f.txt", numberedLines(2))
 	res := readPage(t, tl, ReadInput{Path: "f.txt"})
 	if want := "     1\tline 1\n     2\tline 2\n"; res.Text != want {
@@ -371,7 +371,7 @@ func TestReadPiTable(t *testing.T) {
 		t.Fatalf("first line, default: %q", trimText(res.Text))
 	}
 	// With no per-line cut (pi: 30 KB, 2000 lines), the pi design's notice.
-	pi, pdir := newFileTools(t, files.Config{Read: output.Limits{MaxLines: 2000, MaxBytes: 30 << 10}})
+	pi, pdir := newFileTools(t, files.Config{Read: ReadPolicy{MaxLines: 2000, MaxBytes: 30 << 10}})
 	writeTestFile(t, pdir, "first.txt", strings.Repeat("q", 50<<10)+"\nnext\n")
 	res = readPage(t, pi, ReadInput{Path: "first.txt"})
 	// Too long for the page, it is paged through by characters.

@@ -16,13 +16,10 @@ const emptyDirText = "(empty directory)"
 // listDir runs an ls call on the file engine and renders the listing it
 // returns; a listing the byte limit cuts is spilled to store (nil: not
 // kept).
-func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInput) (lsResult, error) {
-	if in.Limit < 0 {
-		return lsResult{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
-	}
-	l, err := tl.List(ctx, in.Path, in.Limit)
+func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInput) (Result[LsDetails], error) {
+	l, err := tl.List(ctx, in)
 	if err != nil {
-		return lsResult{}, err
+		return Result[LsDetails]{}, err
 	}
 	res := listingResult(l, store)
 	if res.Details.EntryLimitReached {
@@ -36,27 +33,30 @@ func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInpu
 }
 
 // listingResult shows the names of a listing that fit its byte limit and, when
-// above zero, its token limit (estimated), then the notices. A listing
-// the byte limit cuts is written whole to a spill file of store.
-func listingResult(l files.Listing, store *spill.Store) lsResult {
-	var res lsResult
+// above zero, its token limit (estimated), then the notices; its content
+// is the names shown, one a line. A listing the byte limit cuts is
+// written whole to a spill file of store.
+func listingResult(l files.Listing, store *spill.Store) Result[LsDetails] {
+	var res Result[LsDetails]
 	if l.Total == 0 {
 		res.Text = emptyDirText
 		return res
 	}
+	lim := l.Policy
 	var b strings.Builder
 	byBytes, byTokens := false, false
 	var tokens output.TokenCounter
+	var shown int64
 	for _, name := range l.Names {
-		if b.Len()+len(name)+1 > l.MaxBytes {
+		if b.Len()+len(name)+1 > lim.MaxBytes {
 			byBytes = true
 			break
 		}
-		if l.MaxTokens > 0 {
+		if lim.MaxTokens > 0 {
 			with := tokens
 			with.WriteString(name)
 			with.WriteString("\n")
-			if with.Tokens() > int64(l.MaxTokens) {
+			if with.Tokens() > int64(lim.MaxTokens) {
 				byTokens = true
 				break
 			}
@@ -64,21 +64,21 @@ func listingResult(l files.Listing, store *spill.Store) lsResult {
 		}
 		b.WriteString(name)
 		b.WriteByte('\n')
-		res.Entries = append(res.Entries, name)
+		shown++
 	}
-	shown := int64(len(res.Entries))
+	res.Content = b.String()
 	d := &res.Details
-	d.Count = len(res.Entries)
-	d.EntryLimitReached = l.Total > int64(l.Limit)
+	d.Count = int(shown)
+	d.EntryLimitReached = l.Total > int64(lim.Limit)
 	tr := &d.Truncation
 	tr.TotalLines, tr.TotalBytes = l.Total, l.TotalBytes
 	tr.OutputLines, tr.OutputBytes = shown, int64(b.Len())
 	var notices []string
 	if byBytes || byTokens {
 		tr.Truncated, tr.TruncatedBy = true, output.ByBytes
-		cause := output.FormatSize(int64(l.MaxBytes))
+		cause := output.FormatSize(int64(lim.MaxBytes))
 		if byTokens {
-			tr.TruncatedBy, cause = output.ByTokens, fmt.Sprintf("%d tokens", l.MaxTokens)
+			tr.TruncatedBy, cause = output.ByTokens, fmt.Sprintf("%d tokens", lim.MaxTokens)
 		}
 		// Of what the full output holds, as find and grep say it: the
 		// entry limit, when it binds too, has a notice of its own.
@@ -100,7 +100,7 @@ func listingResult(l files.Listing, store *spill.Store) lsResult {
 			tr.Truncated, tr.TruncatedBy = true, output.ByLines
 		}
 		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]",
-			l.Limit, output.Noun(int64(l.Limit), "entry", "entries"), l.Total, l.Total))
+			lim.Limit, output.Noun(int64(lim.Limit), "entry", "entries"), l.Total, l.Total))
 	}
 	res.Text = joinNotices(b.String(), notices)
 	return res

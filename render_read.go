@@ -2,7 +2,6 @@ package spillway
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/files"
@@ -20,23 +19,10 @@ const emptyFileText = "(empty file)"
 
 // readFile runs a read call on the file engine and renders the page it
 // returns.
-func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (readResult, error) {
-	switch {
-	case in.Path == "":
-		return readResult{}, errors.New("path is required: the file to read")
-	case in.Offset < 0:
-		return readResult{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
-	case in.Limit < 0:
-		return readResult{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
-	case in.CharOffset < 0:
-		return readResult{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
-	}
-	p, err := tl.Read(ctx, files.Request{
-		Path: in.Path, Line: int64(in.Offset), Char: int64(in.CharOffset),
-		MaxLines: in.Limit, LineNumbers: in.LineNumbers,
-	})
+func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (Result[ReadDetails], error) {
+	p, err := tl.Read(ctx, in)
 	if err != nil {
-		return readResult{}, err
+		return Result[ReadDetails]{}, err
 	}
 	return pageResult(p), nil
 }
@@ -44,10 +30,10 @@ func readFile(ctx context.Context, tl *files.Tools, in ReadInput) (readResult, e
 // pageResult turns a page into the read result: an image, part of one
 // line, a line too long to show, or lines; the notices say what was left
 // out and how to read on.
-func pageResult(p files.Page) readResult {
+func pageResult(p files.Page) Result[ReadDetails] {
 	switch {
 	case p.Image != nil:
-		return readResult{
+		return Result[ReadDetails]{
 			Text: fmt.Sprintf("[Image %s (%s, %s)]", p.Path, p.Mime, output.FormatSize(p.Size)),
 			Details: ReadDetails{
 				Path: p.Path, Kind: kindImage, MimeType: p.Mime, Offset: 1,
@@ -66,7 +52,7 @@ func pageResult(p files.Page) readResult {
 
 // linesResult shows lines of a text file, then a blank line and the
 // notices, each on a line of its own.
-func linesResult(p files.Page) readResult {
+func linesResult(p files.Page) Result[ReadDetails] {
 	total, offset := p.TotalLines, p.Line
 	last := offset + p.Shown - 1
 	d := ReadDetails{
@@ -77,7 +63,7 @@ func linesResult(p files.Page) readResult {
 	tr.TotalLines, tr.TotalBytes = total, p.Size
 	tr.OutputLines, tr.OutputBytes = p.Shown, int64(len(p.Text))
 	tr.LinesCut = p.LinesCut
-	res := readResult{Content: p.Content}
+	res := Result[ReadDetails]{Content: p.Content}
 
 	switch {
 	case total == 0 && offset == 1:
@@ -87,14 +73,14 @@ func linesResult(p files.Page) readResult {
 	default:
 		var notices []string
 		if p.LinesCut > 0 {
-			next := output.ReadCall(p.Path, p.FirstCut, 0, int64(p.MaxLineChars))
+			next := output.ReadCall(p.Path, p.FirstCut, 0, int64(p.Policy.MaxLineChars))
 			d.Next = []output.Call{next}
 			if p.LinesCut == 1 {
 				notices = append(notices, fmt.Sprintf("[Line %d cut at %d chars (line is %s). To see the rest of it: read with %s]",
-					p.FirstCut, p.MaxLineChars, output.FormatSize(p.FirstCutBytes), next.Words(true)))
+					p.FirstCut, p.Policy.MaxLineChars, output.FormatSize(p.FirstCutBytes), next.Words(true)))
 			} else {
 				notices = append(notices, fmt.Sprintf("[%d lines cut at %d chars, the first is line %d (%s). To see the rest of it: read with %s, and on from there]",
-					p.LinesCut, p.MaxLineChars, p.FirstCut, output.FormatSize(p.FirstCutBytes), next.Words(true)))
+					p.LinesCut, p.Policy.MaxLineChars, p.FirstCut, output.FormatSize(p.FirstCutBytes), next.Words(true)))
 			}
 		}
 		if last < total {
@@ -103,10 +89,10 @@ func linesResult(p files.Page) readResult {
 			switch p.Stop {
 			case files.StopBytes:
 				tr.TruncatedBy = output.ByBytes
-				limit = fmt.Sprintf(" (%s limit)", output.FormatSize(int64(p.MaxBytes)))
+				limit = fmt.Sprintf(" (%s limit)", output.FormatSize(int64(p.Policy.MaxBytes)))
 			case files.StopTokens:
 				tr.TruncatedBy = output.ByTokens
-				limit = fmt.Sprintf(" (%d tokens limit)", p.MaxTokens)
+				limit = fmt.Sprintf(" (%d tokens limit)", p.Policy.MaxTokens)
 			default:
 				tr.TruncatedBy = output.ByLines
 			}
@@ -124,7 +110,7 @@ func linesResult(p files.Page) readResult {
 // linePartResult shows part of one line: the characters shown (with the
 // line's ending when they reach it), a blank line and the notice that
 // says where they are in the line and how to go on.
-func linePartResult(p files.Page) readResult {
+func linePartResult(p files.Page) Result[ReadDetails] {
 	part, total, offset := p.Part, p.TotalLines, p.Line
 	n := part.Chars
 	d := ReadDetails{
@@ -156,7 +142,7 @@ func linePartResult(p files.Page) readResult {
 	default:
 		notice = fmt.Sprintf("[%s, the end of the file]", where)
 	}
-	return readResult{Text: joinNotices(p.Content, []string{notice}), Content: p.Content, Details: d}
+	return Result[ReadDetails]{Text: joinNotices(p.Content, []string{notice}), Content: p.Content, Details: d}
 }
 
 // overLineResult is the read of a page whose first line alone is over the
@@ -164,7 +150,7 @@ func linePartResult(p files.Page) readResult {
 // (docs/profiles.md, pi): no line, and a notice that says the line's size
 // and the command that shows its start, "head -c" for the first line of
 // the file and "sed -n" for a later one.
-func overLineResult(p files.Page) readResult {
+func overLineResult(p files.Page) Result[ReadDetails] {
 	d := ReadDetails{
 		Path: p.Path, Kind: kindText, MimeType: p.Mime, Offset: p.Line,
 		TotalLines: p.TotalLines,
@@ -173,11 +159,11 @@ func overLineResult(p files.Page) readResult {
 	tr.Truncated, tr.TruncatedBy = true, output.ByBytes
 	tr.TotalLines, tr.TotalBytes = p.TotalLines, p.Size
 	q := files.ShellQuote(p.Path)
-	how := fmt.Sprintf("Use bash to read: head -c %d %s", p.MaxBytes, q)
+	how := fmt.Sprintf("Use bash to read: head -c %d %s", p.Policy.MaxBytes, q)
 	if p.Line > 1 {
-		how = fmt.Sprintf("Use bash: sed -n '%dp' %s | head -c %d", p.Line, q, p.MaxBytes)
+		how = fmt.Sprintf("Use bash: sed -n '%dp' %s | head -c %d", p.Line, q, p.Policy.MaxBytes)
 	}
 	text := fmt.Sprintf("[Line %d is %s, exceeds %s limit. %s]",
-		p.Over.Line, output.FormatSize(p.Over.Bytes), output.FormatSize(int64(p.MaxBytes)), how)
-	return readResult{Text: text, Details: d}
+		p.Over.Line, output.FormatSize(p.Over.Bytes), output.FormatSize(int64(p.Policy.MaxBytes)), how)
+	return Result[ReadDetails]{Text: text, Details: d}
 }

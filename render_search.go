@@ -17,66 +17,28 @@ const (
 
 // grepFiles runs a grep call on the search engine and renders what it
 // found.
-func grepFiles(ctx context.Context, s *search.Searcher, in GrepInput) (grepResult, error) {
-	q, err := grepQuery(in)
+func grepFiles(ctx context.Context, s *search.Searcher, in GrepInput) (Result[GrepDetails], error) {
+	f, err := s.Grep(ctx, in)
 	if err != nil {
-		return grepResult{}, err
+		return Result[GrepDetails]{}, err
 	}
-	f, err := s.Grep(ctx, q)
-	if err != nil {
-		return grepResult{}, err
-	}
-	return foundResult(in, q.Mode, f), nil
+	return foundResult(in, f), nil
 }
 
 // findFiles runs a find call on the search engine and renders what it
 // found.
-func findFiles(ctx context.Context, s *search.Searcher, in FindInput) (findResult, error) {
-	q, err := findQuery(in)
+func findFiles(ctx context.Context, s *search.Searcher, in FindInput) (Result[FindDetails], error) {
+	names, err := s.Find(ctx, in)
 	if err != nil {
-		return findResult{}, err
-	}
-	names, err := s.Find(ctx, q)
-	if err != nil {
-		return findResult{}, err
+		return Result[FindDetails]{}, err
 	}
 	return namesResult(in, names), nil
 }
 
-// grepQuery checks a grep call's parameters and compiles its pattern.
-func grepQuery(in GrepInput) (search.Query, error) {
-	fail := func(format string, args ...any) (search.Query, error) {
-		return search.Query{}, fmt.Errorf("grep: "+format, args...)
-	}
-	if in.Pattern == "" {
-		return fail("pattern is empty: give a regular expression, or a string with literal=true")
-	}
-	mode := in.OutputMode
-	switch mode {
-	case "":
-		mode = search.ModeContent
-	case search.ModeContent, search.ModeFiles, search.ModeCount:
-	default:
-		return fail("output_mode %q: use content, files_with_matches or count", in.OutputMode)
-	}
-	if in.Context < 0 || in.Context > search.MaxContext {
-		return fail("context %d: use 0 to %d lines", in.Context, search.MaxContext)
-	}
-	if len(in.Pattern) > search.MaxPatternBytes {
-		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it",
-			output.FormatSize(int64(len(in.Pattern))), output.FormatSize(search.MaxPatternBytes))
-	}
-	m, err := search.Compile(in.Pattern, search.MatchOptions{Literal: in.Literal, IgnoreCase: in.IgnoreCase})
-	if err != nil {
-		return fail("%v", err)
-	}
-	return search.Query{Matcher: m, Path: in.Path, Glob: in.Glob, Mode: mode, Context: in.Context, Limit: in.Limit}, nil
-}
-
-// foundResult shows what a grep in mode found, then the notices: what the byte
+// foundResult shows what a grep found, then the notices: what the byte
 // limit, the match limit and the line length left out, and how to see it.
-func foundResult(in GrepInput, mode string, f search.Found) grepResult {
-	out := f.Out
+func foundResult(in GrepInput, f search.Found) Result[GrepDetails] {
+	out, mode := f.Out, f.Mode
 	d := GrepDetails{
 		MatchCount:        f.Matches,
 		FileCount:         f.Files,
@@ -141,7 +103,7 @@ func foundResult(in GrepInput, mode string, f search.Found) grepResult {
 	if f.Count == 0 {
 		body = noMatches
 	}
-	return grepResult{Text: joinText(body, notices), Details: d, Content: content}
+	return Result[GrepDetails]{Text: joinText(body, notices), Details: d, Content: content}
 }
 
 // grepCall is in as a call of the grep tool, the parameters it was given
@@ -163,36 +125,8 @@ func grepCall(in GrepInput) output.Call {
 	return c
 }
 
-// findQuery checks a find call's parameters: a pattern "name/" finds
-// directories, as in ignore files.
-func findQuery(in FindInput) (search.NameQuery, error) {
-	fail := func(format string, args ...any) (search.NameQuery, error) {
-		return search.NameQuery{}, fmt.Errorf("find: "+format, args...)
-	}
-	if in.Pattern == "" {
-		return fail("pattern is empty: give a glob such as *.go or src/**/*_test.go (* for everything)")
-	}
-	typ := in.Type
-	switch typ {
-	case "", search.TypeAny:
-		typ = search.TypeAny
-	case search.TypeFile, search.TypeDir:
-	default:
-		return fail("type %q: use any, file or dir", in.Type)
-	}
-	pattern := in.Pattern
-	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {
-		pattern = strings.TrimSuffix(pattern, "/")
-		if typ == search.TypeFile {
-			return fail("pattern %q ends in / (directories) but type is file", in.Pattern)
-		}
-		typ = search.TypeDir
-	}
-	return search.NameQuery{Glob: pattern, Path: in.Path, Type: typ, Limit: in.Limit}, nil
-}
-
 // namesResult shows the paths a find found, then the notices.
-func namesResult(in FindInput, names search.Names) findResult {
+func namesResult(in FindInput, names search.Names) Result[FindDetails] {
 	out := names.Out
 	d := FindDetails{
 		Count:              int(out.Truncation.OutputLines),
@@ -241,7 +175,7 @@ func namesResult(in FindInput, names search.Names) findResult {
 	if names.Count == 0 {
 		body = noFiles
 	}
-	return findResult{Text: joinText(body, notices), Details: d, Content: content}
+	return Result[FindDetails]{Text: joinText(body, notices), Details: d, Content: content}
 }
 
 // shownLines are the result lines shown, without the last '\n'.

@@ -19,8 +19,8 @@ func TestSearchNoticesOfStopsAndSkips(t *testing.T) {
 		}
 	}
 	skipped := []string{"a (permission denied)", "b (permission denied)", "c/ (permission denied)", "d (permission denied)", "e (permission denied)", "f (permission denied)", "g (permission denied)"}
-	g := foundResult(GrepInput{Pattern: "needle"}, search.ModeContent, search.Found{
-		Lines:   lines("d0/f000.txt:1: needle\n", 1, skipped...),
+	g := foundResult(GrepInput{Pattern: "needle"}, search.Found{
+		Lines: lines("d0/f000.txt:1: needle\n", 1, skipped...), Mode: search.ModeContent,
 		Matches: 1, Files: 1, Limit: 100,
 		Capped: "d0/f000.txt", Held: 4 << 10,
 	})

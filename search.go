@@ -5,143 +5,42 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
-// GrepInput is a search of file contents: the grep tool's parameters,
-// named by their json tags (docs/tools.md gives defaults and bounds).
-type GrepInput struct {
-	// Pattern is an RE2 regular expression, or a plain string when
-	// Literal is set.
-	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"RE2 regular expression, or a plain string with literal: true."`
-	// Path is the file or directory to search, relative to the toolset's
-	// Cwd; "" is the Cwd.
-	Path string `json:"path,omitempty" cli:"positional" doc:"File or directory to search (default: the working directory)."`
-	// Glob keeps only the files whose path matches, e.g. "*.go" (the base
-	// name at any depth) or "src/**/*.ts" (the path relative to Path); a
-	// leading '!' keeps the files that do not match.
-	Glob string `json:"glob,omitempty" doc:"Only search files whose path matches this glob, e.g. \x60*.go\x60 or \x60src/**/*.ts\x60 (\x60!glob\x60 excludes)."`
-	// IgnoreCase matches regardless of case.
-	IgnoreCase bool `json:"ignore_case,omitempty" cli:"-i" doc:"Match without regard to case."`
-	// Literal takes Pattern as a plain string, not a regular expression.
-	Literal bool `json:"literal,omitempty" cli:"-F" doc:"Treat pattern as a plain string, not a regular expression."`
-	// Context is the number of lines shown before and after each match.
-	Context int `json:"context,omitempty" cli:"-C" min:"0" max:"max_context" default:"0" doc:"Lines to show before and after each match (content mode)."`
-	// OutputMode is "content" (the matching lines, the default),
-	// "files_with_matches" (the files' paths) or "count" (matches per
-	// file).
-	OutputMode string `json:"output_mode,omitempty" enum:"content,files_with_matches,count" default:"content" doc:"\x60content\x60 (matching lines), \x60files_with_matches\x60 (paths only) or \x60count\x60 (matches per file)."`
-	// Limit bounds the matching lines shown (the files, in the other
-	// modes); 0 takes the policy's, 100 by default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"grep.limit" doc:"Most matches to return (files in files_with_matches mode)."`
-}
+// GrepInput is a search of file contents: the grep tool's parameters
+// (tool.GrepInput).
+type GrepInput = tool.GrepInput
+
+// GrepDetails are the structured details of a grep result
+// (tool.GrepDetails).
+type GrepDetails = tool.GrepDetails
 
 // grepEntry declares the grep tool: its parameters are the fields of
 // GrepInput, by their json tags.
-var grepEntry = entry{tool: tool{
+var grepEntry = entry{Tool: registry.Tool{
 	Name:     "grep",
 	Title:    "Search file contents",
 	ReadOnly: true,
 	Describe: describe(describeGrep),
 }, run: handlers{registry.Run: handle((*Toolset).Grep)}}
 
-// grepResult is what a search found.
-type grepResult struct {
-	// Text is what the model reads: the lines found, each with its path
-	// and line number, and the notices.
-	Text string `json:"text"`
-	// Content is what was found, without notices.
-	Content string      `json:"-"`
-	Details GrepDetails `json:"details"`
-}
+// FindInput is a search by name: the find tool's parameters
+// (tool.FindInput).
+type FindInput = tool.FindInput
 
-// GrepDetails are the structured details of a grep result.
-type GrepDetails struct {
-	// MatchCount is the number of matching lines shown (at most the
-	// limit). In files_with_matches mode a file's search stops at its
-	// first match, so it counts the files listed; in count mode it is the
-	// sum of the counts listed.
-	MatchCount int `json:"match_count" doc:"Matching lines found (at most limit)."`
-	// FileCount is the number of files shown with a match.
-	FileCount int `json:"file_count" doc:"Files with at least one match."`
-	// MatchLimitReached: more matches (files, in the other modes) exist
-	// than the limit.
-	MatchLimitReached bool `json:"match_limit_reached" doc:"The limit stopped the search; more matches may exist."`
-	// LinesCut counts the lines cut at the policy's MaxLineChars.
-	LinesCut int `json:"lines_cut" doc:"Lines shortened because they were too long."`
-	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole result, when
-	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
-	// Skipped names the paths that could not be read (at most five).
-	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
-	// Next holds the calls that show what was left out: the rest of the
-	// result in the spill file, each shown line that was cut (a read of
-	// that line of its file), and a search with a higher limit.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
-}
-
-// FindInput is a search by name: the find tool's parameters, named by
-// their json tags (docs/tools.md gives defaults and bounds).
-type FindInput struct {
-	// Pattern is a glob with "**": without '/' it matches the name at any
-	// depth, with '/' the path relative to Path.
-	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"Glob, e.g. \x60*.go\x60, \x60**/testdata/**\x60 or \x60cmd/*/main.go\x60."`
-	// Path is the directory to search, relative to the toolset's Cwd; ""
-	// is the Cwd.
-	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to search (default: the working directory)."`
-	// Type is "any" (the default), "file" (everything but directories)
-	// or "dir".
-	Type string `json:"type,omitempty" enum:"any,file,dir" default:"any" doc:"\x60any\x60, \x60file\x60 or \x60dir\x60."`
-	// Limit bounds the results shown; 0 takes the policy's, 1000 by
-	// default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"find.limit" doc:"Most results to return."`
-}
+// FindDetails are the structured details of a find result
+// (tool.FindDetails).
+type FindDetails = tool.FindDetails
 
 // findEntry declares the find tool: its parameters are the fields of
 // FindInput, by their json tags.
-var findEntry = entry{tool: tool{
+var findEntry = entry{Tool: registry.Tool{
 	Name:     "find",
 	Title:    "Find files by name",
 	ReadOnly: true,
 	Describe: describe(describeFind),
 }, run: handlers{registry.Run: handle((*Toolset).Find)}}
-
-// findResult is what a find found.
-type findResult struct {
-	// Text is what the model reads: the paths found, sorted, one a line,
-	// and the notices.
-	Text string `json:"text"`
-	// Content is what was found, without notices.
-	Content string      `json:"-"`
-	Details FindDetails `json:"details"`
-}
-
-// FindDetails are the structured details of a find result.
-type FindDetails struct {
-	// Count is the number of results shown (at most the limit).
-	Count int `json:"count" doc:"Results returned."`
-	// ResultLimitReached: more results exist than the limit.
-	ResultLimitReached bool `json:"result_limit_reached" doc:"The limit stopped the search; more results may exist."`
-	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole result, when
-	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
-	// Next holds the calls that show what was left out: the rest of the
-	// list in the spill file, and a find with a higher limit.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
-	// Skipped names the directories that could not be read (at most
-	// five).
-	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
-}
 
 // Grep searches file contents for a regular expression (or a literal
 // string), honouring ignore files, in path then line order. No match is
@@ -155,7 +54,7 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (Result[GrepDetails], 
 		return Result[GrepDetails]{}, clipError(err, in.Pattern, in.Path, in.Glob)
 	}
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
-	return res.result(), nil
+	return res, nil
 }
 
 // Find lists the files and directories whose name (or relative path)
@@ -169,15 +68,5 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (Result[FindDetails], 
 		return Result[FindDetails]{}, clipError(err, in.Pattern, in.Path)
 	}
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
-	return res.result(), nil
-}
-
-// result is r as the API returns it.
-func (r grepResult) result() Result[GrepDetails] {
-	return Result[GrepDetails]{Text: r.Text, Details: r.Details, Content: r.Content}
-}
-
-// result is r as the API returns it.
-func (r findResult) result() Result[FindDetails] {
-	return Result[FindDetails]{Text: r.Text, Details: r.Details, Content: r.Content}
+	return res, nil
 }

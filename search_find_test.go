@@ -15,7 +15,7 @@ import (
 
 // The find tool on a search engine of the default limits.
 
-func findPage(t testing.TB, s *search.Searcher, in FindInput) findResult {
+func findPage(t testing.TB, s *search.Searcher, in FindInput) Result[FindDetails] {
 	t.Helper()
 	r, err := findFiles(context.Background(), s, in)
 	if err != nil {

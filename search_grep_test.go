@@ -46,7 +46,7 @@ func writeSearchTree(t testing.TB, root string, tree map[string]string) {
 	}
 }
 
-func grepPage(t testing.TB, s *search.Searcher, in GrepInput) grepResult {
+func grepPage(t testing.TB, s *search.Searcher, in GrepInput) Result[GrepDetails] {
 	t.Helper()
 	r, err := grepFiles(context.Background(), s, in)
 	if err != nil {

@@ -3,7 +3,6 @@ package spillway
 import (
 	"math"
 
-	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/term"
@@ -32,9 +31,6 @@ import (
 // on Toolset (returning Result[D]) and its entry naming that method in
 // run; then list the entry in the table below and regenerate docs/tools.md
 // as above.
-
-// tool is the registry's declaration of a tool.
-type tool = registry.Tool
 
 // describe is a tool's description under a Policy, as the registry,
 // which cannot name Policy, calls it.

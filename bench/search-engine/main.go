@@ -18,6 +18,7 @@ import (
 	"runtime/pprof"
 
 	"github.com/spillway-dev/spillway/internal/search"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 func main() {
@@ -42,19 +43,14 @@ func main() {
 	s := search.New(search.Config{Cwd: cwd})
 	var text string
 	if os.Args[1] == "grep" {
-		m, err := search.Compile(os.Args[2], search.MatchOptions{})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		r, err := s.Grep(context.Background(), search.Query{Matcher: m, Mode: search.ModeContent, Limit: 100000})
+		r, err := s.Grep(context.Background(), tool.GrepInput{Pattern: os.Args[2], Limit: 100000})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		text = r.Out.Text()
 	} else {
-		r, err := s.Find(context.Background(), search.NameQuery{Glob: os.Args[2], Type: search.TypeAny, Limit: 100000})
+		r, err := s.Find(context.Background(), tool.FindInput{Pattern: os.Args[2], Limit: 100000})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

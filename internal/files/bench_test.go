@@ -8,6 +8,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // TestBenchSecondPage measures, in one process, the second page of a big
@@ -27,14 +29,14 @@ func TestBenchSecondPage(t *testing.T) {
 	ctx := context.Background()
 
 	start := time.Now()
-	first, err := tl.Read(ctx, Request{Path: path, Line: offset})
+	first, err := tl.Read(ctx, tool.ReadInput{Path: path, Offset: int(offset)})
 	firstTook := time.Since(start)
 	if err != nil || first.Shown == 0 {
 		t.Fatalf("first page: %v %q", err, trim(first.Text))
 	}
 	next := offset + first.Shown
 	start = time.Now()
-	second, err := tl.Read(ctx, Request{Path: path, Line: next})
+	second, err := tl.Read(ctx, tool.ReadInput{Path: path, Offset: int(next)})
 	secondTook := time.Since(start)
 	if err != nil || second.Line != next || second.TotalLines != first.TotalLines {
 		t.Fatalf("second page: %v %q", err, trim(second.Text))
@@ -43,7 +45,7 @@ func TestBenchSecondPage(t *testing.T) {
 	var later []time.Duration
 	for i := 1; i <= 20; i++ {
 		start = time.Now()
-		_, err := tl.Read(ctx, Request{Path: path, Line: next + int64(i)*2000})
+		_, err := tl.Read(ctx, tool.ReadInput{Path: path, Offset: int(next) + i*2000})
 		later = append(later, time.Since(start))
 		if err != nil {
 			t.Fatal(err)
@@ -64,10 +66,10 @@ func BenchmarkReadPageIndexed(b *testing.B) {
 	p := filepath.Join(dir, "f.txt")
 	os.WriteFile(p, []byte(numbered(300_000)), 0o644)
 	tl := New(Config{Cwd: dir})
-	tl.Read(context.Background(), Request{Path: p})
+	tl.Read(context.Background(), tool.ReadInput{Path: p})
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := tl.Read(context.Background(), Request{Path: p, Line: int64(1 + (i*7919)%298_000)}); err != nil {
+		if _, err := tl.Read(context.Background(), tool.ReadInput{Path: p, Offset: 1 + (i*7919)%298_000}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -82,7 +84,7 @@ func BenchmarkReadFullScan(b *testing.B) {
 	b.SetBytes(int64(len(numbered(3_000_000))))
 	for b.Loop() {
 		tl := New(Config{Cwd: dir})
-		if _, err := tl.Read(context.Background(), Request{Path: p, Line: 1_500_000}); err != nil {
+		if _, err := tl.Read(context.Background(), tool.ReadInput{Path: p, Offset: 1_500_000}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // peakHeap runs f while sampling the heap, and returns how far the heap
@@ -75,7 +75,7 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 	const bound = 16 << 20
 	tl := New(Config{Cwd: dir})
 	var res Page
-	grew := peakHeap(func() { res, err = tl.Read(context.Background(), Request{Path: "huge.txt"}) })
+	grew := peakHeap(func() { res, err = tl.Read(context.Background(), tool.ReadInput{Path: "huge.txt"}) })
 	t.Logf("cut line: heap rose %.1f MiB", float64(grew)/(1<<20))
 	if err != nil || res.TotalLines != 1 || res.LinesCut != 1 || res.Size != size || res.FirstCut != 1 || res.FirstCutBytes != size {
 		t.Fatalf("%v %q %+v", err, trim(res.Text), res)
@@ -87,8 +87,8 @@ func TestReadOneGiBSingleLineBoundedMemory(t *testing.T) {
 		t.Fatalf("reading a 1 GiB line raised the heap by %d bytes (bound %d)", grew, bound)
 	}
 
-	tl = New(Config{Cwd: dir, Read: output.Limits{MaxLines: 2000, MaxBytes: 50 << 10}})
-	grew = peakHeap(func() { res, err = tl.Read(context.Background(), Request{Path: "huge.txt"}) })
+	tl = New(Config{Cwd: dir, Read: tool.ReadPolicy{MaxLines: 2000, MaxBytes: 50 << 10}})
+	grew = peakHeap(func() { res, err = tl.Read(context.Background(), tool.ReadInput{Path: "huge.txt"}) })
 	t.Logf("over the byte limit: heap rose %.1f MiB", float64(grew)/(1<<20))
 	// Too long to show even cut: its first 50 KiB, and how to go on.
 	if err != nil || res.Part == nil || *res.Part != (LinePart{Chars: 51200, LineBytes: size, More: true}) || len(res.Content) != 51200 {

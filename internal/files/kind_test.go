@@ -17,12 +17,13 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // readWithin runs a read that must return, and fails the test if it does
 // not within a generous bound (the bound only keeps a bug from hanging
 // the test run).
-func readWithin(t *testing.T, tl *Tools, in Request) (Page, error) {
+func readWithin(t *testing.T, tl *Tools, in tool.ReadInput) (Page, error) {
 	t.Helper()
 	type call struct {
 		res Page
@@ -48,13 +49,13 @@ func TestReadFIFODoesNotHang(t *testing.T) {
 	if err := mkfifo(fifo); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	_, err := readWithin(t, tl, Request{Path: "pipe"})
+	_, err := readWithin(t, tl, tool.ReadInput{Path: "pipe"})
 	if err == nil || !strings.Contains(err.Error(), "is a named pipe (FIFO)") {
 		t.Fatalf("%q", err)
 	}
 	// A symlink to it is refused the same way.
 	os.Symlink(fifo, filepath.Join(dir, "link"))
-	_, err = readWithin(t, tl, Request{Path: "link"})
+	_, err = readWithin(t, tl, tool.ReadInput{Path: "link"})
 	if err == nil || !strings.Contains(err.Error(), "named pipe") {
 		t.Fatalf("symlink: %q", err)
 	}
@@ -86,7 +87,7 @@ func TestReadSocketAndDevices(t *testing.T) {
 		t.Skipf("unix socket: %v", err)
 	}
 	defer l.Close()
-	_, err = readWithin(t, tl, Request{Path: sock})
+	_, err = readWithin(t, tl, tool.ReadInput{Path: sock})
 	if err == nil || !strings.Contains(err.Error(), "is a socket") {
 		t.Fatalf("socket: %q", err)
 	}
@@ -94,7 +95,7 @@ func TestReadSocketAndDevices(t *testing.T) {
 		if _, err := os.Stat(dev); err != nil {
 			continue
 		}
-		_, err := readWithin(t, tl, Request{Path: dev})
+		_, err := readWithin(t, tl, tool.ReadInput{Path: dev})
 		if err == nil || !strings.Contains(err.Error(), "character device") || !strings.Contains(err.Error(), "head -c 1024") {
 			t.Fatalf("%s: %q", dev, err)
 		}
@@ -104,7 +105,7 @@ func TestReadSocketAndDevices(t *testing.T) {
 func TestReadDirectory(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	_, err := readWithin(t, tl, Request{Path: "sub"})
+	_, err := readWithin(t, tl, tool.ReadInput{Path: "sub"})
 	if want := filepath.Join(dir, "sub") + " is a directory, not a file. Use ls to list it"; err == nil || err.Error() != want {
 		t.Fatalf("%q", err)
 	}
@@ -141,7 +142,7 @@ func TestReadImages(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := readWithin(t, tl, Request{Path: name})
+		res, err := readWithin(t, tl, tool.ReadInput{Path: name})
 		mime := "image/" + format
 		if err != nil || res.Image == nil || res.Mime != mime || !bytes.Equal(res.Image, data) {
 			t.Fatalf("%s: error=%v %q image=%v mime=%q image %d bytes", format, err, res.Text, res.Image != nil, res.Mime, len(res.Image))
@@ -150,13 +151,13 @@ func TestReadImages(t *testing.T) {
 	// Over 5 MiB: an error that says so.
 	big := append(encodeImage(t, "png"), make([]byte, 6<<20)...)
 	os.WriteFile(filepath.Join(dir, "big.png"), big, 0o644)
-	_, err := readWithin(t, tl, Request{Path: "big.png"})
+	_, err := readWithin(t, tl, tool.ReadInput{Path: "big.png"})
 	if err == nil || !strings.Contains(err.Error(), "image/png image of 6.0MB, over the 5.0MB limit for images") {
 		t.Fatalf("big: %q", err)
 	}
 	// An SVG is text.
 	os.WriteFile(filepath.Join(dir, "a.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>`+"\n"), 0o644)
-	if res, err := readWithin(t, tl, Request{Path: "a.svg"}); err != nil || res.Image != nil || !strings.HasPrefix(res.Text, "<svg") {
+	if res, err := readWithin(t, tl, tool.ReadInput{Path: "a.svg"}); err != nil || res.Image != nil || !strings.HasPrefix(res.Text, "<svg") {
 		t.Fatalf("svg: %v %q %s", err, res.Text, res.Mime)
 	}
 }
@@ -169,25 +170,25 @@ func TestReadBinaryNamesType(t *testing.T) {
 	w.Write([]byte("hello"))
 	zw.Close()
 	os.WriteFile(filepath.Join(dir, "a.zip"), zb.Bytes(), 0o644)
-	_, err := readWithin(t, tl, Request{Path: "a.zip"})
+	_, err := readWithin(t, tl, tool.ReadInput{Path: "a.zip"})
 	if err == nil || !strings.Contains(err.Error(), "is a binary file (application/zip, .zip)") || !strings.Contains(err.Error(), "xxd") || !strings.Contains(err.Error(), "strings") {
 		t.Fatalf("zip: %q", err)
 	}
 	os.WriteFile(filepath.Join(dir, "blob"), []byte("\x00\x01\x02\x03binary\x00\xff"), 0o644)
-	_, err = readWithin(t, tl, Request{Path: "blob"})
+	_, err = readWithin(t, tl, tool.ReadInput{Path: "blob"})
 	if err == nil || !strings.Contains(err.Error(), "binary file (application/octet-stream)") {
 		t.Fatalf("blob: %q", err)
 	}
 	exe, err := os.Executable()
 	if err == nil {
-		_, err = readWithin(t, tl, Request{Path: exe})
+		_, err = readWithin(t, tl, tool.ReadInput{Path: exe})
 		if err == nil || !strings.Contains(err.Error(), "binary file (application/x-") {
 			t.Fatalf("executable: %q", err)
 		}
 	}
 	// UTF-16 text says how to convert it.
 	os.WriteFile(filepath.Join(dir, "u16.txt"), []byte("\xff\xfeh\x00i\x00\n\x00"), 0o644)
-	_, err = readWithin(t, tl, Request{Path: "u16.txt"})
+	_, err = readWithin(t, tl, tool.ReadInput{Path: "u16.txt"})
 	if err == nil || !strings.Contains(err.Error(), "iconv -f UTF-16LE -t UTF-8") {
 		t.Fatalf("utf-16: %q", err)
 	}
@@ -204,7 +205,7 @@ func TestReadDeletedSpillFile(t *testing.T) {
 	}
 	first.Write([]byte(strings.Repeat("x\n", 40)))
 	first.Close()
-	if res, err := readWithin(t, tl, Request{Path: first.Path()}); err != nil || res.TotalLines != 40 {
+	if res, err := readWithin(t, tl, tool.ReadInput{Path: first.Path()}); err != nil || res.TotalLines != 40 {
 		t.Fatalf("live spill file: %v %q", err, res.Text)
 	}
 	second, _ := store.Create("bash-2-stdout.log")
@@ -213,7 +214,7 @@ func TestReadDeletedSpillFile(t *testing.T) {
 	if cause, _ := store.Deleted(first.Path()); cause != spill.CauseBudget {
 		t.Fatal("the budget did not delete the first file")
 	}
-	_, err = readWithin(t, tl, Request{Path: first.Path()})
+	_, err = readWithin(t, tl, tool.ReadInput{Path: first.Path()})
 	if err == nil || !strings.Contains(err.Error(), "was a spill file of this session, deleted to keep the session's spill files within their budget") {
 		t.Fatalf("%q", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Page 2 of a big file seeks through the index built by page 1: the
@@ -21,7 +23,7 @@ func TestLineIndexReuse(t *testing.T) {
 	size := int64(len(data))
 
 	before := tl.scanned.Load()
-	res := read(t, tl, Request{Path: "big.txt"})
+	res := read(t, tl, tool.ReadInput{Path: "big.txt"})
 	first := tl.scanned.Load() - before
 	if first < size {
 		t.Fatalf("page 1 scanned %d bytes, want the whole file (%d) for total_lines", first, size)
@@ -31,7 +33,7 @@ func TestLineIndexReuse(t *testing.T) {
 	}
 
 	before = tl.scanned.Load()
-	res = read(t, tl, Request{Path: "big.txt", Line: 2001})
+	res = read(t, tl, tool.ReadInput{Path: "big.txt", Offset: 2001})
 	second := tl.scanned.Load() - before
 	if res.Content != linesOf(data, 2001, 4000) || res.TotalLines != 300_000 {
 		t.Fatalf("page 2 is wrong: %q", trim(res.Text))
@@ -45,7 +47,7 @@ func TestLineIndexReuse(t *testing.T) {
 
 	// A deep page, exact.
 	before = tl.scanned.Load()
-	res = read(t, tl, Request{Path: "big.txt", Line: 287_654, MaxLines: 3})
+	res = read(t, tl, tool.ReadInput{Path: "big.txt", Offset: 287_654, Limit: 3})
 	if res.Content != "line 287654\nline 287655\nline 287656\n" {
 		t.Fatalf("deep page: %q", res.Content)
 	}
@@ -59,7 +61,7 @@ func TestLineIndexReuse(t *testing.T) {
 	f.WriteString("line 300001\n")
 	f.Close()
 	os.Chtimes(p, time.Now().Add(time.Minute), time.Now().Add(time.Minute))
-	res = read(t, tl, Request{Path: "big.txt", Line: 300_001})
+	res = read(t, tl, tool.ReadInput{Path: "big.txt", Offset: 300_001})
 	if res.Content != "line 300001\n" || res.TotalLines != 300_001 {
 		t.Fatalf("after append: %q total %d", res.Content, res.TotalLines)
 	}
@@ -85,12 +87,12 @@ func TestLineIndexMatchesReference(t *testing.T) {
 		}
 		data := []byte(b.String())
 		writeFile(t, dir, "f.txt", string(data))
-		total := refRead(data, 1, pageLimits{maxLines: 1, maxBytes: 1}).total
+		total := refRead(data, 1, tool.ReadPolicy{MaxLines: 1, MaxBytes: 1}).total
 		for k := 0; k < 15; k++ {
 			offset := int64(rng.IntN(int(total)+3) + 1)
 			limit := rng.IntN(30) + 1
-			res := read(t, tl, Request{Path: "f.txt", Line: offset, MaxLines: limit})
-			want := refRead(data, offset, pageLimits{maxLines: limit, maxBytes: 50 << 10, maxLineChars: 2000})
+			res := read(t, tl, tool.ReadInput{Path: "f.txt", Offset: int(offset), Limit: limit})
+			want := refRead(data, offset, tool.ReadPolicy{MaxLines: limit, MaxBytes: 50 << 10, MaxLineChars: 2000})
 			if res.Content != want.content || res.TotalLines != total || res.Shown != want.shown {
 				t.Fatalf("iter %d offset %d limit %d: got %q (%d of %d lines), want %q (%d of %d)", iter, offset, limit,
 					trim(res.Content), res.Shown, res.TotalLines, trim(want.content), want.shown, total)
@@ -185,10 +187,10 @@ func TestIndexCacheLRU(t *testing.T) {
 func TestReadCancelledWithIndex(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	writeFile(t, dir, "big.txt", numbered(200_000))
-	read(t, tl, Request{Path: "big.txt"})
+	read(t, tl, tool.ReadInput{Path: "big.txt"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := tl.Read(ctx, Request{Path: "big.txt", Line: 100_000}); err == nil || !strings.Contains(err.Error(), "cancelled") {
+	if _, err := tl.Read(ctx, tool.ReadInput{Path: "big.txt", Offset: 100_000}); err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("%q", err)
 	}
 }
@@ -205,7 +207,7 @@ func TestScanStopsAtEnd(t *testing.T) {
 	}
 	defer f.Close()
 	b := newIndexBuilder()
-	pg := newPage(pageLimits{maxLines: 100, maxBytes: 1000}, 1)
+	pg := newPage(tool.ReadPolicy{MaxLines: 100, MaxBytes: 1000}, 1)
 	if err := tl.scan(context.Background(), f, checkpoint{}, 0, pg, b, int64(len(linesOf(data, 1, 5)))); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestReadProcFile(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	tl, _ := newTestTools(t, Config{})
-	res := read(t, tl, Request{Path: "/proc/self/status"})
+	res := read(t, tl, tool.ReadInput{Path: "/proc/self/status"})
 	if res.TotalLines < 5 || !strings.HasPrefix(res.Content, "Name:") {
 		t.Fatalf("%q %d", trim(res.Text), res.TotalLines)
 	}
@@ -238,12 +240,12 @@ func TestReadConcurrent(t *testing.T) {
 		go func() {
 			for i := 0; i < 10; i++ {
 				offset := 1 + (g*7919+i*104729)%149_000
-				res, err := tl.Read(context.Background(), Request{Path: "big.txt", Line: int64(offset), MaxLines: 50})
+				res, err := tl.Read(context.Background(), tool.ReadInput{Path: "big.txt", Offset: offset, Limit: 50})
 				if err != nil || res.Content != linesOf(data, offset, offset+49) {
 					errs <- fmt.Sprint(err, res.Text)
 					return
 				}
-				tl.Read(context.Background(), Request{Path: "other.txt", Line: int64(offset)})
+				tl.Read(context.Background(), tool.ReadInput{Path: "other.txt", Offset: offset})
 			}
 			errs <- ""
 		}()
@@ -262,7 +264,7 @@ func TestIndexNotUsedForReplacedFile(t *testing.T) {
 	tl, dir := newTestTools(t, Config{})
 	old := strings.Repeat("aaaaaaaa\n", 200_000) // 1.8 MB: worth an index
 	p := writeFile(t, dir, "f.txt", old)
-	read(t, tl, Request{Path: "f.txt", Line: 150_000, MaxLines: 1})
+	read(t, tl, tool.ReadInput{Path: "f.txt", Offset: 150_000, Limit: 1})
 	fi, err := os.Stat(p)
 	if err != nil {
 		t.Fatal(err)
@@ -290,10 +292,10 @@ func TestIndexNotUsedForReplacedFile(t *testing.T) {
 		if now, _ := os.Stat(p); now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 			t.Fatalf("%s: size or mtime differ", how)
 		}
-		res := read(t, tl, Request{Path: "f.txt", Line: 90_000, MaxLines: 1})
+		res := read(t, tl, tool.ReadInput{Path: "f.txt", Offset: 90_000, Limit: 1})
 		if want := fmt.Sprintf("%s-%010d\n", how[:6], 90_000); res.Content != want || res.TotalLines != 100_000 {
 			t.Errorf("%s: read at 90000 gave %q of %d lines, want %q of 100000", how, res.Content, res.TotalLines, want)
 		}
-		read(t, tl, Request{Path: "f.txt", Line: 150_000, MaxLines: 1}) // index this version
+		read(t, tl, tool.ReadInput{Path: "f.txt", Offset: 150_000, Limit: 1}) // index this version
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A listing holds the first names in order, however many the directory
 // holds, and counts them all and their bytes.
 func TestListKeepsFirstNames(t *testing.T) {
-	tl, dir := newTestTools(t, Config{Ls: output.Limits{MaxLines: 5, MaxBytes: 100, MaxTokens: 7}})
+	tl, dir := newTestTools(t, Config{Ls: tool.LsPolicy{Limit: 5, MaxBytes: 100, MaxTokens: 7}})
 	var all []string
 	for i := 0; i < 40; i++ {
 		n := fmt.Sprintf("f%02d", 39-i)
@@ -34,15 +34,15 @@ func TestListKeepsFirstNames(t *testing.T) {
 		bytes += int64(len(n)) + 1
 	}
 
-	l, err := tl.List(context.Background(), "", 0)
+	l, err := tl.List(context.Background(), tool.LsInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(l.Names, all[:5]) || l.Total != 42 || l.TotalBytes != bytes || l.Limit != 5 || l.MaxBytes != 100 || l.MaxTokens != 7 {
+	if !slices.Equal(l.Names, all[:5]) || l.Total != 42 || l.TotalBytes != bytes || l.Policy != (tool.LsPolicy{Limit: 5, MaxBytes: 100, MaxTokens: 7}) {
 		t.Fatalf("%+v, want names %q", l, all[:5])
 	}
-	l, err = tl.List(context.Background(), ".", 100)
-	if err != nil || !slices.Equal(l.Names, all) || l.Limit != 100 {
+	l, err = tl.List(context.Background(), tool.LsInput{Path: ".", Limit: 100})
+	if err != nil || !slices.Equal(l.Names, all) || l.Policy.Limit != 100 {
 		t.Fatalf("limit 100: %v %+v", err, l)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A Listing is the start of a directory in order: names sorted
@@ -24,21 +25,25 @@ type Listing struct {
 	// Total counts the directory's entries, TotalBytes the bytes of all
 	// their names one a line.
 	Total, TotalBytes int64
-	// Limit is the most names the call asked for (the configured limit
-	// when it gave none); MaxBytes and MaxTokens (0: none) bound the
-	// text that shows them.
-	Limit, MaxBytes, MaxTokens int
+	// Policy is the ls policy the listing is held to, its Limit the
+	// call's limit when it gave one: the most names, and the bytes and
+	// the tokens (0: no limit) of the text that shows them.
+	Policy tool.LsPolicy
 }
 
 // lsBatch is how many entries are read from the directory at a time.
 const lsBatch = 1024
 
-// List lists the directory p ("" is the Cwd) up to limit names (0 or
-// less: the configured limit). Only the first limit names in order are
+// List lists the directory an ls call names (in.Path, "" the Cwd) up to
+// in.Limit names (0: the policy's). Only the first names in order are
 // ever held, however big the directory.
-func (t *Tools) List(ctx context.Context, p string, limit int) (Listing, error) {
+func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
+	if in.Limit < 0 {
+		return Listing{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
+	}
 	lim := t.cfg.Ls
-	limit = policy.Limit(limit, lim.MaxLines)
+	lim.Limit = policy.Limit(in.Limit, lim.Limit)
+	limit, p := lim.Limit, in.Path
 	if p == "" {
 		p = "."
 	}
@@ -105,7 +110,7 @@ func (t *Tools) List(ctx context.Context, p string, limit int) (Listing, error) 
 	for i, e := range entries {
 		names[i] = e.name
 	}
-	return Listing{Names: names, Total: total, TotalBytes: totalBytes, Limit: limit, MaxBytes: lim.MaxBytes, MaxTokens: lim.MaxTokens}, nil
+	return Listing{Names: names, Total: total, TotalBytes: totalBytes, Policy: lim}, nil
 }
 
 func listError(path string, err error) error {

@@ -6,28 +6,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
-
-// pageLimits bound one page of a read.
-type pageLimits struct {
-	maxLines     int  // lines shown at most (> 0)
-	maxBytes     int  // bytes of shown text at most (> 0)
-	maxLineChars int  // a longer line is cut; 0: no cut
-	maxTokens    int  // estimated tokens of shown text at most; 0: no limit
-	lineNumbers  bool // prefix cat -n style numbers
-	// noPartialLines: a first line over maxBytes is not shown in part
-	// (with char_offset to go on) but named in a notice alone.
-	noPartialLines bool
-}
 
 // A Stop says why a page ended before the end of the file.
 type Stop uint8
 
 const (
 	StopNone   Stop = iota // the file ended
-	StopLines              // maxLines lines shown
-	StopBytes              // the next line did not fit maxBytes
-	StopTokens             // the next line did not fit maxTokens
+	StopLines              // MaxLines lines shown
+	StopBytes              // the next line did not fit MaxBytes
+	StopTokens             // the next line did not fit MaxTokens
 )
 
 var replacementChar = []byte(string(utf8.RuneError))
@@ -39,11 +28,11 @@ var replacementChar = []byte(string(utf8.RuneError))
 //
 // Every shown line is kept as in the file, its ending ("\n" or "\r\n")
 // included, except that invalid UTF-8 becomes U+FFFD (one per byte) and a
-// line longer than maxLineChars keeps its first maxLineChars characters
+// line longer than MaxLineChars keeps its first MaxLineChars characters
 // followed by "... [N chars cut]".
 type page struct {
-	lim   pageLimits
-	first int64 // number (1-based) of the first line fed
+	lim   tool.ReadPolicy // MaxLines the call's, LineNumbers the call's or the policy's
+	first int64           // number (1-based) of the first line fed
 
 	text    []byte // shown lines as the model reads them: numbers and cut markers included
 	content []byte // shown lines, pure: no numbers, cut lines cut without a marker
@@ -56,7 +45,7 @@ type page struct {
 	firstCut      int64 // number of the first cut line (0: none)
 	firstCutBytes int64 // its size in bytes
 
-	// The first line did not fit maxBytes even cut: its number and size.
+	// The first line did not fit MaxBytes even cut: its number and size.
 	overLine  int64
 	overBytes int64
 
@@ -66,7 +55,7 @@ type page struct {
 	lastCR     bool  // its last byte so far is '\r'
 	cur        []byte
 	curChars   int              // characters decoded into cur
-	cutAt      int              // len(cur) at maxLineChars characters
+	cutAt      int              // len(cur) at MaxLineChars characters
 	full       bool             // cur is complete: the rest is only counted
 	extraChars int64            // characters after cur
 	measuring  bool             // the line does not fit: only its size is wanted
@@ -75,7 +64,7 @@ type page struct {
 	san        *output.Sanitizer // the current line's, made on first use
 }
 
-func newPage(lim pageLimits, first int64) *page {
+func newPage(lim tool.ReadPolicy, first int64) *page {
 	return &page{lim: lim, first: first}
 }
 
@@ -195,7 +184,7 @@ func (p *page) count(b []byte) {
 // (b[0] is ASCII), no longer than the kept part of the line can take.
 func (p *page) asciiRun(b []byte) int {
 	n := len(b)
-	if mc := p.lim.maxLineChars; mc > 0 {
+	if mc := p.lim.MaxLineChars; mc > 0 {
 		n = min(n, mc+1-p.curChars)
 	} else {
 		n = min(n, max(1, p.room()+1-len(p.cur)))
@@ -214,7 +203,7 @@ func (p *page) asciiRun(b []byte) int {
 func (p *page) keep(b []byte, n int) {
 	p.cur = append(p.cur, b...)
 	p.curChars += n
-	if mc := p.lim.maxLineChars; mc > 0 {
+	if mc := p.lim.MaxLineChars; mc > 0 {
 		if p.curChars >= mc && p.curChars-n < mc {
 			p.cutAt = len(p.cur) - (p.curChars - mc)
 		}
@@ -246,8 +235,8 @@ func (p *page) checkCutFits() {
 
 // room is how many bytes the current line may take, its number included.
 func (p *page) room() int {
-	r := p.lim.maxBytes - len(p.text)
-	if p.lim.lineNumbers {
+	r := p.lim.MaxBytes - len(p.text)
+	if p.lim.LineNumbers {
 		r -= numberWidth(p.number())
 	}
 	return r
@@ -282,12 +271,12 @@ func (p *page) endLine(terminated bool) {
 	crlf := terminated && p.lastCR // the sanitizer dropped the '\r'; the ending keeps it
 	body, ending := p.cur, ""
 	p.marker = p.marker[:0]
-	cut := p.lim.maxLineChars > 0 && chars > int64(p.lim.maxLineChars)
+	cut := p.lim.MaxLineChars > 0 && chars > int64(p.lim.MaxLineChars)
 	switch {
 	case cut:
 		body = p.cur[:p.cutAt]
 		p.marker = append(p.marker, "... ["...)
-		p.marker = strconv.AppendInt(p.marker, chars-int64(p.lim.maxLineChars), 10)
+		p.marker = strconv.AppendInt(p.marker, chars-int64(p.lim.MaxLineChars), 10)
 		p.marker = append(p.marker, " chars cut]"...)
 	}
 	switch {
@@ -305,7 +294,7 @@ func (p *page) endLine(terminated bool) {
 		return
 	}
 	textLen, contentLen := len(p.text), len(p.content)
-	if p.lim.lineNumbers {
+	if p.lim.LineNumbers {
 		p.text = appendNumber(p.text, p.number())
 	}
 	p.text = append(p.text, body...)
@@ -313,10 +302,10 @@ func (p *page) endLine(terminated bool) {
 	p.text = append(p.text, ending...)
 	p.content = append(p.content, body...)
 	p.content = append(p.content, ending...)
-	if p.lim.maxTokens > 0 {
+	if p.lim.MaxTokens > 0 {
 		with := p.tokens
 		with.Write(p.text[textLen:])
-		if with.Tokens() > int64(p.lim.maxTokens) {
+		if with.Tokens() > int64(p.lim.MaxTokens) {
 			// The line would pass the token limit: the page ends
 			// before it, or, on the first line, shows its start as
 			// a line over the byte limit does.
@@ -339,7 +328,7 @@ func (p *page) endLine(terminated bool) {
 	}
 	p.shown++
 	p.resetLine()
-	if p.shown >= int64(p.lim.maxLines) {
+	if p.shown >= int64(p.lim.MaxLines) {
 		p.stop = StopLines
 		p.done = true
 	}

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // feedPage feeds data to a page from line offset on, in chunks of the
 // given sizes (cycled), the way scan does after its skip.
-func feedPage(data []byte, offset int64, lim pageLimits, chunks []int) *page {
+func feedPage(data []byte, offset int64, lim tool.ReadPolicy, chunks []int) *page {
 	for i := int64(1); i < offset; i++ {
 		k := bytes.IndexByte(data, '\n')
 		if k < 0 {
@@ -34,7 +36,7 @@ func feedPage(data []byte, offset int64, lim pageLimits, chunks []int) *page {
 	return pg
 }
 
-func checkPage(t *testing.T, data []byte, offset int64, lim pageLimits, chunks []int) {
+func checkPage(t *testing.T, data []byte, offset int64, lim tool.ReadPolicy, chunks []int) {
 	t.Helper()
 	want := refRead(data, offset, lim)
 	pg := feedPage(data, offset, lim, chunks)
@@ -55,11 +57,11 @@ func checkPage(t *testing.T, data []byte, offset int64, lim pageLimits, chunks [
 		t.Fatalf("offset %d %+v: stop %d, want %d", offset, lim, pg.stop, want.stop)
 	}
 	// The read tool's invariants (docs/tools.md), whatever the reference says.
-	if len(pg.text) > lim.maxBytes {
-		t.Fatalf("text is %d bytes, over the %d limit", len(pg.text), lim.maxBytes)
+	if len(pg.text) > lim.MaxBytes {
+		t.Fatalf("text is %d bytes, over the %d limit", len(pg.text), lim.MaxBytes)
 	}
-	if pg.shown > int64(lim.maxLines) {
-		t.Fatalf("%d lines shown, over the %d limit", pg.shown, lim.maxLines)
+	if pg.shown > int64(lim.MaxLines) {
+		t.Fatalf("%d lines shown, over the %d limit", pg.shown, lim.MaxLines)
 	}
 	if !utf8.Valid(pg.text) {
 		t.Fatalf("text is not valid UTF-8: %q", trim(string(pg.text)))
@@ -88,13 +90,13 @@ func TestPageMatchesReference(t *testing.T) {
 		{"multibyte", strings.Repeat("héllo wörld ✓ 😀\n", 20)},
 		{"long lines", strings.Repeat("x", 37) + "\n" + strings.Repeat("é", 25) + "\r\n" + strings.Repeat("😀", 19) + "\n" + strings.Repeat("y", 20) + "\r\n"},
 	}
-	limits := []pageLimits{
-		{maxLines: 2000, maxBytes: 50 << 10, maxLineChars: 2000},
-		{maxLines: 3, maxBytes: 50 << 10, maxLineChars: 20},
-		{maxLines: 100, maxBytes: 64, maxLineChars: 20},
-		{maxLines: 100, maxBytes: 30, maxLineChars: 0},
-		{maxLines: 100, maxBytes: 100, maxLineChars: 20, lineNumbers: true},
-		{maxLines: 1, maxBytes: 10, maxLineChars: 0, lineNumbers: true},
+	limits := []tool.ReadPolicy{
+		{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000},
+		{MaxLines: 3, MaxBytes: 50 << 10, MaxLineChars: 20},
+		{MaxLines: 100, MaxBytes: 64, MaxLineChars: 20},
+		{MaxLines: 100, MaxBytes: 30, MaxLineChars: 0},
+		{MaxLines: 100, MaxBytes: 100, MaxLineChars: 20, LineNumbers: true},
+		{MaxLines: 1, MaxBytes: 10, MaxLineChars: 0, LineNumbers: true},
 	}
 	for _, c := range cases {
 		for _, lim := range limits {
@@ -114,11 +116,11 @@ func FuzzPage(f *testing.F) {
 	f.Add([]byte("\xe2\x82\xac\xe2\x82\n\xff\xfe\r\n"), uint8(1), uint8(10), uint16(16), uint8(2), true, uint8(1))
 	f.Add([]byte(strings.Repeat("😀", 30)+"\n"+strings.Repeat("z", 90)), uint8(2), uint8(3), uint16(50), uint8(0), false, uint8(7))
 	f.Fuzz(func(t *testing.T, data []byte, offset, maxLines uint8, maxBytes uint16, maxLineChars uint8, numbers bool, chunk uint8) {
-		lim := pageLimits{
-			maxLines:     int(maxLines%50) + 1,
-			maxBytes:     int(maxBytes%2000) + 1,
-			maxLineChars: int(maxLineChars % 40),
-			lineNumbers:  numbers,
+		lim := tool.ReadPolicy{
+			MaxLines:     int(maxLines%50) + 1,
+			MaxBytes:     int(maxBytes%2000) + 1,
+			MaxLineChars: int(maxLineChars % 40),
+			LineNumbers:  numbers,
 		}
 		checkPage(t, data, int64(offset%10)+1, lim, []int{int(chunk%16) + 1, int(chunk%5) + 1})
 	})
@@ -134,11 +136,11 @@ func TestPageRandom(t *testing.T) {
 		for n := rng.IntN(400); n > 0; n-- {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
-		lim := pageLimits{
-			maxLines:     rng.IntN(20) + 1,
-			maxBytes:     rng.IntN(300) + 1,
-			maxLineChars: rng.IntN(12),
-			lineNumbers:  rng.IntN(2) == 0,
+		lim := tool.ReadPolicy{
+			MaxLines:     rng.IntN(20) + 1,
+			MaxBytes:     rng.IntN(300) + 1,
+			MaxLineChars: rng.IntN(12),
+			LineNumbers:  rng.IntN(2) == 0,
 		}
 		checkPage(t, []byte(b.String()), int64(rng.IntN(8)+1), lim, []int{rng.IntN(9) + 1, rng.IntN(3) + 1})
 	}

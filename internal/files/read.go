@@ -11,22 +11,8 @@ import (
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
-
-// A Request asks for one page of a file.
-type Request struct {
-	// Path names the file, relative to the Cwd.
-	Path string
-	// Line is the first line shown (1-based). Char, when above zero,
-	// pages within that line instead: its characters from Char (0-based)
-	// on, as many as the byte limit holds.
-	Line, Char int64
-	// MaxLines overrides the configured lines of a page; 0 keeps them.
-	MaxLines int
-	// LineNumbers prefixes every line with its number, as cat -n does
-	// (as does a policy that always numbers them).
-	LineNumbers bool
-}
 
 // A Page is what a read found: lines of a text file, part of one long
 // line, or an image whole.
@@ -53,8 +39,9 @@ type Page struct {
 	// Over is set when the line Line alone is over MaxBytes and the
 	// policy never shows part of a line: the page shows nothing.
 	Over *LongLine
-	// The limits the page was held to (MaxTokens 0: none).
-	MaxBytes, MaxLineChars, MaxTokens int
+	// Policy is the read policy the page was held to, with the call's
+	// line limit and numbering in it.
+	Policy tool.ReadPolicy
 }
 
 // A LinePart is the part of one line a page shows.
@@ -75,10 +62,22 @@ type LongLine struct {
 	Line, Bytes int64
 }
 
-// Read reads a page of a text file, or an image whole (docs/tools.md). It
-// never blocks on a FIFO or a device, and its memory is bounded by the
-// limits whatever the size of the file or of its lines.
-func (t *Tools) Read(ctx context.Context, in Request) (Page, error) {
+// Read reads the page of a text file that a read call asks for (from line
+// in.Offset, or within it from character in.CharOffset), or an image whole
+// (docs/tools.md); a parameter out of its bounds is an error that says
+// so. It never blocks on a FIFO or a device, and its memory is bounded by
+// the limits whatever the size of the file or of its lines.
+func (t *Tools) Read(ctx context.Context, in tool.ReadInput) (Page, error) {
+	switch {
+	case in.Path == "":
+		return Page{}, errors.New("path is required: the file to read")
+	case in.Offset < 0:
+		return Page{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
+	case in.Limit < 0:
+		return Page{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
+	case in.CharOffset < 0:
+		return Page{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
+	}
 	path, err := t.resolve(in.Path) // --root
 	if err != nil {
 		return Page{}, err
@@ -114,16 +113,12 @@ func (t *Tools) Read(ctx context.Context, in Request) (Page, error) {
 	case kindBinary:
 		return Page{}, binaryError(path, mt)
 	}
-	offset := max(in.Line, 1)
-	lim := pageLimits{
-		maxLines:       policy.Limit(in.MaxLines, t.cfg.Read.MaxLines),
-		maxBytes:       t.cfg.Read.MaxBytes,
-		maxLineChars:   t.cfg.Read.MaxLineChars,
-		maxTokens:      t.cfg.Read.MaxTokens,
-		lineNumbers:    in.LineNumbers || t.cfg.LineNumbers,
-		noPartialLines: t.cfg.NoPartialLines,
-	}
-	return t.readText(ctx, f, path, fi, mime, offset, max(in.Char, 0), lim)
+	// The page is held to the policy, with the call's line limit and
+	// numbering.
+	lim := t.cfg.Read
+	lim.MaxLines = policy.Limit(in.Limit, lim.MaxLines)
+	lim.LineNumbers = lim.LineNumbers || in.LineNumbers
+	return t.readText(ctx, f, path, fi, mime, max(int64(in.Offset), 1), int64(in.CharOffset), lim)
 }
 
 // statError turns the error of a stat or an open into one that says what
@@ -163,7 +158,7 @@ func deletedSpillError(path string, cause spill.Cause) error {
 // readText shows one page of a text file. The first read of a file scans
 // it whole, once, building its line index while it fills the page; a
 // later page of the same unchanged file seeks to the checkpoint before it.
-func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim pageLimits) (Page, error) {
+func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.FileInfo, mime string, offset, charOffset int64, lim tool.ReadPolicy) (Page, error) {
 	key := fileKey{path, versionOf(fi)}
 	pg := newPage(lim, offset)
 	idx := t.index.get(key)
@@ -195,7 +190,7 @@ func (t *Tools) readText(ctx context.Context, f *os.File, path string, fi fs.Fil
 		return Page{}, scanError(path, err)
 	}
 	if pg.overLine > 0 {
-		if lim.noPartialLines {
+		if lim.NoPartialLines {
 			// The policy never shows part of a line: only a notice
 			// that names a command showing the line's start.
 			return overLinePage(path, mime, offset, lim, pg, idx), nil
@@ -236,11 +231,11 @@ func (t *Tools) buildIndex(ctx context.Context, f *os.File, fi fs.FileInfo, key 
 
 // readChars shows part of the line at offset, from its character
 // charOffset on.
-func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, offset, charOffset int64, lim pageLimits, idx *lineIndex) (Page, error) {
+func (t *Tools) readChars(ctx context.Context, f *os.File, path, mime string, offset, charOffset int64, lim tool.ReadPolicy, idx *lineIndex) (Page, error) {
 	if offset > idx.totalLines {
 		return textPage(path, mime, offset, lim, newPage(lim, offset), idx), nil
 	}
-	cp := newCharPage(charOffset, lim.maxBytes, lim.maxTokens)
+	cp := newCharPage(charOffset, lim.MaxBytes, lim.MaxTokens)
 	if err := t.scan(ctx, f, idx.lookup(offset-1), offset-1, cp, nil, idx.size); err != nil {
 		return Page{}, scanError(path, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // newTestTools returns file tools rooted in a new temporary directory.
@@ -41,7 +43,7 @@ func linesOf(s string, from, to int) string {
 	return strings.Join(lines[from-1:to], "")
 }
 
-func read(t *testing.T, tl *Tools, in Request) Page {
+func read(t *testing.T, tl *Tools, in tool.ReadInput) Page {
 	t.Helper()
 	p, err := tl.Read(context.Background(), in)
 	if err != nil {

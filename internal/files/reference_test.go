@@ -2,6 +2,7 @@ package files
 
 import (
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 
 	"bytes"
 	"strconv"
@@ -21,7 +22,7 @@ type refPage struct {
 	total              int64
 }
 
-func refRead(data []byte, offset int64, lim pageLimits) refPage {
+func refRead(data []byte, offset int64, lim tool.ReadPolicy) refPage {
 	var lines [][]byte // with their '\n'
 	for len(data) > 0 {
 		k := bytes.IndexByte(data, '\n')
@@ -35,7 +36,7 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 	r := refPage{total: int64(len(lines))}
 	var text, content []byte
 	for i := offset - 1; i < int64(len(lines)); i++ {
-		if r.shown == int64(lim.maxLines) {
+		if r.shown == int64(lim.MaxLines) {
 			r.stop = StopLines
 			break
 		}
@@ -59,10 +60,10 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 		}
 		chars := len(runes)
 		var shownBody, marker []byte
-		cut := lim.maxLineChars > 0 && chars > lim.maxLineChars
+		cut := lim.MaxLineChars > 0 && chars > lim.MaxLineChars
 		if cut {
-			shownBody = bytes.Join(runes[:lim.maxLineChars], nil)
-			marker = []byte("... [" + strconv.Itoa(chars-lim.maxLineChars) + " chars cut]")
+			shownBody = bytes.Join(runes[:lim.MaxLineChars], nil)
+			marker = []byte("... [" + strconv.Itoa(chars-lim.MaxLineChars) + " chars cut]")
 		} else {
 			shownBody = bytes.Join(runes, nil)
 		}
@@ -74,11 +75,11 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 			ending = "\n"
 		}
 		num := ""
-		if lim.lineNumbers {
+		if lim.LineNumbers {
 			num = string(appendNumber(nil, i+1))
 		}
 		size := len(num) + len(shownBody) + len(marker) + len(ending)
-		if len(text)+size > lim.maxBytes {
+		if len(text)+size > lim.MaxBytes {
 			r.stop = StopBytes
 			if r.shown == 0 {
 				r.overLine, r.overSize = i+1, int64(len(body))
@@ -99,7 +100,7 @@ func refRead(data []byte, offset int64, lim pageLimits) refPage {
 		}
 		r.shown++
 	}
-	if r.shown == int64(lim.maxLines) && r.stop == StopNone {
+	if r.shown == int64(lim.MaxLines) && r.stop == StopNone {
 		r.stop = StopLines
 	}
 	r.text, r.content = string(text), string(content)

@@ -10,31 +10,25 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/spill"
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // The limits of a Config that sets none: spillway.DefaultPolicy's.
 var (
-	defaultRead = output.Limits{Strategy: output.Head, MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000}
-	defaultLs   = output.Limits{MaxLines: 500, MaxBytes: 50 << 10}
+	defaultRead = tool.ReadPolicy{MaxLines: 2000, MaxBytes: 50 << 10, MaxLineChars: 2000}
+	defaultLs   = tool.LsPolicy{Limit: 500, MaxBytes: 50 << 10}
 )
 
 // Config configures the file tools of one session.
 type Config struct {
 	// Cwd is the directory relative paths resolve against (absolute).
 	Cwd string
-	// Read and Ls hold the limits: MaxLines is the default of the limit
-	// parameter, lines for a read and entries for an ls; MaxBytes bounds
-	// a result; MaxTokens, when above zero, its estimated tokens; Read's
-	// MaxLineChars cuts a longer line. A zero Read or Ls takes the
-	// defaults docs/tools.md states; a zero MaxLineChars in a Read that
-	// is not zero means lines are never cut.
-	Read, Ls output.Limits
-	// LineNumbers numbers every line whatever a read's line_numbers.
-	// NoPartialLines shows a first line over Read.MaxBytes as a notice
-	// alone, naming a command that prints its start, instead of its start
-	// and a char_offset to go on.
-	LineNumbers, NoPartialLines bool
+	// Read and Ls are the policies of the read and ls tools. A zero Read
+	// or Ls takes the defaults docs/tools.md states, as does a zero line
+	// or byte limit; a zero MaxLineChars in a Read that is not zero means
+	// lines are never cut.
+	Read tool.ReadPolicy
+	Ls   tool.LsPolicy
 	// Spill, when set, is the session's spill store: a read of one of its
 	// files that the budget deleted says so.
 	Spill *spill.Store
@@ -56,8 +50,8 @@ type Tools struct {
 
 // New returns the file tools of one session.
 func New(cfg Config) *Tools {
-	if cfg.Read == (output.Limits{}) {
-		cfg.Read = defaultRead
+	if lim := cfg.Read; lim.MaxLines == 0 && lim.MaxBytes == 0 && lim.MaxLineChars == 0 && lim.MaxTokens == 0 {
+		cfg.Read.MaxLines, cfg.Read.MaxBytes, cfg.Read.MaxLineChars = defaultRead.MaxLines, defaultRead.MaxBytes, defaultRead.MaxLineChars
 	}
 	if cfg.Read.MaxLines <= 0 {
 		cfg.Read.MaxLines = defaultRead.MaxLines
@@ -68,8 +62,8 @@ func New(cfg Config) *Tools {
 	if cfg.Read.MaxLineChars < 0 {
 		cfg.Read.MaxLineChars = 0
 	}
-	if cfg.Ls.MaxLines <= 0 {
-		cfg.Ls.MaxLines = defaultLs.MaxLines
+	if cfg.Ls.Limit <= 0 {
+		cfg.Ls.Limit = defaultLs.Limit
 	}
 	if cfg.Ls.MaxBytes <= 0 {
 		cfg.Ls.MaxBytes = defaultLs.MaxBytes

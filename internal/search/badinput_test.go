@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/hermetic"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // permHelperEnv makes the test binary run permHelper instead of the tests:
@@ -44,19 +45,15 @@ func permSearch(dir string) permResults {
 	ctx := context.Background()
 	var r permResults
 	var err error
-	m, err := Compile("needle", MatchOptions{})
-	if err != nil {
-		panic(err)
-	}
-	r.Grep, err = s.Grep(ctx, Query{Matcher: m})
+	r.Grep, err = s.Grep(ctx, tool.GrepInput{Pattern: "needle"})
 	r.GrepErr = errText(err)
-	r.Find, err = s.Find(ctx, NameQuery{Glob: "*"})
+	r.Find, err = s.Find(ctx, tool.FindInput{Pattern: "*"})
 	r.FindErr = errText(err)
-	_, err = s.Grep(ctx, Query{Matcher: m, Path: "secret"})
+	_, err = s.Grep(ctx, tool.GrepInput{Pattern: "needle", Path: "secret"})
 	r.GrepRoot = errText(err)
-	_, err = s.Grep(ctx, Query{Matcher: m, Path: "locked.txt"})
+	_, err = s.Grep(ctx, tool.GrepInput{Pattern: "needle", Path: "locked.txt"})
 	r.GrepFile = errText(err)
-	_, err = s.Find(ctx, NameQuery{Glob: "*", Path: "secret"})
+	_, err = s.Find(ctx, tool.FindInput{Pattern: "*", Path: "secret"})
 	r.FindRoot = errText(err)
 	return r
 }
@@ -209,7 +206,7 @@ func TestGrepOneGiBLine(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	r := grep(t, s, query(t, "needle", Query{}))
+	r := grep(t, s, query(t, "needle", tool.GrepInput{}))
 	runtime.ReadMemStats(&after)
 	want := "huge.txt:1: " + strings.Repeat("a", 500) + "... [truncated]\nhuge.txt:2: needle 2"
 	if shown(r.Lines) != want || len(r.Cut) != 1 || r.Cut[0] != (LineRef{Path: filepath.Join(root, "huge.txt"), Line: 1}) || r.MaxLineChars != 500 {
@@ -219,7 +216,7 @@ func TestGrepOneGiBLine(t *testing.T) {
 		t.Errorf("grep allocated %d MiB on a 1 GiB line", alloc>>20)
 	}
 	// A regexp whose literal is absent never runs over the line.
-	if r := grep(t, s, query(t, `zq+x\d`, Query{})); r.Count != 0 {
+	if r := grep(t, s, query(t, `zq+x\d`, tool.GrepInput{})); r.Count != 0 {
 		t.Errorf("absent literal: %q", shown(r.Lines))
 	}
 }
@@ -231,15 +228,15 @@ func TestGrepRegexpOnHugeLine(t *testing.T) {
 	size := int64(maxBuffer + 1<<20)
 	writeLongLine(t, filepath.Join(root, "long.txt"), size, size-10, "key=42", "key=x\nkey=7\n")
 	s := newTestSearcher(t, root)
-	r := grep(t, s, query(t, `key=\d+`, Query{Mode: ModeCount}))
+	r := grep(t, s, query(t, `key=\d+`, tool.GrepInput{OutputMode: ModeCount}))
 	if shown(r.Lines) != "long.txt:2" {
 		t.Errorf("count: %q", shown(r.Lines))
 	}
-	r = grep(t, s, query(t, `^a+key=\d+a*$`, Query{}))
+	r = grep(t, s, query(t, `^a+key=\d+a*$`, tool.GrepInput{}))
 	if text := shown(r.Lines); !strings.HasPrefix(text, "long.txt:1: aaaa") || strings.Contains(text, "long.txt:3") {
 		t.Errorf("anchored: %.100q", text)
 	}
-	r = grep(t, s, query(t, `key=\d+`, Query{Context: 1}))
+	r = grep(t, s, query(t, `key=\d+`, tool.GrepInput{Context: 1}))
 	lines := strings.Split(shown(r.Lines), "\n")
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "long.txt:1: aaa") || lines[1] != "long.txt-2- key=x" || lines[2] != "long.txt:3: key=7" {
 		t.Errorf("context: %.300q", lines)
@@ -247,7 +244,7 @@ func TestGrepRegexpOnHugeLine(t *testing.T) {
 	// Cancelled while streaming: the call stops.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.Grep(ctx, query(t, `key=\d+`, Query{})); err == nil {
+	if _, err := s.Grep(ctx, query(t, `key=\d+`, tool.GrepInput{})); err == nil {
 		t.Errorf("cancelled: %q", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // goroot is the tree the benchmarks search: Go's own sources.
@@ -23,14 +25,14 @@ func goroot(b *testing.B) string {
 }
 
 func BenchmarkGrepLiteralGOROOT(b *testing.B) {
-	benchGrep(b, query(b, "ErrUnexpectedEOF", Query{Limit: 100000, Mode: ModeCount}))
+	benchGrep(b, query(b, "ErrUnexpectedEOF", tool.GrepInput{Limit: 100000, OutputMode: ModeCount}))
 }
 
 func BenchmarkGrepRegexpGOROOT(b *testing.B) {
-	benchGrep(b, query(b, `func \w+Error\(`, Query{Limit: 100000, Mode: ModeCount}))
+	benchGrep(b, query(b, `func \w+Error\(`, tool.GrepInput{Limit: 100000, OutputMode: ModeCount}))
 }
 
-func benchGrep(b *testing.B, q Query) {
+func benchGrep(b *testing.B, q tool.GrepInput) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
 		if r, err := s.Grep(context.Background(), q); err != nil || r.Matches == 0 {
@@ -42,12 +44,12 @@ func benchGrep(b *testing.B, q Query) {
 func BenchmarkFindGOROOT(b *testing.B) {
 	s := New(Config{Cwd: goroot(b)})
 	for b.Loop() {
-		if r, err := s.Find(context.Background(), NameQuery{Glob: "*linux*_test.go"}); err != nil || r.Count == 0 {
+		if r, err := s.Find(context.Background(), tool.FindInput{Pattern: "*linux*_test.go"}); err != nil || r.Count == 0 {
 			b.Fatal(err, r.Out.Head)
 		}
 	}
 }
 
 func BenchmarkGrepIgnoreCaseGOROOT(b *testing.B) {
-	benchGrep(b, queryWith(b, "unsafe", MatchOptions{IgnoreCase: true}, Query{Limit: 100000, Mode: ModeCount}))
+	benchGrep(b, queryWith(b, "unsafe", MatchOptions{IgnoreCase: true}, tool.GrepInput{Limit: 100000, OutputMode: ModeCount}))
 }

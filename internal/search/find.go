@@ -3,8 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Entry types a find keeps.
@@ -13,20 +15,6 @@ const (
 	TypeFile = "file"
 	TypeDir  = "dir"
 )
-
-// A NameQuery is a search of paths by name.
-type NameQuery struct {
-	// Glob is a glob with "**": without '/' it matches the name at any
-	// depth, with '/' the path relative to Path.
-	Glob string
-	// Path names the directory to search, relative to the Cwd; "" is
-	// the Cwd.
-	Path string
-	// Type is TypeAny, TypeFile (everything but directories) or TypeDir.
-	Type string
-	// Limit bounds the paths shown; 0 takes the configured limit.
-	Limit int
-}
 
 // Names is what a find found.
 type Names struct {
@@ -43,34 +31,51 @@ type Names struct {
 	TotalExact bool
 }
 
-// Find lists the paths whose name or relative path matches a glob
-// (docs/tools.md find), sorted, directories ending in '/'.
-func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
+// Find lists the paths whose name or relative path matches the glob of a
+// find call (docs/tools.md find), sorted, directories ending in '/'; a
+// glob "name/" finds directories, as in ignore files. A parameter out of
+// its bounds is an error that says so.
+func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
 	fail := func(format string, args ...any) (Names, error) {
 		return Names{}, fmt.Errorf("find: "+format, args...)
 	}
-	typ := q.Type
-	if typ == "" {
-		typ = TypeAny
+	if in.Pattern == "" {
+		return fail("pattern is empty: give a glob such as *.go or src/**/*_test.go (* for everything)")
 	}
-	glob, err := parseGlob(q.Glob, false)
+	typ := in.Type
+	switch typ {
+	case "", TypeAny:
+		typ = TypeAny
+	case TypeFile, TypeDir:
+	default:
+		return fail("type %q: use any, file or dir", in.Type)
+	}
+	pattern := in.Pattern
+	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {
+		pattern = strings.TrimSuffix(pattern, "/")
+		if typ == TypeFile {
+			return fail("pattern %q ends in / (directories) but type is file", in.Pattern)
+		}
+		typ = TypeDir
+	}
+	glob, err := parseGlob(pattern, false)
 	if err != nil {
 		return fail("%v", err)
 	}
-	root, err := s.resolve(q.Path) // --root
+	root, err := s.resolve(in.Path) // --root
 	if err != nil {
 		return Names{}, fmt.Errorf("find: %w", err)
 	}
-	fi, err := statRoot("find", shownArg(q.Path), root)
+	fi, err := statRoot("find", shownArg(in.Path), root)
 	if err != nil {
 		return Names{}, err
 	}
 	if !fi.IsDir() {
-		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(q.Path))
+		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(in.Path))
 	}
 
 	lim := s.cfg.Find
-	limit := policy.Limit(q.Limit, lim.MaxLines)
+	limit := policy.Limit(in.Limit, lim.Limit)
 	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
 	base := displayBase(s.cfg.Cwd, root)
 	count, reached := 0, false
@@ -105,7 +110,7 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 		}
 		if count >= limit {
 			reached = true
-			if s.cfg.FindNoTotal {
+			if s.cfg.Find.NoTotal {
 				return false
 			}
 			more++
@@ -128,11 +133,11 @@ func (s *Searcher) Find(ctx context.Context, q NameQuery) (Names, error) {
 		return fail("stopped before it finished (%v) after %d results", err, count)
 	}
 	if rootErr != nil {
-		return fail("cannot read %s: %v", shownArg(q.Path), unwrapPathError(rootErr))
+		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(rootErr))
 	}
 
 	names := Names{Lines: rep.finish(), Limit: limit, LimitReached: reached}
-	if reached && !s.cfg.FindNoTotal {
+	if reached && !s.cfg.Find.NoTotal {
 		names.Total, names.TotalExact = count+more, exact
 	}
 	return names, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Output modes of grep.
@@ -28,31 +29,15 @@ const MaxContext = 100
 // before any parsing, however it is written.
 const MaxPatternBytes = 64 << 10
 
-// A Query is a search of file contents.
-type Query struct {
-	// Matcher is the compiled pattern.
-	Matcher *Matcher
-	// Path names the file or directory to search, relative to the Cwd;
-	// "" is the Cwd.
-	Path string
-	// Glob keeps the files whose path matches; "" keeps all.
-	Glob string
-	// Mode is ModeContent, ModeFiles or ModeCount.
-	Mode string
-	// Context is the number of lines shown around each match, in
-	// ModeContent (at most MaxContext).
-	Context int
-	// Limit bounds the matching lines shown (the files, in the other
-	// modes); 0 takes the configured limit.
-	Limit int
-}
-
 // Found is what a grep found, in path then line order.
 type Found struct {
 	// Lines are the result lines: "path:line: text" with context lines
 	// as "path-line- text" and groups apart by "--" (ModeContent), a path
 	// (ModeFiles) or "path:count" (ModeCount).
 	Lines
+	// Mode is the output mode searched: ModeContent, ModeFiles or
+	// ModeCount.
+	Mode string
 	// Matches counts the matching lines shown (the files, in ModeFiles;
 	// the sum of the counts shown, in ModeCount); Files the files shown.
 	Matches, Files int
@@ -83,41 +68,61 @@ type LineRef struct {
 	Line int64
 }
 
-// Grep searches file contents (docs/tools.md).
-func (s *Searcher) Grep(ctx context.Context, q Query) (Found, error) {
+// Grep searches file contents as a grep call asks (docs/tools.md). A
+// parameter out of its bounds, or a pattern that does not compile, is an
+// error that says so.
+func (s *Searcher) Grep(ctx context.Context, in tool.GrepInput) (Found, error) {
 	fail := func(format string, args ...any) (Found, error) {
 		return Found{}, fmt.Errorf("grep: "+format, args...)
 	}
-	glob, err := parseGlob(q.Glob, true)
+	if in.Pattern == "" {
+		return fail("pattern is empty: give a regular expression, or a string with literal=true")
+	}
+	mode := in.OutputMode
+	switch mode {
+	case "":
+		mode = ModeContent
+	case ModeContent, ModeFiles, ModeCount:
+	default:
+		return fail("output_mode %q: use content, files_with_matches or count", in.OutputMode)
+	}
+	if in.Context < 0 || in.Context > MaxContext {
+		return fail("context %d: use 0 to %d lines", in.Context, MaxContext)
+	}
+	if len(in.Pattern) > MaxPatternBytes {
+		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it",
+			output.FormatSize(int64(len(in.Pattern))), output.FormatSize(MaxPatternBytes))
+	}
+	m, err := Compile(in.Pattern, MatchOptions{Literal: in.Literal, IgnoreCase: in.IgnoreCase})
 	if err != nil {
 		return fail("%v", err)
 	}
-	root, err := s.resolve(q.Path) // --root
+	glob, err := parseGlob(in.Glob, true)
+	if err != nil {
+		return fail("%v", err)
+	}
+	root, err := s.resolve(in.Path) // --root
 	if err != nil {
 		return Found{}, fmt.Errorf("grep: %w", err)
 	}
-	fi, err := statRoot("grep", shownArg(q.Path), root)
+	fi, err := statRoot("grep", shownArg(in.Path), root)
 	if err != nil {
 		return Found{}, err
-	}
-	mode := q.Mode
-	if mode == "" {
-		mode = ModeContent
 	}
 
 	lim := s.cfg.Grep
 	g := &grepRun{
 		cwd:      s.cfg.Cwd,
 		mode:     mode,
-		limit:    policy.Limit(q.Limit, lim.MaxLines),
+		limit:    policy.Limit(in.Limit, lim.Limit),
 		maxChars: lim.MaxLineChars,
 		rep:      newReport("grep", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
 	}
-	cfg := &scanConfig{m: q.Matcher, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
+	cfg := &scanConfig{m: m, lines: mode == ModeContent, keep: 4*lim.MaxLineChars + 256, root: s.cfg.Root}
 	switch mode {
 	case ModeContent:
-		cfg.context = q.Context
-		g.context = q.Context
+		cfg.context = in.Context
+		g.context = in.Context
 		cfg.maxMatches = g.limit + 1 // one more tells whether the limit is reached
 	case ModeFiles:
 		cfg.maxMatches = 1
@@ -133,10 +138,10 @@ func (s *Searcher) Grep(ctx context.Context, q Query) (Found, error) {
 	case errors.As(err, &stopped):
 		return fail("stopped before it finished (%v) after %d matching lines", stopped.err, g.matches)
 	case err != nil:
-		return fail("cannot read %s: %v", shownArg(q.Path), unwrapPathError(err))
+		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(err))
 	}
 	f := g.found()
-	if s.cfg.GrepNoTotal {
+	if s.cfg.Grep.NoTotal {
 		f.AtLeast = 0
 	}
 	return f, nil
@@ -409,8 +414,8 @@ func runeOffset(b []byte, n int) int {
 
 func (g *grepRun) found() Found {
 	return Found{
-		Lines:   g.rep.finish(),
-		Matches: g.matches, Files: g.files,
+		Lines: g.rep.finish(),
+		Mode:  g.mode, Matches: g.matches, Files: g.files,
 		Limit: g.limit, LimitReached: g.reached, AtLeast: g.atLeast,
 		MaxLineChars: g.maxChars, Cut: g.cutLines,
 		Capped: g.capped, Held: maxHeld, Binary: g.binaryFile,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // newTestSearcher returns a Searcher on root with the default limits and a
@@ -22,23 +23,23 @@ func newTestSearcher(t testing.TB, root string) *Searcher {
 
 // query is a grep query for the regular expression pattern, the rest of
 // it in q.
-func query(t testing.TB, pattern string, q Query) Query {
+func query(t testing.TB, pattern string, q tool.GrepInput) tool.GrepInput {
 	t.Helper()
 	return queryWith(t, pattern, MatchOptions{}, q)
 }
 
-// queryWith is a grep query for pattern read with opt.
-func queryWith(t testing.TB, pattern string, opt MatchOptions, q Query) Query {
+// queryWith is a grep call of pattern read with opt; the pattern is
+// checked here, so that a test's own mistake fails as such.
+func queryWith(t testing.TB, pattern string, opt MatchOptions, q tool.GrepInput) tool.GrepInput {
 	t.Helper()
-	m, err := Compile(pattern, opt)
-	if err != nil {
+	if _, err := Compile(pattern, opt); err != nil {
 		t.Fatalf("pattern %q: %v", pattern, err)
 	}
-	q.Matcher = m
+	q.Pattern, q.Literal, q.IgnoreCase = pattern, opt.Literal, opt.IgnoreCase
 	return q
 }
 
-func grep(t testing.TB, s *Searcher, q Query) Found {
+func grep(t testing.TB, s *Searcher, q tool.GrepInput) Found {
 	t.Helper()
 	r, err := s.Grep(context.Background(), q)
 	if err != nil {
@@ -97,7 +98,7 @@ func TestGrepMatchesNaiveAcrossBuffers(t *testing.T) {
 		{`^needle`, false},
 		{`(?i)^q*\s*needle$`, false},
 	} {
-		q := queryWith(t, in.pattern, MatchOptions{IgnoreCase: in.ignoreCase}, Query{Limit: 100000, Mode: ModeContent})
+		q := queryWith(t, in.pattern, MatchOptions{IgnoreCase: in.ignoreCase}, tool.GrepInput{Limit: 100000, OutputMode: ModeContent})
 		re := regexp.MustCompile(map[bool]string{true: "(?i)", false: ""}[in.ignoreCase] + in.pattern)
 		want := naiveGrep(re, "big.txt", []byte(data))
 		r := grep(t, s, q)
@@ -111,7 +112,7 @@ func TestGrepMatchesNaiveAcrossBuffers(t *testing.T) {
 			t.Errorf("%+v: %d matches, naive %d\n got %.300q\nwant %.300q", in, r.Matches, len(want), got, want)
 		}
 		// count mode agrees.
-		q.Mode = ModeCount
+		q.OutputMode = ModeCount
 		if c := grep(t, s, q); c.Matches != len(want) {
 			t.Errorf("%+v: count %d, naive %d", in, c.Matches, len(want))
 		}
@@ -177,7 +178,7 @@ func TestGrepContextAcrossBuffers(t *testing.T) {
 	writeTree(t, root, map[string]string{"f.txt": data})
 	s := newTestSearcher(t, root)
 	for _, n := range []int{1, 3, 40} {
-		r := grep(t, s, query(t, "needle", Query{Context: n, Limit: 100000}))
+		r := grep(t, s, query(t, "needle", tool.GrepInput{Context: n, Limit: 100000}))
 		got := fullOutput(t, r.Lines)
 		want := naiveContext(regexp.MustCompile("needle"), "f.txt", data, n)
 		if got != want {
@@ -220,7 +221,7 @@ func TestGrepHeldMemoryBound(t *testing.T) {
 	}
 	writeTree(t, root, tree)
 	s := newTestSearcher(t, root)
-	in := query(t, "needle", Query{Context: 1, Limit: 100000})
+	in := query(t, "needle", tool.GrepInput{Context: 1, Limit: 100000})
 	want := grep(t, s, in)
 	wantFull := fullOutput(t, want.Lines)
 
@@ -265,7 +266,7 @@ func TestGrepLongLinesStreamedAsHeld(t *testing.T) {
 	data := b.String() + long(2*readBuffer, readBuffer, "needle 3") // last, no '\n'
 	writeTree(t, root, map[string]string{"a.txt": data, "b.txt": "needle 4\n" + long(readBuffer*2, 5, "needle 5")})
 
-	run := func(hold bool, pattern string, opt MatchOptions, q Query) (string, int) {
+	run := func(hold bool, pattern string, opt MatchOptions, q tool.GrepInput) (string, int) {
 		t.Helper()
 		defer func(old bool) { holdLongLines = old }(holdLongLines)
 		holdLongLines = hold
@@ -276,7 +277,7 @@ func TestGrepLongLinesStreamedAsHeld(t *testing.T) {
 	for _, pattern := range []string{"needle", `needle \d`, `NEEDLE \d+`, `^x+needle`, "streamed"} {
 		for _, mode := range []string{ModeContent, ModeCount, ModeFiles} {
 			for _, ctx := range []int{0, 2} {
-				q := Query{Limit: 100000, Mode: mode, Context: ctx}
+				q := tool.GrepInput{Limit: 100000, OutputMode: mode, Context: ctx}
 				opt := MatchOptions{IgnoreCase: pattern == `NEEDLE \d+`}
 				held, heldN := run(true, pattern, opt, q)
 				streamed, streamedN := run(false, pattern, opt, q)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 func TestParseIgnoreLine(t *testing.T) {
@@ -209,7 +211,7 @@ func TestIgnoreConformsToGit(t *testing.T) {
 	slices.Sort(want)
 
 	s := New(Config{Cwd: root})
-	res, err := s.Find(context.Background(), NameQuery{Glob: "*", Type: TypeFile, Limit: 100000})
+	res, err := s.Find(context.Background(), tool.FindInput{Pattern: "*", Type: TypeFile, Limit: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +256,7 @@ func TestDotIgnoreAndParentRules(t *testing.T) {
 	})
 	s := New(Config{Cwd: root})
 	for _, path := range []string{"", "sub"} {
-		res, err := s.Find(context.Background(), NameQuery{Glob: "*", Path: path, Type: TypeFile})
+		res, err := s.Find(context.Background(), tool.FindInput{Pattern: "*", Path: path, Type: TypeFile})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ package search
 import (
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/spill"
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Config configures a Searcher.
@@ -27,15 +27,13 @@ type Config struct {
 	// Cwd is the session's working directory: relative paths resolve
 	// against it, and results under it are shown relative to it.
 	Cwd string
-	// Grep and Find hold the limits: MaxLines is the default of the limit
-	// parameter (matches, or files in files_with_matches; results);
-	// MaxBytes bounds a result, MaxTokens (when above zero) its estimated
-	// tokens; Grep's MaxLineChars shows a longer line around its match.
-	Grep, Find output.Limits
-	// GrepNoTotal and FindNoTotal leave out what a search that stopped at
-	// its limit knows of the total (Found.AtLeast, Names.Total): find
-	// then stops at the limit instead of counting on.
-	GrepNoTotal, FindNoTotal bool
+	// Grep and Find are the policies of the grep and find tools; a zero
+	// limit takes the default docs/tools.md states. Their NoTotal leaves
+	// out what a search that stopped at its limit knows of the total
+	// (Found.AtLeast, Names.Total): find then stops at the limit instead
+	// of counting on.
+	Grep tool.GrepPolicy
+	Find tool.FindPolicy
 	// Spill keeps the full output of a result cut by its byte limit; nil
 	// keeps none.
 	Spill *spill.Store
@@ -54,14 +52,14 @@ type Searcher struct {
 
 // The limits of a Config that sets none: spillway.DefaultPolicy's.
 var (
-	defaultGrep = output.Limits{MaxLines: 100, MaxBytes: 50 << 10, MaxLineChars: 500}
-	defaultFind = output.Limits{MaxLines: 1000, MaxBytes: 50 << 10}
+	defaultGrep = tool.GrepPolicy{Limit: 100, MaxBytes: 50 << 10, MaxLineChars: 500}
+	defaultFind = tool.FindPolicy{Limit: 1000, MaxBytes: 50 << 10}
 )
 
 // New returns a Searcher; zero limits take the defaults.
 func New(cfg Config) *Searcher {
-	if cfg.Grep.MaxLines <= 0 {
-		cfg.Grep.MaxLines = defaultGrep.MaxLines
+	if cfg.Grep.Limit <= 0 {
+		cfg.Grep.Limit = defaultGrep.Limit
 	}
 	if cfg.Grep.MaxBytes <= 0 {
 		cfg.Grep.MaxBytes = defaultGrep.MaxBytes
@@ -69,8 +67,8 @@ func New(cfg Config) *Searcher {
 	if cfg.Grep.MaxLineChars <= 0 {
 		cfg.Grep.MaxLineChars = defaultGrep.MaxLineChars
 	}
-	if cfg.Find.MaxLines <= 0 {
-		cfg.Find.MaxLines = defaultFind.MaxLines
+	if cfg.Find.Limit <= 0 {
+		cfg.Find.Limit = defaultFind.Limit
 	}
 	if cfg.Find.MaxBytes <= 0 {
 		cfg.Find.MaxBytes = defaultFind.MaxBytes

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // walkPaths returns what Walk yields, directories with a trailing '/'.
@@ -95,10 +97,10 @@ func TestWalkSymlinkLoop(t *testing.T) {
 	}
 	// grep reads only the real file; find shows the links as entries.
 	s := New(Config{Cwd: root})
-	if r, err := s.Grep(context.Background(), query(t, "needle", Query{})); err != nil || shown(r.Lines) != "dir/file.txt:1: needle" {
+	if r, err := s.Grep(context.Background(), query(t, "needle", tool.GrepInput{})); err != nil || shown(r.Lines) != "dir/file.txt:1: needle" {
 		t.Errorf("grep: %v %q", err, shown(r.Lines))
 	}
-	if r, err := s.Find(context.Background(), NameQuery{Glob: "*", Type: TypeDir}); err != nil || shown(r.Lines) != "dir/" {
+	if r, err := s.Find(context.Background(), tool.FindInput{Pattern: "*", Type: TypeDir}); err != nil || shown(r.Lines) != "dir/" {
 		t.Errorf("find dirs: %v %q", err, shown(r.Lines))
 	}
 }
@@ -176,11 +178,11 @@ func TestWalkCancel(t *testing.T) {
 
 	// grep and find say they were stopped.
 	s := New(Config{Cwd: root})
-	_, err = s.Grep(ctx, query(t, "x", Query{}))
+	_, err = s.Grep(ctx, query(t, "x", tool.GrepInput{}))
 	if err == nil || !strings.Contains(err.Error(), "stopped before it finished") {
 		t.Errorf("grep after cancel: %+v", err)
 	}
-	if _, err := s.Find(ctx, NameQuery{Glob: "*"}); err == nil {
+	if _, err := s.Find(ctx, tool.FindInput{Pattern: "*"}); err == nil {
 		t.Errorf("find after cancel: no error")
 	}
 }
@@ -209,7 +211,7 @@ func TestWalkFilesDeletedDuringWalk(t *testing.T) {
 				os.RemoveAll(filepath.Join(root, fmt.Sprintf("d%02d", i)))
 			}
 		}()
-		r, err := s.Grep(context.Background(), query(t, "needle", Query{Mode: ModeCount, Limit: 10000}))
+		r, err := s.Grep(context.Background(), query(t, "needle", tool.GrepInput{OutputMode: ModeCount, Limit: 10000}))
 		close(stop)
 		<-removed
 		if err != nil || r.SkippedCount != 0 {

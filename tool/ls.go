@@ -1,0 +1,44 @@
+package tool
+
+import "github.com/spillway-dev/spillway/output"
+
+// LsInput names the directory to list: the ls tool's parameters, named
+// by their json tags (docs/tools.md gives defaults and bounds).
+type LsInput struct {
+	// Path is the directory to list, relative to the toolset's Cwd; ""
+	// is the Cwd.
+	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to list (default: the working directory)."`
+	// Limit is the most entries shown; 0 takes the policy's, 500 by
+	// default.
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"ls.limit" doc:"Most entries to return."`
+}
+
+// LsDetails are the structured details of an ls result.
+type LsDetails struct {
+	// Count is the number of entries shown.
+	Count int `json:"count" doc:"Results returned."`
+	// EntryLimitReached: the directory holds more entries than the limit.
+	EntryLimitReached bool `json:"entry_limit_reached" doc:"The directory has more entries than the limit."`
+	// Truncation counts entries as lines.
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
+	// FullOutputPath is the spill file that holds the listing up to the
+	// limit, when the byte limit cut it.
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// Next holds the calls that show what was left out: the rest of the
+	// listing in the spill file, and an ls with a limit that takes every
+	// entry.
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+}
+
+// LsPolicy limits an ls.
+type LsPolicy struct {
+	// Limit is the default of the limit parameter (500 entries);
+	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
+	// bounds its estimated tokens.
+	Limit     int `toml:"limit" min:"1" max:"lines"`
+	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
+}
