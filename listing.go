@@ -10,71 +10,12 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// The jobs and history listings: the API's view of the shell's jobs,
-// records and sessions, and the text the model reads of them.
-
-// jobInfo describes a background job as a listing shows it.
-func jobInfo(v shell.JobView) JobInfo {
-	j := JobInfo{
-		PID: v.PID, Command: v.Command, Args: v.Args, State: jobStates[v.State], Input: inputKinds[v.Input],
-		SecretURL: v.SecretURL, DurationMS: v.Elapsed.Milliseconds(),
-		Stdout: streamRecord(v.Stdout), Stderr: streamRecord(v.Stderr),
-	}
-	if v.Exit != nil {
-		code := v.Exit.Code
-		j.ExitCode, j.Signal = &code, v.Exit.Signal
-	}
-	return j
-}
-
-// jobStates and inputKinds are JobInfo.State's and JobInfo.Input's words.
-var (
-	jobStates = map[shell.JobState]string{
-		shell.JobExited:        "exited",
-		shell.JobRunning:       "running",
-		shell.JobWaitingInput:  "waiting for input",
-		shell.JobWaitingSecret: "waiting for secret",
-	}
-	inputKinds = map[shell.InputKind]string{
-		shell.InputNone:   "",
-		shell.InputTTY:    "tty",
-		shell.InputPipe:   "stdin",
-		shell.InputClosed: "closed",
-	}
-)
-
-func jobInfos(views []shell.JobView) []JobInfo {
-	out := make([]JobInfo, len(views))
-	for i, v := range views {
-		out[i] = jobInfo(v)
-	}
-	return out
-}
-
-func streamRecord(t shell.Totals) StreamRecord {
-	return StreamRecord{
-		TotalBytes: t.Bytes, TotalLines: t.Lines, FullOutputPath: t.SpillPath,
-		SpillCapped: t.SpillCapped, TailPath: t.TailPath, Binary: t.Binary, SpillError: t.SpillError,
-	}
-}
-
-func historyRecord(r shell.Record) HistoryRecord {
-	h := HistoryRecord{
-		ID: r.ID, Command: r.Command, Args: r.Args, Session: r.Session, Cwd: r.Cwd, Start: r.Start,
-		DurationMS: r.Elapsed.Milliseconds(), Running: r.Running(),
-		Cached: r.CachedFrom != 0, CachedFrom: r.CachedFrom,
-		Stdout: streamRecord(r.Stdout), Stderr: streamRecord(r.Stderr), Merged: r.Merged,
-	}
-	if r.Exit != nil {
-		code := r.Exit.Code
-		h.ExitCode = &code
-	}
-	return h
-}
+// The jobs and history listings: the text the model reads of the
+// shell's jobs, records and sessions.
 
 // historyRecords lists the records that pass f's Session, Status and
 // Limit, oldest first; nil when none does.
-func historyRecords(all []shell.Record, f HistoryInput) []HistoryRecord {
+func historyRecords(all []HistoryRecord, f HistoryInput) []HistoryRecord {
 	var out []HistoryRecord
 	for _, r := range all {
 		if f.Session != "" && r.Session != f.Session {
@@ -82,19 +23,19 @@ func historyRecords(all []shell.Record, f HistoryInput) []HistoryRecord {
 		}
 		switch f.Status {
 		case "ok":
-			if r.Running() || r.Exit.Code != 0 {
+			if r.Running || *r.ExitCode != 0 {
 				continue
 			}
 		case "failed":
-			if r.Running() || r.Exit.Code == 0 {
+			if r.Running || *r.ExitCode == 0 {
 				continue
 			}
 		case "running":
-			if !r.Running() {
+			if !r.Running {
 				continue
 			}
 		}
-		out = append(out, historyRecord(r))
+		out = append(out, r)
 	}
 	if f.Limit > 0 && len(out) > f.Limit {
 		out = out[len(out)-f.Limit:]
@@ -204,12 +145,13 @@ func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
 	}
 }
 
-// newRerenderResult shows a recorded call's output again: a section per
-// stream shown (nil: not asked for), then its status and what it was.
-func newRerenderResult(rec shell.Record, stdout, stderr *shell.Shown) rerenderResult {
-	res := rerenderResult{Details: RerenderDetails{Record: historyRecord(rec)}}
+// rerendered shows a recorded call's output again: a section per stream
+// shown (nil: not asked for), then how it ended and what it was. Its
+// error is a stream that could no longer be shown.
+func rerendered(rec HistoryRecord, exit shell.Exit, stdout, stderr *shell.Shown) Result[HistoryDetails] {
+	res := Result[HistoryDetails]{Details: HistoryDetails{Shown: &RerenderDetails{Record: rec}}}
 	var b strings.Builder
-	section := func(label string, s *shell.Shown, totals shell.Totals) *ShownStream {
+	section := func(label string, s *shell.Shown, totals StreamRecord) *ShownStream {
 		switch {
 		case s == nil:
 			return nil
@@ -227,15 +169,15 @@ func newRerenderResult(rec shell.Record, stdout, stderr *shell.Shown) rerenderRe
 		b.WriteString(label + ":\n" + body)
 		return &ShownStream{
 			Mode: s.Mode, FirstLine: s.FirstLine, LastLine: s.LastLine, OutputLines: s.Lines, OutputBytes: s.Bytes,
-			TotalLines: totals.Lines, TotalBytes: totals.Bytes, Matches: s.Matches, Truncated: s.Truncated, Missing: s.Missing,
+			TotalLines: totals.TotalLines, TotalBytes: totals.TotalBytes, Matches: s.Matches, Truncated: s.Truncated, Missing: s.Missing,
 		}
 	}
-	res.Details.Stdout = section("stdout", stdout, rec.Stdout)
-	res.Details.Stderr = section("stderr", stderr, rec.Stderr)
+	res.Details.Shown.Stdout = section("stdout", stdout, rec.Stdout)
+	res.Details.Shown.Stderr = section("stderr", stderr, rec.Stderr)
 	if b.Len() == 0 {
 		b.WriteString("(no output)\n")
 	}
-	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", rec.Exit, rec.ID,
+	fmt.Fprintf(&b, "\n%s\n[history %d: %s, run %s ago; shown again without running it]", exit, rec.ID,
 		shell.QuoteCommand(rec.Command, rec.Args), time.Since(rec.Start).Round(100*time.Millisecond))
 	res.Text = b.String()
 	return res

@@ -12,39 +12,22 @@ import (
 	"github.com/spillway-dev/spillway/output"
 )
 
-// The listings hand on everything the shell says of a job, a record or
-// a session: given engine values with every field set, every field of
-// the API's value is set too.
-func TestListingsSetEveryField(t *testing.T) {
-	var v shell.JobView
-	setAll(reflect.ValueOf(&v).Elem())
-	v.State, v.Input = shell.JobRunning, shell.InputTTY
-	if err := unset(reflect.ValueOf(jobInfo(v)), "JobInfo"); err != nil {
-		t.Error(err)
-	}
-
-	var r shell.Record
-	setAll(reflect.ValueOf(&r).Elem())
-	if err := unset(reflect.ValueOf(historyRecord(r)), "HistoryRecord"); err == nil || err.Error() != "HistoryRecord.Running is not set" {
-		t.Errorf("a record that ended: %v, want only Running unset", err)
-	}
-	r.Exit = nil
-	if h := historyRecord(r); !h.Running || h.ExitCode != nil {
-		t.Errorf("a record that runs: running %v, exit code %v", h.Running, h.ExitCode)
-	}
-
+// A call shown again hands on everything the shell says of what it
+// showed: given a Shown with every field set, every field of the
+// ShownStream is set too.
+func TestRerenderedSetsEveryField(t *testing.T) {
+	var rec HistoryRecord
+	setAll(reflect.ValueOf(&rec).Elem())
 	var shown shell.Shown
 	setAll(reflect.ValueOf(&shown).Elem())
 	shown.Empty, shown.Err = false, nil
-	r.Exit = &shell.Exit{Code: 2}
-	rr := newRerenderResult(r, &shown, &shell.Shown{Err: errors.New("gone")})
-	if err := unset(reflect.ValueOf(*rr.Details.Stdout), "ShownStream"); err != nil {
+	rr := rerendered(rec, shell.Exit{Code: 2}, &shown, &shell.Shown{Err: errors.New("gone")})
+	if err := unset(reflect.ValueOf(*rr.Details.Shown.Stdout), "ShownStream"); err != nil {
 		t.Error(err)
 	}
 	if !rr.IsError || !strings.Contains(rr.Text, "stdout:\nx\nstderr:\n[stderr: gone]\n\nexit code: 2\n[history 7000000000: \"x x\", run ") {
 		t.Errorf("rerender: error %v, text %q", rr.IsError, rr.Text)
 	}
-
 }
 
 // The bash and write_stdin tools hand every parameter on to the shell.

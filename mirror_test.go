@@ -37,11 +37,7 @@ var knownMirrors = []string{
 	"internal/shell.Command ~ BashInput",
 	"internal/shell.Config ~ BashPolicy",
 	"internal/shell.JobStatus ~ BashDetails",
-	"internal/shell.JobView ~ JobInfo",
-	"internal/shell.Record ~ HistoryRecord",
 	"internal/shell.SecretPrompt ~ SecretDetails",
-	"internal/shell.Selection ~ HistoryInput",
-	"internal/shell.Totals ~ StreamRecord",
 	"internal/shell.streams ~ BashPolicy",
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // The opt-in cache (macos-shell's): a command on the policy's list may be
@@ -114,10 +115,10 @@ func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
 	var src *record
 	for i := len(h.records) - 1; i >= 0; i-- {
 		rec := h.records[i]
-		if rec.key != key || rec.Running() || rec.CachedFrom != 0 || rec.Exit.Code != 0 {
+		if rec.key != key || rec.Running || rec.CachedFrom != 0 || *rec.ExitCode != 0 {
 			continue
 		}
-		if time.Since(rec.Start.Add(rec.Elapsed)) > ttl {
+		if time.Since(rec.ended()) > ttl {
 			break // older ones are older still
 		}
 		if wholeData(rec.data) {
@@ -133,8 +134,7 @@ func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
 	snap := *src
 	h.mu.Unlock()
 
-	ended := snap.Start.Add(snap.Elapsed)
-	age := time.Since(ended)
+	age := time.Since(snap.ended())
 	res, ok := r.replay(in, snap)
 	if !ok {
 		h.mu.Lock()
@@ -143,8 +143,8 @@ func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
 		return Outcome{}, false
 	}
 	rec := &record{
-		Record: Record{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session, Cwd: snap.Cwd, Start: time.Now(),
-			Exit: snap.Exit, CachedFrom: snap.ID, Stdout: snap.Stdout, Stderr: snap.Stderr, Merged: snap.Merged},
+		HistoryRecord: tool.HistoryRecord{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session, Cwd: snap.Cwd, Start: time.Now(),
+			ExitCode: snap.ExitCode, Cached: true, CachedFrom: snap.ID, Stdout: snap.Stdout, Stderr: snap.Stderr, Merged: snap.Merged},
 		data: snap.data, status: snap.status,
 	}
 	h.add(rec)
@@ -222,7 +222,7 @@ func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, text)
 	return Outcome{
 		Text:   text(stdout, stderr),
-		Job:    JobStatus{Exit: rec.status.view(), Elapsed: rec.Elapsed},
+		Job:    JobStatus{Exit: rec.status.view(), Elapsed: rec.elapsed()},
 		Stdout: stdout, Stderr: stderr,
 	}, true
 }

@@ -45,7 +45,7 @@ func (r *Runner) diffBase(in Command) (*record, error) {
 		defer h.mu.Unlock()
 		for i := len(h.records) - 1; i >= 0; i-- {
 			rec := h.records[i]
-			if !rec.Running() && rec.Command == in.Command && slices.Equal(rec.Args, in.Args) {
+			if !rec.Running && rec.Command == in.Command && slices.Equal(rec.Args, in.Args) {
 				return rec, nil
 			}
 		}
@@ -57,7 +57,7 @@ func (r *Runner) diffBase(in Command) (*record, error) {
 		return nil, fmt.Errorf("diff_with: %w", err)
 	}
 	r.history.mu.Lock()
-	running := rec.Running()
+	running := rec.Running
 	r.history.mu.Unlock()
 	if running {
 		return nil, fmt.Errorf("diff_with: call %d is still running: diff with it once it has ended", id)

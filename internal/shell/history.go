@@ -10,6 +10,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // The history of a Runner: every command a call started, with what it
@@ -35,39 +36,20 @@ const (
 	tailKeep = 1 << 20
 )
 
-// A Record is one call the history holds, as it stands.
-type Record struct {
-	ID      int
-	Command string
-	Args    []string
-	Session string
-	// Cwd is the directory the command ran in.
-	Cwd   string
-	Start time.Time
-	// Elapsed is the time to the shell's exit, or so far, in whole
-	// milliseconds.
-	Elapsed time.Duration
-	// Exit is how the shell ended; nil while the command runs.
-	Exit *Exit
-	// CachedFrom is the call whose result answered this one, which ran
-	// nothing; 0 for a call that ran.
-	CachedFrom     int
-	Stdout, Stderr Totals
-	// Merged: stderr went into stdout.
-	Merged bool
-}
-
-// Running reports whether the command still runs.
-func (r *Record) Running() bool { return r.Exit == nil }
-
-// record is a Record as the history keeps it, with what it takes to
-// show its output again.
+// record is a call as the history keeps it: what the history tool shows
+// of it, how its shell ended (the record shows the code; its status line
+// names the signal too), and what it takes to show its output again.
 type record struct {
-	Record
+	tool.HistoryRecord
 	key    string // the cache key; "" when not cacheable
 	data   *recordData
 	status exitStatus
 }
+
+// elapsed is the time from the start to the shell's exit, or so far, in
+// whole milliseconds; ended is when the shell exited.
+func (r *record) elapsed() time.Duration { return time.Duration(r.DurationMS) * time.Millisecond }
+func (r *record) ended() time.Time       { return r.Start.Add(r.elapsed()) }
 
 // recordData is what a record's streams can be shown again from. Cached
 // results share the data of the run they show.
@@ -101,8 +83,8 @@ type history struct {
 // to complete the record when it ends.
 func (h *history) start(in Command, pl *plan, j *job) *record {
 	rec := &record{
-		Record: Record{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
-			Cwd: pl.dir, Start: j.start, Merged: j.stderr == nil},
+		HistoryRecord: tool.HistoryRecord{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
+			Cwd: pl.dir, Start: j.start, Running: true, Merged: j.stderr == nil},
 		key:  pl.cacheKey,
 		data: &recordData{refs: 1, done: make(chan struct{})},
 	}
@@ -128,7 +110,7 @@ func (h *history) add(rec *record) {
 	rec.ID = h.nextID
 	if len(h.records) >= maxHistory {
 		for i, old := range h.records {
-			if !old.Running() {
+			if !old.Running {
 				h.records = slices.Delete(h.records, i, i+1)
 				h.release(old.data)
 				break
@@ -193,8 +175,9 @@ func (h *history) fill(rec *record, j *job) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	rec.status = j.status
-	rec.Exit = j.status.view()
-	rec.Elapsed = j.duration().Truncate(time.Millisecond)
+	code := j.status.code
+	rec.ExitCode, rec.Running = &code, false
+	rec.DurationMS = j.duration().Milliseconds()
 	d := rec.data
 	d.stdout = data[0]
 	if len(data) > 1 {
@@ -221,7 +204,7 @@ func (h *history) trimInline() {
 		if h.inline <= inlineBudget {
 			return
 		}
-		if r.data == nil || r.Running() {
+		if r.data == nil || r.Running {
 			continue
 		}
 		for _, s := range r.data.streams() {
@@ -254,24 +237,24 @@ func (h *history) saveTail(st output.Stream) (path, problem string) {
 	return f.Path(), ""
 }
 
-func (s *streamData) totals() Totals {
-	return Totals{
-		Bytes: s.Bytes, Lines: s.Lines, SpillPath: s.SpillPath,
+func (s *streamData) totals() tool.StreamRecord {
+	return tool.StreamRecord{
+		TotalBytes: s.Bytes, TotalLines: s.Lines, FullOutputPath: s.SpillPath,
 		SpillCapped: s.SpillCapped, TailPath: s.tailPath, Binary: s.Binary,
 		SpillError: s.SpillError,
 	}
 }
 
 // History lists the recorded calls, oldest first.
-func (r *Runner) History() []Record {
+func (r *Runner) History() []tool.HistoryRecord {
 	h := &r.history
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := make([]Record, 0, len(h.records))
+	out := make([]tool.HistoryRecord, 0, len(h.records))
 	for _, rec := range h.records {
-		c := rec.Record
-		if c.Running() {
-			c.Elapsed = time.Since(c.Start).Truncate(time.Millisecond)
+		c := rec.HistoryRecord
+		if c.Running {
+			c.DurationMS = time.Since(c.Start).Milliseconds()
 		}
 		out = append(out, c)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Tests of showing a recorded call's output again: the history keeps
@@ -49,18 +50,18 @@ func TestHistoryRerender(t *testing.T) {
 	id := runOK(t, sh, Command{Command: "seq 1 10000; echo oops >&2"}).HistoryID
 	small := runOK(t, sh, Command{Command: "printf 'a\\nb\\nc\\n'"}).HistoryID
 	cases := []struct {
-		in   Selection
+		in   tool.HistoryInput
 		want string
 	}{
-		{Selection{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
-		{Selection{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
-		{Selection{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
-		{Selection{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
-		{Selection{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
-		{Selection{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
-		{Selection{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
-		{Selection{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
-		{Selection{ID: small}, "a\nb\nc\n"},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Strategy: "tail", MaxLines: 5}, seqLines(9996, 10000)},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Strategy: "head", MaxLines: 3}, seqLines(1, 3)},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Offset: 5000, MaxLines: 3}, seqLines(5000, 5002)},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Strategy: "tail", MaxBytes: 12}, seqLines(9999, 10000) + ""},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Pattern: "^(77|7777)$"}, "77: 77\n7777: 7777\n"},
+		{tool.HistoryInput{ID: id, Stream: "stdout", Strategy: "head_tail", MaxLines: 4}, "1\n[... 9996 lines (47.7KB) omitted ...]\n9998\n9999\n10000\n"},
+		{tool.HistoryInput{ID: small, Strategy: "tail", MaxLines: 1}, "c\n"},
+		{tool.HistoryInput{ID: small, Offset: 2, MaxLines: 1}, "b\n"},
+		{tool.HistoryInput{ID: small}, "a\nb\nc\n"},
 	}
 	for _, c := range cases {
 		r, err := render(sh, c.in)
@@ -72,12 +73,12 @@ func TestHistoryRerender(t *testing.T) {
 			t.Errorf("%+v:\n got %q\nwant %q\n(body %q)", c.in, got, c.want, r.Stdout.Body)
 		}
 	}
-	r, _ := render(sh, Selection{ID: id, Strategy: "tail", MaxLines: 2})
+	r, _ := render(sh, tool.HistoryInput{ID: id, Strategy: "tail", MaxLines: 2})
 	if r.Stderr == nil || !strings.HasPrefix(r.Stderr.Body, "oops\n") || !strings.Contains(r.Stdout.Body, "[tail: lines 9999-10000 of 10000") ||
-		r.Stdout.FirstLine != 9999 || r.Stdout.LastLine != 10000 || r.Record.Exit.String() != "exit code: 0" {
+		r.Stdout.FirstLine != 9999 || r.Stdout.LastLine != 10000 || r.Exit.String() != "exit code: 0" {
 		t.Errorf("both streams: %+v %+v %+v", r.Stdout, r.Stderr, r.Record)
 	}
-	for _, bad := range []Selection{
+	for _, bad := range []tool.HistoryInput{
 		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
 		{ID: id, Offset: 3, Strategy: "tail"},
 	} {
@@ -85,7 +86,7 @@ func TestHistoryRerender(t *testing.T) {
 			t.Errorf("%+v: want an error, got %+v", bad, r)
 		}
 	}
-	if r, err := render(sh, Selection{ID: id, Offset: 20000}); err != nil || r.Stdout.Err == nil || !strings.Contains(r.Stdout.Err.Error(), "past the end") {
+	if r, err := render(sh, tool.HistoryInput{ID: id, Offset: 20000}); err != nil || r.Stdout.Err == nil || !strings.Contains(r.Stdout.Err.Error(), "past the end") {
 		t.Errorf("offset past the end: %v %+v", err, r.Stdout)
 	}
 }
@@ -102,18 +103,18 @@ func TestHistoryCappedStream(t *testing.T) {
 	}
 	id := res.HistoryID
 	rec := sh.History()[0]
-	if rec.Stdout.TailPath == "" || rec.Stdout.Lines != 2000000 {
+	if rec.Stdout.TailPath == "" || rec.Stdout.TotalLines != 2000000 {
 		t.Fatalf("record: %+v", rec.Stdout)
 	}
 	for _, c := range []struct {
-		in   Selection
+		in   tool.HistoryInput
 		want string
 	}{
-		{Selection{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
-		{Selection{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
-		{Selection{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
-		{Selection{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
-		{Selection{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
+		{tool.HistoryInput{ID: id, Strategy: "tail", MaxLines: 3}, seqLines(1999998, 2000000)},
+		{tool.HistoryInput{ID: id, Offset: 1999000, MaxLines: 2}, seqLines(1999000, 1999001)},
+		{tool.HistoryInput{ID: id, Offset: 1000, MaxLines: 2}, seqLines(1000, 1001)},
+		{tool.HistoryInput{ID: id, Strategy: "head_tail", MaxLines: 2}, "1\n[... 1999998 lines (14.2MB) omitted ...]\n2000000\n"},
+		{tool.HistoryInput{ID: id, Pattern: "^1999999$"}, "1999999: 1999999\n"},
 	} {
 		r, err := render(sh, c.in)
 		if err != nil || failed(r) {
@@ -127,7 +128,7 @@ func TestHistoryCappedStream(t *testing.T) {
 			t.Errorf("%+v: the notice does not say that lines were lost: %q", c.in, r.Stdout.Body)
 		}
 	}
-	r2, _ := render(sh, Selection{ID: id, Offset: 1000000, MaxLines: 2})
+	r2, _ := render(sh, tool.HistoryInput{ID: id, Offset: 1000000, MaxLines: 2})
 	if r2.Stdout.Err == nil || !strings.Contains(r2.Stdout.Err.Error(), "line 1000000 was not saved") {
 		t.Errorf("a line past the cap: %+v", r2.Stdout)
 	}
@@ -157,7 +158,7 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		case keep == time.Millisecond && (!os.IsNotExist(err) || cause != spill.CauseHistory):
 			t.Errorf("keep_named 1 ms: the forgotten call's spill file %s is still there (%v) or its cause is %q", path, err, cause)
 		}
-		if _, err := render(sh, Selection{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
+		if _, err := render(sh, tool.HistoryInput{ID: 1}); err == nil || !strings.Contains(err.Error(), "holds calls 2 to 201") {
 			t.Errorf("forgotten id: %v", err)
 		}
 	}
@@ -179,12 +180,12 @@ func TestHistoryFloodRerender(t *testing.T) {
 	}
 	t.Logf("seq 1 150000000: %s of output in %v", "1.4GB", run)
 	for _, c := range []struct {
-		in   Selection
+		in   tool.HistoryInput
 		want string
 	}{
-		{Selection{ID: res.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
-		{Selection{ID: res.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
-		{Selection{ID: res.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
+		{tool.HistoryInput{ID: res.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
+		{tool.HistoryInput{ID: res.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
+		{tool.HistoryInput{ID: res.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
 	} {
 		start := time.Now()
 		res, err := render(sh, c.in)
@@ -202,11 +203,12 @@ func TestHistoryFloodRerender(t *testing.T) {
 
 // rendered is what Runner.Render returns, together, for the tests' checks.
 type rendered struct {
-	Record         Record
+	Record         tool.HistoryRecord
+	Exit           Exit
 	Stdout, Stderr *Shown
 }
 
-func render(sh *Runner, sel Selection) (rendered, error) {
-	rec, stdout, stderr, err := sh.Render(sel)
-	return rendered{rec, stdout, stderr}, err
+func render(sh *Runner, sel tool.HistoryInput) (rendered, error) {
+	rec, exit, stdout, stderr, err := sh.Render(sel)
+	return rendered{rec, exit, stdout, stderr}, err
 }

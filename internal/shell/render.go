@@ -13,6 +13,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Showing a recorded call again. Nothing runs: the lines come from the
@@ -20,19 +21,6 @@ import (
 // end of a capped stream) at the offsets they need — a tail reads the
 // last bytes of a file, a line range counts newlines up to its first
 // line — so the cost does not grow with the size of the output.
-
-// A Selection asks for a recorded call's output again: which call, which
-// stream ("" for both), and which of its lines (a Strategy within the
-// limits, zero taking the policy's; the lines from Offset on; or the
-// ones that match Pattern).
-type Selection struct {
-	ID                            int
-	Stream                        string
-	Strategy                      output.Strategy
-	MaxLines, MaxBytes, MaxTokens int
-	Offset                        int
-	Pattern                       string
-}
 
 // A Shown is what part of a recorded stream was shown, and how.
 type Shown struct {
@@ -58,29 +46,31 @@ type Shown struct {
 	Missing string
 }
 
-// Render shows the output of a recorded call again, as sel asks, without
-// running anything: the call's record and what was shown of each stream
-// (nil for a stream not asked for, or merged into stdout). The error says
-// why it cannot (bad input, an unknown or running call); a stream that can
-// no longer be shown has its Err.
-func (r *Runner) Render(sel Selection) (rec Record, stdout, stderr *Shown, err error) {
-	if err := sel.validate(); err != nil {
-		return Record{}, nil, nil, err
+// Render shows the output of a recorded call again, as sel asks (its ID,
+// Stream, Strategy, limits, Offset and Pattern; a listing's filters are
+// not its business), without running anything: the call's record, how its
+// shell ended, and what was shown of each stream (nil for a stream not
+// asked for, or merged into stdout). The error says why it cannot (bad
+// input, an unknown or running call); a stream that can no longer be shown
+// has its Err.
+func (r *Runner) Render(sel tool.HistoryInput) (rec tool.HistoryRecord, exit Exit, stdout, stderr *Shown, err error) {
+	if err := validSelection(sel); err != nil {
+		return tool.HistoryRecord{}, Exit{}, nil, nil, err
 	}
 	stored, err := r.history.record(sel.ID)
 	if err != nil {
-		return Record{}, nil, nil, err
+		return tool.HistoryRecord{}, Exit{}, nil, nil, err
 	}
 	r.history.mu.Lock()
 	snap := *stored
 	r.history.mu.Unlock()
-	if snap.Running() {
-		return Record{}, nil, nil, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
+	if snap.Running {
+		return tool.HistoryRecord{}, Exit{}, nil, nil, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
 	}
 	var re *regexp.Regexp
 	if sel.Pattern != "" {
 		if re, err = regexp.Compile(sel.Pattern); err != nil {
-			return Record{}, nil, nil, fmt.Errorf("pattern: %v", err)
+			return tool.HistoryRecord{}, Exit{}, nil, nil, fmt.Errorf("pattern: %v", err)
 		}
 	}
 	d := snap.data
@@ -94,10 +84,11 @@ func (r *Runner) Render(sel Selection) (rec Record, stdout, stderr *Shown, err e
 		return renderStream(s, sel, lim, re)
 	}
 	pol := r.cfg.streams().forCall(sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
-	return snap.Record, section("stdout", &d.stdout, pol.Stdout), section("stderr", d.stderr, pol.Stderr), nil
+	return snap.HistoryRecord, *snap.status.view(), section("stdout", &d.stdout, pol.Stdout), section("stderr", d.stderr, pol.Stderr), nil
 }
 
-func (in Selection) validate() error {
+// validSelection checks the parameters of a call shown again.
+func validSelection(in tool.HistoryInput) error {
 	if in.ID <= 0 {
 		return errors.New("give the id of a recorded call (history_id in a bash result, or id in the history list)")
 	}
@@ -106,7 +97,7 @@ func (in Selection) validate() error {
 	default:
 		return fmt.Errorf("stream %q: want stdout or stderr (or leave it out for both)", in.Stream)
 	}
-	switch in.Strategy {
+	switch output.Strategy(in.Strategy) {
 	case "", output.Head, output.Tail, output.HeadTail:
 	default:
 		return fmt.Errorf("strategy %q: want head, tail or head_tail", in.Strategy)
@@ -122,7 +113,7 @@ func (in Selection) validate() error {
 
 // renderStream shows one stream as in asks: its body (content and a
 // bracketed notice), or why it cannot be shown, and what it showed.
-func renderStream(s *streamData, in Selection, lim output.Limits, re *regexp.Regexp) *Shown {
+func renderStream(s *streamData, in tool.HistoryInput, lim output.Limits, re *regexp.Regexp) *Shown {
 	shown := &Shown{}
 	if s.Binary {
 		shown.Err = fmt.Errorf("binary output (%d bytes), shown as such only. Full output: %s", s.Bytes, s.SpillPath)
@@ -136,7 +127,7 @@ func renderStream(s *streamData, in Selection, lim output.Limits, re *regexp.Reg
 	defer src.close()
 	strategy := lim.Strategy
 	if in.Strategy != "" {
-		strategy = in.Strategy
+		strategy = output.Strategy(in.Strategy)
 	}
 	maxLines := int64(lim.MaxLines)
 	pick := func(maxBytes int64) ([]part, error) {

@@ -81,7 +81,7 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 		t.Errorf("write_stdin to a secret prompt: %v", err)
 	}
 	jobs := r.Jobs()
-	if len(jobs) != 1 || jobs[0].State != JobWaitingSecret || jobs[0].SecretURL != secret.URL {
+	if len(jobs) != 1 || jobs[0].State != "waiting for secret" || jobs[0].SecretURL != secret.URL {
 		t.Errorf("jobs: %+v", jobs)
 	}
 	res, _ = r.Check(ctx, d.PID, 0, "")
