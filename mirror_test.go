@@ -35,10 +35,8 @@ import (
 var knownMirrors = []string{
 	"internal/rules.Part ~ RulePart",
 	"internal/shell.Command ~ BashInput",
-	"internal/shell.Config ~ BashPolicy",
 	"internal/shell.JobStatus ~ BashDetails",
 	"internal/shell.SecretPrompt ~ SecretDetails",
-	"internal/shell.streams ~ BashPolicy",
 }
 
 func TestNoEngineStructMirrorsTheAPI(t *testing.T) {

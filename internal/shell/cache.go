@@ -169,7 +169,7 @@ func wholeData(d *recordData) bool {
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
 func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
-	pol := in.limits(r.cfg.streams())
+	pol := in.limits(r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A Command is a command to run, how to run it and what to show of its
@@ -257,9 +258,9 @@ func executable(p string) error {
 }
 
 // limits applies the call's limit parameters to the policy of bash.
-func (in Command) limits(b streams) streams {
+func (in Command) limits(b tool.BashPolicy) tool.BashPolicy {
 	l := in.Limits
-	b = b.forCall(l.MaxLines, l.MaxBytes, l.Full, l.MaxTokens)
+	b = forCall(b, l.MaxLines, l.MaxBytes, l.Full, l.MaxTokens)
 	if l.Full {
 		return b
 	}

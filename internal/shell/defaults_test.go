@@ -9,6 +9,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // defaultConfig is what spillway.DefaultPolicy gives a Runner, in a test
@@ -19,9 +20,7 @@ func defaultConfig(t *testing.T) Config {
 		Shell:        "bash",
 		Timeout:      policy.DefaultTimeout,
 		ResultBudget: policy.DefaultResultBudget,
-		Stdout:       output.DefaultLimits,
-		Stderr:       output.DefaultLimits,
-		MaxProcesses: policy.DefaultMaxProcesses,
+		Bash:         tool.BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses},
 		CacheTTL:     30 * time.Second,
 		Render:       testRender,
 	}

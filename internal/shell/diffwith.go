@@ -71,7 +71,7 @@ func (r *Runner) diffResult(in Command, base, cur *record, res Outcome) Outcome 
 	r.history.mu.Lock()
 	b, c := *base, *cur
 	r.history.mu.Unlock()
-	pol := in.limits(r.cfg.streams())
+	pol := in.limits(r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()

@@ -4,29 +4,15 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
-	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
-// streams are the limits a command's output is shown with, and when it
-// is spilled.
-type streams struct {
-	Stdout, Stderr output.Limits
-	MergeStreams   bool
-	SpillWhen      output.SpillWhen
-	Binary         output.BinaryRule
-}
-
-// streams returns the Runner's own limits, before a call's.
-func (c Config) streams() streams {
-	return streams{Stdout: c.Stdout, Stderr: c.Stderr, MergeStreams: c.MergeStreams, SpillWhen: c.SpillWhen, Binary: c.Binary}
-}
-
 // forCall lays a call's max_lines, max_bytes, full_output and max_tokens
-// over both streams (policy.ForCall, policy.WithMaxTokens).
-func (s streams) forCall(maxLines, maxBytes int, full bool, maxTokens int) streams {
-	s.Stdout = policy.WithMaxTokens(policy.ForCall(s.Stdout, maxLines, maxBytes, full), maxTokens)
-	s.Stderr = policy.WithMaxTokens(policy.ForCall(s.Stderr, maxLines, maxBytes, full), maxTokens)
-	return s
+// over both streams of b (policy.ForCall, policy.WithMaxTokens).
+func forCall(b tool.BashPolicy, maxLines, maxBytes int, full bool, maxTokens int) tool.BashPolicy {
+	b.Stdout = policy.WithMaxTokens(policy.ForCall(b.Stdout, maxLines, maxBytes, full), maxTokens)
+	b.Stderr = policy.WithMaxTokens(policy.ForCall(b.Stderr, maxLines, maxBytes, full), maxTokens)
+	return b
 }
 
 // boundWait holds a call's wait d to MaxWait, if set.
@@ -42,5 +28,5 @@ func (c Config) boundWait(d time.Duration) time.Duration {
 // model that asks for so many lines or bytes gets them).
 func (c Config) shapes(in Command) bool {
 	l := in.Limits
-	return c.Shapes && l == (Limits{})
+	return c.Bash.Shapes && l == (Limits{})
 }

@@ -83,7 +83,7 @@ func (r *Runner) Render(sel tool.HistoryInput) (rec tool.HistoryRecord, exit Exi
 		}
 		return renderStream(s, sel, lim, re)
 	}
-	pol := r.cfg.streams().forCall(sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
+	pol := forCall(r.cfg.Bash, sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
 	return snap.HistoryRecord, *snap.status.view(), section("stdout", &d.stdout, pol.Stdout), section("stderr", d.stderr, pol.Stderr), nil
 }
 

@@ -133,7 +133,7 @@ func TestRunBinaryStream(t *testing.T) {
 
 func TestRunMergedStreams(t *testing.T) {
 	cfg := defaultConfig(t)
-	cfg.MergeStreams = true
+	cfg.Bash.MergeStreams = true
 	r := testRunner(t, cfg, defaultStore())
 	res := runOK(t, r, Command{Command: "echo a; echo b >&2; echo c"})
 	if res.Stdout.Text() != "a\nb\nc\n" || res.Stderr != nil {

@@ -53,6 +53,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Config configures a Runner.
@@ -71,20 +72,12 @@ type Config struct {
 	// (zero: no budget); ErrorResultBudget, when above zero, that of a
 	// failed command.
 	ResultBudget, ErrorResultBudget int
-	// Stdout and Stderr limit each stream (output.DefaultLimits if zero).
-	// MergeStreams sends stderr into stdout, in order of arrival; SpillWhen
-	// says when a stream is spilled.
-	Stdout, Stderr output.Limits
-	MergeStreams   bool
-	SpillWhen      output.SpillWhen
-	// Binary is the rule that calls a stream binary from its start.
-	Binary output.BinaryRule
-	// Shapes shows a cut stream that is mostly lines of a few shapes as
-	// a digest (output.Options.Shapes), unless the call gives limits of
-	// its own.
-	Shapes bool
-	// MaxProcesses caps the tasks of one job; zero means no cap.
-	MaxProcesses int
+	// Bash limits each stream (output.DefaultLimits for a zero one), says
+	// whether stderr goes into stdout and when a stream is spilled or
+	// binary, caps the tasks of one job (zero: no cap), and whether a cut
+	// stream is shown as a digest of its shapes (unless the call gives
+	// limits of its own).
+	Bash tool.BashPolicy
 	// CacheCommands may be answered from a result recorded within
 	// CacheTTL (docs/tools.md); none by default.
 	CacheCommands []string
@@ -170,11 +163,11 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = policy.DefaultTimeout
 	}
-	if cfg.Stdout == (output.Limits{}) {
-		cfg.Stdout = output.DefaultLimits
+	if cfg.Bash.Stdout == (output.Limits{}) {
+		cfg.Bash.Stdout = output.DefaultLimits
 	}
-	if cfg.Stderr == (output.Limits{}) {
-		cfg.Stderr = output.DefaultLimits
+	if cfg.Bash.Stderr == (output.Limits{}) {
+		cfg.Bash.Stderr = output.DefaultLimits
 	}
 	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{})}
 	r.history.store = cfg.Spill
@@ -221,7 +214,7 @@ func (r *Runner) launch(in Command, pl *plan) (*job, error) {
 func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
-	pol := in.limits(r.cfg.streams())
+	pol := in.limits(r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -328,7 +321,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
-	j.procs.LimitTasks(r.cfg.MaxProcesses)
+	j.procs.LimitTasks(r.cfg.Bash.MaxProcesses)
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte
