@@ -36,7 +36,6 @@ var knownMirrors = []string{
 	"internal/rules.Part ~ RulePart",
 	"internal/shell.Command ~ BashInput",
 	"internal/shell.JobStatus ~ BashDetails",
-	"internal/shell.SecretPrompt ~ SecretDetails",
 }
 
 func TestNoEngineStructMirrorsTheAPI(t *testing.T) {

@@ -1,8 +1,6 @@
 package spillway
 
 import (
-	"time"
-
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -24,12 +22,7 @@ func newBashResult(o shell.Outcome) bashResult {
 		code := j.Exit.Code
 		d.ExitCode, d.Signal = &code, j.Exit.Signal
 	}
-	if s := o.Secret; s != nil {
-		d.Secret = &SecretDetails{Prompt: s.Prompt, URL: s.URL, Program: s.Program, Verified: s.Verified}
-		if !s.Expires.IsZero() {
-			d.Secret.Expires = s.Expires.UTC().Format(time.RFC3339)
-		}
-	}
+	d.Secret = o.Secret
 	res := bashResult{Text: o.Text, IsError: o.Failed, Stdout: o.Stdout.Text()}
 	if o.Screen != "" {
 		res.Stdout = o.Screen // what was shown of the terminal

@@ -31,3 +31,24 @@ type BashPolicy struct {
 	// default profile's way; the others reproduce their designs' cuts.
 	Shapes bool
 }
+
+// SecretDetails describe the secret prompt a job waits at.
+type SecretDetails struct {
+	// Prompt is the last line the job wrote: the prompt.
+	Prompt string `json:"prompt" doc:"The prompt: the last line the command wrote."`
+	// URL is the one-time page where the person answers it; "" when
+	// none could be opened.
+	URL string `json:"url,omitempty" doc:"The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you."`
+	// Expires is when the page closes unanswered (RFC 3339); a later look
+	// opens a new one.
+	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
+	// Program is the program that reads the terminal: its executable's
+	// path (its name when the path cannot be read); "" when it could not
+	// be found.
+	Program string `json:"program" doc:"The program that reads the terminal, which gets what the user types: its executable's path, or its name when the path cannot be read."`
+	// Verified: Program is the system's own (a set-user-ID sudo, su,
+	// passwd or doas, or a program of secrets.trusted, its files root's
+	// and outside every directory the session may write). The page's
+	// first line says which.
+	Verified bool `json:"verified" doc:"Whether the program is the system's own: a set-user-ID sudo, su, passwd or doas, or a program named in secrets.trusted, whose files are root's and outside every directory the session may write. When false the page warns the user not to type their login password, and with secrets.unverified = \"refuse\" no page is opened."`
+}

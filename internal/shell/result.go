@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // An Outcome is what a call on a job (Run, Check, Kill, Write) shows: the
@@ -37,7 +38,7 @@ type Outcome struct {
 	DiffWithExit *Exit
 	// Secret is the prompt a job waits at for a secret, and Next the
 	// calls that go on from it.
-	Secret *SecretPrompt
+	Secret *tool.SecretDetails
 	Next   []output.Call
 }
 
@@ -52,18 +53,4 @@ type JobStatus struct {
 	// on as a background job. Running: something of it is left. Waiting
 	// and WaitsSecret: it seems to wait for input, or for a secret.
 	TimedOut, Backgrounded, Running, Waiting, WaitsSecret bool
-}
-
-// A SecretPrompt is the prompt a job waits at for a secret, and the
-// page where the person answers it: URL is "" when none could be opened,
-// and Expires then zero.
-type SecretPrompt struct {
-	Prompt  string
-	URL     string
-	Expires time.Time
-	// Program reads the terminal: its executable's path, or its name.
-	// Verified says it is the system's (asker.go); Why, when not, why.
-	Program  string
-	Verified bool
-	Why      string
 }

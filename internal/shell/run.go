@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Run runs a command and waits until it ends, its timeout passes, the
@@ -299,7 +300,7 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 	if n := j.secretLead(l); n != "" {
 		lead = append(lead, n)
 	}
-	var secret *SecretPrompt
+	var secret *tool.SecretDetails
 	var next []output.Call
 	for i, n := range notes {
 		if n != inputNote {

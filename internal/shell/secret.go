@@ -11,6 +11,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A job on a terminal that waits for input while the terminal reads a
@@ -200,7 +201,7 @@ func (j *job) closeSecret() {
 // secretInfo opens (or finds) the page of a job that waits for a secret
 // and says, for the model, what to do: the note, the prompt and the
 // next calls.
-func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
+func (j *job) secretInfo() (note string, p *tool.SecretDetails, next []output.Call) {
 	pid := j.pid
 	prompt := j.prompt()
 	pg, err := j.secretPage()
@@ -208,7 +209,7 @@ func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
 	if err != nil {
 		return fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), asked by %[4]s. No page was opened for the user to answer it: %[3]v. "+
 				"Do not ask the user for it. Use kill_pid=%[1]d to stop it; write_stdin sends it text only with allow_model_secret=true, for a test secret you were given.]", pid, prompt, err, a.who()),
-			&SecretPrompt{Prompt: prompt, Program: a.Program, Verified: a.Verified, Why: a.Why}, nil
+			&tool.SecretDetails{Prompt: prompt, Program: a.Program, Verified: a.Verified}, nil
 	}
 	j.secret.mu.Lock()
 	j.secret.shown = true
@@ -218,7 +219,7 @@ func (j *job) secretInfo() (note string, p *SecretPrompt, next []output.Call) {
 		"ask the user to open %[3]s in a browser on this machine and answer there (one answer, open for %[4]s). "+
 		"Never ask the user for the secret itself. Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
 		pid, prompt, pg.URL(), left, a.who())
-	p = &SecretPrompt{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires(), Program: a.Program, Verified: a.Verified, Why: a.Why}
+	p = &tool.SecretDetails{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires().UTC().Format(time.RFC3339), Program: a.Program, Verified: a.Verified}
 	next = []output.Call{
 		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + QuoteCommand(j.command, j.args) + "."},
 		{"tool": "bash", "check_pid": pid, "timeout": 30000},
