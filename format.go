@@ -1,8 +1,6 @@
 package spillway
 
 import (
-	"strings"
-
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/output"
 )
@@ -60,12 +58,4 @@ func (t *Toolset) renderBash(res bashResult) bashResult {
 		render.Field{Name: "stdout", Value: res.Stdout},
 		render.Field{Name: "stderr", Value: res.Stderr})
 	return res
-}
-
-// entryList joins names one a line: the pure content of ls and find.
-func entryList(names []string) string {
-	if len(names) == 0 {
-		return ""
-	}
-	return strings.Join(names, "\n") + "\n"
 }
