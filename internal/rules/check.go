@@ -539,13 +539,14 @@ func (c *checker) display(ws []word) string {
 		return ws[0].Text
 	}
 	n := 0
-	for _, w := range ws {
+	for i := range ws {
 		// A space and, if it is quoted, two quotes: a buffer that
 		// grows copies what it holds.
-		n += len(w.Text) + 3
+		n += len(ws[i].Text) + 3
 	}
 	b := c.text.start(n)
-	for i, w := range ws {
+	for i := range ws {
+		w := &ws[i]
 		if i > 0 {
 			b.WriteByte(' ')
 		}
