@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -231,7 +232,7 @@ func (hb *hubSide) startSession(req hubRequest, sock int) {
 }
 
 // The server's end of its hub: started with the first session sandbox,
-// and again after it ended (killed, say).
+// and again after it ended (idle, or killed).
 var theHub struct {
 	sync.Mutex
 	h *hub
@@ -247,7 +248,18 @@ type hub struct {
 	next   uint64
 	ends   map[uint64]chan struct{} // closed once that sandbox has ended
 	closed bool                     // the hub has ended: so has every sandbox
+	idle   *time.Timer              // ends it hubIdleEnd after its last sandbox
 }
+
+// hubIdleEnd is how long the hub lives on once its last session sandbox
+// has ended: a server with no sandbox then holds no process for them
+// (besides its watcher), and a next one, after a pause as long, pays a
+// new hub's start. A variable for the tests.
+var hubIdleEnd = 5 * time.Second
+
+// errHubEnded is the error of a sandbox asked of a hub that has just
+// ended idle: a new hub may be asked.
+var errHubEnded = errors.New("sandbox: the sandbox hub has ended")
 
 // hubFor returns the server's running hub, starting one when there is
 // none.
@@ -326,6 +338,13 @@ func (h *hub) listen(cmd *exec.Cmd) {
 				close(end)
 				delete(h.ends, ev.ID)
 			}
+			if len(h.ends) == 0 {
+				if h.idle == nil {
+					h.idle = time.AfterFunc(hubIdleEnd, h.endIfIdle)
+				} else {
+					h.idle.Reset(hubIdleEnd)
+				}
+			}
 			h.mu.Unlock()
 		}
 	}
@@ -344,6 +363,30 @@ func (h *hub) listen(cmd *exec.Cmd) {
 	h.sendMu.Unlock()
 }
 
+// endIfIdle ends the hub when no session sandbox is left. Under the lock
+// that hubFor takes, so that no sandbox is asked of a hub that is ending:
+// the next one starts a new hub. The hub sees its socket's end and exits,
+// and listen reaps it.
+func (h *hub) endIfIdle() {
+	theHub.Lock()
+	defer theHub.Unlock()
+	h.mu.Lock()
+	if h.closed || len(h.ends) > 0 {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	h.mu.Unlock()
+	if theHub.h == h {
+		theHub.h = nil
+	}
+	h.sendMu.Lock()
+	defer h.sendMu.Unlock()
+	if h.sock != nil {
+		h.sock.rc.Control(func(fd uintptr) { unix.Shutdown(int(fd), unix.SHUT_WR) })
+	}
+}
+
 // start asks the hub for a session sandbox made as args say, whose zygote
 // answers on sock. It returns the sandbox's id and a channel closed once
 // it has ended.
@@ -351,7 +394,7 @@ func (h *hub) start(args []string, sock int) (uint64, <-chan struct{}, error) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return 0, nil, errors.New("sandbox: the sandbox hub has ended")
+		return 0, nil, errHubEnded
 	}
 	h.next++
 	id := h.next

@@ -192,15 +192,22 @@ func (s *session) start(rules Rules) error {
 	}
 	args = append(args, "-uid", strconv.Itoa(os.Getuid()), "-gid", strconv.Itoa(os.Getgid()), "--")
 
-	h, err := hubFor()
-	if err != nil {
-		return err
-	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	id, end, err := h.start(args, pair[1])
+	var h *hub
+	var id uint64
+	var end <-chan struct{}
+	// Twice at most: a hub that ended idle meanwhile is replaced.
+	for range 2 {
+		if h, err = hubFor(); err == nil {
+			id, end, err = h.start(args, pair[1])
+		}
+		if !errors.Is(err, errHubEnded) {
+			break
+		}
+	}
 	unix.Close(pair[1])
 	if err != nil {
 		unix.Close(pair[0])

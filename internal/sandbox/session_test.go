@@ -285,3 +285,33 @@ func TestSessionSandboxesEndWithTheHub(t *testing.T) {
 		t.Errorf("the next command ran without a new hub (%v)", err)
 	}
 }
+
+// Once its last session sandbox has ended, the hub ends too, after
+// hubIdleEnd: a server with no sandbox holds no process for them. The
+// next command starts a new hub and runs.
+func TestHubEndsWhenIdle(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	defer func(old, oldHub time.Duration) { idleEnd, hubIdleEnd = old, oldHub }(idleEnd, hubIdleEnd)
+	idleEnd, hubIdleEnd = 50*time.Millisecond, 50*time.Millisecond
+
+	if r := bash(t, rules, d.root, "true"); r.exit != 0 {
+		t.Fatalf("exit %d, %q", r.exit, r.stderr)
+	}
+	theHub.Lock()
+	h := theHub.h
+	theHub.Unlock()
+	if h == nil {
+		t.Fatal("no hub after a command")
+	}
+	deadline := time.Now().Add(time.Minute)
+	for exists("/proc/" + strconv.Itoa(h.pid)) {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle hub did not end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := bash(t, rules, d.root, "echo again"); r.exit != 0 || strings.TrimSpace(r.stdout) != "again" {
+		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
