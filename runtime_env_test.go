@@ -25,8 +25,10 @@ func TestBashPythonLineReachesCheckPID(t *testing.T) {
 	defer bashKill(t, ts, r.Details.PID)
 	seen := r.Content
 	// A generous wait for a loaded machine to start Python; on an idle one
-	// the line is in the first result.
-	for i := 0; !strings.Contains(seen, "ready") && i < 400; i++ {
+	// the line is in the first result. Unbuffered, print writes the text
+	// and its newline apart, so a look between the two sees "ready"
+	// alone: the wait is for the whole line.
+	for i := 0; !strings.Contains(seen, "ready\n") && i < 400; i++ {
 		time.Sleep(50 * time.Millisecond)
 		c := bashCheck(t, ts, r.Details.PID)
 		seen += c.Content
