@@ -89,6 +89,27 @@ func awaitDone(t *testing.T, done <-chan struct{}, what string) {
 	}
 }
 
+// awaitDrained waits for a reader that is draining a long stream into
+// got: it fails only when the reader stops making progress for 30 s, so a
+// slow machine (the race detector at load 20 took over 30 s for 64 MiB)
+// is not a hang.
+func awaitDrained(t *testing.T, done <-chan struct{}, got *lockedBuffer, what string) {
+	t.Helper()
+	last := -1
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(30 * time.Second):
+			n := got.len()
+			if n == last {
+				t.Fatalf("the reader did not return %s: no progress in 30 s at %d bytes", what, n)
+			}
+			last = n
+		}
+	}
+}
+
 // pattern is n bytes of numbered lines, like seq's.
 func pattern(from, n int) []byte {
 	var b bytes.Buffer
@@ -248,7 +269,7 @@ func TestPipeHeldOnce(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	held("while it floods")
-	awaitDone(t, done, "at the end of the stream")
+	awaitDrained(t, done, got, "at the end of the stream")
 }
 
 // descriptorsOf counts this process's descriptors of the read end of the
