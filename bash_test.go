@@ -603,30 +603,6 @@ func TestBashConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// bashWatch checks a background job until cond holds of the output
-// gathered over the checks (each check returns only what is new) and the
-// last check, and returns both. Each check waits for new output or the
-// job's end (check_pid's timeout), so nothing polls faster than the job
-// writes.
-func bashWatch(t *testing.T, ts *spillway.Toolset, pid int, what string, cond func(out string, last spillway.Result[spillway.BashDetails]) bool) (string, spillway.Result[spillway.BashDetails]) {
-	t.Helper()
-	var out strings.Builder
-	deadline := time.Now().Add(bashWaitGuard)
-	for {
-		c, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: pid, Timeout: 200 * time.Millisecond})
-		if err != nil {
-			t.Fatalf("check job %d: %v", pid, err)
-		}
-		out.WriteString(c.Content)
-		if cond(out.String(), c) {
-			return out.String(), c
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s; output so far %q, last check %+v", bashWaitGuard, what, out.String(), c.Details)
-		}
-	}
-}
-
 // bashUntil waits for cond, which no check_pid can wait on.
 func bashUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -638,7 +614,3 @@ func bashUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
-
-// bashWaitGuard bounds a wait for something a loaded machine only makes
-// slow.
-const bashWaitGuard = 60 * time.Second
