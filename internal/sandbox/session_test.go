@@ -145,21 +145,7 @@ func TestSessionEndsWithItsDirectory(t *testing.T) {
 	if err := os.RemoveAll(d.tmp); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-s.dead:
-	case <-time.After(time.Minute):
-		t.Fatal("the session sandbox outlived its temp directory")
-	}
-	for range 100 {
-		if len(hostPIDs("sleep", secs)) == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if left := hostPIDs("sleep", secs); len(left) != 0 {
-		syscall.Kill(left[0], syscall.SIGKILL)
-		t.Errorf("the session's sleep outlived it: %v", left)
-	}
+	wantEnded(t, s, secs, "its temp directory")
 	if err := os.Mkdir(d.tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -263,21 +249,7 @@ func TestSessionSandboxesEndWithTheHub(t *testing.T) {
 	if err := syscall.Kill(s.hub.pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-s.dead:
-	case <-time.After(time.Minute):
-		t.Fatal("the session sandbox outlived its hub")
-	}
-	for range 100 {
-		if len(hostPIDs("sleep", secs)) == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if left := hostPIDs("sleep", secs); len(left) != 0 {
-		syscall.Kill(left[0], syscall.SIGKILL)
-		t.Errorf("the session's sleep outlived the hub: %v", left)
-	}
+	wantEnded(t, s, secs, "its hub")
 	if r := bash(t, rules, d.root, "echo again"); r.exit != 0 || strings.TrimSpace(r.stdout) != "again" {
 		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
 	}
@@ -313,5 +285,26 @@ func TestHubEndsWhenIdle(t *testing.T) {
 	}
 	if r := bash(t, rules, d.root, "echo again"); r.exit != 0 || strings.TrimSpace(r.stdout) != "again" {
 		t.Errorf("the next command: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// wantEnded waits for the session sandbox s to end once cause is gone, and
+// for the setsid sleep of secs seconds that ran in it to be gone with it.
+func wantEnded(t *testing.T, s *session, secs, cause string) {
+	t.Helper()
+	select {
+	case <-s.dead:
+	case <-time.After(time.Minute):
+		t.Fatalf("the session sandbox outlived %s", cause)
+	}
+	for range 100 {
+		if len(hostPIDs("sleep", secs)) == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left := hostPIDs("sleep", secs); len(left) != 0 {
+		syscall.Kill(left[0], syscall.SIGKILL)
+		t.Errorf("the session's sleep outlived %s: %v", cause, left)
 	}
 }
