@@ -114,10 +114,10 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 func askInteractive(v *rules.Verdict) {
 	for i := range v.Parts {
 		p := &v.Parts[i]
-		if !p.Interactive || p.Decision != rules.Allow || p.Rule != nil {
+		if !p.Interactive || p.Decision != "allow" || p.Rule != "" {
 			continue
 		}
-		p.Decision, p.Reason = rules.Ask, interactiveReason
+		p.Decision, p.Reason = "ask", interactiveReason
 		if v.Decision < rules.Ask {
 			v.Decision = rules.Ask
 		}

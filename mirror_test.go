@@ -33,7 +33,6 @@ import (
 // knownMirrors are those that remain; each is a debt. A mirror not listed
 // fails, and so does a listed one that is gone (take it off the list).
 var knownMirrors = []string{
-	"internal/rules.Part ~ RulePart",
 	"internal/shell.Command ~ BashInput",
 	"internal/shell.JobStatus ~ BashDetails",
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/spillway-dev/spillway/tool"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -74,17 +75,12 @@ func (s *Set) check(command string, whole bool) Verdict {
 	} else {
 		c.stream(command)
 	}
-	v := Verdict{Decision: Allow, Parts: make([]Part, len(c.parts))}
+	v := Verdict{Decision: c.decision, Parts: make([]Part, len(c.parts))}
 	copy(v.Parts, c.parts)
 	// The buffer is cleared so that it holds on to no part's text.
 	clear(c.parts)
 	*buf = c.parts[:0]
 	partBufs.Put(buf)
-	for _, p := range v.Parts {
-		if p.Decision > v.Decision {
-			v.Decision = p.Decision
-		}
-	}
 	return v
 }
 
@@ -110,6 +106,8 @@ type checker struct {
 	inner    *syntax.Parser
 	maxDepth int
 	parts    []Part
+	// decision is the strictest of the parts' (Allow when none).
+	decision Decision
 	// defined holds the names of functions and aliases defined anywhere
 	// in the input: a call of such a name runs its body, not a program.
 	// It is made when the first is found.
@@ -144,13 +142,25 @@ type ctx struct {
 	stdinOther bool
 }
 
-func (c *checker) add(p Part) { c.parts = append(c.parts, p) }
+// add adds the part command, decided d by rule (nil: by no rule) for
+// reason, and makes the input's decision at least d.
+func (c *checker) add(command string, d Decision, rule *Rule, reason string, interactive bool) {
+	p := Part{RulePart: tool.RulePart{Command: command, Decision: d.String(), Reason: reason}, Interactive: interactive}
+	if rule != nil {
+		p.Rule, p.Source, p.Justification = rule.Text, rule.Source, rule.Justification
+	}
+	c.parts = append(c.parts, p)
+	c.decision = max(c.decision, d)
+}
+
+// ask adds the part command, which is ask for reason whatever the rules.
+func (c *checker) ask(command, reason string) { c.add(command, Ask, nil, reason, false) }
 
 // code parses src as bash and decides each of its parts.
 func (c *checker) code(src string, cx ctx, via string) {
 	if cx.depth > c.maxDepth {
-		c.add(Part{Command: clip(src), Decision: Ask,
-			Reason: fmt.Sprintf("shell code nested more than %d levels deep (%s) is not read", c.maxDepth, via)})
+		c.ask(clip(src),
+			fmt.Sprintf("shell code nested more than %d levels deep (%s) is not read", c.maxDepth, via))
 		return
 	}
 	p := c.parser
@@ -177,7 +187,7 @@ func (c *checker) unparsable(src, via string, err error) {
 	if via != "" {
 		what = "the code given to " + via
 	}
-	c.add(Part{Command: clip(src), Decision: Ask, Reason: fmt.Sprintf("%s does not parse as bash: %v", what, err)})
+	c.ask(clip(src), fmt.Sprintf("%s does not parse as bash: %v", what, err))
 }
 
 // stream decides the input as code does, but each top-level statement
@@ -372,8 +382,8 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 		syntax.Walk(x, func(n syntax.Node) bool {
 			if w, ok := n.(*syntax.Word); ok && !flagged && onlyLiteralParts(w) && codeInSubscript(literalText(w)) {
 				flagged = true
-				c.add(Part{Command: clip(sourceOf(x, cx.src)), Decision: Ask,
-					Reason: "a word holds an array subscript with command text, which bash runs when it evaluates the subscript"})
+				c.ask(clip(sourceOf(x, cx.src)),
+					"a word holds an array subscript with command text, which bash runs when it evaluates the subscript")
 			}
 			return !flagged
 		})
@@ -391,8 +401,8 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 	case *syntax.TestDecl:
 		c.stmt(x.Body, cx)
 	default:
-		c.add(Part{Command: clip(sourceOf(cmd, cx.src)), Decision: Ask,
-			Reason: fmt.Sprintf("a %T is a construct spillway does not read", cmd)})
+		c.ask(clip(sourceOf(cmd, cx.src)),
+			fmt.Sprintf("a %T is a construct spillway does not read", cmd))
 	}
 }
 
@@ -431,8 +441,8 @@ func (c *checker) visit(m syntax.Node) bool {
 		return false
 	case *syntax.ParamExp:
 		if m.Exp != nil && m.Exp.Op == syntax.OtherParamOps && m.Exp.Word != nil && strings.Contains(m.Exp.Word.Lit(), "P") {
-			c.add(Part{Command: clip(sourceOf(m, cx.src)), Decision: Ask,
-				Reason: "${var@P} expands the variable as a prompt, which runs the command substitutions in its value"})
+			c.ask(clip(sourceOf(m, cx.src)),
+				"${var@P} expands the variable as a prompt, which runs the command substitutions in its value")
 		}
 	}
 	return true
@@ -626,7 +636,7 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	}
 	if len(x.Args) == 0 {
 		if len(st.hard) > 0 {
-			c.add(Part{Command: clip(sourceOf(x, cx.src)), Decision: Ask, Reason: st.hard[0]})
+			c.ask(clip(sourceOf(x, cx.src)), st.hard[0])
 		}
 		return
 	}
@@ -722,11 +732,11 @@ func (c *checker) emit(st *partState, best cand) {
 	if best.d < Ask && len(st.hard) > 0 {
 		best = cand{d: Ask, reason: st.hard[0]}
 	}
-	p := Part{Command: c.display(st.words), Decision: best.d, Rule: best.rule, Reason: best.reason, Interactive: st.interactive}
-	if p.Rule == nil && p.Reason == "" {
-		p.Reason = defaultReason[best.d]
+	reason := best.reason
+	if best.rule == nil && reason == "" {
+		reason = defaultReason[best.d]
 	}
-	c.add(p)
+	c.add(c.display(st.words), best.d, best.rule, reason, st.interactive)
 }
 
 // carrier adds a part for a command that runs code decided elsewhere

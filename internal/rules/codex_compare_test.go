@@ -53,13 +53,13 @@ func TestCodexDecisionsEqualCodex(t *testing.T) {
 		p := v.Parts[0]
 		switch {
 		case len(res.MatchedRules) == 0:
-			if p.Rule != nil {
-				t.Errorf("%q: codex matches no rule, spillway %s by %s", argv, p.Decision, p.Rule.Text)
+			if p.Rule != "" {
+				t.Errorf("%q: codex matches no rule, spillway %s by %s", argv, p.Decision, p.Rule)
 			}
-		case p.Rule == nil:
+		case p.Rule == "":
 			t.Errorf("%q: codex decides %s, spillway matches no rule", argv, res.Decision)
-		case codexWord(p.Decision) != res.Decision:
-			t.Errorf("%q: codex decides %s, spillway %s (%s)", argv, res.Decision, codexWord(p.Decision), p.Rule.Text)
+		case codexWord(decided(p)) != res.Decision:
+			t.Errorf("%q: codex decides %s, spillway %s (%s)", argv, res.Decision, codexWord(decided(p)), p.Rule)
 		}
 	}
 }

@@ -23,10 +23,10 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("%q does not parse (%v) but is allowed", in, perr)
 			}
 			for _, p := range v.Parts {
-				if p.Decision > v.Decision {
+				if decided(p) > v.Decision {
 					t.Fatalf("%q: part %q is %s, the whole %s", in, p.Command, p.Decision, v.Decision)
 				}
-				if p.Rule == nil && p.Reason == "" {
+				if p.Rule == "" && p.Reason == "" {
 					t.Fatalf("%q: part %q has neither rule nor reason", in, p.Command)
 				}
 			}

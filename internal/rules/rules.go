@@ -5,6 +5,8 @@
 // asks the person when the decision is Ask.
 package rules
 
+import "github.com/spillway-dev/spillway/tool"
+
 // A Decision is what a rule, a part or a whole command comes to. The
 // order is strictness: a larger value wins when parts are combined.
 type Decision int
@@ -68,21 +70,18 @@ type Set struct {
 	MaxDepth int
 }
 
-// A Part is one simple command of the input and how it was decided.
+// A Part is one simple command of the input and how it was decided, as a
+// bash result's details show it: its Command as it reads in the input,
+// words resolved where they could be (quotes and escapes removed,
+// wrappers named); its Decision, a Decision's word; the Rule that decided
+// it as written, with its Source and Justification (all three empty when
+// the default decided, or when the part could not be known); and, when no
+// rule alone decided it, the Reason in words: "the program $CMD is known
+// only when it runs", "the input does not parse as bash: …", "no rule
+// matches: the default is ask", or why a rule that only may match (it
+// depends on an expansion) made the part ask.
 type Part struct {
-	// Command is the part as it reads in the input, words resolved where
-	// they could be (quotes and escapes removed, wrappers named).
-	Command  string
-	Decision Decision
-	// Rule is the rule that decided the part; nil when the default did,
-	// or when the part could not be known (Reason says why).
-	Rule *Rule
-	// Reason says in words why the part got its decision when no rule
-	// alone decided it: "the program $CMD is known only when it runs",
-	// "the input does not parse as bash: …", "no rule matches: the
-	// default is ask", or why a rule that only may match (it depends on
-	// an expansion) made the part ask. Empty when Rule decided it.
-	Reason string
+	tool.RulePart
 	// Interactive is true for a shell or interpreter started with no
 	// code, no script and its stdin left to the caller (bash, python3
 	// alone): what it runs is typed into it later, where no rule sees
