@@ -53,9 +53,9 @@ func (t *Toolset) finish(text string, tokens *int, details func() any, content .
 // renderBash applies the format to a bash result, and sets its tokens. A
 // command that ran and exited non-zero is a result, with its exit code in
 // the details.
-func (t *Toolset) renderBash(res bashResult) bashResult {
+func (t *Toolset) renderBash(res Result[BashDetails]) Result[BashDetails] {
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details },
-		render.Field{Name: "stdout", Value: res.Stdout},
+		render.Field{Name: "stdout", Value: res.Content},
 		render.Field{Name: "stderr", Value: res.Stderr})
 	return res
 }

@@ -79,7 +79,7 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	if err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
-	return t.renderBash(newBashResult(res)).result(), nil
+	return t.renderBash(bashResult(res)), nil
 }
 
 // jobsEntry declares the jobs tool, which takes no parameters.

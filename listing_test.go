@@ -30,24 +30,8 @@ func TestRerenderedSetsEveryField(t *testing.T) {
 	}
 }
 
-// The bash and write_stdin tools hand every parameter on to the shell.
+// The write_stdin tool hands every parameter on to the shell.
 func TestRequestsCarryEveryField(t *testing.T) {
-	var got [2]int64
-	var in BashInput
-	setAll(reflect.ValueOf(&in).Elem())
-	in.Progress = func(bytes, lines int64) { got = [2]int64{bytes, lines} }
-	c := in.command()
-	if err := unset(reflect.ValueOf(c), "shell.Command"); err != nil {
-		t.Error(err)
-	}
-	c.Progress(3, 4)
-	if got != [2]int64{3, 4} {
-		t.Errorf("BashInput.Progress received %+v, want {3 4}", got)
-	}
-	if (BashInput{}).command().Progress != nil {
-		t.Error("BashInput without Progress gives the shell a Progress")
-	}
-
 	var write WriteStdinInput
 	setAll(reflect.ValueOf(&write).Elem())
 	if err := unset(reflect.ValueOf(write.send()), "shell.Send"); err != nil {
@@ -55,13 +39,15 @@ func TestRequestsCarryEveryField(t *testing.T) {
 	}
 }
 
-// A bash result hands on everything the shell's outcome says: every
-// field of its details is set from an outcome with every field set, but
-// for the failure lines of a diff, which are not the command's.
+// A bash result hands on everything the shell's outcome says and adds
+// what its windows say: from an outcome with every field set but those
+// the root derives, every field of the result is set, but for the failure
+// lines of a diff, which are not the command's.
 func TestBashResultSetsEveryField(t *testing.T) {
 	var o shell.Outcome
 	setAll(reflect.ValueOf(&o).Elem())
-	res := newBashResult(o)
+	o.Details.Stdout, o.Details.Stderr, o.Details.Failures = StreamDetails{}, StreamDetails{}, nil
+	res := bashResult(o)
 	for _, sd := range []*StreamDetails{&res.Details.Stdout, &res.Details.Stderr} {
 		// Next is the window's own (output.Result.Next), which a window
 		// filled field by field has none of.
@@ -69,14 +55,14 @@ func TestBashResultSetsEveryField(t *testing.T) {
 			sd.Next = []output.Call{{}}
 		}
 	}
-	if err := unset(reflect.ValueOf(res), "BashResult"); err == nil || err.Error() != "BashResult.Details.Failures is not set" {
+	if err := unset(reflect.ValueOf(res.Details), "BashDetails"); err == nil || err.Error() != "BashDetails.Failures is not set" {
 		t.Errorf("a diff: %v, want only Failures unset", err)
 	}
-	if res.Stdout != o.Screen || res.Details.Secret != o.Secret {
-		t.Errorf("stdout %q, secret %+v", res.Stdout, res.Details.Secret)
+	if res.Text != o.Text || !res.IsError || res.Content != o.Screen || res.Stderr != o.Stderr.Text() || res.Details.Secret != o.Details.Secret {
+		t.Errorf("text %q, error %v, content %q, stderr %q, secret %+v", res.Text, res.IsError, res.Content, res.Stderr, res.Details.Secret)
 	}
-	o.DiffWith, o.DiffWithExit = 0, nil
-	f := newBashResult(o).Details.Failures
+	o.Details.DiffWith = 0
+	f := bashResult(o).Details.Failures
 	if len(f) != 2 || f[0].Stream != "stdout" || f[1].Stream != "stderr" || f[0].Line == 0 || f[0].Text == "" {
 		t.Errorf("failures: %+v", f)
 	}

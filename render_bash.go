@@ -6,37 +6,24 @@ import (
 )
 
 // What bash, check_pid, kill_pid and write_stdin calls show of the
-// shell's answer: the details built from its Outcome.
+// shell's answer: its details, with what its windows say of each stream.
 
-// newBashResult is what a bash call shows of the shell's outcome.
-func newBashResult(o shell.Outcome) bashResult {
-	j := o.Job
-	d := BashDetails{
-		TimedOut: j.TimedOut, Backgrounded: j.Backgrounded, Running: j.Running,
-		Waiting: j.Waiting, WaitsSecret: j.WaitsSecret,
-		PID: j.PID, DurationMS: j.Elapsed.Milliseconds(),
-		HistoryID: o.HistoryID, Cached: o.Cached, CacheAgeMS: o.CacheAge.Milliseconds(),
-		Stdout: streamDetails(o.Stdout), DiffWith: o.DiffWith, Next: o.Next,
-	}
-	if j.Exit != nil {
-		code := j.Exit.Code
-		d.ExitCode, d.Signal = &code, j.Exit.Signal
-	}
-	d.Secret = o.Secret
-	res := bashResult{Text: o.Text, IsError: o.Failed, Stdout: o.Stdout.Text()}
+// bashResult is what a bash call shows of the shell's outcome: the
+// shell's details, each stream's as its window says, and the failure
+// lines it shows (none for a diff, whose lines are not the command's).
+func bashResult(o shell.Outcome) Result[BashDetails] {
+	d := o.Details
+	d.Stdout = streamDetails(o.Stdout)
+	res := Result[BashDetails]{Text: o.Text, IsError: o.Failed, Content: o.Stdout.Text()}
 	if o.Screen != "" {
-		res.Stdout = o.Screen // what was shown of the terminal
+		res.Content = o.Screen // what was shown of the terminal
 	}
 	if o.Stderr != nil {
 		d.Stderr = streamDetails(*o.Stderr)
 		res.Stderr = o.Stderr.Text()
 	}
-	if o.DiffWith == 0 {
+	if d.DiffWith == 0 {
 		d.Failures = failures(o.Stdout, o.Stderr)
-	}
-	if o.DiffWithExit != nil {
-		code := o.DiffWithExit.Code
-		d.DiffWithExitCode = &code
 	}
 	res.Details = d
 	return res

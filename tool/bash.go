@@ -1,6 +1,209 @@
 package tool
 
-import "github.com/spillway-dev/spillway/output"
+import (
+	"context"
+	"time"
+
+	"github.com/spillway-dev/spillway/output"
+)
+
+// BashInput is a command to run, how to run it and how much of its
+// output to show. Its fields are the bash tool's parameters, named by
+// their json tags; docs/tools.md gives each one's default and bounds
+// under every profile.
+type BashInput struct {
+	// Command is run with `bash -c` in a fresh shell: nothing carries over
+	// from earlier calls unless Session names a session. With Args it is
+	// the program to run, without a shell.
+	Command string `json:"command,omitempty" cli:"positional" doc:"The command, run with \x60bash -c\x60; with \x60args\x60, the program to run. Omit it when you give check_pid or kill_pid."`
+	// Args, when given, run Command as a program with these arguments,
+	// without a shell: spaces, quotes and '$' in them reach it as they are.
+	Args []string `json:"args,omitempty" doc:"Run \x60command\x60 as a program with these arguments, without a shell: spaces, quotes and \x60$\x60 reach it as they are."`
+	// Session names a session (letters, digits, '.', '_', '-') whose
+	// working directory and exported variables carry over from call to
+	// call; it is made by the first call that names it. "" runs the
+	// command in a shell that keeps nothing.
+	Session string `json:"session,omitempty" cli:"session" doc:"Name of a session (letters, digits, \x60.\x60, \x60_\x60, \x60-\x60): its working directory and exported variables carry over from call to call. Made on first use."`
+	// Timeout is how long the call waits before the command moves to the
+	// background, where it keeps running (CheckJob and KillJob reach it by
+	// Details.PID). Zero takes the policy's, 120 s by default.
+	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running)."`
+	// RunInBackground starts the command and returns its pid at once: for
+	// servers, watchers and other commands that do not end.
+	RunInBackground bool `json:"run_in_background,omitempty" cli:"session" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
+	// Cwd is the command's working directory, relative to the session's
+	// (the toolset's Cwd without a session). "" is the session's.
+	Cwd string `json:"cwd,omitempty" doc:"Working directory of the command (default: the session's)."`
+	// Env holds environment variables added to the toolset's for this
+	// command.
+	Env map[string]string `json:"env,omitempty" doc:"Extra environment variables, e.g. {\"CI\": \"1\"}."`
+	// MaxLines and MaxBytes bound each stream shown, for this call; zero
+	// takes the policy's (2000 lines and 50 KiB by default). Larger values
+	// are held to 100,000 lines and 1 MiB.
+	MaxLines int `json:"max_lines,omitempty" min:"1" ceiling:"lines" config:"bash.max_lines" doc:"Most lines shown per stream for this call."`
+	MaxBytes int `json:"max_bytes,omitempty" min:"1" ceiling:"stream" config:"bash.max_bytes" doc:"Most bytes shown per stream for this call."`
+	// MaxTokens, when above zero, also bounds each stream shown to that
+	// many estimated tokens (output.EstimateTokens, which errs high);
+	// zero takes the policy's, none by default.
+	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
+	// FullOutput shows each stream whole, up to 1 MiB.
+	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."`
+	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
+	// of one stream alone (the macos-shell profile's maxOutputLines and
+	// maxErrorLines). They are not parameters of the bash tool.
+	StdoutMaxLines int `json:"-"`
+	StderrMaxLines int `json:"-"`
+	// TTY runs the command on a pseudo-terminal of Cols by Rows,
+	// TERM=xterm-256color: interactive programs prompt, REPLs start and
+	// full-screen programs draw. stdout and stderr arrive as one stream,
+	// in stdout; while a program holds the screen (the alternate screen,
+	// or one it cleared and drew on), the result shows the screen
+	// instead (docs/interactive.md). WriteStdin sends the input.
+	TTY bool `json:"tty,omitempty" doc:"Run the command on a terminal (TERM=xterm-256color), for interactive and full-screen programs (prompts, REPLs, less, vim, top); send input with write_stdin. While a program holds the screen, results show the screen."`
+	// Cols and Rows are the size of the terminal (TTY only); zero is
+	// TTYCols, TTYRows.
+	Cols int `json:"cols,omitempty" min:"min_cols" max:"max_cols" default:"tty_cols" doc:"Columns of the terminal, with tty."`
+	Rows int `json:"rows,omitempty" min:"min_rows" max:"max_rows" default:"tty_rows" doc:"Rows of the terminal, with tty."`
+	// Stdin gives the command a pipe as stdin instead of /dev/null;
+	// WriteStdin writes to it and closes it.
+	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`
+	// DiffWith, when set, runs the command and then shows, instead of its
+	// output, what changed since an earlier run: a unified diff of each
+	// stream ("-" the earlier run, "+" this one), cut and spilled like any
+	// output, and both exit codes. It is the HistoryID of an earlier call
+	// (as a decimal string) or "last", the last run of the same command.
+	DiffWith string `json:"diff_with,omitempty" param:"orint" cli:"session" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
+
+	// Progress, when set, receives the bytes and lines seen so far, both
+	// streams together, about once a second while the call waits for its
+	// command.
+	Progress func(bytes, lines int64) `json:"-"`
+	// Asker, when set, asks the person about this call's command in
+	// place of Options.Asker (an MCP server asks the client of the call).
+	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error) `json:"-"`
+}
+
+// BashDetails are the structured details of a bash result.
+// docs/tools.md describes each field as the tools return it.
+type BashDetails struct {
+	// ExitCode is the shell's exit code (128+N when signal N killed it);
+	// nil while the shell runs.
+	ExitCode *int `json:"exit_code" doc:"Exit code of the command; null while it runs."`
+	// Signal names the signal that killed the shell ("SIGKILL"), if one
+	// did.
+	Signal string `json:"signal,omitempty" doc:"Signal that killed the command, if any."`
+	// TimedOut: the command outlived its timeout and moved to the
+	// background.
+	TimedOut bool `json:"timed_out" doc:"The timeout passed and the command moved to the background."`
+	// Backgrounded: the command, or processes it left behind, go on as a
+	// background job that CheckJob and KillJob reach by PID.
+	Backgrounded bool `json:"backgrounded" doc:"The command runs on as a background job: use check_pid or kill_pid with pid."`
+	// Running: the job still has live processes or open output. It can be
+	// true beside an exit code: the shell exited but children it started
+	// still run.
+	Running bool `json:"running" doc:"The command (or a child it left) is still running."`
+	// Waiting: the job seems to wait for input (a prompt, a REPL): one of
+	// its processes is blocked reading the terminal or pipe WriteStdin
+	// writes to, and it has written nothing for a moment.
+	Waiting bool `json:"waiting_for_input,omitempty" doc:"The command seems to wait for input (it is blocked reading its terminal or stdin): answer with write_stdin."`
+	// WaitsSecret: the job waits for a secret (its terminal reads with
+	// echo off: a password, a passphrase). Secret says where the person
+	// answers it; Waiting is then false, and WriteStdin refuses text
+	// unless AllowModelSecret is set.
+	WaitsSecret bool           `json:"waiting_for_secret,omitempty" doc:"The command waits for a secret (a password prompt: its terminal does not echo). The user answers it on the page secret.url, never you: give them the address."`
+	Secret      *SecretDetails `json:"secret,omitempty" doc:"The secret prompt the command waits at, and the one-time page where the user answers it."`
+	// PID is the shell's pid, which is also its process group id and the
+	// job's id; 0 in a result that did not start or name a job.
+	PID int `json:"pid,omitempty" doc:"Process (group) id of the command, for check_pid and kill_pid."`
+	// DurationMS is the time in milliseconds from the start to the
+	// shell's exit, or to now.
+	DurationMS int64 `json:"duration_ms" doc:"Milliseconds the command has run."`
+	// HistoryID is the call's id in the history: Rerender shows its
+	// output again with other limits, without running it.
+	HistoryID int `json:"history_id,omitempty" doc:"Id of the call in the history: the history tool shows its output again with other limits, without running it."`
+	// Cached: the call was answered from the result of an earlier run of
+	// the same command, CacheAgeMS milliseconds old; nothing ran.
+	Cached     bool  `json:"cached,omitempty" doc:"The call was answered from the cache (a recent run of the same listed command, same directory and environment): nothing ran."`
+	CacheAgeMS int64 `json:"cache_age_ms,omitempty" doc:"How old the cached result is, in milliseconds."`
+	// Stdout and Stderr describe each stream.
+	Stdout StreamDetails `json:"stdout" doc:"Details of standard output."`
+	Stderr StreamDetails `json:"stderr" doc:"Details of standard error."`
+	// Failures are the lines among those the text cut that look like
+	// failures (output.IsFailureLine): compiler errors, failed tests,
+	// panics and tracebacks, package manager errors. The text shows them
+	// between the head and the tail of their stream, up to
+	// output.FailureShare of its byte limit; these are the ones it shows.
+	Failures []Failure `json:"failures,omitempty" doc:"Lines among those cut that look like failures (compiler errors, failed tests, panics, tracebacks, package manager errors), as the text shows them between head and tail: [{stream, line, text}], line numbered in the stream's full output."`
+	// DiffWith is the history id of the run a diff_with call compared
+	// with, and DiffWithExitCode that run's exit code.
+	DiffWith         int  `json:"diff_with,omitempty" doc:"History id of the earlier run a diff_with call compared its output with."`
+	DiffWithExitCode *int `json:"diff_with_exit_code,omitempty" doc:"Exit code of that earlier run."`
+	// Tokens is the estimate of the tokens of the result's text as the
+	// model reads it (output.EstimateTokens, which errs high).
+	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	// Rules is the decision of the command rules on the command, on
+	// every result of a bash call while rules are in force
+	// (Policy.Rules).
+	Rules *RulesDetails `json:"rules,omitempty" doc:"While command rules are in force (docs/rules.md), how they decided the command before it ran: {decision, parts: [{command, decision, rule, source, justification, reason, approved_for_session}]}. decision is allow, ask or deny, the strictest of the parts; each part is one simple command with the rule that decided it and where that rule is written, or the reason no rule did. A denied command, or one the user did not approve, did not run: do not retry it in another spelling."`
+	// Next, for a job that waits for a secret, are what to do next: a
+	// {"tool": "relay_to_user", "url", "message"} entry (give the person
+	// the page's address; it is no tool to call), then the check_pid call
+	// that shows what follows.
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
+}
+
+// SecretDetails describe the secret prompt a job waits at.
+type SecretDetails struct {
+	// Prompt is the last line the job wrote: the prompt.
+	Prompt string `json:"prompt" doc:"The prompt: the last line the command wrote."`
+	// URL is the one-time page where the person answers it; "" when
+	// none could be opened.
+	URL string `json:"url,omitempty" doc:"The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you."`
+	// Expires is when the page closes unanswered (RFC 3339); a later look
+	// opens a new one.
+	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
+	// Program is the program that reads the terminal: its executable's
+	// path (its name when the path cannot be read); "" when it could not
+	// be found.
+	Program string `json:"program" doc:"The program that reads the terminal, which gets what the user types: its executable's path, or its name when the path cannot be read."`
+	// Verified: Program is the system's own (a set-user-ID sudo, su,
+	// passwd or doas, or a program of secrets.trusted, its files root's
+	// and outside every directory the session may write). The page's
+	// first line says which.
+	Verified bool `json:"verified" doc:"Whether the program is the system's own: a set-user-ID sudo, su, passwd or doas, or a program named in secrets.trusted, whose files are root's and outside every directory the session may write. When false the page warns the user not to type their login password, and with secrets.unverified = \"refuse\" no page is opened."`
+}
+
+// A Failure is a line that looks like a failure among the lines a result
+// cut.
+type Failure struct {
+	// Stream is the stream it is in: stdout or stderr.
+	Stream string `json:"stream"`
+	// Line is its number in the whole stream: the line of the stream's
+	// FullOutputPath that holds it.
+	Line int64 `json:"line"`
+	// Text is the line, cut when long.
+	Text string `json:"text"`
+}
+
+// StreamDetails describe one stream of a bash result.
+type StreamDetails struct {
+	// Truncation says what of the stream the text left out.
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
+	// FullOutputPath is the spill file that holds the whole stream, when
+	// anything was cut.
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// SpillCapped: the spill file reached its size cap
+	// (Policy.Spill.MaxBytes); later output was not saved.
+	SpillCapped bool `json:"spill_capped" doc:"The spill file reached its size cap; later output was not saved."`
+	// Binary: the stream is binary, and the text only says how big it is.
+	Binary bool `json:"binary" doc:"The stream is binary: the text only says how big it is."`
+	// SpillError says why the whole stream could not be saved, if it
+	// could not.
+	SpillError string `json:"spill_error,omitempty" doc:"Why the full output could not be saved, when it could not."`
+	// Next holds the calls that show what the text left out of the
+	// stream (reads of the spill file); none when nothing was.
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
+}
 
 // BashPolicy limits each stream of a bash result.
 type BashPolicy struct {
@@ -30,25 +233,4 @@ type BashPolicy struct {
 	// rest, within what the output is worth rather than the limits: the
 	// default profile's way; the others reproduce their designs' cuts.
 	Shapes bool
-}
-
-// SecretDetails describe the secret prompt a job waits at.
-type SecretDetails struct {
-	// Prompt is the last line the job wrote: the prompt.
-	Prompt string `json:"prompt" doc:"The prompt: the last line the command wrote."`
-	// URL is the one-time page where the person answers it; "" when
-	// none could be opened.
-	URL string `json:"url,omitempty" doc:"The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you."`
-	// Expires is when the page closes unanswered (RFC 3339); a later look
-	// opens a new one.
-	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
-	// Program is the program that reads the terminal: its executable's
-	// path (its name when the path cannot be read); "" when it could not
-	// be found.
-	Program string `json:"program" doc:"The program that reads the terminal, which gets what the user types: its executable's path, or its name when the path cannot be read."`
-	// Verified: Program is the system's own (a set-user-ID sudo, su,
-	// passwd or doas, or a program of secrets.trusted, its files root's
-	// and outside every directory the session may write). The page's
-	// first line says which.
-	Verified bool `json:"verified" doc:"Whether the program is the system's own: a set-user-ID sudo, su, passwd or doas, or a program named in secrets.trusted, whose files are root's and outside every directory the session may write. When false the page warns the user not to type their login password, and with secrets.unverified = \"refuse\" no page is opened."`
 }

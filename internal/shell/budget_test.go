@@ -12,6 +12,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // utf16Len is the length of s as JavaScript counts it (Claude Code's
@@ -40,7 +41,7 @@ func checkBothStreams(t *testing.T, cmd, last string) {
 	cfg.Spill = store
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Command{Command: cmd})
+	res, err := r.Run(context.Background(), tool.BashInput{Command: cmd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestResultBudgetSmallStreamGivesItsShare(t *testing.T) {
 	cfg.Spill = store
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Command{Command: wide + "; echo warning >&2"})
+	res, err := r.Run(context.Background(), tool.BashInput{Command: wide + "; echo warning >&2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +119,12 @@ func TestResultBudgetZeroKeepsStreamLimits(t *testing.T) {
 	cfg.ResultBudget = 0
 	r := NewRunner(cfg)
 	defer r.Close()
-	res, err := r.Run(context.Background(), Command{Command: wide + "; " + wide + " >&2"})
+	res, err := r.Run(context.Background(), tool.BashInput{Command: wide + "; " + wide + " >&2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Stdout.Truncation.OutputBytes+res.Stderr.Truncation.OutputBytes < 100_000 {
-		t.Errorf("without a budget both streams should show about 50 KB: %+v", res.Job)
+		t.Errorf("without a budget both streams should show about 50 KB: %+v", res.Details)
 	}
 }
 

@@ -61,9 +61,9 @@ func (f *flights) land(key string) {
 }
 
 // cacheable reports whether the policy lists the command.
-func (r *Runner) cacheable(in Command) bool {
+func (r *Runner) cacheable(in tool.BashInput) bool {
 	list := r.cfg.CacheCommands
-	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.Background {
+	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground {
 		return false
 	}
 	cmd := strings.Join(strings.Fields(in.Command), " ")
@@ -108,7 +108,7 @@ func cacheKey(pl *plan) string {
 
 // fromCache answers a call from a fresh recorded result with the same
 // key, cut with the call's limits; ok is false when there is none.
-func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
+func (r *Runner) fromCache(in tool.BashInput, key string) (Outcome, bool) {
 	ttl := r.cfg.CacheTTL
 	h := &r.history
 	h.mu.Lock()
@@ -148,8 +148,8 @@ func (r *Runner) fromCache(in Command, key string) (Outcome, bool) {
 		data: snap.data, status: snap.status,
 	}
 	h.add(rec)
-	res.HistoryID = rec.ID
-	res.Cached, res.CacheAge = true, age
+	res.Details.HistoryID = rec.ID
+	res.Details.Cached, res.Details.CacheAgeMS = true, age.Milliseconds()
 	res.Text += fmt.Sprintf("\n[cached: the result of call #%d, which ended %s ago (same command, directory and environment); not run again]",
 		snap.ID, age.Round(time.Millisecond))
 	return res, true
@@ -168,8 +168,8 @@ func wholeData(d *recordData) bool {
 
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
-func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
-	pol := in.limits(r.cfg.Bash)
+func (r *Runner) replay(in tool.BashInput, rec record) (Outcome, bool) {
+	pol := commandLimits(in, r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -213,17 +213,18 @@ func (r *Runner) replay(in Command, rec record) (Outcome, bool) {
 		}
 	}
 	budget := r.cfg.ResultBudget
-	if in.Limits.Full || in.Limits.MaxBytes > 0 {
+	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}
 	text := func(stdout output.Result, stderr *output.Result) string {
 		return r.cfg.Render(Page{Stdout: stdout, Stderr: stderr, Empty: "(no output)", Exit: rec.status.view()})
 	}
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, text)
+	code := rec.status.code
 	return Outcome{
-		Text:   text(stdout, stderr),
-		Job:    JobStatus{Exit: rec.status.view(), Elapsed: rec.elapsed()},
-		Stdout: stdout, Stderr: stderr,
+		Text:    text(stdout, stderr),
+		Details: tool.BashDetails{ExitCode: &code, Signal: rec.status.signal, DurationMS: rec.DurationMS},
+		Stdout:  stdout, Stderr: stderr,
 	}, true
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/proc"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Closing a session ends its jobs by their process groups, asking the
@@ -22,11 +23,11 @@ func TestCloseEndsJobsWithoutReadingDescriptors(t *testing.T) {
 	r := NewRunner(defaultConfig(t))
 	var jobs []int
 	for range 8 {
-		out, err := r.Run(context.Background(), Command{Command: "sleep 100", Background: true})
+		out, err := r.Run(context.Background(), tool.BashInput{Command: "sleep 100", RunInBackground: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs = append(jobs, out.Job.PID)
+		jobs = append(jobs, out.Details.PID)
 	}
 	all0, fds0 := proc.Walks()
 	if err := r.Close(); err != nil {
@@ -60,7 +61,7 @@ func TestCloseEndsWhatLeftItsJob(t *testing.T) {
 	}
 	r := NewRunner(defaultConfig(t))
 	tag := "spillway-escape-" + strconv.Itoa(os.Getpid())
-	_, err := r.Run(context.Background(), Command{Command: "(setsid env -i bash -c 'exec -a " + tag + " sleep 600' </dev/null >/dev/null 2>&1 &)"})
+	_, err := r.Run(context.Background(), tool.BashInput{Command: "(setsid env -i bash -c 'exec -a " + tag + " sleep 600' </dev/null >/dev/null 2>&1 &)"})
 	if err != nil {
 		t.Fatal(err)
 	}

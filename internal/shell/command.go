@@ -6,73 +6,34 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/tool"
 )
 
-// A Command is a command to run, how to run it and what to show of its
-// output: what Run takes. Its plan, below, makes from it the process's
-// program, arguments, directory and environment.
-type Command struct {
-	// Command is run with the policy's shell, or, with Args, as a
-	// program without one.
-	Command string
-	Args    []string
-	// Session names the session whose directory and variables carry
-	// over; "" keeps nothing.
-	Session string
-	Cwd     string
-	Env     map[string]string
-	// Timeout is how long Run waits before the command moves to the
-	// background; zero is the policy's.
-	Timeout time.Duration
-	// Background returns as soon as the command started.
-	Background bool
-	Limits     Limits
-	// TTY runs the command on a pseudo-terminal of Size (zero: the
-	// default size); Stdin gives it a pipe as its input instead.
-	TTY   bool
-	Size  TermSize
-	Stdin bool
-	// DiffWith names the run whose output the result is a diff with: a
-	// history id, or "last".
-	DiffWith string
-	// Progress, when set, is told what both streams carried so far,
-	// about once a second while Run waits.
-	Progress func(bytes, lines int64)
-}
-
-// Limits are a call's own bounds on each stream shown, over the
-// policy's: zero takes the policy's.
-type Limits struct {
-	MaxLines, MaxBytes, MaxTokens int
-	// Full shows each stream whole, up to the ceilings.
-	Full bool
-	// StdoutLines and StderrLines bound the lines of one stream alone.
-	StdoutLines, StderrLines int
-}
+// A command to run is a tool.BashInput: what Run takes. Its plan, below,
+// makes from it the process's program, arguments, directory and
+// environment.
 
 // A TermSize is the size of a terminal; zero sides take the default.
 type TermSize struct{ Cols, Rows int }
 
-// validate checks the parameters that do not depend on the session.
-func (in Command) validate() error {
+// checkCommand checks the parameters that do not depend on the session.
+func checkCommand(in tool.BashInput) error {
 	if in.Command == "" {
 		return errors.New("command is empty: give the command to run")
 	}
 	if in.Timeout < 0 {
 		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
 	}
-	if (in.Size.Cols != 0 || in.Size.Rows != 0) && !in.TTY {
+	if (in.Cols != 0 || in.Rows != 0) && !in.TTY {
 		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
 	}
-	if err := checkSize(in.Size.Cols, in.Size.Rows); err != nil {
+	if err := checkSize(in.Cols, in.Rows); err != nil {
 		return err
 	}
-	if l := in.Limits; l.MaxLines < 0 || l.MaxBytes < 0 || l.MaxTokens < 0 {
+	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 {
 		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
 	}
 	if in.Session != "" {
@@ -96,8 +57,9 @@ func (in Command) validate() error {
 	return checkDiffWith(in)
 }
 
-// dir resolves the call's working directory against the session's.
-func (in Command) dir(session string) string {
+// commandDir resolves the call's working directory against the
+// session's.
+func commandDir(in tool.BashInput, session string) string {
 	switch {
 	case in.Cwd == "":
 		return session
@@ -129,7 +91,7 @@ type plan struct {
 }
 
 // plan resolves a call's session, directory, environment and program.
-func (r *Runner) plan(in Command) (*plan, error) {
+func (r *Runner) plan(in tool.BashInput) (*plan, error) {
 	p := &plan{}
 	cwd := r.cfg.Cwd
 	var set map[string]string
@@ -147,7 +109,7 @@ func (r *Runner) plan(in Command) (*plan, error) {
 			cwd = scwd
 		}
 	}
-	p.dir = in.dir(cwd)
+	p.dir = commandDir(in, cwd)
 	if fi, err := os.Stat(p.dir); err != nil {
 		if s != nil && in.Cwd == "" {
 			return nil, fmt.Errorf("the directory of session %q: %w (give cwd, or cd elsewhere with cwd set)", in.Session, err)
@@ -177,7 +139,7 @@ func (r *Runner) plan(in Command) (*plan, error) {
 // program sets the plan's program and arguments: the policy's shell with
 // `-c COMMAND` (in a session, with the trap that saves its state to the
 // state file it is given), or the program of args, run without a shell.
-func (r *Runner) program(p *plan, in Command, s *session) error {
+func (r *Runner) program(p *plan, in tool.BashInput, s *session) error {
 	if len(in.Args) > 0 {
 		path, err := lookProgram(in.Command, p.dir, p.env)
 		if err != nil {
@@ -257,17 +219,17 @@ func executable(p string) error {
 	return nil
 }
 
-// limits applies the call's limit parameters to the policy of bash.
-func (in Command) limits(b tool.BashPolicy) tool.BashPolicy {
-	l := in.Limits
-	b = forCall(b, l.MaxLines, l.MaxBytes, l.Full, l.MaxTokens)
-	if l.Full {
+// commandLimits applies the call's limit parameters to the policy of
+// bash.
+func commandLimits(in tool.BashInput, b tool.BashPolicy) tool.BashPolicy {
+	b = forCall(b, in.MaxLines, in.MaxBytes, in.FullOutput, in.MaxTokens)
+	if in.FullOutput {
 		return b
 	}
 	for _, s := range []struct {
 		lim *output.Limits
 		n   int
-	}{{&b.Stdout, l.StdoutLines}, {&b.Stderr, l.StderrLines}} {
+	}{{&b.Stdout, in.StdoutMaxLines}, {&b.Stderr, in.StderrMaxLines}} {
 		if s.n > 0 {
 			s.lim.MaxLines, s.lim.ShownLines = min(s.n, policy.LinesCeiling), 0
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/difflines"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // diff_with: a call runs its command, then shows what changed in its
@@ -19,7 +20,7 @@ import (
 // a time (internal/difflines), so memory stays bounded on any output.
 
 // checkDiffWith checks the diff_with parameter: "", "last" or a history id.
-func checkDiffWith(in Command) error {
+func checkDiffWith(in tool.BashInput) error {
 	if in.DiffWith == "" || in.DiffWith == "last" {
 		return checkDiffRun(in)
 	}
@@ -29,8 +30,8 @@ func checkDiffWith(in Command) error {
 	return checkDiffRun(in)
 }
 
-func checkDiffRun(in Command) error {
-	if in.DiffWith != "" && (in.Background || in.TTY) {
+func checkDiffRun(in tool.BashInput) error {
+	if in.DiffWith != "" && (in.RunInBackground || in.TTY) {
 		return errors.New("diff_with compares the output of a run that ends: leave out run_in_background and tty")
 	}
 	return nil
@@ -38,7 +39,7 @@ func checkDiffRun(in Command) error {
 
 // diffBase finds the record a call's diff_with names, before the call
 // runs: nil, with no error, for "last" when the command never ran.
-func (r *Runner) diffBase(in Command) (*record, error) {
+func (r *Runner) diffBase(in tool.BashInput) (*record, error) {
 	if in.DiffWith == "last" {
 		h := &r.history
 		h.mu.Lock()
@@ -67,11 +68,11 @@ func (r *Runner) diffBase(in Command) (*record, error) {
 
 // diffResult turns the result of a run that ended into the diff of its
 // output with base's.
-func (r *Runner) diffResult(in Command, base, cur *record, res Outcome) Outcome {
+func (r *Runner) diffResult(in tool.BashInput, base, cur *record, res Outcome) Outcome {
 	r.history.mu.Lock()
 	b, c := *base, *cur
 	r.history.mu.Unlock()
-	pol := in.limits(r.cfg.Bash)
+	pol := commandLimits(in, r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -147,7 +148,7 @@ func (r *Runner) diffResult(in Command, base, cur *record, res Outcome) Outcome 
 		return bld.String()
 	}
 	budget := r.cfg.ResultBudget
-	if in.Limits.Full || in.Limits.MaxBytes > 0 {
+	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}
 	var errPipe *output.Pipeline
@@ -157,7 +158,8 @@ func (r *Runner) diffResult(in Command, base, cur *record, res Outcome) Outcome 
 	o, e := cutWithin(budget, out.pipe, errPipe, render)
 	res.Text = render(o, e)
 	res.Stdout, res.Stderr, res.Screen = o, e, ""
-	res.DiffWith, res.DiffWithExit = base.ID, b.status.view()
+	code := b.status.code
+	res.Details.DiffWith, res.Details.DiffWithExitCode = base.ID, &code
 	return res
 }
 

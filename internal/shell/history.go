@@ -46,10 +46,10 @@ type record struct {
 	status exitStatus
 }
 
-// elapsed is the time from the start to the shell's exit, or so far, in
-// whole milliseconds; ended is when the shell exited.
-func (r *record) elapsed() time.Duration { return time.Duration(r.DurationMS) * time.Millisecond }
-func (r *record) ended() time.Time       { return r.Start.Add(r.elapsed()) }
+// ended is when the record's shell exited (to the millisecond).
+func (r *record) ended() time.Time {
+	return r.Start.Add(time.Duration(r.DurationMS) * time.Millisecond)
+}
 
 // recordData is what a record's streams can be shown again from. Cached
 // results share the data of the run they show.
@@ -81,7 +81,7 @@ type history struct {
 
 // start records a call whose job was just launched, and watches the job
 // to complete the record when it ends.
-func (h *history) start(in Command, pl *plan, j *job) *record {
+func (h *history) start(in tool.BashInput, pl *plan, j *job) *record {
 	rec := &record{
 		HistoryRecord: tool.HistoryRecord{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
 			Cwd: pl.dir, Start: j.start, Running: true, Merged: j.stderr == nil},

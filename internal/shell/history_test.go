@@ -47,8 +47,8 @@ func failed(r rendered) bool {
 
 func TestHistoryRerender(t *testing.T) {
 	sh := testRunner(t, defaultConfig(t), defaultStore())
-	id := runOK(t, sh, Command{Command: "seq 1 10000; echo oops >&2"}).HistoryID
-	small := runOK(t, sh, Command{Command: "printf 'a\\nb\\nc\\n'"}).HistoryID
+	id := runOK(t, sh, tool.BashInput{Command: "seq 1 10000; echo oops >&2"}).Details.HistoryID
+	small := runOK(t, sh, tool.BashInput{Command: "printf 'a\\nb\\nc\\n'"}).Details.HistoryID
 	cases := []struct {
 		in   tool.HistoryInput
 		want string
@@ -97,11 +97,11 @@ func TestHistoryCappedStream(t *testing.T) {
 	sc := defaultStore()
 	sc.MaxFileBytes = 1 << 20
 	sh := testRunner(t, defaultConfig(t), sc)
-	res := runOK(t, sh, Command{Command: "seq 1 2000000"}) // 14.9 MB
+	res := runOK(t, sh, tool.BashInput{Command: "seq 1 2000000"}) // 14.9 MB
 	if !res.Stdout.SpillCapped {
 		t.Fatalf("not capped: %+v", res.Stdout)
 	}
-	id := res.HistoryID
+	id := res.Details.HistoryID
 	rec := sh.History()[0]
 	if rec.Stdout.TailPath == "" || rec.Stdout.TotalLines != 2000000 {
 		t.Fatalf("record: %+v", rec.Stdout)
@@ -141,10 +141,10 @@ func TestHistoryRingForgetsOldest(t *testing.T) {
 		sc := defaultStore()
 		sc.KeepNamed = keep
 		sh := testRunner(t, defaultConfig(t), sc)
-		first := runOK(t, sh, Command{Command: "seq 1 5000"})
+		first := runOK(t, sh, tool.BashInput{Command: "seq 1 5000"})
 		path := first.Stdout.FullOutputPath
 		for i := 0; i < 200; i++ {
-			runOK(t, sh, Command{Command: "true"})
+			runOK(t, sh, tool.BashInput{Command: "true"})
 		}
 		all := sh.History()
 		if len(all) != 200 || all[0].ID != 2 || all[199].ID != 201 {
@@ -172,7 +172,7 @@ func TestHistoryFloodRerender(t *testing.T) {
 	}
 	sh := testRunner(t, defaultConfig(t), defaultStore())
 	start := time.Now()
-	res := runOK(t, sh, Command{Command: "seq 1 150000000"})
+	res := runOK(t, sh, tool.BashInput{Command: "seq 1 150000000"})
 	run := time.Since(start)
 	d := res.Stdout
 	if d.Truncation.TotalLines != 150000000 || !d.SpillCapped {
@@ -183,9 +183,9 @@ func TestHistoryFloodRerender(t *testing.T) {
 		in   tool.HistoryInput
 		want string
 	}{
-		{tool.HistoryInput{ID: res.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
-		{tool.HistoryInput{ID: res.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
-		{tool.HistoryInput{ID: res.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
+		{tool.HistoryInput{ID: res.Details.HistoryID, Strategy: "tail", MaxLines: 5}, seqLines(149999996, 150000000)},
+		{tool.HistoryInput{ID: res.Details.HistoryID, Offset: 149990000, MaxLines: 3}, seqLines(149990000, 149990002)},
+		{tool.HistoryInput{ID: res.Details.HistoryID, Offset: 10000000, MaxLines: 3}, seqLines(10000000, 10000002)},
 	} {
 		start := time.Now()
 		res, err := render(sh, c.in)

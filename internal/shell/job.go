@@ -13,6 +13,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // How long a call waits, after its shell exits, for the job to finish
@@ -128,7 +129,7 @@ type stream struct {
 }
 
 // newJob returns a job for the command of in, not started yet.
-func newJob(in Command) *job {
+func newJob(in tool.BashInput) *job {
 	j := &job{
 		command:     in.Command,
 		args:        in.Args,

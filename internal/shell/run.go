@@ -14,8 +14,8 @@ import (
 // context is done, or (Background) not at all. The error says why a
 // call could not be made (bad input, no cwd, the shell missing, the
 // session closed); what the command did is in the result.
-func (r *Runner) Run(ctx context.Context, in Command) (Outcome, error) {
-	if err := in.validate(); err != nil {
+func (r *Runner) Run(ctx context.Context, in tool.BashInput) (Outcome, error) {
+	if err := checkCommand(in); err != nil {
 		return Outcome{}, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -57,8 +57,8 @@ func (r *Runner) Run(ctx context.Context, in Command) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if pl.rec != nil {
-		res.HistoryID = pl.rec.ID
-		if !res.Job.Running {
+		res.Details.HistoryID = pl.rec.ID
+		if !res.Details.Running {
 			r.history.complete(pl.rec, pl.job)
 		}
 	}
@@ -66,7 +66,7 @@ func (r *Runner) Run(ctx context.Context, in Command) (Outcome, error) {
 	case in.DiffWith == "":
 	case base == nil:
 		pl.notes = append(pl.notes, "[diff_with last: this command has no earlier run in the history, so its output is shown whole; call again with diff_with for a diff]")
-	case res.Job.Running || pl.rec == nil || pl.rec.data == nil || !isClosed(pl.rec.data.done):
+	case res.Details.Running || pl.rec == nil || pl.rec.data == nil || !isClosed(pl.rec.data.done):
 		pl.notes = append(pl.notes, "[diff_with: the command has not ended, so its output is shown; the diff needs a run that ended]")
 	default:
 		res = r.diffResult(in, base, pl.rec, res)
@@ -78,8 +78,8 @@ func (r *Runner) Run(ctx context.Context, in Command) (Outcome, error) {
 }
 
 // runPlan runs a planned call.
-func (r *Runner) runPlan(ctx context.Context, in Command, pl *plan) (Outcome, error) {
-	if in.Background {
+func (r *Runner) runPlan(ctx context.Context, in tool.BashInput, pl *plan) (Outcome, error) {
+	if in.RunInBackground {
 		if err := r.roomForJob(); err != nil {
 			pl.release()
 			return Outcome{}, err
@@ -90,7 +90,7 @@ func (r *Runner) runPlan(ctx context.Context, in Command, pl *plan) (Outcome, er
 		return Outcome{}, err
 	}
 	pl.rec, pl.job = r.history.start(in, pl, j), j
-	if in.Background {
+	if in.RunInBackground {
 		j.sess.abandon()
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",
 			j.pid, j.pid, j.pid)), nil
@@ -169,8 +169,8 @@ func (r *Runner) background(j *job, note string) Outcome {
 		return res
 	}
 	res := j.result(j.look(), "(no output)", note)
-	res.Job.Backgrounded = true
-	res.Failed = res.Job.Exit != nil && res.Job.Exit.Code != 0
+	res.Details.Backgrounded = true
+	res.Failed = res.Details.ExitCode != nil && *res.Details.ExitCode != 0
 	return res
 }
 
@@ -231,7 +231,7 @@ func (j *job) report(full bool) Outcome {
 			pid, j.duration().Round(time.Millisecond), pid, pid)
 	}
 	res := j.result(l, "(no new output)", note)
-	res.Job.Backgrounded = true
+	res.Details.Backgrounded = true
 	res.Failed = !l.running && j.status.code != 0
 	return res
 }
@@ -245,7 +245,7 @@ func (r *Runner) Kill(ctx context.Context, pid int) (Outcome, error) {
 	}
 	out := j.stop()
 	res := j.result(j.look(), "(no new output)", stopNote(out, fmt.Sprintf("kill_pid %d", pid)))
-	res.Job.Backgrounded = true
+	res.Details.Backgrounded = true
 	res.Failed = out == stopCutOff
 	return res, nil
 }
@@ -338,15 +338,15 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 		return j.render(Page{Lead: lead, Stdout: stdout, Stderr: stderr, Screen: screen, Empty: empty, Exit: exit, Notes: kept})
 	}
 	stdout, stderr := j.cut(failed, text)
-	return Outcome{
-		Text: text(stdout, stderr),
-		Job: JobStatus{
-			PID: j.pid, Exit: exit, Elapsed: j.duration(),
-			TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
-		},
-		Stdout: stdout, Stderr: stderr, Screen: screen,
+	d := tool.BashDetails{
+		PID: j.pid, DurationMS: j.duration().Milliseconds(),
+		TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
 		Secret: secret, Next: next,
 	}
+	if exit != nil {
+		d.ExitCode, d.Signal = &exit.Code, exit.Signal
+	}
+	return Outcome{Text: text(stdout, stderr), Details: d, Stdout: stdout, Stderr: stderr, Screen: screen}
 }
 
 // inputNote stands, among the notes given to result, for the note of a

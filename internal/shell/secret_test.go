@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // answerPage answers a secret page as its browser tab would.
@@ -59,23 +60,23 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	r := secretRunner(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := r.Run(ctx, Command{Command: `read -p 'name? ' n; read -s -p 'Secret: ' s; echo; echo "$n ${#s} $s"`, TTY: true, Timeout: 30 * time.Second})
+	res, err := r.Run(ctx, tool.BashInput{Command: `read -p 'name? ' n; read -s -p 'Secret: ' s; echo; echo "$n ${#s} $s"`, TTY: true, Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Job.Waiting || res.Job.WaitsSecret {
-		t.Fatalf("read -p: %+v\n%s", res.Job, res.Text)
+	if !res.Details.Waiting || res.Details.WaitsSecret {
+		t.Fatalf("read -p: %+v\n%s", res.Details, res.Text)
 	}
-	res, err = r.Write(ctx, Send{PID: res.Job.PID, Text: "ann\n"})
+	res, err = r.Write(ctx, Send{PID: res.Details.PID, Text: "ann\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, secret := res.Job, res.Secret
+	d, secret := res.Details, res.Details.Secret
 	if !d.WaitsSecret || d.Waiting || secret == nil || secret.Prompt != "Secret:" || !strings.HasPrefix(secret.URL, "http://127.0.0.1:") {
 		t.Fatalf("read -s: %+v %+v\n%s", d, secret, res.Text)
 	}
-	if !strings.Contains(res.Text, secret.URL) || len(res.Next) != 2 || res.Next[0]["url"] != secret.URL {
-		t.Errorf("the result does not relay the page: %s %v", res.Text, res.Next)
+	if !strings.Contains(res.Text, secret.URL) || len(res.Details.Next) != 2 || res.Details.Next[0]["url"] != secret.URL {
+		t.Errorf("the result does not relay the page: %s %v", res.Text, res.Details.Next)
 	}
 	if _, err := r.Write(ctx, Send{PID: d.PID, Text: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), secret.URL) {
 		t.Errorf("write_stdin to a secret prompt: %v", err)
@@ -97,7 +98,7 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 		t.Errorf("after the answer: %q", res.Text)
 	}
 	seen := res.Text
-	for i := 0; i < 10 && !strings.Contains(seen, "ann 14 hunter2 & more") && res.Job.Exit == nil; i++ {
+	for i := 0; i < 10 && !strings.Contains(seen, "ann 14 hunter2 & more") && res.Details.ExitCode == nil; i++ {
 		res, _ = r.Check(ctx, d.PID, 10*time.Second, "")
 		seen += res.Text
 	}
@@ -110,11 +111,11 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 func TestAllowModelSecret(t *testing.T) {
 	r := secretRunner(t)
 	ctx := context.Background()
-	res, err := r.Run(ctx, Command{Command: `read -s -p 'PIN: ' s; echo; echo "got ${#s}"`, TTY: true, Timeout: 30 * time.Second})
-	if err != nil || !res.Job.WaitsSecret {
-		t.Fatalf("%v %+v", err, res.Job)
+	res, err := r.Run(ctx, tool.BashInput{Command: `read -s -p 'PIN: ' s; echo; echo "got ${#s}"`, TTY: true, Timeout: 30 * time.Second})
+	if err != nil || !res.Details.WaitsSecret {
+		t.Fatalf("%v %+v", err, res.Details)
 	}
-	res, err = r.Write(ctx, Send{PID: res.Job.PID, Text: "1234\n", AllowSecret: true, Wait: 5 * time.Second})
+	res, err = r.Write(ctx, Send{PID: res.Details.PID, Text: "1234\n", AllowSecret: true, Wait: 5 * time.Second})
 	if err != nil || !strings.Contains(res.Text, "got 4") {
 		t.Errorf("%v %q", err, res.Text)
 	}

@@ -188,7 +188,7 @@ func (r *Runner) markEnv(env []string) []string {
 }
 
 // launch starts a command as a job the Runner tracks.
-func (r *Runner) launch(in Command, pl *plan) (*job, error) {
+func (r *Runner) launch(in tool.BashInput, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -211,10 +211,10 @@ func (r *Runner) launch(in Command, pl *plan) (*job, error) {
 
 // startJob builds the pipelines and pipes, starts the shell, and starts
 // the goroutines that read its output and reap it.
-func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
+func (r *Runner) startJob(in tool.BashInput, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
-	pol := in.limits(r.cfg.Bash)
+	pol := commandLimits(in, r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {
 		seq = r.cfg.Spill.NextSeq()
@@ -235,7 +235,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	j.render = r.cfg.Render
 	j.hurry = r.closing
 	j.secret.pages, j.secret.cwd, j.secret.trust = r.cfg.Secrets, pl.dir, r.cfg.SecretTrust
-	if in.Limits.Full || in.Limits.MaxBytes > 0 {
+	if in.FullOutput || in.MaxBytes > 0 {
 		// The call asked for its size itself: it gets it.
 		j.budget, j.errBudget = 0, 0
 	}
@@ -253,7 +253,7 @@ func (r *Runner) startJob(in Command, pl *plan) (*job, error) {
 	// are closed here once the child has its copies.
 	var child childFiles
 	if in.TTY {
-		err = j.openTTY(outPipe, in.Size.Cols, in.Size.Rows, &child)
+		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
 	}

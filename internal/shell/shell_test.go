@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Unit tests of the pieces; the lifecycle is tested through the library
@@ -35,7 +37,7 @@ func TestExitStatus(t *testing.T) {
 func TestRunnerWithoutSpillStore(t *testing.T) {
 	r := NewRunner(defaultConfig(t))
 	defer r.Close()
-	res, err := r.Run(context.Background(), Command{Command: "seq 1 5000"})
+	res, err := r.Run(context.Background(), tool.BashInput{Command: "seq 1 5000"})
 	if err != nil || !res.Stdout.Truncation.Truncated || res.Stdout.FullOutputPath != "" || res.Failed {
 		t.Errorf("%+v", res.Stdout)
 	}
@@ -46,7 +48,7 @@ func TestRunnerShellNotFound(t *testing.T) {
 	cfg.Shell = "no-such-shell-spillway"
 	r := NewRunner(cfg)
 	defer r.Close()
-	_, err := r.Run(context.Background(), Command{Command: "true"})
+	_, err := r.Run(context.Background(), tool.BashInput{Command: "true"})
 	if err == nil || !strings.Contains(err.Error(), `cannot run the shell "no-such-shell-spillway"`) {
 		t.Errorf("%v", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 func startBackground(t *testing.T, r *Runner, cmd string) int {
@@ -19,11 +21,11 @@ func startBackground(t *testing.T, r *Runner, cmd string) int {
 // printed already).
 func startBackgroundOutput(t *testing.T, r *Runner, cmd string) (int, string) {
 	t.Helper()
-	res, err := r.Run(context.Background(), Command{Command: cmd, Background: true})
-	if err != nil || res.Job.PID == 0 {
+	res, err := r.Run(context.Background(), tool.BashInput{Command: cmd, RunInBackground: true})
+	if err != nil || res.Details.PID == 0 {
 		t.Fatalf("starting %q: %v %+v", cmd, err, res)
 	}
-	return res.Job.PID, res.Stdout.Text()
+	return res.Details.PID, res.Stdout.Text()
 }
 
 // A check with a long wait returns because a new line came, not because
@@ -43,10 +45,10 @@ func TestCheckWaitReturnsOnNewOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Job.Running {
+	if !res.Details.Running {
 		t.Fatalf("the job ended: the check did not return because of the line: %q", res.Text)
 	}
-	if res.Job.Elapsed >= 50*time.Second {
+	if res.Details.DurationMS >= 50_000 {
 		t.Fatalf("the check waited its whole timeout: %q", res.Text)
 	}
 	line := strings.TrimSpace(res.Stdout.Text())
@@ -67,8 +69,8 @@ func TestCheckWaitReturnsAtTheEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Job.Running || res.Job.Exit == nil || res.Job.Exit.Code != 3 {
-		t.Fatalf("after the wait: %+v %q", res.Job, res.Text)
+	if res.Details.Running || res.Details.ExitCode == nil || *res.Details.ExitCode != 3 {
+		t.Fatalf("after the wait: %+v %q", res.Details, res.Text)
 	}
 }
 
@@ -86,7 +88,7 @@ func TestCheckWaitOutputAlreadyThere(t *testing.T) {
 		}
 	}
 	res, err := r.Check(context.Background(), pid, 100*time.Millisecond, "")
-	if err != nil || !strings.Contains(res.Text, "(no new output)") || !res.Job.Running {
+	if err != nil || !strings.Contains(res.Text, "(no new output)") || !res.Details.Running {
 		t.Fatalf("second check: %v %q", err, res.Text)
 	}
 	// A cancelled context ends the wait too.

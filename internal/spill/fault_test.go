@@ -22,6 +22,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A fault says how the disk fails.
@@ -246,13 +247,13 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			var res shell.Outcome
 			var err error
 			within(t, "bash", func() {
-				res, err = r.Run(ctx, shell.Command{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
+				res, err = r.Run(ctx, tool.BashInput{Command: "seq 1 200000; seq 1 50000 >&2; exit 3"})
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Job.Exit == nil || res.Job.Exit.Code != 3 || !res.Failed {
-				t.Errorf("exit code lost: %+v", res.Job)
+			if res.Details.ExitCode == nil || *res.Details.ExitCode != 3 || !res.Failed {
+				t.Errorf("exit code lost: %+v", res.Details)
 			}
 			for _, want := range []string{"stdout:\n1\n2\n", "\n200000\n", "stderr:\n1\n", "\n50000\n", "exit code: 3",
 				"[stdout: showing lines 1-", "[stderr: showing lines 1-", "Full output could not be saved: ", fl.reason} {
@@ -267,16 +268,16 @@ func TestBashSurvivesSpillFaults(t *testing.T) {
 			// A command that times out into the background keeps running
 			// and check_pid still reports it.
 			within(t, "bash timeout", func() {
-				res, err = r.Run(ctx, shell.Command{Command: "seq 1 100000; sleep 30", Timeout: 300 * time.Millisecond})
+				res, err = r.Run(ctx, tool.BashInput{Command: "seq 1 100000; sleep 30", Timeout: 300 * time.Millisecond})
 			})
-			if !res.Job.Backgrounded || res.Job.PID == 0 {
-				t.Fatalf("not backgrounded: %+v\n%s", res.Job, clip(res.Text))
+			if !res.Details.Backgrounded || res.Details.PID == 0 {
+				t.Fatalf("not backgrounded: %+v\n%s", res.Details, clip(res.Text))
 			}
 			within(t, "kill_pid", func() {
-				res, err = r.Kill(ctx, res.Job.PID)
+				res, err = r.Kill(ctx, res.Details.PID)
 			})
-			if err != nil || res.Job.Running {
-				t.Errorf("still running after kill_pid: %+v", res.Job)
+			if err != nil || res.Details.Running {
+				t.Errorf("still running after kill_pid: %+v", res.Details)
 			}
 		})
 	}
