@@ -112,9 +112,9 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 // name: the terminal or stdin the call gives it carries code no rule
 // sees.
 func askInteractive(v *rules.Verdict) {
-	for i := range v.Parts {
+	for _, i := range v.Interactive {
 		p := &v.Parts[i]
-		if !p.Interactive || p.Decision != "allow" || p.Rule != "" {
+		if p.Decision != "allow" || p.Rule != "" {
 			continue
 		}
 		p.Decision, p.Reason = "ask", interactiveReason

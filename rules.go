@@ -116,9 +116,5 @@ type RulePart = tool.RulePart
 // rulesDetails are the details of a verdict: its parts as the engine
 // decided them.
 func rulesDetails(v rules.Verdict) RulesDetails {
-	d := RulesDetails{Decision: v.Decision.String(), Parts: make([]RulePart, len(v.Parts))}
-	for i, p := range v.Parts {
-		d.Parts[i] = p.RulePart
-	}
-	return d
+	return RulesDetails{Decision: v.Decision.String(), Parts: v.Parts}
 }

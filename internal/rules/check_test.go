@@ -102,9 +102,11 @@ func TestCheckInteractive(t *testing.T) {
 		"echo x | python3": false,
 	} {
 		v := s.Check(in)
-		got := false
-		for _, p := range v.Parts {
-			got = got || p.Interactive
+		got := len(v.Interactive) > 0
+		for _, i := range v.Interactive {
+			if i < 0 || i >= len(v.Parts) {
+				t.Fatalf("%q: interactive part %d of %d", in, i, len(v.Parts))
+			}
 		}
 		if got != want {
 			t.Errorf("%q: interactive %v, want %v;%s", in, got, want, partsText(v))

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // corpusRule builds a rule from the Bash(…) inner syntax or fails the
@@ -112,7 +114,7 @@ func partsText(v Verdict) string {
 
 // decided is the Decision whose word p's Decision is; a word that is none
 // of them is stricter than deny, so that a test comparing it fails.
-func decided(p Part) Decision {
+func decided(p tool.RulePart) Decision {
 	for _, d := range []Decision{Allow, Ask, Deny} {
 		if p.Decision == d.String() {
 			return d

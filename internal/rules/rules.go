@@ -70,29 +70,27 @@ type Set struct {
 	MaxDepth int
 }
 
-// A Part is one simple command of the input and how it was decided, as a
-// bash result's details show it: its Command as it reads in the input,
-// words resolved where they could be (quotes and escapes removed,
-// wrappers named); its Decision, a Decision's word; the Rule that decided
-// it as written, with its Source and Justification (all three empty when
-// the default decided, or when the part could not be known); and, when no
-// rule alone decided it, the Reason in words: "the program $CMD is known
-// only when it runs", "the input does not parse as bash: …", "no rule
-// matches: the default is ask", or why a rule that only may match (it
-// depends on an expansion) made the part ask.
-type Part struct {
-	tool.RulePart
-	// Interactive is true for a shell or interpreter started with no
-	// code, no script and its stdin left to the caller (bash, python3
-	// alone): what it runs is typed into it later, where no rule sees
-	// it. The caller decides whether such a part may run with a
-	// terminal or stdin attached; the part's own decision comes from
-	// the rules on its name.
-	Interactive bool
-}
-
 // A Verdict is the decision on a whole input and on each of its parts.
 type Verdict struct {
+	// Decision is the strictest of the parts' (Allow when there is none).
 	Decision Decision
-	Parts    []Part
+	// Parts are the simple commands of the input, each as a bash result's
+	// details show it: its Command as it reads in the input, words
+	// resolved where they could be (quotes and escapes removed, wrappers
+	// named); its Decision, a Decision's word; the Rule that decided it
+	// as written, with its Source and Justification (all three empty
+	// when the default decided, or when the part could not be known);
+	// and, when no rule alone decided it, the Reason in words: "the
+	// program $CMD is known only when it runs", "the input does not
+	// parse as bash: …", "no rule matches: the default is ask", or why a
+	// rule that only may match (it depends on an expansion) made the
+	// part ask.
+	Parts []tool.RulePart
+	// Interactive holds the indexes in Parts of the shells and
+	// interpreters started with no code, no script and their stdin left
+	// to the caller (bash, python3 alone): what they run is typed into
+	// them later, where no rule sees it. The caller decides whether such
+	// a part may run with a terminal or stdin attached; the part's own
+	// decision comes from the rules on its name.
+	Interactive []int
 }
