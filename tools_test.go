@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/fields"
@@ -71,13 +72,41 @@ func TestASharedParameterIsDeclaredOnce(t *testing.T) {
 	if timeout.Config != "timeout_ms" || timeout.Default(DefaultPolicy()) != int(DefaultPolicy().Timeout.Milliseconds()) {
 		t.Errorf("timeout: config %q, default %v", timeout.Config, timeout.Default(DefaultPolicy()))
 	}
-	var names []string
-	for _, p := range bash.Params {
-		names = append(names, p.Name)
+	// Each parameter is listed once: BashInput's fields in their order,
+	// and the job methods' own where their after tags place them. The
+	// test names no other parameter, so that adding one to BashInput
+	// does not rewrite it.
+	pos := map[string]int{}
+	for i, p := range bash.Params {
+		if _, twice := pos[p.Name]; twice {
+			t.Errorf("bash lists %q twice", p.Name)
+		}
+		pos[p.Name] = i
 	}
-	want := []string{"command", "args", "session", "timeout", "run_in_background", "cwd", "env", "max_lines", "max_bytes",
-		"max_tokens", "full_output", "check_pid", "kill_pid", "tty", "cols", "rows", "screen", "stdin", "diff_with"}
-	if !reflect.DeepEqual(names, want) {
-		t.Errorf("bash's parameters are listed\n%v, want\n%v (a job method's after tag places it)", names, want)
+	for name, after := range map[string]string{"check_pid": "full_output", "kill_pid": "check_pid", "screen": "rows"} {
+		i, ok := pos[name]
+		if j, ok2 := pos[after]; !ok || !ok2 || i != j+1 {
+			t.Errorf("%s is parameter %d and %s %d: want it right after", name, i, after, j)
+		}
+	}
+	last, n := -1, 0
+	for f := range reflect.TypeFor[BashInput]().Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		n++
+		i, ok := pos[name]
+		if !ok {
+			t.Errorf("BashInput.%s (%s) is not a bash parameter", f.Name, name)
+			continue
+		}
+		if i < last {
+			t.Errorf("bash lists %s before a field BashInput declares before it", name)
+		}
+		last = i
+	}
+	if n+3 != len(bash.Params) {
+		t.Errorf("bash has %d parameters: BashInput's %d and the job methods' 3", len(bash.Params), n)
 	}
 }
