@@ -75,8 +75,11 @@ func (s *Set) check(command string, whole bool) Verdict {
 	} else {
 		c.stream(command)
 	}
-	v := Verdict{Decision: c.decision, Parts: make([]tool.RulePart, len(c.parts))}
+	// The decision is the strictest of the parts that are left: parts
+	// are dropped when the input turns out not to parse.
+	v := Verdict{Decision: Allow, Parts: make([]tool.RulePart, len(c.parts))}
 	for i, p := range c.parts {
+		v.Decision = max(v.Decision, p.decision)
 		rp := &v.Parts[i]
 		rp.Command, rp.Decision, rp.Reason = p.command, p.decision.String(), p.reason
 		if p.rule != nil {
@@ -115,8 +118,6 @@ type checker struct {
 	inner    *syntax.Parser
 	maxDepth int
 	parts    []part
-	// decision is the strictest of the parts' (Allow when none).
-	decision Decision
 	// defined holds the names of functions and aliases defined anywhere
 	// in the input: a call of such a name runs its body, not a program.
 	// It is made when the first is found.
@@ -166,10 +167,9 @@ type part struct {
 }
 
 // add adds the part command, decided d by rule (nil: by no rule) for
-// reason, and makes the input's decision at least d.
+// reason.
 func (c *checker) add(command string, d Decision, rule *Rule, reason string, interactive bool) {
 	c.parts = append(c.parts, part{command: command, reason: reason, rule: rule, decision: d, interactive: interactive})
-	c.decision = max(c.decision, d)
 }
 
 // ask adds the part command, which is ask for reason whatever the rules.
