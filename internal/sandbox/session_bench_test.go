@@ -152,3 +152,74 @@ func childCPU() time.Duration {
 	}
 	return cpu
 }
+
+// BenchmarkSessionCommandPaced runs `bash -c true` in one session sandbox
+// with a pause between commands, as a session's calls come, and reports
+// the CPU time of the session's zygote alone per command: between
+// commands it is idle, and each command wakes it again.
+func BenchmarkSessionCommandPaced(b *testing.B) {
+	rules := benchRules(b)
+	rules.Writable = []string{b.TempDir()}
+	runTrue(b, rules)
+	zygote := zygoteOf(b, rules.Writable[0])
+	cpu := taskCPU(zygote)
+	b.ResetTimer()
+	for range b.N {
+		runTrue(b, rules)
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(taskCPU(zygote)-cpu)/float64(time.Millisecond)/float64(b.N), "zygote-cpu-ms/op")
+	endSession(b, rules)
+}
+
+// zygoteOf returns the pid of the running zygote whose first writable
+// directory is dir (the hub's child, as this process sees it).
+func zygoteOf(tb testing.TB, dir string) int {
+	tb.Helper()
+	theHub.Lock()
+	h := theHub.h
+	theHub.Unlock()
+	if h == nil {
+		tb.Fatal("no hub")
+	}
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(h.pid) + "/task/*/children")
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, f := range strings.Fields(string(b)) {
+			args, _ := os.ReadFile("/proc/" + f + "/cmdline")
+			if bytes.Contains(args, []byte("\x00-w\x00"+dir+"\x00")) {
+				pid, _ := strconv.Atoi(f)
+				return pid
+			}
+		}
+	}
+	tb.Fatalf("no zygote of %s among the hub's children", dir)
+	return 0
+}
+
+// taskCPU is the time on a CPU of every thread of process pid, from the
+// scheduler's statistics (nanoseconds, where /proc/PID/stat counts ticks).
+func taskCPU(pid int) time.Duration {
+	cpu, _ := schedStats(pid)
+	return cpu
+}
+
+// schedStats sums, over every thread of process pid, the time on a CPU
+// and the number of times it was put on one (/proc/PID/task/*/schedstat).
+func schedStats(pid int) (cpu time.Duration, runs int64) {
+	stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
+	for _, s := range stats {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) == 3 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			r, _ := strconv.ParseInt(f[2], 10, 64)
+			cpu += time.Duration(n)
+			runs += r
+		}
+	}
+	return cpu, runs
+}
