@@ -85,9 +85,10 @@ func (s rawSocket) recvmsg(b, oob []byte) (int, int, error) {
 }
 
 // A conn is a socket that waits in the runtime's poller, holding no
-// thread. A thread that waits in a system call keeps the runtime's
-// monitor (sysmon) looking at it every 20 µs to 10 ms, and a zygote that
-// waits for the next command would pay for that after every command.
+// thread: the server's ends and the hub's. In a runtime with several
+// processors, a thread that waits in a system call keeps the runtime's
+// monitor (sysmon) looking at it every 20 µs to 10 ms. The zygote, with
+// one processor, waits in the kernel instead (see runZygote).
 type conn struct {
 	f  *os.File
 	rc syscall.RawConn

@@ -167,6 +167,48 @@ func TestSessionCommandGetsOnlyItsDescriptors(t *testing.T) {
 	}
 }
 
+// A command of a session gets the environment it was given and nothing
+// of the zygote's own (which sets the Go scheduler's GOMAXPROCS for
+// itself).
+func TestSessionCommandGetsOnlyItsEnvironment(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	cmd := exec.Command("/bin/bash", "-c", `echo "${GOMAXPROCS-unset} $MINE"`)
+	cmd.Dir = d.root
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "MINE=mine"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	r := start(t, cmd, rules)
+	if got := strings.TrimSpace(r.stdout); r.exit != 0 || got != "unset mine" {
+		t.Errorf("a command's GOMAXPROCS and MINE: %q (exit %d, stderr %q), want \"unset mine\"", got, r.exit, r.stderr)
+	}
+}
+
+// An idle session sandbox is not woken: its zygote waits for the next
+// command in the kernel, and nothing of the Go runtime (its monitor
+// looking at a thread that waits in a system call) runs meanwhile.
+func TestIdleZygoteIsNotWoken(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	bash(t, rules, d.root, "true")
+	zygote := zygoteOf(t, d.root)
+	// The monitor looks at a blocked thread twice, 20 µs apart, before it
+	// sleeps; what the command's end set going is over well within this.
+	time.Sleep(200 * time.Millisecond)
+	_, before := schedStats(zygote)
+	time.Sleep(2 * time.Second)
+	_, after := schedStats(zygote)
+	// Once every 60 s at most the monitor wakes on its own; a thread
+	// polled in a system call was woken every 10 ms, 200 times here.
+	woken := after - before
+	t.Logf("the idle zygote's threads were put on a CPU %d times in 2 s", woken)
+	if woken > 10 {
+		t.Errorf("an idle zygote's threads were put on a CPU %d times in 2 s, want at most 10", woken)
+	}
+	if r := bash(t, rules, d.root, "echo still"); r.stdout != "still\n" {
+		t.Errorf("the next command after the idle wait: %q %q", r.stdout, r.stderr)
+	}
+}
+
 // Starting a command that a session sandbox is to start with cmd.Start
 // fails: it would run unconfined.
 func TestSessionCommandDoesNotStartItself(t *testing.T) {

@@ -20,6 +20,14 @@ import (
 // the dynamic loader or the Go runtime before the confinement holds.
 var helperEnv = []string{}
 
+// residentEnv is the environment of the helpers that stay, the hub and
+// the zygotes: fixed like helperEnv, and one processor for the Go
+// scheduler. They are idle between requests, and each request is a few
+// system calls and a fork: a second processor only made the scheduler
+// wake a second thread to look for work at each one, and kept its monitor
+// polling while a thread waited in a system call (see runZygote).
+var residentEnv = []string{"GOMAXPROCS=1"}
+
 func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if rules.Layers&Namespaces == 0 {
 		return wrapHelper(cmd, rules)

@@ -56,11 +56,16 @@ func runZygote(h helperArgs) int {
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		return fail("cannot keep the zygote's descriptors from the commands: %v", err)
 	}
-	sock, err := newConn(h.sockFD)
-	if err != nil {
-		return helperFailed("the zygote's socket: %v", err)
-	}
-	fail = failTo(sock)
+	// The zygote waits for the server in the kernel, on the thread that
+	// forks the commands, so that a request wakes that thread alone:
+	// through the runtime's poller, another thread woke first, handed the
+	// goroutine locked to this one over to it and went back to sleep.
+	// The wait costs the runtime nothing once it has begun: with one
+	// processor (GOMAXPROCS=1, see residentEnv), its monitor (sysmon)
+	// takes the processor from a thread in a system call at its second
+	// look, 20-40 µs in, and sleeps until the thread returns; with more,
+	// it left it there for 10 ms, polling every 20 µs to 10 ms meanwhile.
+	sock := rawSocket(h.sockFD)
 	// Commands are forked from this thread: their parent-death signal
 	// fires only when the zygote ends.
 	runtime.LockOSThread()
