@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -162,6 +163,52 @@ func TestBashLingeringChild(t *testing.T) {
 				t.Errorf("setsid sleeper %d survived kill_pid", sleeper)
 			}
 		})
+	}
+}
+
+// A child that left the group (setsid) is followed through the pipes it
+// holds; once they are at end of file it may still run. This one closes
+// its output on SIGTERM and goes on, as a dying process does for the
+// moment between closing its files and becoming a zombie: kill_pid waits
+// for it to end, SIGKILLs it after the grace, and only then says the job
+// has ended.
+func TestBashKillPIDOutlastsClosedPipes(t *testing.T) {
+	t.Parallel()
+	ts := bashToolset(t, spillway.Options{})
+	r := bashRun(t, ts, spillway.BashInput{Command: `setsid sh -c 'trap "exec >&- 2>&-; sleep 30" TERM; echo ready; while :; do sleep 0.2; done' & echo $!`})
+	if !r.Details.Running || r.Details.PID <= 0 {
+		t.Fatalf("details %+v\n%s", r.Details, r.Text)
+	}
+	// "ready" says the trap is set; it may come in the first result or in
+	// a check, which shows only what is new. The child waits in short
+	// sleeps: a child forked a moment before SIGTERM may take it with the
+	// shell's handler, before its exec, and lose it.
+	out, _ := bashWatch(t, ts, r.Details.PID, "the trap to be set", func(out string, _ spillway.Result[spillway.BashDetails]) bool {
+		return strings.Contains(r.Content+out, "ready")
+	})
+	child := 0
+	for _, line := range strings.Fields(r.Content + out) {
+		if n, err := strconv.Atoi(line); err == nil {
+			child = bashOuterPid(t, ts, n)
+		}
+	}
+	if child <= 0 || !bashAlive(child) {
+		t.Fatalf("setsid child %d not alive; output %q", child, r.Content+out)
+	}
+	t.Cleanup(func() {
+		if bashAlive(child) {
+			syscall.Kill(-child, syscall.SIGKILL)
+		}
+	})
+	k := bashKill(t, ts, r.Details.PID)
+	if k.Details.Running || k.IsError {
+		t.Errorf("kill_pid: %+v %q", k.Details, k.Text)
+	}
+	if bashAlive(child) {
+		t.Errorf("the setsid child %d closed its output on SIGTERM and survived kill_pid, which said: %q", child, k.Text)
+	}
+	if live := bashGroupMembers(child); len(live) > 0 {
+		t.Errorf("members of the setsid child's group left: %v", live)
 	}
 }
 

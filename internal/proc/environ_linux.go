@@ -11,6 +11,8 @@ import (
 
 // hasEnv reports whether the environment pid started with holds the
 // entry kv ("NAME=VALUE"); a process of another user is not readable.
+//
+//lint:ignore U1000 used where the portable tracking is built (family.go)
 func hasEnv(pid int, kv string) bool {
 	name, _, _ := strings.Cut(kv, "=")
 	return envEntry(pid, name) == kv

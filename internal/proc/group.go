@@ -1,5 +1,7 @@
 package proc
 
+import "sync"
+
 // A Group is the processes of one job: its shell, which leads a process
 // group (and session) of its own, what the shell started in that group,
 // and the processes outside it that may still write to the job's pipes.
@@ -20,6 +22,22 @@ type Group struct {
 	family family // the processes seen descending from the shell
 	//lint:ignore U1000 used where the portable tracking is built (family.go)
 	mark string // NAME=VALUE in the job's environment that its processes inherit ("" for none)
+
+	// reached are the holders of the job's pipes that Signal has sent a
+	// signal to (group_unix.go). One outside the group is followed
+	// through those pipes, and they close before it has ended: the
+	// kernel closes a dying process's files a moment before it is a
+	// zombie, and a process may close them itself on SIGTERM and run on.
+	reachMu sync.Mutex
+	reached []reachedProc
+}
+
+// A reachedProc is a process Signal reached, known by its pid and its
+// start time, so that its pid, once reused, is not taken for it.
+type reachedProc struct {
+	pid   int
+	start uint64
+	leads bool // it led a process group of its own when it was reached
 }
 
 // NewGroup returns the Group of a job about to be started. exited is

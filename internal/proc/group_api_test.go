@@ -4,8 +4,10 @@ package proc
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,5 +103,65 @@ func TestGroupSignalsASetsidChildThatHoldsThePipe(t *testing.T) {
 	}
 	if g.Live() {
 		t.Error("the group is live once nothing holds the pipe")
+	}
+}
+
+// A child that left the group (setsid) and closes the job's pipe on
+// SIGTERM, then runs on, is still among the Survivors once nothing holds
+// the pipe, and SignalSurvivors ends it.
+func TestGroupSurvivorsOutliveTheirPipes(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fi, err := r.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := Inode(fi)
+	exited, drained := make(chan struct{}), make(chan struct{})
+	g := NewGroup(exited, drained, func(fn func(inodes []uint64, terminals []string)) {
+		fn([]uint64{ino}, nil)
+	})
+	// The child prints its pid once its trap is set. It waits in short
+	// sleeps: a child forked a moment before SIGTERM may take it with the
+	// shell's handler, before its exec, and lose it.
+	cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "exec >&-; sleep 30" TERM; echo $$; while :; do sleep 0.2; done' &`)
+	cmd.Env = g.MarkEnv(os.Environ())
+	cmd.Stdout = w
+	cmd.SysProcAttr = Attr()
+	if err := g.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	g.Watch()
+	defer g.Forget()
+	br := bufio.NewReader(r)
+	line, err := br.ReadString('\n')
+	child, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || child <= 0 {
+		t.Fatalf("child pid %q: %v", line, err)
+	}
+	defer syscall.Kill(-child, syscall.SIGKILL)
+	cmd.Wait()
+	g.ShellExited()
+	close(exited)
+
+	g.Signal(syscall.SIGTERM)
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		t.Fatal(err)
+	}
+	close(drained)
+	// The pipe is at end of file; the child runs its trap.
+	if got := g.Survivors(); !slices.Contains(got, child) {
+		t.Fatalf("survivors %v after the pipe closed, want %d among them", got, child)
+	}
+	g.SignalSurvivors(syscall.SIGKILL)
+	for i := 0; len(g.Survivors()) > 0; i++ {
+		if i == 1000 {
+			t.Fatalf("survivors %v after SIGKILL", g.Survivors())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

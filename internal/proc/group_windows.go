@@ -53,6 +53,12 @@ func (g *Group) Signal(syscall.Signal) {
 	exec.Command("taskkill", "/F", "/T", "/PID", strconv.Itoa(g.pid)).Run()
 }
 
+// Survivors is empty on Windows: Signal forces the whole tree to end.
+func (g *Group) Survivors() []int { return nil }
+
+// SignalSurvivors has no one to signal on Windows.
+func (g *Group) SignalSurvivors(syscall.Signal) {}
+
 // Inode is not known for a Windows pipe.
 func Inode(os.FileInfo) uint64 { return 0 }
 

@@ -227,6 +227,8 @@ func (s *snapshot) members(pgid int) []int {
 
 // groupLive reports whether the walk saw a member of pgid that is not a
 // zombie.
+//
+//lint:ignore U1000 used where /proc names the holders of a pipe (holders_linux.go)
 func (s *snapshot) groupLive(pgid int) bool {
 	for _, p := range s.procs {
 		if p.st.pgrp == pgid && p.st.live() {

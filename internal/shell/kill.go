@@ -44,7 +44,13 @@ func (j *job) stop() stopOutcome {
 	if j.waitGone(killGrace) {
 		return stopTerm
 	}
-	j.procs.Signal(syscall.SIGKILL)
+	if j.isGone() {
+		// Only processes that closed the pipes after SIGTERM are left;
+		// the job's group is gone and its id may be another's by now.
+		j.procs.SignalSurvivors(syscall.SIGKILL)
+	} else {
+		j.procs.Signal(syscall.SIGKILL)
+	}
 	if j.waitGone(killGrace) {
 		return stopKill
 	}
@@ -57,13 +63,17 @@ func (j *job) stop() stopOutcome {
 
 // waitGone polls until nothing of the job is left, for at most d, or
 // closeGrace once the session is closing. The polls start quick and slow
-// down to 50 ms: a look at a group with members reads /proc.
+// down to 50 ms: a look at a group with members reads /proc. A process
+// that stop signalled outside the group is followed through the pipes it
+// holds until they are at end of file, and then until it has ended
+// itself: the kernel closes a dying process's pipes a moment before it
+// is a zombie, and a process may close them on SIGTERM and run on.
 func (j *job) waitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	hurried := false
 	pause := time.Millisecond
 	for {
-		if !j.running() {
+		if !j.running() && len(j.procs.Survivors()) == 0 {
 			return true
 		}
 		if !hurried && j.closing() {
