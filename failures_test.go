@@ -4,6 +4,7 @@ package spillway_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -184,12 +185,15 @@ func TestFailuresCargo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs cargo")
 	}
+	// cargo is looked for on PATH only: the person's own toolchain
+	// directories are not the test's to search. A cargo that cannot run
+	// (a rustup proxy with no toolchain for this HOME) counts as missing.
 	cargo, err := exec.LookPath("cargo")
 	if err != nil {
-		cargo = "/root/.cargo/bin/cargo"
-		if _, err := os.Stat(cargo); err != nil {
-			t.Skip("cargo is not installed")
-		}
+		t.Skip("cargo is not installed")
+	}
+	if out, err := exec.Command(cargo, "--version").CombinedOutput(); err != nil {
+		t.Skipf("cargo is installed but does not run (%v): %s", err, bytes.TrimSpace(out))
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
