@@ -20,16 +20,7 @@ import (
 // child that left the group (setsid) and still holds the job's pipe once
 // the shell has exited, and Signal reaches it.
 func TestGroupSignalsASetsidChildThatHoldsThePipe(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	fi, err := r.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ino := Inode(fi)
+	r, w, ino := jobPipe(t)
 	exited, drained := make(chan struct{}), make(chan struct{})
 	var pipeMu sync.Mutex
 	pipeOpen := true
@@ -110,16 +101,7 @@ func TestGroupSignalsASetsidChildThatHoldsThePipe(t *testing.T) {
 // SIGTERM, then runs on, is still among the Survivors once nothing holds
 // the pipe, and SignalSurvivors ends it.
 func TestGroupSurvivorsOutliveTheirPipes(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	fi, err := r.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ino := Inode(fi)
+	r, w, ino := jobPipe(t)
 	exited, drained := make(chan struct{}), make(chan struct{})
 	g := NewGroup(exited, drained, func(fn func(inodes []uint64, terminals []string)) {
 		fn([]uint64{ino}, nil)
@@ -164,4 +146,21 @@ func TestGroupSurvivorsOutliveTheirPipes(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// jobPipe is a pipe as a job's output is one, and the inode by which a
+// Group finds the processes that hold it. The read end is closed when
+// the test ends.
+func jobPipe(t *testing.T) (r, w *os.File, ino uint64) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	fi, err := r.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, w, Inode(fi)
 }
