@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/spillway-dev/spillway/internal/rules"
 )
 
 // approvals are the parts the person allowed for the rest of the session,
@@ -46,10 +44,10 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 		command = quoteArgv(append([]string{in.Command}, in.Args...))
 	}
 	v := t.rules.set.Check(command)
-	if in.TTY || in.Stdin {
-		askInteractive(&v)
-	}
 	d := rulesDetails(v)
+	if in.TTY || in.Stdin {
+		askInteractive(&d, v.Interactive())
+	}
 	if d.Decision == "ask" {
 		// A part the person allowed for the session is allowed.
 		pending := false
@@ -111,15 +109,15 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 // nothing to run but what is typed into it, unless a rule allows it by
 // name: the terminal or stdin the call gives it carries code no rule
 // sees.
-func askInteractive(v *rules.Verdict) {
-	for _, i := range v.Interactive {
-		p := &v.Parts[i]
+func askInteractive(d *RulesDetails, interactive []int) {
+	for _, i := range interactive {
+		p := &d.Parts[i]
 		if p.Decision != "allow" || p.Rule != "" {
 			continue
 		}
 		p.Decision, p.Reason = "ask", interactiveReason
-		if v.Decision < rules.Ask {
-			v.Decision = rules.Ask
+		if d.Decision == "allow" {
+			d.Decision = "ask"
 		}
 	}
 }

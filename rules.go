@@ -116,5 +116,5 @@ type RulePart = tool.RulePart
 // rulesDetails are the details of a verdict: its parts as the engine
 // decided them.
 func rulesDetails(v rules.Verdict) RulesDetails {
-	return RulesDetails{Decision: v.Decision.String(), Parts: v.Parts}
+	return RulesDetails{Decision: v.Decision.String(), Parts: v.Parts()}
 }

@@ -40,7 +40,7 @@ func BenchmarkCheck100KB(b *testing.B) {
 	c0 := processCPU()
 	n := 0
 	for b.Loop() {
-		if v := s.Check(cmd); len(v.Parts) == 0 {
+		if v := s.Check(cmd); len(v.parts) == 0 {
 			b.Fatal("no parts")
 		}
 		n++
@@ -48,6 +48,19 @@ func BenchmarkCheck100KB(b *testing.B) {
 	// On a loaded machine wall time counts the time others ran; the
 	// process's CPU time (GC included) is what deciding costs.
 	b.ReportMetric(float64(processCPU()-c0)/float64(n)/1e6, "cpu-ms/op")
+}
+
+// BenchmarkParts100KB makes the parts of the 100 KB command's verdict as
+// a result's details show them, once it is decided: the step after
+// Check, which a bash call with rules in force takes once.
+func BenchmarkParts100KB(b *testing.B) {
+	v := benchSet(b).Check(bigCommand(100 << 10))
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(v.Parts()) == 0 {
+			b.Fatal("no parts")
+		}
+	}
 }
 
 // BenchmarkParse100KB is the parser alone on the same input: the floor
@@ -83,12 +96,12 @@ func BenchmarkCheckTrue(b *testing.B) {
 func TestCheck100KBParts(t *testing.T) {
 	s := benchSet(t)
 	v := s.Check(bigCommand(100 << 10))
-	for _, p := range v.Parts {
+	for _, p := range v.Parts() {
 		if strings.Contains(p.Reason, "does not parse") {
 			t.Fatalf("the benchmark input does not parse: %s", p.Reason)
 		}
 	}
-	if len(v.Parts) < 1000 {
-		t.Fatalf("%d parts", len(v.Parts))
+	if len(v.Parts()) < 1000 {
+		t.Fatalf("%d parts", len(v.Parts()))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/spillway-dev/spillway/tool"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -77,17 +76,10 @@ func (s *Set) check(command string, whole bool) Verdict {
 	}
 	// The decision is the strictest of the parts that are left: parts
 	// are dropped when the input turns out not to parse.
-	v := Verdict{Decision: Allow, Parts: make([]tool.RulePart, len(c.parts))}
-	for i, p := range c.parts {
+	v := Verdict{Decision: Allow, parts: make([]part, len(c.parts))}
+	copy(v.parts, c.parts)
+	for _, p := range v.parts {
 		v.Decision = max(v.Decision, p.decision)
-		rp := &v.Parts[i]
-		rp.Command, rp.Decision, rp.Reason = p.command, p.decision.String(), p.reason
-		if p.rule != nil {
-			rp.Rule, rp.Source, rp.Justification = p.rule.Text, p.rule.Source, p.rule.Justification
-		}
-		if p.interactive {
-			v.Interactive = append(v.Interactive, i)
-		}
 	}
 	// The buffer is cleared so that it holds on to no part's text.
 	clear(c.parts)
@@ -152,13 +144,13 @@ type ctx struct {
 	stdinOther bool
 }
 
-// A part is a decided part as the checker gathers it, before it becomes
-// the tool.RulePart a verdict shows: the rule that decided it by pointer
-// and the decision as a number. A long input has thousands of parts,
-// gathered while the parser makes garbage and the collector runs; a part
-// kept this way is half the size of a tool.RulePart with half its
-// pointers, and that halves what the collector scans and what copying
-// parts costs (a tenth of the time a 100 KB command takes to decide).
+// A part is a decided part as the checker keeps it, until a verdict's
+// Parts makes it the tool.RulePart a result shows: the rule that decided
+// it by pointer and the decision as a number. A long input has thousands
+// of parts, gathered while the parser makes garbage and the collector
+// runs; kept this way a part is half the size of a tool.RulePart with
+// half its pointers, and the RulePart values are built once, when the
+// details are made, not while the input is decided.
 type part struct {
 	command, reason string
 	rule            *Rule

@@ -17,8 +17,8 @@ func TestCheckNoParts(t *testing.T) {
 	s := setOf(t, Deny)
 	for _, in := range []string{"", "   \n", "# only a comment", "FOO=bar", "a=1 b=2"} {
 		v := s.Check(in)
-		if v.Decision != Allow || len(v.Parts) != 0 {
-			t.Errorf("%q = %v with %d parts, want allow with none: nothing runs", in, v.Decision, len(v.Parts))
+		if v.Decision != Allow || len(v.Parts()) != 0 {
+			t.Errorf("%q = %v with %d parts, want allow with none: nothing runs", in, v.Decision, len(v.Parts()))
 		}
 	}
 }
@@ -27,8 +27,8 @@ func TestCheckDoesNotParse(t *testing.T) {
 	s := setOf(t, Allow)
 	for _, in := range []string{"echo 'x", "ls )", "if true; then", "a=(", "cat <<E\nx"} {
 		v := s.Check(in)
-		if v.Decision != Ask || len(v.Parts) != 1 || !strings.Contains(v.Parts[0].Reason, "does not parse") {
-			t.Errorf("%q = %v %+v, want ask saying it does not parse", in, v.Decision, v.Parts)
+		if v.Decision != Ask || len(v.Parts()) != 1 || !strings.Contains(v.Parts()[0].Reason, "does not parse") {
+			t.Errorf("%q = %v %+v, want ask saying it does not parse", in, v.Decision, v.Parts())
 		}
 	}
 }
@@ -73,15 +73,15 @@ func TestCheckExpansionArgument(t *testing.T) {
 func TestCheckRuleAndReason(t *testing.T) {
 	s := setOf(t, Allow, corpusRules(t, Deny, "rm *"))
 	v := s.Check("ls && sudo rm -rf /")
-	if v.Decision != Deny || len(v.Parts) != 2 {
+	if v.Decision != Deny || len(v.Parts()) != 2 {
 		t.Fatalf("got %v%s", v.Decision, partsText(v))
 	}
-	p := v.Parts[1]
+	p := v.Parts()[1]
 	if p.Decision != "deny" || p.Rule != "rm *" || p.Source != "corpus" || p.Command != "sudo rm -rf /" {
 		t.Errorf("denied part: %+v", p)
 	}
-	if v.Parts[0].Rule != "" || !strings.Contains(v.Parts[0].Reason, "default") {
-		t.Errorf("default part: %+v", v.Parts[0])
+	if v.Parts()[0].Rule != "" || !strings.Contains(v.Parts()[0].Reason, "default") {
+		t.Errorf("default part: %+v", v.Parts()[0])
 	}
 }
 
@@ -102,10 +102,10 @@ func TestCheckInteractive(t *testing.T) {
 		"echo x | python3": false,
 	} {
 		v := s.Check(in)
-		got := len(v.Interactive) > 0
-		for _, i := range v.Interactive {
-			if i < 0 || i >= len(v.Parts) {
-				t.Fatalf("%q: interactive part %d of %d", in, i, len(v.Parts))
+		got := len(v.Interactive()) > 0
+		for _, i := range v.Interactive() {
+			if i < 0 || i >= len(v.Parts()) {
+				t.Fatalf("%q: interactive part %d of %d", in, i, len(v.Parts()))
 			}
 		}
 		if got != want {

@@ -47,10 +47,10 @@ func TestCodexDecisionsEqualCodex(t *testing.T) {
 			t.Fatalf("codex %q: %s: %v", argv, out, err)
 		}
 		v := set.Check(shlexJoin(argv))
-		if len(v.Parts) != 1 {
-			t.Fatalf("%q: %d parts", argv, len(v.Parts))
+		if len(v.Parts()) != 1 {
+			t.Fatalf("%q: %d parts", argv, len(v.Parts()))
 		}
-		p := v.Parts[0]
+		p := v.Parts()[0]
 		switch {
 		case len(res.MatchedRules) == 0:
 			if p.Rule != "" {

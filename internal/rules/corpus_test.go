@@ -87,7 +87,7 @@ func TestBypassCorpus(t *testing.T) {
 			if v.Decision.String() != run.want {
 				t.Errorf("%s: %q (%s) = %s, want %s; parts:%s", run.name, c.Command, c.From, v.Decision, run.want, partsText(v))
 			}
-			for _, p := range v.Parts {
+			for _, p := range v.Parts() {
 				if decided(p) > v.Decision {
 					t.Errorf("%s: %q: part %q is %s but the whole is %s", run.name, c.Command, p.Command, p.Decision, v.Decision)
 				}
@@ -102,7 +102,7 @@ func TestBypassCorpus(t *testing.T) {
 
 func partsText(v Verdict) string {
 	s := ""
-	for _, p := range v.Parts {
+	for _, p := range v.Parts() {
 		r := ""
 		if p.Rule != "" {
 			r = " rule " + p.Rule

@@ -22,7 +22,7 @@ func FuzzCheck(f *testing.F) {
 			if perr != nil && v.Decision == Allow {
 				t.Fatalf("%q does not parse (%v) but is allowed", in, perr)
 			}
-			for _, p := range v.Parts {
+			for _, p := range v.Parts() {
 				if decided(p) > v.Decision {
 					t.Fatalf("%q: part %q is %s, the whole %s", in, p.Command, p.Decision, v.Decision)
 				}

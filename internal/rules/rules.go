@@ -74,23 +74,43 @@ type Set struct {
 type Verdict struct {
 	// Decision is the strictest of the parts' (Allow when there is none).
 	Decision Decision
-	// Parts are the simple commands of the input, each as a bash result's
-	// details show it: its Command as it reads in the input, words
-	// resolved where they could be (quotes and escapes removed, wrappers
-	// named); its Decision, a Decision's word; the Rule that decided it
-	// as written, with its Source and Justification (all three empty
-	// when the default decided, or when the part could not be known);
-	// and, when no rule alone decided it, the Reason in words: "the
-	// program $CMD is known only when it runs", "the input does not
-	// parse as bash: …", "no rule matches: the default is ask", or why a
-	// rule that only may match (it depends on an expansion) made the
-	// part ask.
-	Parts []tool.RulePart
-	// Interactive holds the indexes in Parts of the shells and
-	// interpreters started with no code, no script and their stdin left
-	// to the caller (bash, python3 alone): what they run is typed into
-	// them later, where no rule sees it. The caller decides whether such
-	// a part may run with a terminal or stdin attached; the part's own
-	// decision comes from the rules on its name.
-	Interactive []int
+	parts    []part
+}
+
+// Parts are the simple commands of the input, each as a bash result's
+// details show it: its Command as it reads in the input, words resolved
+// where they could be (quotes and escapes removed, wrappers named); its
+// Decision, a Decision's word; the Rule that decided it as written, with
+// its Source and Justification (all three empty when the default decided,
+// or when the part could not be known); and, when no rule alone decided
+// it, the Reason in words: "the program $CMD is known only when it
+// runs", "the input does not parse as bash: …", "no rule matches: the
+// default is ask", or why a rule that only may match (it depends on an
+// expansion) made the part ask. Each call makes them anew.
+func (v Verdict) Parts() []tool.RulePart {
+	out := make([]tool.RulePart, len(v.parts))
+	for i, p := range v.parts {
+		rp := &out[i]
+		rp.Command, rp.Decision, rp.Reason = p.command, p.decision.String(), p.reason
+		if p.rule != nil {
+			rp.Rule, rp.Source, rp.Justification = p.rule.Text, p.rule.Source, p.rule.Justification
+		}
+	}
+	return out
+}
+
+// Interactive gives the indexes in Parts of the shells and interpreters
+// started with no code, no script and their stdin left to the caller
+// (bash, python3 alone): what they run is typed into them later, where no
+// rule sees it. The caller decides whether such a part may run with a
+// terminal or stdin attached; the part's own decision comes from the
+// rules on its name.
+func (v Verdict) Interactive() []int {
+	var out []int
+	for i, p := range v.parts {
+		if p.interactive {
+			out = append(out, i)
+		}
+	}
+	return out
 }
