@@ -33,21 +33,7 @@ func TestGroupSignalsASetsidChildThatHoldsThePipe(t *testing.T) {
 			fn(nil, nil)
 		}
 	})
-	cmd := exec.Command("sh", "-c", "setsid sleep 30 & echo $!")
-	cmd.Env = g.MarkEnv(os.Environ())
-	cmd.Stdout = w
-	cmd.SysProcAttr = Attr()
-	if err := g.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	g.Watch()
-	defer g.Forget()
-	line, err := bufio.NewReader(r).ReadString('\n')
-	child, _ := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || child <= 0 {
-		t.Fatalf("child pid %q: %v", line, err)
-	}
+	cmd, _, child := startOnPipe(t, g, r, w, "setsid sleep 30 & echo $!")
 	defer syscall.Kill(child, syscall.SIGKILL)
 	for i := 0; ; i++ { // setsid comes after the fork: wait for it
 		if pgid, err := syscall.Getpgid(child); err == nil && pgid == child {
@@ -109,22 +95,7 @@ func TestGroupSurvivorsOutliveTheirPipes(t *testing.T) {
 	// The child prints its pid once its trap is set. It waits in short
 	// sleeps: a child forked a moment before SIGTERM may take it with the
 	// shell's handler, before its exec, and lose it.
-	cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "exec >&-; sleep 30" TERM; echo $$; while :; do sleep 0.2; done' &`)
-	cmd.Env = g.MarkEnv(os.Environ())
-	cmd.Stdout = w
-	cmd.SysProcAttr = Attr()
-	if err := g.Start(cmd); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	g.Watch()
-	defer g.Forget()
-	br := bufio.NewReader(r)
-	line, err := br.ReadString('\n')
-	child, _ := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || child <= 0 {
-		t.Fatalf("child pid %q: %v", line, err)
-	}
+	cmd, br, child := startOnPipe(t, g, r, w, `setsid sh -c 'trap "exec >&-; sleep 30" TERM; echo $$; while :; do sleep 0.2; done' &`)
 	defer syscall.Kill(-child, syscall.SIGKILL)
 	cmd.Wait()
 	g.ShellExited()
@@ -163,4 +134,28 @@ func jobPipe(t *testing.T) (r, w *os.File, ino uint64) {
 		t.Fatal(err)
 	}
 	return r, w, Inode(fi)
+}
+
+// startOnPipe starts script with sh in g, the job's pipe w as its stdout,
+// closes the test's end of w, and reads from r the pid the script prints
+// first. The group is watched until the test ends.
+func startOnPipe(t *testing.T, g *Group, r, w *os.File, script string) (*exec.Cmd, *bufio.Reader, int) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = g.MarkEnv(os.Environ())
+	cmd.Stdout = w
+	cmd.SysProcAttr = Attr()
+	if err := g.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	g.Watch()
+	t.Cleanup(g.Forget)
+	br := bufio.NewReader(r)
+	line, err := br.ReadString('\n')
+	child, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || child <= 0 {
+		t.Fatalf("child pid %q: %v", line, err)
+	}
+	return cmd, br, child
 }
