@@ -350,3 +350,50 @@ func wantEnded(t *testing.T, s *session, secs, cause string) {
 		t.Errorf("the session's sleep outlived %s: %v", cause, left)
 	}
 }
+
+// Once a command's start has been answered, the zygote holds none of the
+// command's descriptors. A process that holds a job's pipe is signalled
+// with the job, and killed if it outlives the grace: had the zygote still
+// held the pipe when the job was killed, the kill would have ended it and
+// with it every command of the session.
+func TestZygoteLetsGoOfACommandsFilesBeforeItAnswers(t *testing.T) {
+	d := makeDirs(t)
+	rules := nsRules(t, d, false)
+	bash(t, rules, d.root, "true")
+	zygote := zygoteOf(t, d.root)
+	for i := range 20 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := w.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pipe := fmt.Sprintf("pipe:[%d]", fi.Sys().(*syscall.Stat_t).Ino)
+		cmd := exec.Command("/bin/sleep", "30")
+		cmd.Dir = d.root
+		cmd.Stdout = w
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		launch, err := Wrap(cmd, *rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, err := launch.Start()
+		launch.Started()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// At once: the command's pid is all a caller needs to kill it.
+		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", zygote))
+		for _, fd := range fds {
+			if l, _ := os.Readlink(fd); l == pipe {
+				t.Errorf("start %d: the zygote still holds the command's stdout (%s) once its pid is known", i, fd)
+			}
+		}
+		syscall.Kill(pid, syscall.SIGKILL)
+		w.Close()
+		r.Close()
+		launch.Close()
+	}
+}

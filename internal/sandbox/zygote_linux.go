@@ -151,9 +151,14 @@ type zygote struct {
 
 // start forks the command req asks for, answers the server with its
 // pidfd, and keeps its status pipe for its end.
+//
+// The command's files are closed before the answer: the server learns the
+// command's pid from it, and from then on a holder of the command's pipes
+// is one of its processes to the server, to be signalled with it and
+// killed if it outlives the grace. The zygote must not be one.
 func (z *zygote) start(sock socket, req startRequest, files []int) {
-	defer closeAll(files)
 	if req.Files < 0 || len(files) != req.Files+1 {
+		closeAll(files)
 		send(sock, reply{Err: fmt.Sprintf("a request with %d descriptors for %d files and the status", len(files), req.Files)})
 		return
 	}
@@ -182,6 +187,13 @@ func (z *zygote) start(sock socket, req startRequest, files []int) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	pid, err := syscall.ForkExec(req.Path, req.Args, attr)
+	// Close-on-exec, as every descriptor of the zygote: no command gets
+	// another's status pipe.
+	status := -1
+	if err == nil {
+		status, _ = unix.FcntlInt(uintptr(files[req.Files]), unix.F_DUPFD_CLOEXEC, 0)
+	}
+	closeAll(files)
 	if err != nil {
 		r := reply{Err: "cannot run " + req.Path}
 		if errno, ok := err.(syscall.Errno); ok {
@@ -192,10 +204,7 @@ func (z *zygote) start(sock socket, req startRequest, files []int) {
 		send(sock, r)
 		return
 	}
-	// Close-on-exec, as every descriptor of the zygote: no command gets
-	// another's status pipe.
-	status, err := unix.FcntlInt(uintptr(files[req.Files]), unix.F_DUPFD_CLOEXEC, 0)
-	if err == nil {
+	if status >= 0 {
 		f := os.NewFile(uintptr(status), "status")
 		f.Write([]byte{StatusStarted})
 		z.status[pid] = f
