@@ -89,12 +89,14 @@ func (h *history) start(in tool.BashInput, pl *plan, j *job) *record {
 		data: &recordData{refs: 1, done: make(chan struct{})},
 	}
 	h.add(rec)
+	j.completeRecord = func() { h.complete(rec, j) }
 	go h.finish(rec, j)
 	return rec
 }
 
-// complete completes the record of a job that has ended, before its
-// call returns, so that the history shows it at once.
+// complete completes the record of a job that has ended, before the
+// call that reports the end returns, so that the history shows it at
+// once; finish, which waits for the end, may not have run yet.
 func (h *history) complete(rec *record, j *job) {
 	if isClosed(j.exited) && isClosed(j.readersDone) {
 		h.finish(rec, j)

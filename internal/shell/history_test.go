@@ -3,6 +3,7 @@
 package shell
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -211,4 +212,54 @@ type rendered struct {
 func render(sh *Runner, sel tool.HistoryInput) (rendered, error) {
 	rec, exit, stdout, stderr, err := sh.Render(sel)
 	return rendered{rec, exit, stdout, stderr}, err
+}
+
+// What a call said of a background job's end, the history says too, at
+// once: a job that write_stdin, check_pid or kill_pid reported ended is
+// not listed as running in the history read right after, with no exit
+// code and none of its output.
+func TestHistoryShowsTheEndACallReported(t *testing.T) {
+	sh := testRunner(t, defaultConfig(t), defaultStore())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ended := func(how string, i int, id int) {
+		t.Helper()
+		for _, rec := range sh.History() {
+			if rec.ID != id {
+				continue
+			}
+			if rec.Running || rec.ExitCode == nil {
+				t.Errorf("%s %d: the call said the job ended; the history says running %v, exit code %v", how, i, rec.Running, rec.ExitCode)
+			}
+			return
+		}
+		t.Errorf("%s %d: no record %d in the history", how, i, id)
+	}
+	for i := range 20 {
+		res := runOK(t, sh, tool.BashInput{Command: "read a; echo got:$a", Stdin: true})
+		if !res.Details.Running {
+			t.Fatalf("the reader did not wait for input: %+v", res.Details)
+		}
+		w, err := sh.Write(ctx, Send{PID: res.Details.PID, Text: "x\n", Close: true, Wait: 30 * time.Second})
+		if err != nil || w.Details.Running {
+			t.Fatalf("write_stdin: %v, %+v", err, w.Details)
+		}
+		ended("write_stdin", i, res.Details.HistoryID)
+
+		res = runOK(t, sh, tool.BashInput{Command: "sleep 0.05; echo done", Timeout: time.Millisecond})
+		c, err := sh.Check(ctx, res.Details.PID, 30*time.Second, "")
+		for err == nil && c.Details.Running {
+			c, err = sh.Check(ctx, res.Details.PID, 30*time.Second, "")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended("check_pid", i, res.Details.HistoryID)
+
+		res = runOK(t, sh, tool.BashInput{Command: "sleep 60", Timeout: time.Millisecond})
+		if k, err := sh.Kill(ctx, res.Details.PID); err != nil || k.Details.Running {
+			t.Fatalf("kill_pid: %v, %+v", err, k.Details)
+		}
+		ended("kill_pid", i, res.Details.HistoryID)
+	}
 }

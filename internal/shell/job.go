@@ -78,6 +78,12 @@ type job struct {
 	pending     atomic.Int32  // readers still running
 	readersDone chan struct{} // closed when every pipe is drained and closed
 
+	// completeRecord completes the job's history record once it has
+	// ended (nil for a job with none): a result that reports the end
+	// calls it, so that the history read next says what the result said.
+	// It is set before the job can be found by its pid.
+	completeRecord func()
+
 	mu   sync.Mutex
 	gone bool // no live process and no open pipe remain (final once true)
 

@@ -27,6 +27,7 @@ func (r *Runner) Jobs() []tool.JobInfo {
 // info describes the job as it stands; its windows are not cut.
 func (j *job) info() tool.JobInfo {
 	l := j.look()
+	j.recordEnd(l)
 	v := tool.JobInfo{PID: j.pid, Command: j.command, Args: j.args, DurationMS: j.duration().Milliseconds()}
 	switch {
 	case l.secret:

@@ -218,6 +218,7 @@ func (r *Runner) Check(ctx context.Context, pid int, wait time.Duration, screen 
 func (j *job) report(full bool) Outcome {
 	j.drain()
 	l := j.look()
+	j.recordEnd(l)
 	l.full = full
 	pid := j.pid
 	var note string
@@ -244,7 +245,9 @@ func (r *Runner) Kill(ctx context.Context, pid int) (Outcome, error) {
 		return Outcome{}, err
 	}
 	out := j.stop()
-	res := j.result(j.look(), "(no new output)", stopNote(out, fmt.Sprintf("kill_pid %d", pid)))
+	l := j.look()
+	j.recordEnd(l)
+	res := j.result(l, "(no new output)", stopNote(out, fmt.Sprintf("kill_pid %d", pid)))
 	res.Details.Backgrounded = true
 	res.Failed = out == stopCutOff
 	return res, nil
@@ -269,6 +272,14 @@ func stopNote(out stopOutcome, what string) string {
 		return "[" + what + ": its processes got SIGTERM, then SIGKILL after 2s, and have ended.]"
 	default:
 		return "[" + what + ": some of its processes survived SIGKILL or hold its output out of reach; spillway stopped reading their output.]"
+	}
+}
+
+// recordEnd completes the job's history record when l, about to be
+// reported, says it has ended.
+func (j *job) recordEnd(l look) {
+	if !l.running && j.completeRecord != nil {
+		j.completeRecord()
 	}
 }
 
