@@ -45,6 +45,31 @@ func hostPIDs(argv ...string) []int {
 	return pids
 }
 
+// startSleep starts a daemon, a setsid sleep of secs seconds, in the
+// session sandbox of rules, and waits until it runs: the command that
+// starts it returns before the sleep has replaced setsid, and until then
+// there is no sleep to find, kill or outlive anything. It returns the
+// sleep's pid as this process sees it, and as the session does.
+func startSleep(t *testing.T, rules *Rules, root, secs string) (host int, inSession string) {
+	t.Helper()
+	r := bash(t, rules, root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 & echo $!")
+	inSession = strings.TrimSpace(r.stdout)
+	if r.exit != 0 || inSession == "" {
+		t.Fatalf("starting the sleep: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		pids := hostPIDs("sleep", secs)
+		if len(pids) == 1 {
+			return pids[0], inSession
+		}
+		if len(pids) > 1 || time.Now().After(deadline) {
+			t.Fatalf("the sleep of %s s: pids %v", secs, pids)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // A session's commands share its namespaces, but not another session's:
 // a command of one cannot see or signal a process of the other, by its
 // pid in either namespace or by kill -1.
@@ -52,34 +77,20 @@ func TestSessionCannotSignalAnotherSession(t *testing.T) {
 	da, db := makeDirs(t), makeDirs(t)
 	a, b := nsRules(t, da, false), nsRules(t, db, false)
 	secs := fmt.Sprint(6000 + os.Getpid()%1000)
-	r := bash(t, a, da.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 & echo $!")
-	inA := strings.TrimSpace(r.stdout)
-	if r.exit != 0 || inA == "" {
-		t.Fatalf("starting the sleep: exit %d, %q %q", r.exit, r.stdout, r.stderr)
-	}
-	var host []int
-	for range 100 {
-		if host = hostPIDs("sleep", secs); len(host) == 1 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(host) != 1 {
-		t.Fatalf("the sleep of session A: pids %v", host)
-	}
-	defer syscall.Kill(host[0], syscall.SIGKILL)
+	host, inA := startSleep(t, a, da.root, secs)
+	defer syscall.Kill(host, syscall.SIGKILL)
 
 	// "done" first: A's pid names some process of B's own namespace too
 	// (it may be this shell), and kill -9 -1 ends this shell as well.
-	script := fmt.Sprintf("ps -e -o comm= | grep -c '^sleep$'; echo done; kill -9 %s %d 2>/dev/null; kill -9 -1", inA, host[0])
-	r = bash(t, b, db.root, script)
+	script := fmt.Sprintf("ps -e -o comm= | grep -c '^sleep$'; echo done; kill -9 %s %d 2>/dev/null; kill -9 -1", inA, host)
+	r := bash(t, b, db.root, script)
 	if !strings.Contains(r.stdout, "done") {
 		t.Fatalf("session B: exit %d, %q %q", r.exit, r.stdout, r.stderr)
 	}
 	if seen := strings.Fields(r.stdout)[0]; seen != "0" {
 		t.Errorf("session B sees %s sleep processes; want none of session A's", seen)
 	}
-	if err := syscall.Kill(host[0], 0); err != nil {
+	if err := syscall.Kill(host, 0); err != nil {
 		t.Errorf("session A's sleep after session B's kills: %v", err)
 	}
 	// Session A's own commands see it, and may end it.
@@ -135,9 +146,7 @@ func TestSessionEndsWithItsDirectory(t *testing.T) {
 	d := makeDirs(t)
 	rules := nsRules(t, d, false)
 	secs := fmt.Sprint(7000 + os.Getpid()%1000)
-	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
-		t.Fatalf("exit %d, %q", r.exit, r.stderr)
-	}
+	startSleep(t, rules, d.root, secs)
 	s, err := sessionFor(*rules)
 	if err != nil {
 		t.Fatal(err)
@@ -239,9 +248,7 @@ func TestSessionEndsWhenIdle(t *testing.T) {
 	idleEnd = 50 * time.Millisecond
 
 	secs := fmt.Sprint(8000 + os.Getpid()%1000)
-	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
-		t.Fatalf("exit %d, %q", r.exit, r.stderr)
-	}
+	startSleep(t, rules, d.root, secs)
 	s, err := sessionFor(*rules)
 	if err != nil {
 		t.Fatal(err)
@@ -281,9 +288,7 @@ func TestSessionSandboxesEndWithTheHub(t *testing.T) {
 	d := makeDirs(t)
 	rules := nsRules(t, d, true)
 	secs := fmt.Sprint(9000 + os.Getpid()%1000)
-	if r := bash(t, rules, d.root, "setsid sleep "+secs+" </dev/null >/dev/null 2>&1 &"); r.exit != 0 {
-		t.Fatalf("exit %d, %q", r.exit, r.stderr)
-	}
+	startSleep(t, rules, d.root, secs)
 	s, err := sessionFor(*rules)
 	if err != nil {
 		t.Fatal(err)
@@ -339,15 +344,16 @@ func wantEnded(t *testing.T, s *session, secs, cause string) {
 	case <-time.After(time.Minute):
 		t.Fatalf("the session sandbox outlived %s", cause)
 	}
-	for range 100 {
-		if len(hostPIDs("sleep", secs)) == 0 {
-			break
-		}
+	// The kernel kills what is left of the session's PID namespace once
+	// its first process, the zygote, has ended; a killed process takes a
+	// moment to go.
+	deadline := time.Now().Add(time.Minute)
+	for len(hostPIDs("sleep", secs)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if left := hostPIDs("sleep", secs); len(left) != 0 {
 		syscall.Kill(left[0], syscall.SIGKILL)
-		t.Errorf("the session's sleep outlived %s: %v", cause, left)
+		t.Errorf("the session's sleep outlived %s by a minute: %v", cause, left)
 	}
 }
 
