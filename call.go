@@ -10,6 +10,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/surface"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A ToolCall is a call of a tool by name, with its arguments as a JSON
@@ -35,10 +36,7 @@ type ToolCall struct {
 	// password prompt]" or "[the user cancelled]". id names the page;
 	// URLDone(id) follows once it was answered or closed. Without one the
 	// result gives the address for the model to relay.
-	URLAsker interface {
-		AskURL(ctx context.Context, url, message, id string) (accepted bool, err error)
-		URLDone(id string)
-	}
+	URLAsker tool.URLAsker
 }
 
 // An ArgsError is a call whose arguments do not fit the tool's parameters:

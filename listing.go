@@ -151,7 +151,7 @@ func writeStreamSizes(b *strings.Builder, stdout, stderr StreamRecord) {
 func rerendered(rec HistoryRecord, exit shell.Exit, stdout, stderr *shell.Shown) Result[HistoryDetails] {
 	res := Result[HistoryDetails]{Details: HistoryDetails{Shown: &RerenderDetails{Record: rec}}}
 	var b strings.Builder
-	section := func(label string, s *shell.Shown, totals StreamRecord) *ShownStream {
+	section := func(label string, s *shell.Shown) *ShownStream {
 		switch {
 		case s == nil:
 			return nil
@@ -167,13 +167,11 @@ func rerendered(rec HistoryRecord, exit shell.Exit, stdout, stderr *shell.Shown)
 			b.WriteByte('\n')
 		}
 		b.WriteString(label + ":\n" + body)
-		return &ShownStream{
-			Mode: s.Mode, FirstLine: s.FirstLine, LastLine: s.LastLine, OutputLines: s.Lines, OutputBytes: s.Bytes,
-			TotalLines: totals.TotalLines, TotalBytes: totals.TotalBytes, Matches: s.Matches, Truncated: s.Truncated, Missing: s.Missing,
-		}
+		shown := s.ShownStream
+		return &shown
 	}
-	res.Details.Shown.Stdout = section("stdout", stdout, rec.Stdout)
-	res.Details.Shown.Stderr = section("stderr", stderr, rec.Stderr)
+	res.Details.Shown.Stdout = section("stdout", stdout)
+	res.Details.Shown.Stderr = section("stderr", stderr)
 	if b.Len() == 0 {
 		b.WriteString("(no output)\n")
 	}

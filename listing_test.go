@@ -30,15 +30,6 @@ func TestRerenderedSetsEveryField(t *testing.T) {
 	}
 }
 
-// The write_stdin tool hands every parameter on to the shell.
-func TestRequestsCarryEveryField(t *testing.T) {
-	var write WriteStdinInput
-	setAll(reflect.ValueOf(&write).Elem())
-	if err := unset(reflect.ValueOf(write.send()), "shell.Send"); err != nil {
-		t.Error(err)
-	}
-}
-
 // A bash result hands on everything the shell's outcome says and adds
 // what its windows say: from an outcome with every field set but those
 // the root derives, every field of the result is set, but for the failure

@@ -19,7 +19,6 @@ package spillway
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -32,6 +31,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Options configure a Toolset. The zero value is usable.
@@ -240,7 +240,7 @@ func (t *Toolset) Cwd() string { return t.cwd }
 
 // ErrClosed is the error of a call on a closed toolset (errors.Is finds
 // it in the error a method returns).
-var ErrClosed = errors.New("the session has ended (its toolset was closed); start a new one")
+var ErrClosed = tool.ErrClosed
 
 // open reports ErrClosed once the toolset is closed.
 func (t *Toolset) open() error {

@@ -82,3 +82,23 @@ type StreamRecord struct {
 	// Binary: the stream is binary.
 	Binary bool `json:"binary,omitempty" doc:"The stream is binary: the text only says how big it is."`
 }
+
+// ShownStream says what part of a recorded stream history showed again.
+type ShownStream struct {
+	// Mode is how the lines were chosen: "head", "tail", "head_tail",
+	// "range" or "pattern".
+	Mode string `json:"mode"`
+	// FirstLine and LastLine bound the lines shown (0 when none).
+	FirstLine   int64 `json:"first_line"`
+	LastLine    int64 `json:"last_line"`
+	OutputLines int64 `json:"output_lines" doc:"Lines shown."`
+	OutputBytes int64 `json:"output_bytes" doc:"Bytes shown."`
+	TotalLines  int64 `json:"total_lines" doc:"Lines in the whole output or file."`
+	TotalBytes  int64 `json:"total_bytes" doc:"Bytes in the whole output."`
+	// Matches counts the matching lines shown (pattern mode).
+	Matches int64 `json:"matches,omitempty"`
+	// Truncated: lines or bytes of the selection were left out.
+	Truncated bool `json:"truncated" doc:"True when anything at all was left out."`
+	// Missing says what part of the stream was never saved, if any.
+	Missing string `json:"missing,omitempty"`
+}

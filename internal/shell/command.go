@@ -16,9 +16,6 @@ import (
 // makes from it the process's program, arguments, directory and
 // environment.
 
-// A TermSize is the size of a terminal; zero sides take the default.
-type TermSize struct{ Cols, Rows int }
-
 // checkCommand checks the parameters that do not depend on the session.
 func checkCommand(in tool.BashInput) error {
 	if in.Command == "" {

@@ -240,7 +240,7 @@ func TestHistoryShowsTheEndACallReported(t *testing.T) {
 		if !res.Details.Running {
 			t.Fatalf("the reader did not wait for input: %+v", res.Details)
 		}
-		w, err := sh.Write(ctx, Send{PID: res.Details.PID, Text: "x\n", Close: true, Wait: 30 * time.Second})
+		w, err := sh.Write(ctx, tool.WriteStdinInput{PID: res.Details.PID, Input: "x\n", CloseStdin: true, Timeout: 30 * time.Second})
 		if err != nil || w.Details.Running {
 			t.Fatalf("write_stdin: %v, %+v", err, w.Details)
 		}

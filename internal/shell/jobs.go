@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // maxJobs is the most background jobs a session keeps (docs/tools.md).
@@ -21,7 +23,7 @@ func (r *Runner) addJob(j *job) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return ErrClosed
+		return tool.ErrClosed
 	}
 	if err := r.makeRoomLocked(); err != nil {
 		return err
@@ -59,7 +61,7 @@ func (r *Runner) findJob(pid int) (*job, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, ErrClosed
+		return nil, tool.ErrClosed
 	}
 	for i := len(r.jobs) - 1; i >= 0; i-- {
 		if r.jobs[i].pid == pid {

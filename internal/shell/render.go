@@ -22,8 +22,10 @@ import (
 // last bytes of a file, a line range counts newlines up to its first
 // line — so the cost does not grow with the size of the output.
 
-// A Shown is what part of a recorded stream was shown, and how.
+// A Shown is a recorded stream shown again: what was shown of it, as the
+// result's details give it, and the text.
 type Shown struct {
+	tool.ShownStream
 	// Empty: the stream carried nothing and was not asked for alone, so
 	// nothing was shown of it.
 	Empty bool
@@ -31,19 +33,6 @@ type Shown struct {
 	// Err, when set, says instead why the stream can no longer be shown.
 	Body string
 	Err  error
-	// Mode is how the lines were chosen: "head", "tail", "head_tail",
-	// "range" or "pattern".
-	Mode string
-	// FirstLine and LastLine bound the lines shown (0 when none); Lines
-	// and Bytes count them.
-	FirstLine, LastLine int64
-	Lines, Bytes        int64
-	// Matches counts the matching lines shown (pattern mode).
-	Matches int64
-	// Truncated: lines or bytes of the selection were left out.
-	Truncated bool
-	// Missing says what part of the stream was never saved, if any.
-	Missing string
 }
 
 // Render shows the output of a recorded call again, as sel asks (its ID,
@@ -114,7 +103,7 @@ func validSelection(in tool.HistoryInput) error {
 // renderStream shows one stream as in asks: its body (content and a
 // bracketed notice), or why it cannot be shown, and what it showed.
 func renderStream(s *streamData, in tool.HistoryInput, lim output.Limits, re *regexp.Regexp) *Shown {
-	shown := &Shown{}
+	shown := &Shown{ShownStream: tool.ShownStream{TotalLines: s.Lines, TotalBytes: s.Bytes}}
 	if s.Binary {
 		shown.Err = fmt.Errorf("binary output (%d bytes), shown as such only. Full output: %s", s.Bytes, s.SpillPath)
 		return shown
@@ -224,8 +213,8 @@ func renderStream(s *streamData, in tool.HistoryInput, lim output.Limits, re *re
 			shown.FirstLine = p.first
 		}
 		shown.LastLine = p.last
-		shown.Lines += p.count
-		shown.Bytes += int64(len(p.text))
+		shown.OutputLines += p.count
+		shown.OutputBytes += int64(len(p.text))
 		shown.Matches += p.matches
 		shown.Truncated = shown.Truncated || p.cut
 	}
@@ -260,7 +249,7 @@ func notice(s *streamData, sh *Shown, src *source, tokensLimit int) string {
 		if sh.Truncated {
 			b.WriteString(" (limit reached; give offset to search on from a line)")
 		}
-	case sh.Lines == 0:
+	case sh.OutputLines == 0:
 		fmt.Fprintf(&b, "no lines shown")
 	default:
 		fmt.Fprintf(&b, "%s: lines %d-%d", sh.Mode, sh.FirstLine, sh.LastLine)

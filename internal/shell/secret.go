@@ -19,28 +19,20 @@ import (
 // a secret: a password, a passphrase, a PIN. Its answer must come from
 // the person, never through the model: the job's results give the
 // address of a one-time page (internal/secret) where the person types
-// it, and, when the call's context carries an Asker (an MCP client that
+// it, and, when the call's context carries a tool.URLAsker (an MCP client that
 // takes URL-mode elicitation), the person is shown that page at once and
 // the call waits for the answer. docs/interactive.md shows a session.
-
-// An Asker shows the person at the keyboard the address of a page, and
-// reports whether they agreed to open it: MCP's URL-mode elicitation.
-type Asker interface {
-	AskURL(ctx context.Context, url, message, id string) (accepted bool, err error)
-	// URLDone says that the page id was answered or closed.
-	URLDone(id string)
-}
 
 type askerKey struct{}
 
 // WithAsker returns ctx carrying a: the calls made with it that meet a
 // secret prompt ask the person through it.
-func WithAsker(ctx context.Context, a Asker) context.Context {
+func WithAsker(ctx context.Context, a tool.URLAsker) context.Context {
 	return context.WithValue(ctx, askerKey{}, a)
 }
 
-func askerOf(ctx context.Context) Asker {
-	a, _ := ctx.Value(askerKey{}).(Asker)
+func askerOf(ctx context.Context) tool.URLAsker {
+	a, _ := ctx.Value(askerKey{}).(tool.URLAsker)
 	return a
 }
 
@@ -62,7 +54,7 @@ type secretState struct {
 	page  *secret.Page // the page of the prompt, nil before one
 	err   error        // why no page could be opened
 	asker asker        // who reads the terminal, as the page says
-	asked *secret.Page // the page last offered through an Asker
+	asked *secret.Page // the page last offered through a URLAsker
 	shown bool         // a result showed the page: a later look says noAnswerNote
 	news  secret.Outcome
 }
@@ -227,14 +219,14 @@ func (j *job) secretInfo() (note string, p *tool.SecretDetails, next []output.Ca
 	return note, p, next
 }
 
-// secretMessage is what an Asker shows the person.
+// secretMessage is what a URLAsker shows the person.
 func (j *job) secretMessage(pg *secret.Page) string {
 	return fmt.Sprintf("The command %s waits for a secret at the prompt %q, asked by %s. Open the page to answer it; your answer goes to its terminal, never to the agent.",
 		QuoteCommand(j.command, j.args), pg.Prompt(), j.askerNow().who())
 }
 
 // relaySecret, for a job that waits for a secret, shows the person its
-// page through the call's Asker, once per page, and waits until they
+// page through the call's URLAsker, once per page, and waits until they
 // answer or cancel, ctx ends or deadline passes. It reports whether they
 // answered or cancelled: the job then goes on.
 func (j *job) relaySecret(ctx context.Context, deadline time.Time) bool {

@@ -67,7 +67,7 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	if !res.Details.Waiting || res.Details.WaitsSecret {
 		t.Fatalf("read -p: %+v\n%s", res.Details, res.Text)
 	}
-	res, err = r.Write(ctx, Send{PID: res.Details.PID, Text: "ann\n"})
+	res, err = r.Write(ctx, tool.WriteStdinInput{PID: res.Details.PID, Input: "ann\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSecretPromptThroughThePage(t *testing.T) {
 	if !strings.Contains(res.Text, secret.URL) || len(res.Details.Next) != 2 || res.Details.Next[0]["url"] != secret.URL {
 		t.Errorf("the result does not relay the page: %s %v", res.Text, res.Details.Next)
 	}
-	if _, err := r.Write(ctx, Send{PID: d.PID, Text: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), secret.URL) {
+	if _, err := r.Write(ctx, tool.WriteStdinInput{PID: d.PID, Input: "typed by the model\n"}); err == nil || !strings.Contains(err.Error(), secret.URL) {
 		t.Errorf("write_stdin to a secret prompt: %v", err)
 	}
 	jobs := r.Jobs()
@@ -115,7 +115,7 @@ func TestAllowModelSecret(t *testing.T) {
 	if err != nil || !res.Details.WaitsSecret {
 		t.Fatalf("%v %+v", err, res.Details)
 	}
-	res, err = r.Write(ctx, Send{PID: res.Details.PID, Text: "1234\n", AllowSecret: true, Wait: 5 * time.Second})
+	res, err = r.Write(ctx, tool.WriteStdinInput{PID: res.Details.PID, Input: "1234\n", AllowModelSecret: true, Timeout: 5 * time.Second})
 	if err != nil || !strings.Contains(res.Text, "got 4") {
 		t.Errorf("%v %q", err, res.Text)
 	}

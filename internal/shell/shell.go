@@ -40,7 +40,6 @@
 package shell
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -149,9 +148,6 @@ type Runner struct {
 	flights  flights      // cacheable runs in progress
 }
 
-// ErrClosed is the error of a call on a closed Runner.
-var ErrClosed = errors.New("the session has ended (its toolset was closed); start a new one")
-
 // NewRunner returns a Runner.
 func NewRunner(cfg Config) *Runner {
 	if cfg.Render == nil {
@@ -192,7 +188,7 @@ func (r *Runner) launch(in tool.BashInput, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return nil, ErrClosed
+		return nil, tool.ErrClosed
 	}
 	r.starting.Add(1)
 	r.mu.Unlock()

@@ -7,26 +7,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
-)
 
-// A Send is what Write sends to a running job, and how long it waits
-// for the answer.
-type Send struct {
-	PID int
-	// Text is sent as it is, then the named Keys; Close then ends the
-	// input.
-	Text  string
-	Keys  []string
-	Close bool
-	// AllowSecret lets Text reach a job that waits for a secret.
-	AllowSecret bool
-	// Wait is how long to wait for the answer; zero is DefaultWriteWait.
-	Wait time.Duration
-	// Resize, when a side is above zero, resizes the job's terminal
-	// first.
-	Resize TermSize
-	Screen string
-}
+	"github.com/spillway-dev/spillway/tool"
+)
 
 // DefaultWriteWait is how long write_stdin waits for an answer by
 // default: a REPL or a prompt answers in far less, and the call returns
@@ -50,9 +33,9 @@ type inputStep struct {
 // the signals a terminal would send (SIGINT, SIGQUIT to the process
 // group), Ctrl-D closes the pipe (end of file), and Ctrl-Z, which would
 // stop the job with nobody to resume it, is refused.
-func (in Send) steps(tty bool) ([]inputStep, error) {
+func inputSteps(in tool.WriteStdinInput, tty bool) ([]inputStep, error) {
 	var steps []inputStep
-	text := in.Text
+	text := in.Input
 	if tty {
 		text = strings.ReplaceAll(text, "\n", "\r")
 	}
@@ -81,7 +64,7 @@ func (in Send) steps(tty bool) ([]inputStep, error) {
 			steps = append(steps, inputStep{data: b})
 		}
 	}
-	if in.Close {
+	if in.CloseStdin {
 		if tty {
 			steps = append(steps, inputStep{data: "\x04"})
 		} else {
@@ -106,9 +89,9 @@ func (in Send) steps(tty bool) ([]inputStep, error) {
 // job waits for input again, or ends. The error says why nothing could
 // be sent (an unknown pid, a job without input, a bad key, a job that no
 // longer reads); its output then stays for the next look.
-func (r *Runner) Write(ctx context.Context, in Send) (Outcome, error) {
-	if in.Wait < 0 {
-		return Outcome{}, fmt.Errorf("timeout %s: give a positive duration, or leave it out for %s", in.Wait, DefaultWriteWait)
+func (r *Runner) Write(ctx context.Context, in tool.WriteStdinInput) (Outcome, error) {
+	if in.Timeout < 0 {
+		return Outcome{}, fmt.Errorf("timeout %s: give a positive duration, or leave it out for %s", in.Timeout, DefaultWriteWait)
 	}
 	j, err := r.job(in.PID)
 	if err != nil {
@@ -117,28 +100,28 @@ func (r *Runner) Write(ctx context.Context, in Send) (Outcome, error) {
 	if j.input == nil {
 		return Outcome{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
 	}
-	if in.Text != "" && !in.AllowSecret && j.readsSecret() {
+	if in.Input != "" && !in.AllowModelSecret && j.readsSecret() {
 		return Outcome{}, j.secretRefusal()
 	}
-	steps, err := in.steps(j.input.tty)
+	steps, err := inputSteps(in, j.input.tty)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if err := checkSize(in.Resize.Cols, in.Resize.Rows); err != nil {
+	if err := checkSize(in.Cols, in.Rows); err != nil {
 		return Outcome{}, err
 	}
 	if err := checkScreen(in.Screen); err != nil {
 		return Outcome{}, err
 	}
-	wait := in.Wait
+	wait := in.Timeout
 	if wait == 0 {
 		wait = DefaultWriteWait
 	}
 	wait = min(wait, MaxCheckWait) // every major MCP client gives up after 60 s
 	deadline := time.Now().Add(wait)
 	sent := time.Now()
-	if in.Resize.Cols != 0 || in.Resize.Rows != 0 {
-		if err := j.resize(in.Resize.Cols, in.Resize.Rows); err != nil {
+	if in.Cols != 0 || in.Rows != 0 {
+		if err := j.resize(in.Cols, in.Rows); err != nil {
 			return Outcome{}, fmt.Errorf("pid %d: %w", in.PID, err)
 		}
 	}
