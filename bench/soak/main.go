@@ -600,20 +600,22 @@ func num(m map[string]any, key string) int {
 // what grows from one sample to the next is what ended sessions left.
 func renewAll(cl []*client) {
 	for _, c := range cl {
-		c.session = c.calls
-		c.close()
-		if err := c.open(); err != nil {
-			c.d.record("reconnect", 0, err.Error())
-		}
+		c.newSession()
 	}
 }
 
 // renew starts a new session once the current one has made *reconnect
-// calls; the old one ends (its jobs killed, its spill directory removed).
+// calls.
 func (c *client) renew() {
 	if *reconnect <= 0 || c.calls < c.session+*reconnect {
 		return
 	}
+	c.newSession()
+}
+
+// newSession ends the client's session (its jobs killed, its spill
+// directory removed) and starts another.
+func (c *client) newSession() {
 	c.session = c.calls
 	c.close()
 	if err := c.open(); err != nil {

@@ -59,7 +59,7 @@ func (r *Runner) Run(ctx context.Context, in tool.BashInput) (Outcome, error) {
 	if pl.rec != nil {
 		res.Details.HistoryID = pl.rec.ID
 		if !res.Details.Running {
-			r.history.complete(pl.rec, pl.job)
+			pl.job.completeRecord()
 		}
 	}
 	switch {
