@@ -4,7 +4,8 @@
 // the suites read on purpose. A config file the person left in
 // ~/.config/spillway (even a broken one), a $SPILLWAY_CONFIG, or the
 // SPILLWAY_JOB mark a command run through spillway inherits then cannot
-// change a result.
+// change a result. Under the race detector it also sets GORACE, when it is
+// not set, for the processes the tests start (see raceOptions).
 //
 // Each test package calls it from its TestMain:
 //
@@ -110,6 +111,12 @@ func setup() (string, error) {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, "SPILLWAY_") && !isSwitch(name) {
 			os.Unsetenv(name)
+		}
+	}
+	if _, set := os.LookupEnv("GORACE"); !set && raceOptions != "" {
+		if err := os.Setenv("GORACE", raceOptions); err != nil {
+			removeAll(dir)
+			return "", err
 		}
 	}
 	return dir, nil

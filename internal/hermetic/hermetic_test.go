@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,9 @@ func TestSetupReplacesTheEnvironment(t *testing.T) {
 	os.MkdirAll(filepath.Dir(cfg), 0o700)
 	os.WriteFile(cfg, []byte("[bash]\nmaxlines = 3\ntimeout = \"soon\"\n"), 0o600)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"=1",
+	// Without GORACE, which this binary's own Setup may have set.
+	parent := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GORACE=") })
+	cmd.Env = append(parent, childEnv+"=1",
 		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME="+home, "XDG_RUNTIME_DIR="+home, "TMPDIR="+home,
 		"SPILLWAY_CONFIG="+cfg, "SPILLWAY_JOB=1-1", "SPILLWAY_SESSION_MARK=x",
@@ -69,6 +72,11 @@ func TestSetupReplacesTheEnvironment(t *testing.T) {
 	if env["SPILLWAY_TEST_SANDBOX"] != "1" || env["SPILLWAY_E2E_CLAUDE"] != "/x/claude" {
 		t.Errorf("the suite's switches were dropped: SPILLWAY_TEST_SANDBOX=%q SPILLWAY_E2E_CLAUDE=%q",
 			env["SPILLWAY_TEST_SANDBOX"], env["SPILLWAY_E2E_CLAUDE"])
+	}
+	// A race-built binary's children skip the detector's second of sleep
+	// at exit; others get no GORACE.
+	if v, ok := env["GORACE"]; v != raceOptions || ok != (raceOptions != "") {
+		t.Errorf("GORACE = %q (set: %v), want %q", v, ok, raceOptions)
 	}
 	// Other users reach TMPDIR, as they reach /tmp: tests run helpers as
 	// nobody from it.

@@ -203,7 +203,7 @@ func (hb *hubSide) startSession(req hubRequest, sock int) {
 	}
 	zygote, err := os.StartProcess("/proc/self/exe", args, &os.ProcAttr{
 		Dir:   "/",
-		Env:   residentEnv,
+		Env:   residentEnv(),
 		Files: []*os.File{null, null, os.Stderr, sockFile},
 		Sys: &syscall.SysProcAttr{
 			Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
@@ -292,7 +292,7 @@ func startHub() (*hub, error) {
 	theirs := os.NewFile(uintptr(pair[1]), "sandbox-hub")
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Args = []string{"spillway", HelperArg, "-hub", "-sock-fd", "3", "--"}
-	cmd.Env = residentEnv
+	cmd.Env = residentEnv()
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.Stderr = os.Stderr

@@ -85,7 +85,7 @@ func runInit(h helperArgs) int {
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	uids, gids, setgroups := idMaps(0, 0, h.uid, h.gid)
 	shell, err := os.StartProcess("/proc/self/exe", args, &os.ProcAttr{
-		Env:   helperEnv,
+		Env:   helperEnv(),
 		Files: files,
 		Sys: &syscall.SysProcAttr{
 			Cloneflags:                 syscall.CLONE_NEWUSER,

@@ -17,8 +17,10 @@ import (
 
 // helperEnv is the whole environment of the helper: nothing a command
 // can set (LD_PRELOAD, LD_LIBRARY_PATH, GCONV_PATH, GODEBUG, …) reaches
-// the dynamic loader or the Go runtime before the confinement holds.
-var helperEnv = []string{}
+// the dynamic loader or the Go runtime before the confinement holds. Only
+// a binary built with the race detector adds its own race options. Never
+// nil: a nil environment is the parent's.
+func helperEnv() []string { return append([]string{}, raceEnv()...) }
 
 // residentEnv is the environment of the helpers that stay, the hub and
 // the zygotes: fixed like helperEnv, and one processor for the Go
@@ -26,7 +28,7 @@ var helperEnv = []string{}
 // system calls and a fork: a second processor only made the scheduler
 // wake a second thread to look for work at each one, and kept its monitor
 // polling while a thread waited in a system call (see runZygote).
-var residentEnv = []string{"GOMAXPROCS=1"}
+func residentEnv() []string { return append([]string{"GOMAXPROCS=1"}, raceEnv()...) }
 
 func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if rules.Layers&Namespaces == 0 {
@@ -128,7 +130,7 @@ func wrapHelper(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	// binary, even if the file was replaced or deleted since.
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = args
-	cmd.Env = helperEnv
+	cmd.Env = helperEnv()
 	return l, nil
 }
 

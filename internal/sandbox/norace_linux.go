@@ -1,0 +1,6 @@
+//go:build !race
+
+package sandbox
+
+// raceEnv: without the race detector, the helpers get no race options.
+func raceEnv() []string { return nil }
