@@ -1,3 +1,5 @@
+//go:build !spillway_portable
+
 package sandbox
 
 import (

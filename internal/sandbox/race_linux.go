@@ -1,4 +1,4 @@
-//go:build race
+//go:build race && !spillway_portable
 
 package sandbox
 
