@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/spillway-dev/spillway/internal/race"
 )
 
 // repeatReader yields pattern over and over, n bytes in all, without
@@ -53,7 +55,7 @@ func TestOneGiBLine(t *testing.T) {
 		t.Skip("1 GiB stream")
 	}
 	size := 1 << 30
-	if raceEnabled {
+	if race.Enabled { // minutes at 1 GiB
 		size = 64 << 20
 	}
 	pattern := []byte("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ+/") // 64 bytes
@@ -101,7 +103,7 @@ func TestOneGiBLine(t *testing.T) {
 // per-line cap: the last 30KB of the line are shown and flagged.
 func TestLongLineTail(t *testing.T) {
 	size := 64 << 20
-	if raceEnabled {
+	if race.Enabled {
 		size = 8 << 20
 	}
 	pattern := []byte("0123456789abcdef")

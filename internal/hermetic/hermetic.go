@@ -21,7 +21,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/race"
 )
+
+// raceOptions are the race detector's options (GORACE) that the processes
+// a race-built test starts get, unless GORACE is set already. By default
+// the detector sleeps a second before a process exits, so that goroutines
+// still running can report a race; the suites start hundreds of race-built
+// processes (servers, and the sandbox's helpers and zygotes, which get the
+// server's GORACE), and those seconds were most of their time. A race is
+// reported when it happens, not at exit.
+const raceOptions = "atexit_sleep_ms=0"
 
 // Switches are the SPILLWAY_* variables kept: each is a deliberate choice
 // of what the suite runs (the sandboxed lifecycle suite, the pi peer's
@@ -113,7 +124,7 @@ func setup() (string, error) {
 			os.Unsetenv(name)
 		}
 	}
-	if _, set := os.LookupEnv("GORACE"); !set && raceOptions != "" {
+	if _, set := os.LookupEnv("GORACE"); race.Enabled && !set {
 		if err := os.Setenv("GORACE", raceOptions); err != nil {
 			removeAll(dir)
 			return "", err

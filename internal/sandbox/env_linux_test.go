@@ -5,6 +5,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/spillway-dev/spillway/internal/race"
 )
 
 // The helpers start from an environment of their own: nothing of the
@@ -21,7 +23,7 @@ func TestHelperEnvironmentIsTheirOwn(t *testing.T) {
 		for _, kv := range env {
 			switch {
 			case kv == "GOMAXPROCS=1" && name == "resident":
-			case kv == "GORACE=atexit_sleep_ms=0" && raceEnv() != nil:
+			case kv == "GORACE=atexit_sleep_ms=0" && race.Enabled:
 			default:
 				t.Errorf("%s environment has %q", name, kv)
 			}

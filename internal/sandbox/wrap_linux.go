@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/spillway-dev/spillway/internal/race"
 )
 
 // helperEnv is the whole environment of the helper: nothing a command
@@ -29,6 +31,22 @@ func helperEnv() []string { return append([]string{}, raceEnv()...) }
 // wake a second thread to look for work at each one, and kept its monitor
 // polling while a thread waited in a system call (see runZygote).
 func residentEnv() []string { return append([]string{"GOMAXPROCS=1"}, raceEnv()...) }
+
+// raceEnv: a binary built with the race detector hands its race options
+// (GORACE) to the helpers it starts from itself, so that they report
+// where it reports and wait at exit as long as it does. With the
+// detector's default each helper slept a second before it exited, and the
+// probes of one start of a race-built server waited ten seconds for
+// nothing. Release binaries are not built with the race detector.
+func raceEnv() []string {
+	if !race.Enabled {
+		return nil
+	}
+	if v, ok := os.LookupEnv("GORACE"); ok {
+		return []string{"GORACE=" + v}
+	}
+	return nil
+}
 
 func wrap(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 	if rules.Layers&Namespaces == 0 {

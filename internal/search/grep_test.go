@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spillway-dev/spillway/internal/race"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -275,7 +276,7 @@ func TestGrepLongLinesStreamedAsHeld(t *testing.T) {
 	}
 	patterns := []string{"needle", `needle \d`, `NEEDLE \d+`, `^x+needle`, "streamed"}
 	modes, contexts := []string{ModeContent, ModeCount, ModeFiles}, []int{0, 2}
-	if raceEnabled {
+	if race.Enabled {
 		// The race detector is here for the searcher's goroutines; the
 		// plain run makes the whole comparison. Under it, the regular
 		// expressions that run over every byte of a 4 MB line took 10 s a

@@ -1,5 +1,0 @@
-//go:build !race
-
-package output
-
-const raceEnabled = false
