@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/rules"
 	"github.com/spillway-dev/spillway/tool"
 )
 
@@ -87,6 +88,10 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	}
 	if in.Asker == nil {
 		in.Asker = x.asker
+	}
+	// A command past a limit is refused before the rules parse it.
+	if err := rules.Limit(in.Command); err != nil {
+		return Result[BashDetails]{}, bashError(err)
 	}
 	var decided *RulesDetails
 	if t.rules != nil {

@@ -28,6 +28,12 @@ func (s *Set) maxDepth() int {
 // assignments of harmless variables) runs no program and is allow.
 // Input that does not parse is ask. Check never runs anything.
 func (s *Set) Check(command string) Verdict {
+	// Input past a limit is never parsed: the parser's recursion could
+	// end the process. It is denied, naming the limit, never ask: no
+	// person can review it.
+	if err := Limit(command); err != nil {
+		return Verdict{Decision: Deny, parts: []part{{command: clip(command), reason: err.Error(), decision: Deny}}}
+	}
 	// A function or alias defined anywhere in the input makes a call of
 	// its name ask, before the definition too: such an input is read
 	// whole before any part is decided. So is a short one: its tree is

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/rules"
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -20,6 +21,12 @@ import (
 func checkCommand(in tool.BashInput) error {
 	if in.Command == "" {
 		return errors.New("command is empty: give the command to run")
+	}
+	// The limits hold whether or not rules are in force: a command
+	// longer than an argument of bash -c can carry could not start, and
+	// one nested deeper than any parser should recurse is no command.
+	if err := rules.Limit(in.Command); err != nil {
+		return err
 	}
 	if in.Timeout < 0 {
 		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
