@@ -1,0 +1,39 @@
+//go:build unix
+
+package safewrite
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// keepOwner gives f the owner and group of old, and reports whether it
+// could (an unprivileged process may not give a file away).
+func keepOwner(f *os.File, old fs.FileInfo) bool {
+	st, ok := old.Sys().(*syscall.Stat_t)
+	if !ok {
+		return true
+	}
+	cur, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	if c, ok := cur.Sys().(*syscall.Stat_t); ok && c.Uid == st.Uid && c.Gid == st.Gid {
+		return true
+	}
+	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		// The group alone may still be ours to give.
+		f.Chown(-1, int(st.Gid))
+		return false
+	}
+	return true
+}
+
+// links returns the hard link count of a file.
+func links(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

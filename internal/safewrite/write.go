@@ -1,0 +1,212 @@
+// Package safewrite replaces a file's content so that nothing is lost:
+// the new content goes to a temporary file in the same directory, is
+// synced, and is renamed over the old file, and the directory is synced;
+// a crash at any moment leaves the old file or the new one, whole. The
+// old file's mode, its owner (where the process may set it) and its
+// extended attributes — POSIX ACLs are among them on Linux — are carried
+// over. A file with more than one hard link is written in place instead,
+// so that every link sees the new content: only after the new content is
+// on disk in the temporary file and the file's new size is allocated.
+//
+// Every operation goes through an *os.Root of the file's directory, so a
+// directory swapped for a symlink after the path was checked cannot
+// redirect the write; and the final rename replaces the name itself, so
+// a file swapped for a symlink is replaced, never followed.
+package safewrite
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// A Result says how a file was written.
+type Result struct {
+	// Created is true when there was no file before.
+	Created bool
+	// InPlace is true when the file had other hard links and was written
+	// in place.
+	InPlace bool
+	// Mode is the file's mode now.
+	Mode fs.FileMode
+	// OwnerKept is false when the old file's owner could not be given to
+	// the new one (the process may not chown).
+	OwnerKept bool
+	// XattrsKept counts the extended attributes carried over;
+	// XattrsLost names those that could not be.
+	XattrsKept int
+	XattrsLost []string
+	// Size is the new content's size.
+	Size int64
+}
+
+// A Fill writes a file's new content to w.
+type Fill func(w io.Writer) error
+
+// TempPrefix begins the names of the temporary files Write makes; one
+// left by a crash can be recognized and removed.
+const TempPrefix = ".spillway-write-"
+
+// Write replaces (or creates) the file rel, relative to root, with what
+// fill writes. rel must have no symlink in it (the caller resolved it).
+// Parent directories are made as needed (mode 0777 before the umask), a
+// new file gets mode 0666 before the umask.
+func Write(root *os.Root, rel string, fill Fill) (Result, error) {
+	var res Result
+	rel = path.Clean(strings.TrimPrefix(rel, "/"))
+	dir, base := path.Split(rel)
+	if base == "" || base == "." || base == ".." {
+		return res, fmt.Errorf("%s is not a file name", rel)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if err := root.MkdirAll(dir, 0o777); err != nil {
+		return res, fmt.Errorf("make the directory %s: %w", dir, err)
+	}
+	parent, err := root.OpenRoot(dir)
+	if err != nil {
+		return res, fmt.Errorf("open the directory %s: %w", dir, err)
+	}
+	defer parent.Close()
+
+	old, err := parent.Lstat(base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		res.Created = true
+		old = nil
+	case err != nil:
+		return res, err
+	case old.Mode()&fs.ModeSymlink != 0:
+		return res, fmt.Errorf("%s changed into a symlink while it was being written: nothing was written; try again", rel)
+	case !old.Mode().IsRegular():
+		return res, fmt.Errorf("%s is not a regular file (%s): only regular files are written", rel, old.Mode().Type())
+	}
+
+	tmp := TempPrefix + base + "." + randomHex(6)
+	perm := fs.FileMode(0o666)
+	if old != nil {
+		perm = old.Mode().Perm()
+	}
+	f, err := parent.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return res, fmt.Errorf("make a temporary file beside %s: %w", rel, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			parent.Remove(tmp)
+		}
+	}()
+	res.OwnerKept = true
+	if old != nil {
+		// The owner first: a chown clears set-id bits. Then the exact
+		// mode (the umask took bits from perm; set-id and sticky bits are
+		// not given by a create).
+		res.OwnerKept = keepOwner(f, old)
+		if err := f.Chmod(old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
+			return res, fmt.Errorf("set the mode of the temporary file: %w", err)
+		}
+		if src, err := parent.Open(base); err == nil {
+			res.XattrsKept, res.XattrsLost = copyXattrs(src, f)
+			src.Close()
+		}
+	}
+	w := &countWriter{w: f}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := fill(bw); err != nil {
+		return res, err
+	}
+	if err := bw.Flush(); err != nil {
+		return res, fmt.Errorf("write %s: %w", rel, err)
+	}
+	res.Size = w.n
+	if err := f.Sync(); err != nil {
+		return res, fmt.Errorf("sync %s: %w", rel, err)
+	}
+	if old != nil && links(old) > 1 {
+		if err := writeInPlace(parent, base, f, w.n); err != nil {
+			return res, fmt.Errorf("write %s in place (it has %d hard links): %w", rel, links(old), err)
+		}
+		res.InPlace = true
+		f.Close()
+		parent.Remove(tmp)
+		done = true
+	} else {
+		if err := f.Close(); err != nil {
+			return res, fmt.Errorf("write %s: %w", rel, err)
+		}
+		if err := parent.Rename(tmp, base); err != nil {
+			return res, fmt.Errorf("rename the new %s into place: %w", rel, err)
+		}
+		done = true
+	}
+	if err := syncDir(parent); err != nil {
+		return res, fmt.Errorf("sync the directory of %s: %w", rel, err)
+	}
+	if st, err := parent.Stat(base); err == nil {
+		res.Mode = st.Mode()
+	}
+	return res, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeInPlace copies the synced temporary file into the file name, after
+// allocating its new size so that a full disk fails before a byte of the
+// old content is overwritten.
+func writeInPlace(parent *os.Root, name string, tmp *os.File, size int64) error {
+	dst, err := parent.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	if err := allocate(dst, size); err != nil {
+		return fmt.Errorf("allocate %d bytes: %w", size, err)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, tmp); err != nil {
+		return err
+	}
+	if err := dst.Truncate(size); err != nil {
+		return err
+	}
+	return dst.Sync()
+}
+
+func syncDir(r *os.Root) error {
+	d, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
