@@ -118,3 +118,30 @@ func TestAttackParserBombsStdio(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackCommandThatCannotStart: a command the system cannot start
+// said "cannot start bash: exec: already started", hiding why; now the
+// error is the system's own, or names the NUL byte.
+func TestAttackCommandThatCannotStart(t *testing.T) {
+	cs := connectStdio(t, t.TempDir(), nil)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"NUL", map[string]any{"command": "\x00echo hi"}, "NUL byte"},
+		{"argument of 200 KB", map[string]any{"command": "echo", "args": []string{strings.Repeat("x", 200<<10)}}, "argument list too long"},
+	} {
+		var got string
+		var isErr bool
+		res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: "bash", Arguments: c.args})
+		if err != nil {
+			got, isErr = err.Error(), true
+		} else {
+			got, isErr = text(res), res.IsError
+		}
+		if !isErr || !strings.Contains(got, c.want) || strings.Contains(got, "already started") {
+			t.Errorf("%s: %.300s\nwant an error naming %q", c.name, got, c.want)
+		}
+	}
+}

@@ -10,6 +10,10 @@ import (
 // shell: its pid becomes the group's id.
 func (g *Group) Start(cmd *exec.Cmd) error {
 	spareThreads()
+	// A Cmd starts once, failed or not: the retry below starts a copy
+	// made before the first try, so that its error is the command's own
+	// (E2BIG, ENOENT…), not "exec: already started".
+	fresh := *cmd
 	done := g.intoCgroup(cmd)
 	err := StartLocked(cmd)
 	done()
@@ -17,6 +21,7 @@ func (g *Group) Start(cmd *exec.Cmd) error {
 		// The fork into the cgroup may be what failed (a group removed,
 		// a kernel that refuses): the command starts outside it.
 		g.cg = nil
+		*cmd = fresh
 		err = StartLocked(cmd)
 	}
 	if err != nil {

@@ -50,8 +50,8 @@ func checkCommand(in tool.BashInput) error {
 			return fmt.Errorf("args[%d] holds a NUL byte, which no program argument can carry", i)
 		}
 	}
-	if len(in.Args) > 0 && strings.IndexByte(in.Command, 0) >= 0 {
-		return errors.New("command holds a NUL byte")
+	if i := strings.IndexByte(in.Command, 0); i >= 0 {
+		return fmt.Errorf("command holds a NUL byte (at byte %d), which no program argument can carry: remove it, or write the bytes with printf '\\0'", i)
 	}
 	for k, v := range in.Env {
 		if err := CheckEnv(k, v); err != nil {

@@ -40,6 +40,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -310,6 +311,9 @@ func (r *Runner) startJob(in tool.BashInput, pl *plan) (*job, error) {
 		j.input.close()
 		if j.statusPipe != nil {
 			j.statusPipe.Close()
+		}
+		if errors.Is(err, syscall.E2BIG) {
+			return nil, fmt.Errorf("cannot start %s: %w (the command, its arguments and its environment together are longer than the system lets a program start with: shorten the environment, or write the data to a file)", pl.argv[0], err)
 		}
 		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
 	}
