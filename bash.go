@@ -89,6 +89,9 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	if in.Asker == nil {
 		in.Asker = x.asker
 	}
+	if in.Input == nil && !in.Stdin && !in.TTY {
+		in.Input = x.input
+	}
 	// A command past a limit is refused before the rules parse it.
 	if err := rules.Limit(in.Command); err != nil {
 		return Result[BashDetails]{}, bashError(err)

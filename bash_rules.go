@@ -45,7 +45,7 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 	}
 	v := t.rules.set.Check(command)
 	d := rulesDetails(v)
-	if in.TTY || in.Stdin {
+	if in.TTY || in.Stdin || in.Input != nil {
 		askInteractive(&d, v.Interactive())
 	}
 	if d.Decision == "ask" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/fields"
@@ -37,6 +38,9 @@ type ToolCall struct {
 	// URLDone(id) follows once it was answered or closed. Without one the
 	// result gives the address for the model to relay.
 	URLAsker tool.URLAsker
+	// Input, for a bash command run without stdin or tty, is the file the
+	// command reads as its stdin instead of /dev/null (BashInput.Input).
+	Input *os.File
 }
 
 // An ArgsError is a call whose arguments do not fit the tool's parameters:
@@ -72,7 +76,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
-	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines, asker: c.Asker})
+	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines, asker: c.Asker, input: c.Input})
 	if c.URLAsker != nil {
 		ctx = shell.WithAsker(ctx, c.URLAsker)
 	}
@@ -91,6 +95,7 @@ type callExtras struct {
 	progress func(bytes, lines int64)
 	lines    surface.Lines
 	asker    asker
+	input    *os.File
 }
 
 type callExtrasKey struct{}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -67,6 +68,11 @@ type BashInput struct {
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`
+	// Input, when set and neither Stdin nor TTY is, is the command's
+	// stdin instead of /dev/null: the command reads the file itself (the
+	// CLI passes its own stdin when it is not a terminal). The caller
+	// keeps it open until the call returns, and closes it.
+	Input *os.File `json:"-"`
 	// DiffWith, when set, runs the command and then shows, instead of its
 	// output, what changed since an earlier run: a unified diff of each
 	// stream ("-" the earlier run, "+" this one), cut and spilled like any

@@ -111,7 +111,7 @@ func TestBashCLI(t *testing.T) {
 
 	t.Run("text and exit status", func(t *testing.T) {
 		r := cli.run(t, "bash", "echo out; echo err >&2; exit 3")
-		if r.stdout != "stdout:\nout\n\nstderr:\nerr\n\nexit code: 3\n" || r.status != 1 {
+		if r.stdout != "stdout:\nout\n\nstderr:\nerr\n\nexit code: 3\n" || r.status != 3 {
 			t.Errorf("status %d, stdout %q", r.status, r.stdout)
 		}
 		r = cli.run(t, "bash", "true")
@@ -196,7 +196,7 @@ func TestBashCLI(t *testing.T) {
 		j, r := cli.runJSON(t, "bash", "--timeout", "1000", "echo first; sleep 3; echo second")
 		t.Logf("returned after %v", r.took)
 		d := j.Details
-		if r.status != 0 || !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || strings.Contains(j.Text, "second") {
+		if r.status != 124 || !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || strings.Contains(j.Text, "second") {
 			t.Errorf("status %d %+v %q", r.status, d, j.Text)
 		}
 		if !strings.HasPrefix(j.Text, "stdout:\nfirst\n") {
@@ -244,7 +244,8 @@ func TestBashCLI(t *testing.T) {
 		err := cmd.Wait()
 		var j jsonResult
 		json.Unmarshal(out.Bytes(), &j)
-		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 || !strings.Contains(j.Text, "Cancelled") {
+		// The command's own status: spillway sent it SIGTERM.
+		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 143 || !strings.Contains(j.Text, "Cancelled") {
 			t.Errorf("%v %q", err, out.String())
 		}
 		if live := groupLeft(j.Details.PID); j.Details.PID == 0 || len(live) > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -32,7 +33,8 @@ func personText(text string, details any, cmd *cobra.Command, current spillway.T
 	var cur map[string]any
 	json.Unmarshal(current.Args, &cur)
 	global := globalArgs(cmd)
-	for _, next := range nextCalls(details) {
+	calls := nextCalls(details)
+	for i, next := range calls {
 		line := commandLine(next, current.Name, cur, global)
 		if line == "" {
 			continue
@@ -41,23 +43,42 @@ func personText(text string, details any, cmd *cobra.Command, current spillway.T
 		for _, omitPath := range []bool{true, false} {
 			// The words end where the value does: offset=4 is not
 			// offset=40.
-			words := regexp.QuoteMeta(next.Words(omitPath)) + `([^0-9A-Za-z_]|$)`
+			w := next.Words(omitPath)
+			words := regexp.QuoteMeta(w) + `([^0-9A-Za-z_]|$)`
+			// Calls with the same words (each stream's "offset=5
+			// limit=90") are each the first left of theirs, in the
+			// order the details and the text both give the streams;
+			// a call alone in its words is every place they appear.
+			all := !sameWords(calls[i+1:], w, omitPath)
 			re := regexp.MustCompile(`(?:\bUse|\b\w+ it with|\bread with) ` + words)
 			if re.MatchString(text) {
-				text = re.ReplaceAllString(text, "run "+repl+"$1")
+				text = replace(re, text, "run "+repl+"$1", all)
 				text = strings.ReplaceAll(text, ". run spillway", ". Run spillway")
 				text = strings.ReplaceAll(text, "[run spillway", "[Run spillway")
 				break
 			}
 			re = regexp.MustCompile(`\b` + words)
 			if re.MatchString(text) {
-				text = re.ReplaceAllString(text, repl+"$1")
+				text = replace(re, text, repl+"$1", all)
 				break
 			}
 		}
 	}
 	text = jobHint.ReplaceAllString(text, "spillway stops it as this command exits (each command is a session of its own): give a longer --timeout to wait for it, or run it under spillway mcp to keep it.")
-	text = inputHint.ReplaceAllString(text, "[pid $1 seems to wait for input, which a one-shot command cannot send once it runs: give the input up front with --stdin, or use spillway mcp's write_stdin.]")
+	if inputHint.MatchString(text) {
+		// On a terminal (the only input spillway watches in the CLI,
+		// which passes its own stdin through) nothing can be typed once
+		// the command runs; piped in, the input is there from the start.
+		piped := map[string]any{}
+		for k, v := range cur {
+			if k != "tty" && k != "cols" && k != "rows" && k != "timeout" {
+				piped[k] = v
+			}
+		}
+		line := commandLine(output.Call{"tool": current.Name}, current.Name, piped, global)
+		text = inputHint.ReplaceAllString(text, "[pid ${1} waits for input, which a one-shot command cannot type into its terminal, so spillway stops it. Give the input on spillway's stdin instead, as in printf 'INPUT\\n' | "+strings.ReplaceAll(line, "$", "$$")+
+			", use the program's flags that need no input, or run it under spillway mcp, where write_stdin answers it.]")
+	}
 	// The same call with other values ("Use limit=200 for more").
 	text = sameCall.ReplaceAllStringFunc(text, func(m string) string {
 		sub := sameCall.FindStringSubmatch(m)
@@ -82,6 +103,28 @@ func personText(text string, details any, cmd *cobra.Command, current spillway.T
 	return failureText(text)
 }
 
+// sameWords reports whether one of calls is said in the words w.
+func sameWords(calls []output.Call, w string, omitPath bool) bool {
+	for _, c := range calls {
+		if c.Words(omitPath) == w {
+			return true
+		}
+	}
+	return false
+}
+
+// replace replaces every match of re in s, or only the first.
+func replace(re *regexp.Regexp, s, repl string, all bool) string {
+	if all {
+		return re.ReplaceAllString(s, repl)
+	}
+	m := re.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	return s[:m[0]] + string(re.ExpandString(nil, repl, s, m)) + s[m[1]:]
+}
+
 // failureText says the tools a failure's hint names as commands.
 func failureText(text string) string {
 	return useTools.ReplaceAllString(text, "Use spillway find or spillway ls to locate it")
@@ -99,39 +142,70 @@ var (
 )
 
 // nextCalls finds the calls a result's details name under "next", in the
-// order they appear.
+// order the details give them (stdout's before stderr's, as the text has
+// them).
 func nextCalls(details any) []output.Call {
 	data, err := json.Marshal(details)
 	if err != nil {
 		return nil
 	}
-	var doc any
-	if json.Unmarshal(data, &doc) != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var calls []output.Call
+	// walk reads one value; under "next" its objects are calls.
+	var walk func(next bool) error
+	walk = func(next bool) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			if next {
+				m := map[string]any{}
+				for dec.More() {
+					k, err := dec.Token()
+					if err != nil {
+						return err
+					}
+					var v any
+					if err := dec.Decode(&v); err != nil {
+						return err
+					}
+					m[fmt.Sprint(k)] = v
+				}
+				if _, err := dec.Token(); err != nil {
+					return err
+				}
+				if m["tool"] != nil {
+					calls = append(calls, wholeNumbers(m))
+				}
+				return nil
+			}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				if err := walk(k == "next"); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		case json.Delim('['):
+			for dec.More() {
+				if err := walk(next); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token()
+			return err
+		}
 		return nil
 	}
-	var calls []output.Call
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(v)) {
-				if list, ok := v[k].([]any); ok && k == "next" {
-					for _, c := range list {
-						if m, ok := c.(map[string]any); ok && m["tool"] != nil {
-							calls = append(calls, wholeNumbers(m))
-						}
-					}
-					continue
-				}
-				walk(v[k])
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
+	if walk(false) != nil {
+		return nil
 	}
-	walk(doc)
 	return calls
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -30,6 +31,9 @@ type cliText struct {
 	manyArgs func(args []string) string
 	// foreign are the short flags of the same tool elsewhere (grep -r).
 	foreign map[string]foreignFlag
+	// flags are the help of flags that a person uses otherwise than the
+	// model does its parameter.
+	flags map[string]string
 }
 
 // grepFlags are grep's and rg's short flags that spillway's grep does
@@ -50,9 +54,10 @@ var grepFlags = map[string]foreignFlag{
 var cliTexts = map[string]cliText{
 	"bash": {
 		short: "Run a shell command and print its result as the model would get it",
-		long: `bash runs COMMAND with bash -c (stdin from /dev/null, its own process
-group) and prints stdout and stderr, each cut to fit its limits, with the
-exit code. What does not fit is kept whole in a file that the notice
+		long: `bash runs COMMAND with bash -c in its own process group and prints
+stdout and stderr, each cut to fit its limits, with the exit code. Its
+stdin is spillway's when that is not a terminal (echo y | spillway bash
+'read x'), else /dev/null. What does not fit is kept whole in a file that the notice
 names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may write in
 $TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
 
@@ -63,6 +68,9 @@ its own that ends when the command returns, so such jobs are stopped then
 check_pid, kill_pid, run_in_background, session and diff_with act on what
 an earlier call of the same session left, and are MCP only (spillway mcp).`,
 		manyArgs: func(args []string) string { return "quote it, as in spillway bash " + quoted(args) },
+		flags: map[string]string{
+			"stdin": "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
+		},
 		example: `  spillway bash 'seq 1 100000'
   spillway bash --timeout 5000 'make test'
   spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
@@ -119,8 +127,16 @@ symlinks in "@".`,
 	},
 }
 
-const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result is an error (a
-non-zero exit code included), 2 for bad usage.`
+const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result is an error, 2
+for bad usage.`
+
+// bashExitStatusHelp is bash's: the command's own, as timeout(1) gives it.
+const bashExitStatusHelp = `Exit status: the command's own (128+N when signal N killed it); 124 when
+spillway stopped it, at --timeout or while it waited for input (a one-shot
+command cannot keep a background job); 2 for bad usage; 1 when it did not
+run (a rule held it, it could not start). A command's own 2 or 124 looks
+the same: --json gives the exact exit_code, timed_out and
+waiting_for_input.`
 
 // toolCommands returns the commands of the tools, in the table's order.
 
@@ -187,6 +203,9 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			continue
 		}
 		usage := flagUsage(p)
+		if u, ok := text.flags[p.Name]; ok {
+			usage = u
+		}
 		switch p.Type {
 		case registry.String:
 			f.StringP(flagName(p), p.Short, "", usage)
@@ -216,7 +235,11 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			p = spillway.DefaultPolicy()
 		}
 		setDefaults(cmd, t, p)
-		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + indent(t.Describe(p)), exitStatusHelp}, "\n\n")
+		status := exitStatusHelp
+		if t.Name == "bash" {
+			status = bashExitStatusHelp
+		}
+		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + indent(t.Describe(p)), status}, "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	return cmd
@@ -302,6 +325,11 @@ func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error 
 	defer ts.Close()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if call.Name == "bash" {
+		if call, err = withStdin(cmd, call); err != nil {
+			return err
+		}
+	}
 	res, err := ts.Call(ctx, call)
 	var argsErr *spillway.ArgsError
 	switch {
@@ -315,8 +343,67 @@ func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error 
 		text = personText(text, res.Details, cmd, call)
 	}
 	err = g.printResult(cmd.OutOrStdout(), text, res.Details, res.IsError)
-	if d, ok := res.Details.(spillway.BashDetails); ok && d.Running {
+	d, ok := res.Details.(spillway.BashDetails)
+	if !ok {
+		return err
+	}
+	if d.Running {
 		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", d.PID)
 	}
-	return err
+	if err != nil && !errors.As(err, new(exitError)) {
+		return err
+	}
+	if status := bashStatus(d, res.IsError); status != 0 {
+		return exitError(status)
+	}
+	return nil
+}
+
+// bashStatus is the exit status of spillway bash: the command's own
+// (128+N for signal N), or 124 when spillway stopped it, as timeout(1)
+// does: the one-shot session ends with the call, so a command still
+// running after its timeout, or waiting for input, is stopped then. A
+// command that never ran (a rule held it, it could not start) is 1.
+func bashStatus(d spillway.BashDetails, isError bool) int {
+	switch {
+	case d.ExitCode != nil:
+		return *d.ExitCode
+	case d.Running:
+		return 124
+	case isError:
+		return 1
+	}
+	return 0
+}
+
+// withStdin gives a bash command the CLI's own stdin when it is not a
+// terminal (a pipe, a file), or when --stdin asks for it, so that
+// "echo hello | spillway bash 'read x'" reads hello; otherwise the
+// command's stdin is /dev/null, as the model's is. A terminal is never
+// passed: the command runs in a process group of its own, which the
+// terminal stops when it reads.
+func withStdin(cmd *cobra.Command, call spillway.ToolCall) (spillway.ToolCall, error) {
+	var args map[string]any
+	if json.Unmarshal(call.Args, &args) != nil {
+		return call, nil
+	}
+	asked, _ := args["stdin"].(bool)
+	if tty, _ := args["tty"].(bool); tty {
+		return call, nil
+	}
+	fi, err := os.Stdin.Stat()
+	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0 && term.IsTerminal(int(os.Stdin.Fd()))
+	switch {
+	case asked && (err != nil || terminal):
+		return call, errors.New("--stdin passes spillway's own stdin to the command, and here it is a terminal (or closed), which a command running in its own process group cannot read: pipe the input in, as in printf 'y\\n' | spillway bash " + shellQuote(fmt.Sprint(args["command"])) + ", or give a file with < FILE")
+	case err != nil || terminal:
+		return call, nil
+	}
+	delete(args, "stdin")
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return call, err
+	}
+	call.Args, call.Input = raw, os.Stdin
+	return call, nil
 }

@@ -63,7 +63,7 @@ func (f *flights) land(key string) {
 // cacheable reports whether the policy lists the command.
 func (r *Runner) cacheable(in tool.BashInput) bool {
 	list := r.cfg.CacheCommands
-	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground {
+	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground || in.Input != nil {
 		return false
 	}
 	cmd := strings.Join(strings.Fields(in.Command), " ")

@@ -253,6 +253,9 @@ func (r *Runner) startJob(in tool.BashInput, pl *plan) (*job, error) {
 		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
+		if err == nil && !in.Stdin && in.Input != nil {
+			child.stdin, child.lent = in.Input, in.Input
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -398,11 +401,13 @@ func (r *Runner) Close() error {
 // the child gets; stdin nil is /dev/null. stdout and stderr may be one.
 type childFiles struct {
 	stdin, stdout, stderr *os.File
+	// lent is the caller's file (BashInput.Input), which stays open.
+	lent *os.File
 }
 
 // close closes our copies, each once.
 func (c *childFiles) close() {
-	seen := map[*os.File]bool{nil: true}
+	seen := map[*os.File]bool{nil: true, c.lent: true}
 	for _, f := range []*os.File{c.stdin, c.stdout, c.stderr} {
 		if !seen[f] {
 			seen[f] = true

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The CLI as a CLI: its hints are commands for the stream they are about,
+// it reads its own stdin, and its exit status is the command's.
+
+// runStdin runs the binary with stdin as its input.
+func (c bashCLI) runStdin(t *testing.T, stdin string, args ...string) cliRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Env = c.env
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	r := cliRun{stdout: out.String(), stderr: errb.String()}
+	if ctx.Err() != nil {
+		t.Fatalf("spillway %q hung", args)
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		r.status = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Each stream's notice names that stream's file in the command it gives,
+// and so does the shape line above it.
+func TestHintsNameTheirOwnStream(t *testing.T) {
+	cli := attackCLI(t)
+	notice := regexp.MustCompile(`(?m)^\[(stdout|stderr): .*Full output: (\S+)\.log\. To see what was cut: run spillway read (\S+)\.log `)
+	shape := regexp.MustCompile(`(?m)^\[\.\.\. .*run spillway grep \S+ (\S+)\.log \.\.\.\]$`)
+	for _, script := range []string{"seq 1 100; seq 1 100 >&2", "seq 1 100000; seq 1 100000 >&2"} {
+		args := []string{"bash", script}
+		if !strings.Contains(script, "100000") {
+			args = []string{"bash", "--max-lines", "10", script}
+		}
+		r := cli.runBounded(t, "", args...)
+		ms := notice.FindAllStringSubmatch(r.stdout, -1)
+		if len(ms) != 2 {
+			t.Fatalf("%q: %d notices in %q", script, len(ms), r.stdout)
+		}
+		for _, m := range ms {
+			if m[2] != m[3] || !strings.Contains(m[2], "-"+m[1]+"-") {
+				t.Errorf("%q: the %s notice names %s.log and reads %s.log", script, m[1], m[2], m[3])
+			}
+		}
+		if strings.Contains(script, "100000") {
+			shapes := shape.FindAllStringSubmatch(r.stdout, -1)
+			if len(shapes) != 2 || shapes[0][1] != ms[0][2] || shapes[1][1] != ms[1][2] {
+				t.Errorf("%q: shape lines %q, notices %q", script, shapes, ms)
+			}
+		}
+	}
+}
+
+// The CLI's stdin reaches the command when it is not a terminal, with
+// --stdin or without; the help and the hints say what works in a CLI.
+func TestCLIStdinPassesThrough(t *testing.T) {
+	cli := attackCLI(t)
+	for _, args := range [][]string{{"bash", "read x; echo got $x"}, {"bash", "--stdin", "read x; echo got $x"}} {
+		r := cli.runStdin(t, "hello\n", args...)
+		if !strings.Contains(r.stdout, "got hello") || r.status != 0 {
+			t.Errorf("%q: status %d %q", args, r.status, r.stdout)
+		}
+	}
+	if r := cli.runStdin(t, "a\nb\nc\n", "bash", "wc -l"); !strings.Contains(r.stdout, "\n3\n") {
+		t.Errorf("wc -l: %q", r.stdout)
+	}
+	help := cli.run(t, "bash", "--help").stdout
+	line := regexp.MustCompile(`(?m)^\s+--stdin .*$`).FindString(help)
+	if line == "" || strings.Contains(line, "write_stdin") {
+		t.Errorf("--stdin's help: %q", line)
+	}
+	// A command on a terminal that waits for input: the advice works
+	// when pasted into a shell.
+	r := cli.run(t, "bash", "--tty", "--timeout", "20000", "read -p 'name? ' x; echo $x")
+	if !strings.Contains(r.stdout, "wait") || strings.Contains(r.stdout, "give the input up front with --stdin") ||
+		!strings.Contains(r.stdout, "| spillway bash") {
+		t.Errorf("waiting for input: %q", r.stdout)
+	}
+}
+
+// spillway bash exits with the command's status; 124 when spillway
+// stopped it; 2 for usage. The other tools keep 0, 1, 2.
+func TestBashExitStatusIsTheCommands(t *testing.T) {
+	cli := attackCLI(t)
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"bash", "true"}, 0},
+		{[]string{"bash", "exit 3"}, 3},
+		{[]string{"bash", "exit 2"}, 2},
+		{[]string{"bash", "kill -TERM $$"}, 143},
+		{[]string{"--json", "bash", "exit 7"}, 7},
+		{[]string{"bash", "--timeout", "500", "sleep 20"}, 124},
+		{[]string{"bash", "--tty", "--timeout", "20000", "read x"}, 124},
+		{[]string{"bash", "sleep 20 & echo started"}, 0},
+		{[]string{"bash", "--timeout", "nope", "true"}, 2},
+		{[]string{"read", "/nonexistent/x"}, 1},
+		{[]string{"ls", "/"}, 0},
+	} {
+		if r := cli.runBounded(t, "", c.args...); r.status != c.want {
+			t.Errorf("%q: status %d, want %d (%q %q)", c.args, r.status, c.want, r.stdout, r.stderr)
+		}
+	}
+	help := cli.run(t, "bash", "--help").stdout
+	for _, want := range []string{"124", "128+"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("bash --help does not say %q", want)
+		}
+	}
+}
