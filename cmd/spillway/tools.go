@@ -57,9 +57,9 @@ var cliTexts = map[string]cliText{
 		long: `bash runs COMMAND with bash -c in its own process group and prints
 stdout and stderr, each cut to fit its limits, with the exit code. Its
 stdin is spillway's when that is not a terminal (echo y | spillway bash
-'read x'), else /dev/null. What does not fit is kept whole in a file that the notice
-names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may write in
-$TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
+'read x'), else /dev/null. What does not fit is kept whole in a file that
+the notice names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may
+write in $TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
 
 A command still running after --timeout, or children it leaves running,
 become a background job of the session. A one-shot command is a session of
