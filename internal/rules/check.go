@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"strings"
 	"sync"
@@ -80,6 +81,11 @@ func (s *Set) check(command string, whole bool) Verdict {
 	} else {
 		c.stream(command)
 	}
+	if len(c.parts) == 0 {
+		// No parts never means allow: an input that holds no command is
+		// not something the checker has read as fully known.
+		c.ask(clip(command), "the input holds no command the rules can decide")
+	}
 	// The decision is the strictest of the parts that are left: parts
 	// are dropped when the input turns out not to parse.
 	v := Verdict{Decision: Allow, parts: make([]part, len(c.parts))}
@@ -139,6 +145,12 @@ type checker struct {
 	letterRules *[26]uint64
 	// reader feeds inner, and parser when the input is read whole.
 	reader strings.Reader
+	// ints holds the variables known to hold an integer at the point
+	// being decided (see known.go); nil when there are none.
+	ints map[string]bool
+	// loopStart: the C-style loop being read assigns nothing but
+	// arithmetic in its body, so what its start assigns is known in it.
+	loopStart bool
 }
 
 // ctx is what a command inherits from where it stands in the input.
@@ -148,6 +160,10 @@ type ctx struct {
 	// stdinOther: the command's stdin is a pipe, a file or a process
 	// substitution, not the caller's stdin.
 	stdinOther bool
+	// nested: the command stands inside a compound command, a list, a
+	// pipeline or a substitution, so it may not run, or may run after
+	// what follows it, or in a subshell.
+	nested bool
 }
 
 // A part is a decided part as the checker keeps it, until a verdict's
@@ -345,6 +361,9 @@ func (c *checker) stmt(st *syntax.Stmt, cx ctx) {
 		if readsStdin(r) {
 			stdinR = r
 		}
+		if reason := c.redirect(r, cx.src); reason != "" {
+			c.ask(clip(sourceOf(st, cx.src)), reason)
+		}
 	}
 	inner := cx
 	if stdinR != nil {
@@ -357,6 +376,22 @@ func (c *checker) stmt(st *syntax.Stmt, cx ctx) {
 }
 
 func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
+	dom := dominates(cx)
+	if _, ok := cmd.(*syntax.CallExpr); !ok {
+		// What a compound command holds may not run, or not in this
+		// shell, or not before what follows it; its own words (an
+		// arithmetic command's) are as sure to run as it is.
+		outer := cx
+		cx.nested = true
+		switch x := cmd.(type) {
+		case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
+			cx = outer
+		case *syntax.WhileClause, *syntax.ForClause:
+			if len(c.ints) > 0 && loopAssigns(x) {
+				clear(c.ints)
+			}
+		}
+	}
 	switch x := cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
@@ -381,8 +416,31 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 		c.stmts(x.Cond, cx)
 		c.stmts(x.Do, cx)
 	case *syntax.ForClause:
+		// A C-style loop's start, and a loop over integer literals,
+		// give the loop's variable an integer for the body when nothing
+		// in the loop assigns a variable otherwise; after a loop that
+		// may not run, only what was known before it stays known.
+		it, iter := x.Loop.(*syntax.WordIter)
+		intIter := iter && intItems(it)
+		special := !iter || intIter
+		var saved map[string]bool
+		clean := false
+		if special {
+			clean = !loopAssigns(x)
+			if !dom {
+				saved = maps.Clone(c.ints)
+			}
+		}
+		c.loopStart = clean
 		c.node(x.Loop, cx)
+		c.loopStart = false
+		if iter {
+			c.forVar(x, it, cx, intIter && clean)
+		}
 		c.stmts(x.Do, cx)
+		if special && !dom {
+			maps.DeleteFunc(c.ints, func(k string, _ bool) bool { return !saved[k] })
+		}
 	case *syntax.CaseClause:
 		c.node(x.Word, cx)
 		for _, it := range x.Items {
@@ -394,7 +452,9 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 	case *syntax.FuncDecl:
 		c.stmt(x.Body, cx)
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		before := len(c.parts)
 		c.node(x, cx)
+		defer c.noProgram(before, x, cx, "it evaluates arithmetic or a test of values known before it runs, and runs no program")
 		flagged := false
 		syntax.Walk(x, func(n syntax.Node) bool {
 			if w, ok := n.(*syntax.Word); ok && !flagged && onlyLiteralParts(w) && codeInSubscript(literalText(w)) {
@@ -411,12 +471,18 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 			c.stmt(x.Stmt, cx)
 		}
 	case *syntax.CoprocClause:
-		// A coprocess reads what the shell later writes to it.
+		// A coprocess reads what the shell later writes to it. Its name
+		// (COPROC when none is given) is assigned the file descriptors.
+		name := "COPROC"
+		if x.Name != nil {
+			name = x.Name.Lit()
+		}
+		if r := listedVar(name); r != "" {
+			c.ask(clip(sourceOf(x, cx.src)), r)
+		}
 		y := cx
 		y.stdinOther = true
 		c.stmt(x.Stmt, y)
-	case *syntax.TestDecl:
-		c.stmt(x.Body, cx)
 	default:
 		c.ask(clip(sourceOf(cmd, cx.src)),
 			fmt.Sprintf("a %T is a construct spillway does not read", cmd))
@@ -447,20 +513,22 @@ func (c *checker) visit(m syntax.Node) bool {
 	cx := c.walkCx
 	switch m := m.(type) {
 	case *syntax.CmdSubst:
+		cx.nested = true
 		c.stmts(m.Stmts, cx)
 		return false
 	case *syntax.ProcSubst:
+		cx.nested = true
 		y := cx
 		if m.Op == syntax.CmdOut {
 			y.stdinOther = true
 		}
 		c.stmts(m.Stmts, y)
 		return false
-	case *syntax.ParamExp:
-		if m.Exp != nil && m.Exp.Op == syntax.OtherParamOps && m.Exp.Word != nil && strings.Contains(m.Exp.Word.Lit(), "P") {
-			c.ask(clip(sourceOf(m, cx.src)),
-				"${var@P} expands the variable as a prompt, which runs the command substitutions in its value")
-		}
+	case *syntax.Lit, *syntax.Word, *syntax.SglQuoted, *syntax.DblQuoted:
+		return true
+	}
+	if r := c.knownNode(m, cx); r != "" {
+		c.ask(clip(sourceOf(m, cx.src)), r)
 	}
 	return true
 }
@@ -476,8 +544,8 @@ func codeInSubscript(s string) bool {
 // assignRisk says why an assignment keeps a part from being allowed,
 // or "" when it does not.
 func assignRisk(name string, value string, valueKnown bool) string {
-	if riskyVar(name) {
-		return fmt.Sprintf("it sets %s, which changes what program runs or what code it runs", name)
+	if r := listedVar(name); r != "" {
+		return r
 	}
 	if valueKnown && (strings.Contains(value, "$(") || strings.Contains(value, "`")) {
 		return fmt.Sprintf("the value given to %s holds command text, which runs if the value is later expanded in arithmetic or a prompt", name)
@@ -507,31 +575,101 @@ func assignRiskOf(a *syntax.Assign) string {
 func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
 	c.node(x, cx)
 	st := &partState{cx: cx}
-	ws := []word{{Text: x.Variant.Value, Known: true, Base: x.Variant.Value, BaseKnown: true}}
+	variant := x.Variant.Value
+	ws := []word{{Text: variant, Known: true, Base: variant, BaseKnown: true}}
+	switch variant {
+	case "readonly":
+		st.hard = append(st.hard, "readonly keeps a variable from being assigned again, so a later assignment in this or a later command may leave a value spillway does not know")
+	case "nameref":
+		st.hard = append(st.hard, "a name reference makes a variable stand for another, so an assignment to it may assign any variable")
+	}
+	// printOnly: declare -p and -f/-F print and assign nothing.
+	printOnly := false
 	for _, a := range x.Args {
 		ws = append(ws, word{Text: sourceOf(a, cx.src), Known: true})
 		if a.Naked && a.Name == nil && a.Value != nil {
 			if !onlyLiteralParts(a.Value) {
-				if strings.HasPrefix(sourceOf(a.Value, cx.src), "-") {
+				if strings.HasPrefix(sourceOf(a.Value, cx.src), "-") || strings.HasPrefix(sourceOf(a.Value, cx.src), "+") {
+					st.hard = append(st.hard, "an option of "+variant+" is known only when it runs")
 					continue
 				}
 				st.hard = append(st.hard, "it declares a variable whose name is known only when it runs")
 				continue
 			}
-			name, val, ok := strings.Cut(literalText(a.Value), "=")
+			t := literalText(a.Value)
+			if len(t) > 1 && (t[0] == '-' || t[0] == '+') {
+				if r, p := declFlags(variant, t); r != "" {
+					st.hard = append(st.hard, r)
+				} else if p {
+					printOnly = true
+				}
+				continue
+			}
+			name, val, ok := strings.Cut(t, "=")
 			if ok {
 				if r := assignRisk(name, val, true); r != "" {
 					st.hard = append(st.hard, r)
 				}
+			}
+			if r := c.subscriptText(name); r != "" {
+				st.hard = append(st.hard, r)
+			}
+			if !printOnly {
+				c.declared(st, name, ok && isIntLiteral(val), cx)
 			}
 			continue
 		}
 		if r := assignRiskOf(a); r != "" {
 			st.hard = append(st.hard, r)
 		}
+		if a.Name != nil && !printOnly {
+			integer := a.Value != nil && a.Index == nil && !a.Append && onlyLiteralParts(a.Value) && isIntLiteral(literalText(a.Value))
+			c.declared(st, a.Name.Value, integer, cx)
+		}
 	}
 	st.words = ws
 	c.final(st, ws, nil)
+}
+
+// declared records a name a declaration gives: on either list it keeps
+// the part from being allowed (declaring or exporting one without a
+// value too: export PATH hands the value to every program).
+func (c *checker) declared(st *partState, name string, integer bool, cx ctx) {
+	if r := listedVar(name); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	c.intAssigned(name, integer, dominates(cx))
+}
+
+// declFlags is the reason a cluster of declare's options is not fully
+// known, or ""; print says the options only print (-p, -f, -F).
+func declFlags(variant, t string) (reason string, print bool) {
+	for _, l := range t[1:] {
+		switch l {
+		case 'a', 'A', 'x', 'l', 'u', 'g', 'I':
+		case 'p', 'F':
+			print = true
+		case 'f':
+			if variant == "export" {
+				return "export -f hands a function to every bash started later, as BASH_FUNC_ variables", false
+			}
+			print = true
+		case 'n':
+			if variant == "export" {
+				continue // export -n takes the export away
+			}
+			return "-n makes a variable a name reference to another, so an assignment to it may assign any variable", false
+		case 'i':
+			return "-i makes every later assignment to the variable an arithmetic evaluation of its value", false
+		case 'r':
+			return "-r keeps a variable from being assigned again, so a later assignment may leave a value spillway does not know", false
+		case 't':
+			return "-t gives a function the DEBUG and RETURN traps", false
+		default:
+			return fmt.Sprintf("the option -%c of %s is not one spillway models", l, variant), false
+		}
+	}
+	return "", print
 }
 
 // partState gathers what is known of one simple command while its
@@ -551,6 +689,9 @@ type partState struct {
 	// its program explicitly (python3 -c … with allow "python3 *").
 	soft        []string
 	interactive bool
+	// noProgram, when set, is why a builtin that runs no program and
+	// whose effect is modelled is allowed when no rule names it.
+	noProgram string
 }
 
 type cand struct {
@@ -639,6 +780,7 @@ func (a *textArena) start(n int) *strings.Builder {
 func (a *textArena) cut() string { return a.b.String()[a.from:] }
 
 func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
+	before := len(c.parts)
 	for _, a := range x.Assigns {
 		c.node(a, cx)
 	}
@@ -650,11 +792,19 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 		if r := assignRiskOf(a); r != "" {
 			st.hard = append(st.hard, r)
 		}
+		if a.Name != nil {
+			// A prefix to a command sets the variable for that command
+			// alone, a statement of assignments for the shell.
+			c.intAssigned(a.Name.Value, !a.Append && a.Index == nil && a.Array == nil && a.Value != nil && onlyLiteralParts(a.Value) && isIntLiteral(literalText(a.Value)),
+				len(x.Args) == 0 && dominates(cx))
+		}
 	}
 	if len(x.Args) == 0 {
 		if len(st.hard) > 0 {
 			c.ask(clip(sourceOf(x, cx.src)), st.hard[0])
+			return
 		}
+		c.noProgram(before, x, cx, "it assigns variables on neither list of docs/rules.md, and runs no program")
 		return
 	}
 	// The words live in a slab shared by the whole check: a part's words
@@ -811,6 +961,9 @@ func (c *checker) final(st *partState, ws, raw []word) {
 	var b cand
 	if !found {
 		b = cand{d: c.set.Default}
+		if st.noProgram != "" && b.d != Deny {
+			b = cand{d: Allow, reason: st.noProgram}
+		}
 	} else {
 		b = best
 		// A sure allow is not enough when an outer maybe says ask; emit
@@ -901,6 +1054,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			c.codeWords(st, cur, args, "eval")
 			return
 		case name == "trap":
+			c.builtinForms(st, name, cur)
 			c.trap(st, cur)
 			return
 		case name == "alias":
@@ -929,6 +1083,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			c.find(st, cur)
 			return
 		case name == "source" || name == ".":
+			c.builtinForms(st, name, cur)
 			if len(cur) < 2 {
 				c.final(st, cur, nil)
 				return
@@ -951,6 +1106,7 @@ func (c *checker) decide(st *partState, ws []word) {
 				}
 			}
 		}
+		c.builtinForms(st, name, cur)
 		if in := kind.interpreter(name); in != nil {
 			c.interp(st, name, in, cur)
 			return
@@ -1051,10 +1207,21 @@ func (c *checker) unwrap(st *partState, w *wrapper, name string, cur []word) ([]
 			}
 		}
 	}
+	if name == "env" {
+		for _, o := range []string{"-u", "--unset"} {
+			if v, ok := seen[o]; ok {
+				if r := listedVar(v); r != "" {
+					st.hard = append(st.hard, r)
+				}
+			}
+		}
+	}
 	if w.assigns {
 		for end < len(cur) && cur[end].Known {
 			n, v, ok := strings.Cut(cur[end].Text, "=")
-			if !ok || !syntax.ValidName(n) {
+			// env takes any word with = for an assignment, names bash
+			// would not take among them (BASH_FUNC_ls%%).
+			if !ok || n == "" || !syntax.ValidName(n) && name != "env" {
 				break
 			}
 			if r := assignRisk(n, v, true); r != "" {
@@ -1630,4 +1797,58 @@ func sedScriptRuns(sc string) bool {
 		}
 	}
 	return false
+}
+
+// noProgram adds an allow part for a statement that runs no program and
+// is made only of known constructs (x=3, (( x > 2 ))), when deciding it
+// added no part of its own: an input is never allowed for having no
+// parts.
+func (c *checker) noProgram(before int, n syntax.Node, cx ctx, reason string) {
+	if len(c.parts) == before {
+		c.add(clip(sourceOf(n, cx.src)), Allow, nil, reason, false)
+	}
+}
+
+// forVar decides what a for or select loop assigns: its name, each
+// time round; select reads the choice into REPLY too.
+func (c *checker) forVar(x *syntax.ForClause, it *syntax.WordIter, cx ctx, known bool) {
+	name := it.Name.Value
+	if x.Select {
+		c.ask(clip(sourceOf(x, cx.src)), listedVar("REPLY"))
+	}
+	if r := listedVar(name); r != "" {
+		c.ask(clip(sourceOf(x, cx.src)), r)
+	}
+	c.intAssigned(name, known, true)
+}
+
+// intItems reports whether a for loop goes over integer literals only,
+// at least one.
+func intItems(it *syntax.WordIter) bool {
+	for _, w := range it.Items {
+		if !onlyLiteralParts(w) || !isIntLiteral(literalText(w)) {
+			return false
+		}
+	}
+	return len(it.Items) > 0
+}
+
+// redirect is the reason a redirection is not fully known, or "": one
+// that assigns a file descriptor to a variable ({fd}>file) of either
+// list, or that opens a network connection (/dev/tcp/…, /dev/udp/…).
+func (c *checker) redirect(r *syntax.Redirect, src string) string {
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") && strings.HasSuffix(r.N.Value, "}") {
+		name := r.N.Value[1 : len(r.N.Value)-1]
+		if reason := listedVar(name); reason != "" {
+			return reason
+		}
+		// The descriptor is a number.
+		c.intAssigned(name, true, false)
+	}
+	if r.Word != nil {
+		if t := sourceOf(r.Word, src); strings.Contains(t, "/dev/tcp/") || strings.Contains(t, "/dev/udp/") {
+			return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
+		}
+	}
+	return ""
 }

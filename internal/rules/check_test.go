@@ -14,11 +14,20 @@ func setOf(t *testing.T, def Decision, rules ...[]Rule) *Set {
 }
 
 func TestCheckNoParts(t *testing.T) {
-	s := setOf(t, Deny)
-	for _, in := range []string{"", "   \n", "# only a comment", "FOO=bar", "a=1 b=2"} {
+	s := setOf(t, Allow)
+	// No parts is never allow: an input that holds no command is ask.
+	for _, in := range []string{"", "   \n", "# only a comment"} {
 		v := s.Check(in)
-		if v.Decision != Allow || len(v.Parts()) != 0 {
-			t.Errorf("%q = %v with %d parts, want allow with none: nothing runs", in, v.Decision, len(v.Parts()))
+		if v.Decision != Ask || len(v.Parts()) != 1 {
+			t.Errorf("%q = %v with %d parts, want ask with one", in, v.Decision, len(v.Parts()))
+		}
+	}
+	// Assignments of variables on neither list run no program and are
+	// fully known: one allow part says so, whatever the default.
+	for _, in := range []string{"FOO=bar", "a=1 b=2", "x=3; (( x > 2 ))"} {
+		v := setOf(t, Ask).Check(in)
+		if v.Decision != Allow || len(v.Parts()) == 0 {
+			t.Errorf("%q = %v with %d parts, want allow with a part;%s", in, v.Decision, len(v.Parts()), partsText(v))
 		}
 	}
 }

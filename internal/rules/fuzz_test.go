@@ -8,10 +8,14 @@ import (
 )
 
 // FuzzCheck holds Check to what the rules promise for any input: it
-// never panics, it never allows input that does not parse as bash, and
-// the whole is never less strict than any of its parts.
+// never panics, every input has a part (no parts is never allow), it
+// never allows input that does not parse as bash, and the whole is
+// never less strict than any of its parts.
 func FuzzCheck(f *testing.F) {
 	for _, c := range readCorpus(f) {
+		f.Add(c.Command)
+	}
+	for _, c := range readRound2(f) {
 		f.Add(c.Command)
 	}
 	allowDefault, askDefault := corpusSets(f)
@@ -19,6 +23,9 @@ func FuzzCheck(f *testing.F) {
 		_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(in), "")
 		for _, s := range []*Set{allowDefault, askDefault} {
 			v := s.Check(in)
+			if len(v.Parts()) == 0 {
+				t.Fatalf("%q has no parts", in)
+			}
 			if perr != nil && v.Decision == Allow {
 				t.Fatalf("%q does not parse (%v) but is allowed", in, perr)
 			}

@@ -290,32 +290,6 @@ func awkRuns(prog string) bool {
 	return strings.Contains(prog, "system") || strings.Contains(prog, "|") || strings.Contains(prog, "@load")
 }
 
-// riskyVar reports whether assigning name changes which program runs or
-// makes a program run code of the variable's value: PATH, the dynamic
-// loader's variables, the shell's start-up files, and the programs git,
-// pagers and editors start.
-func riskyVar(name string) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
-		"PAGER", "MANPAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE", "BROWSER",
-		"NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB",
-		"SSH_ASKPASS", "SUDO_ASKPASS", "CDPATH", "BASH_LOADABLES_PATH", "GLOBIGNORE", "EXECIGNORE":
-		return true
-	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") ||
-		strings.HasPrefix(name, "GIT_") && gitRiskyVar(name) ||
-		strings.HasPrefix(name, "BASH_FUNC_")
-}
-
-func gitRiskyVar(name string) bool {
-	switch name {
-	case "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF",
-		"GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_PROXY_COMMAND", "GIT_DIR", "GIT_WORK_TREE", "GIT_TEMPLATE_DIR":
-		return true
-	}
-	return strings.HasPrefix(name, "GIT_CONFIG")
-}
-
 // gitGlobal skips git's global options: the words that come before the
 // subcommand. It returns the words with those options removed, and a
 // reason when one of them can make git run a program of the person's
