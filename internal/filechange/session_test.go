@@ -1,0 +1,304 @@
+package filechange
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway/internal/testfs"
+	"github.com/spillway-dev/spillway/internal/textedit"
+)
+
+var ctx = context.Background()
+
+func newSession(t *testing.T) (*Session, string) {
+	t.Helper()
+	dir := t.TempDir()
+	jdir := t.TempDir()
+	n := 0
+	return New(Config{Cwd: dir, Journal: func(name string) (io.WriteCloser, string, error) {
+		n++
+		p := filepath.Join(jdir, name)
+		f, err := os.Create(p)
+		return f, p, err
+	}}), dir
+}
+
+func put(t *testing.T, p, s string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustContain(t *testing.T, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want %q", want)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+}
+
+func TestEditDetailsAndDiff(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f.txt")
+	put(t, p, "one\r\ntwo\r\nthree\r\n")
+	var d bytes.Buffer
+	ch, err := s.Edit(ctx, "f.txt", []textedit.Edit{{Old: "two\n", New: "2\nzwei\n"}}, &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if get(t, p) != "one\r\n2\r\nzwei\r\nthree\r\n" {
+		t.Fatalf("%q", get(t, p))
+	}
+	if ch.Added != 2 || ch.Removed != 1 || ch.BytesBefore != 17 || ch.BytesAfter != 21 || ch.SHA256Before == "" || ch.SHA256After == ch.SHA256Before || ch.Op != "update" {
+		t.Errorf("%+v", ch)
+	}
+	if !strings.Contains(d.String(), "@@ -1,3 +1,4 @@") || !strings.Contains(d.String(), "+zwei") || !strings.HasPrefix(d.String(), "--- a/f.txt\n+++ b/f.txt\n") {
+		t.Errorf("diff %q", d.String())
+	}
+}
+
+func TestEditsAllOrNothing(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f")
+	put(t, p, "a\nb\nc\n")
+	_, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "a", New: "A"}, {Old: "zzz", New: "Z"}}, nil)
+	mustContain(t, err, "edits[1].old_string", "nothing was changed")
+	if get(t, p) != "a\nb\nc\n" {
+		t.Fatal("the file changed")
+	}
+	_, err = s.Edit(ctx, "f", []textedit.Edit{{Old: "\n", New: "x"}}, nil)
+	mustContain(t, err, "Found 3 occurrences", "lines 1, 2, 3")
+}
+
+func TestStaleByContent(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f")
+	put(t, p, "a\n")
+	real, _ := filepath.EvalSymlinks(p)
+	s.Saw(real, sum([]byte("a\n")), 2)
+	put(t, p, "b\n")
+	// The same mtime would not help an mtime check; content decides.
+	_, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "c"}}, nil)
+	var se *StaleError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %v", err)
+	}
+	mustContain(t, err, "changed since this session read it", "read it again")
+	_, err = s.Write(ctx, "f", "x", "", nil)
+	if !errors.As(err, &se) || get(t, p) != "b\n" {
+		t.Fatalf("got %v", err)
+	}
+	// Read again: allowed.
+	s.Saw(real, sum([]byte("b\n")), 2)
+	if _, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "c"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// What the session wrote counts as seen.
+	if _, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "c", New: "d"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteUnseenNeedsHash(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f")
+	put(t, p, "old\n")
+	_, err := s.Write(ctx, "f", "new\n", "", nil)
+	mustContain(t, err, "has not read it", "expected_sha256")
+	_, err = s.Write(ctx, "f", "new\n", strings.Repeat("0", 64), nil)
+	mustContain(t, err, "is not the file's")
+	if get(t, p) != "old\n" {
+		t.Fatal("changed")
+	}
+	ch, err := s.Write(ctx, "f", "new\n", sum([]byte("old\n")), nil)
+	if err != nil || get(t, p) != "new\n" || ch.Op != "update" {
+		t.Fatalf("%v %+v", err, ch)
+	}
+	// A new file needs nothing; its parents are made.
+	ch, err = s.Write(ctx, "a/b/c.txt", "x", "", nil)
+	if err != nil || ch.Op != "create" || get(t, filepath.Join(dir, "a/b/c.txt")) != "x" {
+		t.Fatalf("%v %+v", err, ch)
+	}
+	_, err = s.Write(ctx, "nope.txt", "x", sum([]byte("y")), nil)
+	mustContain(t, err, "does not exist, yet expected_sha256")
+}
+
+func TestWriteKeepsBOMAndCRLF(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f")
+	put(t, p, "\uFEFFa\r\nb\r\n")
+	if _, err := s.Write(ctx, "f", "x\ny\n", sum([]byte("\uFEFFa\r\nb\r\n")), nil); err != nil {
+		t.Fatal(err)
+	}
+	if get(t, p) != "\uFEFFx\r\ny\r\n" {
+		t.Fatalf("%q", get(t, p))
+	}
+}
+
+func TestSymlinkTargetEditedLinkKept(t *testing.T) {
+	s, dir := newSession(t)
+	put(t, filepath.Join(dir, "real.txt"), "a\n")
+	os.Symlink("real.txt", filepath.Join(dir, "link.txt"))
+	if _, err := s.Edit(ctx, "link.txt", []textedit.Edit{{Old: "a", New: "b"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(filepath.Join(dir, "link.txt")); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced")
+	}
+	if get(t, filepath.Join(dir, "real.txt")) != "b\n" {
+		t.Fatal("the target was not edited")
+	}
+}
+
+func TestBinaryRefused(t *testing.T) {
+	s, dir := newSession(t)
+	put(t, filepath.Join(dir, "b"), "a\x00b")
+	_, err := s.Edit(ctx, "b", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	mustContain(t, err, "not a text file")
+	_, err = s.Edit(ctx, "missing", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	mustContain(t, err, "does not exist")
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	_, err = s.Edit(ctx, "d", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	mustContain(t, err, "is a directory")
+}
+
+func TestPatchAllOrNothing(t *testing.T) {
+	s, dir := newSession(t)
+	put(t, filepath.Join(dir, "a"), "1\n")
+	put(t, filepath.Join(dir, "b"), "2\n")
+	_, err := s.ApplyPatch(ctx, "*** Begin Patch\n*** Update File: a\n@@\n-1\n+one\n*** Delete File: b\n*** Add File: c\n+x\n*** Update File: b\n@@\n-nope\n+x\n*** End Patch", nil)
+	mustContain(t, err, "nothing was changed")
+	if get(t, filepath.Join(dir, "a")) != "1\n" || get(t, filepath.Join(dir, "b")) != "2\n" {
+		t.Fatal("changed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c")); err == nil {
+		t.Fatal("c was created")
+	}
+	// A write that fails part way (a full disk) puts back those written
+	// before it.
+	small := testfs.Small(t, "256k")
+	s2 := New(Config{Cwd: small})
+	put(t, filepath.Join(small, "a"), "1\n")
+	big := "*** Add File: z\n" + strings.Repeat("+"+strings.Repeat("x", 1000)+"\n", 1000)
+	_, err = s2.ApplyPatch(ctx, "*** Begin Patch\n*** Update File: a\n@@\n-1\n+one\n*** Add File: y\n+y\n"+big+"*** End Patch", nil)
+	if err == nil {
+		t.Fatal("1 MB fit in 256 KB")
+	}
+	if get(t, filepath.Join(small, "a")) != "1\n" {
+		t.Fatalf("a is %q after a failed patch", get(t, filepath.Join(small, "a")))
+	}
+	for _, n := range []string{"y", "z"} {
+		if _, err := os.Stat(filepath.Join(small, n)); err == nil {
+			t.Errorf("%s was left", n)
+		}
+	}
+}
+
+func TestJournalUndo(t *testing.T) {
+	s, dir := newSession(t)
+	p := filepath.Join(dir, "f")
+	put(t, p, "a\nb\n")
+	ch, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "B"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown bytes.Buffer
+	if err := s.Show(ch.Journal, &shown); err != nil || !strings.Contains(shown.String(), "+B") {
+		t.Fatalf("%v %q", err, shown.String())
+	}
+	put(t, p, "changed\n")
+	_, err = s.Undo(ctx, ch.Journal, nil)
+	mustContain(t, err, "changed since the change wrote it")
+	put(t, p, "a\nB\n")
+	if _, err := s.Undo(ctx, ch.Journal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if get(t, p) != "a\nb\n" {
+		t.Fatalf("%q", get(t, p))
+	}
+	// A patch that deleted and created files is undone whole.
+	put(t, filepath.Join(dir, "g"), "g\n")
+	chs, err := s.ApplyPatch(ctx, "*** Begin Patch\n*** Delete File: g\n*** Add File: h\n+h\n*** End Patch", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Undo(ctx, chs[0].Journal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if get(t, filepath.Join(dir, "g")) != "g\n" {
+		t.Fatal("g not restored")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "h")); err == nil {
+		t.Fatal("h not removed")
+	}
+	_, err = s.Undo(ctx, 99, nil)
+	mustContain(t, err, "no journal entry 99")
+}
+
+// A file over the in-memory limit is edited by streaming: the result,
+// the diff and the undo are those of a small file.
+func TestBigFileStreamed(t *testing.T) {
+	s, dir := newSession(t)
+	s.cfg.MaxInMemory = 1 << 20
+	var b strings.Builder
+	for i := 0; b.Len() < 3<<20; i++ {
+		b.WriteString("line ")
+		b.WriteString(strings.Repeat("x", i%50))
+		b.WriteString("\n")
+	}
+	orig := b.String() + "the needle line\n" + b.String()
+	p := filepath.Join(dir, "big")
+	put(t, p, orig)
+	var d bytes.Buffer
+	ch, err := s.Edit(ctx, "big", []textedit.Edit{{Old: "needle", New: "thread"}}, &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(orig, "needle", "thread", 1)
+	if get(t, p) != want {
+		t.Fatal("wrong content")
+	}
+	line := strings.Count(b.String(), "\n") + 1
+	if !strings.Contains(d.String(), "-the needle line\n+the thread line\n") || !strings.Contains(d.String(), "@@ -"+itoa(line-3)+",7 +"+itoa(line-3)+",7 @@") {
+		t.Fatalf("diff %q", d.String())
+	}
+	if ch.Added != 1 || ch.Removed != 1 || ch.SHA256After != sum([]byte(want)) || ch.SHA256Before != sum([]byte(orig)) {
+		t.Errorf("%+v", ch)
+	}
+	if _, err := s.Undo(ctx, ch.Journal, nil); err != nil {
+		t.Fatal(err)
+	}
+	if get(t, p) != orig {
+		t.Fatal("undo did not restore")
+	}
+	// Ambiguous: nothing written.
+	_, err = s.Edit(ctx, "big", []textedit.Edit{{Old: "line", New: "x"}}, nil)
+	mustContain(t, err, "Found")
+	if get(t, p) != orig {
+		t.Fatal("changed")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
