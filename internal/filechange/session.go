@@ -341,5 +341,3 @@ func write(root *os.Root, loc Location, fill safewrite.Fill) ([]string, safewrit
 func bytesFill(b []byte) safewrite.Fill {
 	return func(w io.Writer) error { _, err := w.Write(b); return err }
 }
-
-
