@@ -21,7 +21,7 @@ func TestServeRequiresATokenByDefault(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "dir", "token")
 	s := startHTTP(t, []string{"SPILLWAY_TOKEN="}, "--token-file", file)
-	m := regexp.MustCompile(`spillway: token \(also in (\S+), readable by you only\): (\S+)`).FindStringSubmatch(s.stderr.String())
+	m := regexp.MustCompile(`spillway: token \(also in (\S+), readable by every program of your user\): (\S+)`).FindStringSubmatch(s.stderr.String())
 	if m == nil || m[1] != file {
 		t.Fatalf("the token was not printed with its file: %q", s.stderr.String())
 	}

@@ -41,6 +41,9 @@ JSON-RPC only; the log goes to stderr.`,
 			if err != nil {
 				return err
 			}
+			if err := notDumpable(); err != nil {
+				log.Warn("commands of this user can read this process's descriptors and memory through /proc (PR_SET_DUMPABLE failed)", "error", err)
+			}
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err

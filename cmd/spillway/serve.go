@@ -44,11 +44,16 @@ Safety: every request must send "Authorization: Bearer <token>" or gets
 401, on loopback too (any local user could run commands as you
 otherwise). Give the token with $SPILLWAY_TOKEN (or --token, but
 arguments are visible to other users in ps); without one, serve makes
-one, prints it once on stderr and writes it to a file only you can read
-(--token-file; default $XDG_RUNTIME_DIR/spillway/serve-PORT.token, or
-under your config directory), removed when serve ends. --no-token turns
-this off on a loopback address, for a machine no one else uses. The
-token never reaches the commands. It listens on 127.0.0.1 by default; a
+one, prints it once on stderr and writes it to a file (--token-file;
+default $XDG_RUNTIME_DIR/spillway/serve-PORT.token, or under your config
+directory), removed when serve ends. That file is mode 0600: other users
+cannot read it, but every program running as you can, the commands serve
+runs without --sandbox included (--sandbox hides it from them).
+--token-file - prints the token once and writes no file. --no-token
+turns this off on a loopback address, for a machine no one else uses.
+The token is not in the commands' environment, and serve is
+non-dumpable on Linux, so a command cannot read it, nor serve's log,
+through /proc/$PPID. It listens on 127.0.0.1 by default; a
 browser Origin other than the server's own (http://localhost:PORT,
 http://127.0.0.1:PORT, http://[::1]:PORT) or one given with
 --allow-origin gets 403 (DNS-rebinding protection). At most
@@ -83,6 +88,13 @@ every session id, so that a proxy routes each session to its node.`,
 			if err := scrubEnviron(tokenEnv); err != nil {
 				log.Warn("$"+tokenEnv+" still shows in this process's first environment (/proc/PID/environ)", "error", err)
 			}
+			// After scrubEnviron, which writes /proc/self/mem (a
+			// non-dumpable process's /proc files are root's), and before
+			// any command runs: a command of the same user must not read
+			// the server's descriptors, environment or memory there.
+			if err := notDumpable(); err != nil {
+				log.Warn("commands of this user can read this process's descriptors and memory through /proc (PR_SET_DUMPABLE failed)", "error", err)
+			}
 			if noToken && token != "" {
 				return errors.New("--no-token and a token (--token or $" + tokenEnv + ") contradict each other")
 			}
@@ -95,6 +107,9 @@ every session id, so that a proxy routes each session to its node.`,
 				return err
 			}
 			g.tokenFile, g.auditLog = tokenOut, ops.auditLog
+			if tokenOut == "-" {
+				g.tokenFile = "" // no file to hide
+			}
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err
@@ -128,13 +143,15 @@ every session id, so that a proxy routes each session to its node.`,
 			if err != nil {
 				return err
 			}
-			if made {
+			if made && tokenOut == "-" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (printed this once, written to no file): %s\n", token)
+			} else if made {
 				path, err := writeToken(tokenOut, srv.URL(), token)
 				if err != nil {
 					return err
 				}
 				defer os.Remove(path)
-				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (also in %s, readable by you only): %s\n", path, token)
+				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (also in %s, readable by every program of your user): %s\n", path, token)
 			} else if noToken {
 				log.Warn("serving without a token: any local user can run commands as you (--no-token)")
 			}
@@ -155,7 +172,7 @@ every session id, so that a proxy routes each session to its node.`,
 	f.StringVar(&listen, "listen", mcpserver.DefaultListen, "address to listen on (HOST:PORT); not loopback needs a token")
 	f.StringVar(&token, "token", "", "bearer token every request must carry (default $"+tokenEnv+", else one made at start)")
 	f.BoolVar(&noToken, "no-token", false, "on a loopback address, require no token (any local user can then run commands)")
-	f.StringVar(&tokenOut, "token-file", "", "where to write the token serve makes (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token)")
+	f.StringVar(&tokenOut, "token-file", "", "where to write the token serve makes, readable by every program of your user (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token; - prints it once and writes no file)")
 	f.IntVar(&maxSess, "max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once; one more gets 503")
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
