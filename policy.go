@@ -133,6 +133,27 @@ type RulesPolicy struct {
 	// (the prefix_rule calls of ~/.codex/rules/*.rules and the working
 	// directory's .codex/rules/*.rules).
 	Import []string `toml:"import,omitempty" check:"import"`
+	// TrustedProjects are the folders whose own rule files' allow
+	// entries count (a project's .claude/settings.json,
+	// .claude/settings.local.json, .codex/rules/*.rules, a spillway
+	// config inside it), as those files are when first seen: a later
+	// change suspends them until the person trusts the project again
+	// (spillway rules trust). Deny and ask entries count from anywhere.
+	TrustedProjects []string `toml:"trusted_projects,omitempty" check:"dirs"`
+	// SettingsFiles are more Claude Code settings files of the person's
+	// own, read after ~/.claude/settings.json whatever Import says.
+	SettingsFiles []string `toml:"settings_files,omitempty" check:"files"`
+	// ManagedDir replaces the system's directory of Claude Code's
+	// managed settings (/etc/claude-code; on macOS
+	// /Library/Application Support/ClaudeCode and its plists), read
+	// whatever Import says; NoManagedSettings reads none. It is not a
+	// config key: an administrator's settings are not the person's to
+	// move.
+	ManagedDir string
+	// StateFile replaces spillway's state file, where the trust in
+	// projects is kept (~/.local/state/spillway/state.json). It is not
+	// a config key.
+	StateFile string
 	// Sources, by list ("allow", "ask", "deny"), say where each entry was
 	// written ("spillway.toml:12"), for the rule's source in results; the
 	// config file sets them. An entry without one is shown as its field
@@ -143,7 +164,7 @@ type RulesPolicy struct {
 // Configured reports whether any rule is in force: a pattern, an import,
 // or a default other than allow.
 func (r RulesPolicy) Configured() bool {
-	return len(r.Allow)+len(r.Ask)+len(r.Deny)+len(r.Import) > 0 || (r.Default != "" && r.Default != "allow")
+	return len(r.Allow)+len(r.Ask)+len(r.Deny)+len(r.Import)+len(r.SettingsFiles) > 0 || (r.Default != "" && r.Default != "allow")
 }
 
 // SecretsPolicy says which programs a secret prompt is verified for: the

@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -16,20 +17,40 @@ import (
 // and find -exec), and the command gets the strictest decision of its
 // parts: deny over ask over allow. docs/rules.md has the whole of it.
 type ruleSet struct {
-	set   *rules.Set
-	files []string
+	set *rules.Set
+	// imported is what the imports read: files, notes, failures, and
+	// the file rules (Read, Edit, Write entries) for the file tools.
+	imported *rules.Imported
 }
 
-// loadRules reads the rules of p: its patterns, and the rules files of
-// the tools it imports, found under the person's home and under cwd (a
-// project's own .claude/ and .codex/). A pattern that does not parse, or
-// a rules file that cannot be read or used, is an error naming it.
-func loadRules(p RulesPolicy, cwd string) (*ruleSet, error) {
+// loadRules reads the rules of p: its patterns, an administrator's
+// managed settings (whatever p imports), and the rules files of the
+// tools it imports, found under the person's home and under cwd (a
+// project's own .claude/ and .codex/, whose allow entries count only
+// when the person trusts the project). A pattern of p that does not
+// parse is an error; a rules file that cannot be read or evaluated is
+// not: it is an import failure, named in the rules it adds, which make
+// every command ask. writable are the directories commands may write.
+func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 	def, err := decisionOf(p.Default)
 	if err != nil {
 		return nil, fmt.Errorf("rules.default: %w", err)
 	}
+	if err := rules.CheckImports(p.Import); err != nil {
+		return nil, fmt.Errorf("rules.import: %w", err)
+	}
+	at := rulesPlaces(p, cwd, writable)
+	// A spillway config inside the project is the project's: its allow
+	// patterns count only when the project is trusted, and a change to
+	// it is a change to the project's rule files.
+	var projectConfig, untrusted string
+	if f := configFileOf(p.Sources); f != "" && cwd != "" && inDir(f, cwd) {
+		projectConfig = f
+		at.Trust.ProjectFiles = append(at.Trust.ProjectFiles, f)
+		untrusted = at.Trust.Decide(at)
+	}
 	set := &rules.Set{Default: def}
+	var notes []rules.Note
 	lists := []struct {
 		key      string
 		patterns []string
@@ -45,15 +66,84 @@ func loadRules(p RulesPolicy, cwd string) (*ruleSet, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: rules.%s: %w", src, l.key, err)
 			}
+			if l.d == rules.Allow && untrusted != "" {
+				notes = append(notes, rules.Note{Source: src, Entry: text, Action: rules.Suspended, Why: untrusted + " (the config " + projectConfig + " is inside it)"})
+				continue
+			}
 			set.Rules = append(set.Rules, rules.Rule{Text: text, Pattern: pat, Decision: l.d, Source: src})
 		}
 	}
-	imported, files, err := rules.Import(p.Import, rules.PlacesFromEnv(cwd))
-	if err != nil {
-		return nil, fmt.Errorf("rules.import: %w", err)
+	imported := rules.Import(p.Import, at)
+	if imported.ManagedOnly {
+		// The administrator allows only their own allow entries:
+		// spillway's config's count no more than Claude Code's.
+		kept := set.Rules[:0]
+		for _, r := range set.Rules {
+			if r.Decision == rules.Allow {
+				notes = append(notes, rules.Note{Source: r.Source, Entry: r.Text, Action: rules.Dropped,
+					Why: "the administrator's managed settings say allowManagedPermissionRulesOnly: only their allow entries count"})
+				continue
+			}
+			kept = append(kept, r)
+		}
+		set.Rules = kept
 	}
-	set.Rules = append(set.Rules, imported...)
-	return &ruleSet{set: set, files: files}, nil
+	set.Rules = append(set.Rules, imported.Rules...)
+	imported.Notes = append(notes, imported.Notes...)
+	return &ruleSet{set: set, imported: imported}, nil
+}
+
+// rulesPlaces are where the rules of p are read for a session in cwd.
+func rulesPlaces(p RulesPolicy, cwd string, writable []string) rules.Places {
+	at := rules.PlacesFromEnv(cwd)
+	if p.ManagedDir != "" {
+		at.ManagedDir, at.ManagedPlists = p.ManagedDir, nil
+		if p.ManagedDir == NoManagedSettings {
+			at.ManagedDir = ""
+		}
+	}
+	if p.StateFile != "" {
+		at.Trust.StateFile = p.StateFile
+	}
+	at.Trust.Trusted = p.TrustedProjects
+	at.Trust.Writable = writable
+	at.Extra = p.SettingsFiles
+	for i, f := range at.Extra {
+		if rest, ok := strings.CutPrefix(f, "~/"); ok && at.Home != "" {
+			at.Extra[i] = filepath.Join(at.Home, rest)
+		}
+	}
+	return at
+}
+
+// NoManagedSettings, as RulesPolicy.ManagedDir, reads no managed
+// settings: for tests and for a library user who wants none.
+const NoManagedSettings = "-"
+
+// managedPresent reports whether an administrator's managed settings
+// exist where p reads them: they count even when p configures no rule.
+func managedPresent(p RulesPolicy) bool {
+	at := rulesPlaces(p, "", nil)
+	return rules.ManagedPresent(at)
+}
+
+// configFileOf is the config file the sources name ("FILE:LINE"), or "".
+func configFileOf(sources map[string][]string) string {
+	for _, list := range sources {
+		for _, s := range list {
+			if i := strings.LastIndexByte(s, ':'); i > 0 {
+				return s[:i]
+			}
+		}
+	}
+	return ""
+}
+
+// inDir reports whether path is dir or under it.
+func inDir(path, dir string) bool {
+	path, _ = filepath.Abs(path)
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func decisionOf(s string) (rules.Decision, error) {
@@ -73,7 +163,58 @@ func (t *Toolset) RuleFiles() []string {
 	if t.rules == nil {
 		return nil
 	}
-	return slices.Clone(t.rules.files)
+	return slices.Clone(t.rules.imported.Read)
+}
+
+// RuleNotes are the entries of the imported rules files read the
+// stricter way (widened), held as an exact input, left out (dropped),
+// or not counted until the project is trusted (suspended), each with
+// why, as lines "FILE:LINE: ENTRY ACTION: WHY".
+func (t *Toolset) RuleNotes() []string {
+	if t.rules == nil {
+		return nil
+	}
+	out := make([]string, len(t.rules.imported.Notes))
+	for i, n := range t.rules.imported.Notes {
+		out[i] = n.String()
+	}
+	return out
+}
+
+// RuleNoteCounts counts RuleNotes by action: "dropped", "widened",
+// "exact", "suspended".
+func (t *Toolset) RuleNoteCounts() map[string]int {
+	m := map[string]int{}
+	if t.rules != nil {
+		for _, n := range t.rules.imported.Notes {
+			m[n.Action]++
+		}
+	}
+	return m
+}
+
+// ImportFailures are the rules files that could not be read or
+// evaluated: while one is, every bash command asks (and every file-tool
+// call, for a Claude Code settings file). Each is "FILE[:LINE]: WHY".
+func (t *Toolset) ImportFailures() []string {
+	if t.rules == nil {
+		return nil
+	}
+	out := make([]string, len(t.rules.imported.Failures))
+	for i, f := range t.rules.imported.Failures {
+		out[i] = f.Error()
+	}
+	return out
+}
+
+// fileRules are the Read, Edit and Write entries of the imported
+// settings files, for the file tools: an import failure of a file that
+// may hold them stands as an ask rule of every kind for every file.
+func (t *Toolset) fileRules() []rules.FileRule {
+	if t.rules == nil {
+		return nil
+	}
+	return t.rules.imported.FileRules
 }
 
 // RuleList returns the rules in force, deny rules first, each as a part

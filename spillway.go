@@ -179,8 +179,12 @@ func newToolset(opts Options) (*Toolset, error) {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("spillway: cwd %s is not a directory", cwd)
 	}
-	if t.policy.Rules.Configured() {
-		if t.rules, err = loadRules(t.policy.Rules, cwd); err != nil {
+	if t.policy.Rules.Configured() || managedPresent(t.policy.Rules) {
+		writable := []string{cwd, os.TempDir()}
+		if root != nil {
+			writable = append(writable, root.Dir())
+		}
+		if t.rules, err = loadRules(t.policy.Rules, cwd, writable); err != nil {
 			return nil, fmt.Errorf("spillway: %w", err)
 		}
 	}

@@ -154,16 +154,28 @@ func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
 // checkRules loads the command rules of p as a session in the working
 // directory would: the patterns, and the rules files the imports read.
 func (d *doctor) checkRules(p spillway.Policy) {
-	if !p.Rules.Configured() {
-		d.say(statusAbsent, "rules", "no command rules are configured ([rules] in the config)")
-		return
-	}
 	ts, err := spillway.New(spillway.Options{Cwd: d.cwd, Policy: &p})
 	if err != nil {
 		d.say(statusProblem, "rules", err.Error())
 		return
 	}
 	defer ts.Close()
+	if !p.Rules.Configured() && len(ts.RuleList()) == 0 {
+		d.say(statusAbsent, "rules", "no command rules are configured ([rules] in the config)")
+		return
+	}
+	for _, f := range ts.ImportFailures() {
+		d.say(statusProblem, "rules", "import failure: "+f+" (every bash command asks until it is fixed)")
+	}
+	if c := ts.RuleNoteCounts(); len(c) > 0 {
+		var parts []string
+		for _, a := range []string{"widened", "exact", "dropped", "suspended"} {
+			if c[a] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", c[a], a))
+			}
+		}
+		d.say(statusNote, "rules", "imported entries not held as written: "+strings.Join(parts, ", ")+" (spillway rules list says which and why)")
+	}
 	files := ts.RuleFiles()
 	for i, f := range files {
 		files[i] = d.tilde(f)

@@ -129,7 +129,7 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 			return mcpserver.Config{}, fmt.Errorf("--root roots with --sandbox: the sandbox needs its root at start; give --root DIR")
 		}
 	}
-	if err := checkRules(opts); err != nil {
+	if err := checkRules(opts, log); err != nil {
 		return mcpserver.Config{}, err
 	}
 	layers, err := checkHardening(opts) // refuse at start, never run unconfined
@@ -160,15 +160,21 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 }
 
 // checkRules loads the command rules at start, in the server's working
-// directory, so that a pattern or a rules file that cannot be used stops
-// spillway mcp and serve with its file and line, not each session.
-func checkRules(opts spillway.Options) error {
-	if !opts.Policy.Rules.Configured() {
-		return nil
-	}
+// directory, so that a pattern of spillway's own config that cannot be
+// used stops spillway mcp and serve with its file and line, not each
+// session. An imported rules file that cannot be read or evaluated does
+// not stop it: it is named here, as a warning, and makes every command
+// ask; so is each entry read the stricter way.
+func checkRules(opts spillway.Options, log *slog.Logger) error {
 	ts, err := spillway.New(spillway.Options{Policy: opts.Policy, Cwd: opts.Root})
 	if err != nil {
 		return err
+	}
+	for _, f := range ts.ImportFailures() {
+		log.Warn("import failure: every bash command asks until the file is fixed: " + f)
+	}
+	for _, n := range ts.RuleNotes() {
+		log.Warn("rules: " + n)
 	}
 	return ts.Close()
 }

@@ -93,8 +93,13 @@ func (g *globalFlags) newRulesListCmd() *cobra.Command {
 		Short: "Print the command rules in force with their sources",
 		Long: `list prints the default decision, then every rule in force (deny
 rules first) with where it is written, then the rules files the imports
-read. Run it in the project directory: a project's .claude/ and .codex/
-rules are read from there.`,
+read, the files that could not be read or evaluated (import failures:
+every command asks while one is), and each imported entry not held as
+written: widened (a deny or ask entry held on more commands), exact (an
+allow entry held as that exact input), dropped (an allow entry left
+out) or suspended (a project's allow entry, until the person trusts the
+project: spillway rules trust). Run it in the project directory: a
+project's .claude/ and .codex/ rules are read from there.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ts, err := g.newCLIToolset()
@@ -104,11 +109,15 @@ rules are read from there.`,
 			defer ts.Close()
 			w := cmd.OutOrStdout()
 			p := ts.Policy().Rules
-			if !p.Configured() {
+			if !p.Configured() && len(ts.RuleList()) == 0 {
 				fmt.Fprintln(w, "no rules are configured ([rules] in the config): every command is allowed")
 				return nil
 			}
-			fmt.Fprintf(w, "default: %s\n", p.Default)
+			def := p.Default
+			if def == "" {
+				def = "allow"
+			}
+			fmt.Fprintf(w, "default: %s\n", def)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			for _, r := range ts.RuleList() {
 				line := fmt.Sprintf("%s\t%s\t%s", r.Decision, r.Rule, r.Source)
@@ -120,6 +129,12 @@ rules are read from there.`,
 			tw.Flush()
 			for _, f := range ts.RuleFiles() {
 				fmt.Fprintf(w, "read: %s\n", f)
+			}
+			for _, f := range ts.ImportFailures() {
+				fmt.Fprintf(w, "import failure: %s (every bash command asks until it is fixed)\n", f)
+			}
+			for _, n := range ts.RuleNotes() {
+				fmt.Fprintf(w, "note: %s\n", n)
 			}
 			return nil
 		},

@@ -78,6 +78,8 @@ allow = ["git status", "npm test *"]
 ask = ["git push:*"]
 deny = ["rm *"]
 import = ["codex", "claude-code"]
+trusted_projects = ["/src/mine", "~/work"]
+settings_files = ["~/team/claude.json"]
 [secrets]
 trusted = ["ssh", "pass"]
 unverified = "refuse"
@@ -141,6 +143,8 @@ func TestConfigEveryKey(t *testing.T) {
 		{"rules.ask", strings.Join(p.Rules.Ask, "|"), "git push:*"},
 		{"rules.deny", strings.Join(p.Rules.Deny, "|"), "rm *"},
 		{"rules.import", strings.Join(p.Rules.Import, "|"), "codex|claude-code"},
+		{"rules.trusted_projects", strings.Join(p.Rules.TrustedProjects, "|"), "/src/mine|~/work"},
+		{"rules.settings_files", strings.Join(p.Rules.SettingsFiles, "|"), "~/team/claude.json"},
 		{"secrets.trusted", strings.Join(p.Secrets.Trusted, "|"), "ssh|pass"},
 		{"secrets.unverified", p.Secrets.Unverified, "refuse"},
 		// Not a config key: it comes from the profile.

@@ -61,15 +61,17 @@ var keyComments = map[string]string{
 	"cache.commands": `e.g. ["git status", "ls*"]; empty: nothing is cached`,
 	"cache.ttl_ms":   "how old a reused result may be",
 
-	"rules":              "command rules: every part of a bash command decided before it runs (docs/rules.md)",
-	"rules.default":      "a part no rule matches: allow, ask or deny",
-	"rules.allow":        `patterns, e.g. ["git status", "npm test *"]`,
-	"rules.ask":          `the user approves these first, e.g. ["git push *"]`,
-	"rules.deny":         `never run, e.g. ["rm *"]`,
-	"rules.import":       `also the rules of "claude-code", "codex"`,
-	"secrets":            "whose password prompts get a page the person answers on",
-	"secrets.trusted":    "the system's programs verified besides set-uid sudo, su, passwd, doas",
-	"secrets.unverified": `a prompt from any other program: "warn" (the page warns) or "refuse" (no page)`,
+	"rules":                  "command rules: every part of a bash command decided before it runs (docs/rules.md)",
+	"rules.default":          "a part no rule matches: allow, ask or deny",
+	"rules.allow":            `patterns, e.g. ["git status", "npm test *"]`,
+	"rules.ask":              `the user approves these first, e.g. ["git push *"]`,
+	"rules.deny":             `never run, e.g. ["rm *"]`,
+	"rules.import":           `also the rules of "claude-code", "codex"`,
+	"rules.trusted_projects": `folders whose own allow entries count, e.g. ["~/src/mine"]`,
+	"rules.settings_files":   `more Claude Code settings files of yours`,
+	"secrets":                "whose password prompts get a page the person answers on",
+	"secrets.trusted":        "the system's programs verified besides set-uid sudo, su, passwd, doas",
+	"secrets.unverified":     `a prompt from any other program: "warn" (the page warns) or "refuse" (no page)`,
 }
 
 // leftOut are the keys Example writes commented out: setting them to

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -236,6 +237,13 @@ func (k Key) Check(x any) []string {
 		for i, name := range list {
 			if !slices.Contains(rules.Imports, name) {
 				bad = append(bad, fmt.Sprintf("%s%q is not a tool whose rules spillway reads; want %s", EntryPrefix(i), name, strings.Join(rules.Imports, " or ")))
+			}
+		}
+	case "dirs", "files":
+		list, _ := x.([]string)
+		for i, p := range list {
+			if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
+				bad = append(bad, fmt.Sprintf("%s%q is not an absolute path; want one such as \"/home/me/src/project\" or \"~/src/project\"", EntryPrefix(i), p))
 			}
 		}
 	case "programs":

@@ -40,7 +40,7 @@ func (s *Set) Check(command string) Verdict {
 	// whole before any part is decided. So is a short one: its tree is
 	// small, and reading statement by statement costs the iterator's
 	// allocations.
-	return s.check(command, len(command) < streamMin || mayDefine(command))
+	return s.exact(command, s.check(command, len(command) < streamMin || mayDefine(command)))
 }
 
 // streamMin is the length from which an input is decided statement by

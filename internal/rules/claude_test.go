@@ -11,9 +11,10 @@ import (
 func TestReadClaudeFixtures(t *testing.T) {
 	home, _ := filepath.Abs("testdata/claude/home")
 	cwd, _ := filepath.Abs("testdata/claude/project")
-	rules, files, err := Import([]string{"claude-code"}, Places{Home: home, Cwd: cwd})
-	if err != nil {
-		t.Fatal(err)
+	im := Import([]string{"claude-code"}, Places{Home: home, Cwd: cwd, Trust: Trust{Trusted: []string{cwd}}})
+	rules, files := im.Rules, im.Read
+	if len(im.Failures) > 0 {
+		t.Fatal(im.Failures)
 	}
 	if len(files) != 3 {
 		t.Fatalf("files read: %q", files)
@@ -50,10 +51,7 @@ func TestClaudePlaces(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"permissions": {"deny": ["Bash(a)"]}}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"permissions": {"deny": ["Bash(b)"]}}`), 0o644)
-	rules, _, err := Import([]string{"claude-code"}, Places{Home: home, Cwd: home, ClaudeConfigDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := Import([]string{"claude-code"}, Places{Home: home, Cwd: home, ClaudeConfigDir: dir}).Rules
 	var texts []string
 	for _, r := range rules {
 		texts = append(texts, r.Text)
@@ -61,9 +59,9 @@ func TestClaudePlaces(t *testing.T) {
 	if !slices.Equal(texts, []string{"Bash(b)", "Bash(a)"}) {
 		t.Errorf("with CLAUDE_CONFIG_DIR and cwd = home: %q", texts)
 	}
-	rules, _, err = Import([]string{"claude-code"}, Places{Home: home, Cwd: home})
-	if err != nil || len(rules) != 1 {
-		t.Errorf("cwd = home: %d rules, %v; want the file once", len(rules), err)
+	rules = Import([]string{"claude-code"}, Places{Home: home, Cwd: home}).Rules
+	if len(rules) != 1 {
+		t.Errorf("cwd = home: %d rules; want the file once", len(rules))
 	}
 }
 
@@ -74,8 +72,7 @@ func TestParseClaudeErrors(t *testing.T) {
 		{"not an object", `["Bash(ls)"]`, "s.json:1: want an object, not a list"},
 		{"permissions a list", `{"permissions": []}`, "s.json:1: want an object, not a list"},
 		{"allow a string", "{\"permissions\": {\n\"allow\": \"Bash(ls)\"}}", "s.json:2: permissions.allow: want a list of strings, not a string"},
-		{"entry a number", "{\"permissions\": {\"deny\": [\n1]}}", "s.json:2: permissions.deny: want a list of strings, not one with a number"},
-		{"unclosed", "{\"permissions\": {\"ask\": [\n\n\"Bash(git push:*\"]}}", `s.json:3: permissions.ask: "Bash(git push:*": the Bash( is not closed by a )`},
+		{"managed only a string", `{"allowManagedPermissionRulesOnly": "yes"}`, "s.json:1: allowManagedPermissionRulesOnly: want true or false, not a string"},
 		{"trailing", `{} {}`, "s.json:1: text after the settings object"},
 	}
 	for _, c := range cases {
@@ -95,15 +92,19 @@ func TestParseClaudeErrors(t *testing.T) {
 // Other tools' entries, other keys and an empty file are no rules; bare
 // "Bash" and "Bash(*)" are every command.
 func TestParseClaudeOthers(t *testing.T) {
-	rules, err := ParseClaude("s.json", []byte(`{"permissions": {"allow": ["Read", "WebFetch(domain:x.com)", "mcp__x__y", "Bash", "Bash(*)"], "additionalDirectories": ["../x"]}, "hooks": {"a": [1, {"b": null}]}}`))
+	p, err := ParseClaude("s.json", []byte(`{"permissions": {"allow": ["Read", "WebFetch(domain:x.com)", "mcp__x__y", "Bash", "Bash(*)", "Bash()"], "additionalDirectories": ["../x"]}, "hooks": {"a": [1, {"b": null}]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rules) != 2 || !rules[0].Pattern.Prefix || len(rules[0].Pattern.Words) != 0 || !rules[1].Pattern.Prefix {
+	rules := p.Rules
+	if len(rules) != 3 || !rules[0].Pattern.Prefix || len(rules[0].Pattern.Words) != 0 || !rules[1].Pattern.Prefix || !rules[2].Pattern.Prefix {
 		t.Errorf("rules: %+v", rules)
 	}
-	if rules, err := ParseClaude("s.json", []byte(" \n")); err != nil || len(rules) != 0 {
-		t.Errorf("empty file: %v, %v", rules, err)
+	if len(p.FileRules) != 1 || p.FileRules[0].Kind != FileRead || p.FileRules[0].Pattern != "" {
+		t.Errorf("file rules: %+v", p.FileRules)
+	}
+	if p, err := ParseClaude("s.json", []byte(" \n")); err != nil || len(p.Rules) != 0 {
+		t.Errorf("empty file: %v, %v", p, err)
 	}
 }
 
@@ -115,7 +116,8 @@ func FuzzParseClaude(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		rules, err := ParseClaude("s.json", src)
+		p, err := ParseClaude("s.json", src)
+		rules := p.Rules
 		if err != nil {
 			var fe *FileError
 			if !errors.As(err, &fe) {
@@ -126,6 +128,13 @@ func FuzzParseClaude(f *testing.F) {
 		for _, r := range rules {
 			if r.Source == "" || r.Decision < Allow || r.Decision > Deny {
 				t.Fatalf("rule %+v", r)
+			}
+		}
+		// Never looser than written: a note on an allow entry never
+		// holds a rule, and a widened entry is deny or ask.
+		for _, n := range p.Notes {
+			if n.Action == Widened && n.Held == "" {
+				t.Fatalf("widened without a rule: %+v", n)
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -56,22 +57,18 @@ type codexExamples struct {
 	notMatch [][]string
 }
 
-// ReadCodex reads Codex rules files in the order given. home expands a
-// host_executable path written "~/…" and shortens the sources of rules
-// read under it to "~/…". A file that does not run, or whose examples do
-// not hold, is a *FileError.
-func ReadCodex(files []string, home string, read func(string) ([]byte, error)) ([]Rule, error) {
-	l := &codexLoader{home: home, hostPaths: map[string][]string{}}
-	for _, f := range files {
-		src, err := read(f)
-		if err != nil {
-			return nil, &FileError{File: f, Msg: err.Error()}
-		}
-		if err := l.parse(f, src); err != nil {
-			return nil, err
-		}
+// run runs one rules file and returns its rules. A file that does not
+// run, or whose examples do not hold, is an error, a *FileError naming
+// it, and leaves nothing of it behind: neither its rules nor its host
+// executables.
+func (l *codexLoader) run(file string, src []byte) ([]Rule, error) {
+	n := len(l.rules)
+	hosts := maps.Clone(l.hostPaths)
+	if err := l.parse(file, src); err != nil {
+		l.rules, l.hostPaths = l.rules[:n], hosts
+		return nil, err
 	}
-	return l.rules, nil
+	return slices.Clone(l.rules[n:]), nil
 }
 
 // ParseCodex runs one Codex rules file; name is how rules and errors

@@ -12,7 +12,9 @@ import (
 func TestReadCodexFixtures(t *testing.T) {
 	home, _ := filepath.Abs("testdata/codex/home")
 	cwd, _ := filepath.Abs("testdata/codex/project")
-	rules, files, err := Import([]string{"codex"}, Places{Home: home, Cwd: cwd})
+	im := Import([]string{"codex"}, Places{Home: home, Cwd: cwd, Trust: Trust{Trusted: []string{cwd}}})
+	rules, files := im.Rules, im.Read
+	err := errors.Join(failures(im)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,9 +123,9 @@ func TestImportCodexUnreadable(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	f := filepath.Join(dir, "a.rules")
 	os.WriteFile(f, []byte(`prefix_rule(pattern=["ls"])`), 0)
-	_, _, err := Import([]string{"codex"}, Places{Home: home})
-	if err == nil || !strings.Contains(err.Error(), f) {
-		t.Fatalf("err = %v", err)
+	im := Import([]string{"codex"}, Places{Home: home})
+	if len(im.Failures) != 1 || !strings.Contains(im.Failures[0].Error(), "a.rules") {
+		t.Fatalf("failures = %v", im.Failures)
 	}
 }
 
@@ -188,4 +190,12 @@ func FuzzParseCodex(f *testing.F) {
 			}
 		}
 	})
+}
+
+func failures(im *Imported) []error {
+	var out []error
+	for _, f := range im.Failures {
+		out = append(out, f)
+	}
+	return out
 }

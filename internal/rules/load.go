@@ -22,21 +22,39 @@ type Places struct {
 	// ~/.codex/rules/ are under it, and sources under it are shown as
 	// "~/…".
 	Home string
-	// Cwd is the working directory, whose .claude/settings.json,
-	// .claude/settings.local.json and .codex/rules/ are read too.
+	// Cwd is the working directory, the project: its
+	// .claude/settings.json, .claude/settings.local.json and
+	// .codex/rules/ are read too, their allow entries only when the
+	// person trusts it (Trust).
 	Cwd string
 	// ClaudeConfigDir, when set, replaces ~/.claude for the user's
 	// settings (Claude Code's CLAUDE_CONFIG_DIR).
 	ClaudeConfigDir string
 	// CodexHome, when set, replaces ~/.codex (Codex's CODEX_HOME).
 	CodexHome string
+	// ManagedDir is where an administrator puts Claude Code's managed
+	// settings (ManagedDirDefault on this system): managed-settings.json
+	// and managed-settings.d/*.json under it are read whatever the
+	// import list says. "" reads none.
+	ManagedDir string
+	// ManagedPlists are macOS managed-preferences files
+	// (com.anthropic.claudecode.plist), read through plutil; read like
+	// ManagedDir's files.
+	ManagedPlists []string
+	// Extra are more settings files of the person's own, read after the
+	// user's settings ([rules] settings in the config).
+	Extra []string
+	// Trust says which projects' allow entries count.
+	Trust Trust
 }
 
 // PlacesFromEnv returns the places of the person running the process:
-// their home, the cwd given, and the two tools' own variables.
+// their home, the cwd given, the two tools' own variables and the
+// system's managed settings.
 func PlacesFromEnv(cwd string) Places {
 	home, _ := os.UserHomeDir()
-	return Places{Home: home, Cwd: cwd, ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
+	return Places{Home: home, Cwd: cwd, ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME"),
+		ManagedDir: ManagedDirDefault, ManagedPlists: managedPlists(), Trust: Trust{StateFile: DefaultStateFile(home)}}
 }
 
 // A FileError is a rules file that cannot be used: where, and what is
@@ -62,55 +80,302 @@ func (e *FileError) Error() string {
 	return b.String()
 }
 
-// Import reads the rules of the tools named (see Imports), in the order
-// named: a missing file is no rule, a file that cannot be read or used
-// is an error naming it. It also returns the files it read.
-func Import(names []string, at Places) ([]Rule, []string, error) {
-	var all []Rule
-	var read []string
+// CheckImports reports an import name that is not one of Imports.
+func CheckImports(names []string) error {
 	for _, name := range names {
-		var files []string
-		var rules []Rule
-		var err error
+		if !slices.Contains(Imports, name) {
+			return fmt.Errorf("unknown import %q; want %s", name, strings.Join(Imports, " or "))
+		}
+	}
+	return nil
+}
+
+// scope is who wrote a rules file, which decides whether its allow
+// entries count.
+type scope int
+
+const (
+	scopeManaged scope = iota // an administrator's: always, and first
+	scopeUser                 // the person's own
+	scopeProject              // the project's: allow entries only if trusted
+)
+
+// importer gathers what the files of one import hold.
+type importer struct {
+	at      Places
+	out     *Imported
+	budget  int64
+	project *projectTrust
+}
+
+// Import reads the rules of the administrator's managed settings
+// (always), the person's extra settings files, and the tools named (see
+// Imports; names are checked by CheckImports first), in that order, each
+// tool's user files before the project's. It never fails: a missing file
+// is no rule; a file that cannot be read or evaluated is an import
+// failure (Imported.Failures), which makes every command ask, and every
+// file-tool call too for a Claude Code settings file; an entry that
+// cannot be held as written is read the stricter way with a Note. A
+// project's allow entries count only when at.Trust trusts the project.
+func Import(names []string, at Places) *Imported {
+	im := &importer{at: at, out: &Imported{}, budget: MaxRuleBytes}
+	for _, f := range managedFiles(at.ManagedDir) {
+		im.claude(f, scopeManaged)
+	}
+	for _, f := range at.ManagedPlists {
+		im.plist(f)
+	}
+	for _, f := range at.Extra {
+		im.claude(f, scopeUser)
+	}
+	for _, name := range names {
 		switch name {
 		case "claude-code":
-			files = claudeFiles(at)
-			rules, err = ReadClaude(files, at.Home, readIfThere)
-		case "codex":
-			if files, err = codexFiles(at); err == nil {
-				rules, err = ReadCodex(files, at.Home, os.ReadFile)
+			user, project := claudeFiles(at)
+			for _, f := range user {
+				im.claude(f, scopeUser)
 			}
-		default:
-			return nil, nil, fmt.Errorf("unknown import %q; want %s", name, strings.Join(Imports, " or "))
+			for _, f := range project {
+				im.claude(f, scopeProject)
+			}
+		case "codex":
+			im.codex()
+		}
+	}
+	if im.out.ManagedOnly {
+		im.managedOnly()
+	}
+	return im.out
+}
+
+// read reads a rules file within the import's budget; errAbsent when it
+// is not there.
+func (im *importer) read(f string) ([]byte, error) {
+	limit := min(int64(MaxRuleFileBytes), im.budget)
+	data, err := readRuleFile(f, limit)
+	if err != nil && err != errAbsent && limit < MaxRuleFileBytes {
+		return nil, fmt.Errorf("%w (the rules files of one import may hold %d bytes together)", err, MaxRuleBytes)
+	}
+	im.budget -= int64(len(data))
+	return data, err
+}
+
+// fail records an import failure of file: every command asks, and every
+// file-tool call too when the file could hold file entries.
+func (im *importer) fail(fe *FileError, fileEntries bool) {
+	im.out.Failures = append(im.out.Failures, fe)
+	why := "import failure: " + fe.Error() + ": every command asks until the file is fixed"
+	im.out.Rules = append(im.out.Rules, Rule{Text: "import failure", Pattern: Pattern{Prefix: true}, Decision: Ask, Source: fe.File, Justification: why})
+	if fileEntries {
+		for _, k := range []FileKind{FileRead, FileEdit, FileWrite} {
+			im.out.FileRules = append(im.out.FileRules, FileRule{Kind: k, Decision: Ask, Source: fe.File, Text: "import failure", Failure: fe.Error()})
+		}
+	}
+}
+
+// claude reads one Claude Code settings file of scope sc.
+func (im *importer) claude(f string, sc scope) {
+	shown := displayPath(f, im.at.Home)
+	data, err := im.read(f)
+	if err == errAbsent {
+		return
+	}
+	if err != nil {
+		im.fail(&FileError{File: shown, Msg: err.Error()}, true)
+		return
+	}
+	im.out.Read = append(im.out.Read, f)
+	p, err := ParseClaude(shown, data)
+	if err != nil {
+		var fe *FileError
+		if !errors.As(err, &fe) {
+			fe = &FileError{File: shown, Msg: err.Error()}
+		}
+		im.fail(fe, true)
+		return
+	}
+	if sc == scopeManaged {
+		im.out.Managed = append(im.out.Managed, f)
+	}
+	im.add(p, sc)
+}
+
+// add adds a file's rules of scope sc: a project's allow entries only
+// when the project is trusted, else as Suspended notes.
+func (im *importer) add(p Parsed, sc scope) {
+	switch sc {
+	case scopeManaged:
+		im.out.ManagedOnly = im.out.ManagedOnly || p.ManagedOnly
+		for i := range p.Rules {
+			p.Rules[i].Source = "managed " + p.Rules[i].Source
+		}
+		for i := range p.FileRules {
+			p.FileRules[i].Source = "managed " + p.FileRules[i].Source
+		}
+	case scopeProject:
+		if why := im.projectTrust(); why != "" {
+			p.Rules = im.suspend(p.Rules, why)
+			p.FileRules = im.suspendFiles(p.FileRules, why)
+		}
+	}
+	if p.ManagedOnly && sc != scopeManaged {
+		im.out.Notes = append(im.out.Notes, Note{Source: p.sourceFile(), Entry: "allowManagedPermissionRulesOnly", Action: Dropped,
+			Why: "only an administrator's managed settings can say it"})
+	}
+	im.out.Rules = append(im.out.Rules, p.Rules...)
+	im.out.FileRules = append(im.out.FileRules, p.FileRules...)
+	im.out.Notes = append(im.out.Notes, p.Notes...)
+}
+
+func (p Parsed) sourceFile() string {
+	for _, r := range p.Rules {
+		return r.Source
+	}
+	return ""
+}
+
+// suspend keeps the deny and ask rules of rules and notes the allow ones.
+func (im *importer) suspend(rules []Rule, why string) []Rule {
+	var kept []Rule
+	for _, r := range rules {
+		if r.Decision != Allow {
+			kept = append(kept, r)
+			continue
+		}
+		im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Suspended, Why: why})
+	}
+	return kept
+}
+
+func (im *importer) suspendFiles(rules []FileRule, why string) []FileRule {
+	var kept []FileRule
+	for _, r := range rules {
+		if r.Decision != Allow {
+			kept = append(kept, r)
+			continue
+		}
+		im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Suspended, Why: why})
+	}
+	return kept
+}
+
+// projectTrust says why the project's allow entries do not count, or ""
+// when the person trusts it; decided once an import.
+func (im *importer) projectTrust() string {
+	if im.project == nil {
+		im.project = im.at.Trust.decide(im.at)
+	}
+	return im.project.why
+}
+
+// managedOnly drops the allow entries of every file but the
+// administrator's, as allowManagedPermissionRulesOnly asks.
+func (im *importer) managedOnly() {
+	const why = "the administrator's managed settings say allowManagedPermissionRulesOnly: only their allow entries count"
+	var rules []Rule
+	for _, r := range im.out.Rules {
+		if r.Decision == Allow && !strings.HasPrefix(r.Source, "managed ") {
+			im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Dropped, Why: why})
+			continue
+		}
+		rules = append(rules, r)
+	}
+	im.out.Rules = rules
+	var files []FileRule
+	for _, r := range im.out.FileRules {
+		if r.Decision == Allow && !strings.HasPrefix(r.Source, "managed ") {
+			im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Dropped, Why: why})
+			continue
+		}
+		files = append(files, r)
+	}
+	im.out.FileRules = files
+}
+
+// managedFiles are an administrator's settings files under dir, as
+// Claude Code reads them: managed-settings.json, then the *.json files
+// of managed-settings.d in name order, hidden files left out.
+func managedFiles(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	files := []string{filepath.Join(dir, "managed-settings.json")}
+	d := filepath.Join(dir, "managed-settings.d")
+	entries, err := os.ReadDir(d)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// A drop-in directory that cannot be listed is read as a file,
+		// which fails and names it.
+		return append(files, d)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		files = append(files, filepath.Join(d, n))
+	}
+	return files
+}
+
+// codex reads Codex's rules files, the user's then the project's.
+func (im *importer) codex() {
+	files, err := codexFiles(im.at)
+	if err != nil {
+		var fe *FileError
+		if !errors.As(err, &fe) {
+			fe = &FileError{File: "codex rules", Msg: err.Error()}
+		}
+		fe.File = displayPath(fe.File, im.at.Home)
+		im.fail(fe, false)
+	}
+	l := &codexLoader{home: im.at.Home, hostPaths: map[string][]string{}}
+	for _, cf := range files {
+		shown := displayPath(cf.path, im.at.Home)
+		src, err := im.read(cf.path)
+		if err == errAbsent {
+			continue
 		}
 		if err != nil {
-			return nil, nil, err
+			im.fail(&FileError{File: shown, Msg: err.Error()}, false)
+			continue
 		}
-		for _, f := range files {
-			if _, err := os.Stat(f); err == nil {
-				read = append(read, f)
+		im.out.Read = append(im.out.Read, cf.path)
+		rules, err := l.run(cf.path, src)
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				fe = &FileError{File: shown, Msg: err.Error()}
 			}
+			im.fail(fe, false)
+			continue
 		}
-		all = append(all, rules...)
+		im.add(Parsed{Rules: rules}, cf.scope)
 	}
-	return all, read, nil
 }
 
 // claudeFiles are Claude Code's settings files, the user's before the
 // project's, as Claude Code reads them.
-func claudeFiles(at Places) []string {
-	var files []string
+func claudeFiles(at Places) (user, project []string) {
 	if dir := at.ClaudeConfigDir; dir != "" {
-		files = append(files, filepath.Join(dir, "settings.json"))
+		user = append(user, filepath.Join(dir, "settings.json"))
 	} else if at.Home != "" {
-		files = append(files, filepath.Join(at.Home, ".claude", "settings.json"))
+		user = append(user, filepath.Join(at.Home, ".claude", "settings.json"))
 	}
 	if at.Cwd != "" {
-		files = append(files,
-			filepath.Join(at.Cwd, ".claude", "settings.json"),
-			filepath.Join(at.Cwd, ".claude", "settings.local.json"))
+		project = projectClaudeFiles(at.Cwd)
 	}
-	return once(files)
+	all := once(append(slices.Clone(user), project...))
+	// A project that is the home (or a link to it) holds the user's
+	// file: it is read once, as the user's.
+	return user, slices.DeleteFunc(project, func(f string) bool { return !slices.Contains(all[len(user):], f) })
+}
+
+// projectClaudeFiles are a project's own Claude Code settings files.
+func projectClaudeFiles(dir string) []string {
+	return []string{filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json")}
 }
 
 // once drops a file that is an earlier one of the list (the cwd is the
@@ -133,46 +398,78 @@ func once(files []string) []string {
 
 // codexFiles are the *.rules files of Codex's rules directories, the
 // user's before the project's, each in name order, as Codex loads them.
-func codexFiles(at Places) ([]string, error) {
+func codexFiles(at Places) ([]codexFile, error) {
 	var dirs []string
 	if home := at.CodexHome; home != "" {
 		dirs = append(dirs, filepath.Join(home, "rules"))
 	} else if at.Home != "" {
 		dirs = append(dirs, filepath.Join(at.Home, ".codex", "rules"))
 	}
+	nUser := len(dirs)
 	if at.Cwd != "" {
-		dirs = append(dirs, filepath.Join(at.Cwd, ".codex", "rules"))
+		dirs = append(dirs, projectCodexDir(at.Cwd))
 	}
-	var files []string
-	for _, dir := range once(dirs) {
-		entries, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
+	var files []codexFile
+	var errs []error
+	kept := once(dirs)
+	for i, dir := range dirs {
+		if !slices.Contains(kept, dir) {
 			continue
 		}
+		sc := scopeUser
+		if i >= nUser {
+			sc = scopeProject
+		}
+		names, err := codexNames(dir)
 		if err != nil {
-			return nil, &FileError{File: dir, Msg: err.Error()}
+			errs = append(errs, &FileError{File: dir, Msg: err.Error()})
+			continue
 		}
-		var names []string
-		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".rules") && !e.IsDir() {
-				names = append(names, e.Name())
-			}
-		}
-		slices.Sort(names)
 		for _, n := range names {
-			files = append(files, filepath.Join(dir, n))
+			files = append(files, codexFile{path: filepath.Join(dir, n), scope: sc})
 		}
 	}
-	return files, nil
+	return files, errors.Join(errs...)
 }
 
-// readIfThere reads a file; a file that is not there reads as nothing.
-func readIfThere(name string) ([]byte, error) {
-	data, err := os.ReadFile(name)
+// A codexFile is a rules file and who wrote it.
+type codexFile struct {
+	path  string
+	scope scope
+}
+
+// projectCodexDir is a project's own Codex rules directory.
+func projectCodexDir(dir string) string { return filepath.Join(dir, ".codex", "rules") }
+
+// codexNames are the *.rules names of a Codex rules directory in name
+// order, as Codex loads them; nothing when it is not there. A
+// directory that is something else (a file, a FIFO) is an error.
+func codexNames(dir string) ([]string, error) {
+	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
+		if li, lerr := os.Lstat(dir); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+			return nil, errors.New("a symbolic link to nothing")
+		}
 		return nil, nil
 	}
-	return data, err
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, errors.New("not a directory")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".rules") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // displayPath shows a path under home as "~/…".
@@ -184,4 +481,22 @@ func displayPath(path, home string) string {
 		return "~/" + filepath.ToSlash(rel)
 	}
 	return path
+}
+
+// ManagedPresent reports whether an administrator's managed settings
+// exist where at reads them (whatever they hold).
+func ManagedPresent(at Places) bool {
+	if at.ManagedDir != "" {
+		for _, n := range []string{"managed-settings.json", "managed-settings.d"} {
+			if _, err := os.Lstat(filepath.Join(at.ManagedDir, n)); err == nil {
+				return true
+			}
+		}
+	}
+	for _, f := range at.ManagedPlists {
+		if _, err := os.Lstat(f); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -15,16 +15,16 @@ import (
 //	npm test *      "npm test" alone or followed by any words
 //	npm test:*      the same, in Claude Code's older spelling
 //	git push*       git, a word beginning with push, then any words
+//	git * main      git, any run of characters, then the word main
+//	* --version     any command whose last word is --version
 //	*               every command
 //
 // Words are split and unquoted as the shell does ("git commit -m 'a b'"
 // is four words). A prefix ends at a word boundary: "npm test *" does not
 // match "npm testing"; a * glued to the end opens the last word instead.
-// Claude Code also reads a * in the middle or at the start of a pattern
-// ("git * main", "* install") as any run of characters, spaces
-// included; spillway matches whole words, and rather than guess how such
-// a rule should bind, it refuses it with an error, so that a deny rule
-// is never silently weaker than the person meant.
+// A * anywhere else is Claude Code's: any run of characters, spaces
+// included, matched on the command's words joined by single spaces
+// (Glob). A reserved word is a word like any other ("time:*").
 func ParsePattern(s string) (Pattern, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -46,7 +46,16 @@ func ParsePattern(s string) (Pattern, error) {
 		prefix, open = true, true
 		t = t[:len(t)-1]
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(t), "")
+	if t == "" || t == "*" {
+		return Pattern{Prefix: true}, nil
+	}
+	if assignmentStart(t) {
+		return Pattern{}, fmt.Errorf("pattern %q starts with an assignment: leading VAR=value is skipped before matching, so leave it out of the pattern", s)
+	}
+	// The words are read after a stand-in command name, so that a
+	// reserved word ("time", "if") is read as the word it is here.
+	src := "_ " + t
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {
 		return Pattern{}, fmt.Errorf("pattern %q does not read as one command: %v", s, err)
 	}
@@ -55,29 +64,34 @@ func ParsePattern(s string) (Pattern, error) {
 	}
 	st := f.Stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 {
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) < 2 {
 		return Pattern{}, fmt.Errorf("pattern %q is not a plain command: a pattern is words only, without operators, redirections, pipes or reserved words", s)
 	}
-	if len(call.Assigns) > 0 {
-		return Pattern{}, fmt.Errorf("pattern %q starts with an assignment: leading VAR=value is skipped before matching, so leave it out of the pattern", s)
-	}
+	args := call.Args[1:]
 	var p Pattern
 	p.Prefix, p.OpenLast = prefix, open
-	for _, w := range call.Args {
-		if onlyLiteralParts(w) {
-			if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && (hasGlob(lit.Value) || hasBrace(lit.Value)) {
-				if strings.Contains(lit.Value, "*") {
-					return Pattern{}, fmt.Errorf("pattern %q has a * that is not its last word: spillway understands * only at the end (\"npm test *\" or \"npm test:*\"); quote it ('*') to mean the character", s)
-				}
-				return Pattern{}, fmt.Errorf("pattern %q has a glob or brace character in %q: quote it to mean the characters", s, lit.Value)
-			}
-			p.Words = append(p.Words, []string{literalText(w)})
-			continue
+	glob := false
+	for _, w := range args {
+		if !onlyLiteralParts(w) {
+			return Pattern{}, fmt.Errorf("pattern %q has an expansion in %q: a pattern is literal words", s, sourceOf(w, src))
 		}
-		return Pattern{}, fmt.Errorf("pattern %q has an expansion in %q: a pattern is literal words", s, sourceOf(w, t))
+		for _, part := range w.Parts {
+			if lit, ok := part.(*syntax.Lit); ok && unescapedStar(lit.Value) {
+				glob = true
+			}
+		}
 	}
-	if len(p.Words) == 0 {
-		return Pattern{}, fmt.Errorf("pattern %q has no words", s)
+	if glob {
+		if open {
+			return Pattern{}, fmt.Errorf("pattern %q has a * glued to its end and another before it", s)
+		}
+		return globPattern(s, args, prefix), nil
+	}
+	for _, w := range args {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && (hasGlob(lit.Value) || hasBrace(lit.Value)) {
+			return Pattern{}, fmt.Errorf("pattern %q has a glob or brace character in %q: quote it to mean the characters", s, lit.Value)
+		}
+		p.Words = append(p.Words, []string{literalText(w)})
 	}
 	if open && strings.ContainsAny(t[len(t)-1:], " \t'\"") {
 		return Pattern{}, fmt.Errorf("pattern %q has a * glued to a quote: write the last word unquoted, or \" *\" for a prefix of whole words", s)
@@ -85,9 +99,73 @@ func ParsePattern(s string) (Pattern, error) {
 	return p, nil
 }
 
+// assignmentStart reports whether t starts with NAME=.
+func assignmentStart(t string) bool {
+	i := 0
+	for i < len(t) && (t[i] == '_' || 'a' <= t[i] && t[i] <= 'z' || 'A' <= t[i] && t[i] <= 'Z' || i > 0 && '0' <= t[i] && t[i] <= '9') {
+		i++
+	}
+	return i > 0 && i < len(t) && (t[i] == '=' || t[i] == '+' && i+1 < len(t) && t[i+1] == '=')
+}
+
+// unescapedStar reports whether an unquoted literal holds a * that no
+// backslash escapes.
+func unescapedStar(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '*':
+			return true
+		}
+	}
+	return false
+}
+
+// globPattern makes the Glob of words holding an unquoted *: the text of
+// the words joined by single spaces, cut at each *. Only * is special,
+// as in Claude Code; ?, [ and { are the characters they are.
+func globPattern(text string, words []*syntax.Word, tail bool) Pattern {
+	var segs []string
+	var cur strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			cur.WriteByte(' ')
+		}
+		for _, part := range w.Parts {
+			lit, ok := part.(*syntax.Lit)
+			if !ok {
+				cur.WriteString(literalText(&syntax.Word{Parts: []syntax.WordPart{part}}))
+				continue
+			}
+			v := lit.Value
+			for j := 0; j < len(v); j++ {
+				switch {
+				case v[j] == '\\' && j+1 < len(v):
+					j++
+					cur.WriteByte(v[j])
+				case v[j] == '*':
+					segs = append(segs, cur.String())
+					cur.Reset()
+				default:
+					cur.WriteByte(v[j])
+				}
+			}
+		}
+	}
+	segs = append(segs, cur.String())
+	return Pattern{Glob: segs, GlobTail: tail, Prefix: tail, GlobText: strings.TrimSpace(text)}
+}
+
 // String writes the pattern back in the Bash(…) inner syntax, words
 // quoted where the shell needs it; alternatives are shown as [a|b].
 func (p Pattern) String() string {
+	switch {
+	case p.Exact != "":
+		return p.Exact
+	case p.Glob != nil:
+		return p.GlobText
+	}
 	if len(p.Words) == 0 {
 		if p.Prefix {
 			return "*"
@@ -136,6 +214,12 @@ const (
 // program by its base name, since /bin/rm and rm are the same program to
 // a person who denies it.
 func (p Pattern) matchWords(words []word, d Decision) match {
+	switch {
+	case p.Exact != "":
+		return noMatch // matched on the whole input (Set.exact)
+	case p.Glob != nil:
+		return p.matchGlob(words, d)
+	}
 	if len(p.Words) == 0 {
 		if p.Prefix {
 			return sureMatch
@@ -196,7 +280,7 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 // prefix or when case is ignored (the letters Unicode folds to ASCII
 // ones are not ASCII themselves, so their rules have key 0).
 func (p Pattern) programKey(d Decision) byte {
-	if len(p.Words) == 0 {
+	if len(p.Words) == 0 || p.Glob != nil || p.Exact != "" {
 		return 0
 	}
 	var key byte
@@ -310,4 +394,97 @@ func hasPrefixOf(alts []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// matchGlob matches a Glob pattern on the command's words joined by
+// single spaces, the program by its base name. A deny or ask rule
+// ignores case, as matchProgram does. An allow rule never matches a
+// command with a word whose value it cannot know, or one holding white
+// space (Claude Code sees such a word quoted, and its * would not span
+// the quotes); a deny or ask rule that might match such a command is a
+// maybe.
+func (p Pattern) matchGlob(words []word, d Decision) match {
+	if len(words) == 0 {
+		return noMatch
+	}
+	fold := d != Allow
+	var b strings.Builder
+	unknown := false
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		text := w.Text
+		switch {
+		case i == 0 && !w.BaseKnown, i > 0 && !w.Known:
+			unknown = true
+			continue
+		case i == 0 && !(d == Allow && strings.Contains(p.Glob[0], "/")):
+			text = w.Base
+		}
+		if d == Allow && strings.ContainsAny(text, " \t\n") {
+			return noMatch
+		}
+		b.WriteString(text)
+	}
+	subject := b.String()
+	segs := p.Glob
+	if fold {
+		subject = strings.ToLower(subject)
+		segs = make([]string, len(p.Glob))
+		for i, s := range p.Glob {
+			segs[i] = strings.ToLower(s)
+		}
+	}
+	if unknown {
+		if d == Allow {
+			return noMatch
+		}
+		// What the unknown words hold decides it: a maybe, unless the
+		// program is known and the pattern's start cannot be it.
+		if words[0].BaseKnown {
+			prog := words[0].Base
+			if fold {
+				prog = strings.ToLower(prog)
+			}
+			head, _, spaced := strings.Cut(segs[0], " ")
+			if spaced && prog != head || !spaced && len(segs) > 1 && !strings.HasPrefix(prog, head) {
+				return noMatch
+			}
+		}
+		return maybeMatch
+	}
+	if globMatch(segs, subject) {
+		return sureMatch
+	}
+	if p.GlobTail {
+		tail := append(append([]string{}, segs[:len(segs)-1]...), segs[len(segs)-1]+" ", "")
+		if globMatch(tail, subject) {
+			return sureMatch
+		}
+	}
+	return noMatch
+}
+
+// globMatch matches s against segs, the literal texts between the *s of
+// a pattern: the first is a prefix, the last a suffix, and the others
+// occur in order between. Taking each middle text at its first place
+// leaves the most room for the rest, so one pass decides it.
+func globMatch(segs []string, s string) bool {
+	if len(segs) == 1 {
+		return s == segs[0]
+	}
+	first, last := segs[0], segs[len(segs)-1]
+	if len(s) < len(first)+len(last) || !strings.HasPrefix(s, first) || !strings.HasSuffix(s, last) {
+		return false
+	}
+	s = s[len(first) : len(s)-len(last)]
+	for _, mid := range segs[1 : len(segs)-1] {
+		i := strings.Index(s, mid)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(mid):]
+	}
+	return true
 }

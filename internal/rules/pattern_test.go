@@ -42,22 +42,18 @@ func TestParsePatternErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "empty"},
 		{"   ", "empty"},
-		{"git * main", "not its last word"},
-		{"* install", "not its last word"},
-		{"npm run build:*:*", "not its last word"},
 		{"ls [ab]", "glob or brace"},
 		{"echo {a,b}", "glob or brace"},
 		{"git status; rm x", "2 commands"},
 		{"git status && rm x", "not a plain command"},
 		{"ls | grep x", "not a plain command"},
 		{"ls > out", "not a plain command"},
-		{"if true; then ls; fi", "not a plain command"},
+		{"if true; then ls; fi", "does not read as one command"},
 		{"FOO=1 npm test", "assignment"},
 		{"echo $HOME", "expansion"},
 		{"echo $(date)", "expansion"},
 		{"echo 'unterminated", "does not read as one command"},
 		{"echo 'a'*", "glued to a quote"},
-		{"git*push*", "not its last word"},
 	} {
 		_, err := ParsePattern(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -5,7 +5,11 @@
 // asks the person when the decision is Ask.
 package rules
 
-import "github.com/spillway-dev/spillway/tool"
+import (
+	"sync"
+
+	"github.com/spillway-dev/spillway/tool"
+)
 
 // A Decision is what a rule, a part or a whole command comes to. The
 // order is strictness: a larger value wins when parts are combined.
@@ -42,6 +46,21 @@ type Pattern struct {
 	// Code reads a * glued to a pattern's end ("git push*" matches
 	// push, pushed and push-all); any words may follow (Prefix).
 	OpenLast bool
+	// Glob, when not nil, is a pattern with a * that is not only at its
+	// end ("git * main", "* --version"): the literal text between its
+	// stars. It matches the command's words joined by single spaces,
+	// each * any run of characters, as Claude Code matches the command
+	// line; GlobTail adds Claude Code's trailing " *" (the text alone, or
+	// followed by a space and anything). GlobText is the pattern as
+	// written. Words is empty then.
+	Glob     []string
+	GlobTail bool
+	GlobText string
+	// Exact, when set, is an entry that is more than words: a whole
+	// input Claude Code wrote when the person chose "don't ask again"
+	// (a here-document, $(…), VAR=value before the command). It
+	// matches an input equal to it, never a part (Set.exact).
+	Exact string
 }
 
 // A Rule is one allow, ask or deny entry and where it came from.
@@ -68,6 +87,10 @@ type Set struct {
 	// (bash -c '…', eval '…') are read; past it a part is ask. Zero
 	// means DefaultMaxDepth.
 	MaxDepth int
+
+	// exactOnce finds whether any rule is Exact, once.
+	exactOnce sync.Once
+	anyExact  bool
 }
 
 // A Verdict is the decision on a whole input and on each of its parts.
