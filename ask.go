@@ -20,3 +20,11 @@ func (t *Toolset) askerFor(in BashInput) asker {
 	}
 	return t.asker
 }
+
+// An AskNotice is an asker's error that is the whole of the result: the
+// question is still open elsewhere (the person's console), and the
+// notice says what the model does next.
+type AskNotice interface {
+	error
+	Notice() string
+}

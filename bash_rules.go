@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -85,6 +86,10 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
 	}
 	answer, err := a(ctx, command, cwd, ask)
+	var notice AskNotice
+	if errors.As(err, &notice) {
+		return &d, t.refusal(&d, notice.Notice())
+	}
 	if err != nil {
 		return &d, t.refusal(&d, cannotAskText(ask, err.Error()))
 	}

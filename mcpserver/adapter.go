@@ -37,6 +37,7 @@ func addTool(s *toolServer, t schema.Tool) {
 		if ts.Policy().Rules.Configured() {
 			ask = &commandAsker{ss: req.Session, responses: req.Params.InputResponses}
 			call.Asker = ask.ask
+			s.consoleAsker(ask, sess, ts, req.Params.Arguments)
 		}
 		if token := req.Params.GetProgressToken(); token != nil {
 			p := newProgressReporter(callCtx, req.Session, token)
@@ -55,7 +56,11 @@ func addTool(s *toolServer, t schema.Tool) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the details: %w", t.Name, err)
 		}
-		s.record(sess, ts, t.Name, req.Params.Arguments, start, len(r.Text)+len(r.Image), details, r.IsError)
+		via := ""
+		if ask != nil {
+			via = ask.via
+		}
+		s.recordVia(via, sess, ts, t.Name, req.Params.Arguments, start, len(r.Text)+len(r.Image), details, r.IsError)
 		res := toolResult(r, details, s.typed, s.spillLinks)
 		if clientOf(req).PlainErrors() {
 			res.IsError = false

@@ -50,6 +50,16 @@ func (s *toolServer) record(sess *session, ts *spillway.Toolset, tool string, ra
 	}
 }
 
+// recordVia is record for a call whose approval was answered via a
+// form, the console or a terminal (the audit log's answered_via).
+func (s *toolServer) recordVia(via string, sess *session, ts *spillway.Toolset, tool string, rawArgs json.RawMessage, start time.Time, shown int, details []byte, isError bool) {
+	if s.observe != nil {
+		c := callRecord(sess, ts, tool, rawArgs, start, shown, details, isError)
+		c.AnsweredVia = via
+		s.observe(c)
+	}
+}
+
 // callRecord is what the metrics and the audit log learn of one call:
 // ts is nil when the session has no toolset (its first call failed),
 // details nil when the call could not be made.

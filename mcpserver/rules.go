@@ -6,11 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/console"
 )
 
 // A command that a rule holds for approval (docs/rules.md) is shown to
@@ -35,6 +38,15 @@ type commandAsker struct {
 	// pending is the question to send when the call had no answer.
 	pendingID string
 	pending   *mcp.ElicitParams
+
+	// With a console (console.go): the hub, the session's tag, the
+	// call's environment and timeout, and how the question was answered.
+	hub     *console.Hub
+	session string
+	env     string
+	timeout time.Duration
+	log     *slog.Logger
+	via     string
 }
 
 // errAskLater refuses a command for now: the call returns the question
@@ -67,7 +79,10 @@ var commandForm = func() map[string]any {
 }()
 
 // ask is the call's spillway.BashInput.Asker.
-func (a *commandAsker) ask(_ context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
+func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
+	if a.hub != nil {
+		return a.consoleAsk(ctx, command, cwd, parts)
+	}
 	if !takesFormElicitation(a.ss) {
 		return "", errNoForm
 	}
@@ -82,6 +97,7 @@ func (a *commandAsker) ask(_ context.Context, command, cwd string, parts []spill
 	if res.Action != "accept" || !slices.Contains(commandAnswers, choice) {
 		return "deny", nil
 	}
+	a.via = console.ViaForm
 	return choice, nil
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/console"
 	"github.com/spillway-dev/spillway/internal/ops"
 	"github.com/spillway-dev/spillway/internal/render"
 	"github.com/spillway-dev/spillway/schema"
@@ -66,6 +67,10 @@ type Config struct {
 	// structuredContent of {"text", "details"}. Off by default: Claude
 	// Code, Codex, opencode and VS Code then show the model only that JSON.
 	TypedResults bool
+	// Console, when set, shows the sessions, their questions and jobs
+	// to the person's console (spillway console), where the person can
+	// answer what a client cannot ask.
+	Console *console.Hub
 }
 
 func (c Config) policy() spillway.Policy {
@@ -115,6 +120,8 @@ type toolServer struct {
 	// observe, if not nil, learns of every call answered (metrics, the
 	// audit log).
 	observe func(ops.Call)
+	// console is Config.Console.
+	console *console.Hub
 	// inFlight counts the calls being answered.
 	inFlight atomic.Int64
 }
@@ -170,6 +177,7 @@ func newToolServer(cfg Config, lookup func(*mcp.CallToolRequest) (*session, cont
 		session: lookup,
 		format:  cfg.Format,
 		observe: hooks.observe,
+		console: cfg.Console,
 	}
 	for _, t := range schema.Tools(cfg.policy()) {
 		addTool(s, t)

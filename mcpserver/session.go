@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/console"
 )
 
 // callDrainTimeout bounds how long ending a session waits for its cancelled
@@ -31,6 +32,8 @@ type session struct {
 	newToolsetIn func(dir string, c Client) (*spillway.Toolset, error)
 	rootsOnly    bool
 	log          *slog.Logger
+	// console, when set, shows the session on the person's console.
+	console *console.Hub
 	// pagesBase, when set, is where the server serves the toolset's
 	// secret pages; without it the toolset serves them itself.
 	pagesBase string
@@ -55,8 +58,12 @@ type session struct {
 
 func newSession(id string, cfg Config) *session {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
-		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	s := &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
+		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{}), console: cfg.Console}
+	if s.console != nil {
+		s.console.AddSession(console.SessionInfo{ID: s.tag, Label: s.tag})
+	}
+	return s
 }
 
 // askRoots asks the client of ss for its roots as the session begins
@@ -163,6 +170,9 @@ func (s *session) endUnless(busy func() bool) (bool, error) {
 		return false, nil
 	}
 	s.ended = true
+	if s.console != nil {
+		s.console.RemoveSession(s.tag)
+	}
 	if s.idle != nil {
 		s.idle.Stop()
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/console"
 )
 
 // hardened returns opts with the hardening flags applied: --root,
@@ -18,6 +19,10 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 		// A token there lets a command with the network drive a server;
 		// the audit log holds every session's commands.
 		opts.SandboxHidden = append(tokenDirs(g.tokenFile), operatorFiles(g.tokenFile, g.auditLog)...)
+		// The console's sockets: a sandboxed command never reaches them.
+		if dir, err := console.Dir(); err == nil {
+			opts.SandboxHidden = append(opts.SandboxHidden, dir)
+		}
 	}
 	return opts
 }

@@ -44,10 +44,12 @@ JSON-RPC only; the log goes to stderr.`,
 			if err := notDumpable(); err != nil {
 				log.Warn("commands of this user can read this process's descriptors and memory through /proc (PR_SET_DUMPABLE failed)", "error", err)
 			}
+			g.console = true
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err
 			}
+			defer g.listenConsole(&cfg, "mcp", log)()
 			ctx, stop := signalContext(cmd.Context())
 			defer stop()
 			return mcpserver.ServeStdio(ctx, cfg, os.Stdin, os.Stdout)
@@ -156,6 +158,7 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		Logger:       log,
 
 		TypedResults: g.typedResults,
+		Console:      g.consoleHub(opts, log),
 	}, nil
 }
 

@@ -38,6 +38,11 @@ type globalFlags struct {
 	// Of mcp and serve: the shape of results, and the client to fit them to.
 	typedResults bool
 	client       string
+	// console: the server shows its sessions on spillway console (mcp
+	// always, serve with --console); consoleCredential scopes a serve's
+	// sessions to the consoles that present its token.
+	console           bool
+	consoleCredential string
 }
 
 func newRootCmd() *cobra.Command {
@@ -72,7 +77,7 @@ client shows its model. Profiles:
 	root.PersistentFlags().BoolVar(&g.json, "json", false, `tool commands: print the result for a script, {"text","details","is_error"}, instead of the text (--format json is the model's own JSON result)`)
 	root.PersistentFlags().BoolVar(&g.modelText, "model-text", false, "tool commands: print the text exactly as an MCP client's model reads it, its hints as tool parameters (offset=688) instead of spillway commands; --client NAME implies it")
 	root.AddCommand(g.toolCommands()...)
-	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd())
+	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd(), g.newConsoleCmd())
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "version" || c.Name() == "completion" {

@@ -30,6 +30,8 @@ func (g *globalFlags) newServeCmd() *cobra.Command {
 		tokenOut string
 		maxSess  int
 		ops      opsFlags
+
+		withConsole bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -110,10 +112,12 @@ every session id, so that a proxy routes each session to its node.`,
 			if tokenOut == "-" {
 				g.tokenFile = "" // no file to hide
 			}
+			g.console, g.consoleCredential = withConsole, token
 			cfg, err := g.serverConfig(log)
 			if err != nil {
 				return err
 			}
+			defer g.listenConsole(&cfg, "serve", log)()
 			if idle == 0 {
 				idle = -1 // 0 on the command line means never
 			}
@@ -177,6 +181,7 @@ every session id, so that a proxy routes each session to its node.`,
 	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
 	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
+	f.BoolVar(&withConsole, "console", false, "show the sessions on spillway console, to the person who presents the token (docs/console.md)")
 	ops.add(f)
 	g.addServerFlags(cmd)
 	return cmd

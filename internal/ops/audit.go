@@ -50,6 +50,7 @@ type auditLine struct {
 	BytesSpilled int64     `json:"bytes_spilled"`
 	SpillPaths   []string  `json:"spill_paths,omitempty"`
 	Sandbox      string    `json:"sandbox,omitempty"`
+	AnsweredVia  string    `json:"answered_via,omitempty"`
 }
 
 // Write writes the line of c.
@@ -74,6 +75,7 @@ func (a *Audit) Write(c Call) error {
 		BytesSpilled: c.BytesSpilled,
 		SpillPaths:   c.SpillPaths,
 		Sandbox:      c.Sandbox,
+		AnsweredVia:  c.AnsweredVia,
 	})
 	if err != nil {
 		return err

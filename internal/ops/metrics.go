@@ -108,6 +108,9 @@ type Call struct {
 	BytesSpilled int64
 	SpillPaths   []string
 	Sandbox      string // the layers, "landlock+scopes+namespaces"; "" unconfined
+	// AnsweredVia says who answered the call's approval: "form",
+	// "console", "console-unsandboxed" or "tty"; "" when none was asked.
+	AnsweredVia string
 }
 
 // Layers splits a toolset's sandbox layers ("landlock+scopes") into names.

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/console"
+	"github.com/spillway-dev/spillway/mcpserver"
+)
+
+func (g *globalFlags) newConsoleCmd() *cobra.Command {
+	var noOpen bool
+	cmd := &cobra.Command{
+		Use:   "console",
+		Short: "Open the person's console: approve commands, answer prompts, watch jobs",
+		Long: `console finds the spillway servers you run (spillway mcp, and spillway
+serve started with --console) and serves a page on 127.0.0.1 where you
+approve or deny the commands their rules hold, answer the password
+prompts of their commands, and watch their jobs and history.
+
+It prints a link that works once, and opens it in your browser when one
+is set ($BROWSER, xdg-open, open). The login lives in that browser tab
+only: open the page again with a new spillway console. To reach a
+serve's sessions, give its token in $SPILLWAY_TOKEN: a console sees only
+the sessions opened with the token it presents.
+
+Run it in your own terminal. Commands that an agent runs cannot reach a
+server's console socket (it refuses processes a spillway server
+started), but without --sandbox that is a speed bump, not a boundary: a
+command runs as you and can do what you can. The page says so.
+
+From another machine, tunnel the port: ssh -L PORT:127.0.0.1:PORT HOST,
+run spillway console there, and open the link with your local port.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := console.Dir()
+			if err != nil {
+				return err
+			}
+			found, err := console.Discover(dir)
+			if err != nil {
+				return err
+			}
+			log, err := newLogger("warn", slog.LevelWarn)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signalContext(cmd.Context())
+			defer stop()
+			c := console.NewConsole(dir, strings.Clone(os.Getenv(tokenEnv)), log)
+			link, err := c.Listen(ctx)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "spillway console: %d server%s running (the page follows new ones).\n", len(found), plural(len(found)))
+			fmt.Fprintf(w, "Open this link (it works once): %s\n", link)
+			if !noOpen {
+				if err := openBrowser(link); err == nil {
+					fmt.Fprintln(w, "(opened in your browser)")
+				}
+			}
+			fmt.Fprintln(w, "Ctrl-C ends the console.")
+			<-ctx.Done()
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noOpen, "no-open", false, "print the link only; do not open a browser")
+	return cmd
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// openBrowser opens link with $BROWSER, else xdg-open (open on macOS),
+// without waiting for it.
+func openBrowser(link string) error {
+	var argv []string
+	switch {
+	case os.Getenv("BROWSER") != "":
+		argv = append(strings.Fields(os.Getenv("BROWSER")), link)
+	case runtime.GOOS == "darwin":
+		argv = []string{"open", link}
+	default:
+		if _, err := exec.LookPath("xdg-open"); err != nil {
+			return err
+		}
+		argv = []string{"xdg-open", link}
+	}
+	if len(argv) < 2 {
+		return errors.New("no browser")
+	}
+	c := exec.Command(argv[0], argv[1:]...)
+	if err := c.Start(); err != nil {
+		return err
+	}
+	go c.Wait()
+	return nil
+}
+
+// consoleHub is the console hub of a server that shows its sessions
+// (nil when it does not).
+func (g *globalFlags) consoleHub(opts spillway.Options, log *slog.Logger) *console.Hub {
+	if !g.console {
+		return nil
+	}
+	h := console.NewHub(log, !opts.Sandbox)
+	h.SetCredential(g.consoleCredential)
+	return h
+}
+
+// listenConsole serves the hub of cfg on this process's socket, and
+// returns what stops it. A server whose console cannot listen runs
+// without one, and says so.
+func (g *globalFlags) listenConsole(cfg *mcpserver.Config, kind string, log *slog.Logger) func() {
+	if cfg.Console == nil {
+		return func() {}
+	}
+	cwd, _ := os.Getwd()
+	srv, err := console.Listen("", cfg.Console, console.ServerInfo{Kind: kind, Cwd: cwd})
+	if err != nil {
+		log.Warn("no console for this server (spillway console will not find it)", "error", err)
+		cfg.Console = nil
+		return func() {}
+	}
+	return func() { srv.Close() }
+}

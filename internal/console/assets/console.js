@@ -1,0 +1,118 @@
+// The console page: it logs in with the one-time link's code (the part
+// after #), keeps the login in this tab's sessionStorage (this origin
+// only), and sends it as a header with every request. The server renders
+// the HTML; this script only fetches it, posts the person's answers, and
+// follows the server's events.
+"use strict";
+(function () {
+  const KEY = "spillway-console";
+  const status = document.getElementById("status");
+  const main = document.getElementById("main");
+  let login = null;
+
+  function say(text, error) {
+    status.textContent = text;
+    status.className = error ? "error" : "";
+  }
+
+  function headers(extra) {
+    const h = { "X-Spillway-Login": login.login, "X-Spillway-Csrf": login.csrf };
+    return Object.assign(h, extra || {});
+  }
+
+  async function start() {
+    try { login = JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch (e) { login = null; }
+    if (location.hash.length > 1) {
+      const code = location.hash.slice(1);
+      history.replaceState(null, "", location.pathname);
+      const r = await fetch("/api/login", { method: "POST", headers: { "X-Spillway-Link": code } });
+      if (!r.ok) {
+        say(await r.text(), true);
+        return;
+      }
+      login = await r.json();
+      sessionStorage.setItem(KEY, JSON.stringify(login));
+    }
+    if (!login) {
+      say("Not logged in: run spillway console in your terminal and open the link it prints.", true);
+      return;
+    }
+    say("");
+    await refresh();
+    follow();
+  }
+
+  let refreshing = false, again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    try {
+      do {
+        again = false;
+        const r = await fetch("/api/view", { headers: headers() });
+        if (r.status === 401) {
+          sessionStorage.removeItem(KEY);
+          say("Logged out: run spillway console again for a new link.", true);
+          main.textContent = "";
+          return;
+        }
+        const html = await r.text();
+        if (!keepTyping()) main.innerHTML = html;
+        else again = true;
+        document.dispatchEvent(new Event("spillway-view"));
+      } while (again && !keepTyping());
+    } finally {
+      refreshing = false;
+    }
+  }
+
+  // A password being typed is not thrown away by a refresh.
+  function keepTyping() {
+    const a = document.activeElement;
+    return a && a.type === "password" && a.value !== "" && main.contains(a);
+  }
+
+  // follow reads the server-sent events with fetch: EventSource cannot
+  // send the login header.
+  async function follow() {
+    for (;;) {
+      try {
+        const r = await fetch("/api/events", { headers: headers() });
+        if (!r.ok) return;
+        const rd = r.body.getReader();
+        const dec = new TextDecoder();
+        let buf = "";
+        for (;;) {
+          const { value, done } = await rd.read();
+          if (done) break;
+          buf += dec.decode(value, { stream: true });
+          let i;
+          while ((i = buf.indexOf("\n\n")) >= 0) {
+            const ev = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            if (ev.indexOf("event: changed") >= 0) refresh();
+          }
+        }
+      } catch (e) { /* reconnect */ }
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+  }
+
+  main.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const data = new URLSearchParams(new FormData(form));
+    if (e.submitter && e.submitter.name) data.set(e.submitter.name, e.submitter.value);
+    const r = await fetch(form.getAttribute("data-action"), {
+      method: "POST",
+      headers: headers({ "Content-Type": "application/x-www-form-urlencoded" }),
+      body: data,
+    });
+    for (const f of form.querySelectorAll("input[type=password]")) f.value = "";
+    say(r.ok ? "" : await r.text(), !r.ok);
+    refresh();
+  });
+
+  window.spillwayConsole = { headers: () => headers(), say: say };
+  start();
+})();

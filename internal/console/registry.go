@@ -1,0 +1,127 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxSocketPath is the longest path a Unix socket can be bound at
+// (sun_path is 108 bytes on Linux, 104 on macOS).
+const maxSocketPath = 103
+
+// sockSuffix ends the name of a server's socket: PID.sock.
+const sockSuffix = ".sock"
+
+// Dir is the directory where this user's servers put their sockets:
+// $XDG_RUNTIME_DIR/spillway/console when the runtime directory is set,
+// else spillway-UID/console in the temp directory. It is made if
+// missing, and must be a directory of this user that nobody else may
+// enter.
+func Dir() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	var dir string
+	if filepath.IsAbs(base) {
+		dir = filepath.Join(base, "spillway", "console")
+	} else {
+		dir = filepath.Join(os.TempDir(), fmt.Sprintf("spillway-%d", os.Geteuid()), "console")
+	}
+	return dir, privateDir(dir)
+}
+
+// privateDir makes dir (and its parent) 0700 if missing, and checks that
+// it is a real directory of this user with no access for anyone else:
+// another user who could make it first could read what the servers say.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("cannot make the console's directory %s: %w", dir, err)
+	}
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		fi, err := os.Lstat(d)
+		if err != nil {
+			return fmt.Errorf("the console's directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("the console's directory %s is not a directory (a symlink?): remove it", d)
+		}
+		if err := ownedPrivate(fi); err != nil {
+			return fmt.Errorf("the console's directory %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// socketPath is where the server of pid listens.
+func socketPath(dir string, pid int) string {
+	return filepath.Join(dir, strconv.Itoa(pid)+sockSuffix)
+}
+
+// A Found is a server found in the directory.
+type Found struct {
+	PID  int
+	Path string
+}
+
+// Discover lists the servers' sockets in dir, lowest pid first. A
+// socket whose server is gone is removed.
+func Discover(dir string) ([]Found, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Found
+	for _, e := range ents {
+		pid, ok := serverPID(e.Name())
+		if !ok || e.Type()&os.ModeSocket == 0 {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if !alive(pid) {
+			os.Remove(path)
+			continue
+		}
+		out = append(out, Found{PID: pid, Path: path})
+	}
+	slices.SortFunc(out, func(a, b Found) int { return a.PID - b.PID })
+	return out, nil
+}
+
+// serverPID is the pid a socket's name gives, if it is one.
+func serverPID(name string) (int, bool) {
+	s, ok := strings.CutSuffix(name, sockSuffix)
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(s)
+	return pid, err == nil && pid > 0
+}
+
+// listen listens on this process's socket in dir, replacing one a dead
+// process with the same pid left.
+func listen(dir string) (net.Listener, string, error) {
+	if err := privateDir(dir); err != nil {
+		return nil, "", err
+	}
+	path := socketPath(dir, os.Getpid())
+	if len(path) > maxSocketPath {
+		return nil, "", fmt.Errorf("the console's socket path %s is longer than a socket's %d bytes: set XDG_RUNTIME_DIR to a shorter directory", path, maxSocketPath)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, "", fmt.Errorf("cannot replace the stale console socket %s: %w", path, err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot listen for the console: %w", err)
+	}
+	// The directory is the access check; the socket is private too.
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	return ln, path, nil
+}
