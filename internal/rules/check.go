@@ -40,7 +40,7 @@ func (s *Set) Check(command string) Verdict {
 	// whole before any part is decided. So is a short one: its tree is
 	// small, and reading statement by statement costs the iterator's
 	// allocations.
-	return s.exact(command, s.check(command, len(command) < streamMin || mayDefine(command)))
+	return s.exact(command, s.checkIn(command, len(command) < streamMin || mayDefine(command), nil))
 }
 
 // streamMin is the length from which an input is decided statement by
@@ -50,14 +50,18 @@ const streamMin = 4 << 10
 // check decides command reading it whole first, or each top-level
 // statement as soon as it is read; the parts are the same when the
 // input defines no function or alias.
-func (s *Set) check(command string, whole bool) Verdict {
+func (s *Set) check(command string, whole bool) Verdict { return s.checkIn(command, whole, nil) }
+
+// checkIn is check in the context env; nil is the process's own, found
+// when first needed.
+func (s *Set) checkIn(command string, whole bool, env *Context) Verdict {
 	set := s
 	if set == nil {
 		set = &Set{}
 	}
 	p := parsers.Get().(*syntax.Parser)
 	defer parsers.Put(p)
-	c := &checker{set: set, maxDepth: set.maxDepth(), parser: p}
+	c := &checker{set: set, maxDepth: set.maxDepth(), parser: p, env: env, ownEnv: env == nil}
 	defer func() {
 		if c.inner != nil {
 			parsers.Put(c.inner)
@@ -148,6 +152,20 @@ type checker struct {
 	// ints holds the variables known to hold an integer at the point
 	// being decided (see known.go); nil when there are none.
 	ints map[string]bool
+	// denied are the word sequences deny rules name, made when first
+	// needed.
+	denied [][]string
+	// env is where the command runs; ownEnv: it is the process's own,
+	// made when first needed.
+	env    *Context
+	ownEnv bool
+	// dirs are env's PATH directories; aliases git's aliases in env's
+	// directory, once read.
+	dirs    []string
+	aliases map[string]string
+	// cdSeen: a cd, pushd or popd came before, so the working directory
+	// of what follows is not env's.
+	cdSeen bool
 	// loopStart: the C-style loop being read assigns nothing but
 	// arithmetic in its body, so what its start assigns is known in it.
 	loopStart bool
@@ -692,6 +710,11 @@ type partState struct {
 	// noProgram, when set, is why a builtin that runs no program and
 	// whose effect is modelled is allowed when no rule names it.
 	noProgram string
+	// layerAllow is the allow rule that matched a privilege wrapper
+	// around the command (allow sudo apt *).
+	layerAllow *Rule
+	// runsNothing: the wrapper runs none of its words (command -v).
+	runsNothing bool
 }
 
 type cand struct {
@@ -961,8 +984,17 @@ func (c *checker) final(st *partState, ws, raw []word) {
 	var b cand
 	if !found {
 		b = cand{d: c.set.Default}
-		if st.noProgram != "" && b.d != Deny {
+		switch {
+		case st.layerAllow != nil:
+			// The privilege wrapper's own allow rule decides the
+			// command it runs, when no rule names that command.
+			b = cand{d: Allow, rule: st.layerAllow}
+		case st.noProgram != "" && b.d != Deny:
 			b = cand{d: Allow, reason: st.noProgram}
+		case b.d == Allow && !st.runsNothing:
+			if r := c.namesDenied(st.words); r != "" {
+				b = cand{d: Ask, reason: r}
+			}
 		}
 	} else {
 		b = best
@@ -971,6 +1003,14 @@ func (c *checker) final(st *partState, ws, raw []word) {
 		// in force if that is stricter.
 		if b.d < c.set.Default && b.reason != "" {
 			b = cand{d: c.set.Default}
+		}
+	}
+	if b.d == Allow && b.rule != nil && len(ws) > 0 && strings.Contains(ws[0].Text, "/") && !ruleNamesPath(b.rule) {
+		if c.ownEnv && c.env == nil {
+			c.env = processContext()
+		}
+		if r := c.pathMatch(ws[0]); r != "" {
+			b = cand{d: Ask, reason: r}
 		}
 	}
 	if b.d < Ask && len(st.soft) > 0 && !allowedByName {
@@ -1000,6 +1040,9 @@ func (c *checker) decide(st *partState, ws []word) {
 		name := programName(prog.Base)
 		kind := programKinds[name]
 		if w := kind.wrapper; w != nil {
+			if privilegeWrappers[name] {
+				c.privileged(st, name, cur)
+			}
 			next, ok := c.unwrap(st, w, name, cur)
 			if !ok {
 				return
@@ -1018,7 +1061,11 @@ func (c *checker) decide(st *partState, ws []word) {
 		case name == "git":
 			norm, risk := gitGlobal(cur)
 			if risk != "" {
-				st.soft = append(st.soft, risk)
+				st.hard = append(st.hard, risk)
+			}
+			norm, risk = c.gitAlias(norm)
+			if risk != "" {
+				st.hard = append(st.hard, risk)
 			}
 			c.gitCommands(st, norm)
 			c.final(st, norm, cur)
@@ -1036,6 +1083,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			return
 		case name == "sg" && len(cur) >= 3:
 			// sg GROUP COMMAND hands COMMAND to /bin/sh -c.
+			c.privileged(st, name, cur)
 			c.codeWords(st, cur, cur[len(cur)-1:], "sg")
 			return
 		case kind.otherShell:
@@ -1107,6 +1155,15 @@ func (c *checker) decide(st *partState, ws []word) {
 			}
 		}
 		c.builtinForms(st, name, cur)
+		for _, t := range writeTargets(name, cur[1:]) {
+			if r := c.codeLoadingFile(t.Text); r != "" {
+				st.hard = append(st.hard, r)
+				break
+			}
+		}
+		if name == "cd" || name == "pushd" || name == "popd" {
+			defer func() { c.cdSeen = true }()
+		}
 		if in := kind.interpreter(name); in != nil {
 			c.interp(st, name, in, cur)
 			return
@@ -1197,6 +1254,7 @@ func (c *checker) unwrap(st *partState, w *wrapper, name string, cur []word) ([]
 	}
 	for _, o := range w.noCommand {
 		if _, ok := seen[o]; ok {
+			st.runsNothing = true
 			return nil, true
 		}
 	}
@@ -1661,6 +1719,10 @@ func (c *checker) gitCommands(st *partState, ws []word) {
 		}
 	case "filter-branch":
 		st.soft = append(st.soft, "git filter-branch runs the shell commands of its filters")
+	case "config":
+		if r := gitConfigSets(args); r != "" {
+			st.hard = append(st.hard, r)
+		}
 	}
 	for _, a := range args {
 		t := a.Text
@@ -1846,9 +1908,108 @@ func (c *checker) redirect(r *syntax.Redirect, src string) string {
 		c.intAssigned(name, true, false)
 	}
 	if r.Word != nil {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
+			if reason := c.codeLoadingFile(resolveWord(r.Word, src).Text); reason != "" {
+				return reason
+			}
+		}
 		if t := sourceOf(r.Word, src); strings.Contains(t, "/dev/tcp/") || strings.Contains(t, "/dev/udp/") {
 			return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
 		}
 	}
 	return ""
+}
+
+// privileged records a privilege wrapper: unless an allow rule names
+// the wrapper's own words, the part may not be allowed.
+func (c *checker) privileged(st *partState, name string, cur []word) {
+	for i := range c.set.Rules {
+		r := &c.set.Rules[i]
+		if r.Decision == Allow && r.Pattern.matchWords(cur, Allow) == sureMatch {
+			if st.layerAllow == nil {
+				st.layerAllow = r
+			}
+			return
+		}
+	}
+	st.hard = append(st.hard, fmt.Sprintf("%s runs its command with other privileges: it is allowed only by a rule that names %s itself", name, name))
+}
+
+// namesDenied is the reason a part the default would allow is ask: a
+// program a deny rule names appears among its words, or inside one of
+// them (a -c string, EXEC:rm, system("rm …") in code given inline), so
+// the part may run it in a way the parser does not see. This is best
+// effort: it is what stands between a deny rule and a wrapper or
+// language spillway does not know, under default allow.
+func (c *checker) namesDenied(ws []word) string {
+	if c.denied == nil {
+		c.denied = [][]string{}
+		for i := range c.set.Rules {
+			r := &c.set.Rules[i]
+			if r.Decision != Deny || len(r.Pattern.Words) == 0 {
+				continue
+			}
+			for _, alt := range r.Pattern.Words[0] {
+				seq := []string{strings.ToLower(alt[strings.LastIndexByte(alt, '/')+1:])}
+				for _, pos := range r.Pattern.Words[1:] {
+					if len(pos) != 1 {
+						break
+					}
+					seq = append(seq, strings.ToLower(pos[0]))
+				}
+				c.denied = append(c.denied, seq)
+			}
+		}
+	}
+	if len(c.denied) == 0 {
+		return ""
+	}
+	var toks []string
+	for _, w := range ws {
+		toks = appendTokens(toks, w.Text)
+	}
+	for _, seq := range c.denied {
+		k := 0
+		for _, t := range toks {
+			if k < len(seq) && t == seq[k] {
+				k++
+			}
+		}
+		if k == len(seq) {
+			return fmt.Sprintf("%q, which a deny rule names, appears in the command, which may run it in a way spillway does not read", strings.Join(seq, " "))
+		}
+	}
+	return ""
+}
+
+// appendTokens appends the lowercased runs of name characters of s: a
+// program's name, wherever it stands in a word or a string of code.
+func appendTokens(toks []string, s string) []string {
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		name := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] == '_' || s[i] == '-' || s[i] == '.' || s[i] == '+' || s[i] >= 0x80)
+		switch {
+		case name && start < 0:
+			start = i
+		case !name && start >= 0:
+			toks = append(toks, strings.ToLower(s[start:i]))
+			start = -1
+		}
+	}
+	return toks
+}
+
+// ruleNamesPath reports whether a rule names its program by a path
+// (allow /usr/bin/git status): it then matches that path only.
+func ruleNamesPath(r *Rule) bool {
+	if len(r.Pattern.Words) == 0 {
+		return false
+	}
+	for _, alt := range r.Pattern.Words[0] {
+		if strings.Contains(alt, "/") {
+			return true
+		}
+	}
+	return false
 }

@@ -72,10 +72,24 @@ func TestCheckExpansionArgument(t *testing.T) {
 			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
 		}
 	}
-	// An explicit allow of git's raw form lifts the -c caution.
-	s2 := setOf(t, Ask, corpusRules(t, Allow, "git *"))
-	if v := s2.Check("git -c core.pager=less log"); v.Decision != Allow {
-		t.Errorf("allow git * with -c: %v", v.Decision)
+	// A -c key that runs code is ask even under allow git *; one that
+	// does not is allowed by the subcommand's rule.
+	s2 := setOf(t, Ask, corpusRules(t, Allow, "git *", "git status"))
+	for in, want := range map[string]Decision{
+		"git -c core.pager=less log":               Ask,
+		"git -c alias.x='!sh' x":                   Ask,
+		"git -c diff.foo.textconv=./x log":         Ask,
+		"git --config-env=core.sshCommand=X fetch": Ask,
+		"git -c color.ui=always log":               Allow,
+		"git -c color.ui=always status":            Allow,
+		"git config core.fsmonitor ./x":            Ask,
+		"git config set alias.p '!rm x'":           Ask,
+		"git config --get core.fsmonitor":          Allow,
+		"git config user.name me":                  Allow,
+	} {
+		if v := s2.Check(in); v.Decision != want {
+			t.Errorf("allow git *: %q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
 	}
 }
 
@@ -159,6 +173,53 @@ func TestDecodeANSIC(t *testing.T) {
 	} {
 		if got := decodeANSIC(in); got != want {
 			t.Errorf("decodeANSIC(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Privilege wrappers are seen through for deny, never for allow: the
+// wrapper needs a rule of its own.
+func TestPrivilegeWrappers(t *testing.T) {
+	s := setOf(t, Allow, corpusRules(t, Deny, "rm *"), corpusRules(t, Allow, "sudo apt *", "ls *"))
+	for in, want := range map[string]Decision{
+		"sudo ls":            Ask,
+		"sudo rm -rf /x":     Deny,
+		"sudo apt update":    Allow,
+		"doas ls":            Ask,
+		"su -c ls":           Ask,
+		"su -c 'rm x'":       Deny,
+		"chroot / ls":        Ask,
+		"sg adm ls":          Ask,
+		"runuser -u x -- ls": Ask,
+		"pkexec ls":          Ask,
+		"setpriv ls":         Ask,
+		"ls":                 Allow,
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
+	}
+}
+
+// Under default allow, a part whose words name a denied program is ask:
+// the parser cannot see every way it may be run.
+func TestNamesDenied(t *testing.T) {
+	s := setOf(t, Allow, corpusRules(t, Deny, "rm *", "git push *"))
+	for in, want := range map[string]Decision{
+		"my-wrapper rm -f x":                       Ask,
+		"socat - EXEC:'rm -f x'":                   Ask,
+		"frob --cmd=/bin/rm x":                     Ask,
+		"tool 'git push origin'":                   Ask,
+		"echo git; echo push":                      Allow,
+		"echo format":                              Allow,
+		"command -v rm":                            Allow,
+		"ls -la":                                   Allow,
+		"awk '{ print }' f":                        Allow,
+		"awk 'BEGIN { print \"RM\" }'":             Ask,
+		"python3 -c 'import os; os.remove(\"x\")'": Ask, // code inline
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
 		}
 	}
 }

@@ -315,14 +315,26 @@ func gitGlobal(words []word) ([]word, string) {
 				i++
 			}
 		case "-c":
-			risk = "git -c sets configuration that can make git run any program (core.pager, core.fsmonitor, alias.*)"
+			v := word{Text: t[2:], Known: true}
 			if len(t) == 2 {
 				i++
+				if i < len(words) {
+					v = words[i]
+				}
+			}
+			if r := gitConfigRisk(v, "-c"); r != "" {
+				risk = r
 			}
 		case "--config-env":
-			risk = "git --config-env sets configuration that can make git run any program"
+			v := word{Text: strings.TrimPrefix(t, "--config-env="), Known: true}
 			if !hasVal {
 				i++
+				if i < len(words) {
+					v = words[i]
+				}
+			}
+			if r := gitConfigRisk(v, "--config-env"); r != "" {
+				risk = r
 			}
 		case "--exec-path":
 			if hasVal {
@@ -336,7 +348,9 @@ func gitGlobal(words []word) ([]word, string) {
 				continue // -Cdir
 			}
 			if strings.HasPrefix(t, "-c") {
-				risk = "git -c sets configuration that can make git run any program (core.pager, core.fsmonitor, alias.*)"
+				if r := gitConfigRisk(word{Text: t[2:], Known: true}, "-c"); r != "" {
+					risk = r
+				}
 				continue
 			}
 			// An option this list does not know: where the subcommand
@@ -382,4 +396,49 @@ var runners = map[string]string{
 	"dbus-launch":  "dbus-launch runs the command of its arguments",
 	"ltrace":       "ltrace runs the command of its arguments",
 	"catchsegv":    "catchsegv runs the command of its arguments",
+	// Wrappers found in the second outside attack, and their kin: each
+	// runs the command of its arguments with options spillway does not
+	// separate from it.
+	"setpriv":           "setpriv runs the command of its arguments with other privileges",
+	"capsh":             "capsh runs the command of its arguments with other capabilities",
+	"run0":              "run0 runs the command of its arguments as another user",
+	"prlimit":           "prlimit runs the command of its arguments",
+	"setarch":           "setarch runs the command of its arguments",
+	"linux32":           "linux32 runs the command of its arguments",
+	"linux64":           "linux64 runs the command of its arguments",
+	"i386":              "i386 runs the command of its arguments",
+	"x86_64":            "x86_64 runs the command of its arguments",
+	"perf":              "perf runs the command of its arguments (perf stat, record, trace)",
+	"hyperfine":         "hyperfine runs its arguments as shell commands",
+	"eatmydata":         "eatmydata runs the command of its arguments",
+	"ifne":              "ifne runs the command of its arguments",
+	"chronic":           "chronic runs the command of its arguments",
+	"numactl":           "numactl runs the command of its arguments",
+	"socat":             "socat runs commands given as EXEC: and SYSTEM: addresses",
+	"dbus-run-session":  "dbus-run-session runs the command of its arguments",
+	"runcon":            "runcon runs the command of its arguments",
+	"faketime":          "faketime runs the command of its arguments",
+	"cgexec":            "cgexec runs the command of its arguments",
+	"sem":               "sem runs its arguments as shell commands",
+	"entr":              "entr runs the command of its arguments",
+	"watchexec":         "watchexec runs its arguments as commands",
+	"sshpass":           "sshpass runs the command of its arguments",
+	"dtach":             "dtach runs the command of its arguments",
+	"abduco":            "abduco runs the command of its arguments",
+	"start-stop-daemon": "start-stop-daemon runs the program of its arguments",
+	"run-parts":         "run-parts runs every program of a directory",
+	"lldb":              "lldb can run programs and shell commands",
+	"rr":                "rr runs the command of its arguments",
+	"sandbox-exec":      "sandbox-exec runs the command of its arguments",
+	"caffeinate":        "caffeinate runs the command of its arguments",
+	"arch":              "arch runs the command of its arguments",
+	"spillway":          "spillway runs the command of its arguments (spillway bash …)",
+}
+
+// privilegeWrappers run their command as another user, group or root:
+// they are seen through for deny and ask, but never for allow: the
+// wrapper needs a rule of its own (allow sudo apt *), as Claude Code
+// and Codex read a prefix.
+var privilegeWrappers = map[string]bool{
+	"sudo": true, "doas": true, "pkexec": true, "su": true, "runuser": true, "sg": true, "chroot": true,
 }
