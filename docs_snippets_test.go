@@ -206,6 +206,9 @@ func TestDocsShellLinesRun(t *testing.T) {
 				if _, after, ok := strings.Cut(line, " -- "); ok && strings.HasPrefix(line, "claude mcp add") {
 					line = after
 				}
+				// A server started in the background is started
+				// here in the foreground, and stopped.
+				line = strings.TrimSpace(strings.TrimSuffix(line, "&"))
 				m := spillwayLine.FindStringSubmatch(line)
 				if m == nil || strings.Contains(line, "$(") || strings.Contains(line, "npx ") {
 					continue

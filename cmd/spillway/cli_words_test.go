@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -124,6 +126,59 @@ func TestBashExitStatusIsTheCommands(t *testing.T) {
 	for _, want := range []string{"124", "128+"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("bash --help does not say %q", want)
+		}
+	}
+}
+
+// doctor sees a Claude Code entry made for another folder (local scope)
+// and says how to make it global; it names the CLI's own spill directory.
+func TestDoctorSeesOtherFoldersAndTheCLISpill(t *testing.T) {
+	e := newDoctorEnv(t)
+	other := filepath.Join(filepath.Dir(e.proj), "other")
+	e.write(t, filepath.Join(e.home, ".claude.json"), `{"projects": {"`+other+`": {"mcpServers": {"spillway": {"command": "spillway", "args": ["mcp"]}}}}}`)
+	r := e.doctor(t)
+	wantLine(t, r.stdout, statusAbsent, "Claude Code ~/.claude.json", "no entry for spillway", other, "claude mcp add -s user spillway -- spillway mcp")
+	// Others may write in this TMPDIR: the CLI keeps its files in the
+	// user's cache directory instead, and doctor says so.
+	shared := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(shared, 0o777)
+	os.Chmod(shared, 0o1777)
+	e.cli.env = append(e.cli.env, "TMPDIR="+shared, "XDG_CACHE_HOME="+filepath.Join(e.home, ".cache"))
+	r = e.doctor(t)
+	wantLine(t, r.stdout, statusOK, "spill:", "the CLI", "~/.cache/spillway/cli/")
+}
+
+// The token file serve writes is where the README and docs/mcp.md say,
+// with $XDG_RUNTIME_DIR and without it.
+func TestTokenPathIsTheDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcpDoc, err := os.ReadFile("../../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", run)
+	p, err := writeToken("", "http://127.0.0.1:7777/mcp", "x")
+	if err != nil || p != filepath.Join(run, "spillway", "serve-7777.token") {
+		t.Errorf("with XDG_RUNTIME_DIR: %s %v", p, err)
+	}
+	cfg := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	p, err = writeToken("", "http://127.0.0.1:7777/mcp", "x")
+	if err != nil || p != filepath.Join(cfg, "spillway", "serve-7777.token") {
+		t.Errorf("without XDG_RUNTIME_DIR: %s %v", p, err)
+	}
+	for _, doc := range [][]byte{readme, mcpDoc} {
+		flat := strings.Join(strings.Fields(string(doc)), " ")
+		for _, want := range []string{"`$XDG_RUNTIME_DIR/spillway/serve-7777.token`", "without `$XDG_RUNTIME_DIR`, to `serve-7777.token` in `$XDG_CONFIG_HOME/spillway/`",
+			"export SPILLWAY_TOKEN=$(openssl rand -hex 32)"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("a doc does not say %q", want)
+			}
 		}
 	}
 }

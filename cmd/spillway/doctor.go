@@ -242,6 +242,24 @@ func doctorSpill(d *doctor, p spillway.Policy) {
 	}
 	d.say(statusOK, "spill", fmt.Sprintf("spill files can be written under %s (one file at most %s, a session's at most %s)",
 		dir, byteSize(p.Spill.MaxBytes), byteSize(p.Spill.BudgetBytes)))
+	doctorCLISpill(d, dir, p)
+}
+
+// doctorCLISpill names the directory the one-shot CLI's spill files go
+// to, which is not the servers' when others may write in the temp
+// directory (/tmp): it is where a person opens the file a notice names.
+func doctorCLISpill(d *doctor, dir string, p spillway.Policy) {
+	s := spill.NewCLI(spill.Config{TempDir: dir, MaxFileBytes: p.Spill.MaxBytes, BudgetBytes: p.Spill.BudgetBytes})
+	defer s.Close()
+	f, err := s.Create("doctor.log")
+	if err != nil {
+		d.say(statusProblem, "spill", fmt.Sprintf("the CLI cannot keep its spill files: %v (set [spill] dir to a directory you can write, or $TMPDIR)", err))
+		return
+	}
+	f.Close()
+	s.Remove(f.Path(), spill.CauseBudget)
+	d.say(statusOK, "spill", fmt.Sprintf("the CLI (spillway bash …) keeps its spill files in %s/ for 24 hours",
+		d.tilde(filepath.Dir(f.Path()))))
 }
 
 // byteSize shows a number of bytes in MiB or GiB when it is a whole one.

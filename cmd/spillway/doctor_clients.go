@@ -25,6 +25,9 @@ type clientFile struct {
 	// nil when the file has none.
 	servers func(doc map[string]any) map[string]any
 	toml    bool // else JSON with comments and trailing commas (JSONC)
+	// elsewhere, when set, lists the other folders whose entries for
+	// spillway the file holds, which the client uses only there.
+	elsewhere func(doc map[string]any) []string
 }
 
 // serverEntry is one server of a client's config, reduced to what doctor
@@ -67,6 +70,19 @@ func (d *doctor) clientFiles() []clientFile {
 				out[k] = v
 			}
 			return out
+		}, elsewhere: func(doc map[string]any) []string {
+			// Local scope, Claude Code's default: an entry under
+			// another project's path is that folder's alone.
+			projects, _ := doc["projects"].(map[string]any)
+			var dirs []string
+			for dir, v := range projects {
+				proj, _ := v.(map[string]any)
+				if dir != cwd && len(spillwayEntries(key("mcpServers")(proj))) > 0 {
+					dirs = append(dirs, dir)
+				}
+			}
+			sort.Strings(dirs)
+			return dirs
 		}},
 		{client: "Claude Code", path: c(".mcp.json"), scope: "project", servers: key("mcpServers")},
 		{client: "Codex", path: filepath.Join(codexHome, "config.toml"), scope: "user", servers: key("mcp_servers"), toml: true},
@@ -126,7 +142,14 @@ func (d *doctor) checkClients() {
 		}
 		entries := spillwayEntries(f.servers(doc))
 		if len(entries) == 0 {
-			d.say(statusAbsent, what, "no entry for spillway ("+f.scope+" servers)")
+			msg := "no entry for spillway (" + f.scope + " servers)"
+			if f.elsewhere != nil {
+				if dirs := f.elsewhere(doc); len(dirs) > 0 {
+					msg += "; " + f.client + " has one for " + strings.Join(dirs, ", ") +
+						" only (local scope, the default of claude mcp add): add it for every folder with claude mcp add -s user spillway -- spillway mcp"
+				}
+			}
+			d.say(statusAbsent, what, msg)
 			continue
 		}
 		for _, e := range entries {

@@ -77,7 +77,9 @@ func writeDecision(w io.Writer, d spillway.RulesDetails, configured bool) {
 	for _, p := range d.Parts {
 		why := p.Reason
 		if p.Rule != "" {
-			why = p.Rule + "  " + p.Source
+			// The rule is a column of its own, so that the sources
+			// line up.
+			why = p.Rule + "\t" + p.Source
 			if p.Reason != "" {
 				why += "  (" + p.Reason + ")"
 			}

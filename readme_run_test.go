@@ -1,0 +1,233 @@
+package spillway_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// The README is run as a newcomer runs it: every shell block in order, in
+// a home of the test's own, and every output block compared with what the
+// block before it printed. A block that cannot run here says why in an
+// HTML comment on the line before it ("<!-- not run: REASON -->"); the
+// test lists those. In docs/*.md, a transcript block ("$ COMMAND" and
+// what it prints) runs the same way, in a directory holding the nearest
+// TOML block above it as spillway.toml.
+
+// A docBlock is a fenced block with the HTML comment on the line above it.
+type docBlock struct {
+	block
+	notRun string // the reason it cannot run, from <!-- not run: … -->
+}
+
+var notRunComment = regexp.MustCompile(`^<!-- not run: (.+) -->$`)
+
+func docBlocks(t *testing.T, file string) []docBlock {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out []docBlock
+	for _, b := range blocks(t, file) {
+		d := docBlock{block: b}
+		// b.line is the block's first line of code; its fence is the
+		// line before, and the comment the one before that.
+		if i := b.line - 3; i >= 0 {
+			if m := notRunComment.FindStringSubmatch(strings.TrimSpace(lines[i])); m != nil {
+				d.notRun = m[1]
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// spillFile is a CLI spill file's path: its directory and hash differ from
+// run to run and machine to machine.
+var spillFile = regexp.MustCompile(`\S*/((?:bash|read|grep|find|ls)-\d+-[a-z]+)-[0-9a-f]+\.log`)
+
+// normalise makes the output of one run comparable with a documented one.
+func normalise(s string) string {
+	s = spillFile.ReplaceAllString(s, "SPILL/$1-HASH.log")
+	return strings.TrimRight(s, "\n")
+}
+
+// newcomerEnv is a fresh home with nothing of the person's: the Go caches
+// are shared (read as a cache), GOPATH is the home's, so go install puts
+// spillway where the README says and nowhere else.
+func newcomerEnv(t *testing.T) (env []string, home string) {
+	t.Helper()
+	home = t.TempDir()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	cache := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	tmp := filepath.Join(home, "tmp")
+	os.Mkdir(tmp, 0o700)
+	env = []string{
+		"HOME=" + home,
+		"PATH=" + filepath.Dir(goBin) + ":/usr/local/bin:/usr/bin:/bin",
+		"GOPATH=" + filepath.Join(home, "go"),
+		"GOMODCACHE=" + cache("GOMODCACHE"),
+		"GOCACHE=" + cache("GOCACHE"),
+		"GOFLAGS=-mod=mod",
+		"GOPROXY=off",
+		"GOTOOLCHAIN=local",
+		"TMPDIR=" + tmp,
+		"LANG=C.UTF-8",
+	}
+	return env, home
+}
+
+func TestREADMERuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs and runs spillway as the README says")
+	}
+	env, home := newcomerEnv(t)
+	env = append(env, "README_STATE="+filepath.Join(home, ".readme-state"))
+	var notRun []string
+	ran, compared, parsed := 0, 0, 0
+	var last *docBlock // the last shell block, for an output block
+	var lastOut string
+	lastRan := false
+	for _, b := range docBlocks(t, "README.md") {
+		where := fmt.Sprintf("README.md:%d", b.line)
+		switch b.lang {
+		case "sh":
+			last = &b
+			lastRan = false
+			if b.notRun != "" {
+				notRun = append(notRun, where+": "+b.notRun)
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			// One shell session, as a person's terminal is: what a
+			// block exports (PATH) holds for the blocks after it.
+			script := "[ -f \"$README_STATE\" ] && . \"$README_STATE\"\n" + b.code +
+				"\nexport -p > \"$README_STATE\"\n"
+			cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", script)
+			cmd.Env = env
+			cmd.Stdin = nil
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			cancel()
+			if err != nil {
+				t.Errorf("%s: %v\n%s\nstdout:\n%s\nstderr:\n%s", where, err, b.code, stdout.String(), stderr.String())
+			}
+			lastOut, lastRan = stdout.String(), err == nil
+			ran++
+		case "text":
+			switch {
+			case last == nil:
+				t.Errorf("%s: an output block with no shell block before it", where)
+			case !lastRan && last.notRun != "":
+				notRun = append(notRun, where+": the output of a block not run: "+last.notRun)
+			case lastRan:
+				if got, want := normalise(lastOut), normalise(b.code); got != want {
+					t.Errorf("%s: the README shows\n%s\nbut the block before it prints\n%s", where, want, got)
+				}
+				compared++
+			}
+		case "json":
+			if !json.Valid([]byte(b.code)) {
+				t.Errorf("%s: the JSON block does not parse", where)
+			}
+			parsed++
+		case "toml":
+			var v map[string]any
+			if err := toml.Unmarshal([]byte(b.code), &v); err != nil {
+				t.Errorf("%s: the TOML block does not parse: %v", where, err)
+			}
+			parsed++
+		case "go":
+			// TestDocsGoBlocksCompile compiles it; example_test.go runs
+			// the same calls.
+		case "":
+			// A diagram, not a command or its output.
+		default:
+			t.Errorf("%s: a block of language %q: say how it is checked", where, b.lang)
+		}
+	}
+	if ran == 0 || compared == 0 {
+		t.Fatalf("%d shell blocks run, %d outputs compared: the README has none?", ran, compared)
+	}
+	t.Logf("README.md: %d shell blocks run, %d outputs compared, %d JSON/TOML blocks parsed; %d not run:\n  %s",
+		ran, compared, parsed, len(notRun), strings.Join(notRun, "\n  "))
+}
+
+// transcript is a docs block that shows a command and what it prints.
+var transcript = regexp.MustCompile(`^\$ (spillway .*)\n`)
+
+func TestDocsTranscriptsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the binary")
+	}
+	env, home := newcomerEnv(t)
+	bin := filepath.Join(home, "bin")
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "spillway"), "./cmd/spillway").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for i, e := range env {
+		if p, ok := strings.CutPrefix(e, "PATH="); ok {
+			env[i] = "PATH=" + bin + ":" + p
+		}
+	}
+	files, _ := filepath.Glob("docs/*.md")
+	ran := 0
+	var notRun []string
+	for _, file := range files {
+		var lastTOML string
+		for _, b := range docBlocks(t, file) {
+			where := fmt.Sprintf("%s:%d", file, b.line)
+			if b.lang == "toml" {
+				lastTOML = b.code
+			}
+			m := transcript.FindStringSubmatch(b.code)
+			if b.lang != "" || m == nil {
+				continue
+			}
+			if b.notRun != "" {
+				notRun = append(notRun, where+": "+b.notRun)
+				continue
+			}
+			dir := t.TempDir()
+			if lastTOML != "" {
+				os.WriteFile(filepath.Join(dir, "spillway.toml"), []byte(lastTOML), 0o644)
+			}
+			cmd := exec.Command("bash", "-c", m[1])
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.Output()
+			if _, ok := err.(*exec.ExitError); err != nil && !ok {
+				t.Fatal(err)
+			}
+			if got, want := normalise(string(out)), normalise(strings.TrimPrefix(b.code, m[0])); got != want {
+				t.Errorf("%s: the doc shows\n%s\nbut %s prints\n%s", where, want, m[1], got)
+			}
+			ran++
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no transcript in docs/ ran")
+	}
+	t.Logf("docs/: %d transcripts run and compared; %d not run:\n  %s", ran, len(notRun), strings.Join(notRun, "\n  "))
+}
