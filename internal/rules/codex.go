@@ -108,7 +108,7 @@ func (l *codexLoader) parse(file string, src []byte) error {
 func starlarkError(file string, err error) error {
 	var se syntax.Error
 	if errors.As(err, &se) {
-		return &FileError{File: file, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Msg: se.Msg}
+		return &FileError{File: file, Line: int(se.Pos.Line), Col: int(se.Pos.Col), Msg: se.Msg + dialectHint}
 	}
 	var rl resolve.ErrorList
 	if errors.As(err, &rl) && len(rl) > 0 {
@@ -127,6 +127,11 @@ func starlarkError(file string, err error) error {
 	}
 	return &FileError{File: file, Msg: err.Error()}
 }
+
+// dialectHint follows a syntax error: Codex runs its rules files with
+// starlark-rust's extended dialect, which spillway's interpreter
+// (go.starlark.net) does not read.
+const dialectHint = " (spillway reads Starlark as go.starlark.net does: without the f-strings and type annotations Codex's own dialect allows; a file that uses them is an import failure until they are written out)"
 
 type builtinFunc = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
 

@@ -52,7 +52,7 @@ func TestReadCodexFixtures(t *testing.T) {
 // line and what is wrong.
 func TestParseCodexErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
-		{"syntax", "prefix_rule(pattern=[\"git\"]\n", "x.rules:2:1: got end of file, want ')'"},
+		{"syntax", "prefix_rule(pattern=[\"git\"]\n", "x.rules:2:1: got end of file, want ')'" + dialectHint},
 		{"decision", "\n\nprefix_rule(pattern=[\"git\"], decision=\"maybe\")", `x.rules:3:12: invalid decision "maybe": want allow, prompt or forbidden`},
 		{"empty pattern", "prefix_rule(pattern=[])", "x.rules:1:12: invalid pattern: pattern cannot be empty"},
 		{"empty alternatives", `prefix_rule(pattern=["git", []])`, "x.rules:1:12: invalid pattern: the alternatives of element 2 cannot be empty"},

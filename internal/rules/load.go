@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -331,7 +332,11 @@ func (im *importer) codex() {
 		fe.File = displayPath(fe.File, im.at.Home)
 		im.fail(fe, false)
 	}
-	l := &codexLoader{home: im.at.Home, hostPaths: map[string][]string{}}
+	hosts := map[string][]string{}
+	// Each file runs in an evaluator process of its own
+	// (codexchild.go), by its own deadline and the import's.
+	all, cancel := context.WithTimeout(context.Background(), ImportTime)
+	defer cancel()
 	for _, cf := range files {
 		shown := displayPath(cf.path, im.at.Home)
 		src, err := im.read(cf.path)
@@ -343,7 +348,12 @@ func (im *importer) codex() {
 			continue
 		}
 		im.out.Read = append(im.out.Read, cf.path)
-		rules, err := l.run(cf.path, src)
+		ctx, cancelFile := context.WithTimeout(all, ChildTime)
+		res, err := evalChild(ctx, codexJob{File: cf.path, Home: im.at.Home, Src: src, HostPaths: hosts})
+		cancelFile()
+		if err == nil && res.Err != nil {
+			err = res.Err
+		}
 		if err != nil {
 			var fe *FileError
 			if !errors.As(err, &fe) {
@@ -352,6 +362,8 @@ func (im *importer) codex() {
 			im.fail(fe, false)
 			continue
 		}
+		hosts = res.HostPaths
+		rules := res.Rules
 		im.add(Parsed{Rules: rules}, cf.scope)
 	}
 }
