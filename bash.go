@@ -14,36 +14,37 @@ import (
 type BashInput = tool.BashInput
 
 // bashEntry declares the bash tool: its parameters are the fields of
-// BashInput, CheckJobInput and KillJobInput, by their json tags.
+// BashInput, by their json tags.
 var bashEntry = entry{Tool: registry.Tool{
 	Name:     "bash",
 	Title:    "Run a shell command",
 	Describe: describe(describeBash),
-	Choice:   "give exactly one of command (to run), check_pid or kill_pid (to manage a background command)",
-}, run: handlers{registry.Run: handle((*Toolset).Bash), registry.CheckJob: handle((*Toolset).CheckJob), registry.KillJob: handle((*Toolset).KillJob)}}
+	Notes: "Give exactly one of `command` or of these: `check_pid` calls `Toolset.CheckJob` and takes `timeout`, `screen`.\n" +
+		"`kill_pid` calls `Toolset.KillJob` and takes nothing else.\n",
+}, run: handle((*Toolset).Bash)}
 
 // CheckJobInput names a background job for CheckJob: the bash tool's
-// check_pid.
+// check_pid, timeout and screen.
 type CheckJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"check_pid" param:"select" cli:"session" after:"full_output" min:"1" doc:"Pid of a background command: return its status and the output that is new since the last check."`
+	PID int
 	// Timeout, when above zero, first waits up to that long (at most
 	// 55 s) for output the job has not shown yet, or for its end: a wait
 	// without polling. Zero returns at once, unless the job's screen is
 	// being redrawn: then it waits, at most 1 s, until it has been still
 	// for 100 ms.
-	Timeout time.Duration `json:"timeout,omitempty" doc:"With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."`
+	Timeout time.Duration
 	// Screen, for a job whose program holds a terminal's screen, is
 	// "full" for every row; "" or "changes" gives the rows changed since
 	// the last look that showed it.
-	Screen string `json:"screen,omitempty" after:"rows" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
+	Screen string
 }
 
 // KillJobInput names a background job for KillJob: the bash tool's
 // kill_pid.
 type KillJobInput struct {
 	// PID is the pid the job was given (BashDetails.PID).
-	PID int `json:"kill_pid" param:"select" cli:"session" after:"check_pid" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
+	PID int
 }
 
 // BashDetails are the structured details of a bash result
@@ -72,9 +73,21 @@ type StreamDetails = tool.StreamDetails
 // The error says why the command could not be run (bad input, no such
 // cwd, the shell missing, the toolset closed). A command that ran and
 // failed is a result: its exit code is in Details, and IsError is set.
+//
+// With CheckPID or KillPID instead of a command, Bash is CheckJob or
+// KillJob: the bash tool's one input holds all three.
 func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], error) {
+	if err := check("bash", &in); err != nil {
+		return Result[BashDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
+	}
+	switch {
+	case in.CheckPID != 0:
+		return t.checkJob(ctx, CheckJobInput{PID: in.CheckPID, Timeout: in.Timeout, Screen: in.Screen})
+	case in.KillPID != 0:
+		return t.killJob(ctx, KillJobInput{PID: in.KillPID})
 	}
 	x := extrasOf(ctx)
 	if in.Progress == nil {
@@ -120,6 +133,10 @@ func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (Result[BashDe
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
+	return t.checkJob(ctx, in)
+}
+
+func (t *Toolset) checkJob(ctx context.Context, in CheckJobInput) (Result[BashDetails], error) {
 	res, err := t.shell.Check(ctx, in.PID, in.Timeout, in.Screen)
 	if err != nil {
 		return Result[BashDetails]{}, bashError(err)
@@ -134,6 +151,10 @@ func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (Result[BashDeta
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
+	return t.killJob(ctx, in)
+}
+
+func (t *Toolset) killJob(ctx context.Context, in KillJobInput) (Result[BashDetails], error) {
 	res, err := t.shell.Kill(ctx, in.PID)
 	if err != nil {
 		return Result[BashDetails]{}, bashError(err)

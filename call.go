@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -60,7 +59,8 @@ func (e *ArgsError) Unwrap() error { return e.Err }
 
 // Call runs a tool by name: its arguments are checked against the tool's
 // parameters (an *ArgsError says what does not fit) and given to the
-// method they ask for (bash's check_pid goes to CheckJob). The MCP server
+// tool's method (Toolset.Bash for bash, which hands check_pid to
+// CheckJob). The MCP server
 // and the CLI call the tools through it. The result's Details are the
 // tool's (a BashDetails, ReadDetails, …).
 func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
@@ -72,7 +72,7 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if !ok {
 		return Result[any]{}, fmt.Errorf("no tool is named %q", c.Name)
 	}
-	cl, err := registry.Decode(e.Tool, args)
+	in, err := registry.Decode(e.Tool, args)
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
@@ -80,11 +80,19 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
 	if c.URLAsker != nil {
 		ctx = shell.WithAsker(ctx, c.URLAsker)
 	}
-	h, ok := e.run[cl.Method]
-	if !ok {
-		return Result[any]{}, fmt.Errorf("%s: no method %s", e.Name, cl.Method)
+	return e.run.call(t, ctx, in)
+}
+
+// check is the one check of a tool's input, whoever calls its method
+// (Go, the MCP server, the CLI): the bounds its fields' tags state, then
+// its own Validate. Each tool's method runs it first; in points to the
+// method's input, which it holds to the ceilings.
+func check(name string, in any) error {
+	tl, _ := registry.Lookup(name)
+	if err := registry.Check(tl, in); err != nil {
+		return &ArgsError{Tool: name, Err: err}
 	}
-	return h.call(t, ctx, cl.In)
+	return nil
 }
 
 // callExtras are what a call by name brings beside its arguments: the
@@ -106,22 +114,19 @@ func extrasOf(ctx context.Context) callExtras {
 	return x
 }
 
-// A handler runs one method of a tool: it takes a pointer to the method's
-// input and returns the result with its details as an any.
+// A handler runs a tool: it takes a pointer to the tool's input and
+// returns the result with its details as an any.
 type handler struct {
 	input, details fields.Type
-	// name is the Toolset method's ("History"), "" for a function that
-	// is none.
-	name string
-	call func(t *Toolset, ctx context.Context, in any) (Result[any], error)
+	call           func(t *Toolset, ctx context.Context, in any) (Result[any], error)
 }
 
-// handle makes the handler of a Toolset method.
+// handle makes the handler of a Toolset method, as mcp.AddTool makes one
+// of a typed function: the method's input is the tool's declaration.
 func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], error)) handler {
 	return handler{
 		input:   fields.TypeFor[In](),
 		details: fields.TypeFor[D](),
-		name:    methodName(method),
 		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
 			r, err := method(t, ctx, *in.(*In))
 			return anyResult(r), err
@@ -129,40 +134,20 @@ func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], er
 	}
 }
 
-// methodName is the name of fn when it is a method of *Toolset ("Bash"
-// for (*Toolset).Bash), so that the docs name the methods a tool's
-// table entry binds rather than names written beside it.
-func methodName(fn any) string {
-	full := fields.FuncName(fn)
-	_, name, ok := strings.Cut(full, ".(*Toolset).")
-	if !ok || strings.ContainsAny(name, ".-") {
-		return ""
-	}
-	return name
-}
-
-// handlers are a tool's methods, by the parameter that selects them.
-type handlers map[registry.Method]handler
-
 // An entry of the table is a tool, declared once: its name, description
-// and parameters, and the methods that run it.
+// and parameters, and the handler that runs it.
 type entry struct {
 	registry.Tool
-	run handlers
+	run handler
 }
 
-// declaration is e's tool with the Go inputs and details of its methods,
-// as the registry gives it to the packages that describe the tools.
+// declaration is e's tool with its Go input and details, as the registry
+// gives it to the packages that describe the tools.
 func (e entry) declaration() registry.Tool {
 	t := e.Tool
-	t.Inputs = make(map[registry.Method]fields.Type, len(e.run))
-	t.MethodNames = make(map[registry.Method]string, len(e.run))
-	for m, h := range e.run {
-		t.Inputs[m] = h.input
-		t.MethodNames[m] = h.name
-	}
-	t.Details = e.run[registry.Run].details
-	t.Params = registry.Params(fields.TypeFor[Policy](), t.Inputs, paramConsts)
+	t.Input = e.run.input
+	t.Details = e.run.details
+	t.Params = registry.Params(fields.TypeFor[Policy](), t.Input, paramConsts)
 	return t
 }
 

@@ -18,7 +18,9 @@ var historyEntry = entry{Tool: registry.Tool{
 	ReadOnly: true,
 	MCPOnly:  true,
 	Describe: describe(describeHistory),
-}, run: handlers{registry.Run: handle((*Toolset).History), registry.Rerender: handle((*Toolset).History)}}
+	Notes: "`id` calls `Toolset.History` and takes `stream`, `strategy`, `max_lines`, `max_bytes`, `max_tokens`, `offset`, `pattern`.\n" +
+		"Without it, the call takes the other parameters.\n",
+}, run: handle((*Toolset).History)}
 
 // A HistoryRecord is one recorded bash call (tool.HistoryRecord).
 type HistoryRecord = tool.HistoryRecord
@@ -47,6 +49,9 @@ type ShownStream = tool.ShownStream
 // forgotten first (200 are kept), their spill files once no result has
 // named them for Policy.Spill.KeepNamed.
 func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryDetails], error) {
+	if err := check("history", &in); err != nil {
+		return Result[HistoryDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[HistoryDetails]{}, err
 	}

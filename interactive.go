@@ -18,7 +18,7 @@ var writeStdinEntry = entry{Tool: registry.Tool{
 	Title:    "Send input to a running command",
 	MCPOnly:  true, // a one-shot command's job ends with it
 	Describe: describe(describeWriteStdin),
-}, run: handlers{registry.Run: handle((*Toolset).WriteStdin)}}
+}, run: handle((*Toolset).WriteStdin)}
 
 // WriteStdin sends input to a background job that was started with
 // TTY (a terminal) or Stdin (a pipe): text, named keys ("Enter",
@@ -31,6 +31,9 @@ var writeStdinEntry = entry{Tool: registry.Tool{
 // started without input, an unknown key, a job that no longer reads its
 // input. Its output then stays for the next look.
 func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[BashDetails], error) {
+	if err := check("write_stdin", &in); err != nil {
+		return Result[BashDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
@@ -48,7 +51,7 @@ var jobsEntry = entry{Tool: registry.Tool{
 	ReadOnly: true,
 	MCPOnly:  true, // a one-shot command's jobs end with it
 	Describe: describe(describeJobs),
-}, run: handlers{registry.Run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}}
+}, run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}
 
 // A JobInfo is one background job in a jobs listing (tool.JobInfo).
 type JobInfo = tool.JobInfo

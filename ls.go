@@ -22,12 +22,15 @@ var lsEntry = entry{Tool: registry.Tool{
 	Title:    "List a directory",
 	ReadOnly: true,
 	Describe: describe(describeLs),
-}, run: handlers{registry.Run: handle((*Toolset).Ls)}}
+}, run: handle((*Toolset).Ls)}
 
 // Ls lists a directory: names sorted case-insensitively, dotfiles
 // included, directories ending in "/" and symlinks in "@". The result's
 // content is the entries shown, one a line.
 func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error) {
+	if err := check("ls", &in); err != nil {
+		return Result[LsDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[LsDetails]{}, err
 	}

@@ -24,7 +24,7 @@ var readEntry = entry{Tool: registry.Tool{
 	Title:    "Read a file",
 	ReadOnly: true,
 	Describe: describe(describeRead),
-}, run: handlers{registry.Run: handle((*Toolset).Read)}}
+}, run: handle((*Toolset).Read)}
 
 // Read shows one page of a text file (at most the policy's lines and
 // bytes, 2000 and 50 KiB by default, from line Offset), or an image whole.
@@ -32,6 +32,9 @@ var readEntry = entry{Tool: registry.Tool{
 // rescanning it. A missing file, a directory, a binary file or a FIFO is
 // an error that says what to use instead.
 func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], error) {
+	if err := check("read", &in); err != nil {
+		return Result[ReadDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[ReadDetails]{}, err
 	}

@@ -23,7 +23,7 @@ var grepEntry = entry{Tool: registry.Tool{
 	Title:    "Search file contents",
 	ReadOnly: true,
 	Describe: describe(describeGrep),
-}, run: handlers{registry.Run: handle((*Toolset).Grep)}}
+}, run: handle((*Toolset).Grep)}
 
 // FindInput is a search by name: the find tool's parameters
 // (tool.FindInput).
@@ -40,12 +40,15 @@ var findEntry = entry{Tool: registry.Tool{
 	Title:    "Find files by name",
 	ReadOnly: true,
 	Describe: describe(describeFind),
-}, run: handlers{registry.Run: handle((*Toolset).Find)}}
+}, run: handle((*Toolset).Find)}
 
 // Grep searches file contents for a regular expression (or a literal
 // string), honouring ignore files, in path then line order. No match is
 // a result ("No matches found"); a bad pattern is an error.
 func (t *Toolset) Grep(ctx context.Context, in GrepInput) (Result[GrepDetails], error) {
+	if err := check("grep", &in); err != nil {
+		return Result[GrepDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[GrepDetails]{}, err
 	}
@@ -60,6 +63,9 @@ func (t *Toolset) Grep(ctx context.Context, in GrepInput) (Result[GrepDetails], 
 // Find lists the files and directories whose name (or relative path)
 // matches a glob, honouring ignore files, sorted.
 func (t *Toolset) Find(ctx context.Context, in FindInput) (Result[FindDetails], error) {
+	if err := check("find", &in); err != nil {
+		return Result[FindDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[FindDetails]{}, err
 	}

@@ -2,8 +2,10 @@ package spillway
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -20,14 +22,12 @@ func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 		if tool.Describe == nil || tool.Details == (fields.Type{}) || tool.Title == "" {
 			t.Errorf("%s: description, details or title missing", tool.Name)
 		}
-		for m, in := range tool.Inputs {
-			fields.Walk(in, "json", func(f fields.Field) bool {
-				if f.Tag.Get("doc") == "" {
-					t.Errorf("%s %s: %s.%s (%s) has no doc tag", tool.Name, m, in, f.GoName, f.Name)
-				}
-				return false
-			})
-		}
+		fields.Walk(tool.Input, "json", func(f fields.Field) bool {
+			if f.Tag.Get("doc") == "" {
+				t.Errorf("%s: %s.%s (%s) has no doc tag", tool.Name, tool.Input, f.GoName, f.Name)
+			}
+			return false
+		})
 		for _, p := range tool.Params {
 			if p.Doc == "" || p.Type == 0 {
 				t.Errorf("%s.%s: no doc or type", tool.Name, p.Name)
@@ -54,59 +54,96 @@ func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 	top(fields.TypeFor[output.Truncation]())
 }
 
-// A parameter two methods take (bash's timeout: the command's, and
-// check_pid's wait) is declared once, by the first method's input; the
-// other adds its doc and its method.
-func TestASharedParameterIsDeclaredOnce(t *testing.T) {
+// A tool is one input: bash's parameters are BashInput's json fields, in
+// their order, check_pid, kill_pid and screen among them. The test names
+// no other parameter, so that adding one to BashInput does not rewrite it.
+func TestBashIsOneInput(t *testing.T) {
 	bash, ok := registry.Lookup("bash")
 	if !ok {
 		t.Fatal("no bash tool")
 	}
-	timeout, ok := bash.Param("timeout")
-	if !ok {
-		t.Fatal("bash has no timeout")
+	var names []string
+	for f := range reflect.TypeFor[BashInput]().Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
 	}
-	if !timeout.AppliesTo(registry.Run) || !timeout.AppliesTo(registry.CheckJob) || timeout.AppliesTo(registry.KillJob) {
-		t.Errorf("timeout goes to %v, want Run and CheckJob", timeout.Methods)
+	var params []string
+	for _, p := range bash.Params {
+		params = append(params, p.Name)
 	}
+	if !slices.Equal(names, params) {
+		t.Errorf("bash's parameters are %v, BashInput's fields %v", params, names)
+	}
+	for _, want := range []string{"command", "check_pid", "kill_pid", "screen"} {
+		if !slices.Contains(params, want) {
+			t.Errorf("bash has no %s", want)
+		}
+	}
+	timeout, _ := bash.Param("timeout")
 	if timeout.Config != "timeout_ms" || timeout.Default(DefaultPolicy()) != int(DefaultPolicy().Timeout.Milliseconds()) {
 		t.Errorf("timeout: config %q, default %v", timeout.Config, timeout.Default(DefaultPolicy()))
 	}
-	// Each parameter is listed once: BashInput's fields in their order,
-	// and the job methods' own where their after tags place them. The
-	// test names no other parameter, so that adding one to BashInput
-	// does not rewrite it.
-	pos := map[string]int{}
-	for i, p := range bash.Params {
-		if _, twice := pos[p.Name]; twice {
-			t.Errorf("bash lists %q twice", p.Name)
-		}
-		pos[p.Name] = i
+}
+
+// What docs/tools.md says of bash's job calls is what the check holds a
+// call to: check_pid takes timeout and screen and nothing else of a
+// command's, kill_pid nothing, and a command no screen. Every other
+// parameter is given in turn, by reflection, so that a parameter added
+// to BashInput is covered without naming it here.
+func TestBashJobCallsTakeWhatTheDocsSay(t *testing.T) {
+	bash, _ := registry.Lookup("bash")
+	if !strings.Contains(bash.Notes, "`check_pid` calls `Toolset.CheckJob` and takes `timeout`, `screen`.") ||
+		!strings.Contains(bash.Notes, "`kill_pid` calls `Toolset.KillJob` and takes nothing else.") {
+		t.Fatalf("bash's notes changed: %q", bash.Notes)
 	}
-	for name, after := range map[string]string{"check_pid": "full_output", "kill_pid": "check_pid", "screen": "rows"} {
-		i, ok := pos[name]
-		if j, ok2 := pos[after]; !ok || !ok2 || i != j+1 {
-			t.Errorf("%s is parameter %d and %s %d: want it right after", name, i, after, j)
-		}
+	if err := (BashInput{CheckPID: 7, Timeout: time.Second, Screen: "full"}).Validate(); err != nil {
+		t.Errorf("check_pid with timeout and screen: %v", err)
 	}
-	last, n := -1, 0
-	for f := range reflect.TypeFor[BashInput]().Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" || name == "-" {
+	set := func(name string) BashInput {
+		in := BashInput{}
+		v := reflect.ValueOf(&in).Elem()
+		for i := range v.NumField() {
+			if tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); tag == name {
+				f := v.Field(i)
+				switch f.Kind() {
+				case reflect.String:
+					f.SetString("x")
+				case reflect.Bool:
+					f.SetBool(true)
+				case reflect.Int, reflect.Int64:
+					f.SetInt(1)
+				case reflect.Slice:
+					f.Set(reflect.ValueOf([]string{"x"}))
+				case reflect.Map:
+					f.Set(reflect.ValueOf(map[string]string{"X": "1"}))
+				default:
+					t.Fatalf("%s: a %s", name, f.Kind())
+				}
+			}
+		}
+		return in
+	}
+	for _, p := range bash.Params {
+		if p.Name == "check_pid" || p.Name == "kill_pid" {
 			continue
 		}
-		n++
-		i, ok := pos[name]
-		if !ok {
-			t.Errorf("BashInput.%s (%s) is not a bash parameter", f.Name, name)
-			continue
+		in := set(p.Name)
+		in.CheckPID = 7
+		if err := in.Validate(); (err == nil) != (p.Name == "timeout" || p.Name == "screen") {
+			t.Errorf("check_pid with %s: %v", p.Name, err)
 		}
-		if i < last {
-			t.Errorf("bash lists %s before a field BashInput declares before it", name)
+		in.CheckPID, in.KillPID = 0, 7
+		if err := in.Validate(); err == nil {
+			t.Errorf("kill_pid with %s: no error", p.Name)
 		}
-		last = i
 	}
-	if n+3 != len(bash.Params) {
-		t.Errorf("bash has %d parameters: BashInput's %d and the job methods' 3", len(bash.Params), n)
+	if err := (BashInput{Command: "ls", Screen: "full"}).Validate(); err == nil {
+		t.Error("a command with screen: no error")
+	}
+	for _, in := range []BashInput{{}, {Command: "ls", CheckPID: 7}, {CheckPID: 7, KillPID: 7}} {
+		if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "exactly one of command") {
+			t.Errorf("%+v: %v", in, err)
+		}
 	}
 }

@@ -2,7 +2,11 @@ package tool
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -28,7 +32,13 @@ type BashInput struct {
 	// Timeout is how long the call waits before the command moves to the
 	// background, where it keeps running (CheckJob and KillJob reach it by
 	// Details.PID). Zero takes the policy's, 120 s by default.
-	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running)."`
+	//
+	// With CheckPID, Timeout, when above zero, first waits up to that
+	// long (at most 55 s) for output the job has not shown yet, or for its
+	// end: a wait without polling. Zero returns at once, unless the job's
+	// screen is being redrawn: then it waits, at most 1 s, until it has
+	// been still for 100 ms.
+	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running). With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."`
 	// RunInBackground starts the command and returns its pid at once: for
 	// servers, watchers and other commands that do not end.
 	RunInBackground bool `json:"run_in_background,omitempty" cli:"session" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
@@ -49,6 +59,13 @@ type BashInput struct {
 	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
 	// FullOutput shows each stream whole, up to 1 MiB.
 	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."`
+	// CheckPID, instead of a command, looks at the background job with
+	// that pid (BashDetails.PID): how it stands, and only its output
+	// since the last look (Toolset.CheckJob).
+	CheckPID int `json:"check_pid,omitempty" cli:"session" min:"1" doc:"Pid of a background command: return its status and the output that is new since the last check."`
+	// KillPID, instead of a command, stops the background job with that
+	// pid and returns its last output (Toolset.KillJob).
+	KillPID int `json:"kill_pid,omitempty" cli:"session" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
 	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
 	// of one stream alone (the macos-shell profile's maxOutputLines and
 	// maxErrorLines). They are not parameters of the bash tool.
@@ -65,6 +82,10 @@ type BashInput struct {
 	// TTYCols, TTYRows.
 	Cols int `json:"cols,omitempty" min:"min_cols" max:"max_cols" default:"tty_cols" doc:"Columns of the terminal, with tty."`
 	Rows int `json:"rows,omitempty" min:"min_rows" max:"max_rows" default:"tty_rows" doc:"Rows of the terminal, with tty."`
+	// Screen, with CheckPID, for a job whose program holds a terminal's
+	// screen, is "full" for every row; "" or "changes" gives the rows
+	// changed since the last look that showed it.
+	Screen string `json:"screen,omitempty" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`
@@ -87,6 +108,57 @@ type BashInput struct {
 	// Asker, when set, asks the person about this call's command in
 	// place of Options.Asker (an MCP server asks the client of the call).
 	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error) `json:"-"`
+}
+
+// Validate is bash's own check, beside its fields' bounds: a call runs a
+// command, or looks at a background job (CheckPID), or stops one
+// (KillPID); a look takes Timeout and Screen beside the pid, a stop
+// nothing else, and a command no Screen.
+func (in BashInput) Validate() error {
+	calls := 0
+	for _, given := range []bool{in.Command != "", in.CheckPID != 0, in.KillPID != 0} {
+		if given {
+			calls++
+		}
+	}
+	if calls != 1 {
+		return errors.New("give exactly one of command (to run), check_pid or kill_pid (to manage a background command)")
+	}
+	switch {
+	case in.CheckPID != 0:
+		if extra := in.given("timeout", "screen"); len(extra) > 0 {
+			return fmt.Errorf("check_pid takes only timeout, screen (got %s)", strings.Join(extra, ", "))
+		}
+	case in.KillPID != 0:
+		if extra := in.given(); len(extra) > 0 {
+			return fmt.Errorf("kill_pid takes no other parameter (got %s)", strings.Join(extra, ", "))
+		}
+	case in.Screen != "":
+		return errors.New("screen go with check_pid or kill_pid: give it, or leave them out")
+	}
+	return nil
+}
+
+// given names the parameters of a command that in gives, in their order,
+// but those of except.
+func (in BashInput) given(except ...string) []string {
+	var names []string
+	for _, p := range []struct {
+		name string
+		set  bool
+	}{
+		{"command", in.Command != ""}, {"args", len(in.Args) > 0}, {"session", in.Session != ""},
+		{"timeout", in.Timeout != 0}, {"run_in_background", in.RunInBackground}, {"cwd", in.Cwd != ""},
+		{"env", len(in.Env) > 0}, {"max_lines", in.MaxLines != 0}, {"max_bytes", in.MaxBytes != 0},
+		{"max_tokens", in.MaxTokens != 0}, {"full_output", in.FullOutput}, {"tty", in.TTY},
+		{"cols", in.Cols != 0}, {"rows", in.Rows != 0}, {"screen", in.Screen != ""},
+		{"stdin", in.Stdin}, {"diff_with", in.DiffWith != ""},
+	} {
+		if p.set && !slices.Contains(except, p.name) {
+			names = append(names, p.name)
+		}
+	}
+	return names
 }
 
 // BashDetails are the structured details of a bash result.

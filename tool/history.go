@@ -1,6 +1,10 @@
 package tool
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // HistoryInput is a call of the history tool: without ID, a listing of
 // the recorded bash calls that pass Session, Status and Limit; with ID,
@@ -10,31 +14,58 @@ import "time"
 type HistoryInput struct {
 	// ID is the history id of the call to show again (a bash result's
 	// history_id); 0 lists the calls.
-	ID int `json:"id,omitempty" param:"select" method:"rerender" min:"1" doc:"History id of a call to show again (history_id in a bash result). Leave it out to list the calls."`
+	ID int `json:"id,omitempty" min:"1" doc:"History id of a call to show again (history_id in a bash result). Leave it out to list the calls."`
 	// Session keeps the calls of one session; "" keeps all.
-	Session string `json:"session,omitempty" method:"run" doc:"List only the calls of this bash session."`
+	Session string `json:"session,omitempty" doc:"List only the calls of this bash session."`
 	// Status keeps the "ok" calls (exit 0), the "failed" ones (another
 	// exit code) or the "running" ones; "" keeps all.
-	Status string `json:"status,omitempty" method:"run" enum:"ok,failed,running" doc:"List only calls that exited 0 (\x60ok\x60), exited otherwise (\x60failed\x60), or still run (\x60running\x60)."`
+	Status string `json:"status,omitempty" enum:"ok,failed,running" doc:"List only calls that exited 0 (\x60ok\x60), exited otherwise (\x60failed\x60), or still run (\x60running\x60)."`
 	// Limit keeps the newest Limit records; 0 keeps all.
-	Limit int `json:"limit,omitempty" method:"run" min:"1" doc:"List only the newest N calls."`
+	Limit int `json:"limit,omitempty" min:"1" doc:"List only the newest N calls."`
 	// Stream is "stdout" or "stderr"; "" shows both.
-	Stream string `json:"stream,omitempty" method:"rerender" enum:"stdout,stderr" doc:"Show only \x60stdout\x60 or \x60stderr\x60 (default both)."`
+	Stream string `json:"stream,omitempty" enum:"stdout,stderr" doc:"Show only \x60stdout\x60 or \x60stderr\x60 (default both)."`
 	// Strategy is how lines are chosen within the limits: "head",
 	// "tail" or "head_tail"; "" is the policy's.
-	Strategy string `json:"strategy,omitempty" method:"rerender" enum:"head,tail,head_tail" doc:"Which lines to keep when the output does not fit: \x60head\x60, \x60tail\x60 or \x60head_tail\x60."`
+	Strategy string `json:"strategy,omitempty" enum:"head,tail,head_tail" doc:"Which lines to keep when the output does not fit: \x60head\x60, \x60tail\x60 or \x60head_tail\x60."`
 	// MaxLines and MaxBytes bound each stream shown; zero takes the
 	// policy's.
-	MaxLines int `json:"max_lines,omitempty" method:"rerender" min:"1" config:"bash.max_lines" doc:"Most lines shown per stream."`
-	MaxBytes int `json:"max_bytes,omitempty" method:"rerender" min:"1" config:"bash.max_bytes" doc:"Most bytes shown per stream."`
+	MaxLines int `json:"max_lines,omitempty" min:"1" config:"bash.max_lines" doc:"Most lines shown per stream."`
+	MaxBytes int `json:"max_bytes,omitempty" min:"1" config:"bash.max_bytes" doc:"Most bytes shown per stream."`
 	// MaxTokens, when above zero, bounds each stream shown to that many
 	// estimated tokens too (output.EstimateTokens, which errs high).
-	MaxTokens int `json:"max_tokens,omitempty" method:"rerender" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream, as spillway estimates them (on the high side)."`
+	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream, as spillway estimates them (on the high side)."`
 	// Offset, when given, shows the lines from this one (1-based) on.
-	Offset int `json:"offset,omitempty" method:"rerender" min:"1" doc:"Show the lines from this line on (1-based): a line range with max_lines."`
+	Offset int `json:"offset,omitempty" min:"1" doc:"Show the lines from this line on (1-based): a line range with max_lines."`
 	// Pattern, when given, shows only the lines that match this RE2
 	// regular expression, each with its line number.
-	Pattern string `json:"pattern,omitempty" method:"rerender" doc:"Show only the lines matching this RE2 regular expression, with their line numbers."`
+	Pattern string `json:"pattern,omitempty" doc:"Show only the lines matching this RE2 regular expression, with their line numbers."`
+}
+
+// Validate is history's own check, beside its fields' bounds: a listing
+// (no ID) takes Session, Status and Limit; a call shown again (ID) takes
+// the others.
+func (in HistoryInput) Validate() error {
+	listing := given([]string{"session", "status", "limit"}, []bool{in.Session != "", in.Status != "", in.Limit != 0})
+	shown := given([]string{"stream", "strategy", "max_lines", "max_bytes", "max_tokens", "offset", "pattern"},
+		[]bool{in.Stream != "", in.Strategy != "", in.MaxLines != 0, in.MaxBytes != 0, in.MaxTokens != 0, in.Offset != 0, in.Pattern != ""})
+	switch {
+	case in.ID != 0 && len(listing) > 0:
+		return fmt.Errorf("id takes only stream, strategy, max_lines, max_bytes, max_tokens, offset, pattern (got %s)", strings.Join(listing, ", "))
+	case in.ID == 0 && len(shown) > 0:
+		return fmt.Errorf("%s go with id: give it, or leave them out", strings.Join(shown, ", "))
+	}
+	return nil
+}
+
+// given names the parameters whose set is true.
+func given(names []string, set []bool) []string {
+	var out []string
+	for i, name := range names {
+		if set[i] {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // A HistoryRecord is one recorded bash call.

@@ -176,7 +176,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		}
 		positional = append(positional, p)
 		arg := strings.ToUpper(p.Name)
-		if p.Required || (len(positional) == 1 && jobsOnlyInSessions(t)) {
+		if p.Required || (len(positional) == 1 && zeroRefused(t)) {
 			required++
 		} else {
 			arg = "[" + arg + "]"

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/spillway-dev/spillway/internal/registry"
 )
 
 // A usage error says what to do next: the flag that was probably meant,
@@ -133,21 +135,10 @@ type failure struct{ error }
 
 func (f failure) Unwrap() error { return f.error }
 
-// jobsOnlyInSessions reports whether every call of t that is not its own
-// method (bash's check_pid, kill_pid) acts on an earlier call of the same
-// session: on the CLI, its first argument is then always needed.
-func jobsOnlyInSessions(t tool) bool {
-	selects := false
-	for _, p := range t.Params {
-		if p.Selects {
-			selects = true
-			if !p.SessionOnly {
-				return false
-			}
-		}
-	}
-	return selects
-}
+// zeroRefused reports whether t's check refuses a call that gives
+// nothing (bash: a command, or the pid of a job, which a one-shot command
+// cannot have): on the CLI, its first argument is then always needed.
+func zeroRefused(t tool) bool { return registry.Check(t, t.New()) != nil }
 
 // sessionOnly refuses the parameters that act on what an earlier call of
 // the same session left: each spillway command is a session of its own.

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,20 +10,16 @@ import (
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
-// Params reads a tool's parameters from the Go inputs of its methods: each
-// field with a json name is a parameter, declared by its tags.
+// Params reads a tool's parameters from its Go input: each field with a
+// json name is a parameter, declared by its tags, in the order of the
+// fields.
 //
 //	json     the parameter's name
 //	doc      what it does, for a model and for a person
 //	cli      "positional" (a CLI argument), "-X" (a one-letter flag), or
 //	         "session" (it lives across the calls of one session, which a
 //	         one-shot CLI command does not have: the CLI refuses it)
-//	param    options: "required", "select" (its presence chooses the
-//	         method), "orint" (a string that also takes an integer)
-//	method   the methods it is given to, by name ("run,rerender"), where
-//	         methods share one input; else the methods whose input has it
-//	after    the parameter it is listed after, for one of a method other
-//	         than the tool's own (check_pid after full_output)
+//	param    "required", or "orint" (a string that also takes an integer)
 //	min, max, ceiling   bounds of an integer, as numbers or names of consts
 //	under    a field of the policy (a duration, in ms) that lowers the ceiling
 //	enum     the values a string takes, comma-separated
@@ -33,71 +28,20 @@ import (
 //	default  the default when no config key sets it (a number, a name of
 //	         consts, or a string)
 //
-// A parameter that the inputs of two methods both have (bash's timeout) is
-// declared by the first; the other adds its doc and its method. Params
-// panics on a tag it cannot read: the table is wrong, not a call.
-func Params(policyType fields.Type, inputs map[Method]fields.Type, consts map[string]int64) []Param {
+// Params panics on a tag it cannot read: the table is wrong, not a call.
+func Params(policyType, input fields.Type, consts map[string]int64) []Param {
 	var params []Param
-	index := func(name string) int {
-		return slices.IndexFunc(params, func(p Param) bool { return p.Name == name })
-	}
-	walked := map[fields.Type]bool{}
-	for _, m := range []Method{Run, CheckJob, KillJob, Rerender} {
-		in := inputs[m]
-		if in == (fields.Type{}) || walked[in] {
-			continue
-		}
-		walked[in] = true
-		var sharing Method // the methods that take this input
-		for mm, t := range inputs {
-			if t == in {
-				sharing |= mm
-			}
-		}
-		fields.Walk(in, "json", func(f fields.Field) bool {
-			p := declare(f, policyType, consts)
-			p.Methods = sharing
-			if s, ok := f.Tag.Lookup("method"); ok {
-				p.Methods = parseMethods(s, f)
-				if p.Methods&^sharing != 0 {
-					panic(fmt.Sprintf("registry: %s.%s: method %q does not take %s", in, f.GoName, s, in))
-				}
-			}
-			if i := index(p.Name); i >= 0 {
-				q := &params[i]
-				for _, tag := range []string{"cli", "param", "after", "min", "max", "ceiling", "under", "enum", "config", "zero", "default"} {
-					if _, ok := f.Tag.Lookup(tag); ok {
-						panic(fmt.Sprintf("registry: %s.%s: %s is declared by an earlier method's input; here only doc", in, f.GoName, tag))
-					}
-				}
-				if q.Type != p.Type {
-					panic(fmt.Sprintf("registry: %s.%s: type %s, not %s as declared earlier", in, f.GoName, p.Type, q.Type))
-				}
-				q.Methods |= p.Methods
-				if p.Doc != "" {
-					q.Doc += " " + p.Doc
-				}
-				return false
-			}
-			at := len(params)
-			if after, ok := f.Tag.Lookup("after"); ok {
-				i := index(after)
-				if i < 0 {
-					panic(fmt.Sprintf("registry: %s.%s: after %q, which is not declared before it", in, f.GoName, after))
-				}
-				at = i + 1
-			}
-			params = slices.Insert(params, at, p)
-			return false
-		})
-	}
+	fields.Walk(input, "json", func(f fields.Field) bool {
+		params = append(params, declare(f, policyType, consts))
+		return false
+	})
 	return params
 }
 
 // declare reads one parameter from its field's tags.
 func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Param {
 	where := f.GoName
-	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc")}
+	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc"), index: f.Index}
 	if p.Type == 0 {
 		panic(fmt.Sprintf("registry: %s: a parameter cannot be a %s", where, f.Type))
 	}
@@ -127,17 +71,13 @@ func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Pa
 		}
 	}
 	if opts, ok := f.Tag.Lookup("param"); ok {
-		for o := range strings.SplitSeq(opts, ",") {
-			switch o {
-			case "required":
-				p.Required = true
-			case "select":
-				p.Selects = true
-			case "orint":
-				p.OrInt = true
-			default:
-				panic(fmt.Sprintf("registry: %s: unknown param option %q", where, o))
-			}
+		switch opts {
+		case "required":
+			p.Required = true
+		case "orint":
+			p.OrInt = true
+		default:
+			panic(fmt.Sprintf("registry: %s: unknown param option %q", where, opts))
 		}
 	}
 	p.Min, _ = number("min")
@@ -224,23 +164,4 @@ func paramType(t fields.Type) ParamType {
 		}
 	}
 	return 0
-}
-
-// parseMethods reads a method tag: method names, comma-separated, as
-// Method.String spells them in any case.
-func parseMethods(s string, f fields.Field) Method {
-	var m Method
-	for name := range strings.SplitSeq(s, ",") {
-		found := false
-		for _, mm := range []Method{Run, CheckJob, KillJob, Rerender} {
-			if strings.EqualFold(name, mm.String()) {
-				m |= mm
-				found = true
-			}
-		}
-		if !found {
-			panic(fmt.Sprintf("registry: %s: unknown method %q", f.GoName, name))
-		}
-	}
-	return m
 }

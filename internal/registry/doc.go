@@ -39,8 +39,8 @@ func Doc(tools []Tool, p any) string {
 		for _, prm := range t.Params {
 			b.WriteString(paramRow(prm, p, !t.MCPOnly))
 		}
-		if methods := jobMethods(t); methods != "" {
-			b.WriteString("\n" + methods)
+		if t.Notes != "" {
+			b.WriteString("\n" + t.Notes)
 		}
 		b.WriteString("\nDetails:\n\n")
 		for _, d := range details(t.Details, "") {
@@ -83,39 +83,6 @@ func paramRow(prm Param, p any, onCLI bool) string {
 	}
 	return fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s | %s |\n", prm.Name, prm.Type, def, prm.Bounds(), cfg, cli,
 		strings.ReplaceAll(doc, "|", `\|`))
-}
-
-// jobMethods says which parameters go to which method, for a tool with
-// more than one.
-func jobMethods(t Tool) string {
-	var b strings.Builder
-	for _, m := range []Method{CheckJob, KillJob, Rerender} {
-		var sel string
-		var other []string
-		for _, p := range t.Params {
-			switch {
-			case p.Selects && p.AppliesTo(m):
-				sel = p.Name
-			case p.AppliesTo(m):
-				other = append(other, "`"+p.Name+"`")
-			}
-		}
-		if sel == "" {
-			continue
-		}
-		with := "nothing else"
-		if len(other) > 0 {
-			with = strings.Join(other, ", ")
-		}
-		fmt.Fprintf(&b, "`%s` calls `Toolset.%s` and takes %s.\n", sel, t.MethodNames[m], with)
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	if t.Choice != "" {
-		return "Give exactly one of `" + t.Params[0].Name + "` or of these: " + b.String()
-	}
-	return b.String() + "Without it, the call takes the other parameters.\n"
 }
 
 // A detail is a field of a details type: its JSON name, dotted under the

@@ -35,20 +35,6 @@ const (
 	StringMap                       // an object of string values
 )
 
-// A Method is one of a tool's methods, as a call chooses it: most tools
-// have one; bash has three, chosen by which of command, check_pid and
-// kill_pid a call gives, and history two (a listing, or one call shown
-// again by id). Tool.MethodNames names the Toolset method each one calls.
-type Method int
-
-// Methods of the tools.
-const (
-	Run      Method = 1 << iota // the tool's own: Toolset.Bash, Read, Grep, Find, Ls, History, …
-	CheckJob                    // bash check_pid
-	KillJob                     // bash kill_pid
-	Rerender                    // history id: a recorded call shown again
-)
-
 // A Param is one parameter of a tool, as Params reads it from the tags
 // of the field that declares it.
 type Param struct {
@@ -81,11 +67,6 @@ type Param struct {
 	Enum []string
 	// Required parameters must be given.
 	Required bool
-	// Methods are the methods the parameter is given to (0: Run).
-	Methods Method
-	// Selects is set on the parameter whose presence chooses its method
-	// (check_pid chooses CheckJob).
-	Selects bool
 	// Positional parameters are CLI arguments rather than flags, in the
 	// order of the table; Short is a one-letter CLI flag.
 	Positional bool
@@ -95,6 +76,8 @@ type Param struct {
 	// one-shot CLI command is a session of its own, so the CLI refuses
 	// them.
 	SessionOnly bool
+	// index finds the parameter's field in the tool's Go input.
+	index []int
 }
 
 // A Tool is one tool: its name, what it does, and its parameters.
@@ -106,36 +89,21 @@ type Tool struct {
 	// MCPOnly tools are not CLI commands: history has nothing to show in
 	// a one-shot command's session.
 	MCPOnly bool
-	// Choice, when set, is the error of a call that names none or more
-	// than one of the Run method's first parameter and the selecting
-	// parameters (bash: command, check_pid, kill_pid).
-	Choice string
 	// Describe says, for a model, what the tool does and the limits the
 	// policy p puts on it.
 	Describe func(p any) string
-	Params   []Param
-	// Inputs are the Go inputs of the tool's methods, whose fields' json
-	// tags name the parameters.
-	Inputs map[Method]fields.Type
-	// MethodNames are the Toolset methods that the tool's methods call
-	// ("CheckJob"), from the handlers its entry binds; "" for one that
-	// is no Toolset method.
-	MethodNames map[Method]string
+	// Notes, when the tool's input chooses between things to do (bash's
+	// check_pid, history's id), say which parameters go with which, for
+	// docs/tools.md; the input's Validate holds a call to them.
+	Notes  string
+	Params []Param
+	// Input is the tool's Go input, whose fields' json tags name the
+	// parameters.
+	Input fields.Type
 	// Details is the type of the tool's details: their schema is derived
 	// from it.
 	Details fields.Type
 }
-
-// methods returns the methods p is given to.
-func (p Param) methods() Method {
-	if p.Methods == 0 {
-		return Run
-	}
-	return p.Methods
-}
-
-// AppliesTo reports whether p is a parameter of method m.
-func (p Param) AppliesTo(m Method) bool { return p.methods()&m != 0 }
 
 // Param returns the parameter of t named name.
 func (t Tool) Param(name string) (Param, bool) {
@@ -174,6 +142,9 @@ func (p Param) CeilingUnder(pol any) int64 {
 	return c
 }
 
+// New returns a pointer to a new zero value of t's Go input.
+func (t Tool) New() any { return fields.New(t.Input) }
+
 // table is the root's table of tools, registered once, at init.
 var table []Tool
 
@@ -210,19 +181,4 @@ func (t ParamType) String() string {
 		return "object of strings"
 	}
 	return fmt.Sprintf("ParamType(%d)", int(t))
-}
-
-// String names a method as Toolset does.
-func (m Method) String() string {
-	switch m {
-	case Run:
-		return "Run"
-	case CheckJob:
-		return "CheckJob"
-	case KillJob:
-		return "KillJob"
-	case Rerender:
-		return "Rerender"
-	}
-	return fmt.Sprintf("Method(%d)", int(m))
 }
