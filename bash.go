@@ -130,10 +130,7 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 // code — and only its output since the last look. An unknown pid is an
 // error that lists the known ones.
 func (t *Toolset) CheckJob(ctx context.Context, in CheckJobInput) (Result[BashDetails], error) {
-	if err := t.open(); err != nil {
-		return Result[BashDetails]{}, bashError(err)
-	}
-	return t.checkJob(ctx, in)
+	return t.Bash(ctx, BashInput{CheckPID: in.PID, Timeout: in.Timeout, Screen: in.Screen})
 }
 
 func (t *Toolset) checkJob(ctx context.Context, in CheckJobInput) (Result[BashDetails], error) {
@@ -148,10 +145,7 @@ func (t *Toolset) checkJob(ctx context.Context, in CheckJobInput) (Result[BashDe
 // the processes that hold its output, SIGKILL after 2 s — and returns its
 // last output. An unknown pid is an error that lists the known ones.
 func (t *Toolset) KillJob(ctx context.Context, in KillJobInput) (Result[BashDetails], error) {
-	if err := t.open(); err != nil {
-		return Result[BashDetails]{}, bashError(err)
-	}
-	return t.killJob(ctx, in)
+	return t.Bash(ctx, BashInput{KillPID: in.PID})
 }
 
 func (t *Toolset) killJob(ctx context.Context, in KillJobInput) (Result[BashDetails], error) {

@@ -82,9 +82,9 @@ func TestBashInputErrors(t *testing.T) {
 		in   spillway.BashInput
 		want string
 	}{
-		{spillway.BashInput{}, "command is empty"},
-		{spillway.BashInput{Command: "true", Timeout: -1}, "timeout -1"},
-		{spillway.BashInput{Command: "true", MaxLines: -1}, "max_lines"},
+		{spillway.BashInput{}, "give exactly one of command"},
+		{spillway.BashInput{Command: "true", Timeout: -1}, `parameter "timeout": want at least 1, got -1`},
+		{spillway.BashInput{Command: "true", MaxLines: -1}, `parameter "max_lines": want at least 1, got -1`},
 		{spillway.BashInput{Command: "true", Env: map[string]string{"A=B": "x"}}, "not a variable name"},
 	}
 	for _, c := range cases {
@@ -96,7 +96,7 @@ func TestBashInputErrors(t *testing.T) {
 	if _, err := ts.CheckJob(ctx, spillway.CheckJobInput{PID: 999999}); err == nil || !strings.Contains(err.Error(), "this session has none") {
 		t.Errorf("check of an unknown pid: %v", err)
 	}
-	if _, err := ts.KillJob(ctx, spillway.KillJobInput{PID: -1}); err == nil || !strings.Contains(err.Error(), "positive pid") {
+	if _, err := ts.KillJob(ctx, spillway.KillJobInput{PID: -1}); err == nil || !strings.Contains(err.Error(), `parameter "kill_pid": want at least 1, got -1`) {
 		t.Errorf("kill of pid -1: %v", err)
 	}
 	// An unknown pid lists the known ones.

@@ -131,9 +131,7 @@ func TestFindParameters(t *testing.T) {
 		in   FindInput
 		want string
 	}{
-		{FindInput{Pattern: ""}, "pattern is empty"},
 		{FindInput{Pattern: "[a"}, "invalid glob"},
-		{FindInput{Pattern: "*", Type: "link"}, "use any, file or dir"},
 		{FindInput{Pattern: "*", Path: "src/a.go"}, "is a file, not a directory"},
 		{FindInput{Pattern: "*", Path: "nope"}, "path not found: nope"},
 		{FindInput{Pattern: "*", Path: "pipe"}, "named pipe"},

@@ -113,7 +113,7 @@ type BashInput struct {
 // Validate is bash's own check, beside its fields' bounds: a call runs a
 // command, or looks at a background job (CheckPID), or stops one
 // (KillPID); a look takes Timeout and Screen beside the pid, a stop
-// nothing else, and a command no Screen.
+// nothing else, and a command no Screen, nor Cols and Rows without TTY.
 func (in BashInput) Validate() error {
 	calls := 0
 	for _, given := range []bool{in.Command != "", in.CheckPID != 0, in.KillPID != 0} {
@@ -135,6 +135,8 @@ func (in BashInput) Validate() error {
 		}
 	case in.Screen != "":
 		return errors.New("screen go with check_pid or kill_pid: give it, or leave them out")
+	case (in.Cols != 0 || in.Rows != 0) && !in.TTY:
+		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
 	}
 	return nil
 }

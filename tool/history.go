@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ type HistoryInput struct {
 
 // Validate is history's own check, beside its fields' bounds: a listing
 // (no ID) takes Session, Status and Limit; a call shown again (ID) takes
-// the others.
+// the others, and Offset (a line range) no Strategy.
 func (in HistoryInput) Validate() error {
 	listing := given([]string{"session", "status", "limit"}, []bool{in.Session != "", in.Status != "", in.Limit != 0})
 	shown := given([]string{"stream", "strategy", "max_lines", "max_bytes", "max_tokens", "offset", "pattern"},
@@ -53,6 +54,8 @@ func (in HistoryInput) Validate() error {
 		return fmt.Errorf("id takes only stream, strategy, max_lines, max_bytes, max_tokens, offset, pattern (got %s)", strings.Join(listing, ", "))
 	case in.ID == 0 && len(shown) > 0:
 		return fmt.Errorf("%s go with id: give it, or leave them out", strings.Join(shown, ", "))
+	case in.Offset > 0 && in.Strategy != "":
+		return errors.New("give offset (a line range) or strategy, not both")
 	}
 	return nil
 }

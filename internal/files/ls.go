@@ -38,9 +38,6 @@ const lsBatch = 1024
 // in.Limit names (0: the policy's). Only the first names in order are
 // ever held, however big the directory.
 func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
-	if in.Limit < 0 {
-		return Listing{}, fmt.Errorf("limit %d must be positive (the most entries to show)", in.Limit)
-	}
 	lim := t.cfg.Ls
 	lim.Limit = policy.Limit(in.Limit, lim.Limit)
 	limit, p := lim.Limit, in.Path

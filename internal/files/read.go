@@ -68,16 +68,6 @@ type LongLine struct {
 // so. It never blocks on a FIFO or a device, and its memory is bounded by
 // the limits whatever the size of the file or of its lines.
 func (t *Tools) Read(ctx context.Context, in tool.ReadInput) (Page, error) {
-	switch {
-	case in.Path == "":
-		return Page{}, errors.New("path is required: the file to read")
-	case in.Offset < 0:
-		return Page{}, fmt.Errorf("offset %d is not a line number: lines are numbered from 1", in.Offset)
-	case in.Limit < 0:
-		return Page{}, fmt.Errorf("limit %d must be positive (the most lines to show)", in.Limit)
-	case in.CharOffset < 0:
-		return Page{}, fmt.Errorf("char_offset %d is not a character offset: the first character of a line is 0", in.CharOffset)
-	}
 	path, err := t.resolve(in.Path) // --root
 	if err != nil {
 		return Page{}, err

@@ -76,7 +76,11 @@ type Validator interface{ Validate() error }
 // Decode checks the JSON ones; then the input's own Validate runs.
 func Check(t Tool, in any) error {
 	for _, p := range t.Params {
-		switch x := fields.Get(in, p.index).(type) {
+		x := fields.Get(in, p.index)
+		if p.Required && fields.IsZero(x) {
+			return fmt.Errorf("parameter %q is required", p.Name)
+		}
+		switch x := x.(type) {
 		case int64:
 			if x == 0 {
 				continue
@@ -93,8 +97,11 @@ func Check(t Tool, in any) error {
 				continue
 			}
 			ms := x.Milliseconds()
-			if x > 0 && ms < p.Min {
+			switch {
+			case x > 0 && ms < p.Min:
 				ms = p.Min // a Go caller's fraction of a millisecond
+			case x < 0 && ms == 0:
+				ms = -1
 			}
 			n, err := p.bound(ms)
 			if err != nil {

@@ -39,16 +39,9 @@ func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
 	fail := func(format string, args ...any) (Names, error) {
 		return Names{}, fmt.Errorf("find: "+format, args...)
 	}
-	if in.Pattern == "" {
-		return fail("pattern is empty: give a glob such as *.go or src/**/*_test.go (* for everything)")
-	}
 	typ := in.Type
-	switch typ {
-	case "", TypeAny:
+	if typ == "" {
 		typ = TypeAny
-	case TypeFile, TypeDir:
-	default:
-		return fail("type %q: use any, file or dir", in.Type)
 	}
 	pattern := in.Pattern
 	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {

@@ -75,19 +75,9 @@ func (s *Searcher) Grep(ctx context.Context, in tool.GrepInput) (Found, error) {
 	fail := func(format string, args ...any) (Found, error) {
 		return Found{}, fmt.Errorf("grep: "+format, args...)
 	}
-	if in.Pattern == "" {
-		return fail("pattern is empty: give a regular expression, or a string with literal=true")
-	}
 	mode := in.OutputMode
-	switch mode {
-	case "":
+	if mode == "" {
 		mode = ModeContent
-	case ModeContent, ModeFiles, ModeCount:
-	default:
-		return fail("output_mode %q: use content, files_with_matches or count", in.OutputMode)
-	}
-	if in.Context < 0 || in.Context > MaxContext {
-		return fail("context %d: use 0 to %d lines", in.Context, MaxContext)
 	}
 	if len(in.Pattern) > MaxPatternBytes {
 		return fail("the pattern is %s, over the %s limit: search for a distinctive part of it",

@@ -19,26 +19,11 @@ import (
 
 // checkCommand checks the parameters that do not depend on the session.
 func checkCommand(in tool.BashInput) error {
-	if in.Command == "" {
-		return errors.New("command is empty: give the command to run")
-	}
 	// The limits hold whether or not rules are in force: a command
 	// longer than an argument of bash -c can carry could not start, and
 	// one nested deeper than any parser should recurse is no command.
 	if err := rules.Limit(in.Command); err != nil {
 		return err
-	}
-	if in.Timeout < 0 {
-		return fmt.Errorf("timeout %s: give a positive duration, or leave it out for the default", in.Timeout)
-	}
-	if (in.Cols != 0 || in.Rows != 0) && !in.TTY {
-		return errors.New("cols and rows are the size of a terminal: give tty: true with them, or leave them out")
-	}
-	if err := checkSize(in.Cols, in.Rows); err != nil {
-		return err
-	}
-	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 {
-		return errors.New("max_lines, max_bytes and max_tokens must be positive (leave them out for the defaults)")
 	}
 	if in.Session != "" {
 		if err := validSession(in.Session); err != nil {

@@ -80,8 +80,7 @@ func TestHistoryRerender(t *testing.T) {
 		t.Errorf("both streams: %+v %+v %+v", r.Stdout, r.Stderr, r.Record)
 	}
 	for _, bad := range []tool.HistoryInput{
-		{ID: 99}, {}, {ID: id, Strategy: "middle"}, {ID: id, Stream: "both"}, {ID: id, Pattern: "("},
-		{ID: id, Offset: 3, Strategy: "tail"},
+		{ID: 99}, {}, {ID: id, Pattern: "("},
 	} {
 		if r, err := render(sh, bad); err == nil {
 			t.Errorf("%+v: want an error, got %+v", bad, r)

@@ -21,20 +21,3 @@ const (
 	ScreenChanges = "changes" // the rows changed since the last look (the default)
 	ScreenFull    = "full"    // every row
 )
-
-// checkScreen checks the screen parameter.
-func checkScreen(s string) error {
-	switch s {
-	case "", ScreenChanges, ScreenFull:
-		return nil
-	}
-	return fmt.Errorf("screen %q: give %q for every row of a terminal's screen, or %q (the default) for the rows changed since the last look", s, ScreenFull, ScreenChanges)
-}
-
-// validPID checks the pid a job call names.
-func validPID(pid int) error {
-	if pid <= 0 {
-		return fmt.Errorf("pid %d: give the positive pid a background command was given", pid)
-	}
-	return nil
-}

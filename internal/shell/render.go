@@ -43,9 +43,6 @@ type Shown struct {
 // input, an unknown or running call); a stream that can no longer be shown
 // has its Err.
 func (r *Runner) Render(sel tool.HistoryInput) (rec tool.HistoryRecord, exit Exit, stdout, stderr *Shown, err error) {
-	if err := validSelection(sel); err != nil {
-		return tool.HistoryRecord{}, Exit{}, nil, nil, err
-	}
 	stored, err := r.history.record(sel.ID)
 	if err != nil {
 		return tool.HistoryRecord{}, Exit{}, nil, nil, err
@@ -74,30 +71,6 @@ func (r *Runner) Render(sel tool.HistoryInput) (rec tool.HistoryRecord, exit Exi
 	}
 	pol := forCall(r.cfg.Bash, sel.MaxLines, sel.MaxBytes, false, sel.MaxTokens)
 	return snap.HistoryRecord, *snap.status.view(), section("stdout", &d.stdout, pol.Stdout), section("stderr", d.stderr, pol.Stderr), nil
-}
-
-// validSelection checks the parameters of a call shown again.
-func validSelection(in tool.HistoryInput) error {
-	if in.ID <= 0 {
-		return errors.New("give the id of a recorded call (history_id in a bash result, or id in the history list)")
-	}
-	switch in.Stream {
-	case "", "stdout", "stderr":
-	default:
-		return fmt.Errorf("stream %q: want stdout or stderr (or leave it out for both)", in.Stream)
-	}
-	switch output.Strategy(in.Strategy) {
-	case "", output.Head, output.Tail, output.HeadTail:
-	default:
-		return fmt.Errorf("strategy %q: want head, tail or head_tail", in.Strategy)
-	}
-	if in.MaxLines < 0 || in.MaxBytes < 0 || in.MaxTokens < 0 || in.Offset < 0 {
-		return errors.New("max_lines, max_bytes, max_tokens and offset must be positive")
-	}
-	if in.Offset > 0 && in.Strategy != "" {
-		return errors.New("give offset (a line range) or strategy, not both")
-	}
-	return nil
 }
 
 // renderStream shows one stream as in asks: its body (content and a

@@ -22,17 +22,6 @@ const (
 // terminal emulator keeps its screen, so full-screen programs may draw.
 const ttyEnv = "TERM=xterm-256color"
 
-// checkSize checks a terminal size a call gives (0 leaves it as it is).
-func checkSize(cols, rows int) error {
-	if cols != 0 && (cols < term.MinCols || cols > term.MaxCols) {
-		return fmt.Errorf("cols %d: give %d to %d columns", cols, term.MinCols, term.MaxCols)
-	}
-	if rows != 0 && (rows < term.MinRows || rows > term.MaxRows) {
-		return fmt.Errorf("rows %d: give %d to %d rows", rows, term.MinRows, term.MaxRows)
-	}
-	return nil
-}
-
 // openTTY opens a pseudo-terminal of cols×rows. The caller gives the
 // slave side to the command and reads and writes the master side.
 func openTTY(cols, rows int) (master, slave *os.File, err error) {

@@ -107,12 +107,6 @@ func (r *Runner) Write(ctx context.Context, in tool.WriteStdinInput) (Outcome, e
 	if err != nil {
 		return Outcome{}, err
 	}
-	if err := checkSize(in.Cols, in.Rows); err != nil {
-		return Outcome{}, err
-	}
-	if err := checkScreen(in.Screen); err != nil {
-		return Outcome{}, err
-	}
 	wait := in.Timeout
 	if wait == 0 {
 		wait = DefaultWriteWait
