@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
+	"runtime/debug"
 
 	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -63,7 +65,14 @@ func (e *ArgsError) Unwrap() error { return e.Err }
 // CheckJob). The MCP server
 // and the CLI call the tools through it. The result's Details are the
 // tool's (a BashDetails, ReadDetails, …).
-func (t *Toolset) Call(ctx context.Context, c ToolCall) (Result[any], error) {
+func (t *Toolset) Call(ctx context.Context, c ToolCall) (res Result[any], err error) {
+	// A panic of the call (a bug) is the call's error, not the end of
+	// the process and of every other session.
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result[any]{}, panicError(c.Name, p)
+		}
+	}()
 	name, args, lines, err := surface.Call(t.policy.Profile, c.Name, c.Args)
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: name, Err: err}
@@ -167,4 +176,11 @@ func init() {
 		decls[i] = table[i].Tool
 	}
 	registry.Register(decls)
+}
+
+// panicError is the error of a call that panicked; the stack goes to the
+// log (slog's default logger), not to the model.
+func panicError(name string, p any) error {
+	slog.Error("a tool call panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	return fmt.Errorf("%s: internal error (a bug in spillway; the session goes on, and the stack is in the server's log): %v", name, p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +18,15 @@ import (
 // by toolResult. ctx ends when the client cancels the call, goes away, or
 // the session ends.
 func addTool(s *toolServer, t schema.Tool) {
-	s.AddTool(t.MCP(s.typed), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.AddTool(t.MCP(s.typed), func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		// A panic here (a bug) is this call's error; the server and the
+		// other sessions go on.
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("a tool call panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				res, err = errorResult(fmt.Errorf("%s: internal error (a bug in spillway; the session goes on, and the stack is in the server's log): %v", t.Name, p)), nil
+			}
+		}()
 		sess, client, err := s.session(req)
 		if err != nil {
 			return errorResult(err), nil
@@ -61,7 +70,7 @@ func addTool(s *toolServer, t schema.Tool) {
 			via = ask.via
 		}
 		s.recordVia(via, sess, ts, t.Name, req.Params.Arguments, start, len(r.Text)+len(r.Image), details, r.IsError)
-		res := toolResult(r, details, s.typed, s.spillLinks)
+		res = toolResult(r, details, s.typed, s.spillLinks)
 		if clientOf(req).PlainErrors() {
 			res.IsError = false
 		}

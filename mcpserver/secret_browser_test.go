@@ -102,9 +102,16 @@ type pageVisit struct {
 // Submit (action "answer") or Cancel.
 func (b *pageBrowser) visit(t *testing.T, url, action, secret string) pageVisit {
 	t.Helper()
+	return b.visitWaiting(t, url, action, secret, "")
+}
+
+// visitWaiting is visit that, the secret typed, waits until the file
+// waitFor exists before it presses the button ("" does not wait).
+func (b *pageBrowser) visitWaiting(t *testing.T, url, action, secret, waitFor string) pageVisit {
+	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	req, _ := json.Marshal(map[string]string{"url": url, "action": action, "secret": secret})
+	req, _ := json.Marshal(map[string]string{"url": url, "action": action, "secret": secret, "waitForFile": waitFor})
 	fmt.Fprintf(b.in, "%s\n", req)
 	if !b.out.Scan() {
 		t.Fatal("the browser went away")

@@ -9,6 +9,9 @@ import "io/fs"
 // watches it.
 type Reader struct {
 	PID int
+	// Start is when it started (clock ticks after boot): with PID, it
+	// names the process, which a reused pid does not.
+	Start uint64
 	// Name is the name it was started by (its command name), which for a
 	// script is the script's, not its interpreter's.
 	Name string
@@ -39,4 +42,10 @@ type ExecFile struct {
 	// DirsSafe: every directory above it is root's, and no other user
 	// may write it (no group or other write bit).
 	DirsSafe bool
+}
+
+// Same reports whether r and o are the same process running the same
+// program.
+func (r Reader) Same(o Reader) bool {
+	return r.PID == o.PID && r.Start == o.Start && r.Exe == o.Exe && r.Name == o.Name
 }

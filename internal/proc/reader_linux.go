@@ -38,7 +38,9 @@ func TerminalReaders(master *os.File, link string) (readers []Reader, ok bool) {
 		}
 		_, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/syscall")
 		if hidden := os.IsPermission(err); hidden || readsInput(pid, link) {
-			readers = append(readers, inspect(pid))
+			r := inspect(pid)
+			r.Start = st.start
+			readers = append(readers, r)
 		}
 		return true
 	})
@@ -132,4 +134,11 @@ func execFile(root, path, at string) ExecFile {
 		}
 	}
 	return e
+}
+
+// Alive reports whether the process pid that started at start still
+// runs (is not a zombie).
+func Alive(pid int, start uint64) bool {
+	st, ok := readStat(pid)
+	return ok && st.start == start && st.state != 'Z'
 }

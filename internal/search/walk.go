@@ -3,12 +3,14 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spillway-dev/spillway/internal/confine"
 )
@@ -112,6 +114,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer w.guard(cancel)
 			w.worker()
 		}()
 	}
@@ -119,6 +122,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 	go func() {
 		defer wg.Done()
 		defer close(w.items)
+		defer w.guard(cancel)
 		defer close(w.dirs)
 		defer close(w.files)
 		var ig *ignoreNode
@@ -163,14 +167,30 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 	for range w.items { // let the driver finish
 	}
 	wg.Wait()
+	if err := w.panicked.Load(); err != nil {
+		return *err
+	}
 	return ctx.Err()
 }
 
+// guard, deferred by each goroutine of the walk, makes a panic of the
+// walk (a bug) the walk's error, and stops it, instead of ending the
+// process.
+func (w *walker[T]) guard(cancel context.CancelFunc) {
+	if p := recover(); p != nil {
+		err := fmt.Errorf("internal error in the walk (a bug in spillway): %v", p)
+		w.panicked.CompareAndSwap(nil, &err)
+		cancel()
+	}
+}
+
 type walker[T any] struct {
-	root *walkRoot // nil: entries are opened by path
-	ctx  context.Context
-	opt  WalkOptions
-	work func(context.Context, Entry) T
+	// panicked holds the error of a goroutine of the walk that panicked.
+	panicked atomic.Pointer[error]
+	root     *walkRoot // nil: entries are opened by path
+	ctx      context.Context
+	opt      WalkOptions
+	work     func(context.Context, Entry) T
 	// dirs and files are the pool's queues; directory listings go first.
 	dirs, files chan func()
 	items       chan *batch[T]

@@ -219,3 +219,22 @@ func TestWalkFilesDeletedDuringWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkPanicIsItsError: a panic in the walk's work (a bug) is Walk's
+// error and stops the walk; before, it ended the process.
+func TestWalkPanicIsItsError(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 200 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), []byte("x"), 0o644)
+	}
+	work := func(_ context.Context, e Entry) int {
+		if e.Rel == "f100" {
+			panic("work broke")
+		}
+		return 1
+	}
+	err := Walk(context.Background(), dir, WalkOptions{Workers: 4}, work, func(Entry, int) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "work broke") {
+		t.Fatalf("Walk: %v", err)
+	}
+}

@@ -45,13 +45,34 @@ type Request struct {
 	// page's first line says which. Why says why it is not.
 	Program  string
 	Verified bool
-	Why      string
+	// Says, for a verified prompt, says in spillway's own words who asks
+	// and for what ("the system's sudo asks for alice's password"). The
+	// Prompt is the command's own text, shown apart: a command chooses
+	// it (sudo -p).
+	Says string
+	Why  string
 	// Answer writes the secret to the terminal, followed by Enter. The
-	// slice is cleared when it returns: it must not be kept.
+	// slice is cleared when it returns: it must not be kept. A
+	// *NotSentError says nothing was written, and why; a
+	// *MaybeSentError that it was written, but may have reached another
+	// program than the one the page named.
 	Answer func(secret []byte) error
 	// Cancel is called when the person cancels instead.
 	Cancel func()
 }
+
+// A NotSentError is an answer that was not written: the program the page
+// named no longer reads the terminal. Why says why, for the person.
+type NotSentError struct{ Why string }
+
+func (e *NotSentError) Error() string { return "not sent: " + e.Why }
+
+// A MaybeSentError is an answer that was written while the program the
+// page named stopped reading the terminal, or another started to: it may
+// have reached that other program.
+type MaybeSentError struct{ Why string }
+
+func (e *MaybeSentError) Error() string { return "may have reached another program: " + e.Why }
 
 // An Outcome is how a page ended.
 type Outcome int
@@ -75,10 +96,13 @@ type Pages struct {
 	lifetime time.Duration
 	log      *slog.Logger
 
-	mu     sync.Mutex
-	base   string // scheme://host:port the pages are reached at, once known
-	srv    *http.Server
-	pages  map[string]*Page
+	mu    sync.Mutex
+	base  string // scheme://host:port the pages are reached at, once known
+	srv   *http.Server
+	pages map[string]*Page
+	// gone keeps why pages were closed (CloseBecause), for the person
+	// who posts to one after.
+	gone   map[string]string
 	closed bool
 }
 
@@ -92,7 +116,7 @@ func New(lifetime time.Duration, log *slog.Logger) *Pages {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Pages{lifetime: lifetime, log: log, pages: map[string]*Page{}}
+	return &Pages{lifetime: lifetime, log: log, pages: map[string]*Page{}, gone: map[string]string{}}
 }
 
 // ServeAt says that a server of the caller routes PathPrefix to these
@@ -235,6 +259,23 @@ func (pg *Page) Outcome() Outcome {
 
 // Close closes the page unanswered, if it is still open.
 func (pg *Page) Close() { pg.end(Closed) }
+
+// CloseBecause closes the page unanswered, if it is still open, and
+// keeps why: a post that comes after is told it.
+func (pg *Page) CloseBecause(why string) {
+	pg.pages.mu.Lock()
+	pg.pages.gone[pg.token] = why
+	pg.pages.mu.Unlock()
+	pg.end(Closed)
+}
+
+// goneWhy is why the page at path was closed, if CloseBecause closed it.
+func (p *Pages) goneWhy(path string) string {
+	token, _ := strings.CutPrefix(path, PathPrefix)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gone[token]
+}
 
 // end ends the page with outcome o, once: it can no longer be reached.
 func (pg *Page) end(o Outcome) bool {

@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"crypto/subtle"
+	"errors"
 	"html/template"
 	"io"
 	"net/http"
@@ -33,6 +34,9 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if pg == nil || time.Now().After(pg.expires) {
 		if pg != nil {
 			pg.end(Expired)
+		} else if why := p.goneWhy(r.URL.Path); why != "" {
+			http.Error(w, "Closed, and nothing was sent: "+why+". Your answer would go to another program than the one this page named. Look at the agent's next result.", http.StatusGone)
+			return
 		}
 		http.Error(w, "Not found: this page does not exist, was already used, or has expired. The command's next result gives a new address.", http.StatusNotFound)
 		return
@@ -62,14 +66,15 @@ input[type=password]{width:100%;font-size:1.1rem;padding:.4rem;box-sizing:border
 button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 .note{color:#555;font-size:.9rem}
 .warning{background:#fde8e8;border:2px solid #b00;padding:.6rem;font-weight:bold}
+.printed{border:2px dashed #888;background:#fff}
 </style></head><body>
 <h1 id="asker">{{.Title}}</h1>
-{{if .Verified}}<p class="note" id="verified">Verified: {{.Program}} is the system's own program (owned by root, which no command of this session can have changed).</p>
+{{if .Verified}}<p class="note" id="verified">Verified: {{.Says}}. {{.Program}} is the system's own program (owned by root, which no command of this session can have changed). Your answer goes to it or nowhere: if it stops reading before you submit, nothing is sent and this page closes.</p>
 {{else}}<p class="warning" id="warning">Not verified: {{.Warning}}. {{.Why}}.</p>
 {{end}}
-<p>The command</p><pre id="command">{{.Command}}</pre>
+<p>The whole command</p><pre id="command">{{.Command}}</pre>
 <p>in</p><pre id="cwd">{{.Cwd}}</pre>
-<p>waits at this prompt, with echo off:</p><pre id="prompt">{{.Prompt}}</pre>
+<p>Printed by the command (its own words, which spillway does not check: a command chooses them, as with <code>sudo -p</code>):</p><pre id="prompt" class="printed">{{.Prompt}}</pre>
 <form method="post" autocomplete="off">
 <input type="hidden" name="form" value="{{.Form}}">
 <label for="secret">Your answer goes to the command's terminal, followed by Enter. The agent and its model never see it.</label>
@@ -90,6 +95,7 @@ func (pg *Page) show(w http.ResponseWriter) {
 		"Title":    title(pg.req),
 		"Program":  pg.req.Program,
 		"Verified": pg.req.Verified,
+		"Says":     capitalize(pg.req.Says),
 		"Warning":  capitalize(UnverifiedWarning),
 		"Why":      capitalize(pg.req.Why),
 		"Command":  pg.req.Command,
@@ -158,7 +164,19 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
 			return
 		}
-		if err := pg.req.Answer(secret); err != nil {
+		err := pg.req.Answer(secret)
+		var notSent *NotSentError
+		var maybe *MaybeSentError
+		switch {
+		case errors.As(err, &maybe):
+			pg.end(Answered)
+			done(w, "Your answer may have reached another program: change this secret now. ("+capitalize(maybe.Why)+".)")
+			return
+		case errors.As(err, &notSent):
+			pg.end(Closed)
+			http.Error(w, "Not sent: "+notSent.Why+". Nothing was written to the terminal.", http.StatusConflict)
+			return
+		case err != nil:
 			pg.end(Closed)
 			http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
 			return

@@ -49,6 +49,12 @@ type asker struct {
 	Verified bool
 	// Why, when not verified, says why, for the person and the model.
 	Why string
+	// readers are the processes that read the terminal when it was
+	// asked (none when they could not be learnt): the answer goes to
+	// them or nowhere.
+	readers []proc.Reader
+	// known: the readers could be learnt (Linux).
+	known bool
 }
 
 // verify finds who reads the job's terminal and verifies it.
@@ -57,7 +63,9 @@ func (j *job) verifyAsker(trust SecretTrust, cwd string) asker {
 		return asker{Why: "the command has no terminal"}
 	}
 	readers, ok := proc.TerminalReaders(j.input.f, j.input.link)
-	return trust.verify(readers, ok, cwd, os.Geteuid() == 0)
+	a := trust.verify(readers, ok, cwd, os.Geteuid() == 0)
+	a.readers, a.known = readers, ok
+	return a
 }
 
 // verify decides for readers (the processes that read the terminal;

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -166,7 +167,7 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 func (j *job) read(s *stream) {
 	// A terminal's master reads EIO once no process holds the slave:
 	// its end of file.
-	s.drainStream(func(b []byte) { j.take(s, b) }, &j.pipeMu)
+	j.drainGuarded(s)
 	if j.term != nil {
 		j.term.Close()
 	}
@@ -183,6 +184,26 @@ func (j *job) read(s *stream) {
 	}
 }
 
+// drainGuarded reads the stream to its end. A panic while its output is taken
+// (a bug) ends the stream with a notice in its output, and the job
+// goes on being waited for, instead of ending the process.
+func (j *job) drainGuarded(s *stream) {
+	defer func() {
+		if p := recover(); p != nil {
+			func() {
+				defer func() { recover() }() // the pipeline itself may be what fails
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				s.pipe.Write(fmt.Appendf(nil, "\n[spillway: internal error while reading this output (%v); the rest of it is lost]\n", p))
+			}()
+			// Keep the pipe read, so that the command is not stopped by
+			// SIGPIPE, but take nothing more of it.
+			s.drainStream(func([]byte) {}, &j.pipeMu)
+		}
+	}()
+	s.drainStream(func(b []byte) { j.take(s, b) }, &j.pipeMu)
+}
+
 // take passes a chunk of output to the stream's pipeline, and to the
 // screen of a job on a terminal. When the program leaves the alternate
 // screen, what it drew there is no longer what a person sees: the window
@@ -193,14 +214,18 @@ func (j *job) take(s *stream, b []byte) {
 	if j.term != nil {
 		left, at = j.term.Write(b)
 	}
-	s.mu.Lock()
-	if left {
-		s.pipe.Write(b[:at])
-		s.pipe.Cut()
-		b = b[at:]
-	}
-	s.pipe.Write(b)
-	s.mu.Unlock()
+	func() {
+		// Unlocked however Write ends: a panic in it must not leave
+		// the stream locked for every later look.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if left {
+			s.pipe.Write(b[:at])
+			s.pipe.Cut()
+			b = b[at:]
+		}
+		s.pipe.Write(b)
+	}()
 	j.noteOutput()
 }
 

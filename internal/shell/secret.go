@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/user"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -84,16 +88,20 @@ func (j *job) secretPage() (*secret.Page, error) {
 		return nil, errRefused
 	}
 	pg, err := s.pages.Open(secret.Request{
-		Command:  QuoteCommand(j.command, j.args),
+		Command:  fullCommand(j.command, j.args),
 		Cwd:      s.cwd,
 		Prompt:   j.prompt(),
 		Program:  s.asker.Program,
 		Verified: s.asker.Verified,
+		Says:     s.asker.says(),
 		Why:      s.asker.Why,
 		Answer:   j.answerSecret,
 		Cancel:   j.cancelSecret,
 	})
 	s.page, s.err = pg, err
+	if err == nil {
+		go j.watchReader(pg, s.asker)
+	}
 	return pg, err
 }
 
@@ -129,10 +137,21 @@ func (j *job) prompt() string {
 	return j.stdout.pipe.LastLine()
 }
 
-// answerSecret writes the person's answer to the terminal, then Enter.
-// The copy is cleared; the terminal does not echo it, so no output and
-// no spill file carries it.
+// answerSecret writes the person's answer to the terminal, then Enter,
+// if the program the page named still reads it: immediately before the
+// write, the terminal must still read a secret (echo off) and be read by
+// the processes that read it when the page was opened, and no other
+// (same pid, start time and executable); otherwise nothing is written
+// (secret.NotSentError). Immediately after, they must still run and no
+// other process read the terminal; otherwise the answer may have
+// reached another program (secret.MaybeSentError). The copy is cleared;
+// the terminal does not echo it, so no output and no spill file
+// carries it.
 func (j *job) answerSecret(b []byte) error {
+	want := j.askerNow()
+	if why := j.readerChanged(want); why != "" {
+		return &secret.NotSentError{Why: why}
+	}
 	buf := make([]byte, len(b)+1)
 	defer clear(buf)
 	copy(buf, b)
@@ -144,7 +163,95 @@ func (j *job) answerSecret(b []byte) error {
 		return err
 	}
 	j.secretNews(secret.Answered)
+	if why := j.readerGoneAfter(want); why != "" {
+		return &secret.MaybeSentError{Why: why}
+	}
 	return nil
+}
+
+// readerChanged says why the terminal is no longer read, with echo off,
+// by the processes want names, and by them alone; "" when it still is,
+// or when its readers cannot be learnt here (not Linux).
+func (j *job) readerChanged(want asker) string {
+	if j.input == nil || j.input.closed.Load() {
+		return "the command's terminal is closed"
+	}
+	if !proc.SecretMode(j.input.f) {
+		return "the terminal no longer reads a secret (its echo is on)"
+	}
+	if !want.known {
+		return ""
+	}
+	readers, ok := proc.TerminalReaders(j.input.f, j.input.link)
+	if !ok || len(readers) == 0 {
+		return want.name() + " no longer reads the terminal"
+	}
+	for _, r := range readers {
+		if !slices.ContainsFunc(want.readers, r.Same) {
+			return fmt.Sprintf("another program (%s, pid %d) now reads the terminal, not %s", readerName(r), r.PID, want.name())
+		}
+	}
+	return ""
+}
+
+// readerGoneAfter says why an answer just written may have reached
+// another program than want: a process of want ended, or another
+// process reads the terminal. "" when neither.
+func (j *job) readerGoneAfter(want asker) string {
+	if !want.known {
+		return ""
+	}
+	for _, r := range want.readers {
+		if !proc.Alive(r.PID, r.Start) {
+			return fmt.Sprintf("%s (pid %d) ended as the answer was written", readerName(r), r.PID)
+		}
+	}
+	readers, _ := proc.TerminalReaders(j.input.f, j.input.link)
+	for _, r := range readers {
+		if !slices.ContainsFunc(want.readers, r.Same) {
+			return fmt.Sprintf("another program (%s, pid %d) reads the terminal", readerName(r), r.PID)
+		}
+	}
+	return ""
+}
+
+// watchReader closes pg as soon as the program it names stops reading
+// the terminal, or another does: an answer would go elsewhere, and the
+// next look opens a page that names the new reader.
+func (j *job) watchReader(pg *secret.Page, want asker) {
+	t := time.NewTicker(readerPollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-pg.Done():
+			return
+		case <-t.C:
+			if why := j.readerChanged(want); why != "" {
+				pg.CloseBecause(why)
+				return
+			}
+		}
+	}
+}
+
+// readerPollEvery is how often an open page checks who reads the
+// terminal.
+const readerPollEvery = 100 * time.Millisecond
+
+// name is how the person knows the reader: its program.
+func (a asker) name() string {
+	if a.Program == "" {
+		return "the program that asked"
+	}
+	return a.Program
+}
+
+// readerName names a process that reads a terminal.
+func readerName(r proc.Reader) string {
+	if r.Exe != "" {
+		return r.Exe
+	}
+	return r.Name
 }
 
 // cancelSecret interrupts the job, as Ctrl-C at the prompt would.
@@ -273,4 +380,36 @@ func (j *job) secretRefusal() error {
 	}
 	return fmt.Errorf("pid %d waits for a secret at the prompt %q (its terminal does not echo), and a secret must not pass through you: %s, and never ask for the secret itself. "+
 		"Keys (Ctrl-C) still go through; write_stdin sends it text only with allow_model_secret: true, for a test secret you were given", j.pid, j.prompt(), where)
+}
+
+// fullCommand is the whole command line, as the page shows it: the
+// person answers for all of it, not its first 80 characters.
+func fullCommand(command string, args []string) string {
+	if len(args) == 0 {
+		return command
+	}
+	return command + " " + strings.Join(args, " ")
+}
+
+// says is what a verified page says, in spillway's own words, of who
+// asks and for what; the prompt the command printed is shown apart, as
+// the command's. "" when not verified.
+func (a asker) says() string {
+	if !a.Verified {
+		return ""
+	}
+	name := filepath.Base(a.Program)
+	who := "your user's"
+	if u, err := user.Current(); err == nil {
+		who = u.Username + "'s"
+	}
+	switch name {
+	case "sudo", "doas":
+		return "the system's " + name + " asks for " + who + " password"
+	case "su":
+		return "the system's su asks for the password of the user it switches to (root's, unless the command names another)"
+	case "passwd":
+		return "the system's passwd asks for " + who + " password, or a new one"
+	}
+	return "the system's " + name + " asks for a secret (a passphrase, a password or a PIN)"
 }
