@@ -259,3 +259,34 @@ type RulePart = tool.RulePart
 func rulesDetails(v rules.Verdict) RulesDetails {
 	return RulesDetails{Decision: v.Decision.String(), Parts: v.Parts()}
 }
+
+// ProjectAllowEntries lists the allow entries of the project dir's own
+// rule files that count only once the person trusts the project, each
+// as "FILE:LINE: ENTRY", and whether it is trusted now: what a person
+// is shown before trusting it.
+func ProjectAllowEntries(p RulesPolicy, dir string) (entries []string, trusted bool) {
+	at := rulesPlaces(p, dir, nil)
+	trusted = at.Trust.Decide(at) == ""
+	at.Trust = rules.Trust{} // nothing trusted: every project allow entry is a note
+	at.ManagedDir, at.ManagedPlists, at.Extra = "", nil, nil
+	for _, n := range rules.Import(p.Import, at).Notes {
+		if n.Action == rules.Suspended {
+			entries = append(entries, n.Source+": "+n.Entry)
+		}
+	}
+	return entries, trusted
+}
+
+// TrustProject trusts the project dir, as its rule files are now, in
+// spillway's state file; via names the channel the person answered
+// through ("tty", "form", "console").
+func TrustProject(p RulesPolicy, dir, via string) error {
+	at := rulesPlaces(p, dir, nil)
+	return rules.Grant(at.Trust, dir, via)
+}
+
+// RevokeProject withdraws the trust in the project dir.
+func RevokeProject(p RulesPolicy, dir string) error {
+	at := rulesPlaces(p, dir, nil)
+	return rules.Revoke(at.Trust, dir)
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -21,7 +24,7 @@ Claude Code and Codex rules it imports) decide bash commands, without
 running anything. docs/rules.md explains the rules.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(g.newRulesCheckCmd(), g.newRulesListCmd())
+	cmd.AddCommand(g.newRulesCheckCmd(), g.newRulesListCmd(), g.newRulesTrustCmd())
 	return cmd
 }
 
@@ -141,4 +144,76 @@ project's .claude/ and .codex/ rules are read from there.`,
 			return nil
 		},
 	}
+}
+
+func (g *globalFlags) newRulesTrustCmd() *cobra.Command {
+	var revoke bool
+	cmd := &cobra.Command{
+		Use:   "trust [--revoke] [DIR]",
+		Short: "Trust a project's own rule files, so that their allow entries count",
+		Long: `trust shows the allow entries of a project's own rule files
+(.claude/settings.json, .claude/settings.local.json, .codex/rules/*.rules,
+a spillway config inside it) and asks, on the terminal, whether they may
+count. Until then only their deny and ask entries do. The answer is kept
+in spillway's state file (~/.local/state/spillway/state.json) with the
+hash of those files: any later change to them suspends the project's
+allow entries until it is trusted again. DIR is the working directory
+by default; --revoke withdraws the trust. The question is read from
+/dev/tty, never from stdin, and a command spillway runs cannot answer
+it.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return err
+			}
+			p, err := g.loadPolicy()
+			if err != nil {
+				return err
+			}
+			if revoke {
+				if err := spillway.RevokeProject(p.Rules, abs); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s is no longer trusted\n", abs)
+				return nil
+			}
+			if who := underSpillway(); who != "" {
+				return fmt.Errorf("spillway rules trust is run by a command of %s: a project is trusted by the person, in their own terminal", who)
+			}
+			entries, trusted := spillway.ProjectAllowEntries(p.Rules, abs)
+			tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+			if err != nil {
+				return fmt.Errorf("no terminal to ask on (%v): run spillway rules trust in your own terminal, or add %q to [rules] trusted_projects", err, abs)
+			}
+			defer tty.Close()
+			if trusted {
+				fmt.Fprintf(tty, "%s is trusted as its rule files are now.\n", abs)
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(tty, "%s's rule files hold no allow entry (for the imports of your config: %s).\n", abs, strings.Join(p.Rules.Import, ", "))
+			} else {
+				fmt.Fprintf(tty, "Trusting %s lets these allow entries of its own files count:\n", abs)
+				for _, e := range entries {
+					fmt.Fprintf(tty, "  %s\n", e)
+				}
+			}
+			fmt.Fprintf(tty, "Trust %s as its rule files are now? [y/N] ", abs)
+			answer, _ := bufio.NewReader(tty).ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				return fmt.Errorf("not trusted")
+			}
+			if err := spillway.TrustProject(p.Rules, abs, "tty"); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s is trusted as its rule files are now\n", abs)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&revoke, "revoke", false, "withdraw the trust in the project")
+	return cmd
 }
