@@ -1,13 +1,19 @@
 package spillway
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/rules"
 )
 
 // approvals are the parts the person allowed for the rest of the session,
@@ -44,7 +50,8 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 	if len(in.Args) > 0 {
 		command = quoteArgv(append([]string{in.Command}, in.Args...))
 	}
-	v := t.rules.set.Check(command)
+	rc := t.ruleContext(ctx, in)
+	v := t.rules.set.CheckIn(command, rc)
 	d := rulesDetails(v)
 	if in.TTY || in.Stdin || in.Input != nil {
 		askInteractive(&d, v.Interactive())
@@ -74,13 +81,7 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 			ask = append(ask, p)
 		}
 	}
-	cwd := t.cwd
-	if in.Cwd != "" {
-		cwd = in.Cwd
-		if !filepath.IsAbs(cwd) {
-			cwd = filepath.Join(t.cwd, cwd)
-		}
-	}
+	cwd := rc.Dir
 	a := t.askerFor(in)
 	if a == nil {
 		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
@@ -226,4 +227,71 @@ func quoteArgv(argv []string) string {
 func (t *Toolset) renderRefusal(r Result[BashDetails]) Result[BashDetails] {
 	r.Text = t.finish(r.Text, &r.Details.Tokens, func() any { return r.Details })
 	return r
+}
+
+// ruleContext is what the rules know, before the command runs, of
+// where it runs: the working directory (the session's, then the cwd
+// parameter), the PATH it will have (the process's, the session's, the
+// env parameter's), the env and cwd parameters themselves, and a reader
+// of git's aliases as git reads them there.
+func (t *Toolset) ruleContext(ctx context.Context, in BashInput) rules.Context {
+	dir := t.cwd
+	path := os.Getenv("PATH")
+	if in.Session != "" {
+		t.shell.EachSession(func(name, cwd string, set map[string]string, _ []string, _ int, _ time.Time) {
+			if name != in.Session {
+				return
+			}
+			if cwd != "" {
+				dir = cwd
+			}
+			if p, ok := set["PATH"]; ok {
+				path = p
+			}
+		})
+	}
+	if in.Cwd != "" {
+		if filepath.IsAbs(in.Cwd) {
+			dir = in.Cwd
+		} else {
+			dir = filepath.Join(dir, in.Cwd)
+		}
+	}
+	if p, ok := in.Env["PATH"]; ok {
+		path = p
+	}
+	env := in.Env
+	return rules.Context{Dir: dir, PATH: path, Env: in.Env, CwdParam: in.Cwd,
+		GitAliases: func(d string) map[string]string { return gitAliases(ctx, d, path, env) }}
+}
+
+// gitAliases reads git's aliases in dir as git itself does, includes
+// and conditions counted: git config -z --get-regexp '^alias\.'. A
+// failure (no git, not a repository, a slow file system) is no aliases:
+// a subcommand git does not know is then decided by its name.
+func gitAliases(ctx context.Context, dir, path string, env map[string]string) map[string]string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, git, "config", "-z", "--get-regexp", `^alias\.`)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+path, "GIT_TERMINAL_PROMPT=0")
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	m := map[string]string{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		k, v, _ := strings.Cut(string(rec), "\n")
+		if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok && name != "" {
+			m[name] = v
+		}
+	}
+	return m
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/files"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/internal/rules"
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
@@ -205,6 +206,9 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.secrets = &SecretPages{p: secret.New(0, nil)}
 	sh := t.policy.shellConfig()
 	sh.Cwd, sh.Env, sh.Spill, sh.Wrap, sh.Secrets = cwd, opts.Env, t.spill, wrap, t.secrets.p
+	if t.rules != nil {
+		sh.KeepVar = rules.Carried
+	}
 	// What the commands may write: no program there is the system's.
 	sh.SecretTrust.Writable = []string{root.Dir(), cwd, t.policy.Spill.Dir, t.spill.Dir(), tmp, os.TempDir()}
 	sh.SecretTrust.Sandboxed = opts.Sandbox

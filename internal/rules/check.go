@@ -80,6 +80,9 @@ func (s *Set) checkIn(command string, whole bool, env *Context) Verdict {
 	// about twice what it ends up holding.
 	buf := partBufs.Get().(*[]part)
 	c.parts = (*buf)[:0]
+	if env != nil {
+		c.callInputs()
+	}
 	if whole {
 		c.code(command, ctx{}, "")
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,14 @@ type Context struct {
 	// aliases unresolved, and a git subcommand git does not know is
 	// decided by its name as written.
 	GitAliases func(dir string) map[string]string
+	// Env holds the variables the call adds to the environment (the
+	// bash tool's env parameter): each is checked as a VAR= prefix is.
+	Env map[string]string
+	// CwdParam is the working directory the call asked for (the bash
+	// tool's cwd parameter), decided as a cd is by the rules that name
+	// cd (a part of its own only when one does); "" when the call gave
+	// none.
+	CwdParam string
 }
 
 // CheckIn decides command as Check does, in the context cx.
@@ -28,6 +37,35 @@ func (s *Set) CheckIn(command string, cx Context) Verdict {
 		return Verdict{Decision: Deny, parts: []part{{command: clip(command), reason: err.Error(), decision: Deny}}}
 	}
 	return s.exact(command, s.checkIn(command, len(command) < streamMin || mayDefine(command), &cx))
+}
+
+// callInputs decides the inputs of the call that are not its command:
+// each variable of the env parameter, as a VAR= prefix, and the cwd
+// parameter, as a cd by the rules that name cd.
+func (c *checker) callInputs() {
+	names := make([]string, 0, len(c.env.Env))
+	for k := range c.env.Env {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		v := c.env.Env[k]
+		if r := assignRisk(k, v, true); r != "" {
+			c.ask(clip("env "+k+"="+v), "the env parameter: "+r)
+		}
+	}
+	if c.env.CwdParam != "" {
+		ws := []word{{Text: "cd", Known: true, Base: "cd", BaseKnown: true}, {Text: c.env.CwdParam, Known: true}}
+		// A part only when a rule names it: a literal directory is
+		// otherwise fully known, and the part would say nothing.
+		for i := range c.set.Rules {
+			if c.set.Rules[i].Pattern.matchWords(ws, c.set.Rules[i].Decision) != noMatch {
+				st := &partState{words: ws, noProgram: "the cwd parameter: the command starts in " + c.env.CwdParam}
+				c.final(st, ws, nil)
+				break
+			}
+		}
+	}
 }
 
 // processContext is the context of a Check with none given: the

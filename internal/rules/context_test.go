@@ -113,3 +113,25 @@ func TestCodeLoadingWrites(t *testing.T) {
 		}
 	}
 }
+
+// The env and cwd parameters are inputs of the call: a listed variable
+// in env is ask, and a cwd is decided by the rules that name cd.
+func TestCallInputs(t *testing.T) {
+	s := setOf(t, Ask, corpusRules(t, Allow, "ls *"), corpusRules(t, Deny, "cd /etc"))
+	for _, c := range []struct {
+		cx   Context
+		want Decision
+	}{
+		{Context{Env: map[string]string{"BASH_ENV": "./e.sh"}}, Ask},
+		{Context{Env: map[string]string{"PATH": "./bin:/usr/bin"}}, Ask},
+		{Context{Env: map[string]string{"LD_PRELOAD": "x.so"}}, Ask},
+		{Context{Env: map[string]string{"CI": "1", "X": "y"}}, Allow},
+		{Context{Env: map[string]string{"X": "a[$(rm x)]"}}, Ask},
+		{Context{CwdParam: "sub"}, Allow},
+		{Context{CwdParam: "/etc"}, Deny},
+	} {
+		if v := s.CheckIn("ls", c.cx); v.Decision != c.want {
+			t.Errorf("ls with %+v = %v, want %v;%s", c.cx, v.Decision, c.want, partsText(v))
+		}
+	}
+}

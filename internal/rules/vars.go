@@ -176,3 +176,9 @@ func listedVar(name string) string {
 	}
 	return "it assigns " + name + ", which " + v.Programs + " read: " + v.Why
 }
+
+// Carried reports whether a named session may carry a change its
+// command made to the variable name to the next call: not for a name on
+// either list (the next call would run under a value no rule saw), but
+// for OLDPWD, which bash sets on every cd and which only cd - reads.
+func Carried(name string) bool { return name == "OLDPWD" || listedVar(name) == "" }

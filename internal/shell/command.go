@@ -136,7 +136,7 @@ func (r *Runner) program(p *plan, in tool.BashInput, s *session) error {
 		}
 		p.path, p.argv = path, append([]string{in.Command}, in.Args...)
 		if s != nil {
-			p.sess = &sessionCall{s: s, dir: p.dir, env: p.env}
+			p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, keep: r.cfg.KeepVar}
 		}
 		return nil
 	}
@@ -152,7 +152,7 @@ func (r *Runner) program(p *plan, in tool.BashInput, s *session) error {
 		}
 		p.argv[2] = stateTrap + in.Command
 		p.extra = []*os.File{f}
-		p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, state: f}
+		p.sess = &sessionCall{s: s, dir: p.dir, env: p.env, state: f, keep: r.cfg.KeepVar}
 	}
 	return nil
 }

@@ -18,6 +18,9 @@ var fixedEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 	"GIT_EDITOR=true",
 	"PYTHONUNBUFFERED=1",
+	// less runs no shell command (!, |, v, LESSOPEN) with LESSSECURE
+	// set: a command rule that allows less allows a pager, not a shell.
+	"LESSSECURE=1",
 }
 
 // environ builds a command's environment: this process's, the session's,

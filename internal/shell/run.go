@@ -126,6 +126,9 @@ func (r *Runner) runPlan(ctx context.Context, in tool.BashInput, pl *plan) (Outc
 				r.forgetCall(j)
 				res := j.result(j.look(), "(no output)")
 				res.Failed = j.status.code != 0
+				if n := j.sess.droppedNote(); n != "" {
+					res.Text += "\n" + n
+				}
 				return res, nil
 			}
 			if ctx.Err() != nil {

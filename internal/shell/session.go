@@ -207,6 +207,19 @@ type sessionCall struct {
 	dir   string   // the directory the command started in
 	env   []string // the environment it started with
 	state *os.File // fd 3 of the shell; nil for a command run with args
+	// keep says whether a changed variable may be carried (nil: all);
+	// dropped lists the changes it refused.
+	keep    func(string) bool
+	dropped []string
+}
+
+// droppedNote says which changes a session did not carry, or "".
+func (c *sessionCall) droppedNote() string {
+	if c == nil || len(c.dropped) == 0 {
+		return ""
+	}
+	slices.Sort(c.dropped)
+	return fmt.Sprintf("[The session did not keep the change to %s: it chooses what programs run, and the next call would run under a value no rule saw. Pass it with the env parameter instead, where it is checked.]", strings.Join(c.dropped, ", "))
 }
 
 // begin marks a call of the session and returns its cwd ("" for the
@@ -283,6 +296,10 @@ func (c *sessionCall) finish() {
 			continue
 		}
 		if old, ok := before[k]; !ok || old != v {
+			if c.keep != nil && !c.keep(k) {
+				c.dropped = append(c.dropped, k)
+				continue
+			}
 			s.set[k] = v
 			delete(s.unset, k)
 		}
@@ -292,6 +309,10 @@ func (c *sessionCall) finish() {
 			continue
 		}
 		if _, ok := after[k]; !ok {
+			if c.keep != nil && !c.keep(k) {
+				c.dropped = append(c.dropped, k)
+				continue
+			}
 			s.unset[k] = true
 			delete(s.set, k)
 		}

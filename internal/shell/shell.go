@@ -93,6 +93,12 @@ type Config struct {
 	Secrets *secret.Pages
 	// SecretTrust says which programs' prompts are verified (asker.go).
 	SecretTrust SecretTrust
+	// KeepVar, when set, says whether a named session may carry a
+	// variable its command changed to the next call; a change it refuses
+	// is dropped, and the result names it. The command rules refuse the
+	// variables that choose what runs (PATH, BASH_ENV, GIT_*): the next
+	// call would run under a value no rule saw.
+	KeepVar func(name string) bool
 	// Render lays out a page of a job as its result's text. It is
 	// required: the budget is shared between the streams by rendering
 	// the page with smaller windows until the text fits.
