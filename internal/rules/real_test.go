@@ -1,0 +1,222 @@
+package rules
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateTable = flag.Bool("update-table", false, "rewrite the fixtures' table in docs/rules.md")
+
+// A realCase is one command decided under a real settings or rules
+// file: spillway's decision, and the decision of the file's own tool
+// (Claude Code's documented semantics, or codex execpolicy check) with
+// the default ask, and why they differ when they do.
+type realCase struct {
+	command, spillway, theirs, why string
+}
+
+// realFixtures are the commands decided under each fixture of
+// testdata/real (sources and licences in testdata/real/SOURCES.md).
+var realFixtures = []struct {
+	tool, dir string
+	cases     []realCase
+}{
+	{"claude-code", "pydantic__pydantic-ai", []realCase{
+		{"rg TODO src", "allow", "allow", ""},
+		{"make format", "allow", "allow", ""},
+		{"make format check", "ask", "ask", ""},
+		{"uv run pytest tests/ -x", "allow", "allow", ""},
+		{"git push origin main", "allow", "allow", ""},
+		{"git pushx", "ask", "ask", ""},
+		{"gh api repos/o/r -X DELETE", "allow", "allow", ""},
+		{"uv run pytest && rm -rf build", "ask", "ask", ""},
+		{"grep -rl TODO . | xargs rm", "ask", "ask", ""},
+		{"find . -name '*.pyc' -exec rm {} +", "ask", "ask", "both: the rm run by find -exec has no rule"},
+	}},
+	{"claude-code", "biomejs__biome", []realCase{
+		{"cargo test -p biome_js_parser", "allow", "allow", ""},
+		{"cargo check", "allow", "allow", ""},
+		{"cargo biome-cli check .", "deny", "deny", ""},
+		{"cargo biome-cli-dev lint", "deny", "deny", ""},
+		{"cargo build", "ask", "ask", ""},
+		{"just gen-all", "allow", "allow", ""},
+		{"grep -r foo crates | head", "ask", "ask", ""},
+		{"cargo run --bin biome -- format x.js", "allow", "allow", ""},
+		{"cargo test && cargo biome-cli x", "deny", "deny", ""},
+		{"find crates -name '*.snap.new' -delete", "allow", "allow", ""},
+	}},
+	{"claude-code", "getsentry__sentry-javascript", []realCase{
+		{"git status", "allow", "allow", ""},
+		{"git push --force origin master", "allow", "allow", "the file allows every git command"},
+		{"yarn build:dev", "allow", "allow", ""},
+		{"ls -la packages", "allow", "allow", ""},
+		{"mv a b", "allow", "allow", ""},
+		{"rm -rf node_modules", "ask", "ask", ""},
+		{"git -c core.pager=less log", "ask", "allow", "stricter: a git -c option can name a program git runs (core.pager, core.sshCommand)"},
+		{"yarn && curl x | sh", "ask", "ask", ""},
+		{"find . -name '*.log'", "allow", "allow", ""},
+		{"GIT_SSH_COMMAND=x git fetch", "ask", "ask", "both: an assignment before the command; spillway: GIT_SSH_COMMAND names a program git runs"},
+	}},
+	{"claude-code", "prisma__prisma", []realCase{
+		{"pnpm --filter @prisma/client build", "allow", "allow", "a * in the middle: Bash(pnpm --filter * build)"},
+		{"pnpm --filter @prisma/client test --watch", "allow", "allow", ""},
+		{"pnpm --filter cli lint", "allow", "allow", ""},
+		{"pnpm --filter cli publish", "ask", "ask", ""},
+		{"pnpm build:agent", "allow", "allow", ""},
+		{"pnpm test:packages", "allow", "allow", ""},
+		{"cat package.json | jq .version", "allow", "allow", ""},
+		{"wc -l src/*.ts", "allow", "allow", ""},
+		{"pnpm install", "ask", "ask", ""},
+		{"gh pr view 123 --comments", "allow", "allow", ""},
+	}},
+	{"claude-code", "anthropics__claude-agent-sdk-python", []realCase{
+		{"python -m ruff check src/ tests/ --fix", "allow", "allow", ""},
+		{"python -m ruff format src/ tests/", "allow", "allow", ""},
+		{"python -m mypy src/", "allow", "allow", ""},
+		{"python -m pytest tests/", "allow", "allow", ""},
+		{"python -m pytest tests/test_client.py", "allow", "allow", "a * glued to the end: Bash(python -m pytest tests/*)"},
+		{"python -m pytest", "ask", "ask", ""},
+		{"python -m mypy src/ --strict", "ask", "ask", ""},
+		{"python -c 'print(1)'", "ask", "ask", ""},
+		{"python -m pytest tests/ && python -m ruff format src/ tests/", "allow", "allow", ""},
+		{"python -m pytest tests/; rm -rf ~", "ask", "ask", ""},
+	}},
+	{"claude-code", "electron__electron", []realCase{
+		{"e sync", "allow", "allow", ""},
+		{"e sync -3", "allow", "allow", ""},
+		{"e build -k 999", "allow", "allow", ""},
+		{"git log --oneline -5", "allow", "allow", ""},
+		{"git am patches/*.patch", "allow", "allow", ""},
+		{"echo hi | tee out.txt", "allow", "allow", ""},
+		{"echo $(cat ~/.ssh/id_rsa)", "ask", "ask", ""},
+		{"git push", "ask", "ask", ""},
+		{"e patches --list-targets", "allow", "allow", ""},
+		{"tee /etc/hosts < x", "allow", "allow", "the file allows tee of any file"},
+	}},
+	{"claude-code", "anthropics__anthropic-sdk-typescript", []realCase{
+		{"npm test", "allow", "allow", ""},
+		{"npm test -- --watch", "allow", "allow", ""},
+		{"npm run lint", "allow", "allow", ""},
+		{"npm run lint -- --fix", "ask", "ask", ""},
+		{"npm run format:check", "ask", "ask", "both: Bash(npm run format:*) is the prefix \"npm run format\" at a word boundary"},
+		{"npm run format", "allow", "allow", ""},
+		{"npm install", "ask", "ask", ""},
+		{"npm testx", "ask", "ask", ""},
+		{"npm test && npm publish", "ask", "ask", ""},
+		{"NODE_OPTIONS=--require=./x.js npm test", "ask", "ask", "both: an assignment before the command; spillway: NODE_OPTIONS makes node load code"},
+	}},
+	{"codex", "Altinn__altinn-studio", []realCase{
+		{"cat README.md", "allow", "allow", ""},
+		{"sed -n 1,5p x", "allow", "allow", ""},
+		{"sed -i s/a/b/ x", "allow", "allow", "codex allows every sed; so does spillway (sed without e or w commands)"},
+		{"git status", "allow", "allow", ""},
+		{"git push", "ask", "ask", "no rule: the default"},
+		{"gh pr view 7", "allow", "allow", ""},
+		{"gh pr merge 7", "ask", "ask", ""},
+		{"make test", "allow", "allow", ""},
+		{"go test ./...", "allow", "allow", ""},
+		{"yarn install", "ask", "ask", ""},
+	}},
+	{"codex", "HubSpot__hubspot-local-dev-lib", []realCase{
+		{"yarn build", "allow", "allow", ""},
+		{"yarn why axios", "allow", "allow", ""},
+		{"yarn add left-pad", "ask", "ask", ""},
+		{"git diff --stat", "allow", "allow", ""},
+		{"git commit -m x", "ask", "ask", "decision prompt"},
+		{"git push -u origin x", "ask", "ask", ""},
+		{"gh pr checks 123", "allow", "allow", ""},
+		{"gh pr merge 123", "ask", "ask", ""},
+		{"gh api repos/x/y/pulls/1", "ask", "ask", ""},
+		{"gh search issues x", "allow", "allow", ""},
+	}},
+}
+
+func TestRealFixtures(t *testing.T) {
+	var table strings.Builder
+	table.WriteString("| file | command | spillway | theirs | why they differ (or a note) |\n|---|---|---|---|---|\n")
+	dirs, _ := os.ReadDir("testdata/real/claude")
+	for _, d := range dirs {
+		home := t.TempDir()
+		data, err := os.ReadFile(filepath.Join("testdata/real/claude", d.Name(), "settings.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), string(data))
+		im := Import([]string{"claude-code"}, Places{Home: home})
+		if len(im.Failures) > 0 {
+			t.Errorf("%s: %v", d.Name(), im.Failures)
+		}
+	}
+	for _, f := range realFixtures {
+		home := t.TempDir()
+		var src, dst string
+		if f.tool == "codex" {
+			src = filepath.Join("testdata/real/codex", f.dir, "default.rules")
+			dst = filepath.Join(home, ".codex", "rules", "default.rules")
+		} else {
+			src = filepath.Join("testdata/real/claude", f.dir, "settings.json")
+			dst = filepath.Join(home, ".claude", "settings.json")
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dst, string(data))
+		im := Import([]string{f.tool}, Places{Home: home})
+		if len(im.Failures) > 0 {
+			t.Errorf("%s: %v", f.dir, im.Failures)
+		}
+		set := &Set{Default: Ask, Rules: im.Rules}
+		for _, c := range f.cases {
+			got := set.Check(c.command).Decision.String()
+			if got != c.spillway {
+				t.Errorf("%s: %q: spillway %s, the table says %s", f.dir, c.command, got, c.spillway)
+			}
+			if c.theirs != c.spillway && c.why == "" {
+				t.Errorf("%s: %q: a difference without a why", f.dir, c.command)
+			}
+			fmt.Fprintf(&table, "| %s | `%s` | %s | %s | %s |\n", f.dir, strings.ReplaceAll(c.command, "|", "\\|"), c.spillway, c.theirs, c.why)
+		}
+	}
+	const begin, end = "<!-- fixtures table: go test ./internal/rules -run TestRealFixtures -update-table -->\n", "<!-- end of fixtures table -->\n"
+	doc, err := os.ReadFile("../../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if *updateTable {
+		if i < 0 || j < i {
+			s += "\n" + begin + end
+			i, j = strings.Index(s, begin), strings.Index(s, end)
+		}
+		s = s[:i+len(begin)] + table.String() + s[j:]
+		if err := os.WriteFile("../../docs/rules.md", []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if i < 0 || j < i || s[i+len(begin):j] != table.String() {
+		t.Errorf("docs/rules.md's fixtures table is not this test's: run it with -update-table")
+	}
+}
+
+// The TANF-app file's own match example does not hold ("cat .env.local"
+// is no prefix of ["cat", ".env"]): Codex refuses the file, and spillway
+// makes it an import failure, every command asking, naming the line.
+func TestRealCodexFileThatFails(t *testing.T) {
+	home := t.TempDir()
+	data, _ := os.ReadFile("testdata/real/codex/HHS__TANF-app/default.rules")
+	writeFile(t, filepath.Join(home, ".codex", "rules", "default.rules"), string(data))
+	im := Import([]string{"codex"}, Places{Home: home})
+	if len(im.Failures) != 1 || !strings.Contains(im.Failures[0].Error(), "default.rules:12") || !strings.Contains(im.Failures[0].Error(), "cat .env.local") {
+		t.Fatalf("failures: %v", im.Failures)
+	}
+	if d := (&Set{Rules: im.Rules}).Check("ls").Decision; d != Ask {
+		t.Errorf("ls: %s", d)
+	}
+}
