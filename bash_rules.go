@@ -295,3 +295,92 @@ func gitAliases(ctx context.Context, dir, path string, env map[string]string) ma
 	}
 	return m
 }
+
+// decideStdin decides what write_stdin sends to a job while rules are
+// in force. A job that runs what is typed into it — a shell, an
+// interpreter, a program with a shell escape (less, vim, ed, gdb, psql
+// …) — would run it where no rule sees it: allowing such a program by
+// name allows starting it, not what is typed into it. So every write to
+// such a job is ask, unless the person chose "allow for this session"
+// for that job; text sent to bash or sh reading a pipe is decided as the
+// commands it holds, with nothing known of the shell's variables.
+func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[BashDetails] {
+	if t.rules == nil {
+		return nil
+	}
+	var job *JobInfo
+	for _, j := range t.shell.Jobs() {
+		if j.PID == in.PID {
+			job = &j
+			break
+		}
+	}
+	if job == nil || job.Input == "" || job.Input == "closed" {
+		return nil // the write itself says why nothing can be sent
+	}
+	command := job.Command
+	if len(job.Args) > 0 {
+		command = quoteArgv(append([]string{job.Command}, job.Args...))
+	}
+	prog, isShell := rules.TypedInto(command)
+	if prog == "" {
+		return nil
+	}
+	key := fmt.Sprintf("write_stdin to job %d", in.PID)
+	if t.approved.has(key) {
+		return nil
+	}
+	typed := in.Input
+	for _, k := range in.Keys {
+		typed += "<" + k + ">"
+	}
+	reason := fmt.Sprintf("job %d runs %s, which runs what is typed into it: %s", in.PID, prog, interactiveTypingReason)
+	var d RulesDetails
+	if isShell && job.Input == "stdin" && len(in.Keys) == 0 {
+		// Commands typed into a shell reading a pipe are decided as a
+		// command of their own would be; the shell's variables are not
+		// known, so no arithmetic on them is.
+		v := t.rules.set.CheckIn(in.Input, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
+		d = rulesDetails(v)
+		switch d.Decision {
+		case "allow":
+			return nil
+		case "deny":
+			return t.refusal(&d, deniedText(d))
+		}
+	} else {
+		d = RulesDetails{Decision: "ask", Parts: []RulePart{{Command: typed, Decision: "ask", Reason: reason}}}
+	}
+	var ask []RulePart
+	for _, p := range d.Parts {
+		if p.Decision == "ask" {
+			ask = append(ask, p)
+		}
+	}
+	a := extrasOf(ctx).asker
+	if a == nil {
+		a = t.asker
+	}
+	if a == nil {
+		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
+	}
+	answer, err := a(ctx, fmt.Sprintf("%s (typed into `%s`)", typed, command), t.cwd, ask)
+	var notice AskNotice
+	if errors.As(err, &notice) {
+		return t.refusal(&d, notice.Notice())
+	}
+	if err != nil {
+		return t.refusal(&d, cannotAskText(ask, err.Error()))
+	}
+	switch answer {
+	case allowSession:
+		t.approved.add(key)
+		fallthrough
+	case allowOnce:
+		return nil
+	}
+	return t.refusal(&d, "[the user denied the input: nothing was sent]")
+}
+
+// interactiveTypingReason is why typing into such a job is asked about.
+const interactiveTypingReason = "allowing a program by name allows starting it, not what is typed into it; \"allow for this session\" allows typing into this job"

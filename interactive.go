@@ -37,6 +37,9 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
+	if refused := t.decideStdin(ctx, in); refused != nil {
+		return t.renderRefusal(*refused), nil
+	}
 	res, err := t.shell.Write(ctx, in)
 	if err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)

@@ -5,9 +5,11 @@ package spillway_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spillway-dev/spillway"
 )
@@ -64,5 +66,60 @@ func TestRulesSessionDropsListedVariables(t *testing.T) {
 	}
 	if strings.Contains(res.Text, "/nonexistent") || !strings.Contains(res.Text, "[kept]") || !strings.Contains(res.Text, "[1]") {
 		t.Errorf("second call:\n%s", res.Text)
+	}
+}
+
+// Keys typed into a job that runs what is typed into it are decided:
+// ed started on a terminal gets !rm only with the person's approval, and
+// commands written to bash reading a pipe are decided as commands.
+func TestRulesWriteStdin(t *testing.T) {
+	if _, err := exec.LookPath("ed"); err != nil {
+		t.Skip("ed is not installed")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("x"), 0o644)
+
+	ts := rulesToolset(t, nil, testRules)
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "ed", TTY: true, Timeout: 500 * time.Millisecond})
+	if err != nil || !r.Details.Running {
+		t.Fatalf("ed did not start: %v %s", err, r.Text)
+	}
+	defer ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+	w, err := ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "!rm -f " + victim + "\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.IsError || !strings.Contains(w.Text, "runs what is typed into it") {
+		t.Errorf("typing into ed was not asked about:\n%s", w.Text)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("ed's shell escape ran: %v", err)
+	}
+
+	// bash reading a pipe: each write is decided as commands.
+	f := &fakeAsker{answer: "allow once"}
+	ts = rulesToolset(t, f, testRules)
+	r, err = ts.Bash(ctx, spillway.BashInput{Command: "bash", Stdin: true, Timeout: 500 * time.Millisecond})
+	if err != nil || !r.Details.Running {
+		t.Fatalf("bash did not start: %v %s", err, r.Text)
+	}
+	defer ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+	w, err = ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "rm -f " + victim + "\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.IsError || !strings.Contains(w.Text, "denied") {
+		t.Errorf("rm typed into bash was not denied:\n%s", w.Text)
+	}
+	marker := filepath.Join(dir, "marker")
+	w, err = ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "echo hi > " + marker + "\n"})
+	if err != nil || w.IsError {
+		t.Fatalf("echo typed into bash: %v %s", err, w.Text)
+	}
+	waitFor(t, func() bool { _, err := os.Stat(marker); return err == nil })
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("rm typed into bash ran: %v", err)
 	}
 }

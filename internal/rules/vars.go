@@ -182,3 +182,39 @@ func listedVar(name string) string {
 // either list (the next call would run under a value no rule saw), but
 // for OLDPWD, which bash sets on every cd and which only cd - reads.
 func Carried(name string) bool { return name == "OLDPWD" || listedVar(name) == "" }
+
+// typedInto are programs that run what is typed into them: a shell
+// escape (less's !, vim's :!, gdb's shell), a query language that can
+// run programs, or a language's interactive interpreter.
+var typedInto = map[string]bool{
+	"less": true, "more": true, "most": true, "pg": true, "man": true, "vi": true, "vim": true, "nvim": true,
+	"view": true, "vimdiff": true, "gvim": true, "ex": true, "ed": true, "red": true, "emacs": true, "nano": true,
+	"pico": true, "joe": true, "mcedit": true, "gdb": true, "lldb": true, "pdb": true, "psql": true, "mysql": true,
+	"mariadb": true, "sqlite3": true, "redis-cli": true, "mongo": true, "mongosh": true, "irb": true, "pry": true,
+	"ghci": true, "ftp": true, "sftp": true, "telnet": true, "ssh": true, "tmux": true, "screen": true, "mutt": true,
+	"tig": true, "ranger": true, "mc": true, "nnn": true, "vifm": true, "crontab": true, "journalctl": true,
+	"systemctl": true, "expect": true, "script": true, "su": true, "sudo": true, "doas": true,
+}
+
+// TypedInto returns the first program of command that runs what is typed
+// into it (a shell, an interpreter, or a program with a shell escape:
+// less, vim, ed, gdb, psql, …), or "": what write_stdin sends such a job
+// is code no rule saw. shell says whether that program reads bash's
+// language, so that complete commands typed into it can be decided.
+func TypedInto(command string) (name string, shell bool) {
+	v := (&Set{Default: Allow}).Check(command)
+	for _, p := range v.parts {
+		for _, f := range strings.Fields(p.command) {
+			f = strings.Trim(f, `'"`)
+			b := f[strings.LastIndexByte(f, '/')+1:]
+			k := programKinds[b]
+			switch {
+			case k.shell:
+				return b, b == "bash" || b == "sh" || b == "dash" || b == "rbash"
+			case k.otherShell || k.interpreter(b) != nil || typedInto[b]:
+				return b, false
+			}
+		}
+	}
+	return "", false
+}
