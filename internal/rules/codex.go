@@ -380,6 +380,9 @@ func networkRule(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if strings.TrimSpace(host) == "" {
 		return nil, errors.New("network_rule host cannot be empty")
 	}
+	if strings.Contains(host, "*") {
+		return nil, fmt.Errorf("network_rule host %q: wildcards are not allowed", host)
+	}
 	return starlark.None, nil
 }
 
