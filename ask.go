@@ -1,6 +1,10 @@
 package spillway
 
-import "context"
+import (
+	"context"
+
+	"github.com/spillway-dev/spillway/tool"
+)
 
 // The answers an Asker returns: the choices the person is shown.
 const (
@@ -13,10 +17,11 @@ const (
 // holds for approval may run (Options.Asker).
 type asker = func(ctx context.Context, command, cwd string, parts []RulePart) (string, error)
 
-// askerFor is the asker of a call: the call's own, else the toolset's.
-func (t *Toolset) askerFor(in BashInput) asker {
-	if in.Asker != nil {
-		return in.Asker
+// askerFor is the asker of a call: the call's own (its CallInfo), else
+// the toolset's.
+func (t *Toolset) askerFor(ctx context.Context) asker {
+	if a := tool.CallInfoFrom(ctx).Asker; a != nil {
+		return a
 	}
 	return t.asker
 }

@@ -89,22 +89,6 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	case in.KillPID != 0:
 		return t.killJob(ctx, KillJobInput{PID: in.KillPID})
 	}
-	x := extrasOf(ctx)
-	if in.Progress == nil {
-		in.Progress = x.progress
-	}
-	if x.lines.Stdout > 0 {
-		in.StdoutMaxLines = x.lines.Stdout
-	}
-	if x.lines.Stderr > 0 {
-		in.StderrMaxLines = x.lines.Stderr
-	}
-	if in.Asker == nil {
-		in.Asker = x.asker
-	}
-	if in.Input == nil && !in.Stdin && !in.TTY {
-		in.Input = x.input
-	}
 	// A command past a limit is refused before the rules parse it.
 	if err := rules.Limit(in.Command); err != nil {
 		return Result[BashDetails]{}, bashError(err)

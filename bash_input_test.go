@@ -3,6 +3,7 @@
 package spillway_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 	"github.com/spillway-dev/spillway"
 )
 
-// BashInput.Input is the command's stdin, read by the command itself; the
+// CallInfo.Stdin is the command's stdin, read by the command itself; the
 // caller's file stays open.
 func TestBashInputFile(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
@@ -22,7 +23,11 @@ func TestBashInputFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := bashRun(t, ts, spillway.BashInput{Command: "read a; read b; echo $b $a", Input: f})
+	ctx := spillway.WithCallInfo(context.Background(), spillway.CallInfo{Stdin: f})
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "read a; read b; echo $b $a"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(r.Text, "two one") {
 		t.Errorf("%q", r.Text)
 	}

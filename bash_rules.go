@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/rules"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // approvals are the parts the person allowed for the rest of the session,
@@ -53,7 +55,7 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 	rc := t.ruleContext(ctx, in)
 	v := t.rules.set.CheckIn(command, rc)
 	d := rulesDetails(v)
-	if in.TTY || in.Stdin || in.Input != nil {
+	if in.TTY || in.Stdin || tool.CallInfoFrom(ctx).Stdin != nil {
 		askInteractive(&d, v.Interactive())
 	}
 	if d.Decision == "ask" {
@@ -82,7 +84,7 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 		}
 	}
 	cwd := rc.Dir
-	a := t.askerFor(in)
+	a := t.askerFor(ctx)
 	if a == nil {
 		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
 	}
@@ -357,10 +359,7 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 			ask = append(ask, p)
 		}
 	}
-	a := extrasOf(ctx).asker
-	if a == nil {
-		a = t.asker
-	}
+	a := t.askerFor(ctx)
 	if a == nil {
 		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
 	}

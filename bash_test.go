@@ -599,14 +599,17 @@ func TestBashProgress(t *testing.T) {
 	ts := bashToolset(t, spillway.Options{})
 	var mu sync.Mutex
 	var seen []int64
-	r := bashRun(t, ts, spillway.BashInput{
-		Command: "for i in 1 2 3; do echo line$i; echo err >&2; sleep 1; done",
+	ctx := spillway.WithCallInfo(context.Background(), spillway.CallInfo{
 		Progress: func(bytes, lines int64) {
 			mu.Lock()
 			seen = append(seen, bytes, lines)
 			mu.Unlock()
 		},
 	})
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "for i in 1 2 3; do echo line$i; echo err >&2; sleep 1; done"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if bashExit(r) != 0 {
 		t.Fatal(r.Text)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"runtime/debug"
 
 	"github.com/spillway-dev/spillway/internal/fields"
@@ -17,31 +16,14 @@ import (
 
 // A ToolCall is a call of a tool by name, with its arguments as a JSON
 // object: what an MCP client sends, and what the CLI builds from its
-// flags.
+// flags. What the call brings beside its arguments (a progress callback,
+// who asks the person) is its context's CallInfo (WithCallInfo).
 type ToolCall struct {
 	// Name is the tool's name: bash, write_stdin, jobs, read, grep, find,
 	// ls or history.
 	Name string
 	// Args are the parameters by name (docs/tools.md).
 	Args json.RawMessage
-	// Progress, for a bash command, receives the bytes and lines so far,
-	// both streams together, about once a second.
-	Progress func(bytes, lines int64)
-	// Asker, for a bash command, asks the person about a command a rule
-	// holds for approval, in place of Options.Asker.
-	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
-	// URLAsker, for a bash command that meets a secret prompt, shows the
-	// person the address of the page where they answer it, with a
-	// message, and reports whether they agreed to open it (MCP's
-	// URL-mode elicitation); the call then waits, within its timeout, for
-	// their answer, and the result leads with "[the user answered the
-	// password prompt]" or "[the user cancelled]". id names the page;
-	// URLDone(id) follows once it was answered or closed. Without one the
-	// result gives the address for the model to relay.
-	URLAsker tool.URLAsker
-	// Input, for a bash command run without stdin or tty, is the file the
-	// command reads as its stdin instead of /dev/null (BashInput.Input).
-	Input *os.File
 }
 
 // An ArgsError is a call whose arguments do not fit the tool's parameters:
@@ -85,11 +67,25 @@ func (t *Toolset) Call(ctx context.Context, c ToolCall) (res Result[any], err er
 	if err != nil {
 		return Result[any]{}, &ArgsError{Tool: e.Name, Err: err}
 	}
-	ctx = context.WithValue(ctx, callExtrasKey{}, callExtras{progress: c.Progress, lines: lines, asker: c.Asker, input: c.Input})
-	if c.URLAsker != nil {
-		ctx = shell.WithAsker(ctx, c.URLAsker)
+	if lines != (surface.Lines{}) {
+		ctx = shell.WithLines(ctx, shell.Lines(lines))
 	}
-	return e.run.call(t, ctx, in)
+	r, err := e.run.call(t, ctx, in)
+	r.Input = e.run.value(in)
+	return r, err
+}
+
+// CallInfo is what a call brings beside its input: the caller's hooks
+// for this one call (a progress callback, who asks the person about a
+// command or a secret prompt, the command's stdin), in its context
+// (tool.CallInfo).
+type CallInfo = tool.CallInfo
+
+// WithCallInfo returns ctx carrying c: the tool calls made with it, by
+// their methods or by Call, use c's hooks. The session's own hooks are
+// Options'.
+func WithCallInfo(ctx context.Context, c CallInfo) context.Context {
+	return tool.WithCallInfo(ctx, c)
 }
 
 // check is the one check of a tool's input, whoever calls its method
@@ -104,30 +100,13 @@ func check(name string, in any) error {
 	return nil
 }
 
-// callExtras are what a call by name brings beside its arguments: the
-// progress callback of the caller, the per-stream line limits a peer's
-// parameters set, and who asks the person about a command the rules hold. They ride in the call's context to the method that
-// uses them (bash's Run), so that Call names no tool.
-type callExtras struct {
-	progress func(bytes, lines int64)
-	lines    surface.Lines
-	asker    asker
-	input    *os.File
-}
-
-type callExtrasKey struct{}
-
-// extrasOf returns the extras of the call ctx belongs to.
-func extrasOf(ctx context.Context) callExtras {
-	x, _ := ctx.Value(callExtrasKey{}).(callExtras)
-	return x
-}
-
 // A handler runs a tool: it takes a pointer to the tool's input and
 // returns the result with its details as an any.
 type handler struct {
 	input, details fields.Type
 	call           func(t *Toolset, ctx context.Context, in any) (Result[any], error)
+	// value is the input a pointer to it points to.
+	value func(in any) any
 }
 
 // handle makes the handler of a Toolset method, as mcp.AddTool makes one
@@ -140,6 +119,7 @@ func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], er
 			r, err := method(t, ctx, *in.(*In))
 			return anyResult(r), err
 		},
+		value: func(in any) any { return *in.(*In) },
 	}
 }
 

@@ -200,7 +200,7 @@ func followBash(t testing.TB, pol spillway.Policy, out, errOut string) {
 	if got := f.stream(res.Content, res.Details.Stdout.Next); got != want {
 		t.Fatalf("stdout rebuilt from the hints (%d bytes) differs from the output (%d bytes) at %d\n%s", len(got), len(want), diffAt(got, want), res.Text[max(0, len(res.Text)-400):])
 	}
-	if got := f.stream(res.Stderr, res.Details.Stderr.Next); got != wantErr {
+	if got := f.stream(res.Details.Stderr.Shown, res.Details.Stderr.Next); got != wantErr {
 		t.Fatalf("stderr rebuilt from the hints (%d bytes) differs from the output (%d bytes) at %d", len(got), len(wantErr), diffAt(got, wantErr))
 	}
 }

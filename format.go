@@ -56,6 +56,6 @@ func (t *Toolset) finish(text string, tokens *int, details func() any, content .
 func (t *Toolset) renderBash(res Result[BashDetails]) Result[BashDetails] {
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details },
 		render.Field{Name: "stdout", Value: res.Content},
-		render.Field{Name: "stderr", Value: res.Stderr})
+		render.Field{Name: "stderr", Value: res.Details.Stderr.Shown})
 	return res
 }

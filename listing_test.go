@@ -49,8 +49,8 @@ func TestBashResultSetsEveryField(t *testing.T) {
 	if err := unset(reflect.ValueOf(res.Details), "BashDetails"); err == nil || err.Error() != "BashDetails.Failures is not set" {
 		t.Errorf("a diff: %v, want only Failures unset", err)
 	}
-	if res.Text != o.Text || !res.IsError || res.Content != o.Screen || res.Stderr != o.Stderr.Text() || res.Details.Secret != o.Details.Secret {
-		t.Errorf("text %q, error %v, content %q, stderr %q, secret %+v", res.Text, res.IsError, res.Content, res.Stderr, res.Details.Secret)
+	if res.Text != o.Text || !res.IsError || res.Content != o.Screen || res.Details.Stderr.Shown != o.Stderr.Text() || res.Details.Secret != o.Details.Secret {
+		t.Errorf("text %q, error %v, content %q, stderr %q, secret %+v", res.Text, res.IsError, res.Content, res.Details.Stderr.Shown, res.Details.Secret)
 	}
 	o.Details.DiffWith = 0
 	f := bashResult(o).Details.Failures

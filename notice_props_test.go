@@ -220,7 +220,7 @@ func TestNoticePropertiesBash(t *testing.T) {
 		}
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			checkBashStream(t, "stdout", res.Text, res.Content, res.Details.Stdout, p.Bash.Stdout, out)
-			checkBashStream(t, "stderr", res.Text, res.Stderr, res.Details.Stderr, p.Bash.Stderr, errOut)
+			checkBashStream(t, "stderr", res.Text, res.Details.Stderr.Shown, res.Details.Stderr, p.Bash.Stderr, errOut)
 		})
 	}
 }

@@ -14,12 +14,12 @@ import (
 // toolset answers the next call. Before, it ended the process.
 func TestCallPanicIsTheCallsError(t *testing.T) {
 	ts := rulesToolset(t, nil, spillway.RulesPolicy{Default: "allow", Ask: []string{"echo *"}})
-	_, err := ts.Call(context.Background(), spillway.ToolCall{
-		Name: "bash", Args: json.RawMessage(`{"command":"echo hi"}`),
+	ctx := spillway.WithCallInfo(context.Background(), spillway.CallInfo{
 		Asker: func(context.Context, string, string, []spillway.RulePart) (string, error) {
 			panic("the asker broke")
 		},
 	})
+	_, err := ts.Call(ctx, spillway.ToolCall{Name: "bash", Args: json.RawMessage(`{"command":"echo hi"}`)})
 	if err == nil || !strings.Contains(err.Error(), "internal error") || !strings.Contains(err.Error(), "the asker broke") {
 		t.Fatalf("a call that panicked: %v", err)
 	}

@@ -32,7 +32,7 @@ func runPeerCase(t *testing.T, ts *spillway.Toolset, dir string, c peerCase) (st
 	}
 	r := bashRun(t, ts, spillway.BashInput{Command: cmd, MaxLines: c.maxLines, MaxBytes: c.maxBytes})
 	if c.stderr {
-		return r.Stderr, r.Details.Stderr
+		return r.Details.Stderr.Shown, r.Details.Stderr
 	}
 	return r.Content, r.Details.Stdout
 }

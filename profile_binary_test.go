@@ -27,7 +27,7 @@ func TestProfileMacosShellNULIsBinary(t *testing.T) {
 			for name, s := range map[string]struct {
 				content string
 				d       spillway.StreamDetails
-			}{"stdout": {r.Content, r.Details.Stdout}, "stderr": {r.Stderr, r.Details.Stderr}} {
+			}{"stdout": {r.Content, r.Details.Stdout}, "stderr": {r.Details.Stderr.Shown, r.Details.Stderr}} {
 				if s.d.Binary != c.binary {
 					t.Errorf("%s: binary %v, want %v", name, s.d.Binary, c.binary)
 				}

@@ -14,13 +14,14 @@ import (
 func bashResult(o shell.Outcome) Result[BashDetails] {
 	d := o.Details
 	d.Stdout = streamDetails(o.Stdout)
+	d.Stdout.Shown = o.Stdout.Text()
 	res := Result[BashDetails]{Text: o.Text, IsError: o.Failed, Content: o.Stdout.Text()}
 	if o.Screen != "" {
 		res.Content = o.Screen // what was shown of the terminal
 	}
 	if o.Stderr != nil {
 		d.Stderr = streamDetails(*o.Stderr)
-		res.Stderr = o.Stderr.Text()
+		d.Stderr.Shown = o.Stderr.Text()
 	}
 	if d.DiffWith == 0 {
 		d.Failures = failures(o.Stdout, o.Stderr)

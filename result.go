@@ -19,16 +19,17 @@ type Result[D any] struct {
 	// (a cut line holds its first MaxLineChars characters), grep's and
 	// find's lines, ls's entries one a line, bash's standard output.
 	Content string `json:"-"`
-	// Stderr is, for bash, its standard error as the text shows it without
-	// notices (Content holds standard output).
-	Stderr string `json:"-"`
 	// Image holds the bytes of an image a read returned (ReadDetails.Kind
 	// "image"), MimeType its type.
 	Image    []byte `json:"-"`
 	MimeType string `json:"-"`
+	// Input is, in a result of Call, the tool's input the call ran with
+	// (a BashInput, a ReadInput, …), as its arguments filled it: for a
+	// caller that records what ran, such as the MCP server's audit log.
+	Input any `json:"-"`
 }
 
 // anyResult is r with its details as an any, as Call returns it.
 func anyResult[D any](r Result[D]) Result[any] {
-	return Result[any]{Text: r.Text, Details: r.Details, IsError: r.IsError, Content: r.Content, Stderr: r.Stderr, Image: r.Image, MimeType: r.MimeType}
+	return Result[any]{Text: r.Text, Details: r.Details, IsError: r.IsError, Content: r.Content, Input: r.Input, Image: r.Image, MimeType: r.MimeType}
 }

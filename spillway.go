@@ -94,7 +94,7 @@ type Options struct {
 	// form-mode elicitation, a terminal prompt, a chat button), or an
 	// error when it cannot ask. nil asks no one. A command it does not
 	// allow does not run; the result says which rule held it and how to
-	// allow it. A call can bring its own (BashInput.Asker).
+	// allow it. A call can bring its own (CallInfo.Asker).
 	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
 }
 

@@ -36,29 +36,31 @@ func addTool(s *toolServer, t schema.Tool) {
 		defer s.inFlight.Add(-1)
 		ts, callCtx, finish, err := sess.begin(ctx, client, req.Session, clientOf(req))
 		if err != nil {
-			s.record(sess, nil, t.Name, req.Params.Arguments, start, len(err.Error()), nil, true)
+			s.record(sess, nil, t.Name, spillway.Result[any]{}, start, len(err.Error()), true)
 			return errorResult(err), nil
 		}
 		defer finish()
 		call := spillway.ToolCall{Name: t.Name, Args: req.Params.Arguments}
-		s.urlAsker(&call, req)
+		var info spillway.CallInfo
+		s.urlAsker(&info, req)
 		var ask *commandAsker
 		if ts.Policy().Rules.Configured() {
 			ask = &commandAsker{ss: req.Session, responses: req.Params.InputResponses}
-			call.Asker = ask.ask
+			info.Asker = ask.ask
 			s.consoleAsker(ask, sess, ts, req.Params.Arguments)
 		}
 		if token := req.Params.GetProgressToken(); token != nil {
 			p := newProgressReporter(callCtx, req.Session, token)
 			defer p.stop()
-			call.Progress = p.report
+			info.Progress = p.report
 		}
-		r, err := ts.Call(callCtx, call)
+		r, err := ts.Call(spillway.WithCallInfo(callCtx, info), call)
 		if ask != nil && ask.pending != nil {
 			return ask.inputRequired(), nil // nothing ran: the call comes back with the answer
 		}
 		if err != nil {
-			s.record(sess, ts, t.Name, req.Params.Arguments, start, len(err.Error()), nil, true)
+			r.Details = nil // no result: the call could not be made
+			s.record(sess, ts, t.Name, r, start, len(err.Error()), true)
 			return s.failed(err), nil
 		}
 		details, err := json.Marshal(r.Details)
@@ -69,7 +71,7 @@ func addTool(s *toolServer, t schema.Tool) {
 		if ask != nil {
 			via = ask.via
 		}
-		s.recordVia(via, sess, ts, t.Name, req.Params.Arguments, start, len(r.Text)+len(r.Image), details, r.IsError)
+		s.recordVia(via, sess, ts, t.Name, r, start, len(r.Text)+len(r.Image), r.IsError)
 		res = toolResult(r, details, s.typed, s.spillLinks)
 		if clientOf(req).PlainErrors() {
 			res.IsError = false

@@ -78,7 +78,7 @@ var commandForm = func() map[string]any {
 	}
 }()
 
-// ask is the call's spillway.BashInput.Asker.
+// ask is the call's spillway.CallInfo.Asker.
 func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
 	if a.hub != nil {
 		return a.consoleAsk(ctx, command, cwd, parts)

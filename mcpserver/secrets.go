@@ -51,9 +51,9 @@ func takesURLElicitation(ss *mcp.ServerSession) bool {
 
 // urlAsker sets the call's URLAsker when its client takes URL-mode
 // elicitation.
-func (s *toolServer) urlAsker(call *spillway.ToolCall, req *mcp.CallToolRequest) {
+func (s *toolServer) urlAsker(info *spillway.CallInfo, req *mcp.CallToolRequest) {
 	if takesURLElicitation(req.Session) {
-		call.URLAsker = asker{ss: req.Session, log: s.log.Warn}
+		info.URLAsker = asker{ss: req.Session, log: s.log.Warn}
 	}
 }
 

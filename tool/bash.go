@@ -1,10 +1,8 @@
 package tool
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -66,11 +64,6 @@ type BashInput struct {
 	// KillPID, instead of a command, stops the background job with that
 	// pid and returns its last output (Toolset.KillJob).
 	KillPID int `json:"kill_pid,omitempty" cli:"session" min:"1" doc:"Pid of a background command: stop its process group and return its last output."`
-	// StdoutMaxLines and StderrMaxLines, when above zero, bound the lines
-	// of one stream alone (the macos-shell profile's maxOutputLines and
-	// maxErrorLines). They are not parameters of the bash tool.
-	StdoutMaxLines int `json:"-"`
-	StderrMaxLines int `json:"-"`
 	// TTY runs the command on a pseudo-terminal of Cols by Rows,
 	// TERM=xterm-256color: interactive programs prompt, REPLs start and
 	// full-screen programs draw. stdout and stderr arrive as one stream,
@@ -89,25 +82,12 @@ type BashInput struct {
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`
-	// Input, when set and neither Stdin nor TTY is, is the command's
-	// stdin instead of /dev/null: the command reads the file itself (the
-	// CLI passes its own stdin when it is not a terminal). The caller
-	// keeps it open until the call returns, and closes it.
-	Input *os.File `json:"-"`
 	// DiffWith, when set, runs the command and then shows, instead of its
 	// output, what changed since an earlier run: a unified diff of each
 	// stream ("-" the earlier run, "+" this one), cut and spilled like any
 	// output, and both exit codes. It is the HistoryID of an earlier call
 	// (as a decimal string) or "last", the last run of the same command.
 	DiffWith string `json:"diff_with,omitempty" param:"orint" cli:"session" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
-
-	// Progress, when set, receives the bytes and lines seen so far, both
-	// streams together, about once a second while the call waits for its
-	// command.
-	Progress func(bytes, lines int64) `json:"-"`
-	// Asker, when set, asks the person about this call's command in
-	// place of Options.Asker (an MCP server asks the client of the call).
-	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error) `json:"-"`
 }
 
 // Validate is bash's own check, beside its fields' bounds: a call runs a
@@ -267,6 +247,11 @@ type Failure struct {
 
 // StreamDetails describe one stream of a bash result.
 type StreamDetails struct {
+	// Shown is what the text shows of the stream, without its notices
+	// (for stdout, the result's Content unless a screen is shown). It is
+	// not in the details a model gets: --format json gives it beside
+	// them, as stdout and stderr.
+	Shown string `json:"-"`
 	// Truncation says what of the stream the text left out.
 	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// FullOutputPath is the spill file that holds the whole stream, when

@@ -326,8 +326,12 @@ func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if call.Name == "bash" {
-		if call, err = withStdin(cmd, call); err != nil {
+		var stdin *os.File
+		if call, stdin, err = withStdin(cmd, call); err != nil {
 			return err
+		}
+		if stdin != nil {
+			ctx = spillway.WithCallInfo(ctx, spillway.CallInfo{Stdin: stdin})
 		}
 	}
 	res, err := ts.Call(ctx, call)
@@ -382,28 +386,28 @@ func bashStatus(d spillway.BashDetails, isError bool) int {
 // command's stdin is /dev/null, as the model's is. A terminal is never
 // passed: the command runs in a process group of its own, which the
 // terminal stops when it reads.
-func withStdin(cmd *cobra.Command, call spillway.ToolCall) (spillway.ToolCall, error) {
+func withStdin(cmd *cobra.Command, call spillway.ToolCall) (spillway.ToolCall, *os.File, error) {
 	var args map[string]any
 	if json.Unmarshal(call.Args, &args) != nil {
-		return call, nil
+		return call, nil, nil
 	}
 	asked, _ := args["stdin"].(bool)
 	if tty, _ := args["tty"].(bool); tty {
-		return call, nil
+		return call, nil, nil
 	}
 	fi, err := os.Stdin.Stat()
 	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0 && term.IsTerminal(int(os.Stdin.Fd()))
 	switch {
 	case asked && (err != nil || terminal):
-		return call, errors.New("--stdin passes spillway's own stdin to the command, and here it is a terminal (or closed), which a command running in its own process group cannot read: pipe the input in, as in printf 'y\\n' | spillway bash " + shellQuote(fmt.Sprint(args["command"])) + ", or give a file with < FILE")
+		return call, nil, errors.New("--stdin passes spillway's own stdin to the command, and here it is a terminal (or closed), which a command running in its own process group cannot read: pipe the input in, as in printf 'y\\n' | spillway bash " + shellQuote(fmt.Sprint(args["command"])) + ", or give a file with < FILE")
 	case err != nil || terminal:
-		return call, nil
+		return call, nil, nil
 	}
 	delete(args, "stdin")
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return call, err
+		return call, nil, err
 	}
-	call.Args, call.Input = raw, os.Stdin
-	return call, nil
+	call.Args = raw
+	return call, os.Stdin, nil
 }

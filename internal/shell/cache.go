@@ -61,9 +61,9 @@ func (f *flights) land(key string) {
 }
 
 // cacheable reports whether the policy lists the command.
-func (r *Runner) cacheable(in tool.BashInput) bool {
+func (r *Runner) cacheable(in command) bool {
 	list := r.cfg.CacheCommands
-	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground || in.Input != nil {
+	if len(list) == 0 || r.cfg.CacheTTL <= 0 || in.RunInBackground || in.call.Stdin != nil {
 		return false
 	}
 	cmd := strings.Join(strings.Fields(in.Command), " ")
@@ -108,7 +108,7 @@ func cacheKey(pl *plan) string {
 
 // fromCache answers a call from a fresh recorded result with the same
 // key, cut with the call's limits; ok is false when there is none.
-func (r *Runner) fromCache(in tool.BashInput, key string) (Outcome, bool) {
+func (r *Runner) fromCache(in command, key string) (Outcome, bool) {
 	ttl := r.cfg.CacheTTL
 	h := &r.history
 	h.mu.Lock()
@@ -168,7 +168,7 @@ func wholeData(d *recordData) bool {
 
 // replay runs a recorded output through new pipelines with the call's
 // limits and renders it as a bash result.
-func (r *Runner) replay(in tool.BashInput, rec record) (Outcome, bool) {
+func (r *Runner) replay(in command, rec record) (Outcome, bool) {
 	pol := commandLimits(in, r.cfg.Bash)
 	seq := 0
 	if r.cfg.Spill != nil {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,7 +19,7 @@ import (
 // environment.
 
 // checkCommand checks the parameters that do not depend on the session.
-func checkCommand(in tool.BashInput) error {
+func checkCommand(in command) error {
 	// The limits hold whether or not rules are in force: a command
 	// longer than an argument of bash -c can carry could not start, and
 	// one nested deeper than any parser should recurse is no command.
@@ -48,7 +49,7 @@ func checkCommand(in tool.BashInput) error {
 
 // commandDir resolves the call's working directory against the
 // session's.
-func commandDir(in tool.BashInput, session string) string {
+func commandDir(in command, session string) string {
 	switch {
 	case in.Cwd == "":
 		return session
@@ -80,7 +81,7 @@ type plan struct {
 }
 
 // plan resolves a call's session, directory, environment and program.
-func (r *Runner) plan(in tool.BashInput) (*plan, error) {
+func (r *Runner) plan(in command) (*plan, error) {
 	p := &plan{}
 	cwd := r.cfg.Cwd
 	var set map[string]string
@@ -128,7 +129,7 @@ func (r *Runner) plan(in tool.BashInput) (*plan, error) {
 // program sets the plan's program and arguments: the policy's shell with
 // `-c COMMAND` (in a session, with the trap that saves its state to the
 // state file it is given), or the program of args, run without a shell.
-func (r *Runner) program(p *plan, in tool.BashInput, s *session) error {
+func (r *Runner) program(p *plan, in command, s *session) error {
 	if len(in.Args) > 0 {
 		path, err := lookProgram(in.Command, p.dir, p.env)
 		if err != nil {
@@ -210,7 +211,7 @@ func executable(p string) error {
 
 // commandLimits applies the call's limit parameters to the policy of
 // bash.
-func commandLimits(in tool.BashInput, b tool.BashPolicy) tool.BashPolicy {
+func commandLimits(in command, b tool.BashPolicy) tool.BashPolicy {
 	b = forCall(b, in.MaxLines, in.MaxBytes, in.FullOutput, in.MaxTokens)
 	if in.FullOutput {
 		return b
@@ -218,10 +219,37 @@ func commandLimits(in tool.BashInput, b tool.BashPolicy) tool.BashPolicy {
 	for _, s := range []struct {
 		lim *output.Limits
 		n   int
-	}{{&b.Stdout, in.StdoutMaxLines}, {&b.Stderr, in.StderrMaxLines}} {
+	}{{&b.Stdout, in.lines.Stdout}, {&b.Stderr, in.lines.Stderr}} {
 		if s.n > 0 {
 			s.lim.MaxLines, s.lim.ShownLines = min(s.n, policy.LinesCeiling), 0
 		}
 	}
 	return b
+}
+
+// A command is a bash call as the runner carries it: the model's input,
+// the caller's hooks (CallInfo) and the per-stream line limits a peer's
+// parameters set (WithLines).
+type command struct {
+	tool.BashInput
+	call  tool.CallInfo
+	lines Lines
+}
+
+// Lines are per-stream line limits that no parameter of bash sets: a
+// peer's (macos-shell's maxOutputLines and maxErrorLines). Zero is
+// none.
+type Lines struct{ Stdout, Stderr int }
+
+type linesKey struct{}
+
+// WithLines returns ctx carrying the per-stream line limits l, for the
+// bash calls made with it.
+func WithLines(ctx context.Context, l Lines) context.Context {
+	return context.WithValue(ctx, linesKey{}, l)
+}
+
+func linesFrom(ctx context.Context) Lines {
+	l, _ := ctx.Value(linesKey{}).(Lines)
+	return l
 }

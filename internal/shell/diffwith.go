@@ -10,7 +10,6 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/difflines"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/tool"
 )
 
 // diff_with: a call runs its command, then shows what changed in its
@@ -20,7 +19,7 @@ import (
 // a time (internal/difflines), so memory stays bounded on any output.
 
 // checkDiffWith checks the diff_with parameter: "", "last" or a history id.
-func checkDiffWith(in tool.BashInput) error {
+func checkDiffWith(in command) error {
 	if in.DiffWith == "" || in.DiffWith == "last" {
 		return checkDiffRun(in)
 	}
@@ -30,7 +29,7 @@ func checkDiffWith(in tool.BashInput) error {
 	return checkDiffRun(in)
 }
 
-func checkDiffRun(in tool.BashInput) error {
+func checkDiffRun(in command) error {
 	if in.DiffWith != "" && (in.RunInBackground || in.TTY) {
 		return errors.New("diff_with compares the output of a run that ends: leave out run_in_background and tty")
 	}
@@ -39,7 +38,7 @@ func checkDiffRun(in tool.BashInput) error {
 
 // diffBase finds the record a call's diff_with names, before the call
 // runs: nil, with no error, for "last" when the command never ran.
-func (r *Runner) diffBase(in tool.BashInput) (*record, error) {
+func (r *Runner) diffBase(in command) (*record, error) {
 	if in.DiffWith == "last" {
 		h := &r.history
 		h.mu.Lock()
@@ -68,7 +67,7 @@ func (r *Runner) diffBase(in tool.BashInput) (*record, error) {
 
 // diffResult turns the result of a run that ended into the diff of its
 // output with base's.
-func (r *Runner) diffResult(in tool.BashInput, base, cur *record, res Outcome) Outcome {
+func (r *Runner) diffResult(in command, base, cur *record, res Outcome) Outcome {
 	r.history.mu.Lock()
 	b, c := *base, *cur
 	r.history.mu.Unlock()

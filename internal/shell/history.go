@@ -81,7 +81,7 @@ type history struct {
 
 // start records a call whose job was just launched, and watches the job
 // to complete the record when it ends.
-func (h *history) start(in tool.BashInput, pl *plan, j *job) *record {
+func (h *history) start(in command, pl *plan, j *job) *record {
 	rec := &record{
 		HistoryRecord: tool.HistoryRecord{Command: in.Command, Args: slices.Clone(in.Args), Session: in.Session,
 			Cwd: pl.dir, Start: j.start, Running: true, Merged: j.stderr == nil},

@@ -14,7 +14,6 @@ import (
 	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
-	"github.com/spillway-dev/spillway/tool"
 )
 
 // How long a call waits, after its shell exits, for the job to finish
@@ -136,7 +135,7 @@ type stream struct {
 }
 
 // newJob returns a job for the command of in, not started yet.
-func newJob(in tool.BashInput) *job {
+func newJob(in command) *job {
 	j := &job{
 		command:     in.Command,
 		args:        in.Args,

@@ -26,8 +26,8 @@ func (c Config) boundWait(d time.Duration) time.Duration {
 // shapes reports whether the streams of a call are shown as digests when
 // cut: when the policy says so and the call sets no limit of its own (a
 // model that asks for so many lines or bytes gets them).
-func (c Config) shapes(in tool.BashInput) bool {
+func (c Config) shapes(in command) bool {
 	own := in.MaxLines != 0 || in.MaxBytes != 0 || in.MaxTokens != 0 || in.FullOutput ||
-		in.StdoutMaxLines != 0 || in.StderrMaxLines != 0
+		in.lines.Stdout != 0 || in.lines.Stderr != 0
 	return c.Bash.Shapes && !own
 }

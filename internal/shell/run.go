@@ -14,7 +14,8 @@ import (
 // context is done, or (Background) not at all. The error says why a
 // call could not be made (bad input, no cwd, the shell missing, the
 // session closed); what the command did is in the result.
-func (r *Runner) Run(ctx context.Context, in tool.BashInput) (Outcome, error) {
+func (r *Runner) Run(ctx context.Context, bash tool.BashInput) (Outcome, error) {
+	in := command{BashInput: bash, call: tool.CallInfoFrom(ctx), lines: linesFrom(ctx)}
 	if err := checkCommand(in); err != nil {
 		return Outcome{}, err
 	}
@@ -78,7 +79,7 @@ func (r *Runner) Run(ctx context.Context, in tool.BashInput) (Outcome, error) {
 }
 
 // runPlan runs a planned call.
-func (r *Runner) runPlan(ctx context.Context, in tool.BashInput, pl *plan) (Outcome, error) {
+func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, error) {
 	if in.RunInBackground {
 		if err := r.roomForJob(); err != nil {
 			pl.release()
@@ -105,7 +106,7 @@ func (r *Runner) runPlan(ctx context.Context, in tool.BashInput, pl *plan) (Outc
 	timer := time.NewTimer(j.timeout)
 	defer timer.Stop()
 	var tick <-chan time.Time
-	if in.Progress != nil {
+	if in.call.Progress != nil {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
 		tick = t.C
@@ -148,7 +149,7 @@ func (r *Runner) runPlan(ctx context.Context, in tool.BashInput, pl *plan) (Outc
 			j.sess.abandon()
 			return r.cancel(j), nil
 		case <-tick:
-			in.Progress(j.progress())
+			in.call.Progress(j.progress())
 		case <-inputPoll:
 			if j.waitingForInput() {
 				if j.relaySecret(ctx, deadline) {

@@ -23,22 +23,9 @@ import (
 // a secret: a password, a passphrase, a PIN. Its answer must come from
 // the person, never through the model: the job's results give the
 // address of a one-time page (internal/secret) where the person types
-// it, and, when the call's context carries a tool.URLAsker (an MCP client that
+// it, and, when the call's tool.CallInfo has a URLAsker (an MCP client that
 // takes URL-mode elicitation), the person is shown that page at once and
 // the call waits for the answer. docs/interactive.md shows a session.
-
-type askerKey struct{}
-
-// WithAsker returns ctx carrying a: the calls made with it that meet a
-// secret prompt ask the person through it.
-func WithAsker(ctx context.Context, a tool.URLAsker) context.Context {
-	return context.WithValue(ctx, askerKey{}, a)
-}
-
-func askerOf(ctx context.Context) tool.URLAsker {
-	a, _ := ctx.Value(askerKey{}).(tool.URLAsker)
-	return a
-}
 
 // The notes a result leads with, once the person did something (or,
 // once a page was shown, did nothing yet).
@@ -337,7 +324,7 @@ func (j *job) secretMessage(pg *secret.Page) string {
 // answer or cancel, ctx ends or deadline passes. It reports whether they
 // answered or cancelled: the job then goes on.
 func (j *job) relaySecret(ctx context.Context, deadline time.Time) bool {
-	a := askerOf(ctx)
+	a := tool.CallInfoFrom(ctx).URLAsker
 	if a == nil || time.Until(deadline) <= 0 || !j.readsSecret() {
 		return false
 	}

@@ -191,7 +191,7 @@ func (r *Runner) markEnv(env []string) []string {
 }
 
 // launch starts a command as a job the Runner tracks.
-func (r *Runner) launch(in tool.BashInput, pl *plan) (*job, error) {
+func (r *Runner) launch(in command, pl *plan) (*job, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -214,7 +214,7 @@ func (r *Runner) launch(in tool.BashInput, pl *plan) (*job, error) {
 
 // startJob builds the pipelines and pipes, starts the shell, and starts
 // the goroutines that read its output and reap it.
-func (r *Runner) startJob(in tool.BashInput, pl *plan) (*job, error) {
+func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 	// The policy's limits with the call's max_lines, max_bytes and
 	// full_output applied, each held to its ceiling.
 	pol := commandLimits(in, r.cfg.Bash)
@@ -259,8 +259,8 @@ func (r *Runner) startJob(in tool.BashInput, pl *plan) (*job, error) {
 		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
-		if err == nil && !in.Stdin && in.Input != nil {
-			child.stdin, child.lent = in.Input, in.Input
+		if err == nil && !in.Stdin && in.call.Stdin != nil {
+			child.stdin, child.lent = in.call.Stdin, in.call.Stdin
 		}
 	}
 	if err != nil {
@@ -407,7 +407,7 @@ func (r *Runner) Close() error {
 // the child gets; stdin nil is /dev/null. stdout and stderr may be one.
 type childFiles struct {
 	stdin, stdout, stderr *os.File
-	// lent is the caller's file (BashInput.Input), which stays open.
+	// lent is the caller's file (CallInfo.Stdin), which stays open.
 	lent *os.File
 }
 
