@@ -49,4 +49,3 @@ func TestCodexBombs(t *testing.T) {
 		})
 	}
 }
-
