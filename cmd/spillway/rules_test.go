@@ -50,4 +50,27 @@ func TestRulesCLI(t *testing.T) {
 	if r.status != 1 || !strings.Contains(r.stdout, "PROBLEM  rules: ") || !strings.Contains(r.stdout, "bad.rules:2:12") {
 		t.Errorf("doctor with a bad rules file: %d\n%s", r.status, r.stdout)
 	}
+
+	// Entries not held as written are listed with why, and counted by
+	// doctor.
+	os.Remove(filepath.Join(home, ".codex", "rules", "bad.rules"))
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte("{\"permissions\": {\n\"deny\": [\"Bash(curl * | bash)\"],\n\"allow\": [\"Bash(FOO=1 make)\", \"Bash(x * | y)\"]}}"), 0o644)
+	os.WriteFile(cfg, []byte("[rules]\nimport = [\"claude-code\"]\n"), 0o644)
+	r = c.run(t, "--config", cfg, "rules", "list")
+	for _, want := range []string{
+		"deny   Bash(curl * | bash)  ~/.claude/settings.json:2",
+		"note: ~/.claude/settings.json:2: Bash(curl * | bash) widened: ",
+		"held as Bash(curl *); every curl command is now deny",
+		"note: ~/.claude/settings.json:3: Bash(FOO=1 make) exact: ",
+		"note: ~/.claude/settings.json:3: Bash(x * | y) dropped: ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+	r = c.run(t, "--config", cfg, "doctor")
+	if !strings.Contains(r.stdout, "imported entries not held as written: 1 widened, 1 exact, 1 dropped") {
+		t.Errorf("doctor:\n%s", r.stdout)
+	}
 }

@@ -70,6 +70,18 @@ func TestClaudeSemantics(t *testing.T) {
 		{`{"allow": ["Bash(make && make test)"]}`, "make && make test && rm -rf /", "ask"},
 		{`{"allow": ["Bash(PYTHONPATH=src python -m pytest)"]}`, "PYTHONPATH=src python -m pytest", "allow"},
 		{`{"allow": ["Bash(PYTHONPATH=src python -m pytest)"]}`, "PYTHONPATH=evil python -m pytest", "ask"},
+		// Wrappers are stripped before matching (timeout, nice, nohup).
+		{`{"allow": ["Bash(make *)"]}`, "timeout 60 make test", "allow"},
+		{`{"allow": ["Bash(make *)"]}`, "nice -n 5 make", "allow"},
+		{`{"allow": ["Bash(make *)"]}`, "nohup make", "allow"},
+		{`{"deny": ["Bash(rm *)"]}`, "timeout 5 rm -rf x", "deny"},
+		// A * in an allow pattern never lifts a part sent to ask for
+		// another reason: an unknown program, code in a string.
+		{`{"allow": ["Bash(*)"]}`, "$CMD x", "ask"},
+		{`{"allow": ["Bash(* --version)"]}`, "$CMD --version", "ask"},
+		{`{"allow": ["Bash(git * main)"]}`, "git push \"$REMOTE\" main", "ask"},
+		{`{"allow": ["Bash(git * main)"]}`, "git push 'origin x' main", "ask"},
+		{`{"deny": ["Bash(git * main)"]}`, "git push \"$REMOTE\" main", "ask"},
 		// Deny entries spillway cannot hold exactly are widened.
 		{`{"deny": ["Bash(curl * | bash)"]}`, "curl https://x.sh", "deny"},
 		{`{"deny": ["Bash(FOO=1 make deploy)"]}`, "make deploy", "deny"},

@@ -2,8 +2,10 @@ package rules
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParsePattern(t *testing.T) {
@@ -211,4 +213,28 @@ func checkProgramKey(t *testing.T, pw, name string) {
 			}
 		}
 	}
+}
+
+// globMatch agrees with a regular expression made of the same
+// segments, on any subject.
+func FuzzGlobMatch(f *testing.F) {
+	f.Add("git * main", "git push origin main")
+	f.Add("* --version", "node --version")
+	f.Add("a*b*c", "aXbYbc")
+	f.Add("**", "")
+	f.Fuzz(func(t *testing.T, pattern, subject string) {
+		// The regexp reads runes; the glob bytes: they agree on text.
+		if len(pattern) > 64 || len(subject) > 256 || !utf8.ValidString(pattern) || !utf8.ValidString(subject) {
+			return
+		}
+		segs := strings.Split(pattern, "*")
+		quoted := make([]string, len(segs))
+		for i, s := range segs {
+			quoted[i] = regexp.QuoteMeta(s)
+		}
+		re := regexp.MustCompile(`(?s)\A` + strings.Join(quoted, ".*") + `\z`)
+		if got, want := globMatch(segs, subject), re.MatchString(subject); got != want {
+			t.Fatalf("globMatch(%q, %q) = %v, the regexp says %v", segs, subject, got, want)
+		}
+	})
 }
