@@ -154,15 +154,15 @@ func describeWriteStdin(Policy) string {
 		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too. "+
 		"A full-screen program (less, vim, top, htop, fzf) shows its screen: `[screen COLS×ROWS, cursor at row R col C]`, then the rows; "+
 		"a later look shows only the rows that changed, numbered, unless `screen: \"full\"`. `cols` and `rows` resize the terminal. "+
-		"A command that waits for a secret (a password prompt: sudo, ssh, getpass) is answered by the user on the page its result names, never by you: "+
-		"give the user that address; `input` to it is refused unless `allow_model_secret: true` (only for a test secret you were given).",
+		"A command that waits for a secret (a password prompt: sudo, ssh, getpass) is answered by the person on spillway's page, never by you: "+
+		"the result says so; `input` to it is refused unless `allow_model_secret: true` (only for a test secret you were given).",
 		shell.DefaultWriteWait.Milliseconds(), strings.Join(shell.KeyNames(), ", "))
 }
 
 func describeJobs(Policy) string {
 	return "List this session's background commands (those bash ran with `run_in_background`, moved to the " +
 		"background after `timeout`, that wait for input, or whose children outlived them), oldest first: pid, state " +
-		"(`running`, `waiting for input`, `waiting for secret` with the page where the user answers it, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
+		"(`running`, `waiting for input`, `waiting for secret`, which the person answers on spillway's page, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
 		"for each stream its lines, size and the file that holds it whole. Use the pid with `check_pid`, `write_stdin` or `kill_pid`."
 }
 

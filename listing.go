@@ -67,8 +67,8 @@ func jobsText(jobs []JobInfo) string {
 			fmt.Fprintf(&b, " [%s]", j.Input)
 		}
 		fmt.Fprintf(&b, " %s\n", shell.QuoteCommand(j.Command, j.Args))
-		if j.SecretURL != "" {
-			fmt.Fprintf(&b, "  the user answers its secret prompt at %s (never you)\n", j.SecretURL)
+		if j.State == "waiting for secret" {
+			b.WriteString("  the person answers its secret prompt on spillway's page, never you: ask them to run spillway console\n")
 		}
 		writeStreamSizes(&b, j.Stdout, j.Stderr)
 	}

@@ -7,6 +7,7 @@ package mcpserver_test
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -156,6 +158,43 @@ type secretServer struct {
 	tmp    string
 	// texts are every result the client read, text and details.
 	texts []string
+	// urls are the pages the server showed the person through URL-mode
+	// elicitation, which the client declines: the page stays open and
+	// the test's browser, the person, answers it. The model never gets
+	// an address.
+	urls chan string
+}
+
+// page returns the address of the page the server last showed the
+// person.
+func (s *secretServer) page(t *testing.T) string {
+	t.Helper()
+	select {
+	case u := <-s.urls:
+		return u
+	case <-time.After(hangGuard):
+		t.Fatal("no page was shown to the person (URL elicitation)")
+		return ""
+	}
+}
+
+// personSession speaks the protocol version that lets a server send
+// elicitation/create while it serves a call: on 2026-07-28 it may not
+// (multi round-trip requests), and the page is not shown.
+var personSession = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
+// personClient is a client that declares URL-mode elicitation and sends
+// each page it is shown to urls, declining to open it there.
+func personClient(urls chan string) *mcp.ClientOptions {
+	return &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if req.Params.Mode == "url" {
+				urls <- req.Params.URL
+			}
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}
 }
 
 func startSecretServer(t *testing.T, tmp string, args ...string) *secretServer {
@@ -168,10 +207,10 @@ func startSecretServer(t *testing.T, tmp string, args ...string) *secretServer {
 func startSecretServerCmd(t *testing.T, tmp string, cmd *exec.Cmd) *secretServer {
 	t.Helper()
 	cmd.Env = serverEnv(tmp)
-	s := &secretServer{stderr: &lockedBuffer{}, tmp: tmp}
+	s := &secretServer{stderr: &lockedBuffer{}, tmp: tmp, urls: make(chan string, 16)}
 	cmd.Stderr = s.stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "secret-test", Version: "1"}, nil).
-		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "secret-test", Version: "1"}, personClient(s.urls)).
+		Connect(testContext(t), &mcp.CommandTransport{Command: cmd}, personSession)
 	if err != nil {
 		t.Fatalf("connecting to spillway mcp: %v\nstderr:\n%s", err, s.stderr)
 	}
@@ -233,25 +272,26 @@ func answerThroughBrowserAsked(t *testing.T, s *secretServer, command, cwd, prom
 	t.Helper()
 	b := startBrowser(t)
 	txt, d := s.call(t, "bash", map[string]any{"command": command, "cwd": cwd, "tty": true, "timeout": 30_000})
-	page, _ := field(d, "secret.url").(string)
-	if d["waiting_for_secret"] != true || d["waiting_for_input"] == true || page == "" || field(d, "secret.prompt") != prompt {
+	page := s.page(t)
+	if d["waiting_for_secret"] != true || d["waiting_for_input"] == true || field(d, "secret.prompt") != prompt {
 		t.Fatalf("%s: details %v\n%s", command, d, txt)
 	}
-	if !strings.Contains(txt, "ask the user to open "+page) || !strings.Contains(txt, "Never ask the user for the secret") {
-		t.Errorf("the result does not relay the page:\n%s", txt)
+	if !strings.Contains(txt, "[waiting for a secret: ask the person to run spillway console]\n") || !strings.Contains(txt, "never ask them for the secret") {
+		t.Errorf("the result does not say who answers:\n%s", txt)
 	}
 	next, _ := d["next"].([]any)
-	if len(next) != 2 || field(next[0].(map[string]any), "url") != page || field(next[1].(map[string]any), "check_pid") == nil {
+	if len(next) != 1 || field(next[0].(map[string]any), "check_pid") == nil {
 		t.Errorf("details.next: %v", next)
 	}
 	pid := d["pid"]
 	// The model may not type it.
 	res := call(t, s.cs, "write_stdin", map[string]any{"pid": pid, "input": "guess\n"})
-	if !res.IsError || !strings.Contains(text(res), page) || !strings.Contains(text(res), "allow_model_secret") {
+	s.texts = append(s.texts, text(res))
+	if !res.IsError || !strings.Contains(text(res), "spillway console") || !strings.Contains(text(res), "allow_model_secret") {
 		t.Errorf("write_stdin to a secret prompt: %s", text(res))
 	}
-	jobs, jd := s.call(t, "jobs", map[string]any{})
-	if !strings.Contains(jobs, "waiting for secret") || !strings.Contains(jobs, page) || field(jd["jobs"].([]any)[0].(map[string]any), "secret_url") != page {
+	jobs, _ := s.call(t, "jobs", map[string]any{})
+	if !strings.Contains(jobs, "waiting for secret") || !strings.Contains(jobs, "spillway console") {
 		t.Errorf("jobs:\n%s", jobs)
 	}
 	v := b.visit(t, page, "answer", secret)
@@ -260,9 +300,12 @@ func answerThroughBrowserAsked(t *testing.T, s *secretServer, command, cwd, prom
 		txt, _ := s.call(t, "bash", map[string]any{"check_pid": pid, "timeout": 20_000})
 		return txt
 	}, "exit code")
-	if !strings.HasPrefix(after, "[the user answered the password prompt]\n") {
+	if !strings.HasPrefix(after, "[the password prompt was answered on the page]\n") {
 		t.Errorf("after the answer the model reads:\n%s", after)
 	}
+	// The page's address is nowhere the model reads: results, jobs,
+	// history, spill files, the server's log.
+	s.noTrace(t, page[strings.Index(page, "/secret/"):])
 	asked, _ := d["secret"].(map[string]any)
 	return after, asked, v
 }
@@ -310,11 +353,10 @@ func TestSecretPromptCancelled(t *testing.T) {
 	tmp := t.TempDir()
 	s := startSecretServer(t, tmp)
 	b := startBrowser(t)
-	_, d := s.call(t, "bash", map[string]any{"command": `read -s -p 'Secret: ' s; echo "got ${#s}"`, "tty": true, "timeout": 30_000})
-	page, _ := field(d, "secret.url").(string)
-	if page == "" {
-		t.Fatalf("no page: %v", d)
-	}
+	s.call(t, "bash", map[string]any{"command": `read -s -p 'Secret: ' s; echo "got ${#s}"`, "tty": true, "timeout": 30_000})
+	page := s.page(t)
+	_, d := s.call(t, "jobs", map[string]any{})
+	d = d["jobs"].([]any)[0].(map[string]any)
 	v := b.visit(t, page, "cancel", "half-typed")
 	if v.PostStatus != 200 || !strings.Contains(v.Done, "Cancelled") {
 		t.Errorf("cancel: %+v", v)
@@ -323,7 +365,7 @@ func TestSecretPromptCancelled(t *testing.T) {
 		txt, _ := s.call(t, "bash", map[string]any{"check_pid": d["pid"], "timeout": 20_000})
 		return txt
 	}, "exit code")
-	if !strings.HasPrefix(after, "[the user cancelled]\n") || strings.Contains(after, "got ") || !strings.Contains(after, "exit code") {
+	if !strings.HasPrefix(after, "[cancelled on the page]\n") || strings.Contains(after, "got ") || !strings.Contains(after, "exit code") {
 		t.Errorf("after the cancel the model reads:\n%s", after)
 	}
 	s.noTrace(t, "half-typed")

@@ -97,7 +97,7 @@ func TestTypeScriptClientURLElicitation(t *testing.T) {
 		t.Errorf("notifications/elicitation/complete: %v", completed)
 	}
 	txt := c.text()
-	if !strings.HasPrefix(txt, "[the user answered the password prompt]\n") || !strings.Contains(txt, received(secret)) || !strings.Contains(txt, "exit code: 0") {
+	if !strings.HasPrefix(txt, "[the password prompt was answered on the page]\n") || !strings.Contains(txt, received(secret)) || !strings.Contains(txt, "exit code: 0") {
 		t.Errorf("the model reads:\n%s", txt)
 	}
 	if strings.Contains(txt, url) {
@@ -105,9 +105,9 @@ func TestTypeScriptClientURLElicitation(t *testing.T) {
 	}
 }
 
-// A client without URL-mode elicitation gets the relay notice: the model
-// is to give the user the address.
-func TestTypeScriptClientWithoutElicitationGetsTheRelayNotice(t *testing.T) {
+// A client without URL-mode elicitation is told to ask the person to run
+// spillway console; the model is never given the page's address.
+func TestTypeScriptClientWithoutElicitationIsNotGivenTheAddress(t *testing.T) {
 	t.Parallel()
 	res, _ := runElicitClient(t, "none", "unused", []map[string]any{
 		{"name": "bash", "arguments": map[string]any{"command": readSecret, "tty": true, "timeout": 30_000}},
@@ -117,13 +117,12 @@ func TestTypeScriptClientWithoutElicitationGetsTheRelayNotice(t *testing.T) {
 		t.Fatalf("error %q, events %v", c.Error, c.Events)
 	}
 	d, _ := c.Result.Meta["dev.spillway/details"].(map[string]any)
-	url, _ := field(d, "secret.url").(string)
 	txt := c.text()
-	if d["waiting_for_secret"] != true || url == "" || !strings.Contains(txt, "ask the user to open "+url) {
+	if d["waiting_for_secret"] != true || field(d, "secret.url") != nil || !strings.Contains(txt, "[waiting for a secret: ask the person to run spillway console]\n") || strings.Contains(txt, "/secret/") {
 		t.Errorf("details %v\nthe model reads:\n%s", d, txt)
 	}
 	next, _ := d["next"].([]any)
-	if len(next) == 0 || field(next[0].(map[string]any), "tool") != "relay_to_user" {
+	if len(next) != 1 || field(next[0].(map[string]any), "tool") != "bash" {
 		t.Errorf("details.next: %v", next)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // pageRequest sends a request to a secret page, with extra headers, and
@@ -46,13 +48,19 @@ func TestServeSecretPageRefusesAnotherSession(t *testing.T) {
 	const token = "serve-token-of-the-secret-test"
 	s := startHTTP(t, []string{"SPILLWAY_TOKEN=" + token})
 	auth := http.Header{"Authorization": {"Bearer " + token}}
-	a := connectHTTP(t, s.url, nil, auth, false)
+	urls := make(chan string, 4)
+	a, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, personClient(urls)).Connect(testContext(t),
+		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: headerTransport{auth}}}, personSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
 	b := connectHTTP(t, s.url, nil, auth, false)
 	call(t, b, "bash", map[string]any{"command": "true"}) // session b has a toolset too
 
 	res := call(t, a, "bash", map[string]any{"command": readSecret, "tty": true, "timeout": 30_000})
 	d := details(t, res)
-	page, _ := field(d, "secret.url").(string)
+	page := <-urls
 	base := strings.TrimSuffix(s.url, "/mcp")
 	if !strings.HasPrefix(page, base+"/secret/") {
 		t.Fatalf("the page %q is not served by serve's listener %s\n%s", page, base, text(res))
@@ -84,7 +92,7 @@ func TestServeSecretPageRefusesAnotherSession(t *testing.T) {
 	after := lookUntil(t, func() string {
 		return text(call(t, a, "bash", map[string]any{"check_pid": d["pid"], "timeout": 20_000}))
 	}, "exit code")
-	if !strings.HasPrefix(after, "[the user answered the password prompt]\n") || !strings.Contains(after, received("the real one")) {
+	if !strings.HasPrefix(after, "[the password prompt was answered on the page]\n") || !strings.Contains(after, received("the real one")) {
 		t.Errorf("after the answer session a reads:\n%s", after)
 	}
 }

@@ -12,7 +12,8 @@ import (
 // password is answered by the person on a one-time page, never through
 // the model. A client that declared URL-mode elicitation is sent
 // elicitation/create with the page's address, and the call waits for the
-// answer; any other client's model is told to relay the address.
+// answer; any other client's model is told to ask the person to run
+// spillway console, and is never given the address.
 // spillway mcp serves the pages on a loopback listener the toolset
 // starts when the first page is needed; spillway serve on its own
 // listener, where a page's path is its only credential.
@@ -28,7 +29,7 @@ type asker struct {
 func (a asker) AskURL(ctx context.Context, url, message, id string) (bool, error) {
 	res, err := a.ss.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: message, URL: url, ElicitationID: id})
 	if err != nil {
-		a.log("URL elicitation failed; the model relays the page instead", "error", err)
+		a.log("URL elicitation failed; the model is told to ask the person to run spillway console", "error", err)
 		return false, err
 	}
 	return res.Action == "accept", nil

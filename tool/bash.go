@@ -205,20 +205,16 @@ type BashDetails struct {
 	// every result of a bash call while rules are in force
 	// (Policy.Rules).
 	Rules *RulesDetails `json:"rules,omitempty" doc:"While command rules are in force (docs/rules.md), how they decided the command before it ran: {decision, parts: [{command, decision, rule, source, justification, reason, approved_for_session}]}. decision is allow, ask or deny, the strictest of the parts; each part is one simple command with the rule that decided it and where that rule is written, or the reason no rule did. A denied command, or one the user did not approve, did not run: do not retry it in another spelling."`
-	// Next, for a job that waits for a secret, are what to do next: a
-	// {"tool": "relay_to_user", "url", "message"} entry (give the person
-	// the page's address; it is no tool to call), then the check_pid call
-	// that shows what follows.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
+	// Next, for a job that waits for a secret, is the check_pid call
+	// that shows what follows. The page's address is never in it: the
+	// model never gets it.
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
 }
 
 // SecretDetails describe the secret prompt a job waits at.
 type SecretDetails struct {
 	// Prompt is the last line the job wrote: the prompt.
 	Prompt string `json:"prompt" doc:"The prompt: the last line the command wrote."`
-	// URL is the one-time page where the person answers it; "" when
-	// none could be opened.
-	URL string `json:"url,omitempty" doc:"The one-time page (loopback) where the user answers the prompt; the answer goes to the command's terminal and never to you."`
 	// Expires is when the page closes unanswered (RFC 3339); a later look
 	// opens a new one.
 	Expires string `json:"expires,omitempty" doc:"When the page closes unanswered (RFC 3339); a later look opens a new one."`
@@ -267,7 +263,7 @@ type StreamDetails struct {
 	SpillError string `json:"spill_error,omitempty" doc:"Why the full output could not be saved, when it could not."`
 	// Next holds the calls that show what the text left out of the
 	// stream (reads of the spill file); none when nothing was.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: {\"tool\": \"relay_to_user\", \"url\", \"message\"} (give the user that address; it is no tool), then the check_pid call that shows what follows."`
+	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
 }
 
 // BashPolicy limits each stream of a bash result.

@@ -24,9 +24,10 @@ type CallInfo struct {
 	// person the address of the page where they answer it, with a
 	// message, and reports whether they agreed to open it (MCP's
 	// URL-mode elicitation); the call then waits, within its timeout, for
-	// their answer, and the result leads with "[the user answered the
-	// password prompt]" or "[the user cancelled]". Without one the
-	// result gives the address for the model to relay.
+	// their answer, and the result leads with "[the password prompt was
+	// answered on the page]" or "[cancelled on the page]". Without one
+	// the result tells the model "[waiting for a secret: ask the person
+	// to run spillway console]": the address is never the model's.
 	URLAsker URLAsker
 	// Stdin, when set, is the command's standard input instead of
 	// /dev/null, for a command run without stdin or tty (the CLI passes

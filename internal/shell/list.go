@@ -32,9 +32,7 @@ func (j *job) info() tool.JobInfo {
 	switch {
 	case l.secret:
 		v.State = "waiting for secret"
-		if pg, err := j.secretPage(); err == nil {
-			v.SecretURL = pg.URL()
-		}
+		j.secretPage() // opened for the person; its address is theirs only
 	case l.waiting:
 		v.State = "waiting for input"
 	case l.running:

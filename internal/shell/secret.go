@@ -7,7 +7,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +29,8 @@ import (
 // The notes a result leads with, once the person did something (or,
 // once a page was shown, did nothing yet).
 const (
-	answeredNote  = "[the user answered the password prompt]"
-	cancelledNote = "[the user cancelled]"
+	answeredNote  = "[the password prompt was answered on the page]"
+	cancelledNote = "[cancelled on the page]"
 	noAnswerNote  = "[no answer yet]"
 )
 
@@ -300,18 +299,23 @@ func (j *job) secretInfo() (note string, p *tool.SecretDetails, next []output.Ca
 	j.secret.mu.Lock()
 	j.secret.shown = true
 	j.secret.mu.Unlock()
-	left := time.Until(pg.Expires()).Round(time.Second)
-	note = fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), asked by %[5]s. The user answers it, not you: "+
-		"ask the user to open %[3]s in a browser on this machine and answer there (one answer, open for %[4]s). "+
-		"Never ask the user for the secret itself. Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
-		pid, prompt, pg.URL(), left, a.who())
-	p = &tool.SecretDetails{Prompt: prompt, URL: pg.URL(), Expires: pg.Expires().UTC().Format(time.RFC3339), Program: a.Program, Verified: a.Verified}
+	// The page's address goes to the person only (the client's URL
+	// elicitation, spillway console), never to the model: with it, a
+	// command could answer the page itself.
+	note = waitingNote + "\n" + fmt.Sprintf("[pid %[1]d waits for a secret at the prompt %[2]q (its terminal does not echo), asked by %[3]s. "+
+		"The person answers it on spillway's page, not you; never ask them for the secret itself. "+
+		"Then use check_pid=%[1]d timeout=30000 for what follows, kill_pid=%[1]d to stop it.]",
+		pid, prompt, a.who())
+	p = &tool.SecretDetails{Prompt: prompt, Expires: pg.Expires().UTC().Format(time.RFC3339), Program: a.Program, Verified: a.Verified}
 	next = []output.Call{
-		{"tool": "relay_to_user", "url": pg.URL(), "message": "Open " + pg.URL() + " to answer the prompt " + strconv.Quote(prompt) + " of " + QuoteCommand(j.command, j.args) + "."},
 		{"tool": "bash", "check_pid": pid, "timeout": 30000},
 	}
 	return note, p, next
 }
+
+// waitingNote is what the model is told of a secret prompt that no
+// client elicitation showed the person.
+const waitingNote = "[waiting for a secret: ask the person to run spillway console]"
 
 // secretMessage is what a URLAsker shows the person.
 func (j *job) secretMessage(pg *secret.Page) string {
@@ -358,9 +362,9 @@ func (j *job) relaySecret(ctx context.Context, deadline time.Time) bool {
 // secretRefusal is the error of write_stdin text to a job that waits
 // for a secret.
 func (j *job) secretRefusal() error {
-	where := "no page could be opened for the user"
-	if pg, err := j.secretPage(); err == nil {
-		where = "the user answers it at " + pg.URL() + ": give them that address"
+	where := "no page could be opened for the person"
+	if _, err := j.secretPage(); err == nil {
+		where = "the person answers it on spillway's page (ask them to run spillway console)"
 		j.secret.mu.Lock()
 		j.secret.shown = true
 		j.secret.mu.Unlock()
