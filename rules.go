@@ -42,11 +42,10 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 	at := rulesPlaces(p, cwd, writable)
 	// A spillway config inside the project is the project's: its allow
 	// patterns count only when the project is trusted, and a change to
-	// it is a change to the project's rule files.
+	// it is a change to the project's rule files (rulesPlaces).
 	var projectConfig, untrusted string
-	if f := configFileOf(p.Sources); f != "" && cwd != "" && inDir(f, cwd) {
+	if f := projectConfigOf(p, cwd); f != "" {
 		projectConfig = f
-		at.Trust.ProjectFiles = append(at.Trust.ProjectFiles, f)
 		untrusted = at.Trust.Decide(at)
 	}
 	set := &rules.Set{Default: def}
@@ -108,6 +107,9 @@ func rulesPlaces(p RulesPolicy, cwd string, writable []string) rules.Places {
 	at.Trust.Trusted = p.TrustedProjects
 	at.Trust.Writable = writable
 	at.Extra = p.SettingsFiles
+	if f := projectConfigOf(p, cwd); f != "" {
+		at.Trust.ProjectFiles = append(at.Trust.ProjectFiles, f)
+	}
 	for i, f := range at.Extra {
 		if rest, ok := strings.CutPrefix(f, "~/"); ok && at.Home != "" {
 			at.Extra[i] = filepath.Join(at.Home, rest)
@@ -125,6 +127,15 @@ const NoManagedSettings = "-"
 func managedPresent(p RulesPolicy) bool {
 	at := rulesPlaces(p, "", nil)
 	return rules.ManagedPresent(at)
+}
+
+// projectConfigOf is the config file of p when it is inside the project
+// cwd, else "".
+func projectConfigOf(p RulesPolicy, cwd string) string {
+	if f := configFileOf(p.Sources); f != "" && cwd != "" && inDir(f, cwd) {
+		return f
+	}
+	return ""
 }
 
 // configFileOf is the config file the sources name ("FILE:LINE"), or "".

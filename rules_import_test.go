@@ -67,3 +67,43 @@ func TestRulesManagedAndFailures(t *testing.T) {
 		t.Errorf("file rules: %+v", ts.fileRules())
 	}
 }
+
+// A spillway config inside the project is the project's: its allow
+// patterns count only once the project is trusted; its deny patterns
+// always.
+func TestRulesProjectConfigNeedsTrust(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	// The commands' temporary directory is not where the state is.
+	t.Setenv("TMPDIR", t.TempDir())
+	cfg := filepath.Join(cwd, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Allow: []string{"curl *"}, Deny: []string{"rm *"}, ManagedDir: NoManagedSettings,
+		Sources: map[string][]string{"allow": {cfg + ":2"}, "deny": {cfg + ":3"}}}
+	check := func(cmd string) string {
+		ts, err := New(Options{Cwd: cwd, Policy: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ts.Close()
+		return ts.CheckCommand(cmd).Decision
+	}
+	if d := check("curl x"); d != "ask" {
+		t.Errorf("untrusted: curl: %s, want ask", d)
+	}
+	if d := check("rm x"); d != "deny" {
+		t.Errorf("untrusted: rm: %s, want deny", d)
+	}
+	if err := TrustProject(p.Rules, cwd, "tty"); err != nil {
+		t.Fatal(err)
+	}
+	if d := check("curl x"); d != "allow" {
+		t.Errorf("trusted: curl: %s, want allow", d)
+	}
+	os.WriteFile(cfg, []byte("[rules]\n# changed\n"), 0o644)
+	if d := check("curl x"); d != "ask" {
+		t.Errorf("changed since trusted: curl: %s, want ask", d)
+	}
+}

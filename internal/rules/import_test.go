@@ -260,3 +260,27 @@ func TestProjectTrust(t *testing.T) {
 		t.Errorf("trusted_projects, changed since: %s", d)
 	}
 }
+
+// The file tools ask before they change a rules file: the project's,
+// the person's, and the state file where trust is kept.
+func TestRuleFilesGuarded(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	state := filepath.Join(home, "state.json")
+	im := Import(nil, Places{Home: home, Cwd: proj, Trust: Trust{StateFile: state}})
+	want := map[string]bool{
+		"/" + filepath.Join(proj, ".claude", "settings.local.json"): false,
+		"/" + filepath.Join(proj, ".codex", "rules", "**"):          false,
+		"/" + filepath.Join(home, ".claude", "settings.json"):       false,
+		"/" + state: false,
+	}
+	for _, r := range im.FileRules {
+		if _, ok := want[r.Pattern]; ok && r.Decision == Ask && r.Kind == FileWrite {
+			want[r.Pattern] = true
+		}
+	}
+	for p, ok := range want {
+		if !ok {
+			t.Errorf("no ask rule for writing %s", p)
+		}
+	}
+}

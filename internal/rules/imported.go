@@ -37,8 +37,14 @@ var fileKinds = map[string]FileKind{"Read": FileRead, "Edit": FileEdit, "Write":
 // hold such entries gives one rule of each kind for every file, with
 // decision Ask and Failure saying why.
 type FileRule struct {
-	Kind     FileKind
-	Pattern  string
+	Kind    FileKind
+	Pattern string
+	// Base is the directory a relative Pattern is read from: the
+	// project for a project's settings file, the home for the person's
+	// (Claude Code reads "/x" from the settings file's project and "x"
+	// anywhere under it; "//x" is the absolute path /x, "~/x" under the
+	// home).
+	Base     string
 	Decision Decision
 	// Source is where the entry is written, "FILE:LINE".
 	Source string

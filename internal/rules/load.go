@@ -146,7 +146,40 @@ func Import(names []string, at Places) *Imported {
 	if im.out.ManagedOnly {
 		im.managedOnly()
 	}
+	im.guardRuleFiles()
 	return im.out
+}
+
+// guardRuleFiles makes the file tools ask before they change a rules
+// file: the project's (whose change would add allow entries) and the
+// person's own, and spillway's state file, where trust is kept.
+func (im *importer) guardRuleFiles() {
+	var paths []string
+	if im.at.Cwd != "" {
+		paths = append(paths, projectClaudeFiles(im.at.Cwd)...)
+		paths = append(paths, filepath.Join(projectCodexDir(im.at.Cwd), "**"))
+	}
+	if im.at.Home != "" {
+		paths = append(paths, filepath.Join(im.at.Home, ".claude", "settings.json"), filepath.Join(im.at.Home, ".claude", "settings.local.json"),
+			filepath.Join(im.at.Home, ".codex", "rules", "**"))
+	}
+	if d := im.at.ClaudeConfigDir; d != "" {
+		paths = append(paths, filepath.Join(d, "settings.json"))
+	}
+	if d := im.at.CodexHome; d != "" {
+		paths = append(paths, filepath.Join(d, "rules", "**"))
+	}
+	paths = append(paths, im.at.Extra...)
+	paths = append(paths, im.at.Trust.ProjectFiles...)
+	if f := im.at.Trust.StateFile; f != "" {
+		paths = append(paths, f)
+	}
+	for _, p := range paths {
+		for _, k := range []FileKind{FileEdit, FileWrite} {
+			im.out.FileRules = append(im.out.FileRules, FileRule{Kind: k, Pattern: "/" + filepath.ToSlash(p), Decision: Ask,
+				Source: "spillway", Text: "a rules file: changing it changes the rules"})
+		}
+	}
 }
 
 // read reads a rules file within the import's budget; errAbsent when it
@@ -197,6 +230,13 @@ func (im *importer) claude(f string, sc scope) {
 	}
 	if sc == scopeManaged {
 		im.out.Managed = append(im.out.Managed, f)
+	}
+	base := im.at.Home
+	if sc == scopeProject {
+		base = im.at.Cwd
+	}
+	for i := range p.FileRules {
+		p.FileRules[i].Base = base
 	}
 	im.add(p, sc)
 }
