@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/shell"
@@ -58,9 +59,9 @@ func describeBash(p Policy) string {
 		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, shell.TTYCols, shell.TTYRows)
 	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
 		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
-		"or `full_output: true` to get everything inline (up to %s a stream) when you really need it.\n\n",
+		"or `full_output: true` to get everything inline (up to %s and %s lines a stream) when you really need it.\n\n",
 		streams, out.MaxLines, size(out.MaxBytes), tokenCap(" or", out.MaxTokens), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
-		spillHowTo, size(streamCeiling))
+		spillHowTo, size(streamCeiling), thousands(linesCeiling))
 	if p.Bash.Shapes {
 		d.WriteString("When the lines cut are mostly log lines of a few shapes (lines that differ only in numbers, ids or spacing), " +
 			"the result shows only the lines that tell something: the first and last ones, and between them the failures and the " +
@@ -183,4 +184,13 @@ func describeLs(p Policy) string {
 	return fmt.Sprintf("List one directory (default: the working directory). Names are sorted "+
 		"case-insensitively, hidden files included; directories end in `/`, symlinks in `@`. At most `limit` "+
 		"entries (default %d)%s; the notice says when more exist. For a recursive listing use `find`.", p.Ls.Limit, tokenCap(" and", p.Ls.MaxTokens))
+}
+
+// thousands writes n with commas between its thousands (100,000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

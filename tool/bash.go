@@ -55,8 +55,8 @@ type BashInput struct {
 	// many estimated tokens (output.EstimateTokens, which errs high);
 	// zero takes the policy's, none by default.
 	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
-	// FullOutput shows each stream whole, up to 1 MiB.
-	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceiling of 1.0MB a stream. Prefer reading the spill file a notice names."`
+	// FullOutput shows each stream whole, up to 1 MiB and 100,000 lines.
+	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceilings of 1.0MB and 100,000 lines a stream. Prefer reading the spill file a notice names."`
 	// CheckPID, instead of a command, looks at the background job with
 	// that pid (BashDetails.PID): how it stands, and only its output
 	// since the last look (Toolset.CheckJob).
@@ -78,7 +78,7 @@ type BashInput struct {
 	// Screen, with CheckPID, for a job whose program holds a terminal's
 	// screen, is "full" for every row; "" or "changes" gives the rows
 	// changed since the last look that showed it.
-	Screen string `json:"screen,omitempty" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
+	Screen string `json:"screen,omitempty" cli:"session" enum:"changes,full" default:"changes" doc:"With check_pid, for a program that holds a terminal's screen: \"changes\" shows the rows changed since the last look, numbered; \"full\" shows every row."`
 	// Stdin gives the command a pipe as stdin instead of /dev/null;
 	// WriteStdin writes to it and closes it.
 	Stdin bool `json:"stdin,omitempty" doc:"Give the command a pipe as stdin instead of /dev/null; write to it and close it with write_stdin."`

@@ -182,3 +182,57 @@ func TestTokenPathIsTheDocumented(t *testing.T) {
 		}
 	}
 }
+
+// Each smaller word of the CLI: what it says is true and can be pasted.
+func TestCLISmallerWords(t *testing.T) {
+	cli := attackCLI(t)
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "a.txt"), []byte("x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bash.toml"), []byte("[bash]\ntimeout_ms = 5000\n"), 0o644)
+	for _, c := range []struct {
+		args   []string
+		status int
+		out    string // in stdout or stderr
+		not    string
+	}{
+		{[]string{"bash", "--screen", "full", "true"}, 2, "--screen works across the calls of one session", "screen go with"},
+		{[]string{"find", "*.txt", ".", "--type", "f"}, 0, "sub/a.txt", ""},
+		{[]string{"find", "*", ".", "--type", "d"}, 0, "sub/", "a.txt"},
+		{[]string{"jobs"}, 2, "jobs works across the calls of one session", "unknown command"},
+		{[]string{"write_stdin", "--pid", "3"}, 2, "pipe it into spillway bash", "unknown command"},
+		{[]string{"history"}, 2, "spillway read FILE", "unknown command"},
+		{[]string{"--format", "json", "schema"}, 2, "is the tool commands' result format", ""},
+		{[]string{"--config", filepath.Join(dir, "nonexistent.toml"), "ls"}, 2, "the config file cannot be read", "config: config:"},
+		{[]string{"--config", filepath.Join(dir, "bash.toml"), "ls"}, 2, "timeout_ms is a key of the top level", ""},
+		{[]string{"read", "sub"}, 1, " to list it", "Use ls"},
+		{[]string{"grep", "(?=x)", "."}, 1, "give -F (--literal)", "literal=true"},
+		{[]string{"grep", "", "."}, 1, "a string with -F (--literal)", "literal=true"},
+		{[]string{"bash", "--help"}, 0, "1.0MB and 100,000 lines a stream", ""},
+		{[]string{"find", "--help"}, 0, "f for file", ""},
+	} {
+		r := cli.runBounded(t, dir, c.args...)
+		all := r.stdout + r.stderr
+		if r.status != c.status || !strings.Contains(all, c.out) || (c.not != "" && strings.Contains(all, c.not)) {
+			t.Errorf("%q: status %d, want %d with %q (not %q):\n%s", c.args, r.status, c.status, c.out, c.not, all)
+		}
+	}
+	if r := cli.runBounded(t, dir, "read", "sub"); !strings.Contains(r.stdout, "Run spillway ls "+filepath.Join(dir, "sub")+" to list it") {
+		t.Errorf("read of a directory: %q", r.stdout)
+	}
+	r := cli.runBounded(t, dir, "doctor", "--config", filepath.Join(dir, "nonexistent.toml"))
+	if strings.Contains(r.stdout, "config: config:") {
+		t.Errorf("doctor doubles the prefix:\n%s", r.stdout)
+	}
+	// The help's prose fits a terminal: every line before Usage.
+	for _, args := range [][]string{{"--help"}, {"bash", "--help"}, {"read", "--help"}, {"grep", "--help"}, {"find", "--help"},
+		{"ls", "--help"}, {"mcp", "--help"}, {"serve", "--help"}, {"schema", "--help"}, {"doctor", "--help"}, {"version", "--help"}} {
+		out := cli.runBounded(t, dir, args...).stdout
+		head, _, _ := strings.Cut(out, "\nUsage:")
+		for _, line := range strings.Split(head, "\n") {
+			if len([]rune(line)) > 80 {
+				t.Errorf("%q: a line of %d characters: %q", args, len([]rune(line)), line)
+			}
+		}
+	}
+}

@@ -64,7 +64,7 @@ func (d *doctor) tilde(path string) string {
 func (g *globalFlags) newDoctorCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the config, the sandbox, the spill directory and the clients' entries for spillway",
+		Short: "Check the config, sandbox, spill directory and clients' entries",
 		Long: `doctor checks, one line each:
 
   config   the config file in force (--config, $SPILLWAY_CONFIG or

@@ -125,9 +125,20 @@ func replace(re *regexp.Regexp, s, repl string, all bool) string {
 	return s[:m[0]] + string(re.ExpandString(nil, repl, s, m)) + s[m[1]:]
 }
 
-// failureText says the tools a failure's hint names as commands.
+// failureText says the tools and parameters a failure's hint names as
+// commands and flags.
 func failureText(text string) string {
-	return useTools.ReplaceAllString(text, "Use spillway find or spillway ls to locate it")
+	text = useTools.ReplaceAllString(text, "Use spillway find or spillway ls to locate it")
+	text = useLs.ReplaceAllStringFunc(text, func(m string) string {
+		dir := useLs.FindStringSubmatch(m)[1]
+		return dir + " is a directory, not a file. Run spillway ls " + shellQuote(dir) + " to list it"
+	})
+	return literal.ReplaceAllStringFunc(text, func(m string) string {
+		if strings.HasPrefix(m, "set ") {
+			return "give -F (--literal)"
+		}
+		return "with -F (--literal)"
+	})
 }
 
 var (
@@ -139,6 +150,10 @@ var (
 	// these values.
 	sameCall = regexp.MustCompile(`\bUse ((?:[a-z_]+=[^ \]]+ ?)+?)( for| to|\]|,)`)
 	useTools = regexp.MustCompile(`Use find or ls to locate it|Use find to locate it`)
+	// useLs is read's hint for a directory.
+	useLs = regexp.MustCompile(`(?m)^(.+) is a directory, not a file\. Use ls to list it`)
+	// literal is grep's parameter named in a failure's hint.
+	literal = regexp.MustCompile(`(set |with )literal=true`)
 )
 
 // nextCalls finds the calls a result's details name under "next", in the

@@ -79,6 +79,7 @@ client shows its model. Profiles:
 	root.AddCommand(g.toolCommands()...)
 	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd(), g.newConsoleCmd())
 	root.InitDefaultCompletionCmd()
+	wrapLong(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "version" || c.Name() == "completion" {
 			noGlobalFlags(c)
@@ -140,11 +141,11 @@ func negativeFlag(cmd *cobra.Command) error {
 
 // profileWords say in a few words what each profile is.
 var profileWords = map[string]string{
-	"default":     "spillway's own limits: head and tail, 2000 lines or 50 KiB a stream",
+	"default":     "spillway's own: head and tail, 2000 lines or 50 KiB a stream",
 	"pi":          "the pi coding agent (pi-mono): its tools' limits and notices",
-	"zdx":         "the zdx agent (Rust): per-stream byte limits, the {ok, data} JSON envelope",
-	"opencode":    "the opencode Go fork: the first and last 500 lines once output passes 2000",
-	"macos-shell": "the macos-shell MCP server: per-stream line limits, 60/40 head and tail",
+	"zdx":         "the zdx agent (Rust): per-stream byte limits, {ok, data} JSON",
+	"opencode":    "the opencode Go fork: first and last 500 lines past 2000",
+	"macos-shell": "macos-shell MCP server: per-stream line limits, 60/40 head/tail",
 	"pipe":        "the pipe agent (Go): the tail of the output, spilled to a file",
 	"claude-code": "Claude Code's own Bash and Read tools",
 }
@@ -156,4 +157,44 @@ func profileHelp() string {
 		fmt.Fprintf(&b, "  %-12s %s\n", name, profileWords[name])
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// helpWidth is the width of the help's prose: a terminal's 80 columns.
+const helpWidth = 80
+
+// wrapLong wraps the long help of c and its subcommands to helpWidth.
+func wrapLong(c *cobra.Command) {
+	c.Long = wrapText(c.Long, helpWidth)
+	for _, sub := range c.Commands() {
+		wrapLong(sub)
+	}
+}
+
+// wrapText breaks each line of s longer than width at spaces; a
+// continuation keeps the line's indent, and a list item's ("- ") text.
+func wrapText(s string, width int) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		body := strings.TrimLeft(line, " ")
+		indent := line[:len(line)-len(body)]
+		hang := indent
+		if strings.HasPrefix(body, "- ") {
+			hang += "  "
+		}
+		cur := indent
+		words := strings.Split(body, " ")
+		for i, w := range words {
+			switch {
+			case i == 0:
+				cur += w
+			case len(cur)+1+len(w) > width && strings.TrimSpace(cur) != "":
+				out = append(out, cur)
+				cur = hang + w
+			default:
+				cur += " " + w
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }

@@ -74,5 +74,10 @@ func toolDefinitions(p spillway.Policy, format string, typed bool) (any, error) 
 	case "openai":
 		return schema.OpenAI(p), nil
 	}
+	if format == "text" || format == "json" {
+		// spillway --format json schema: the tool commands' --format,
+		// given before the command's name, lands on schema's own.
+		return nil, fmt.Errorf("--format %q is the tool commands' result format (text or json), and schema's --format names a provider's shape: give --format mcp, anthropic or openai (schema prints JSON whichever)", format)
+	}
 	return nil, fmt.Errorf("--format %q: want mcp, anthropic or openai", format)
 }

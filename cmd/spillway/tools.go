@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -151,9 +153,36 @@ func (g *globalFlags) toolCommands() []*cobra.Command {
 	for _, t := range registry.Tools() {
 		if !t.MCPOnly {
 			cmds = append(cmds, g.toolCommand(t))
+		} else {
+			cmds = append(cmds, sessionToolCommand(t))
 		}
 	}
 	return cmds
+}
+
+// sessionInstead says what a person does in the CLI instead of each
+// MCP-only tool.
+var sessionInstead = map[string]string{
+	"write_stdin": "to give a command its input, pipe it into spillway bash (printf 'y\\n' | spillway bash CMD)",
+	"jobs":        "a one-shot command's background jobs are stopped as it exits, so there are none to list; give spillway bash a longer --timeout to wait for a command",
+	"history":     "the spill file a notice names keeps a command's whole output: spillway read FILE pages through it",
+}
+
+// sessionToolCommand is the hidden command of an MCP-only tool: it says
+// why the CLI has none, and what to do instead, as --check-pid does.
+func sessionToolCommand(t tool) *cobra.Command {
+	return &cobra.Command{
+		Use:                t.Name,
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			instead := "use it"
+			if s := sessionInstead[t.Name]; s != "" {
+				instead = s + "; or use it"
+			}
+			return fmt.Errorf("%s works across the calls of one session, and each spillway command is a session of its own that ends as it returns, so the CLI has no spillway %s: %s through spillway mcp or serve, where a session lasts as long as its client", t.Name, t.Name, instead)
+		},
+	}
 }
 
 // flagName is the CLI flag of a parameter: its name in kebab case.
@@ -206,6 +235,13 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		if u, ok := text.flags[p.Name]; ok {
 			usage = u
 		}
+		if a := valueAliases[t.Name+"."+p.Name]; a != nil {
+			var as []string
+			for _, k := range slices.Sorted(maps.Keys(a)) {
+				as = append(as, k+" for "+a[k])
+			}
+			usage += "; as in find(1), " + strings.Join(as, ", ")
+		}
 		switch p.Type {
 		case registry.String:
 			f.StringP(flagName(p), p.Short, "", usage)
@@ -239,7 +275,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		if t.Name == "bash" {
 			status = bashExitStatusHelp
 		}
-		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + indent(t.Describe(p)), status}, "\n\n")
+		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p)), helpWidth), status}, "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	return cmd
@@ -269,6 +305,12 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
 }
 
+// valueAliases are the values a person types from another tool's habit
+// (find -type f), by tool.parameter, and the value they mean.
+var valueAliases = map[string]map[string]string{
+	"find.type": {"f": "file", "d": "dir"},
+}
+
 // cliCall builds the call of tool t from the command line: the arguments,
 // and the flags that were given, as the JSON object an MCP client sends.
 func cliCall(cmd *cobra.Command, t tool, positional []param, args []string) (spillway.ToolCall, error) {
@@ -284,7 +326,11 @@ func cliCall(cmd *cobra.Command, t tool, positional []param, args []string) (spi
 		}
 		switch p.Type {
 		case registry.String:
-			values[p.Name], _ = cmd.Flags().GetString(f.Name)
+			v, _ := cmd.Flags().GetString(f.Name)
+			if a, ok := valueAliases[t.Name+"."+p.Name][v]; ok {
+				v = a
+			}
+			values[p.Name] = v
 		case registry.Int, registry.Millis:
 			values[p.Name], _ = cmd.Flags().GetInt64(f.Name)
 		case registry.Bool:

@@ -17,7 +17,7 @@ import (
 func (g *globalFlags) newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, commit and platform, the sandbox layers, cgroups, and whether the config file loads",
+		Short: "Print version, platform, sandbox layers, cgroups, config status",
 		Long: `version prints the version, commit and platform of this binary, the
 sandbox layers this machine has, whether each session's commands run in
 a cgroup of their own, and the config file in force.

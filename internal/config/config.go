@@ -65,7 +65,7 @@ func (e *ConfigError) Error() string {
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w (check --config or $SPILLWAY_CONFIG)", err)
+		return nil, fmt.Errorf("the config file cannot be read: %w (check --config or $SPILLWAY_CONFIG)", err)
 	}
 	return ParseConfig(path, data)
 }
@@ -168,6 +168,9 @@ func (c *Config) unknownKeys(keys []docKey) []error {
 			msg := fmt.Sprintf("unknown key; %s is not a table", strings.Join(parent, "."))
 			if known := knownKeys(parent); len(known) > 0 {
 				msg = fmt.Sprintf("unknown %s; %s takes %s", what, where, strings.Join(known, ", "))
+			}
+			if elsewhere := keyElsewhere(prefix[i]); elsewhere != "" {
+				msg += "; " + prefix[i] + " is a key of " + elsewhere
 			}
 			errs = append(errs, &ConfigError{File: c.name, Line: k.line, Key: dotted, Msg: msg})
 			break

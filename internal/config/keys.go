@@ -48,6 +48,27 @@ func knownKeys(path []string) []string {
 	return names
 }
 
+// keyElsewhere names where a key of this name is, for one written in
+// the wrong table (timeout_ms under [bash]): "the top level (before any
+// [table])" or "[TABLE]"; "" when no value key has that name.
+func keyElsewhere(name string) string {
+	var at []string
+	for _, k := range policyKeys() {
+		if k.Table() || k.Path[len(k.Path)-1] != name {
+			continue
+		}
+		if len(k.Path) == 1 {
+			at = append(at, "the top level (write it before any [table])")
+		} else {
+			at = append(at, "["+strings.Join(k.Path[:len(k.Path)-1], ".")+"]")
+		}
+	}
+	if len(at) > 3 {
+		return "" // a name every table has (max_bytes) says nothing
+	}
+	return strings.Join(at, ", ")
+}
+
 // keyKind says what the key takes ("an integer", "a table", …).
 func keyKind(k policy.Key) string {
 	switch t := k.Type; {
