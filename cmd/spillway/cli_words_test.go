@@ -207,7 +207,6 @@ func TestCLISmallerWords(t *testing.T) {
 		{[]string{"--config", filepath.Join(dir, "bash.toml"), "ls"}, 2, "timeout_ms is a key of the top level", ""},
 		{[]string{"read", "sub"}, 1, " to list it", "Use ls"},
 		{[]string{"grep", "(?=x)", "."}, 1, "give -F (--literal)", "literal=true"},
-		{[]string{"grep", "", "."}, 1, "a string with -F (--literal)", "literal=true"},
 		{[]string{"bash", "--help"}, 0, "1.0MB and 100,000 lines a stream", ""},
 		{[]string{"find", "--help"}, 0, "f for file", ""},
 	} {
