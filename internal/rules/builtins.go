@@ -122,6 +122,7 @@ func (c *checker) builtinForms(st *partState, name string, cur []word) {
 	case "fc":
 		st.hard = append(st.hard, "fc runs an editor and commands from the history")
 	case "test", "[":
+		st.noProgram = "it tests values known before it runs, and runs no program"
 		for i, w := range args {
 			if !w.Known {
 				continue

@@ -25,9 +25,11 @@ func (s *Set) maxDepth() int {
 
 // Check decides command: it is parsed as bash, every simple command in
 // it is decided on its own, and the whole gets the strictest decision of
-// its parts. An input with no part at all (empty, comments only, only
-// assignments of harmless variables) runs no program and is allow.
-// Input that does not parse is ask. Check never runs anything.
+// its parts. Only constructs the checker models completely (known.go,
+// docs/rules.md) can be allowed; an input with no command at all is
+// ask, never allow. Input that does not parse is ask. Check never runs
+// anything; it decides in the process's own directory and PATH
+// (CheckIn takes another).
 func (s *Set) Check(command string) Verdict {
 	// Input past a limit is never parsed: the parser's recursion could
 	// end the process. It is denied, naming the limit, never ask: no
@@ -165,6 +167,7 @@ type checker struct {
 	// dirs are env's PATH directories; aliases git's aliases in env's
 	// directory, once read.
 	dirs    []string
+	relPATH bool
 	aliases map[string]string
 	// cdSeen: a cd, pushd or popd came before, so the working directory
 	// of what follows is not env's.
@@ -821,7 +824,7 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 		if a.Name != nil {
 			// A prefix to a command sets the variable for that command
 			// alone, a statement of assignments for the shell.
-			c.intAssigned(a.Name.Value, !a.Append && a.Index == nil && a.Array == nil && a.Value != nil && onlyLiteralParts(a.Value) && isIntLiteral(literalText(a.Value)),
+			c.intAssigned(a.Name.Value, !a.Append && a.Index == nil && a.Array == nil && a.Value != nil && intValue(a.Value),
 				len(x.Args) == 0 && dominates(cx))
 		}
 	}

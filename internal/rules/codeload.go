@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"strings"
 )
@@ -122,6 +123,11 @@ func (c *checker) codeLoadingFile(p string) string {
 	if p == "" || p == "/dev/null" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/self/fd/") {
 		return ""
 	}
+	// Most targets (out.log, build/x.o) name none of the list: a scan
+	// for the markers spares them cleaning and splitting the path.
+	if !mayLoadCode(p) && !c.inPathDir(p) {
+		return ""
+	}
 	clean := path.Clean(p)
 	base := path.Base(clean)
 	comps := strings.Split(clean, "/")
@@ -150,14 +156,8 @@ func (c *checker) codeLoadingFile(p string) string {
 	case has("bin") && (has(".local") || has("node_modules") || has(".venv") || has("venv")) || has(".bin"):
 		why = "it is in a directory programs are run from by name"
 	}
-	if why == "" {
-		dir := path.Dir(clean)
-		for _, d := range c.pathDirs() {
-			if d != "" && (dir == d || dir == path.Clean(d)) {
-				why = "it is in a PATH directory, where a program name finds it"
-				break
-			}
-		}
+	if why == "" && c.inPathDir(clean) {
+		why = "it is in a PATH directory, where a program name finds it"
 	}
 	if why == "" {
 		return ""
@@ -225,13 +225,67 @@ func hasInPlace(args []word) bool {
 // pathDirs are the directories of the PATH commands run with.
 func (c *checker) pathDirs() []string {
 	if c.env == nil && c.ownEnv {
-		c.env = processContext()
+		// The process's PATH; its working directory is found when a
+		// program path needs it.
+		if c.dirs == nil {
+			c.dirs = strings.Split(os.Getenv("PATH"), ":")
+			for _, d := range c.dirs {
+				c.relPATH = c.relPATH || !strings.HasPrefix(d, "/")
+			}
+		}
+		return c.dirs
 	}
 	if c.env == nil || c.env.PATH == "" {
 		return nil
 	}
 	if c.dirs == nil {
 		c.dirs = strings.Split(c.env.PATH, ":")
+		for _, d := range c.dirs {
+			c.relPATH = c.relPATH || !strings.HasPrefix(d, "/")
+		}
 	}
 	return c.dirs
+}
+
+// codeMarkers are strings one of which every path codeLoadingFile flags
+// holds.
+var codeMarkers = []string{".git", ".claude", ".codex", "spillway", "managed-settings", ".ssh", ".gnupg", ".cargo",
+	".npmrc", ".yarnrc", ".envrc", "bin", "git/config", "gitconfig", ".pth", "customize", "conftest", "rc", "profile",
+	".exrc", ".lesskey", ".gdbinit", ".my.cnf", ".tmux.conf", ".xsession", ".xprofile", "config.fish", ".zshenv", ".zlog", ".nvim.lua"}
+
+func mayLoadCode(p string) bool {
+	for _, m := range codeMarkers {
+		if strings.Contains(p, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPathDir reports whether the file p is in one of the PATH
+// directories. A bare name is in the working directory, which only a
+// relative PATH entry names.
+func (c *checker) inPathDir(p string) bool {
+	dirs := c.pathDirs()
+	if len(dirs) == 0 {
+		return false
+	}
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		if !c.relPATH {
+			return false
+		}
+		p = "./" + p
+		i = 1
+	}
+	dir := path.Clean(p[:max(i, 1)])
+	for _, d := range dirs {
+		if d == "" {
+			d = "."
+		}
+		if dir == path.Clean(d) {
+			return true
+		}
+	}
+	return false
 }

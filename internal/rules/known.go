@@ -100,6 +100,12 @@ func (c *checker) arithText(s string) string {
 // intVar is the reason the value of the variable name, used in
 // arithmetic, is not known, or "".
 func (c *checker) intVar(name string) string {
+	switch name {
+	case "RANDOM", "SRANDOM", "BASHPID", "PPID", "UID", "EUID", "LINENO":
+		// Always numbers: bash computes the dynamic ones when read, and
+		// the rest are read-only. Assigning any is ask (list a).
+		return ""
+	}
 	if c.ints[name] {
 		return ""
 	}
@@ -335,7 +341,10 @@ func loopAssigns(n syntax.Node) bool {
 			return true
 		}
 		switch m := m.(type) {
-		case *syntax.Assign, *syntax.DeclClause, *syntax.ForClause, *syntax.CoprocClause, *syntax.FuncDecl:
+		case *syntax.Assign:
+			// n=$((n + 1)) leaves an integer an integer.
+			found = m.Array != nil || m.Index != nil || m.Value == nil || !intValue(m.Value)
+		case *syntax.DeclClause, *syntax.ForClause, *syntax.CoprocClause, *syntax.FuncDecl:
 			found = true
 		case *syntax.ParamExp:
 			found = m.Exp != nil && (m.Exp.Op == syntax.AssignUnset || m.Exp.Op == syntax.AssignUnsetOrNull)
@@ -456,6 +465,28 @@ func isAllIndex(ix syntax.ArithmExpr) bool {
 	if w, ok := ix.(*syntax.Word); ok {
 		l := w.Lit()
 		return l == "@" || l == "*"
+	}
+	return false
+}
+
+// intValue reports whether a word's value surely is an integer: an
+// integer literal, or one arithmetic expansion (its operands are checked
+// where the walk meets it).
+func intValue(w *syntax.Word) bool {
+	if onlyLiteralParts(w) {
+		return isIntLiteral(literalText(w))
+	}
+	if len(w.Parts) != 1 {
+		return false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.ArithmExp:
+		return true
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			_, ok := p.Parts[0].(*syntax.ArithmExp)
+			return ok
+		}
 	}
 	return false
 }

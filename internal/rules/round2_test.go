@@ -96,6 +96,9 @@ var everyday = []string{
 	"printf '%s\\n' a b",
 	"set -euo pipefail; ls",
 	"for ((i = 0; i < 3; i++)); do echo $i; done",
+	"count=0; for f in *.go; do count=$((count + 1)); done; echo $count",
+	"echo $((RANDOM % 10))",
+	"x=1; while [ $x -lt 3 ]; do x=$((x + 1)); done",
 }
 
 func TestEverydayStaysAllowed(t *testing.T) {
