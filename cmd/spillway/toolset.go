@@ -16,7 +16,7 @@ func (g *globalFlags) newCLIToolset() (*spillway.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return spillway.New(g.hardened(spillway.Options{Policy: &p, KeepSpill: true}))
+	return spillway.New(g.hardened(spillway.Options{Policy: &p, KeepSpill: true, Asker: ttyAsker}))
 }
 
 // cliPolicy is the policy of a tool command: the library's, or with
