@@ -301,3 +301,26 @@ func RevokeProject(p RulesPolicy, dir string) error {
 	at := rulesPlaces(p, dir, nil)
 	return rules.Revoke(at.Trust, dir)
 }
+
+// FileRuleLines are the file rules the imports read (their Read, Edit
+// and Write entries, and the ask rules an import failure stands for),
+// each as "DECISION KIND PATTERN  SOURCE", and how many rules files the
+// file tools ask before changing.
+func (t *Toolset) FileRuleLines() (lines []string, guarded int) {
+	for _, r := range t.fileRules() {
+		if r.Source == "spillway" {
+			guarded++
+			continue
+		}
+		pat := r.Pattern
+		if pat == "" {
+			pat = "(every file)"
+		}
+		src := r.Source
+		if r.Failure != "" {
+			src += " (import failure)"
+		}
+		lines = append(lines, fmt.Sprintf("%s  %s %s  %s  %s", r.Decision, r.Kind, pat, r.Text, src))
+	}
+	return lines, guarded / 2 // an edit and a write rule for each file
+}

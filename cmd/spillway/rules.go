@@ -132,6 +132,13 @@ project's .claude/ and .codex/ rules are read from there.`,
 				fmt.Fprintln(tw, line)
 			}
 			tw.Flush()
+			files, guarded := ts.FileRuleLines()
+			for _, l := range files {
+				fmt.Fprintf(w, "file tools: %s\n", l)
+			}
+			if guarded > 0 {
+				fmt.Fprintf(w, "file tools: ask before changing %d rules files (the project's, yours, the state file)\n", guarded)
+			}
 			for _, f := range ts.RuleFiles() {
 				fmt.Fprintf(w, "read: %s\n", f)
 			}

@@ -33,7 +33,7 @@ func TestRulesCLI(t *testing.T) {
 		t.Errorf("check --json: %v %+v\n%s%s", err, d, r.stdout, r.stderr)
 	}
 	r = c.run(t, "--config", cfg, "rules", "list")
-	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\n"; r.stdout != want {
+	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\nfile tools: ask before changing 7 rules files (the project's, yours, the state file)\n"; r.stdout != want {
 		t.Errorf("list:\n%s\nwant:\n%s", r.stdout, want)
 	}
 
