@@ -1910,6 +1910,11 @@ func (c *checker) redirect(r *syntax.Redirect, src string) string {
 		if reason := listedVar(name); reason != "" {
 			return reason
 		}
+		// {a[z]}>f: bash evaluates the subscript as arithmetic, whatever
+		// the command.
+		if reason := c.subscriptText(name); reason != "" {
+			return reason
+		}
 		// The descriptor is a number.
 		c.intAssigned(name, true, false)
 	}

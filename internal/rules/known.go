@@ -417,7 +417,9 @@ func (c *checker) knownNode(m syntax.Node, cx ctx) string {
 				return c.nameArg(resolveWord(w, ""))
 			}
 		}
-	case *syntax.ExtGlob, *syntax.BraceExp, *syntax.ProcSubst, *syntax.CmdSubst:
+	case *syntax.ExtGlob:
+		return extGlobRisk(m)
+	case *syntax.BraceExp, *syntax.ProcSubst, *syntax.CmdSubst:
 	}
 	return ""
 }
