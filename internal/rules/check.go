@@ -1087,6 +1087,9 @@ func (c *checker) decide(st *partState, ws []word) {
 			}
 			c.stdinCode(st, name, cur, true)
 			return
+		case name == "spillway" && len(cur) > 2 && cur[1].Known && cur[1].Text == "bash":
+			c.spillwayBash(st, cur)
+			return
 		case name == "sg" && len(cur) >= 3:
 			// sg GROUP COMMAND hands COMMAND to /bin/sh -c.
 			c.privileged(st, name, cur)
@@ -2023,4 +2026,23 @@ func ruleNamesPath(r *Rule) bool {
 		}
 	}
 	return false
+}
+
+// spillwayBash reads spillway bash's command in turn: every word that is
+// not an option is read as shell code (a flag's value among them, which
+// can only add parts), since which of them is the command depends on
+// options spillway's own CLI defines.
+func (c *checker) spillwayBash(st *partState, cur []word) {
+	for _, w := range cur[2:] {
+		if !w.Known {
+			c.ruleCands(st, cur)
+			c.unknown(st, "the command given to spillway bash is known only when it runs")
+			return
+		}
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		c.code(w.Text, ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, "spillway bash")
+	}
+	c.carrier(st, cur)
 }

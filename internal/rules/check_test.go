@@ -223,3 +223,20 @@ func TestNamesDenied(t *testing.T) {
 		}
 	}
 }
+
+// spillway bash's command is read in turn, as bash -c's is.
+func TestSpillwayBashIsAWrapper(t *testing.T) {
+	s := setOf(t, Allow, corpusRules(t, Deny, "rm *"))
+	for in, want := range map[string]Decision{
+		"spillway bash 'rm -f x'":             Deny,
+		"spillway bash --timeout 5000 'rm x'": Deny,
+		"spillway bash -- rm -f x":            Deny,
+		"spillway bash 'ls -la'":              Allow,
+		"spillway bash \"$CMD\"":              Ask,
+		"spillway mcp":                        Ask,
+	} {
+		if v := s.Check(in); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
+	}
+}
