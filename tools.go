@@ -9,28 +9,41 @@ import (
 )
 
 // The tools table: every tool, in the order they are listed (MCP's
-// tools/list, the CLI's help, docs/tools.md). Each tool is declared once,
-// in its own file (bashEntry in bash.go, readEntry in read.go, …): its
-// name, description and the Toolset methods that run it, and, as the tags
-// of the fields of those methods' Go inputs, its parameters (their doc,
-// bounds, default, config key, CLI spelling; internal/registry.Params
-// lists the tags), as the tags of its details' fields their docs.
-// Toolset.Call dispatches through the table, and it is registered with
-// internal/registry, from which the tool definitions (the schema package:
-// MCP, Anthropic, OpenAI), the CLI commands and flags (cmd/spillway), the
-// checks of a call's arguments, and docs/tools.md are made.
+// tools/list, the CLI's help, docs/tools.md). Each tool is one Go input
+// and one handler, as the go-sdk's mcp.AddTool[In, Out] has it, declared
+// once in its own file (bashEntry in bash.go, readEntry in read.go, …):
+// the entry gives its name, title, description (and, where its input
+// chooses between things to do, Notes for docs/tools.md), and run:
+// handle((*Toolset).Method), whose input type's json fields are its
+// parameters and whose details type's fields its details. The tags of
+// an input's fields say each parameter's doc, bounds, default, config
+// key and CLI spelling (internal/registry.Params lists them); a details
+// field's doc tag its doc. Toolset.Call decodes a call's arguments into
+// the input and calls the handler; every handler first runs check(name,
+// &in), the one check of its input for Go, MCP and CLI callers alike:
+// the tags' bounds, then the input's own Validate method, if it has one,
+// for what relates two parameters (BashInput.Validate in tool/bash.go).
+// What a call brings beside its input is its context's CallInfo, never
+// a field of the input.
 //
-// To add a parameter to a tool: add a field to the Go input of the method
-// it applies to (BashInput, CheckJobInput, ReadInput, …), with its json
-// name (snake_case; the CLI flag is the same in kebab case) and its doc
-// tag, and bounds, default or config key tags where it has them; then
-// implement it, and run `go test . -run TestToolsDoc -update` to
-// regenerate docs/tools.md.
+// To add a parameter to a tool: add a field to its input (BashInput in
+// tool/bash.go, ReadInput in tool/read.go, …) with its json name
+// (snake_case; the CLI flag is the same in kebab case), its doc tag, and
+// bounds, default or config key tags where it has them; bash's also goes
+// in BashInput.given, the list a job call's check reads. Then use it,
+// and run `go test . -run TestToolsDoc -update` and `go test
+// ./e2e/golden -update` to regenerate docs/tools.md and the golden
+// schemas.
 //
-// To add a tool: a file of its own with its input and details, its method
-// on Toolset (returning Result[D]) and its entry naming that method in
-// run; then list the entry in the table below and regenerate docs/tools.md
-// as above.
+// To add a tool: a file of its own (edit.go) with its input and details
+// (in the tool package when an engine takes them too, aliased here), its
+// Toolset method — func (t *Toolset) Edit(ctx, in EditInput)
+// (Result[EditDetails], error), starting with check("edit", &in) and
+// ending with t.finish for the text — and its entry, entry{Tool:
+// registry.Tool{Name, Title, Describe: describe(describeEdit)}, run:
+// handle((*Toolset).Edit)}; a Validate() error method on the input for
+// any rule between its parameters; then list the entry in the table
+// below, its row in the README, and regenerate docs/tools.md as above.
 
 // describe is a tool's description under a Policy, as the registry,
 // which cannot name Policy, calls it.
