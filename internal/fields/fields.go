@@ -11,7 +11,6 @@ package fields
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -267,17 +266,3 @@ func Set(ptr any, index []int, x any) error {
 
 // IsZero reports whether v is nil or the zero value of its type.
 func IsZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
-
-// FuncName is the full name of the function fn ("pkg.(*T).Method" for a
-// method expression), "" when fn is not a func.
-func FuncName(fn any) string {
-	v := reflect.ValueOf(fn)
-	if v.Kind() != reflect.Func {
-		return ""
-	}
-	f := runtime.FuncForPC(v.Pointer())
-	if f == nil {
-		return ""
-	}
-	return f.Name()
-}

@@ -178,11 +178,3 @@ func TestGetAndSet(t *testing.T) {
 
 func (values) method() {}
 
-func TestFuncName(t *testing.T) {
-	if got := FuncName(values.method); !strings.HasSuffix(got, "fields.values.method") {
-		t.Errorf("FuncName of a method expression: %q", got)
-	}
-	if got := FuncName(42); got != "" {
-		t.Errorf("FuncName of an int: %q", got)
-	}
-}
