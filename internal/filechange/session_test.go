@@ -302,3 +302,20 @@ func TestBigFileStreamed(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestEditFile edits the file SPILLWAY_EDIT_FILE once, replacing
+// SPILLWAY_EDIT_OLD by SPILLWAY_EDIT_NEW: bench/edit.sh times it beside
+// sed -i on a 1 GiB file.
+func TestEditFile(t *testing.T) {
+	p := os.Getenv("SPILLWAY_EDIT_FILE")
+	if p == "" {
+		t.Skip("bench/edit.sh sets SPILLWAY_EDIT_FILE")
+	}
+	s := New(Config{Cwd: filepath.Dir(p)})
+	var d bytes.Buffer
+	ch, err := s.Edit(ctx, p, []textedit.Edit{{Old: os.Getenv("SPILLWAY_EDIT_OLD"), New: os.Getenv("SPILLWAY_EDIT_NEW")}}, &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v\n%s", ch, d.String())
+}
