@@ -133,6 +133,10 @@ type RulesPolicy struct {
 	// (the prefix_rule calls of ~/.codex/rules/*.rules and the working
 	// directory's .codex/rules/*.rules).
 	Import []string `toml:"import,omitempty" check:"import"`
+	// FileDefault decides a file-tool call (edit, write, apply_patch)
+	// on a file no Read, Edit or Write rule matches: "allow" (the
+	// default; "" is allow too), "ask" or "deny".
+	FileDefault string `toml:"file_default,omitempty" check:"decision_or_unset"`
 	// TrustedProjects are the folders whose own rule files' allow
 	// entries count (a project's .claude/settings.json,
 	// .claude/settings.local.json, .codex/rules/*.rules, a spillway
@@ -207,7 +211,7 @@ func DefaultPolicy() Policy {
 		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},
 		Ls:           LsPolicy{Limit: 500, MaxBytes: 50 * 1024},
 		Cache:        CachePolicy{TTL: 30 * time.Second},
-		Rules:        RulesPolicy{Default: "allow"},
+		Rules:        RulesPolicy{Default: "allow", FileDefault: "allow"},
 		Secrets:      SecretsPolicy{Trusted: []string{"ssh", "ssh-add", "ssh-keygen", "gpg"}, Unverified: "warn"},
 	}
 }

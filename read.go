@@ -42,6 +42,9 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 	if err != nil {
 		return Result[ReadDetails]{}, clipError(err, in.Path)
 	}
+	// What the session has seen: edit, write and apply_patch refuse to
+	// overwrite it once it changes.
+	t.noteRead(res.Details.Path)
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {

@@ -61,6 +61,9 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 			if s := p.Sources[l.key]; i < len(s) {
 				src = s[i]
 			}
+			if rules.IsFileEntry(text) {
+				continue // a file rule: decideFiles reads it
+			}
 			pat, err := rules.ParsePattern(text)
 			if err != nil {
 				return nil, fmt.Errorf("%s: rules.%s: %w", src, l.key, err)

@@ -123,6 +123,9 @@ type Toolset struct {
 	approved approvals
 
 	sandboxLayers string
+
+	// fileTools are edit, write and apply_patch's engine and limits.
+	fileTools *fileTools
 }
 
 // SandboxLayers names the layers that confine the session's commands
@@ -195,6 +198,7 @@ func newToolset(opts Options) (*Toolset, error) {
 	} else {
 		t.spill = spill.NewSession(t.policy.Spill.storeConfig())
 	}
+	writeRoot := root                 // the file tools write under the root, not in the spill files
 	root = root.With(t.spill.DirInfo) // the spill files stay readable
 	wrap, layers, tmp, err := t.sandboxWrap(opts, root)
 	if err != nil {
@@ -226,6 +230,7 @@ func newToolset(opts Options) (*Toolset, error) {
 	sc := t.policy.searchConfig()
 	sc.Cwd, sc.Spill, sc.Root = cwd, t.spill, root
 	t.search = search.New(sc)
+	t.newFileTools(writeRoot, tmp)
 	return t, nil
 }
 

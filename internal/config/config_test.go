@@ -74,6 +74,7 @@ ttl_ms = 4949
 
 [rules]
 default = "ask"
+file_default = "deny"
 allow = ["git status", "npm test *"]
 ask = ["git push:*"]
 deny = ["rm *"]
@@ -139,6 +140,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"cache.commands", strings.Join(p.Cache.Commands, "|"), "git status|ls *"},
 		{"cache.ttl_ms", p.Cache.TTL, 4949 * time.Millisecond},
 		{"rules.default", p.Rules.Default, "ask"},
+		{"rules.file_default", p.Rules.FileDefault, "deny"},
 		{"rules.allow", strings.Join(p.Rules.Allow, "|"), "git status|npm test *"},
 		{"rules.ask", strings.Join(p.Rules.Ask, "|"), "git push:*"},
 		{"rules.deny", strings.Join(p.Rules.Deny, "|"), "rm *"},

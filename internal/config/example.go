@@ -63,9 +63,10 @@ var keyComments = map[string]string{
 
 	"rules":                  "command rules: every part of a bash command decided before it runs (docs/rules.md)",
 	"rules.default":          "a part no rule matches: allow, ask or deny",
+	"rules.file_default":     "an edit, write or apply_patch no Read/Edit/Write rule matches: allow, ask or deny",
 	"rules.allow":            `patterns, e.g. ["git status", "npm test *"]`,
 	"rules.ask":              `the user approves these first, e.g. ["git push *"]`,
-	"rules.deny":             `never run, e.g. ["rm *"]`,
+	"rules.deny":             `never run, e.g. ["rm *", "Edit(.env)"] (Read/Edit/Write(…) are file rules)`,
 	"rules.import":           `also the rules of "claude-code", "codex"`,
 	"rules.trusted_projects": `folders whose own allow entries count, e.g. ["~/src/mine"]`,
 	"rules.settings_files":   `more Claude Code settings files of yours`,

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A fileOp is the change of one file within a call.
@@ -54,10 +56,10 @@ func closeOps(ops []*fileOp) {
 // commit writes the ops, all or none: if one fails, those written are put
 // back as they were. It keeps the replaced content in the journal, writes
 // the diffs to diffOut and returns the changes.
-func (s *Session) commit(ctx context.Context, tool string, ops []*fileOp, diffOut io.Writer) ([]Change, error) {
+func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, diffOut io.Writer) ([]Change, error) {
 	s.nextID++
 	id := s.nextID
-	entry := &Entry{ID: id, Tool: tool, At: time.Now()}
+	entry := &Entry{ID: id, Tool: toolName, At: time.Now()}
 	for i, op := range ops {
 		if op.cur == nil || op.old != "" {
 			continue
@@ -101,7 +103,7 @@ func (s *Session) commit(ctx context.Context, tool string, ops []*fileOp, diffOu
 	}
 	var changes []Change
 	for i, op := range ops {
-		ch := Change{Path: op.display, Journal: id, Real: op.loc.Real(), Notes: op.notes}
+		ch := Change{FileChange: tool.FileChange{Path: op.display}, Journal: id, Real: op.loc.Real(), Notes: op.notes}
 		jf := JournalFile{Display: op.display, Real: op.loc.Real(), Old: op.old, Complete: op.oldWhole, Regions: op.regions, Exists: !op.remove}
 		var oldR io.Reader = bytes.NewReader(nil)
 		if op.cur != nil {

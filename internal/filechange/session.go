@@ -25,6 +25,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/difflines"
 	"github.com/spillway-dev/spillway/internal/safewrite"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // DefaultMaxInMemory is the size past which a file is edited by streaming
@@ -193,24 +194,18 @@ func (s *Session) checkFresh(display, real string, cur *current) error {
 	return nil
 }
 
-// A Change is what one file went through: the details of the tools.
+// A Change is what one file went through: the tools' details of it
+// (tool.FileChange), the journal entry that can show and undo it, the
+// file's real path, and what could not be kept.
 type Change struct {
-	Path         string `json:"path"`
-	MovedTo      string `json:"moved_to,omitempty"`
-	Op           string `json:"op"` // create, update, delete, move
-	Added        int64  `json:"added"`
-	Removed      int64  `json:"removed"`
-	BytesBefore  int64  `json:"bytes_before"`
-	BytesAfter   int64  `json:"bytes_after"`
-	SHA256Before string `json:"sha256_before,omitempty"`
-	SHA256After  string `json:"sha256_after,omitempty"`
+	tool.FileChange
 	// Journal is the journal entry that can show and undo the change (0:
 	// none was kept).
-	Journal int `json:"journal,omitempty"`
+	Journal int
 	// Real is the file's absolute path, symlinks followed.
-	Real string `json:"-"`
+	Real string
 	// Notes say what could not be kept (an owner, an attribute).
-	Notes []string `json:"notes,omitempty"`
+	Notes []string
 }
 
 // current is a file as it is now.

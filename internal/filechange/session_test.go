@@ -64,7 +64,7 @@ func TestEditDetailsAndDiff(t *testing.T) {
 	p := filepath.Join(dir, "f.txt")
 	put(t, p, "one\r\ntwo\r\nthree\r\n")
 	var d bytes.Buffer
-	ch, err := s.Edit(ctx, "f.txt", []textedit.Edit{{Old: "two\n", New: "2\nzwei\n"}}, &d)
+	ch, err := s.Edit(ctx, "f.txt", []textedit.Edit{{OldString: "two\n", NewString: "2\nzwei\n"}}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +83,12 @@ func TestEditsAllOrNothing(t *testing.T) {
 	s, dir := newSession(t)
 	p := filepath.Join(dir, "f")
 	put(t, p, "a\nb\nc\n")
-	_, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "a", New: "A"}, {Old: "zzz", New: "Z"}}, nil)
+	_, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "a", NewString: "A"}, {OldString: "zzz", NewString: "Z"}}, nil)
 	mustContain(t, err, "edits[1].old_string", "nothing was changed")
 	if get(t, p) != "a\nb\nc\n" {
 		t.Fatal("the file changed")
 	}
-	_, err = s.Edit(ctx, "f", []textedit.Edit{{Old: "\n", New: "x"}}, nil)
+	_, err = s.Edit(ctx, "f", []textedit.Edit{{OldString: "\n", NewString: "x"}}, nil)
 	mustContain(t, err, "Found 3 occurrences", "lines 1, 2, 3")
 }
 
@@ -100,7 +100,7 @@ func TestStaleByContent(t *testing.T) {
 	s.Saw(real, sum([]byte("a\n")), 2)
 	put(t, p, "b\n")
 	// The same mtime would not help an mtime check; content decides.
-	_, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "c"}}, nil)
+	_, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "b", NewString: "c"}}, nil)
 	var se *StaleError
 	if !errors.As(err, &se) {
 		t.Fatalf("got %v", err)
@@ -112,11 +112,11 @@ func TestStaleByContent(t *testing.T) {
 	}
 	// Read again: allowed.
 	s.Saw(real, sum([]byte("b\n")), 2)
-	if _, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "c"}}, nil); err != nil {
+	if _, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "b", NewString: "c"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// What the session wrote counts as seen.
-	if _, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "c", New: "d"}}, nil); err != nil {
+	if _, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "c", NewString: "d"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -161,7 +161,7 @@ func TestSymlinkTargetEditedLinkKept(t *testing.T) {
 	s, dir := newSession(t)
 	put(t, filepath.Join(dir, "real.txt"), "a\n")
 	os.Symlink("real.txt", filepath.Join(dir, "link.txt"))
-	if _, err := s.Edit(ctx, "link.txt", []textedit.Edit{{Old: "a", New: "b"}}, nil); err != nil {
+	if _, err := s.Edit(ctx, "link.txt", []textedit.Edit{{OldString: "a", NewString: "b"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Lstat(filepath.Join(dir, "link.txt")); fi.Mode()&os.ModeSymlink == 0 {
@@ -175,12 +175,12 @@ func TestSymlinkTargetEditedLinkKept(t *testing.T) {
 func TestBinaryRefused(t *testing.T) {
 	s, dir := newSession(t)
 	put(t, filepath.Join(dir, "b"), "a\x00b")
-	_, err := s.Edit(ctx, "b", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	_, err := s.Edit(ctx, "b", []textedit.Edit{{OldString: "a", NewString: "c"}}, nil)
 	mustContain(t, err, "not a text file")
-	_, err = s.Edit(ctx, "missing", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	_, err = s.Edit(ctx, "missing", []textedit.Edit{{OldString: "a", NewString: "c"}}, nil)
 	mustContain(t, err, "does not exist")
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
-	_, err = s.Edit(ctx, "d", []textedit.Edit{{Old: "a", New: "c"}}, nil)
+	_, err = s.Edit(ctx, "d", []textedit.Edit{{OldString: "a", NewString: "c"}}, nil)
 	mustContain(t, err, "is a directory")
 }
 
@@ -220,7 +220,7 @@ func TestJournalUndo(t *testing.T) {
 	s, dir := newSession(t)
 	p := filepath.Join(dir, "f")
 	put(t, p, "a\nb\n")
-	ch, err := s.Edit(ctx, "f", []textedit.Edit{{Old: "b", New: "B"}}, nil)
+	ch, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "b", NewString: "B"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestBigFileStreamed(t *testing.T) {
 	p := filepath.Join(dir, "big")
 	put(t, p, orig)
 	var d bytes.Buffer
-	ch, err := s.Edit(ctx, "big", []textedit.Edit{{Old: "needle", New: "thread"}}, &d)
+	ch, err := s.Edit(ctx, "big", []textedit.Edit{{OldString: "needle", NewString: "thread"}}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestBigFileStreamed(t *testing.T) {
 		t.Fatal("undo did not restore")
 	}
 	// Ambiguous: nothing written.
-	_, err = s.Edit(ctx, "big", []textedit.Edit{{Old: "line", New: "x"}}, nil)
+	_, err = s.Edit(ctx, "big", []textedit.Edit{{OldString: "line", NewString: "x"}}, nil)
 	mustContain(t, err, "Found")
 	if get(t, p) != orig {
 		t.Fatal("changed")
@@ -313,7 +313,7 @@ func TestEditFile(t *testing.T) {
 	}
 	s := New(Config{Cwd: filepath.Dir(p)})
 	var d bytes.Buffer
-	ch, err := s.Edit(ctx, p, []textedit.Edit{{Old: os.Getenv("SPILLWAY_EDIT_OLD"), New: os.Getenv("SPILLWAY_EDIT_NEW")}}, &d)
+	ch, err := s.Edit(ctx, p, []textedit.Edit{{OldString: os.Getenv("SPILLWAY_EDIT_OLD"), NewString: os.Getenv("SPILLWAY_EDIT_NEW")}}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,7 +201,7 @@ func (k Key) Check(x any) []string {
 			}
 		}
 	}
-	switch k.tag.Get("check") {
+	switch check := k.tag.Get("check"); check {
 	case "shell":
 		if s, _ := x.(string); strings.TrimSpace(s) == "" {
 			bad = append(bad, `is empty; want a shell such as "bash"`)
@@ -221,13 +221,16 @@ func (k Key) Check(x any) []string {
 		if f, _ := x.(float64); !(f >= 0 && f <= 1) {
 			bad = append(bad, fmt.Sprintf("must be a number from 0 to 1, not %v", f))
 		}
-	case "decision":
-		if s, _ := x.(string); s != "allow" && s != "ask" && s != "deny" {
+	case "decision", "decision_or_unset":
+		if s, _ := x.(string); s != "allow" && s != "ask" && s != "deny" && !(check == "decision_or_unset" && s == "") {
 			bad = append(bad, fmt.Sprintf("%q is not a decision; want allow, ask or deny", s))
 		}
 	case "patterns":
 		list, _ := x.([]string)
 		for i, p := range list {
+			if rules.IsFileEntry(p) {
+				continue // Read(…), Edit(…), Write(…): the file tools'
+			}
 			if _, err := rules.ParsePattern(p); err != nil {
 				bad = append(bad, fmt.Sprintf("%s%v", EntryPrefix(i), err))
 			}

@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A FileKind is what a file rule decides: reading a file, editing it, or
 // writing it whole.
@@ -26,6 +29,14 @@ func (k FileKind) String() string {
 
 // fileKinds are Claude Code's file tools by the names its entries use.
 var fileKinds = map[string]FileKind{"Read": FileRead, "Edit": FileEdit, "Write": FileWrite}
+
+// IsFileEntry reports whether a rule entry is a file rule: Read, Edit or
+// Write, alone or with a (pattern).
+func IsFileEntry(s string) bool {
+	tool, spec, hasSpec := strings.Cut(strings.TrimSpace(s), "(")
+	_, ok := fileKinds[strings.TrimSpace(tool)]
+	return ok && (!hasSpec || strings.HasSuffix(strings.TrimSpace(spec), ")"))
+}
 
 // A FileRule is a Read(…), Edit(…) or Write(…) entry of a settings
 // file, carried to the file tools as written: Pattern is the entry's

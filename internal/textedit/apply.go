@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
-// An Edit replaces Old with New: once, and Old must then occur exactly
-// once, or everywhere when All is set.
-type Edit struct {
-	Old, New string
-	All      bool
-}
+// An Edit replaces OldString with NewString: once, and OldString must
+// then occur exactly once, or everywhere when ReplaceAll is set.
+type Edit = tool.EditOp
 
 // A Range is a run of bytes [Start, End) of a file.
 type Range struct{ Start, End int64 }
@@ -155,10 +154,10 @@ func Apply(content []byte, edits []Edit) ([]byte, []Step, error) {
 }
 
 func check(e Edit) error {
-	if len(normOld(e.Old)) == 0 {
+	if len(normOld(e.OldString)) == 0 {
 		return ErrEmptyOld
 	}
-	if e.Old == e.New {
+	if e.OldString == e.NewString {
 		return ErrSame
 	}
 	return nil
@@ -166,7 +165,7 @@ func check(e Edit) error {
 
 func apply(content []byte, e Edit, eol string) ([]byte, Step, error) {
 	v := newView(content)
-	old := normOld(e.Old)
+	old := normOld(e.OldString)
 	var found []int
 	count := 0
 	for off := 0; ; {
@@ -175,7 +174,7 @@ func apply(content []byte, e Edit, eol string) ([]byte, Step, error) {
 			break
 		}
 		count++
-		if e.All || len(found) < maxLinesShown {
+		if e.ReplaceAll || len(found) < maxLinesShown {
 			found = append(found, off+i)
 		}
 		off += i + len(old)
@@ -185,14 +184,14 @@ func apply(content []byte, e Edit, eol string) ([]byte, Step, error) {
 		me.Closest, me.CloseFrom = Closest(v.n, old)
 		return nil, Step{}, me
 	}
-	if count > 1 && !e.All {
+	if count > 1 && !e.ReplaceAll {
 		me := &MatchError{Count: count}
 		for _, p := range found {
 			me.Lines = append(me.Lines, v.lineOf(p))
 		}
 		return nil, Step{}, me
 	}
-	nb := []byte(WithEOL(e.New, eol))
+	nb := []byte(WithEOL(e.NewString, eol))
 	st := Step{New: nb}
 	out := make([]byte, 0, len(content)+count*(len(nb)-len(old)))
 	var last int64

@@ -14,21 +14,21 @@ func TestApply(t *testing.T) {
 		edits    []Edit
 		want     string
 	}{
-		{"one", "Hello, world!", []Edit{{Old: "world", New: "testing"}}, "Hello, testing!"},
-		{"crlf file, lf old", "first\r\nsecond\r\nthird\r\n", []Edit{{Old: "second\n", New: "REPLACED\n"}}, "first\r\nREPLACED\r\nthird\r\n"},
-		{"crlf old, lf file", "first\nsecond\nthird\n", []Edit{{Old: "second\r\n", New: "a\r\nb\r\n"}}, "first\na\nb\nthird\n"},
-		{"lf stays lf", "first\nsecond\nthird\n", []Edit{{Old: "second\n", New: "REPLACED\n"}}, "first\nREPLACED\nthird\n"},
-		{"bom kept", "\uFEFFfirst\r\nsecond\r\nthird\r\n", []Edit{{Old: "second\n", New: "REPLACED\n"}}, "\uFEFFfirst\r\nREPLACED\r\nthird\r\n"},
-		{"bom in old ignored", "\uFEFFfirst\n", []Edit{{Old: "\uFEFFfirst", New: "1st"}}, "\uFEFF1st\n"},
-		{"no newline", "single line content", []Edit{{Old: "line", New: "LINE"}}, "single LINE content"},
-		{"crlf without trailing", "hello world\r\ngoodbye world\r\n", []Edit{{Old: "hello world", New: "HELLO WORLD"}}, "HELLO WORLD\r\ngoodbye world\r\n"},
-		{"match begins at a crlf", "a\r\nb\r\n", []Edit{{Old: "\nb", New: "\nB"}}, "a\r\nB\r\n"},
-		{"replace all", "foo foo foo", []Edit{{Old: "foo", New: "bar", All: true}}, "bar bar bar"},
-		{"edits in order", "a b c", []Edit{{Old: "a", New: "x"}, {Old: "x b", New: "y"}}, "y c"},
-		{"mixed endings untouched", "a\r\nb\nc\r\n", []Edit{{Old: "b", New: "B"}}, "a\r\nB\nc\r\n"},
-		{"tie takes lf", "a\r\nb\nc", []Edit{{Old: "c", New: "c\nd"}}, "a\r\nb\nc\nd"},
-		{"crlf dominant", "a\r\nb\r\nc\n", []Edit{{Old: "c\n", New: "c\nd\n"}}, "a\r\nb\r\nc\r\nd\r\n"},
-		{"latin-1 bytes kept", "caf\xe9 au lait\n\xff\n", []Edit{{Old: "au", New: "with"}}, "caf\xe9 with lait\n\xff\n"},
+		{"one", "Hello, world!", []Edit{{OldString: "world", NewString: "testing"}}, "Hello, testing!"},
+		{"crlf file, lf old", "first\r\nsecond\r\nthird\r\n", []Edit{{OldString: "second\n", NewString: "REPLACED\n"}}, "first\r\nREPLACED\r\nthird\r\n"},
+		{"crlf old, lf file", "first\nsecond\nthird\n", []Edit{{OldString: "second\r\n", NewString: "a\r\nb\r\n"}}, "first\na\nb\nthird\n"},
+		{"lf stays lf", "first\nsecond\nthird\n", []Edit{{OldString: "second\n", NewString: "REPLACED\n"}}, "first\nREPLACED\nthird\n"},
+		{"bom kept", "\uFEFFfirst\r\nsecond\r\nthird\r\n", []Edit{{OldString: "second\n", NewString: "REPLACED\n"}}, "\uFEFFfirst\r\nREPLACED\r\nthird\r\n"},
+		{"bom in old ignored", "\uFEFFfirst\n", []Edit{{OldString: "\uFEFFfirst", NewString: "1st"}}, "\uFEFF1st\n"},
+		{"no newline", "single line content", []Edit{{OldString: "line", NewString: "LINE"}}, "single LINE content"},
+		{"crlf without trailing", "hello world\r\ngoodbye world\r\n", []Edit{{OldString: "hello world", NewString: "HELLO WORLD"}}, "HELLO WORLD\r\ngoodbye world\r\n"},
+		{"match begins at a crlf", "a\r\nb\r\n", []Edit{{OldString: "\nb", NewString: "\nB"}}, "a\r\nB\r\n"},
+		{"replace all", "foo foo foo", []Edit{{OldString: "foo", NewString: "bar", ReplaceAll: true}}, "bar bar bar"},
+		{"edits in order", "a b c", []Edit{{OldString: "a", NewString: "x"}, {OldString: "x b", NewString: "y"}}, "y c"},
+		{"mixed endings untouched", "a\r\nb\nc\r\n", []Edit{{OldString: "b", NewString: "B"}}, "a\r\nB\nc\r\n"},
+		{"tie takes lf", "a\r\nb\nc", []Edit{{OldString: "c", NewString: "c\nd"}}, "a\r\nb\nc\nd"},
+		{"crlf dominant", "a\r\nb\r\nc\n", []Edit{{OldString: "c\n", NewString: "c\nd\n"}}, "a\r\nb\r\nc\r\nd\r\n"},
+		{"latin-1 bytes kept", "caf\xe9 au lait\n\xff\n", []Edit{{OldString: "au", NewString: "with"}}, "caf\xe9 with lait\n\xff\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, _, err := Apply([]byte(c.in), c.edits)
@@ -48,15 +48,15 @@ func TestApplyErrors(t *testing.T) {
 		edits    []Edit
 		want     []string
 	}{
-		{"missing", "Hello, world!", []Edit{{Old: "nonexistent", New: "x"}}, []string{"Could not find the exact text", "nothing was changed"}},
-		{"ambiguous", "foo foo foo", []Edit{{Old: "foo", New: "bar"}}, []string{"Found 3 occurrences", "at line 1;"}},
-		{"ambiguous lines", "x\nfoo\ny\nfoo\n", []Edit{{Old: "foo", New: "bar"}}, []string{"Found 2 occurrences", "lines 2, 4", "replace_all"}},
-		{"across crlf and lf", "hello\r\nworld\r\n---\r\nhello\nworld\n", []Edit{{Old: "hello\nworld\n", New: "replaced\n"}}, []string{"Found 2 occurrences", "lines 1, 4"}},
-		{"many", strings.Repeat("a\n", 9), []Edit{{Old: "a", New: "b"}}, []string{"Found 9 occurrences", "lines 1, 2, 3, 4, 5 and 4 more"}},
-		{"closest", "func main() {\n\tfmt.Println(\"hi\")\n}\n", []Edit{{Old: "fmt.Println(\"hello\")", New: "x"}}, []string{"closest lines are line 2", "2\t\tfmt.Println(\"hi\")"}},
-		{"second edit", "a b", []Edit{{Old: "a", New: "x"}, {Old: "a", New: "y"}}, []string{"edits[1].old_string", "after edits[0..0] were applied"}},
-		{"empty old", "a", []Edit{{Old: "", New: "x"}}, []string{"old_string is empty"}},
-		{"same", "a", []Edit{{Old: "a", New: "a"}}, []string{"the same"}},
+		{"missing", "Hello, world!", []Edit{{OldString: "nonexistent", NewString: "x"}}, []string{"Could not find the exact text", "nothing was changed"}},
+		{"ambiguous", "foo foo foo", []Edit{{OldString: "foo", NewString: "bar"}}, []string{"Found 3 occurrences", "at line 1;"}},
+		{"ambiguous lines", "x\nfoo\ny\nfoo\n", []Edit{{OldString: "foo", NewString: "bar"}}, []string{"Found 2 occurrences", "lines 2, 4", "replace_all"}},
+		{"across crlf and lf", "hello\r\nworld\r\n---\r\nhello\nworld\n", []Edit{{OldString: "hello\nworld\n", NewString: "replaced\n"}}, []string{"Found 2 occurrences", "lines 1, 4"}},
+		{"many", strings.Repeat("a\n", 9), []Edit{{OldString: "a", NewString: "b"}}, []string{"Found 9 occurrences", "lines 1, 2, 3, 4, 5 and 4 more"}},
+		{"closest", "func main() {\n\tfmt.Println(\"hi\")\n}\n", []Edit{{OldString: "fmt.Println(\"hello\")", NewString: "x"}}, []string{"closest lines are line 2", "2\t\tfmt.Println(\"hi\")"}},
+		{"second edit", "a b", []Edit{{OldString: "a", NewString: "x"}, {OldString: "a", NewString: "y"}}, []string{"edits[1].old_string", "after edits[0..0] were applied"}},
+		{"empty old", "a", []Edit{{OldString: "", NewString: "x"}}, []string{"old_string is empty"}},
+		{"same", "a", []Edit{{OldString: "a", NewString: "a"}}, []string{"the same"}},
 		{"none", "a", nil, []string{"no edit given"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,7 +77,7 @@ func TestApplyErrors(t *testing.T) {
 // the input's.
 func TestApplyRangesAreTheOnlyChange(t *testing.T) {
 	in := []byte("\uFEFFone\r\ntwo\r\nthree two\r\n")
-	out, steps, err := Apply(in, []Edit{{Old: "two\n", New: "2\n", All: true}})
+	out, steps, err := Apply(in, []Edit{{OldString: "two\n", NewString: "2\n", ReplaceAll: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +107,11 @@ func TestStreamMatchesApply(t *testing.T) {
 		in string
 		e  Edit
 	}{
-		{"first\r\nsecond\r\nthird\r\n", Edit{Old: "second\n", New: "REPLACED\n"}},
-		{"\uFEFFa\nb\n", Edit{Old: "a", New: "A"}},
-		{strings.Repeat("x", streamBlock-1) + "\r\nneedle\r\n" + strings.Repeat("y", 3*streamBlock), Edit{Old: "\nneedle\n", New: "\nfound\n"}},
-		{strings.Repeat("ab", streamBlock) + "needle", Edit{Old: "needle", New: "n"}},
-		{strings.Repeat("needle ", 1000), Edit{Old: "needle", New: "n", All: true}},
+		{"first\r\nsecond\r\nthird\r\n", Edit{OldString: "second\n", NewString: "REPLACED\n"}},
+		{"\uFEFFa\nb\n", Edit{OldString: "a", NewString: "A"}},
+		{strings.Repeat("x", streamBlock-1) + "\r\nneedle\r\n" + strings.Repeat("y", 3*streamBlock), Edit{OldString: "\nneedle\n", NewString: "\nfound\n"}},
+		{strings.Repeat("ab", streamBlock) + "needle", Edit{OldString: "needle", NewString: "n"}},
+		{strings.Repeat("needle ", 1000), Edit{OldString: "needle", NewString: "n", ReplaceAll: true}},
 	} {
 		want, _, werr := Apply([]byte(c.in), []Edit{c.e})
 		var got bytes.Buffer
@@ -130,12 +130,12 @@ func TestStreamMatchesApply(t *testing.T) {
 
 func TestStreamErrors(t *testing.T) {
 	in := strings.Repeat("line\n", 3*streamBlock/5)
-	_, err := Stream(context.Background(), strings.NewReader(in), &bytes.Buffer{}, Edit{Old: "line", New: "x"}, "\n", nil)
+	_, err := Stream(context.Background(), strings.NewReader(in), &bytes.Buffer{}, Edit{OldString: "line", NewString: "x"}, "\n", nil)
 	var me *MatchError
 	if !errors.As(err, &me) || me.Count != 3*streamBlock/5 || len(me.Lines) != maxLinesShown || me.Lines[4] != 5 {
 		t.Fatalf("got %v", err)
 	}
-	_, err = Stream(context.Background(), strings.NewReader(in), &bytes.Buffer{}, Edit{Old: "nope", New: "x"}, "\n", nil)
+	_, err = Stream(context.Background(), strings.NewReader(in), &bytes.Buffer{}, Edit{OldString: "nope", NewString: "x"}, "\n", nil)
 	if !errors.As(err, &me) || me.Count != 0 {
 		t.Fatalf("got %v", err)
 	}

@@ -15,7 +15,7 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte("aaaa"), "aa", "a", true)
 	f.Add([]byte("\r\r\n\n"), "\r\n", "", false)
 	f.Fuzz(func(t *testing.T, in []byte, old, new string, all bool) {
-		e := Edit{Old: old, New: new, All: all}
+		e := Edit{OldString: old, NewString: new, ReplaceAll: all}
 		out, steps, err := Apply(in, []Edit{e})
 		var me *MatchError
 		if err != nil {

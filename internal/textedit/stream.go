@@ -20,8 +20,8 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, e Edit, eol string, s
 	if err := check(e); err != nil {
 		return Step{}, err
 	}
-	old := normOld(e.Old)
-	nb := []byte(WithEOL(e.New, eol))
+	old := normOld(e.OldString)
+	nb := []byte(WithEOL(e.NewString, eol))
 	st := Step{New: nb}
 	var (
 		carry   []byte
@@ -84,10 +84,10 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, e Edit, eol string, s
 			count++
 			line += bytes.Count(v.n[lineAt:s], []byte{'\n'})
 			lineAt = s
-			if e.All || len(lines) < maxLinesShown {
+			if e.ReplaceAll || len(lines) < maxLinesShown {
 				lines = append(lines, line)
 			}
-			if count > 1 && !e.All {
+			if count > 1 && !e.ReplaceAll {
 				writing = false
 			}
 			rg := Range{v.file(int64(s)), v.file(int64(s + len(old)))}
@@ -122,7 +122,7 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, e Edit, eol string, s
 	switch {
 	case count == 0:
 		return st, &MatchError{Edits: 1, Note: "(The closest lines are not searched for in a file this large: use grep to find the text.)"}
-	case count > 1 && !e.All:
+	case count > 1 && !e.ReplaceAll:
 		return st, &MatchError{Edits: 1, Count: count, Lines: lines}
 	}
 	st.Lines = lines

@@ -1,0 +1,269 @@
+package spillway
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/spillway-dev/spillway/internal/codexpatch"
+	"github.com/spillway-dev/spillway/internal/rules"
+	"github.com/spillway-dev/spillway/tool"
+)
+
+// A fileAccess is one file a file-tool call reads or changes: kind is
+// Read, Edit (changes what is there: edit, an update, a delete, a move's
+// source) or Write (writes a file whole: write, an add, a move's
+// destination).
+type fileAccess struct {
+	path string
+	kind string
+}
+
+// patchAccesses lists the files a patch touches and how.
+func patchAccesses(input string) ([]fileAccess, error) {
+	p, err := codexpatch.Parse(input)
+	if err != nil {
+		return nil, err
+	}
+	var acc []fileAccess
+	for _, h := range p.Hunks {
+		switch h.Kind {
+		case codexpatch.Add:
+			acc = append(acc, fileAccess{h.Path, "Write"})
+		default:
+			acc = append(acc, fileAccess{h.Path, "Edit"})
+		}
+		if h.MoveTo != "" {
+			acc = append(acc, fileAccess{h.MoveTo, "Write"})
+		}
+	}
+	return acc, nil
+}
+
+// parseFileEntry reads a rule entry that is a file rule: "Read(PATTERN)",
+// "Edit(PATTERN)" or "Write(PATTERN)" (or the kind alone, every file).
+func parseFileEntry(s string) (kind, pattern string, ok bool) {
+	tool, spec, hasSpec := strings.Cut(strings.TrimSpace(s), "(")
+	tool = strings.TrimSpace(tool)
+	if tool != "Read" && tool != "Edit" && tool != "Write" {
+		return "", "", false
+	}
+	if !hasSpec {
+		return tool, "", true
+	}
+	inner, closed := strings.CutSuffix(strings.TrimSpace(spec), ")")
+	if !closed {
+		return "", "", false
+	}
+	return tool, strings.TrimSpace(inner), true
+}
+
+// ownFileRules are the Read/Edit/Write entries of spillway's own [rules]
+// allow, ask and deny lists.
+func ownFileRules(p RulesPolicy) []rules.FileRule {
+	var out []rules.FileRule
+	for _, l := range []struct {
+		key  string
+		list []string
+		d    rules.Decision
+	}{{"deny", p.Deny, rules.Deny}, {"ask", p.Ask, rules.Ask}, {"allow", p.Allow, rules.Allow}} {
+		for i, text := range l.list {
+			kind, pat, ok := parseFileEntry(text)
+			if !ok {
+				continue
+			}
+			src := fmt.Sprintf("Policy.Rules.%s%s[%d]", strings.ToUpper(l.key[:1]), l.key[1:], i)
+			if s := p.Sources[l.key]; i < len(s) {
+				src = s[i]
+			}
+			k := map[string]rules.FileKind{"Read": rules.FileRead, "Edit": rules.FileEdit, "Write": rules.FileWrite}[kind]
+			out = append(out, rules.FileRule{Kind: k, Pattern: pat, Decision: l.d, Source: src, Text: text})
+		}
+	}
+	return out
+}
+
+// fileRuleMatches reports whether a rule's pattern (Claude Code's forms:
+// "//abs", "~/home", "/from the project", "./rel" or "rel" from the
+// working directory, a name without a slash at any depth) holds path.
+func fileRuleMatches(r rules.FileRule, cwd string, paths ...string) bool {
+	pat := r.Pattern
+	if pat == "" || pat == "*" || pat == "**" {
+		return true
+	}
+	base := cwd
+	switch {
+	case strings.HasPrefix(pat, "//"):
+		pat = pat[1:]
+	case strings.HasPrefix(pat, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return false
+		}
+		pat = filepath.Join(home, pat[2:])
+	case strings.HasPrefix(pat, "/"):
+		// From the project: the settings file's project (its .claude
+		// directory's parent), or the working directory for spillway's
+		// own config.
+		if f, _, ok := strings.Cut(r.Source, ":"); ok && filepath.IsAbs(f) && !strings.HasPrefix(r.Source, "Policy.") {
+			base = filepath.Dir(f)
+			if filepath.Base(base) == ".claude" || filepath.Base(base) == ".spillway" {
+				base = filepath.Dir(base)
+			}
+		}
+		pat = filepath.Join(base, pat)
+	case !strings.Contains(strings.TrimPrefix(pat, "./"), "/"):
+		pat = filepath.Join(base, "**", strings.TrimPrefix(pat, "./"))
+	default:
+		pat = filepath.Join(base, pat)
+	}
+	for _, p := range paths {
+		if ok, _ := doublestar.Match(pat, p); ok {
+			return true
+		}
+		// A directory pattern holds what is under it.
+		if ok, _ := doublestar.Match(strings.TrimSuffix(pat, "/")+"/**", p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedFile names why a change to path loads code or rules the next
+// time something starts ("" when it does not): a change to one of these
+// is asked whatever the rules say.
+func protectedFile(path string) string {
+	base := filepath.Base(path)
+	dir := filepath.Dir(path)
+	switch {
+	case base == "config" && filepath.Base(dir) == ".git":
+		return "git's config (it names programs git runs: hooks path, pager, aliases, filters)"
+	case strings.Contains(path, "/.git/hooks/"):
+		return "a git hook (git runs it)"
+	case strings.Contains(path, "/.claude/") && (strings.HasPrefix(base, "settings") || base == "CLAUDE.md"),
+		strings.Contains(path, "/.codex/rules/"), strings.Contains(path, "/.codex/config"),
+		base == "spillway.toml", strings.Contains(path, "/.config/spillway/"):
+		return "a rules or settings file of spillway or an agent"
+	}
+	switch base {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+		".inputrc", ".envrc", ".gitconfig", ".npmrc", ".pypirc", ".curlrc", ".wgetrc":
+		return "a shell or tool start-up file (it runs or configures what starts next)"
+	}
+	if strings.Contains(path, "/.config/git/") || strings.Contains(path, "/.ssh/") {
+		return "a configuration file that names programs to run"
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d != "" && filepath.Clean(d) == dir {
+			return "a directory on PATH (a file there is a command)"
+		}
+	}
+	return ""
+}
+
+// decideFiles decides a file-tool call by the Read, Edit and Write rules
+// (spillway's own and the imported ones) and [rules] file_default: the
+// call takes the strictest decision of its files; a change to a file
+// that loads code (protectedFile) is asked whatever the rules say. It
+// returns nil when the call may go on, else the result to return.
+func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAccess) *Result[tool.FileChangeDetails] {
+	all := append(ownFileRules(t.policy.Rules), t.fileRules()...)
+	def := rules.Allow
+	if t.policy.Rules.FileDefault != "" {
+		def, _ = decisionOf(t.policy.Rules.FileDefault)
+	}
+	decision := rules.Allow
+	var parts []RulePart
+	for _, a := range acc {
+		abs := a.path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(t.cwd, abs)
+		}
+		abs = filepath.Clean(abs)
+		paths := []string{abs}
+		if real, err := realPath(abs); err == nil && real != abs {
+			paths = append(paths, real)
+		}
+		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: def.String(), Reason: "no file rule matches: [rules] file_default"}
+		d := def
+		matched := false
+		for _, r := range all {
+			consider := r.Kind == rules.FileEdit && a.kind != "Read" ||
+				r.Kind == rules.FileWrite && a.kind == "Write" ||
+				r.Kind == rules.FileRead && a.kind == "Read"
+			if !consider || !fileRuleMatches(r, t.cwd, paths...) {
+				continue
+			}
+			if !matched || r.Decision > d {
+				d = r.Decision
+				part.Rule, part.Source, part.Reason = r.Text, r.Source, r.Failure
+			}
+			matched = true
+		}
+		part.Decision = d.String()
+		if a.kind != "Read" && d < rules.Ask {
+			for _, p := range paths {
+				if why := protectedFile(p); why != "" {
+					d = rules.Ask
+					part.Decision, part.Rule, part.Source = "ask", "", ""
+					part.Reason = "a change to " + why + " is asked whatever the rules say"
+					break
+				}
+			}
+		}
+		if d == rules.Ask && t.approved.has(part.Command) {
+			d, part.Decision, part.ApprovedForSession = rules.Allow, "allow", true
+		}
+		decision = max(decision, d)
+		parts = append(parts, part)
+	}
+	switch decision {
+	case rules.Allow:
+		return nil
+	case rules.Deny:
+		var b strings.Builder
+		b.WriteString("[denied by the file rules: nothing was changed]")
+		for _, p := range parts {
+			if p.Decision == "deny" {
+				fmt.Fprintf(&b, "\n%s: denied by %s (%s)", p.Command, quoted(p.Rule), p.Source)
+			}
+		}
+		b.WriteString("\nAsk the user instead of trying another way to change it.")
+		return &Result[tool.FileChangeDetails]{Text: b.String(), IsError: true}
+	}
+	var ask []RulePart
+	for _, p := range parts {
+		if p.Decision == "ask" {
+			ask = append(ask, p)
+		}
+	}
+	if t.asker == nil {
+		return &Result[tool.FileChangeDetails]{Text: cannotAskText(ask, "no one can be asked (the library was given no Asker)"), IsError: true}
+	}
+	answer, err := t.asker(ctx, toolName+" "+strings.Join(partCommands(ask), " "), t.cwd, ask)
+	if err != nil {
+		return &Result[tool.FileChangeDetails]{Text: cannotAskText(ask, err.Error()), IsError: true}
+	}
+	switch answer {
+	case allowOnce:
+		return nil
+	case allowSession:
+		for _, p := range ask {
+			t.approved.add(p.Command)
+		}
+		return nil
+	}
+	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the change: nothing was changed]\nThe file%s that needed approval: %s.", plural(len(ask)), partList(ask)), IsError: true}
+}
+
+func partCommands(ps []RulePart) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Command
+	}
+	return out
+}

@@ -1,0 +1,389 @@
+package spillway
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spillway-dev/spillway/internal/confine"
+	"github.com/spillway-dev/spillway/internal/filechange"
+	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/internal/textedit"
+	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
+)
+
+// fileTools is what a Toolset keeps for edit, write and apply_patch: the
+// engine's session, the directories they may write in, and the hashes of
+// the files read, so that a read is only hashed again when the file
+// changed.
+type fileTools struct {
+	changes *filechange.Session
+	root    *confine.Root // nil: no root
+	tmp     string        // the sandbox's private temp directory ("" without)
+
+	mu     sync.Mutex
+	hashed map[string]fileStamp
+}
+
+type fileStamp struct {
+	size, mtime, ino, ctime int64
+	sum                     string
+}
+
+// newFileTools readies the file tools of t: they write under root (nil:
+// anywhere) and in tmp (the sandboxed commands' temp), never in a spill
+// directory.
+func (t *Toolset) newFileTools(root *confine.Root, tmp string) {
+	ft := &fileTools{root: root, tmp: tmp, hashed: map[string]fileStamp{}}
+	if root != nil && tmp != "" {
+		ft.root = root.With(func() (string, fs.FileInfo) {
+			fi, err := os.Lstat(tmp)
+			if err != nil {
+				return "", nil
+			}
+			return tmp, fi
+		})
+	}
+	ft.changes = filechange.New(filechange.Config{
+		Cwd:     t.cwd,
+		Resolve: func(p string) (filechange.Location, error) { return t.changeLocation(p) },
+		Journal: func(name string) (io.WriteCloser, string, error) {
+			f, err := t.spill.Create(name)
+			if err != nil {
+				return nil, "", err
+			}
+			return f, f.Path(), nil
+		},
+	})
+	t.fileTools = ft
+}
+
+// changeLocation finds where a file tool may write path: under the root
+// or the sandbox's temp, never in a spill directory.
+func (t *Toolset) changeLocation(p string) (filechange.Location, error) {
+	ft := t.fileTools
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(t.cwd, abs)
+	}
+	var real string
+	if ft.root != nil {
+		r, err := ft.root.Resolve("", abs)
+		if err != nil {
+			return filechange.Location{}, err
+		}
+		real = r
+	} else {
+		r, err := realPath(abs)
+		if err != nil {
+			return filechange.Location{}, err
+		}
+		real = r
+	}
+	inTmp := ft.tmp != "" && within(real, ft.tmp)
+	for _, s := range []*spill.Store{t.spill, t.scratch} {
+		if s != nil && s.Owns(real) && !inTmp {
+			return filechange.Location{}, fmt.Errorf("%s is in the session's spill directory, which holds spillway's own output: the file tools do not write there", p)
+		}
+	}
+	base := "/"
+	switch {
+	case inTmp:
+		base = ft.tmp
+	case ft.root != nil:
+		base = ft.root.Dir()
+	}
+	rel, err := filepath.Rel(base, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return filechange.Location{}, fmt.Errorf("%s resolves outside %s", p, base)
+	}
+	return filechange.Location{Base: base, Rel: rel}, nil
+}
+
+// within reports whether path is dir or lies under it.
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// realPath follows the symlinks of the part of p that exists.
+func realPath(p string) (string, error) {
+	r, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return r, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	dir, base := filepath.Split(filepath.Clean(p))
+	if dir == "/" || dir == "" {
+		return filepath.Clean(p), nil
+	}
+	d, err := realPath(filepath.Clean(dir))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, base), nil
+}
+
+// noteRead records that the session saw the file at path (a read of any
+// part of it), by the hash of its content: edit, write and apply_patch
+// then refuse to overwrite it if it changes. The hash is computed again
+// only when the file's size, times or inode changed.
+func (t *Toolset) noteRead(path string) {
+	ft := t.fileTools
+	if ft == nil {
+		return
+	}
+	loc, err := t.changeLocation(path)
+	if err != nil {
+		return
+	}
+	real := loc.Real()
+	f, err := os.Open(real)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	st := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino, st.ctime = int64(s.Ino), s.Ctim.Nano()
+	}
+	ft.mu.Lock()
+	old, ok := ft.hashed[real]
+	ft.mu.Unlock()
+	if ok && old.size == st.size && old.mtime == st.mtime && old.ino == st.ino && old.ctime == st.ctime {
+		ft.changes.Saw(real, old.sum, st.size)
+		return
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return
+	}
+	st.sum = hex.EncodeToString(h.Sum(nil))
+	ft.mu.Lock()
+	ft.hashed[real] = st
+	ft.mu.Unlock()
+	ft.changes.Saw(real, st.sum, st.size)
+}
+
+// diffPipeline is the output pipeline a change's diff goes through: cut
+// by the read policy's limits, spilled whole when cut.
+func (t *Toolset) diffPipeline(toolName string) *output.Pipeline {
+	lim := output.Limits{Strategy: output.Head, MaxLines: t.policy.Read.MaxLines, MaxBytes: t.policy.Read.MaxBytes, MaxLineChars: t.policy.Read.MaxLineChars, MaxTokens: t.policy.Read.MaxTokens}
+	return output.New(output.Options{Limits: lim, Spill: t.spill.Opener(toolName, t.spill.NextSeq(), "diff")})
+}
+
+// changeResult renders a change: a summary line, the diff (cut and
+// spilled like any output) and notes.
+func (t *Toolset) changeResult(toolName string, p *output.Pipeline, summary string, d tool.FileChangeDetails) Result[tool.FileChangeDetails] {
+	p.Close()
+	res := p.Result()
+	d.Truncation = res.Truncation
+	d.FullOutputPath = res.FullOutputPath
+	var b strings.Builder
+	b.WriteString(summary)
+	b.WriteByte('\n')
+	if text := res.Text(); text != "" {
+		b.WriteString(text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if n := res.Notice("diff"); n != "" {
+		b.WriteString(n + "\n")
+	}
+	for _, n := range d.Notes {
+		b.WriteString("[" + n + "]\n")
+	}
+	out := Result[tool.FileChangeDetails]{Text: strings.TrimRight(b.String(), "\n"), Details: d}
+	out.Text = t.finish(out.Text, &out.Details.Tokens, func() any { return out.Details }, render.Field{Name: "diff", Value: res.Text()})
+	return out
+}
+
+// Edit replaces exact strings in a file: old_string must occur exactly
+// once unless replace_all is set, or edits gives several replacements,
+// applied in order, all or none. The result is the diff.
+func (t *Toolset) Edit(ctx context.Context, in tool.EditInput) (Result[tool.FileChangeDetails], error) {
+	if err := t.open(); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
+	var edits []textedit.Edit
+	switch {
+	case len(in.Edits) > 0 && (in.OldString != "" || in.NewString != "" || in.ReplaceAll):
+		return Result[tool.FileChangeDetails]{}, errors.New("give either old_string/new_string or edits, not both")
+	case len(in.Edits) > 0:
+		for _, e := range in.Edits {
+			edits = append(edits, textedit.Edit{OldString: e.OldString, NewString: e.NewString, ReplaceAll: e.ReplaceAll})
+		}
+	default:
+		edits = []textedit.Edit{{OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll}}
+	}
+	if r := t.decideFiles(ctx, "edit", []fileAccess{{path: in.Path, kind: "Edit"}}); r != nil {
+		return *r, nil
+	}
+	p := t.diffPipeline("edit")
+	ch, err := t.fileTools.changes.Edit(ctx, in.Path, edits, p)
+	if err != nil {
+		p.Close()
+		return Result[tool.FileChangeDetails]{}, clipError(err, in.Path)
+	}
+	n := 0
+	for _, e := range edits {
+		if e.ReplaceAll {
+			n = -1
+		}
+	}
+	what := "Successfully replaced 1 occurrence"
+	switch {
+	case n < 0 || len(edits) > 1:
+		what = fmt.Sprintf("Successfully applied %s", plural2(len(edits), "edit", "edits"))
+	}
+	summary := fmt.Sprintf("%s in %s (%s, %s).", what, in.Path, plural2(int(ch.Added), "line added", "lines added"), plural2(int(ch.Removed), "line removed", "lines removed"))
+	return t.changeResult("edit", p, summary, oneFile(ch)), nil
+}
+
+// Write creates a file or replaces it whole. Replacing an existing file
+// the session has not read needs expected_sha256; a file the session saw
+// that changed since is not replaced.
+func (t *Toolset) Write(ctx context.Context, in tool.WriteInput) (Result[tool.FileChangeDetails], error) {
+	if err := t.open(); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
+	if r := t.decideFiles(ctx, "write", []fileAccess{{path: in.Path, kind: "Write"}}); r != nil {
+		return *r, nil
+	}
+	p := t.diffPipeline("write")
+	ch, err := t.fileTools.changes.Write(ctx, in.Path, in.Content, in.ExpectedSHA256, p)
+	if err != nil {
+		p.Close()
+		return Result[tool.FileChangeDetails]{}, clipError(err, in.Path)
+	}
+	verb := "wrote"
+	if ch.Op == "create" {
+		verb = "created"
+	}
+	summary := fmt.Sprintf("Successfully %s %s (%s: %s, %s).", verb, in.Path, output.FormatSize(ch.BytesAfter), plural2(int(ch.Added), "line added", "lines added"), plural2(int(ch.Removed), "line removed", "lines removed"))
+	return t.changeResult("write", p, summary, oneFile(ch)), nil
+}
+
+// ApplyPatch applies a patch in Codex's format to the files it names,
+// all of them or none.
+func (t *Toolset) ApplyPatch(ctx context.Context, in tool.ApplyPatchInput) (Result[tool.FileChangeDetails], error) {
+	if err := t.open(); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
+	acc, err := patchAccesses(in.Input)
+	if err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
+	if r := t.decideFiles(ctx, "apply_patch", acc); r != nil {
+		return *r, nil
+	}
+	p := t.diffPipeline("apply_patch")
+	chs, err := t.fileTools.changes.ApplyPatch(ctx, in.Input, p)
+	if err != nil {
+		p.Close()
+		return Result[tool.FileChangeDetails]{}, clipError(err)
+	}
+	d := tool.FileChangeDetails{}
+	var b strings.Builder
+	b.WriteString("Success. Updated the following files:")
+	for _, ch := range chs {
+		d.Files = append(d.Files, ch.FileChange)
+		d.Added += ch.Added
+		d.Removed += ch.Removed
+		d.BytesBefore += ch.BytesBefore
+		d.BytesAfter += ch.BytesAfter
+		d.Change = ch.Journal
+		d.Notes = append(d.Notes, ch.Notes...)
+		switch ch.Op {
+		case "create":
+			fmt.Fprintf(&b, "\nA %s", ch.Path)
+		case "delete":
+			fmt.Fprintf(&b, "\nD %s", ch.Path)
+		case "move":
+			fmt.Fprintf(&b, "\nM %s (moved from %s)", ch.MovedTo, ch.Path)
+		default:
+			fmt.Fprintf(&b, "\nM %s", ch.Path)
+		}
+	}
+	return t.changeResult("apply_patch", p, b.String(), d), nil
+}
+
+func oneFile(ch filechange.Change) tool.FileChangeDetails {
+	return tool.FileChangeDetails{Path: ch.Path, Op: ch.Op, Added: ch.Added, Removed: ch.Removed, BytesBefore: ch.BytesBefore, BytesAfter: ch.BytesAfter,
+		SHA256Before: ch.SHA256Before, SHA256After: ch.SHA256After, Change: ch.Journal, Notes: ch.Notes}
+}
+
+func plural2(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// The file tools' declarations: their parameters are the fields of their
+// inputs (package tool), by their json tags.
+var (
+	editEntry = entry{Tool: registry.Tool{
+		Name:     "edit",
+		Title:    "Edit a file",
+		Describe: describe(describeEdit),
+	}, run: handlers{registry.Run: handle((*Toolset).Edit)}}
+	writeEntry = entry{Tool: registry.Tool{
+		Name:     "write",
+		Title:    "Write a file",
+		Describe: describe(describeWrite),
+	}, run: handlers{registry.Run: handle((*Toolset).Write)}}
+	applyPatchEntry = entry{Tool: registry.Tool{
+		Name:     "apply_patch",
+		Title:    "Apply a patch",
+		Describe: describe(describeApplyPatch),
+	}, run: handlers{registry.Run: handle((*Toolset).ApplyPatch)}}
+)
+
+// fileChangeCommon is what the three file tools share, for a model.
+func fileChangeCommon(p Policy) string {
+	return fmt.Sprintf("The result is a unified diff of the change with line numbers (at most %d lines or %s; the whole diff is saved to a file the notice names). "+
+		"A file this session has read or written that changed since (by content) is not overwritten: read it again first. "+
+		"Line endings (CRLF stays CRLF), a UTF-8 byte order mark, a missing final newline, the file's mode and symlinks are kept; the write is atomic. "+
+		"`history` with `change: N` (the result's `change`) shows a change again, with `undo: N` undoes it while the file still holds what it wrote.",
+		p.Read.MaxLines, size(p.Read.MaxBytes))
+}
+
+func describeEdit(p Policy) string {
+	return "Replace exact text in a file. `old_string` must occur exactly once (give enough surrounding lines to make it unique) unless `replace_all` is set; " +
+		"`edits` applies several replacements in order, all or none. Matching is exact (whitespace included) except that `\\r\\n` and `\\n` are the same and a byte order mark is ignored. " +
+		"When `old_string` is missing or ambiguous nothing changes and the error gives the line numbers of the matches or the closest lines of the file to copy from. " +
+		"No earlier `read` is needed. " + fileChangeCommon(p)
+}
+
+func describeWrite(p Policy) string {
+	return "Create a file, or replace one whole, with `content`; missing parent directories are made. " +
+		"To replace an existing file, `read` it first in this session, or give its SHA-256 as `expected_sha256`. Prefer `edit` to change part of a file. " +
+		fileChangeCommon(p)
+}
+
+func describeApplyPatch(p Policy) string {
+	return "Apply a patch in Codex's apply_patch format to one or more files, all of them or none. " +
+		"`input` is:\n*** Begin Patch\n*** Update File: path/to/file\n@@ optional line the change follows (a def or class)\n context line\n-removed line\n+added line\n*** Add File: new/file\n+its lines\n*** Delete File: old/file\n*** End Patch\n" +
+		"`*** Move to: PATH` after `*** Update File:` renames the file; `*** End of File` ends a change that must match the end of the file. Give 3 lines of context around each change. " +
+		"Context and removed lines are matched exactly, else ignoring surrounding whitespace or typographic quotes and dashes; kept lines stay as they are in the file. " +
+		fileChangeCommon(p)
+}
