@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/filechange"
@@ -22,6 +23,16 @@ import (
 	"github.com/spillway-dev/spillway/internal/textedit"
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/tool"
+)
+
+// WriteInput, EditInput and ApplyPatchInput are the inputs of the write,
+// edit and apply_patch tools (package tool); FileChangeDetails their
+// details.
+type (
+	WriteInput        = tool.WriteInput
+	EditInput         = tool.EditInput
+	ApplyPatchInput   = tool.ApplyPatchInput
+	FileChangeDetails = tool.FileChangeDetails
 )
 
 // fileTools is what a Toolset keeps for edit, write and apply_patch: the
@@ -189,9 +200,10 @@ func (t *Toolset) diffPipeline(toolName string) *output.Pipeline {
 	return output.New(output.Options{Limits: lim, Spill: t.spill.Opener(toolName, t.spill.NextSeq(), "diff")})
 }
 
-// changeResult renders a change: a summary line, the diff (cut and
-// spilled like any output) and notes.
-func (t *Toolset) changeResult(toolName string, p *output.Pipeline, summary string, d tool.FileChangeDetails) Result[tool.FileChangeDetails] {
+// changeText renders a change: a summary line, the diff (cut and
+// spilled like any output) and notes; it fills d's truncation fields and
+// returns the text and the diff shown.
+func (t *Toolset) changeText(p *output.Pipeline, summary string, d *tool.FileChangeDetails) (string, string) {
 	p.Close()
 	res := p.Result()
 	d.Truncation = res.Truncation
@@ -199,7 +211,8 @@ func (t *Toolset) changeResult(toolName string, p *output.Pipeline, summary stri
 	var b strings.Builder
 	b.WriteString(summary)
 	b.WriteByte('\n')
-	if text := res.Text(); text != "" {
+	text := res.Text()
+	if text != "" {
 		b.WriteString(text)
 		if !strings.HasSuffix(text, "\n") {
 			b.WriteByte('\n')
@@ -211,8 +224,14 @@ func (t *Toolset) changeResult(toolName string, p *output.Pipeline, summary stri
 	for _, n := range d.Notes {
 		b.WriteString("[" + n + "]\n")
 	}
-	out := Result[tool.FileChangeDetails]{Text: strings.TrimRight(b.String(), "\n"), Details: d}
-	out.Text = t.finish(out.Text, &out.Details.Tokens, func() any { return out.Details }, render.Field{Name: "diff", Value: res.Text()})
+	return strings.TrimRight(b.String(), "\n"), text
+}
+
+// changeResult is the result of a change (changeText).
+func (t *Toolset) changeResult(p *output.Pipeline, summary string, d tool.FileChangeDetails) Result[tool.FileChangeDetails] {
+	text, diff := t.changeText(p, summary, &d)
+	out := Result[tool.FileChangeDetails]{Details: d}
+	out.Text = t.finish(text, &out.Details.Tokens, func() any { return out.Details }, render.Field{Name: "diff", Value: diff})
 	return out
 }
 
@@ -220,13 +239,14 @@ func (t *Toolset) changeResult(toolName string, p *output.Pipeline, summary stri
 // once unless replace_all is set, or edits gives several replacements,
 // applied in order, all or none. The result is the diff.
 func (t *Toolset) Edit(ctx context.Context, in tool.EditInput) (Result[tool.FileChangeDetails], error) {
+	if err := check("edit", &in); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[tool.FileChangeDetails]{}, err
 	}
 	var edits []textedit.Edit
 	switch {
-	case len(in.Edits) > 0 && (in.OldString != "" || in.NewString != "" || in.ReplaceAll):
-		return Result[tool.FileChangeDetails]{}, errors.New("give either old_string/new_string or edits, not both")
 	case len(in.Edits) > 0:
 		for _, e := range in.Edits {
 			edits = append(edits, textedit.Edit{OldString: e.OldString, NewString: e.NewString, ReplaceAll: e.ReplaceAll})
@@ -255,13 +275,16 @@ func (t *Toolset) Edit(ctx context.Context, in tool.EditInput) (Result[tool.File
 		what = fmt.Sprintf("Successfully applied %s", plural2(len(edits), "edit", "edits"))
 	}
 	summary := fmt.Sprintf("%s in %s (%s, %s).", what, in.Path, plural2(int(ch.Added), "line added", "lines added"), plural2(int(ch.Removed), "line removed", "lines removed"))
-	return t.changeResult("edit", p, summary, oneFile(ch)), nil
+	return t.changeResult(p, summary, oneFile(ch)), nil
 }
 
 // Write creates a file or replaces it whole. Replacing an existing file
 // the session has not read needs expected_sha256; a file the session saw
 // that changed since is not replaced.
 func (t *Toolset) Write(ctx context.Context, in tool.WriteInput) (Result[tool.FileChangeDetails], error) {
+	if err := check("write", &in); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[tool.FileChangeDetails]{}, err
 	}
@@ -274,17 +297,20 @@ func (t *Toolset) Write(ctx context.Context, in tool.WriteInput) (Result[tool.Fi
 		p.Close()
 		return Result[tool.FileChangeDetails]{}, clipError(err, in.Path)
 	}
-	verb := "wrote"
+	what := "replaced"
 	if ch.Op == "create" {
-		verb = "created"
+		what = "a new file"
 	}
-	summary := fmt.Sprintf("Successfully %s %s (%s: %s, %s).", verb, in.Path, output.FormatSize(ch.BytesAfter), plural2(int(ch.Added), "line added", "lines added"), plural2(int(ch.Removed), "line removed", "lines removed"))
-	return t.changeResult("write", p, summary, oneFile(ch)), nil
+	summary := fmt.Sprintf("Successfully wrote %s to %s (%s: %s, %s).", output.FormatSize(ch.BytesAfter), in.Path, what, plural2(int(ch.Added), "line added", "lines added"), plural2(int(ch.Removed), "line removed", "lines removed"))
+	return t.changeResult(p, summary, oneFile(ch)), nil
 }
 
 // ApplyPatch applies a patch in Codex's format to the files it names,
 // all of them or none.
 func (t *Toolset) ApplyPatch(ctx context.Context, in tool.ApplyPatchInput) (Result[tool.FileChangeDetails], error) {
+	if err := check("apply_patch", &in); err != nil {
+		return Result[tool.FileChangeDetails]{}, err
+	}
 	if err := t.open(); err != nil {
 		return Result[tool.FileChangeDetails]{}, err
 	}
@@ -323,7 +349,7 @@ func (t *Toolset) ApplyPatch(ctx context.Context, in tool.ApplyPatchInput) (Resu
 			fmt.Fprintf(&b, "\nM %s", ch.Path)
 		}
 	}
-	return t.changeResult("apply_patch", p, b.String(), d), nil
+	return t.changeResult(p, b.String(), d), nil
 }
 
 func oneFile(ch filechange.Change) tool.FileChangeDetails {
@@ -345,17 +371,19 @@ var (
 		Name:     "edit",
 		Title:    "Edit a file",
 		Describe: describe(describeEdit),
-	}, run: handlers{registry.Run: handle((*Toolset).Edit)}}
+		Notes:    fileToolsNotes + piTable,
+	}, run: handle((*Toolset).Edit)}
 	writeEntry = entry{Tool: registry.Tool{
 		Name:     "write",
 		Title:    "Write a file",
 		Describe: describe(describeWrite),
-	}, run: handlers{registry.Run: handle((*Toolset).Write)}}
+	}, run: handle((*Toolset).Write)}
 	applyPatchEntry = entry{Tool: registry.Tool{
 		Name:     "apply_patch",
 		Title:    "Apply a patch",
 		Describe: describe(describeApplyPatch),
-	}, run: handlers{registry.Run: handle((*Toolset).ApplyPatch)}}
+		Notes:    codexTable,
+	}, run: handle((*Toolset).ApplyPatch)}
 )
 
 // fileChangeCommon is what the three file tools share, for a model.
@@ -387,3 +415,138 @@ func describeApplyPatch(p Policy) string {
 		"Context and removed lines are matched exactly, else ignoring surrounding whitespace or typographic quotes and dashes; kept lines stay as they are in the file. " +
 		fileChangeCommon(p)
 }
+
+// A FileChangeRecord is one file change of the session's journal, as the
+// history listing shows it.
+type FileChangeRecord struct {
+	Change int       `json:"change"`
+	Tool   string    `json:"tool"`
+	At     time.Time `json:"at"`
+	Paths  []string  `json:"paths"`
+}
+
+// fileChanges lists the journal's entries.
+func (t *Toolset) fileChanges() []FileChangeRecord {
+	if t.fileTools == nil {
+		return nil
+	}
+	var out []FileChangeRecord
+	for _, e := range t.fileTools.changes.Journal() {
+		r := FileChangeRecord{Change: e.ID, Tool: e.Tool, At: e.At}
+		for _, f := range e.Files {
+			r.Paths = append(r.Paths, f.Display)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// changesText is the history listing's part for the file changes.
+func changesText(cs []FileChangeRecord) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nfile changes (history change: N shows one again, undo: N undoes it):\n")
+	for _, c := range cs {
+		fmt.Fprintf(&b, "    change %d %s %s %s\n", c.Change, c.At.Format("15:04:05"), c.Tool, strings.Join(c.Paths, ", "))
+	}
+	return b.String()
+}
+
+// historyChange shows a file change again, or undoes it.
+func (t *Toolset) historyChange(ctx context.Context, in HistoryInput) (Result[HistoryDetails], error) {
+	ch := t.fileTools.changes
+	p := t.diffPipeline("history")
+	var summary string
+	if in.Change != 0 {
+		if err := ch.Show(in.Change, p); err != nil {
+			p.Close()
+			return Result[HistoryDetails]{}, toolError("history", err)
+		}
+		summary = fmt.Sprintf("Change %d:", in.Change)
+	} else {
+		var acc []fileAccess
+		for _, e := range ch.Journal() {
+			if e.ID == in.Undo {
+				for _, f := range e.Files {
+					acc = append(acc, fileAccess{f.Real, "Write"})
+				}
+			}
+		}
+		if r := t.decideFiles(ctx, "history", acc); r != nil {
+			p.Close()
+			return Result[HistoryDetails]{Text: r.Text, IsError: true}, nil
+		}
+		chs, err := ch.Undo(ctx, in.Undo, p)
+		if err != nil {
+			p.Close()
+			return Result[HistoryDetails]{}, toolError("history", err)
+		}
+		var paths []string
+		for _, c := range chs {
+			paths = append(paths, c.Path)
+		}
+		summary = fmt.Sprintf("Undid change %d (%s); the undo is change %d.", in.Undo, strings.Join(paths, ", "), chs[0].Journal)
+	}
+	var fd tool.FileChangeDetails
+	text, diff := t.changeText(p, summary, &fd)
+	d := HistoryDetails{}
+	return Result[HistoryDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }, render.Field{Name: "diff", Value: diff}), Details: d}, nil
+}
+
+// What edit, write and apply_patch promise, for docs/tools.md.
+const fileToolsNotes = `How edit, write and apply_patch change a file (all three):
+
+- **Where.** Relative paths start at the working directory. Under ` + "`--root`" + ` only paths that resolve under the root are written (a symlink out of it, or a
+  directory swapped for one during the write, cannot lead out: the file is written through a handle of its directory, ` + "`os.Root`" + `); under ` + "`--sandbox`" + `
+  also the session's private temp directory, where sandboxed commands may write, and never a spill directory (without ` + "`--root`" + `, anywhere but a spill directory).
+- **Nothing lost.** The new content goes to a temporary file in the same directory, which is synced and renamed over the old one, and the directory is synced:
+  ` + "`kill -9`" + ` or a full disk at any moment leaves the old file or the new one, whole (a temporary file ` + "`.spillway-write-NAME.*`" + ` may be left). The mode, the owner
+  (when the server may chown; else a note says so), and on Linux the extended attributes, POSIX ACLs (system.posix_acl_*) among them, are carried over; other systems
+  keep no extended attributes. A symlink's target is changed and the link stays. A file with other hard links is written in place so that every link sees the change:
+  the new content is synced in the temporary file first and the new size allocated (fallocate) before a byte is overwritten, so a full disk fails first; a
+  ` + "`kill -9`" + ` during that copy can leave a mix, with the whole new content still in the temporary file.
+- **Text.** A UTF-8 byte order mark, the line ends (new lines take the file's dominant one, CRLF or LF; a tie is LF) and a missing final newline are kept; lines a
+  change does not touch are never rewritten. A file that is not UTF-8 (Latin-1, say) is edited byte for byte: only the matched bytes change. A file with NUL bytes in
+  its first 8 KiB is binary: edit and apply_patch refuse it; write may replace it. write keeps the old file's BOM and CRLF line ends; the final newline is what
+  content says.
+- **Never blind.** A file the session has read (any part of it) or written and that changed since, by SHA-256 of its content (not its mtime), is not overwritten:
+  the error gives both hashes, sizes and times, and says to read it again. edit and apply_patch need no earlier read (their match is the check); write over an
+  existing file the session has not read needs ` + "`expected_sha256`" + `.
+- **Rules.** ` + "`Read(…)`, `Edit(…)` and `Write(…)`" + ` entries in spillway's ` + "`[rules]`" + ` allow, ask and deny lists and in Claude Code's settings (imported) decide the calls, in
+  Claude Code's path forms (` + "`//abs`, `~/home`, `/from-the-project`, `./rel` or `rel`, a name without / at any depth" + `); an Edit rule decides every change, a Write
+  rule the whole-file writes (write, an added file, a move's destination); a patch takes the strictest decision of its files; a file no rule matches gets
+  ` + "`[rules] file_default`" + ` (allow unless set). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
+  rule and settings files, a file in a PATH directory) is asked whatever the rules say.
+- **Big files.** A file over 32 MiB is edited (one edit a call) by streaming it through the temporary file: memory stays a few MiB, and the diff is read around
+  the change. bench/edit.sh times it beside ` + "`sed -i`" + ` (docs/performance.md). apply_patch holds files in memory and refuses larger ones.
+- **Journal and undo.** Each change's replaced content is kept in the session's spill directory (counted against the spill budget, oldest first): ` + "`history`" + `
+  lists the changes, ` + "`history`" + ` with ` + "`change: N`" + ` shows change N's diff again, and with ` + "`undo: N`" + ` puts back what it replaced while its files still hold what it wrote.
+- **Audit.** Every call is in the audit log with its path and, for a change, the hashes before and after.
+`
+
+// pi's edit and write tests through spillway (files_peer_test.go).
+const piTable = `
+pi's own edit and write tests (pi-mono, packages/coding-agent/test/tools.test.ts) run through spillway: 21 cases, 13 same, 8 documented differences, 0 undocumented.
+The differences:
+
+- spillway's results always have details (the path, the counts, the hashes), and the diff is the result's text rather than a details field (2 cases).
+- old_string is matched exactly: unlike pi's edit, no fuzzy pass reads trailing whitespace, typographic quotes, dashes or non-breaking spaces as their ASCII look-alikes (5 cases); the error shows the closest lines instead.
+- A lone ` + "`\\r`" + ` is not a line end: in a file of classic Mac line ends ` + "`second\\n`" + ` is not found (pi reads every ` + "`\\r`" + ` as ` + "`\\n`" + ` and writes the file back with ` + "`\\n`" + `) (1 case).
+`
+
+// Codex's apply-patch scenarios through spillway
+// (internal/filechange/codex_cases_test.go).
+const codexTable = `Codex's own apply-patch scenarios (codex-rs/apply-patch/tests/fixtures/scenarios, ported as data to internal/filechange/testdata/codex) run through spillway: 23 cases, 19 same, 4 documented differences, 0 undocumented.
+The differences:
+
+- A ` + "`*** Move to:`" + ` onto an existing file the session has not read is refused, as write over it would be (Codex overwrites it).
+- An ` + "`*** Add File:`" + ` over an existing file the session has not read is refused (Codex overwrites it).
+- A file without a final newline keeps it absent after a patch (Codex adds one).
+- A patch changes all its files or none: a failure part way puts back what was written (Codex leaves the files it changed before the failing hunk).
+
+Beyond the scenarios: kept (context) lines stay as the file has them when they matched leniently (Codex writes the patch's copy), and a chunk of only added lines
+after ` + "`@@ LINE`" + ` goes after that line (Codex appends it to the end of the file). Parsing forgives what Codex forgives: whitespace around markers, a missing first
+` + "`@@`" + `, CRLF, a heredoc wrapper. bash recognises a Codex ` + "`apply_patch <<'EOF'`" + ` call (alone, or after ` + "`cd DIR &&`" + `) and applies it with this tool.
+`

@@ -193,3 +193,39 @@ func sha(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
 }
+
+// history lists the file changes, shows one again and undoes it while
+// the file holds what it wrote.
+func TestFileToolsHistoryChangeUndo(t *testing.T) {
+	ctx := context.Background()
+	ts, dir := fileToolset(t, spillway.Options{})
+	p := filepath.Join(dir, "f.txt")
+	writeFile(t, p, "a\nb\n")
+	res, err := ts.Edit(ctx, tool.EditInput{Path: "f.txt", OldString: "b", NewString: "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := res.Details.Change
+	list, err := ts.History(ctx, spillway.HistoryInput{})
+	if err != nil || len(list.Details.Changes) != 1 || !strings.Contains(list.Text, "change 1") {
+		t.Fatalf("%v %q %+v", err, list.Text, list.Details.Changes)
+	}
+	shown, err := ts.History(ctx, spillway.HistoryInput{Change: n})
+	if err != nil || !strings.Contains(shown.Text, "+B") || !strings.Contains(shown.Text, "-b") {
+		t.Fatalf("%v %q", err, shown.Text)
+	}
+	undone, err := ts.History(ctx, spillway.HistoryInput{Undo: n})
+	if err != nil || undone.IsError {
+		t.Fatalf("%v %q", err, undone.Text)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "a\nb\n" {
+		t.Fatalf("%q", got)
+	}
+	// The file no longer holds what the change wrote: undo refuses.
+	if _, err := ts.History(ctx, spillway.HistoryInput{Undo: n}); err == nil || !strings.Contains(err.Error(), "changed since the change wrote it") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := ts.History(ctx, spillway.HistoryInput{Undo: n, Limit: 3}); err == nil {
+		t.Fatal("undo with limit accepted")
+	}
+}

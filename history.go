@@ -55,6 +55,9 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 	if err := t.open(); err != nil {
 		return Result[HistoryDetails]{}, err
 	}
+	if in.Change != 0 || in.Undo != 0 {
+		return t.historyChange(ctx, in)
+	}
 	if in.ID != 0 {
 		rec, exit, stdout, stderr, err := t.shell.Render(in)
 		if err != nil {
@@ -64,8 +67,8 @@ func (t *Toolset) History(ctx context.Context, in HistoryInput) (Result[HistoryD
 		r.Text = t.finish(r.Text, &r.Details.Tokens, func() any { return r.Details })
 		return r, nil
 	}
-	d := HistoryDetails{Records: historyRecords(t.shell.History(), in), Sessions: t.Sessions()}
-	text := historyText(d.Records, d.Sessions)
+	d := HistoryDetails{Records: historyRecords(t.shell.History(), in), Sessions: t.Sessions(), Changes: t.fileChanges()}
+	text := historyText(d.Records, d.Sessions) + changesText(d.Changes)
 	return Result[HistoryDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
 }
 
@@ -76,6 +79,9 @@ type HistoryDetails struct {
 	Records []HistoryRecord `json:"records,omitempty" doc:"The recorded bash calls, oldest first."`
 	// Sessions are the named sessions, listed beside the records.
 	Sessions []SessionInfo `json:"sessions,omitempty" doc:"The named bash sessions: cwd and the variables their commands exported."`
+	// Changes are the session's file changes (edit, write, apply_patch)
+	// its journal still holds, oldest first.
+	Changes []FileChangeRecord `json:"changes,omitempty" doc:"The session's file changes (edit, write, apply_patch), oldest first: change (the number change and undo take), tool and the files."`
 	// Shown describes the call a Rerender showed again.
 	Shown *RerenderDetails `json:"shown,omitempty" doc:"The recorded call shown again, and which lines of each stream were shown."`
 	// Tokens is the estimate of the tokens of the result's text, as the

@@ -77,5 +77,8 @@ var table = []entry{
 	grepEntry,
 	findEntry,
 	lsEntry,
+	editEntry,
+	writeEntry,
+	applyPatchEntry,
 	historyEntry,
 }

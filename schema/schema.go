@@ -101,6 +101,9 @@ func inputSchema(t registry.Tool, p spillway.Policy) object {
 		case registry.StringMap:
 			s["type"] = "object"
 			s["additionalProperties"] = map[string]any{"type": "string"}
+		case registry.ObjectList:
+			s["type"] = "array"
+			s["items"] = itemSchema(prm.Items)
 		}
 		o.Props = append(o.Props, property{prm.Name, s})
 		if prm.Required {
@@ -178,3 +181,29 @@ func OpenAI(p spillway.Policy) []OpenAITool {
 // tools: bash, read, grep, find, ls, and write_stdin, jobs, history for
 // background commands and past calls", for the prose that introduces them.
 func Summary() string { return registry.Summary(registry.Tools()) }
+
+// itemSchema is the schema of each object of a list parameter.
+func itemSchema(items []registry.Param) map[string]any {
+	props := map[string]any{}
+	var required []string
+	for _, it := range items {
+		s := map[string]any{"description": it.Doc}
+		switch it.Type {
+		case registry.String:
+			s["type"] = "string"
+		case registry.Bool:
+			s["type"] = "boolean"
+		case registry.Int, registry.Millis:
+			s["type"] = "integer"
+		}
+		props[it.Name] = s
+		if it.Required {
+			required = append(required, it.Name)
+		}
+	}
+	o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		o["required"] = required
+	}
+	return o
+}

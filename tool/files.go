@@ -1,6 +1,10 @@
 package tool
 
-import "github.com/spillway-dev/spillway/output"
+import (
+	"errors"
+
+	"github.com/spillway-dev/spillway/output"
+)
 
 // WriteInput creates or replaces a file whole: the write tool's
 // parameters, named by their json tags (docs/tools.md).
@@ -35,6 +39,18 @@ type EditInput struct {
 	ReplaceAll bool `json:"replace_all,omitempty" doc:"Replace every occurrence of old_string instead of exactly one."`
 	// Edits are several replacements applied in order, all or none.
 	Edits []EditOp `json:"edits,omitempty" doc:"Several replacements, applied in order (each to the result of those before), all or none; instead of old_string/new_string."`
+}
+
+// Validate is edit's own check: one edit (old_string, new_string,
+// replace_all) or a list of them (edits), not both.
+func (in EditInput) Validate() error {
+	if len(in.Edits) > 0 && (in.OldString != "" || in.NewString != "" || in.ReplaceAll) {
+		return errors.New("give either old_string and new_string (with replace_all) or edits, not both")
+	}
+	if len(in.Edits) == 0 && in.OldString == "" {
+		return errors.New("old_string is empty: give the exact text to replace, or edits (to create a file or replace it whole, use write)")
+	}
+	return nil
 }
 
 // ApplyPatchInput is a patch in Codex's format: the apply_patch tool's

@@ -40,15 +40,28 @@ type HistoryInput struct {
 	// Pattern, when given, shows only the lines that match this RE2
 	// regular expression, each with its line number.
 	Pattern string `json:"pattern,omitempty" doc:"Show only the lines matching this RE2 regular expression, with their line numbers."`
+	// Change shows the diff of a file change (edit, write, apply_patch)
+	// again, by its number (the change in the tool's details).
+	Change int `json:"change,omitempty" min:"1" doc:"Show a file change again: the number an edit, write or apply_patch result gave as change."`
+	// Undo puts back what file change Undo replaced, when its files
+	// still hold what it wrote.
+	Undo int `json:"undo,omitempty" min:"1" doc:"Undo a file change, by its number: its files get back what it replaced, if they still hold what it wrote (else nothing changes and the error says which file differs)."`
 }
 
 // Validate is history's own check, beside its fields' bounds: a listing
 // (no ID) takes Session, Status and Limit; a call shown again (ID) takes
-// the others, and Offset (a line range) no Strategy.
+// the others, and Offset (a line range) no Strategy; Change and Undo go
+// alone.
 func (in HistoryInput) Validate() error {
 	listing := given([]string{"session", "status", "limit"}, []bool{in.Session != "", in.Status != "", in.Limit != 0})
 	shown := given([]string{"stream", "strategy", "max_lines", "max_bytes", "max_tokens", "offset", "pattern"},
 		[]bool{in.Stream != "", in.Strategy != "", in.MaxLines != 0, in.MaxBytes != 0, in.MaxTokens != 0, in.Offset != 0, in.Pattern != ""})
+	if in.Change != 0 || in.Undo != 0 {
+		if in.Change != 0 && in.Undo != 0 || in.ID != 0 || len(listing) > 0 || len(shown) > 0 {
+			return errors.New("change and undo each go alone: give one of them and nothing else")
+		}
+		return nil
+	}
 	switch {
 	case in.ID != 0 && len(listing) > 0:
 		return fmt.Errorf("id takes only stream, strategy, max_lines, max_bytes, max_tokens, offset, pattern (got %s)", strings.Join(listing, ", "))

@@ -251,6 +251,8 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			f.BoolP(flagName(p), p.Short, false, usage)
 		case registry.StringList:
 			f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
+		case registry.ObjectList:
+			f.StringP(flagName(p), p.Short, "", usage+" As JSON, e.g. --"+flagName(p)+" '[{\"old_string\": \"a\", \"new_string\": \"b\"}]'.")
 		case registry.StringMap:
 			// The doc's example is the JSON a model sends; a person
 			// gives one KEY=VALUE a flag.
@@ -337,6 +339,13 @@ func cliCall(cmd *cobra.Command, t tool, positional []param, args []string) (spi
 			values[p.Name], _ = cmd.Flags().GetBool(f.Name)
 		case registry.StringList:
 			values[p.Name], _ = cmd.Flags().GetStringArray(f.Name)
+		case registry.ObjectList:
+			s, _ := cmd.Flags().GetString(f.Name)
+			if !json.Valid([]byte(s)) {
+				err = fmt.Errorf("%s: --%s: want a JSON list of objects, e.g. '[{\"old_string\": \"a\", \"new_string\": \"b\"}]'", t.Name, f.Name)
+				return
+			}
+			values[p.Name] = json.RawMessage(s)
 		case registry.StringMap:
 			kvs, _ := cmd.Flags().GetStringArray(f.Name)
 			m := make(map[string]string, len(kvs))

@@ -206,6 +206,9 @@ func walk(t reflect.Type, key string, untagged bool, path []string, index []int,
 // New returns a pointer to a new zero value of t.
 func New(t Type) any { return reflect.New(t.t).Interface() }
 
+// Deref returns the value ptr points to.
+func Deref(ptr any) any { return reflect.ValueOf(ptr).Elem().Interface() }
+
 // structValue is the struct v holds or points to.
 func structValue(v any) reflect.Value {
 	rv := reflect.ValueOf(v)

@@ -3,9 +3,11 @@ package filechange
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -146,5 +148,18 @@ func TestCodexScenarios(t *testing.T) {
 			documented++
 		})
 	}
-	t.Logf("Codex scenarios: %d cases, %d same, %d documented differences, 0 undocumented", len(CodexCases), same, documented)
+	totals := fmt.Sprintf("%d cases, %d same, %d documented differences, 0 undocumented", len(CodexCases), same, documented)
+	t.Logf("Codex scenarios: %s", totals)
+	doc, err := os.ReadFile("../../docs/tools.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "run through spillway: "+totals) {
+		t.Errorf("docs/tools.md does not say %q", totals)
+	}
+	for _, c := range CodexCases {
+		if c.differs != "" && !strings.Contains(string(doc), c.differs) {
+			t.Errorf("%s: docs/tools.md lacks %q", c.name, c.differs)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"strconv"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -206,6 +207,37 @@ func (p Param) decode(v json.RawMessage) (any, error) {
 			out[i] = s
 		}
 		return out, nil
+	case ObjectList:
+		list, ok := x.([]any)
+		if !ok {
+			return nil, fmt.Errorf("want a list of objects, got %s", v)
+		}
+		for i, e := range list {
+			o, ok := e.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("item %d: want an object, got %v", i, e)
+			}
+			for _, k := range sortedKeys(o) {
+				j := slices.IndexFunc(p.Items, func(it Param) bool { return it.Name == k })
+				if j < 0 {
+					return nil, fmt.Errorf("item %d: unknown field %q; want %s", i, k, itemNames(p.Items))
+				}
+				raw, _ := json.Marshal(o[k])
+				if _, err := p.Items[j].decode(raw); err != nil {
+					return nil, fmt.Errorf("item %d: %q: %v", i, k, err)
+				}
+			}
+			for _, it := range p.Items {
+				if _, ok := o[it.Name]; it.Required && !ok {
+					return nil, fmt.Errorf("item %d: %q is required", i, it.Name)
+				}
+			}
+		}
+		ptr := fields.New(p.goType)
+		if err := json.Unmarshal(v, ptr); err != nil {
+			return nil, err
+		}
+		return fields.Deref(ptr), nil
 	case StringMap:
 		m, ok := x.(map[string]any)
 		if !ok {
@@ -231,4 +263,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// itemNames lists the fields of a list's objects, for an error.
+func itemNames(items []Param) string {
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = strconv.Quote(it.Name)
+	}
+	return strings.Join(names, ", ")
 }

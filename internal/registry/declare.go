@@ -41,7 +41,17 @@ func Params(policyType, input fields.Type, consts map[string]int64) []Param {
 // declare reads one parameter from its field's tags.
 func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Param {
 	where := f.GoName
-	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc"), index: f.Index}
+	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc"), index: f.Index, goType: f.Type}
+	if p.Type == ObjectList {
+		fields.Walk(f.Type.Elem(), "json", func(g fields.Field) bool {
+			item := declare(g, policyType, consts)
+			if item.Type == ObjectList {
+				panic(fmt.Sprintf("registry: %s.%s: a list of objects cannot hold another", f.GoName, g.GoName))
+			}
+			p.Items = append(p.Items, item)
+			return false
+		})
+	}
 	if p.Type == 0 {
 		panic(fmt.Sprintf("registry: %s: a parameter cannot be a %s", where, f.Type))
 	}
@@ -155,8 +165,11 @@ func paramType(t fields.Type) ParamType {
 	case fields.Int:
 		return Int
 	case fields.Slice:
-		if t.Elem().Kind() == fields.String {
+		switch t.Elem().Kind() {
+		case fields.String:
 			return StringList
+		case fields.Struct:
+			return ObjectList
 		}
 	case fields.Map:
 		if t.Key().Kind() == fields.String && t.Elem().Kind() == fields.String {

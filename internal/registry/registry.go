@@ -33,6 +33,7 @@ const (
 	Millis                          // an integer of milliseconds; a time.Duration in Go
 	StringList                      // a list of strings
 	StringMap                       // an object of string values
+	ObjectList                      // a list of objects whose fields are Items (edit's edits)
 )
 
 // A Param is one parameter of a tool, as Params reads it from the tags
@@ -76,8 +77,13 @@ type Param struct {
 	// one-shot CLI command is a session of its own, so the CLI refuses
 	// them.
 	SessionOnly bool
-	// index finds the parameter's field in the tool's Go input.
-	index []int
+	// Items, for an ObjectList, are the fields of each object, declared
+	// by the tags of the element struct's fields as parameters are.
+	Items []Param
+	// index finds the parameter's field in the tool's Go input; goType
+	// is the field's type.
+	index  []int
+	goType fields.Type
 }
 
 // A Tool is one tool: its name, what it does, and its parameters.
@@ -179,6 +185,8 @@ func (t ParamType) String() string {
 		return "string list"
 	case StringMap:
 		return "object of strings"
+	case ObjectList:
+		return "list of objects"
 	}
 	return fmt.Sprintf("ParamType(%d)", int(t))
 }
