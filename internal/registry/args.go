@@ -1,12 +1,12 @@
 package registry
 
 import (
-	"strconv"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/spillway-dev/spillway/internal/fields"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
