@@ -93,6 +93,9 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 	if err := rules.Limit(in.Command); err != nil {
 		return Result[BashDetails]{}, bashError(err)
 	}
+	if r, ok := t.codexPatchCall(ctx, in); ok {
+		return r, nil
+	}
 	var decided *RulesDetails
 	if t.rules != nil {
 		var refused *Result[BashDetails]

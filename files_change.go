@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
+	"github.com/spillway-dev/spillway/internal/codexpatch"
 	"github.com/spillway-dev/spillway/internal/confine"
 	"github.com/spillway-dev/spillway/internal/filechange"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -328,8 +328,6 @@ func (t *Toolset) ApplyPatch(ctx context.Context, in tool.ApplyPatchInput) (Resu
 		return Result[tool.FileChangeDetails]{}, clipError(err)
 	}
 	d := tool.FileChangeDetails{}
-	var b strings.Builder
-	b.WriteString("Success. Updated the following files:")
 	for _, ch := range chs {
 		d.Files = append(d.Files, ch.FileChange)
 		d.Added += ch.Added
@@ -338,18 +336,8 @@ func (t *Toolset) ApplyPatch(ctx context.Context, in tool.ApplyPatchInput) (Resu
 		d.BytesAfter += ch.BytesAfter
 		d.Change = ch.Journal
 		d.Notes = append(d.Notes, ch.Notes...)
-		switch ch.Op {
-		case "create":
-			fmt.Fprintf(&b, "\nA %s", ch.Path)
-		case "delete":
-			fmt.Fprintf(&b, "\nD %s", ch.Path)
-		case "move":
-			fmt.Fprintf(&b, "\nM %s (moved from %s)", ch.MovedTo, ch.Path)
-		default:
-			fmt.Fprintf(&b, "\nM %s", ch.Path)
-		}
 	}
-	return t.changeResult(p, b.String(), d), nil
+	return t.changeResult(p, patchSummary(chs), d), nil
 }
 
 func oneFile(ch filechange.Change) tool.FileChangeDetails {
@@ -416,23 +404,14 @@ func describeApplyPatch(p Policy) string {
 		fileChangeCommon(p)
 }
 
-// A FileChangeRecord is one file change of the session's journal, as the
-// history listing shows it.
-type FileChangeRecord struct {
-	Change int       `json:"change"`
-	Tool   string    `json:"tool"`
-	At     time.Time `json:"at"`
-	Paths  []string  `json:"paths"`
-}
-
 // fileChanges lists the journal's entries.
-func (t *Toolset) fileChanges() []FileChangeRecord {
+func (t *Toolset) fileChanges() []tool.FileChangeRecord {
 	if t.fileTools == nil {
 		return nil
 	}
-	var out []FileChangeRecord
+	var out []tool.FileChangeRecord
 	for _, e := range t.fileTools.changes.Journal() {
-		r := FileChangeRecord{Change: e.ID, Tool: e.Tool, At: e.At}
+		r := tool.FileChangeRecord{Change: e.ID, Tool: e.Tool, At: e.At}
 		for _, f := range e.Files {
 			r.Paths = append(r.Paths, f.Display)
 		}
@@ -442,7 +421,7 @@ func (t *Toolset) fileChanges() []FileChangeRecord {
 }
 
 // changesText is the history listing's part for the file changes.
-func changesText(cs []FileChangeRecord) string {
+func changesText(cs []tool.FileChangeRecord) string {
 	if len(cs) == 0 {
 		return ""
 	}
@@ -550,3 +529,92 @@ Beyond the scenarios: kept (context) lines stay as the file has them when they m
 after ` + "`@@ LINE`" + ` goes after that line (Codex appends it to the end of the file). Parsing forgives what Codex forgives: whitespace around markers, a missing first
 ` + "`@@`" + `, CRLF, a heredoc wrapper. bash recognises a Codex ` + "`apply_patch <<'EOF'`" + ` call (alone, or after ` + "`cd DIR &&`" + `) and applies it with this tool.
 `
+
+// codexPatchCall runs a bash call that is Codex's apply_patch heredoc
+// (`apply_patch <<'EOF' … EOF`, alone or after `cd DIR &&`), as codex-rs
+// recognizes one, through apply_patch: there is no apply_patch program,
+// and the change goes through the file tools' confinement, rules and
+// journal. The result reads like a command's: the summary and diff on
+// stdout and exit 0, or the error on stderr and exit 1. A patch given to
+// the shell bare is refused as Codex refuses it.
+func (t *Toolset) codexPatchCall(ctx context.Context, in BashInput) (Result[BashDetails], bool) {
+	if len(in.Args) > 0 || in.TTY || in.Stdin || in.RunInBackground || in.DiffWith != "" || t.fileTools == nil {
+		return Result[BashDetails]{}, false
+	}
+	call, ok := codexpatch.ParseCall(in.Command)
+	if !ok {
+		if codexpatch.IsBarePatch(in.Command) {
+			return commandLike("", "patch detected without a call to apply_patch: call the apply_patch tool with it as input (or run apply_patch <<'EOF' … EOF)", 1), true
+		}
+		return Result[BashDetails]{}, false
+	}
+	dir := in.Cwd
+	if dir == "" {
+		dir = t.cwd
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(t.cwd, dir)
+	}
+	if call.Dir != "" {
+		if filepath.IsAbs(call.Dir) {
+			dir = call.Dir
+		} else {
+			dir = filepath.Join(dir, call.Dir)
+		}
+	}
+	acc, err := patchAccesses(call.Patch)
+	if err != nil {
+		return commandLike("", err.Error(), 1), true
+	}
+	for i := range acc {
+		if !filepath.IsAbs(acc[i].path) {
+			acc[i].path = filepath.Join(dir, acc[i].path)
+		}
+	}
+	if r := t.decideFiles(ctx, "apply_patch", acc); r != nil {
+		return commandLike("", r.Text, 1), true
+	}
+	p := t.diffPipeline("apply_patch")
+	chs, err := t.fileTools.changes.ApplyPatchIn(ctx, dir, call.Patch, p)
+	if err != nil {
+		p.Close()
+		return commandLike("", err.Error(), 1), true
+	}
+	text, _ := t.changeText(p, patchSummary(chs), &tool.FileChangeDetails{})
+	return commandLike(text, "", 0), true
+}
+
+// commandLike is the result of a bash call answered without running a
+// command, as a command's result reads.
+func commandLike(stdout, stderr string, code int) Result[BashDetails] {
+	var b strings.Builder
+	if stdout != "" {
+		b.WriteString("stdout:\n" + stdout + "\n")
+	}
+	if stderr != "" {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("stderr:\n" + stderr + "\n")
+	}
+	fmt.Fprintf(&b, "\nexit code: %d", code)
+	return Result[BashDetails]{Text: strings.TrimLeft(b.String(), "\n"), Content: stdout, IsError: code != 0, Details: BashDetails{ExitCode: &code}}
+}
+
+// patchSummary is apply_patch's first lines, as Codex prints them.
+func patchSummary(chs []filechange.Change) string {
+	var b strings.Builder
+	b.WriteString("Success. Updated the following files:")
+	for _, ch := range chs {
+		switch ch.Op {
+		case "create":
+			fmt.Fprintf(&b, "\nA %s", ch.Path)
+		case "delete":
+			fmt.Fprintf(&b, "\nD %s", ch.Path)
+		case "move":
+			fmt.Fprintf(&b, "\nM %s (moved from %s)", ch.MovedTo, ch.Path)
+		default:
+			fmt.Fprintf(&b, "\nM %s", ch.Path)
+		}
+	}
+	return b.String()
+}

@@ -229,3 +229,30 @@ func TestFileToolsHistoryChangeUndo(t *testing.T) {
 		t.Fatal("undo with limit accepted")
 	}
 }
+
+// bash answers Codex's apply_patch heredoc, as codex-rs does, through
+// apply_patch; a bare patch is refused; other commands run.
+func TestBashCodexApplyPatchHeredoc(t *testing.T) {
+	ctx := context.Background()
+	ts, dir := fileToolset(t, spillway.Options{})
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	res, err := ts.Bash(ctx, spillway.BashInput{Command: "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\nEOF"})
+	if err != nil || res.IsError || !strings.Contains(res.Text, "A hello.txt") || *res.Details.ExitCode != 0 {
+		t.Fatalf("%v %q", err, res.Text)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "sub/hello.txt")); string(got) != "hi\n" {
+		t.Fatalf("%q", got)
+	}
+	res, _ = ts.Bash(ctx, spillway.BashInput{Command: "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: nope.txt\n@@\n-a\n+b\n*** End Patch\nEOF"})
+	if !res.IsError || *res.Details.ExitCode != 1 || !strings.Contains(res.Text, "does not exist") {
+		t.Fatalf("%q", res.Text)
+	}
+	res, _ = ts.Bash(ctx, spillway.BashInput{Command: "*** Begin Patch\n*** Add File: x\n+x\n*** End Patch"})
+	if !res.IsError || !strings.Contains(res.Text, "without a call to apply_patch") {
+		t.Fatalf("%q", res.Text)
+	}
+	res, _ = ts.Bash(ctx, spillway.BashInput{Command: "echo apply_patch"})
+	if res.IsError || !strings.Contains(res.Text, "apply_patch") {
+		t.Fatalf("%q", res.Text)
+	}
+}

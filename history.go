@@ -81,7 +81,7 @@ type HistoryDetails struct {
 	Sessions []SessionInfo `json:"sessions,omitempty" doc:"The named bash sessions: cwd and the variables their commands exported."`
 	// Changes are the session's file changes (edit, write, apply_patch)
 	// its journal still holds, oldest first.
-	Changes []FileChangeRecord `json:"changes,omitempty" doc:"The session's file changes (edit, write, apply_patch), oldest first: change (the number change and undo take), tool and the files."`
+	Changes []tool.FileChangeRecord `json:"changes,omitempty" doc:"The session's file changes (edit, write, apply_patch), oldest first: change (the number change and undo take), tool and the files."`
 	// Shown describes the call a Rerender showed again.
 	Shown *RerenderDetails `json:"shown,omitempty" doc:"The recorded call shown again, and which lines of each stream were shown."`
 	// Tokens is the estimate of the tokens of the result's text, as the

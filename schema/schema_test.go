@@ -113,7 +113,8 @@ func TestToolDefinitions(t *testing.T) {
 				t.Errorf("%s.%s has a default", tool.Name, prop.Name)
 			}
 		}
-		if tool.ReadOnly == (tool.Name == "bash" || tool.Name == "write_stdin") {
+		writes := map[string]bool{"bash": true, "write_stdin": true, "edit": true, "write": true, "apply_patch": true}
+		if tool.ReadOnly == writes[tool.Name] {
 			t.Errorf("%s: ReadOnly = %v", tool.Name, tool.ReadOnly)
 		}
 	}

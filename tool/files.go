@@ -2,6 +2,7 @@ package tool
 
 import (
 	"errors"
+	"time"
 
 	"github.com/spillway-dev/spillway/output"
 )
@@ -100,4 +101,13 @@ type FileChangeDetails struct {
 	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out of the diff."`
 	// Tokens estimates the tokens of the result's text.
 	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md)."`
+}
+
+// A FileChangeRecord is one file change of the session's journal, as the
+// history listing shows it.
+type FileChangeRecord struct {
+	Change int       `json:"change" doc:"The change's number: history change and undo take it."`
+	Tool   string    `json:"tool" doc:"edit, write, apply_patch or undo."`
+	At     time.Time `json:"at"`
+	Paths  []string  `json:"paths" doc:"The files it changed."`
 }

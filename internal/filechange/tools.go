@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/codexpatch"
@@ -191,6 +192,12 @@ func (s *Session) Write(ctx context.Context, p string, content string, expectedS
 
 // ApplyPatch applies a patch in Codex's format: every file or none.
 func (s *Session) ApplyPatch(ctx context.Context, input string, diffOut io.Writer) ([]Change, error) {
+	return s.ApplyPatchIn(ctx, "", input, diffOut)
+}
+
+// ApplyPatchIn is ApplyPatch with the patch's relative paths taken from
+// dir ("" for the session's cwd), as a `cd DIR && apply_patch` call has it.
+func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut io.Writer) ([]Change, error) {
 	p, err := codexpatch.Parse(input)
 	if err != nil {
 		return nil, err
@@ -215,7 +222,11 @@ func (s *Session) ApplyPatch(ctx context.Context, input string, diffOut io.Write
 		return nil, err
 	}
 	get := func(display string) (*state, error) {
-		loc, root, err := s.locate(display)
+		where := display
+		if dir != "" && !filepath.IsAbs(where) {
+			where = filepath.Join(dir, where)
+		}
+		loc, root, err := s.locate(where)
 		if err != nil {
 			return nil, err
 		}
