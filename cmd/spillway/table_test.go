@@ -73,7 +73,7 @@ func checkMCP(t *testing.T, p spillway.Policy) {
 				continue
 			}
 			wantType := map[registry.ParamType]string{registry.String: "string", registry.Int: "integer", registry.Millis: "integer",
-				registry.Bool: "boolean", registry.StringList: "array", registry.StringMap: "object"}[prm.Type]
+				registry.Bool: "boolean", registry.StringList: "array", registry.StringMap: "object", registry.ObjectList: "array"}[prm.Type]
 			if s["type"] != wantType {
 				t.Errorf("MCP %s.%s: type %v, want %s", tool.Name, prm.Name, s["type"], wantType)
 			}
