@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -51,6 +52,59 @@ func TestRound5KnownStaysAllowed(t *testing.T) {
 	} {
 		if v := askDefault.Check(in); v.Decision != Allow {
 			t.Errorf("%q = %v;%s", in, v.Decision, partsText(v))
+		}
+	}
+}
+
+// TestRound5WriteContext: a relative write target is read in the
+// directory the command starts in (the cwd parameter, a named session's
+// carried cd), a directory with HEAD and config is a repository
+// whatever its name, and the file the rules were read from is
+// protected.
+func TestRound5WriteContext(t *testing.T) {
+	askDefault, allowDefault := round2Sets(t)
+	root := t.TempDir()
+	for _, d := range []string{".git", "ev/objects"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", ".git/config", "ev/HEAD", "ev/config"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(t.TempDir(), "p.toml")
+	withSource := &Set{Default: Ask, Rules: append([]Rule{}, askDefault.Rules...)}
+	for i := range withSource.Rules {
+		withSource.Rules[i].Source = cfg + ":3"
+	}
+	cases := []struct {
+		set *Set
+		in  string
+		cx  Context
+	}{
+		{askDefault, "cp ../cfg config", Context{Dir: filepath.Join(root, ".git"), CwdParam: ".git"}},
+		{allowDefault, "printf '[alias]\\n\\tyy = !rm victim\\n' >> config", Context{Dir: filepath.Join(root, ".git")}},
+		{allowDefault, "cp x hooks/pre-commit", Context{Dir: filepath.Join(root, ".git")}},
+		{askDefault, "printf x > ev/config", Context{Dir: root}},
+		{allowDefault, "printf x > config", Context{Dir: filepath.Join(root, "ev")}},
+		{askDefault, "git status", Context{Dir: filepath.Join(root, "ev"), CwdParam: "ev"}},
+		{askDefault, "git -C ev status", Context{Dir: root}},
+		{askDefault, "git -Cev status", Context{Dir: root}},
+		{withSource, "printf '[rules]\\ndefault = \"allow\"\\n' > " + cfg, Context{Dir: root}},
+	}
+	for _, c := range cases {
+		if v := c.set.CheckIn(c.in, c.cx); v.Decision == Allow {
+			t.Errorf("%q in %s is allowed;%s", c.in, c.cx.Dir, partsText(v))
+		}
+	}
+	for _, in := range []string{"git status", "git -C sub status", "cp *.txt build/", "echo hi > out.txt", "git log --oneline -3"} {
+		if v := askDefault.CheckIn(in, Context{Dir: root}); v.Decision != Allow && in != "cp *.txt build/" && in != "echo hi > out.txt" {
+			t.Errorf("%q in the repository = %v;%s", in, v.Decision, partsText(v))
+		}
+		if v := allowDefault.CheckIn(in, Context{Dir: root}); v.Decision != Allow {
+			t.Errorf("default allow: %q in the repository = %v;%s", in, v.Decision, partsText(v))
 		}
 	}
 }

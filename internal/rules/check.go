@@ -1069,6 +1069,9 @@ func (c *checker) decide(st *partState, ws []word) {
 			if risk != "" {
 				st.hard = append(st.hard, risk)
 			}
+			if r := c.gitRisk(cur); r != "" {
+				st.hard = append(st.hard, r)
+			}
 			norm, risk = c.gitAlias(norm)
 			if risk != "" {
 				st.hard = append(st.hard, risk)
@@ -1164,11 +1167,8 @@ func (c *checker) decide(st *partState, ws []word) {
 			}
 		}
 		c.builtinForms(st, name, cur)
-		for _, t := range writeTargets(name, cur[1:]) {
-			if r := c.codeLoadingFile(t.Text); r != "" {
-				st.hard = append(st.hard, r)
-				break
-			}
+		if r := c.writesRisk(name, cur[1:]); r != "" {
+			st.hard = append(st.hard, r)
 		}
 		if name == "cd" || name == "pushd" || name == "popd" {
 			defer func() { c.cdSeen = true }()
@@ -1924,7 +1924,7 @@ func (c *checker) redirect(r *syntax.Redirect, src string) string {
 	if r.Word != nil {
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
-			if reason := c.codeLoadingFile(resolveWord(r.Word, src).Text); reason != "" {
+			if reason := c.writeRisk(resolveWord(r.Word, src)); reason != "" {
 				return reason
 			}
 		}

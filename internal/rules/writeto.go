@@ -1,0 +1,291 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// writeRisk is the reason writing the file the word w names keeps the
+// part from being allowed, or "". A target is checked against the
+// code-loading list as written, after a home directory prefix is
+// expanded, and joined with the directory the command starts in (the
+// cwd parameter and a named session's carried cd count). A target named
+// by a glob or a substitution is not fully known: bash picks the file
+// when it runs, and it may be any file of the list (.gi?/config,
+// "$(echo .git)/config").
+func (c *checker) writeRisk(w word) string { return c.writeRiskOf(w, true) }
+
+// writesRisk is the reason the files a known writer writes keep the
+// part from being allowed, or "". Its destination is held to
+// writeRisk; its other arguments (cp's sources among them) are checked
+// as written, so that cp *.txt build/ stays known.
+func (c *checker) writesRisk(name string, args []word) string {
+	dest := destination(name, args)
+	for _, t := range writeTargets(name, args) {
+		if r := c.writeRiskOf(t, t == dest || dest == (word{}) && name != "cp" && name != "mv" && name != "install" && name != "ln" && name != "rsync"); r != "" {
+			return r
+		}
+	}
+	for _, t := range moreWriteTargets(name, args) {
+		if r := c.writeRisk(t); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// destination is the one file or directory cp, mv, install, ln and
+// rsync write into: -t's value, else the last argument.
+func destination(name string, args []word) word {
+	switch name {
+	case "cp", "mv", "install", "ln", "rsync":
+	default:
+		return word{}
+	}
+	var last word
+	for i, a := range args {
+		if a.Known && (a.Text == "-t" || a.Text == "--target-directory") && i+1 < len(args) {
+			return args[i+1]
+		}
+		if !a.Known || !strings.HasPrefix(a.Text, "-") {
+			last = a
+		}
+	}
+	return last
+}
+
+// moreWriteTargets are the files writers writeTargets does not know
+// write: sort -o, uniq's output, xxd -r's output, split's and csplit's
+// prefix, git's --output (git log, diff, show, format-patch).
+func moreWriteTargets(name string, args []word) []word {
+	var out []word
+	var plain []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.Text
+		next := func() {
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+		}
+		switch {
+		case name == "git" && a.Known && strings.HasPrefix(t, "--output="):
+			out = append(out, word{Text: t[len("--output="):], Known: true})
+		case name == "git" && a.Known && (t == "--output" || t == "--output-directory" || t == "-o"):
+			next()
+		case name == "git" && a.Known && strings.HasPrefix(t, "--output-directory="):
+			out = append(out, word{Text: t[len("--output-directory="):], Known: true})
+		case name == "sort" && a.Known && (t == "-o" || t == "--output"):
+			next()
+		case name == "sort" && a.Known && strings.HasPrefix(t, "--output="):
+			out = append(out, word{Text: t[len("--output="):], Known: true})
+		case name == "sort" && a.Known && strings.HasPrefix(t, "-o") && len(t) > 2:
+			out = append(out, word{Text: t[2:], Known: true})
+		case name == "csplit" && a.Known && (t == "-f" || t == "--prefix"):
+			next()
+		case a.Known && strings.HasPrefix(t, "-") && t != "-":
+		default:
+			plain = append(plain, a)
+		}
+	}
+	switch name {
+	case "uniq", "xxd", "split":
+		// uniq IN OUT, xxd [-r] IN OUT, split IN PREFIX.
+		if len(plain) >= 2 {
+			out = append(out, plain[len(plain)-1])
+		}
+	}
+	return out
+}
+
+func (c *checker) writeRiskOf(w word, strict bool) string {
+	t := w.Text
+	if !w.Known && strict {
+		if strings.Contains(t, "$(") || strings.Contains(t, "`") || strings.Contains(t, "<(") || strings.Contains(t, ">(") {
+			return fmt.Sprintf("it writes to %s, a file named by a substitution known only when it runs, which may be a file a program runs code from", t)
+		}
+		if strings.ContainsAny(unquotedText(t), "*?[") {
+			return fmt.Sprintf("it writes to %s, a file named by a glob bash resolves when it runs, which may be a file a program runs code from", t)
+		}
+		t = unquotedText(t)
+		if h := c.home(); h != "" {
+			for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
+				if strings.HasPrefix(t, pre) {
+					t = h + "/" + t[len(pre):]
+					break
+				}
+			}
+		}
+	}
+	if r := c.codeLoadingFile(t); r != "" {
+		return r
+	}
+	if !w.Known && !strict {
+		return ""
+	}
+	if strings.Contains(t, "/spillway/") && path.Base(t) == "state.json" {
+		return fmt.Sprintf("it writes %s, spillway's state file, which says which projects' rules are trusted", t)
+	}
+	if r := systemCodeFile(t); r != "" {
+		return r
+	}
+	abs := t
+	if !path.IsAbs(abs) {
+		if c.env == nil || c.env.Dir == "" || c.cdSeen {
+			return ""
+		}
+		abs = filepath.Join(c.env.Dir, t)
+	}
+	abs = path.Clean(abs)
+	if abs != path.Clean(t) {
+		if r := c.codeLoadingFile(abs); r != "" && (strings.Contains(abs, "/.git/") || strings.HasSuffix(abs, "/.git") || c.inPathDir(abs)) {
+			return r
+		}
+	}
+	for _, f := range c.ruleFiles() {
+		if abs == f {
+			return fmt.Sprintf("it writes %s, the file spillway's rules are read from", t)
+		}
+	}
+	if d := gitDirOf(path.Dir(abs)); d != "" {
+		return fmt.Sprintf("it writes %s, inside %s, a directory git reads as a repository (HEAD and config): git runs the code its config names", t, d)
+	}
+	return ""
+}
+
+// unquotedText drops the quote characters of a word as written, so that
+// "$HOME/.bashrc" is read as $HOME/.bashrc.
+func unquotedText(t string) string {
+	return strings.NewReplacer(`"`, "", `'`, "").Replace(t)
+}
+
+// home is the home directory the command runs with.
+func (c *checker) home() string {
+	if c.env != nil && c.env.Env != nil {
+		if h, ok := c.env.Env["HOME"]; ok {
+			return strings.TrimSuffix(h, "/")
+		}
+	}
+	h, _ := os.UserHomeDir()
+	return strings.TrimSuffix(h, "/")
+}
+
+// ruleFiles are the absolute files the rules in force were read from.
+func (c *checker) ruleFiles() []string {
+	if c.set == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range c.set.Rules {
+		s := r.Source
+		if i := strings.LastIndexByte(s, ':'); i > 0 {
+			s = s[:i]
+		}
+		if path.IsAbs(s) {
+			out = append(out, path.Clean(s))
+		}
+	}
+	return out
+}
+
+// gitDirOf returns the first of dir and its parents that git would
+// take for a repository directory (a HEAD and a config file side by
+// side, the shape of a bare repository or a .git directory), or "".
+// git run there, or given it by --git-dir or -C, runs what its config
+// names.
+func gitDirOf(dir string) string {
+	for d := dir; ; d = path.Dir(d) {
+		if isGitDir(d) {
+			return d
+		}
+		if d == "/" || d == "." || d == "" {
+			return ""
+		}
+	}
+}
+
+func isGitDir(d string) bool {
+	h, err := os.Stat(filepath.Join(d, "HEAD"))
+	if err != nil || !h.Mode().IsRegular() {
+		return false
+	}
+	cf, err := os.Stat(filepath.Join(d, "config"))
+	return err == nil && cf.Mode().IsRegular()
+}
+
+// systemCodeFile is the reason writing a system file whose content the
+// system runs (the dynamic loader's preload list, login scripts, cron
+// tables, the sudoers, systemd units, modules) or a kernel control file
+// is not allowed, or "".
+func systemCodeFile(p string) string {
+	p = path.Clean(p)
+	for _, pre := range []string{
+		"/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/profile", "/etc/bash.bashrc", "/etc/bashrc", "/etc/environment",
+		"/etc/zsh", "/etc/cron", "/etc/anacrontab", "/var/spool/cron", "/etc/sudoers", "/etc/systemd", "/lib/systemd",
+		"/usr/lib/systemd", "/etc/init.d", "/etc/rc", "/etc/modprobe.d", "/etc/modules", "/etc/udev", "/etc/xdg/autostart",
+		"/etc/apt/apt.conf.d", "/etc/pam.d", "/etc/security", "/etc/ssh", "/etc/passwd", "/etc/shadow", "/etc/group",
+		"/etc/gitconfig", "/etc/inputrc", "/etc/python", "/usr/lib/python", "/usr/local/lib/python", "/etc/npmrc",
+		"/proc/", "/sys/", "/dev/mem", "/dev/kmem", "/dev/port", "/boot",
+	} {
+		if strings.HasPrefix(p, pre) && !strings.HasPrefix(p, "/proc/self/fd/") {
+			return fmt.Sprintf("it writes %s: the system runs code or takes control from it, so a program allowed to run later would run code no rule saw", p)
+		}
+	}
+	return ""
+}
+
+// gitRisk is the reason a git part keeps from being allowed for where
+// it reads its repository, or for a file it writes, or "": --output of
+// git log, diff, show and format-patch writes any file; --git-dir names
+// a directory whose config git runs, whatever its name; and -C or the
+// working directory may be such a directory (a bare repository's
+// HEAD and config written by an earlier command).
+func (c *checker) gitRisk(words []word) string {
+	for _, t := range moreWriteTargets("git", words[1:]) {
+		if r := c.writeRisk(t); r != "" {
+			return r
+		}
+	}
+	dir := ""
+	if c.env != nil && !c.cdSeen {
+		dir = c.env.Dir
+	}
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if !w.Known || !strings.HasPrefix(w.Text, "-") {
+			break
+		}
+		name, val, hasVal := strings.Cut(w.Text, "=")
+		if !hasVal && i+1 < len(words) && (name == "--git-dir" || name == "-C") {
+			i++
+			val = words[i].Text
+			if !words[i].Known {
+				return fmt.Sprintf("git %s names a directory known only when it runs, and git runs the code its config names", name)
+			}
+		} else if strings.HasPrefix(w.Text, "-C") && len(w.Text) > 2 {
+			name, val = "-C", w.Text[2:]
+		}
+		switch name {
+		case "--git-dir":
+			if path.Base(path.Clean(val)) != ".git" {
+				return fmt.Sprintf("git --git-dir %s reads a repository not named .git, whose config (written by any command) names programs git runs", val)
+			}
+		case "-C":
+			if dir == "" && !path.IsAbs(val) {
+				continue
+			}
+			if !path.IsAbs(val) {
+				val = filepath.Join(dir, val)
+			}
+			dir = val
+		}
+	}
+	if dir != "" && isGitDir(dir) && path.Base(dir) != ".git" {
+		return fmt.Sprintf("git runs in %s, a repository directory not named .git (HEAD and config), whose config names programs git runs", dir)
+	}
+	return ""
+}
