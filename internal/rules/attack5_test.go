@@ -108,3 +108,21 @@ func TestRound5WriteContext(t *testing.T) {
 		}
 	}
 }
+
+// TestRound5ProgramFile: awk -f FILE is decided as sed -f FILE is
+// (ask): the program in the file is not read, and it can start any
+// program.
+func TestRound5ProgramFile(t *testing.T) {
+	_, allowDefault := round2Sets(t)
+	allowDefault.Rules = nil
+	for _, in := range []string{"awk -f p.awk", "gawk -f p.awk data", "sed -f p.sed f", "make -f /dev/stdin <<< x"} {
+		if v := allowDefault.Check(in); v.Decision == Allow {
+			t.Errorf("%q is allowed;%s", in, partsText(v))
+		}
+	}
+	for _, in := range []string{"awk '{print $1}' f", "make", "make -f Makefile all"} {
+		if v := allowDefault.Check(in); v.Decision != Allow {
+			t.Errorf("%q = %v;%s", in, v.Decision, partsText(v))
+		}
+	}
+}

@@ -1170,6 +1170,9 @@ func (c *checker) decide(st *partState, ws []word) {
 		if r := c.writesRisk(name, cur[1:]); r != "" {
 			st.hard = append(st.hard, r)
 		}
+		if r := inputCode(name, cur[1:]); r != "" {
+			st.soft = append(st.soft, r)
+		}
 		if name == "cd" || name == "pushd" || name == "popd" {
 			defer func() { c.cdSeen = true }()
 		}
@@ -1490,6 +1493,9 @@ func (c *checker) interp(st *partState, name string, in *interpreter, cur []word
 			if len(t) == 2 && strings.IndexByte(in.argShort, t[1]) >= 0 {
 				if t == "-f" && in.program {
 					progFile = true
+					// As sed -f: the program in the file is not read, and
+					// awk's system() and | run any program.
+					st.soft = append(st.soft, fmt.Sprintf("%s runs a program file (-f) spillway does not read, and an awk program can start any program", name))
 				}
 				i++
 			}

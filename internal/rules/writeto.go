@@ -289,3 +289,37 @@ func (c *checker) gitRisk(words []word) string {
 	}
 	return ""
 }
+
+// inputCode is the reason a program that runs what its input says is
+// not fully known, or "": make reading its makefile from stdin, a
+// descriptor or a process substitution (make -f -, -f /dev/stdin,
+// -f <(…)) runs recipes no rule saw — the here-string or pipe that
+// feeds it is code, as it is for a shell.
+func inputCode(name string, args []word) string {
+	if name != "make" && name != "gmake" && name != "bmake" {
+		return ""
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.Text
+		var v word
+		switch {
+		case a.Known && (t == "-f" || t == "--file" || t == "--makefile"):
+			if i+1 >= len(args) {
+				return ""
+			}
+			i++
+			v = args[i]
+		case a.Known && strings.HasPrefix(t, "-f") && len(t) > 2:
+			v = word{Text: t[2:], Known: true}
+		case a.Known && (strings.HasPrefix(t, "--file=") || strings.HasPrefix(t, "--makefile=")):
+			v = word{Text: t[strings.IndexByte(t, '=')+1:], Known: true}
+		default:
+			continue
+		}
+		if !v.Known || v.Text == "-" || strings.HasPrefix(v.Text, "/dev/") || strings.HasPrefix(v.Text, "/proc/") {
+			return fmt.Sprintf("%s -f %s reads its makefile from its input or a descriptor: the recipes in it run, and spillway does not read them", name, v.Text)
+		}
+	}
+	return ""
+}
