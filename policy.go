@@ -150,7 +150,7 @@ type RulesPolicy struct {
 	// ManagedDir replaces the system's directory of Claude Code's
 	// managed settings (/etc/claude-code; on macOS
 	// /Library/Application Support/ClaudeCode and its plists), read
-	// whatever Import says; NoManagedSettings reads none. It is not a
+	// whatever Import says; noManagedSettings reads none. It is not a
 	// config key: an administrator's settings are not the person's to
 	// move.
 	ManagedDir string

@@ -100,7 +100,7 @@ func rulesPlaces(p RulesPolicy, cwd string, writable []string) rules.Places {
 	at := rules.PlacesFromEnv(cwd)
 	if p.ManagedDir != "" {
 		at.ManagedDir, at.ManagedPlists = p.ManagedDir, nil
-		if p.ManagedDir == NoManagedSettings {
+		if p.ManagedDir == noManagedSettings {
 			at.ManagedDir = ""
 		}
 	}
@@ -121,9 +121,9 @@ func rulesPlaces(p RulesPolicy, cwd string, writable []string) rules.Places {
 	return at
 }
 
-// NoManagedSettings, as RulesPolicy.ManagedDir, reads no managed
+// noManagedSettings, as RulesPolicy.ManagedDir, reads no managed
 // settings: for tests and for a library user who wants none.
-const NoManagedSettings = "-"
+const noManagedSettings = "-"
 
 // managedPresent reports whether an administrator's managed settings
 // exist where p reads them: they count even when p configures no rule.
@@ -278,7 +278,7 @@ func rulesDetails(v rules.Verdict) RulesDetails {
 // rule files that count only once the person trusts the project, each
 // as "FILE:LINE: ENTRY", and whether it is trusted now: what a person
 // is shown before trusting it.
-func ProjectAllowEntries(p RulesPolicy, dir string) (entries []string, trusted bool) {
+func (p RulesPolicy) ProjectAllowEntries(dir string) (entries []string, trusted bool) {
 	at := rulesPlaces(p, dir, nil)
 	trusted = at.Trust.Decide(at) == ""
 	at.Trust = rules.Trust{} // nothing trusted: every project allow entry is a note
@@ -294,13 +294,13 @@ func ProjectAllowEntries(p RulesPolicy, dir string) (entries []string, trusted b
 // TrustProject trusts the project dir, as its rule files are now, in
 // spillway's state file; via names the channel the person answered
 // through ("tty", "form", "console").
-func TrustProject(p RulesPolicy, dir, via string) error {
+func (p RulesPolicy) TrustProject(dir, via string) error {
 	at := rulesPlaces(p, dir, nil)
 	return rules.Grant(at.Trust, dir, via)
 }
 
 // RevokeProject withdraws the trust in the project dir.
-func RevokeProject(p RulesPolicy, dir string) error {
+func (p RulesPolicy) RevokeProject(dir string) error {
 	at := rulesPlaces(p, dir, nil)
 	return rules.Revoke(at.Trust, dir)
 }

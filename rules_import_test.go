@@ -45,7 +45,7 @@ func TestRulesManagedAndFailures(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.Symlink("/dev/zero", filepath.Join(home, ".claude", "settings.json"))
 	p = DefaultPolicy()
-	p.Rules = RulesPolicy{Default: "allow", Import: []string{"claude-code"}, ManagedDir: NoManagedSettings}
+	p.Rules = RulesPolicy{Default: "allow", Import: []string{"claude-code"}, ManagedDir: noManagedSettings}
 	ts, err = New(Options{Cwd: cwd, Policy: &p})
 	if err != nil {
 		t.Fatalf("an import failure stopped the start: %v", err)
@@ -80,7 +80,7 @@ func TestRulesProjectConfigNeedsTrust(t *testing.T) {
 	cfg := filepath.Join(cwd, "spillway.toml")
 	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
 	p := DefaultPolicy()
-	p.Rules = RulesPolicy{Default: "ask", Allow: []string{"curl *"}, Deny: []string{"rm *"}, ManagedDir: NoManagedSettings,
+	p.Rules = RulesPolicy{Default: "ask", Allow: []string{"curl *"}, Deny: []string{"rm *"}, ManagedDir: noManagedSettings,
 		Sources: map[string][]string{"allow": {cfg + ":2"}, "deny": {cfg + ":3"}}}
 	check := func(cmd string) string {
 		ts, err := New(Options{Cwd: cwd, Policy: &p})
@@ -96,7 +96,7 @@ func TestRulesProjectConfigNeedsTrust(t *testing.T) {
 	if d := check("rm x"); d != "deny" {
 		t.Errorf("untrusted: rm: %s, want deny", d)
 	}
-	if err := TrustProject(p.Rules, cwd, "tty"); err != nil {
+	if err := p.Rules.TrustProject(cwd, "tty"); err != nil {
 		t.Fatal(err)
 	}
 	if d := check("curl x"); d != "allow" {

@@ -183,7 +183,7 @@ it.`,
 				return err
 			}
 			if revoke {
-				if err := spillway.RevokeProject(p.Rules, abs); err != nil {
+				if err := p.Rules.RevokeProject(abs); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s is no longer trusted\n", abs)
@@ -192,7 +192,7 @@ it.`,
 			if who := underSpillway(); who != "" {
 				return fmt.Errorf("spillway rules trust is run by a command of %s: a project is trusted by the person, in their own terminal", who)
 			}
-			entries, trusted := spillway.ProjectAllowEntries(p.Rules, abs)
+			entries, trusted := p.Rules.ProjectAllowEntries(abs)
 			tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 			if err != nil {
 				return fmt.Errorf("no terminal to ask on (%v): run spillway rules trust in your own terminal, or add %q to [rules] trusted_projects", err, abs)
@@ -214,7 +214,7 @@ it.`,
 			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 				return fmt.Errorf("not trusted")
 			}
-			if err := spillway.TrustProject(p.Rules, abs, "tty"); err != nil {
+			if err := p.Rules.TrustProject(abs, "tty"); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s is trusted as its rule files are now\n", abs)
