@@ -177,4 +177,3 @@ func TestGetAndSet(t *testing.T) {
 }
 
 func (values) method() {}
-
