@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -179,4 +180,77 @@ func (s *toolServer) consoleAsker(a *commandAsker, sess *session, ts *spillway.T
 	if c.Timeout > 0 {
 		a.timeout = time.Duration(c.Timeout) * time.Millisecond
 	}
+}
+
+// consoleSource shows a session's jobs, history and secret prompts on
+// the console.
+type consoleSource struct{ s *session }
+
+// consoleTail is how much of each job's output the page shows.
+const consoleTail = 16 << 10
+
+// consoleHistory is how many of the last commands the page lists.
+const consoleHistory = 20
+
+func (c consoleSource) Jobs() []console.Job {
+	ts := c.s.current()
+	if ts == nil {
+		return nil
+	}
+	var out []console.Job
+	for _, j := range ts.WatchJobs(consoleTail) {
+		out = append(out, console.Job{PID: j.PID, Command: j.Command, State: j.State, TTY: j.TTY, Output: j.Output, Screen: j.Screen})
+	}
+	return out
+}
+
+func (c consoleSource) History() []console.Run {
+	ts := c.s.current()
+	if ts == nil {
+		return nil
+	}
+	r, err := ts.History(context.Background(), spillway.HistoryInput{})
+	if err != nil {
+		return nil
+	}
+	recs := r.Details.Records
+	if len(recs) > consoleHistory {
+		recs = recs[len(recs)-consoleHistory:]
+	}
+	out := make([]console.Run, 0, len(recs))
+	for _, h := range recs {
+		run := console.Run{ID: h.ID, Command: h.Command, Started: h.Start.Format("15:04:05"), Duration: (time.Duration(h.DurationMS) * time.Millisecond).String()}
+		switch {
+		case h.Running:
+			run.Exit = "running"
+		case h.ExitCode != nil:
+			run.Exit = fmt.Sprint(*h.ExitCode)
+		}
+		out = append(out, run)
+	}
+	return out
+}
+
+func (c consoleSource) Secrets() []console.Secret {
+	ts := c.s.current()
+	if ts == nil {
+		return nil
+	}
+	var out []console.Secret
+	for _, p := range ts.SecretPages().Prompts() {
+		sec := console.Secret{ID: p.ID, Title: p.Title, Command: p.Command, Cwd: p.Cwd, Prompt: p.Prompt, Program: p.Program, Verified: p.Verified, Why: p.Why, Expires: p.Expires}
+		if !p.Verified {
+			sec.Warning = spillway.UnverifiedWarning
+		}
+		out = append(out, sec)
+	}
+	return out
+}
+
+func (c consoleSource) AnswerSecret(id, action string, secret []byte) error {
+	ts := c.s.current()
+	if ts == nil {
+		return console.ErrGone
+	}
+	return ts.SecretPages().Respond(id, action, secret)
 }

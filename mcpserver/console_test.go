@@ -347,3 +347,71 @@ func TestConsoleSocketRefusesCommands(t *testing.T) {
 		t.Errorf("the console does not show the server:\n%s", page)
 	}
 }
+
+var (
+	secretRE  = regexp.MustCompile(`data-secret="([^"]+)"`)
+	sessionRE = regexp.MustCompile(`data-session="([^"]+)"`)
+)
+
+// A secret prompt is answered on the console: the program gets the
+// answer, and no result the model reads holds it.
+func TestConsoleAnswersASecretPrompt(t *testing.T) {
+	t.Parallel()
+	s := startConsoleServer(t, nil, "")
+	b, _ := openConsole(t, s.dir)
+	loot := filepath.Join(t.TempDir(), "got")
+	const secret = "correct horse% battery+staple"
+	res := call(t, s.cs, "bash", map[string]any{"command": "read -s -p 'Password: ' p; printf %s \"$p\" > " + loot + "; echo done", "tty": true, "timeout": 20000})
+	pid := int(details(t, res)["pid"].(float64))
+	var page, id, sess string
+	waitFor(t, "the prompt on the page", func() bool {
+		_, page = b.do(http.MethodGet, "/api/view", nil)
+		m, n := secretRE.FindStringSubmatch(page), sessionRE.FindStringSubmatch(page)
+		if m != nil && n != nil {
+			id, sess = m[1], n[1]
+			return true
+		}
+		return false
+	})
+	if !strings.Contains(page, "Password:") || !strings.Contains(page, "Not verified") {
+		t.Errorf("the page does not show the prompt and who asks:\n%s", page)
+	}
+	form := url.Values{"server": {fmt.Sprint(s.pid)}, "session": {sess}, "id": {id}, "action": {"answer"}, "secret": {secret}, "csrf": {b.csrf}}
+	if code, body := b.do(http.MethodPost, "/api/secret", form); code != http.StatusNoContent {
+		t.Fatalf("answer: %d %s", code, body)
+	}
+	res = call(t, s.cs, "bash", map[string]any{"check_pid": pid, "timeout": 10000})
+	got, _ := os.ReadFile(loot)
+	if string(got) != secret {
+		t.Errorf("the program got %q", got)
+	}
+	if strings.Contains(text(res), "horse") || !strings.Contains(text(res), "answered") {
+		t.Errorf("the model's look:\n%s", text(res))
+	}
+	if code, _ := b.do(http.MethodPost, "/api/secret", form); code != http.StatusGone {
+		t.Errorf("a second answer: %d, want 410", code)
+	}
+}
+
+// A background job's output moves on the page while it runs.
+func TestConsoleShowsJobOutputLive(t *testing.T) {
+	t.Parallel()
+	s := startConsoleServer(t, nil, "")
+	b, _ := openConsole(t, s.dir)
+	fifo := filepath.Join(t.TempDir(), "go")
+	res := call(t, s.cs, "bash", map[string]any{"command": "mkfifo " + fifo + "; echo first-$((0+1)); read x < " + fifo + "; echo second-$((1+1)); sleep 30", "timeout": 300})
+	if details(t, res)["pid"] == nil {
+		t.Fatalf("not in the background:\n%s", text(res))
+	}
+	shows := func(s string) func() bool {
+		return func() bool { _, page := b.do(http.MethodGet, "/api/view", nil); return strings.Contains(page, s) }
+	}
+	waitFor(t, "the first line on the page", shows("first-1"))
+	if _, page := b.do(http.MethodGet, "/api/view", nil); strings.Contains(page, "second-2") {
+		t.Fatal("the second line before it was printed")
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second line on the page", shows("second-2"))
+}

@@ -61,7 +61,7 @@ func newSession(id string, cfg Config) *session {
 	s := &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
 		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{}), console: cfg.Console}
 	if s.console != nil {
-		s.console.AddSession(console.SessionInfo{ID: s.tag, Label: s.tag})
+		s.console.AddSession(console.SessionInfo{ID: s.tag, Label: s.tag, Source: consoleSource{s}})
 	}
 	return s
 }

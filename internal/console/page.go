@@ -2,6 +2,7 @@ package console
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -15,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -204,6 +206,8 @@ func (c *Console) api(w http.ResponseWriter, r *http.Request, csrf string) {
 		c.events(w, r)
 	case r.URL.Path == "/api/answer" && r.Method == http.MethodPost:
 		c.relayAnswer(w, r)
+	case r.URL.Path == "/api/secret" && r.Method == http.MethodPost:
+		c.relaySecret(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -316,6 +320,86 @@ func (c *Console) relayAnswer(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// relaySecret gives the person's answer to a secret prompt to the
+// server whose job asked. The secret is read as bytes and cleared once
+// sent.
+func (c *Console) relaySecret(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 8<<10))
+	defer clear(body)
+	if err != nil {
+		http.Error(w, "the form could not be read", http.StatusBadRequest)
+		return
+	}
+	form, secret := parseForm(body)
+	defer clear(secret)
+	pid, _ := strconv.Atoi(form["server"])
+	path, err := c.server(pid)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusGone)
+		return
+	}
+	req := secretRequest{Session: form["session"], ID: form["id"], Action: form["action"], Secret: secret}
+	err = c.call(r.Context(), path, http.MethodPost, "/v1/secret", req, nil)
+	var he *httpError
+	switch {
+	case errors.As(err, &he):
+		http.Error(w, he.msg, he.code)
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// parseForm decodes a form body; the secret field into bytes of its own
+// that the caller clears (a string could not be).
+func parseForm(body []byte) (map[string]string, []byte) {
+	fields := map[string]string{}
+	var secret []byte
+	for part := range bytes.SplitSeq(body, []byte("&")) {
+		k, v, _ := bytes.Cut(part, []byte("="))
+		if string(k) == "secret" {
+			clear(secret)
+			secret = unescape(v)
+			continue
+		}
+		if s, err := url.QueryUnescape(string(v)); err == nil {
+			fields[string(k)] = s
+		}
+	}
+	return fields, secret
+}
+
+// unescape decodes a form value: '+' is a space, %XX a byte.
+func unescape(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '+':
+			out = append(out, ' ')
+		case c == '%' && i+2 < len(b) && hexVal(b[i+1]) >= 0 && hexVal(b[i+2]) >= 0:
+			out = append(out, byte(hexVal(b[i+1])<<4|hexVal(b[i+2])))
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// hexVal is the value of a hex digit, -1 for another byte.
+func hexVal(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // events streams "changed" whenever a server's state changes, and every

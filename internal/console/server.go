@@ -23,6 +23,26 @@ type Source interface {
 	Jobs() []Job
 	// History lists the session's last commands, newest last.
 	History() []Run
+	// Secrets lists the open secret prompts.
+	Secrets() []Secret
+	// AnswerSecret answers (action "answer") or cancels ("cancel") the
+	// secret prompt id. The caller clears secret.
+	AnswerSecret(id, action string, secret []byte) error
+}
+
+// A Secret is an open secret prompt: a program of a job waits for a
+// password, which the person types on the page.
+type Secret struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Command  string    `json:"command"`
+	Cwd      string    `json:"cwd"`
+	Prompt   string    `json:"prompt"`
+	Program  string    `json:"program"`
+	Verified bool      `json:"verified"`
+	Warning  string    `json:"warning,omitempty"`
+	Why      string    `json:"why,omitempty"`
+	Expires  time.Time `json:"expires"`
 }
 
 // A Job is one background job as the page shows it.
@@ -33,8 +53,8 @@ type Job struct {
 	TTY     bool   `json:"tty"`
 	// Output is the end of its output (sanitized), or its screen.
 	Output string `json:"output"`
-	// Screen is set when Output is a terminal's rendered screen.
-	Screen bool `json:"screen,omitempty"`
+	// Screen is the terminal's screen, rows as text, for a tty job.
+	Screen []string `json:"screen,omitempty"`
 }
 
 // A Run is one command of the history.
@@ -64,9 +84,10 @@ type State struct {
 // SessionState is one session on the page.
 type SessionState struct {
 	SessionInfo
-	Items   []Item `json:"items"`
-	Jobs    []Job  `json:"jobs"`
-	History []Run  `json:"history"`
+	Items   []Item   `json:"items"`
+	Jobs    []Job    `json:"jobs"`
+	History []Run    `json:"history"`
+	Secrets []Secret `json:"secrets"`
 }
 
 // credentialHeader carries, from a console to a serve, the credential
@@ -119,6 +140,7 @@ func Listen(dir string, hub *Hub, info ServerInfo) (*Server, error) {
 	mux.HandleFunc("GET /v1/state", s.state)
 	mux.HandleFunc("GET /v1/events", s.events)
 	mux.HandleFunc("POST /v1/answer", s.answer)
+	mux.HandleFunc("POST /v1/secret", s.secret)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(hub.log.Handler(), slog.LevelDebug)}
 	go s.srv.Serve(&peerListener{Listener: ln, dir: dir, log: hub.log})
@@ -193,6 +215,7 @@ func (h *Hub) Snapshot(info ServerInfo, credential string) State {
 		if src := sources[st.Sessions[i].ID]; src != nil {
 			st.Sessions[i].Jobs = src.Jobs()
 			st.Sessions[i].History = src.History()
+			st.Sessions[i].Secrets = src.Secrets()
 		}
 	}
 	slices.SortFunc(st.Sessions, func(a, b SessionState) int { return a.Started.Compare(b.Started) })
@@ -260,16 +283,33 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer s.hub.watch(-1)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	credential := r.Header.Get(credentialHeader)
+	// Jobs do not tell the hub when their output moves: while a console
+	// watches, the state is compared every lookEvery instead, so that a
+	// server nobody watches pays nothing.
+	tick := time.NewTicker(lookEvery)
+	defer tick.Stop()
+	last := s.fingerprint(credential)
 	for {
 		ch := s.hub.Changed()
 		if _, err := fmt.Fprint(w, "event: changed\ndata: {}\n\n"); err != nil {
 			return
 		}
 		fl.Flush()
-		select {
-		case <-ch:
-		case <-r.Context().Done():
-			return
+	wait:
+		for {
+			select {
+			case <-ch:
+				last = s.fingerprint(credential)
+				break wait
+			case <-tick.C:
+				if fp := s.fingerprint(credential); fp != last {
+					last = fp
+					break wait
+				}
+			case <-r.Context().Done():
+				return
+			}
 		}
 		select {
 		case <-time.After(minEventGap):
@@ -277,6 +317,54 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// lookEvery is how often a watched server looks for moved output.
+const lookEvery = 200 * time.Millisecond
+
+// fingerprint sums up what a console of credential sees.
+func (s *Server) fingerprint(credential string) [32]byte {
+	b, _ := json.Marshal(s.hub.Snapshot(s.info, credential))
+	return sha256.Sum256(b)
+}
+
+// A secretRequest answers or cancels a secret prompt.
+type secretRequest struct {
+	Session string `json:"session"`
+	ID      string `json:"id"`
+	Action  string `json:"action"`
+	Secret  []byte `json:"secret"`
+}
+
+func (s *Server) secret(w http.ResponseWriter, r *http.Request) {
+	var a secretRequest
+	defer func() { clear(a.Secret) }()
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10)).Decode(&a); err != nil {
+		http.Error(w, "the answer is not JSON {session, id, action, secret}", http.StatusBadRequest)
+		return
+	}
+	src := s.hub.source(a.Session, r.Header.Get(credentialHeader))
+	if src == nil {
+		http.Error(w, ErrGone.Error(), http.StatusGone)
+		return
+	}
+	if err := src.AnswerSecret(a.ID, a.Action, a.Secret); err != nil {
+		http.Error(w, err.Error(), http.StatusGone)
+		return
+	}
+	s.log.Info("console: a secret prompt was answered on the console", "action", a.Action, "via", s.hub.via())
+	s.hub.Notify()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// source is the source of session id, if credential sees it.
+func (h *Hub) source(id, credential string) Source {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s, ok := h.sessions[id]; ok && visible(s, credential) {
+		return s.Source
+	}
+	return nil
 }
 
 // watch counts the consoles watching.

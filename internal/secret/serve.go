@@ -146,23 +146,49 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: this form only takes posts from its own page.", http.StatusForbidden)
 		return
 	}
+	switch err := pg.Respond(form["action"], secret); {
+	case errors.Is(err, ErrGone):
+		http.Error(w, "Not found: this page does not exist, was already used, or has expired.", http.StatusNotFound)
+	case errors.Is(err, ErrControl):
+		http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
+	case errors.Is(err, ErrNoReader):
+		http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
+	case errors.Is(err, ErrAction):
+		http.Error(w, "Bad Request: the form names no action.", http.StatusBadRequest)
+	case form["action"] == "cancel":
+		done(w, "Cancelled: the command was interrupted. You can close this page.")
+	default:
+		done(w, "Sent to the command's terminal. You can close this page.")
+	}
+}
+
+// Errors of Respond.
+var (
+	ErrGone     = errors.New("this prompt is no longer open: it was answered, cancelled or expired")
+	ErrControl  = errors.New("the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on: nothing was sent")
+	ErrNoReader = errors.New("the command no longer reads its terminal: nothing was sent")
+	ErrAction   = errors.New("the action is neither answer nor cancel")
+)
+
+// Respond answers the page with secret (action "answer") or cancels it
+// ("cancel"), once: what its form's post does, for the page itself and
+// for the person's console. The caller clears secret.
+func (pg *Page) Respond(action string, secret []byte) error {
 	pg.mu.Lock()
 	defer pg.mu.Unlock()
 	if pg.Outcome() != Pending {
-		http.Error(w, "Not found: this page does not exist, was already used, or has expired.", http.StatusNotFound)
-		return
+		return ErrGone
 	}
-	switch form["action"] {
+	switch action {
 	case "cancel":
 		pg.end(Cancelled)
 		if pg.req.Cancel != nil {
 			pg.req.Cancel()
 		}
-		done(w, "Cancelled: the command was interrupted. You can close this page.")
+		return nil
 	case "answer":
 		if bytes.ContainsFunc(secret, isControl) {
-			http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
-			return
+			return ErrControl
 		}
 		err := pg.req.Answer(secret)
 		var notSent *NotSentError
@@ -178,14 +204,12 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 			return
 		case err != nil:
 			pg.end(Closed)
-			http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
-			return
+			return ErrNoReader
 		}
 		pg.end(Answered)
-		done(w, "Sent to the command's terminal. You can close this page.")
-	default:
-		http.Error(w, "Bad Request: the form names no action.", http.StatusBadRequest)
+		return nil
 	}
+	return ErrAction
 }
 
 // done answers a post: a short page that never holds the secret.

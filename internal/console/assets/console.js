@@ -57,8 +57,10 @@
           return;
         }
         const html = await r.text();
-        if (!keepTyping()) main.innerHTML = html;
-        else again = true;
+        if (!keepTyping()) {
+          main.innerHTML = html;
+          for (const p of main.querySelectorAll("pre.out")) p.scrollTop = p.scrollHeight;
+        } else again = true;
         document.dispatchEvent(new Event("spillway-view"));
       } while (again && !keepTyping());
     } finally {

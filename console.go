@@ -1,0 +1,66 @@
+package spillway
+
+import (
+	"time"
+
+	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/internal/shell"
+)
+
+// What the person's console (spillway console) shows of a toolset: its
+// jobs as they run, and its open secret prompts, answered there as on
+// their own pages. None of it changes what the model's next look shows.
+
+// A JobWatch is a background job as the console shows it.
+type JobWatch = shell.JobWatch
+
+// WatchJobs describes the session's jobs, oldest first, each with up to
+// tail bytes of the end of its output and, on a terminal, its screen.
+func (t *Toolset) WatchJobs(tail int) []JobWatch {
+	if t.open() != nil {
+		return nil
+	}
+	return t.shell.Watch(tail)
+}
+
+// A SecretPrompt is an open secret page as the console shows it.
+type SecretPrompt struct {
+	ID string
+	// Title is the page's first line: who asks, verified or not.
+	Title                string
+	Command, Cwd, Prompt string
+	Program              string
+	Verified             bool
+	// Why says why the program is not verified.
+	Why     string
+	Expires time.Time
+}
+
+// Prompts lists the open pages, oldest first.
+func (s *SecretPages) Prompts() []SecretPrompt {
+	var out []SecretPrompt
+	for _, pg := range s.p.List() {
+		r := pg.Shown()
+		out = append(out, SecretPrompt{ID: pg.ID(), Title: pg.Title(), Command: r.Command, Cwd: r.Cwd, Prompt: r.Prompt,
+			Program: r.Program, Verified: r.Verified, Why: r.Why, Expires: pg.Expires()})
+	}
+	return out
+}
+
+// Respond answers the open page id with secret (action "answer") or
+// cancels it ("cancel"), as the page's own form does. The caller clears
+// secret.
+func (s *SecretPages) Respond(id, action string, secret []byte) error {
+	for _, pg := range s.p.List() {
+		if pg.ID() == id {
+			return pg.Respond(action, secret)
+		}
+	}
+	return secretGone
+}
+
+var secretGone = secret.ErrGone
+
+// UnverifiedWarning is what the pages say of a prompt whose program is
+// not verified.
+const UnverifiedWarning = secret.UnverifiedWarning
