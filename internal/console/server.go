@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/secret"
 )
 
 // A Source gives a session's jobs and history to the page.
@@ -349,7 +351,13 @@ func (s *Server) secret(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := src.AnswerSecret(a.ID, a.Action, a.Secret); err != nil {
-		http.Error(w, err.Error(), http.StatusGone)
+		var maybe *secret.MaybeSentError
+		if errors.As(err, &maybe) {
+			s.log.Warn("console: a secret answered on the console may have reached another program", "why", maybe.Why)
+			http.Error(w, "Your answer may have reached another program: change this secret now ("+maybe.Why+").", http.StatusConflict)
+			return
+		}
+		http.Error(w, "Not sent: "+err.Error(), http.StatusGone)
 		return
 	}
 	s.log.Info("console: a secret prompt was answered on the console", "action", a.Action, "via", s.hub.via())

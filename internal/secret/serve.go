@@ -146,15 +146,22 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: this form only takes posts from its own page.", http.StatusForbidden)
 		return
 	}
-	switch err := pg.Respond(form["action"], secret); {
+	err = pg.Respond(form["action"], secret)
+	var notSent *NotSentError
+	var maybe *MaybeSentError
+	switch {
 	case errors.Is(err, ErrGone):
 		http.Error(w, "Not found: this page does not exist, was already used, or has expired.", http.StatusNotFound)
 	case errors.Is(err, ErrControl):
 		http.Error(w, "Bad Request: the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on instead of passing it on; nothing was sent. Go back and type it again.", http.StatusBadRequest)
-	case errors.Is(err, ErrNoReader):
-		http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
 	case errors.Is(err, ErrAction):
 		http.Error(w, "Bad Request: the form names no action.", http.StatusBadRequest)
+	case errors.As(err, &maybe):
+		done(w, "Your answer may have reached another program: change this secret now. ("+capitalize(maybe.Why)+".)")
+	case errors.As(err, &notSent):
+		http.Error(w, "Not sent: "+notSent.Why+". Nothing was written to the terminal.", http.StatusConflict)
+	case err != nil:
+		http.Error(w, "Gone: the command no longer reads its terminal; nothing was sent.", http.StatusGone)
 	case form["action"] == "cancel":
 		done(w, "Cancelled: the command was interrupted. You can close this page.")
 	default:
@@ -162,17 +169,20 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Errors of Respond.
+// Errors of Respond, besides the NotSentError and MaybeSentError of the
+// request's Answer.
 var (
-	ErrGone     = errors.New("this prompt is no longer open: it was answered, cancelled or expired")
-	ErrControl  = errors.New("the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on: nothing was sent")
-	ErrNoReader = errors.New("the command no longer reads its terminal: nothing was sent")
-	ErrAction   = errors.New("the action is neither answer nor cancel")
+	ErrGone    = errors.New("this prompt is no longer open: it was answered, cancelled or expired")
+	ErrControl = errors.New("the answer holds a control character (a newline, a tab, Ctrl-C …), which the terminal would act on: nothing was sent")
+	ErrAction  = errors.New("the action is neither answer nor cancel")
 )
 
 // Respond answers the page with secret (action "answer") or cancels it
 // ("cancel"), once: what its form's post does, for the page itself and
-// for the person's console. The caller clears secret.
+// for the person's console, with the same checks. A *MaybeSentError
+// says the answer may have reached another program (the page is used);
+// a *NotSentError or another error that nothing was written. The caller
+// clears secret.
 func (pg *Page) Respond(action string, secret []byte) error {
 	pg.mu.Lock()
 	defer pg.mu.Unlock()
@@ -191,20 +201,14 @@ func (pg *Page) Respond(action string, secret []byte) error {
 			return ErrControl
 		}
 		err := pg.req.Answer(secret)
-		var notSent *NotSentError
 		var maybe *MaybeSentError
 		switch {
 		case errors.As(err, &maybe):
 			pg.end(Answered)
-			done(w, "Your answer may have reached another program: change this secret now. ("+capitalize(maybe.Why)+".)")
-			return
-		case errors.As(err, &notSent):
-			pg.end(Closed)
-			http.Error(w, "Not sent: "+notSent.Why+". Nothing was written to the terminal.", http.StatusConflict)
-			return
+			return err
 		case err != nil:
 			pg.end(Closed)
-			return ErrNoReader
+			return err
 		}
 		pg.end(Answered)
 		return nil
