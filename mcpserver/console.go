@@ -222,7 +222,8 @@ func (c consoleSource) History() []console.Run {
 		run := console.Run{ID: h.ID, Command: h.Command, Started: h.Start.Format("15:04:05"), Duration: (time.Duration(h.DurationMS) * time.Millisecond).String()}
 		switch {
 		case h.Running:
-			run.Exit = "running"
+			// No running time: it would change the page at every look.
+			run.Exit, run.Duration = "running", ""
 		case h.ExitCode != nil:
 			run.Exit = fmt.Sprint(*h.ExitCode)
 		}

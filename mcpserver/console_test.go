@@ -55,7 +55,12 @@ func startConsoleServer(t *testing.T, opts *mcp.ClientOptions, protocol string, 
 	if err != nil {
 		t.Fatalf("connecting: %v\n%s", err, stderr)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() {
+		cs.Close()
+		if t.Failed() {
+			t.Logf("server's stderr:\n%s", stderr)
+		}
+	})
 	s := &consoleServer{cs: cs, pid: cmd.Process.Pid, dir: filepath.Join(run, "spillway", "console")}
 	waitFor(t, "the server's console socket", func() bool { return exists(filepath.Join(s.dir, fmt.Sprint(s.pid)+".sock")) })
 	return s
@@ -361,7 +366,7 @@ func TestConsoleAnswersASecretPrompt(t *testing.T) {
 	b, _ := openConsole(t, s.dir)
 	loot := filepath.Join(t.TempDir(), "got")
 	const secret = "correct horse% battery+staple"
-	res := call(t, s.cs, "bash", map[string]any{"command": "read -s -p 'Password: ' p; printf %s \"$p\" > " + loot + "; echo done", "tty": true, "timeout": 20000})
+	res := call(t, s.cs, "bash", map[string]any{"command": "read -s -p 'Password: ' p; printf %s \"$p\" > " + loot + "; echo done; sleep 1", "tty": true, "timeout": 20000})
 	pid := int(details(t, res)["pid"].(float64))
 	var page, id, sess string
 	waitFor(t, "the prompt on the page", func() bool {

@@ -42,7 +42,7 @@
     follow();
   }
 
-  let refreshing = false, again = false;
+  let refreshing = false, again = false, shown = null;
   async function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
@@ -57,7 +57,11 @@
           return;
         }
         const html = await r.text();
-        if (!keepTyping()) {
+        if (html === shown) {
+          // Nothing changed: the page is left as it is (a click in
+          // progress is not lost to a redraw).
+        } else if (!keepTyping()) {
+          shown = html;
           main.innerHTML = html;
           for (const p of main.querySelectorAll("pre.out")) p.scrollTop = p.scrollHeight;
         } else again = true;

@@ -1,0 +1,259 @@
+//go:build linux
+
+package mcpserver_test
+
+// The console in a real browser: Debian's chromium driven by
+// playwright-core (testdata/browser/console.mjs), as the secret pages'
+// tests are. Without node, chromium or playwright-core they are skipped.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/spillway-dev/spillway/internal/console"
+)
+
+// A consoleDriver runs console.mjs: one browser for the package's tests.
+type consoleDriver struct {
+	mu  sync.Mutex
+	in  interface{ Write([]byte) (int, error) }
+	out *bufio.Scanner
+}
+
+var driver struct {
+	once sync.Once
+	d    *consoleDriver
+	skip string
+}
+
+func startDriver(t *testing.T) *consoleDriver {
+	t.Helper()
+	driver.once.Do(func() {
+		dir, _ := filepath.Abs(filepath.Join("testdata", "browser"))
+		node, err := exec.LookPath("node")
+		switch {
+		case err != nil:
+			driver.skip = "node is not installed"
+			return
+		case !exists(chromiumPath):
+			driver.skip = chromiumPath + " is not installed (apt-get install chromium)"
+			return
+		case !exists(filepath.Join(dir, "node_modules", "playwright-core")):
+			driver.skip = "playwright-core is not installed: npm ci --prefix mcpserver/testdata/browser"
+			return
+		}
+		cmd := exec.Command(node, filepath.Join(dir, "console.mjs"), chromiumPath)
+		cmd.Dir = dir
+		cmd.Stderr = os.Stderr
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			driver.skip = "cannot start the browser: " + err.Error()
+			return
+		}
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 4<<20), 4<<20)
+		if !sc.Scan() || !strings.Contains(sc.Text(), `"ready":true`) {
+			cmd.Process.Kill()
+			driver.skip = "the browser did not start: " + sc.Text()
+			return
+		}
+		driver.d = &consoleDriver{in: in, out: sc}
+	})
+	if driver.d == nil {
+		t.Skip(driver.skip)
+	}
+	return driver.d
+}
+
+// A driven is what the driver answered.
+type driven struct {
+	OK         bool     `json:"ok"`
+	Status     string   `json:"status"`
+	Main       string   `json:"main"`
+	Body       string   `json:"body"`
+	Requests   []string `json:"requests"`
+	PostStatus int      `json:"postStatus"`
+	PostBody   string   `json:"postBody"`
+	Error      string   `json:"error"`
+}
+
+// do sends one request; a driver error fails the test unless allowed.
+func (d *consoleDriver) do(t *testing.T, req map[string]any) driven {
+	t.Helper()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b, _ := json.Marshal(req)
+	fmt.Fprintf(d.in, "%s\n", b)
+	if !d.out.Scan() {
+		t.Fatal("the browser went away")
+	}
+	var v driven
+	if err := json.Unmarshal(d.out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Error != "" {
+		t.Fatalf("browser %v: %s", req, v.Error)
+	}
+	return v
+}
+
+// newConsole starts a console of dir and returns it with its link.
+func newConsole(t *testing.T, dir string) (*console.Console, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	c := console.NewConsole(dir, "", nil)
+	link, err := c.Listen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, link
+}
+
+// The person logs in with the link and answers in the browser: an
+// approval allowed runs the command, a deny does not; a page of another
+// loopback port, open in the same browser, cannot approve; a password
+// typed on the page reaches the program; a job's output moves on the
+// page; the used link and a page without the login show nothing.
+func TestConsoleInABrowser(t *testing.T) {
+	d := startDriver(t)
+	s := startConsoleServer(t, nil, "", "--config", rulesConfig(t))
+	c, link := newConsole(t, s.dir)
+	tab := "person-" + marker("tab")
+	v := d.do(t, map[string]any{"op": "goto", "tab": tab, "url": link})
+	if strings.Contains(v.Status, "already used") || !strings.Contains(v.Main, fmt.Sprintf("pid %d", s.pid)) {
+		t.Fatalf("after the link:\n%s\n%s", v.Status, v.Main)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(v.Main), "Unsandboxed:") {
+		t.Errorf("the page's first line does not say it is unsandboxed:\n%s", v.Main)
+	}
+	answer := func(command, choice string) {
+		t.Helper()
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": command})
+		v := d.do(t, map[string]any{"op": "click", "tab": tab, "waitPost": true, "selector": fmt.Sprintf(`form.approval:has-text(%q) button[value=%q]`, command, choice)})
+		if v.PostStatus != http.StatusNoContent {
+			t.Fatalf("the answer's post: %d %s", v.PostStatus, v.PostBody)
+		}
+	}
+
+	t.Run("allowed runs", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), marker("yes"))
+		done := callAsync(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir})
+		answer("mkdir "+dir, "allow once")
+		if res := <-done; !exists(dir) {
+			t.Errorf("did not run:\n%s", text(res))
+		}
+	})
+	t.Run("denied does not run", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), marker("no"))
+		done := callAsync(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir})
+		answer("mkdir "+dir, "deny")
+		if res := <-done; exists(dir) || !strings.Contains(text(res), "denied") {
+			t.Errorf("ran %v:\n%s", exists(dir), text(res))
+		}
+	})
+	t.Run("another port cannot approve", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), marker("evil"))
+		// The call gives up at once; its question stays on the page, and
+		// an approval there would let the same command run next time.
+		args := map[string]any{"command": "mkdir " + dir, "timeout": 200}
+		if res := call(t, s.cs, "bash", args); !strings.Contains(text(res), "waiting for approval") {
+			t.Fatalf("result:\n%s", text(res))
+		}
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "mkdir " + dir})
+		// The attacker knows the item's id and the server's pid: the
+		// worst case. Only the login, kept in the console's own origin,
+		// is out of its reach.
+		b2, _ := openConsole(t, s.dir) // a second console, to read the id
+		id := b2.pendingItem("mkdir " + dir)
+		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, `<!doctype html><body><p id="main">evil</p>
+<iframe name="sink"></iframe>
+<form id="f" method="post" target="sink" action="%[1]s/api/answer"><input name="server" value="%[2]d"><input name="id" value="%[3]s"><input name="choice" value="allow once"></form>
+<script>
+(async () => {
+  const body = "server=%[2]d&id=%[3]s&choice=allow+once";
+  const out = [];
+  for (const mode of ["cors", "no-cors"]) {
+    try {
+      const r = await fetch("%[1]s/api/answer", {method: "POST", mode, credentials: "include", headers: {"Content-Type": "application/x-www-form-urlencoded"}, body});
+      out.push(mode + ":" + r.status);
+    } catch (e) { out.push(mode + ":" + e); }
+  }
+  try { const r = await fetch("%[1]s/api/view", {credentials: "include"}); out.push("view:" + r.status + ":" + (await r.text()).length); } catch (e) { out.push("view:" + e); }
+  document.getElementById("main").textContent = "tried " + out.join(" ");
+  document.getElementById("f").submit();
+})();
+</script></body>`, c.Origin(), s.pid, id)
+		}))
+		defer evil.Close()
+		d.do(t, map[string]any{"op": "goto", "tab": tab + "-evil", "url": evil.URL})
+		v := d.do(t, map[string]any{"op": "waitText", "tab": tab + "-evil", "text": "tried", "timeout": 90000})
+		if strings.Contains(v.Main, ":204") || strings.Contains(v.Main, "view:200") {
+			t.Errorf("the other origin's requests: %s", v.Main)
+		}
+		// The person's tab still shows the question; nothing ran.
+		v = d.do(t, map[string]any{"op": "text", "tab": tab})
+		if !strings.Contains(v.Main, "mkdir "+dir) || exists(dir) {
+			t.Fatalf("another origin approved (ran %v):\n%s", exists(dir), v.Main)
+		}
+		if res := call(t, s.cs, "bash", args); !strings.Contains(text(res), "waiting for approval") || exists(dir) {
+			t.Fatalf("the same command again ran (%v):\n%s", exists(dir), text(res))
+		}
+		answer("mkdir "+dir, "deny")
+	})
+	t.Run("password", func(t *testing.T) {
+		loot := filepath.Join(t.TempDir(), "got")
+		const secret = "tr0ub4dor & 3"
+		res := call(t, s.cs, "bash", map[string]any{"command": "read -s -p 'Vault password: ' p; printf %s \"$p\" > " + loot + "; echo; sleep 1", "tty": true, "timeout": 20000})
+		pid := details(t, res)["pid"]
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "Vault password:"})
+		d.do(t, map[string]any{"op": "type", "tab": tab, "selector": `form.secret input[type=password]`, "text": secret})
+		if v := d.do(t, map[string]any{"op": "click", "tab": tab, "waitPost": true, "selector": `form.secret button[value=answer]`}); v.PostStatus != http.StatusNoContent {
+			t.Fatalf("the answer's post: %d %s", v.PostStatus, v.PostBody)
+		}
+		res = call(t, s.cs, "bash", map[string]any{"check_pid": pid, "timeout": 10000})
+		if got, _ := os.ReadFile(loot); string(got) != secret {
+			t.Errorf("the program got %q", got)
+		}
+		if strings.Contains(text(res), "tr0ub") {
+			t.Errorf("the model saw it:\n%s", text(res))
+		}
+	})
+	t.Run("output moves", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "go")
+		call(t, s.cs, "bash", map[string]any{"command": "mkfifo " + fifo + "; echo first-$((0+1)); read x < " + fifo + "; echo second-$((1+1)); sleep 30", "timeout": 300})
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "first-1"})
+		if v := d.do(t, map[string]any{"op": "text", "tab": tab}); strings.Contains(v.Main, "second-2") {
+			t.Fatal("the second line before it was printed")
+		}
+		if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "second-2"})
+	})
+	t.Run("used link", func(t *testing.T) {
+		v := d.do(t, map[string]any{"op": "goto", "tab": tab + "-again", "context": tab + "-other", "url": link})
+		if !strings.Contains(v.Status, "already used") || strings.Contains(v.Main, "pid") {
+			t.Errorf("the link opened the console again:\n%s\n%s", v.Status, v.Main)
+		}
+	})
+	t.Run("no login", func(t *testing.T) {
+		v := d.do(t, map[string]any{"op": "goto", "tab": tab + "-anon", "context": tab + "-anon", "url": c.Origin() + "/"})
+		if !strings.Contains(v.Status, "Not logged in") || strings.TrimSpace(v.Main) != "" {
+			t.Errorf("without the login:\n%s\n%s", v.Status, v.Main)
+		}
+	})
+}
