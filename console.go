@@ -64,3 +64,26 @@ var secretGone = secret.ErrGone
 // UnverifiedWarning is what the pages say of a prompt whose program is
 // not verified.
 const UnverifiedWarning = secret.UnverifiedWarning
+
+// HoldJob gives the terminal of job pid to the person: tap gets its raw
+// output from now on (it must not block), and the screen it shows now is
+// returned. While held, WriteStdin is refused; the model's next look
+// after the person typed says so. ReleaseJob hands it back.
+func (t *Toolset) HoldJob(pid int, tap func([]byte)) ([]string, error) {
+	if err := t.open(); err != nil {
+		return nil, err
+	}
+	return t.shell.Hold(pid, tap)
+}
+
+// ReleaseJob hands job pid back to the model.
+func (t *Toolset) ReleaseJob(pid int) { t.shell.Release(pid) }
+
+// PersonInput writes what the person typed to the terminal of a held
+// job. It is recorded nowhere.
+func (t *Toolset) PersonInput(pid int, b []byte) error {
+	if err := t.open(); err != nil {
+		return err
+	}
+	return t.shell.PersonWrite(pid, b)
+}

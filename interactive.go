@@ -37,6 +37,11 @@ func (t *Toolset) WriteStdin(ctx context.Context, in WriteStdinInput) (Result[Ba
 	if err := t.open(); err != nil {
 		return Result[BashDetails]{}, toolError("write_stdin", err)
 	}
+	// A job the person holds in the console refuses the model before
+	// anyone is asked about what it would type.
+	if err := t.shell.HeldByPerson(in.PID); err != nil {
+		return Result[BashDetails]{}, toolError("write_stdin", err)
+	}
 	if refused := t.decideStdin(ctx, in); refused != nil {
 		return t.renderRefusal(*refused), nil
 	}

@@ -255,3 +255,25 @@ func (c consoleSource) AnswerSecret(id, action string, secret []byte) error {
 	}
 	return ts.SecretPages().Respond(id, action, secret)
 }
+
+func (c consoleSource) Hold(pid int, tap func([]byte)) ([]string, error) {
+	ts := c.s.current()
+	if ts == nil {
+		return nil, console.ErrGone
+	}
+	return ts.HoldJob(pid, tap)
+}
+
+func (c consoleSource) Release(pid int) {
+	if ts := c.s.current(); ts != nil {
+		ts.ReleaseJob(pid)
+	}
+}
+
+func (c consoleSource) Input(pid int, b []byte) error {
+	ts := c.s.current()
+	if ts == nil {
+		return console.ErrGone
+	}
+	return ts.PersonInput(pid, b)
+}

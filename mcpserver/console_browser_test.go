@@ -244,6 +244,43 @@ func TestConsoleInABrowser(t *testing.T) {
 		}
 		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "second-2"})
 	})
+	t.Run("take over", func(t *testing.T) {
+		if _, err := exec.LookPath("python3"); err != nil {
+			t.Skip("python3 is not installed")
+		}
+		// An interpreter on a terminal is asked for: approved on the page.
+		done := callAsync(t, s.cs, "bash", map[string]any{"command": "python3 -q", "tty": true, "timeout": 10000})
+		answer("python3 -q", "allow once")
+		res := <-done
+		pid := details(t, res)["pid"]
+		if pid == nil || !strings.Contains(text(res), ">>>") {
+			t.Fatalf("the REPL does not wait:\n%s", text(res))
+		}
+		d.do(t, map[string]any{"op": "click", "tab": tab, "selector": fmt.Sprintf(`button.take-over[data-pid="%v"]`, pid)})
+		d.do(t, map[string]any{"op": "waitIn", "tab": tab, "selector": "#terminal", "text": ">>>"})
+		// While the person holds it, the model cannot type into it.
+		held := call(t, s.cs, "write_stdin", map[string]any{"pid": pid, "input": "print(1)\n"})
+		if !held.IsError || !strings.Contains(text(held), "held by the person in spillway console") {
+			t.Errorf("write_stdin while held:\n%s", text(held))
+		}
+		d.do(t, map[string]any{"op": "keys", "tab": tab, "text": "print(6*7)"})
+		d.do(t, map[string]any{"op": "press", "tab": tab, "key": "Enter"})
+		d.do(t, map[string]any{"op": "waitIn", "tab": tab, "selector": "#terminal", "text": "42"})
+		d.do(t, map[string]any{"op": "click", "tab": tab, "selector": "#hand-back"})
+		look := text(call(t, s.cs, "bash", map[string]any{"check_pid": pid, "timeout": 2000}))
+		if !strings.Contains(look, "42") || !strings.Contains(look, "the person typed into this job") {
+			t.Errorf("the model's next look:\n%s", look)
+		}
+		// Handed back, the model types again (what it types into an
+		// interpreter is asked for, and approved on the page).
+		again := callAsync(t, s.cs, "write_stdin", map[string]any{"pid": pid, "input": "print(2**10)\n", "timeout": 20000})
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "approval"})
+		d.do(t, map[string]any{"op": "click", "tab": tab, "waitPost": true, "selector": `form.approval button[value="allow once"]`})
+		if res := <-again; !strings.Contains(text(res), "1024") {
+			t.Errorf("write_stdin after the hand-back:\n%s", text(res))
+		}
+		call(t, s.cs, "bash", map[string]any{"kill_pid": pid})
+	})
 	t.Run("used link", func(t *testing.T) {
 		v := d.do(t, map[string]any{"op": "goto", "tab": tab + "-again", "context": tab + "-other", "url": link})
 		if !strings.Contains(v.Status, "already used") || strings.Contains(v.Main, "pid") {

@@ -96,7 +96,7 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; font-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self'; font-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
 	// A name that resolves to 127.0.0.1 (DNS rebinding) is another
 	// origin: only the address itself is served.
 	if r.Host != c.host {
@@ -208,6 +208,10 @@ func (c *Console) api(w http.ResponseWriter, r *http.Request, csrf string) {
 		c.relayAnswer(w, r)
 	case r.URL.Path == "/api/secret" && r.Method == http.MethodPost:
 		c.relaySecret(w, r)
+	case r.URL.Path == "/api/term" && r.Method == http.MethodGet:
+		c.relayTerm(w, r)
+	case r.URL.Path == "/api/term/input" && r.Method == http.MethodPost:
+		c.relayTermInput(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -400,6 +404,90 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return -1
+}
+
+// relayTerm streams a held job's terminal from its server to the page;
+// the page closing it hands the job back.
+func (c *Console) relayTerm(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	q := r.URL.Query()
+	pid, _ := strconv.Atoi(q.Get("server"))
+	path, err := c.server(pid)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusGone)
+		return
+	}
+	u := "http://spillway/v1/term?" + url.Values{"session": {q.Get("session")}, "pid": {q.Get("pid")}}.Encode()
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, u, nil)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if c.credential != "" {
+		req.Header.Set(credentialHeader, c.credential)
+	}
+	cl := unixClient(path)
+	defer cl.CloseIdleConnections()
+	resp, err := cl.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		http.Error(w, trimErr(b), resp.StatusCode)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return
+			}
+			fl.Flush()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// relayTermInput passes what the person typed to the held job.
+func (c *Console) relayTermInput(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	defer clear(body)
+	if err != nil {
+		http.Error(w, "the input could not be read", http.StatusBadRequest)
+		return
+	}
+	// The typing is the "secret" field: read as bytes and cleared, as
+	// a password typed with echo off is.
+	form, data := parseForm(body)
+	defer clear(data)
+	spid, _ := strconv.Atoi(form["server"])
+	path, err := c.server(spid)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusGone)
+		return
+	}
+	pid, _ := strconv.Atoi(form["pid"])
+	err = c.call(r.Context(), path, http.MethodPost, "/v1/term/input", termInput{Session: form["session"], PID: pid, Data: data}, nil)
+	var he *httpError
+	switch {
+	case errors.As(err, &he):
+		http.Error(w, he.msg, he.code)
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusBadGateway)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
 }
 
 // events streams "changed" whenever a server's state changes, and every

@@ -30,6 +30,12 @@ type Source interface {
 	// AnswerSecret answers (action "answer") or cancels ("cancel") the
 	// secret prompt id. The caller clears secret.
 	AnswerSecret(id, action string, secret []byte) error
+	// Hold gives a terminal job to the person (tap gets its raw output
+	// and must not block) and returns its screen; Release hands it back;
+	// Input types into it.
+	Hold(pid int, tap func([]byte)) ([]string, error)
+	Release(pid int)
+	Input(pid int, b []byte) error
 }
 
 // A Secret is an open secret prompt: a program of a job waits for a
@@ -143,6 +149,8 @@ func Listen(dir string, hub *Hub, info ServerInfo) (*Server, error) {
 	mux.HandleFunc("GET /v1/events", s.events)
 	mux.HandleFunc("POST /v1/answer", s.answer)
 	mux.HandleFunc("POST /v1/secret", s.secret)
+	mux.HandleFunc("GET /v1/term", s.term)
+	mux.HandleFunc("POST /v1/term/input", s.termInput)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(hub.log.Handler(), slog.LevelDebug)}
 	go s.srv.Serve(&peerListener{Listener: ln, dir: dir, log: hub.log})

@@ -116,6 +116,9 @@ type job struct {
 
 	// secret is its secret prompt, when its terminal asks for one.
 	secret secretState
+
+	// console is the person's hold on the job (console.go).
+	console personHold
 }
 
 // A stream is one output pipe of a job and its pipeline. The reader
@@ -213,6 +216,7 @@ func (j *job) take(s *stream, b []byte) {
 	if j.term != nil {
 		left, at = j.term.Write(b)
 	}
+	j.console.watch(b)
 	func() {
 		// Unlocked however Write ends: a panic in it must not leave
 		// the stream locked for every later look.

@@ -257,6 +257,9 @@ func (j *job) secretNews(o secret.Outcome) {
 // secretLead is the note a result leads with: what the person did since
 // the last result, or that they did nothing yet. It is said once.
 func (j *job) secretLead(l look) string {
+	if j.console.typed.Swap(false) {
+		return personNote
+	}
 	s := &j.secret
 	s.mu.Lock()
 	defer s.mu.Unlock()

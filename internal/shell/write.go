@@ -100,6 +100,9 @@ func (r *Runner) Write(ctx context.Context, in tool.WriteStdinInput) (Outcome, e
 	if j.input == nil {
 		return Outcome{}, fmt.Errorf("pid %d was started without input (its stdin is /dev/null): run the command again with tty: true (a terminal) or stdin: true (a pipe)", in.PID)
 	}
+	if err := j.heldError(); err != nil {
+		return Outcome{}, err
+	}
 	if in.Input != "" && !in.AllowModelSecret && j.readsSecret() {
 		return Outcome{}, j.secretRefusal()
 	}

@@ -119,6 +119,69 @@
     refresh();
   });
 
+  // Take-over: the job's terminal in an xterm.js terminal, its output
+  // streamed from the server while the page holds it; what the person
+  // types is posted as it is typed. Closing the stream hands it back.
+  let holding = null;
+  main.addEventListener("click", (e) => {
+    const b = e.target.closest("button.take-over");
+    if (b) takeOver(b.dataset.server, b.dataset.session, b.dataset.pid);
+  });
+  document.getElementById("hand-back").addEventListener("click", () => handBack());
+
+  function handBack() {
+    if (!holding) return;
+    holding.abort.abort();
+    holding.term.dispose();
+    holding = null;
+    document.getElementById("held").hidden = true;
+  }
+
+  async function takeOver(server, session, pid) {
+    handBack();
+    const abort = new AbortController();
+    const term = new Terminal({ cols: 120, rows: 40, convertEol: false });
+    document.getElementById("held").hidden = false;
+    document.getElementById("held-what").textContent = "pid " + pid;
+    term.open(document.getElementById("terminal"));
+    holding = { abort, term };
+    term.onData((d) => {
+      const body = new URLSearchParams({ server, session, pid });
+      body.set("secret", d);
+      fetch("/api/term/input", {
+        method: "POST",
+        headers: headers({ "Content-Type": "application/x-www-form-urlencoded" }),
+        body,
+      }).then(async (r) => { if (!r.ok) say(await r.text(), true); });
+    });
+    term.focus();
+    try {
+      const q = new URLSearchParams({ server, session, pid });
+      const r = await fetch("/api/term?" + q, { headers: headers(), signal: abort.signal });
+      if (!r.ok) {
+        say(await r.text(), true);
+        handBack();
+        return;
+      }
+      const rd = r.body.getReader();
+      const dec = new TextDecoder();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await rd.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const ev = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = ev.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("");
+          if (data) term.write(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+        }
+      }
+    } catch (e) { /* handed back */ }
+    if (holding && holding.term === term) handBack();
+  }
+
   window.spillwayConsole = { headers: () => headers(), say: say };
   start();
 })();

@@ -15,6 +15,8 @@
 //                                              "waitPost": its post's status
 //   {"op": "type", "tab", "selector", "text"}  type as a person does
 //   {"op": "keys", "tab", "text"}              type into the focused element
+//   {"op": "press", "tab", "key"}              press a key (Enter)
+//   {"op": "waitIn", "tab", "selector", "text"} wait until selector shows text
 //   {"op": "requests", "tab"}                  the origins the tab requested
 import { chromium } from "playwright-core";
 import * as readline from "node:readline";
@@ -90,7 +92,14 @@ for await (const line of lines) {
         await page.locator(req.selector).first().pressSequentially(req.text, { timeout: 20000 });
         break;
       case "keys":
-        await page.keyboard.type(req.text);
+        await page.keyboard.type(req.text, { delay: 20 });
+        break;
+      case "press":
+        await page.keyboard.press(req.key);
+        break;
+      case "waitIn":
+        await page.locator(req.selector).filter({ hasText: req.text }).first().waitFor({ timeout: req.timeout || 20000 });
+        out.inner = await page.locator(req.selector).first().innerText();
         break;
       case "requests":
         out.requests = t.requests;
