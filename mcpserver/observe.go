@@ -60,6 +60,10 @@ func callRecord(sess *session, ts *spillway.Toolset, tool string, r spillway.Res
 		c.Path, c.Pattern = in.Path, in.Pattern
 	case spillway.LsInput:
 		c.Path = in.Path
+	case spillway.EditInput:
+		c.Path = in.Path
+	case spillway.WriteInput:
+		c.Path = in.Path
 	case spillway.HistoryInput:
 		session = in.Session
 	}
@@ -86,6 +90,19 @@ func callRecord(sess *session, ts *spillway.Toolset, tool string, r spillway.Res
 		spilled(d.FullOutputPath, d.Truncation)
 	case spillway.LsDetails:
 		spilled(d.FullOutputPath, d.Truncation)
+	case spillway.FileChangeDetails:
+		// Every change is in the log with its path and hashes.
+		spilled(d.FullOutputPath, d.Truncation)
+		if d.Path != "" {
+			c.Files = append(c.Files, ops.FileHashes{Path: d.Path, Before: d.SHA256Before, After: d.SHA256After})
+		}
+		for _, f := range d.Files {
+			p := f.Path
+			if f.MovedTo != "" {
+				p += " -> " + f.MovedTo
+			}
+			c.Files = append(c.Files, ops.FileHashes{Path: p, Before: f.SHA256Before, After: f.SHA256After})
+		}
 	}
 	return c
 }

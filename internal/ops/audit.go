@@ -35,22 +35,23 @@ func OpenAudit(path string) (*os.File, error) {
 // no field for a session id, a token, a command's environment or the text
 // sent to a job: those may be secrets.
 type auditLine struct {
-	Time         time.Time `json:"time"`
-	Session      string    `json:"session"`
-	Tool         string    `json:"tool"`
-	Command      string    `json:"command,omitempty"`
-	Path         string    `json:"path,omitempty"`
-	Pattern      string    `json:"pattern,omitempty"`
-	PID          int       `json:"pid,omitempty"`
-	Cwd          string    `json:"cwd,omitempty"`
-	ExitCode     *int      `json:"exit_code,omitempty"`
-	IsError      bool      `json:"is_error"`
-	DurationMS   int64     `json:"duration_ms"`
-	BytesShown   int64     `json:"bytes_shown"`
-	BytesSpilled int64     `json:"bytes_spilled"`
-	SpillPaths   []string  `json:"spill_paths,omitempty"`
-	Sandbox      string    `json:"sandbox,omitempty"`
-	AnsweredVia  string    `json:"answered_via,omitempty"`
+	Time         time.Time    `json:"time"`
+	Session      string       `json:"session"`
+	Tool         string       `json:"tool"`
+	Command      string       `json:"command,omitempty"`
+	Path         string       `json:"path,omitempty"`
+	Pattern      string       `json:"pattern,omitempty"`
+	PID          int          `json:"pid,omitempty"`
+	Cwd          string       `json:"cwd,omitempty"`
+	ExitCode     *int         `json:"exit_code,omitempty"`
+	IsError      bool         `json:"is_error"`
+	DurationMS   int64        `json:"duration_ms"`
+	BytesShown   int64        `json:"bytes_shown"`
+	BytesSpilled int64        `json:"bytes_spilled"`
+	SpillPaths   []string     `json:"spill_paths,omitempty"`
+	Sandbox      string       `json:"sandbox,omitempty"`
+	AnsweredVia  string       `json:"answered_via,omitempty"`
+	Files        []FileHashes `json:"files,omitempty"`
 }
 
 // Write writes the line of c.
@@ -76,6 +77,7 @@ func (a *Audit) Write(c Call) error {
 		SpillPaths:   c.SpillPaths,
 		Sandbox:      c.Sandbox,
 		AnsweredVia:  c.AnsweredVia,
+		Files:        c.Files,
 	})
 	if err != nil {
 		return err

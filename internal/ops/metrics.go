@@ -111,6 +111,17 @@ type Call struct {
 	// AnsweredVia says who answered the call's approval: "form",
 	// "console", "console-unsandboxed" or "tty"; "" when none was asked.
 	AnsweredVia string
+	// Files are the files an edit, write or apply_patch changed, with
+	// the hashes of their content before and after.
+	Files []FileHashes
+}
+
+// FileHashes is one file a call changed: its path and the SHA-256 of its
+// content before ("" for a new file) and after ("" for a deleted one).
+type FileHashes struct {
+	Path   string `json:"path"`
+	Before string `json:"sha256_before,omitempty"`
+	After  string `json:"sha256_after,omitempty"`
 }
 
 // Layers splits a toolset's sandbox layers ("landlock+scopes") into names.
