@@ -266,7 +266,9 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		}
 	}
 	// The help states the defaults and limits of the policy in force,
-	// known once --profile and --config have been parsed.
+	// known once --profile and --config have been parsed: the limits as
+	// the tool applies them, held to the result budget, so that the
+	// figure a notice gives is the one the help gives.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		p, err := g.cliPolicy()
 		if err != nil {
@@ -277,7 +279,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		if t.Name == "bash" {
 			status = bashExitStatusHelp
 		}
-		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p)), helpWidth), status}, "\n\n")
+		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	return cmd

@@ -17,7 +17,7 @@ var keyComments = map[string]string{
 	"profile":       "default, or the limits of another harness: " + strings.Join(policy.ProfileNames()[1:], ", "),
 	"shell":         "the shell that runs bash commands",
 	"timeout_ms":    "bash: after this a command moves to the background; mcp and serve default to 50000, under the clients' 60 s",
-	"result_budget": "the most characters one result shows, all in; 0: no budget",
+	"result_budget": "the most characters one result shows, all in (read, grep, find and ls: max_bytes at most 1000 less, for notices); 0: no budget",
 
 	"spill":               "where cut output is kept whole",
 	"spill.dir":           `where spill directories are made; "": $TMPDIR`,
