@@ -161,11 +161,13 @@ func exportedRecv(recv *ast.FieldList) bool {
 // 50 lines today, of which 16 are the tools' own inputs and details (of
 // each tool's own method; history's RerenderDetails counts among the
 // rest). A new tool brings its input and its details, and nothing else:
-// the lines beside them stay at most 36, and none of them is the table's machinery
+// the lines beside them stay at most 38, and none of them is the table's machinery
 // (the MCP server and the CLI read the tools from internal/registry and
 // the schema package). A call's extras are one type and one function
 // (CallInfo, WithCallInfo), never fields of an input or more context
-// functions.
+// functions. The person's console reads two views of a session, its
+// jobs as they run (JobWatch) and its open secret pages (SecretPrompt):
+// a new surface, not a tool, so they count here.
 func TestAPIIsSmall(t *testing.T) {
 	out, err := exec.Command("go", "doc", "-short", ".").Output()
 	if err != nil {
@@ -189,8 +191,8 @@ func TestAPIIsSmall(t *testing.T) {
 		}
 		others = append(others, l)
 	}
-	if len(others) > 36 {
-		t.Errorf("go doc -short lists %d lines besides the tools' %d inputs and details, want at most 36:\n%s",
+	if len(others) > 38 {
+		t.Errorf("go doc -short lists %d lines besides the tools' %d inputs and details, want at most 38:\n%s",
 			len(others), len(toolTypes), strings.Join(others, "\n"))
 	}
 	t.Logf("go doc -short: %d lines, %d of them the tools' inputs and details", len(lines), len(lines)-len(others))

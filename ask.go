@@ -26,10 +26,11 @@ func (t *Toolset) askerFor(ctx context.Context) asker {
 	return t.asker
 }
 
-// An AskNotice is an asker's error that is the whole of the result: the
+// An askNotice is an asker's error that is the whole of the result (an
+// error with a Notice() string method, from any asker): the
 // question is still open elsewhere (the person's console), and the
 // notice says what the model does next.
-type AskNotice interface {
+type askNotice interface {
 	error
 	Notice() string
 }

@@ -89,7 +89,7 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
 	}
 	answer, err := a(ctx, command, cwd, ask)
-	var notice AskNotice
+	var notice askNotice
 	if errors.As(err, &notice) {
 		return &d, t.refusal(&d, notice.Notice())
 	}
@@ -364,7 +364,7 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
 	}
 	answer, err := a(ctx, fmt.Sprintf("%s (typed into `%s`)", typed, command), t.cwd, ask)
-	var notice AskNotice
+	var notice askNotice
 	if errors.As(err, &notice) {
 		return t.refusal(&d, notice.Notice())
 	}

@@ -31,9 +31,10 @@ type SecretPrompt struct {
 	Command, Cwd, Prompt string
 	Program              string
 	Verified             bool
-	// Why says why the program is not verified.
-	Why     string
-	Expires time.Time
+	// Why says why the program is not verified, and Warning what the
+	// page warns of such a prompt.
+	Why, Warning string
+	Expires      time.Time
 }
 
 // Prompts lists the open pages, oldest first.
@@ -43,6 +44,9 @@ func (s *SecretPages) Prompts() []SecretPrompt {
 		r := pg.Shown()
 		out = append(out, SecretPrompt{ID: pg.ID(), Title: pg.Title(), Command: r.Command, Cwd: r.Cwd, Prompt: r.Prompt,
 			Program: r.Program, Verified: r.Verified, Why: r.Why, Expires: pg.Expires()})
+		if !r.Verified {
+			out[len(out)-1].Warning = secret.UnverifiedWarning
+		}
 	}
 	return out
 }
@@ -60,10 +64,6 @@ func (s *SecretPages) Respond(id, action string, secret []byte) error {
 }
 
 var secretGone = secret.ErrGone
-
-// UnverifiedWarning is what the pages say of a prompt whose program is
-// not verified.
-const UnverifiedWarning = secret.UnverifiedWarning
 
 // HoldJob gives the terminal of job pid to the person: tap gets its raw
 // output from now on (it must not block), and the screen it shows now is

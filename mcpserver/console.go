@@ -32,7 +32,7 @@ type errWaiting struct{}
 
 func (errWaiting) Error() string { return waitingNotice }
 
-// Notice is the result's text (spillway.AskNotice).
+// Notice is the result's text (spillway.askNotice).
 func (errWaiting) Notice() string { return waitingNotice }
 
 // consoleCall is what identifies a call to the console: its environment
@@ -239,10 +239,7 @@ func (c consoleSource) Secrets() []console.Secret {
 	}
 	var out []console.Secret
 	for _, p := range ts.SecretPages().Prompts() {
-		sec := console.Secret{ID: p.ID, Title: p.Title, Command: p.Command, Cwd: p.Cwd, Prompt: p.Prompt, Program: p.Program, Verified: p.Verified, Why: p.Why, Expires: p.Expires}
-		if !p.Verified {
-			sec.Warning = spillway.UnverifiedWarning
-		}
+		sec := console.Secret{ID: p.ID, Title: p.Title, Command: p.Command, Cwd: p.Cwd, Prompt: p.Prompt, Program: p.Program, Verified: p.Verified, Why: p.Why, Warning: p.Warning, Expires: p.Expires}
 		out = append(out, sec)
 	}
 	return out
