@@ -42,6 +42,7 @@ type helperArgs struct {
 	ns       bool
 	net      bool
 	hide     []string // covered by an empty tmpfs
+	denyExec []string // neither executed nor read (Rules.DenyExec)
 	show     []string // shown again beneath a hidden directory
 	statusFD int
 	uid, gid int
@@ -146,12 +147,14 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.zygote = true
 		case "-net":
 			h.net = true
-		case "-w", "-hide", "-show":
+		case "-w", "-hide", "-show", "-deny-exec":
 			if i+1 >= len(args) {
-				return h, fmt.Errorf("%s needs a directory", a)
+				return h, fmt.Errorf("%s needs a path", a)
 			}
 			i++
 			switch a {
+			case "-deny-exec":
+				h.denyExec = append(h.denyExec, args[i])
 			case "-w":
 				h.writable = append(h.writable, args[i])
 			case "-hide":
@@ -287,12 +290,15 @@ func restrict(h helperArgs) error {
 			return fmt.Errorf("writable directory %s: %w", d, err)
 		}
 	}
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
+	rules, err := readRules(h.denyExec)
+	if err != nil {
+		return err
+	}
+	rules = append(rules,
 		landlock.RWDirs(writable...).WithRefer(),
 		landlock.RWDirs(sharedMemory).WithRefer().IgnoreIfMissing(),
 		landlock.RWFiles(devices...).IgnoreIfMissing(),
-	}
+	)
 	if abi, err := ll.LandlockGetABIVersion(); err == nil && abi >= ioctlDevABI {
 		cfg.HandledAccessFS |= ll.AccessFSIoctlDev
 		rules = append(rules, landlock.PathAccess(ll.AccessFSIoctlDev, terminal).IgnoreIfMissing())

@@ -118,10 +118,14 @@ func runInit(h helperArgs) int {
 
 // landlockFlags appends to args the flags that hand the next stage (the
 // command's helper, or the session's zygote) what it restricts itself
-// with: the writable directories and the Landlock scopes.
+// with: the writable directories, the denied programs and the Landlock
+// scopes.
 func (h helperArgs) landlockFlags(args []string) []string {
 	for _, d := range h.writable {
 		args = append(args, "-w", d)
+	}
+	for _, f := range h.denyExec {
+		args = append(args, "-deny-exec", f)
 	}
 	if h.scopeSignals {
 		args = append(args, "-scope-signals")

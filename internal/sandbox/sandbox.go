@@ -140,6 +140,11 @@ type Rules struct {
 	// sees, read-only unless writable (its own session's spill
 	// directory).
 	Shown []string
+	// DenyExec are files (real paths, as ResolvePrograms finds them)
+	// the command may neither execute nor read, by any route: a path, a
+	// descriptor, a #! line, ld.so, a copy. Landlock only; a file under
+	// a writable directory is granted there all the same.
+	DenyExec []string
 	// MaxProcesses, when above zero, is the RLIMIT_NPROC of the command
 	// (soft and hard), set by the helper before anything of the command
 	// runs. In the user namespaces of the Namespaces layer it counts the

@@ -117,7 +117,7 @@ func (s *session) forget() {
 func sessionKey(rules Rules) (string, string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v %d %v %d %d|", rules.Layers, rules.MaxProcesses, rules.NoNetwork, os.Getuid(), os.Getgid())
-	for _, l := range [][]string{rules.Writable, rules.Hidden, rules.Shown} {
+	for _, l := range [][]string{rules.Writable, rules.Hidden, rules.Shown, rules.DenyExec} {
 		fmt.Fprintf(&b, "%q|", l)
 	}
 	return b.String(), dirIdentities(rules)
@@ -171,6 +171,9 @@ func (s *session) start(rules Rules) error {
 			return fmt.Errorf("sandbox: writable directory %s: %w", d, err)
 		}
 		args = append(args, "-w", abs)
+	}
+	for _, f := range rules.DenyExec {
+		args = append(args, "-deny-exec", f)
 	}
 	if rules.Layers&Scopes != 0 {
 		args = append(args, "-scope-signals")

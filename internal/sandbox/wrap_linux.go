@@ -93,6 +93,9 @@ func wrapHelper(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		}
 		args = append(args, "-w", abs)
 	}
+	for _, f := range rules.DenyExec {
+		args = append(args, "-deny-exec", f)
+	}
 	ns := rules.Layers&Namespaces != 0
 	if rules.NoNetwork && !ns {
 		args = append(args, "-deny-tcp")
