@@ -45,6 +45,7 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (wrap func(*exec
 		if opts.NoNetwork {
 			return nil, "", "", errors.New("spillway: NoNetwork needs Sandbox (--no-network needs --sandbox)")
 		}
+		t.execDeny = t.planExecDeny(opts.Env["PATH"], nil)
 		return nil, "", "", nil
 	}
 	min, err := sandbox.ParseLayers(opts.SandboxMin)
@@ -63,8 +64,12 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (wrap func(*exec
 	if err != nil {
 		return nil, "", "", fmt.Errorf("spillway: cannot make the sandbox's private temp directory: %w", err)
 	}
+	writable := []string{root.Dir(), tmp}
+	t.sandboxed = true
+	t.execDeny = t.planExecDeny(opts.Env["PATH"], append([]string{"/dev/shm"}, writable...))
 	rules := sandbox.Rules{
-		Writable:  []string{root.Dir(), tmp},
+		Writable:  writable,
+		DenyExec:  t.execDeny.files,
 		NoNetwork: opts.NoNetwork,
 		Layers:    layers,
 	}

@@ -123,6 +123,9 @@ type Toolset struct {
 	approved approvals
 
 	sandboxLayers string
+	sandboxed     bool
+	// execDeny is what the sandbox holds of the deny rules at exec.
+	execDeny execDeny
 
 	// fileTools are edit, write and apply_patch's engine and limits.
 	fileTools *fileTools

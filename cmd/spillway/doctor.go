@@ -102,7 +102,7 @@ func (g *globalFlags) runDoctor(d *doctor) error {
 	d.out = out
 	p := g.doctorConfig(d)
 	d.checkRules(p)
-	g.doctorSandbox(d)
+	g.doctorSandbox(d, p)
 	doctorSpill(d, p)
 	fmt.Fprint(d.out, clients.String())
 	switch d.problems {
@@ -201,7 +201,7 @@ func flatErrors(err error) []error {
 
 // doctorSandbox reports the sandbox layers of this machine, and checks
 // the flags' sandbox as a server would start it.
-func (g *globalFlags) doctorSandbox(d *doctor) {
+func (g *globalFlags) doctorSandbox(d *doctor, p spillway.Policy) {
 	status := strings.ReplaceAll(sandbox.StatusLine(), "\n", "; ")
 	if !d.wantSandbox {
 		d.say(statusOK, "sandbox", status+" (not asked for: no --sandbox here or in a client's entry)")
@@ -212,12 +212,16 @@ func (g *globalFlags) doctorSandbox(d *doctor) {
 		root = d.cwd
 	}
 	opts := spillway.Options{Root: root, Sandbox: true, NoNetwork: g.noNetwork, SandboxMin: g.sandboxMin}
-	layers, err := checkHardening(opts)
+	opts.Policy = &p
+	layers, execLines, err := checkHardening(opts)
 	if err != nil {
 		d.say(statusProblem, "sandbox", err.Error())
 		return
 	}
 	d.say(statusOK, "sandbox", "--sandbox works here: "+layers)
+	for _, l := range execLines {
+		d.say(statusOK, "exec check", l)
+	}
 }
 
 // doctorSpill checks that a session's spill directory can be made and a

@@ -30,16 +30,18 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 // checkHardening makes, and ends at once, a toolset with opts, so that a
 // server refuses to start when --root is not a directory or the sandbox
 // cannot work on this kernel, instead of failing each session later.
-// It returns the sandbox's layers ("" without one) for the start-up log.
-func checkHardening(opts spillway.Options) (layers string, err error) {
+// It returns the sandbox's layers ("" without one) for the start-up log,
+// and what the sandbox holds of the deny rules at exec
+// (Toolset.ExecDenyLines).
+func checkHardening(opts spillway.Options) (layers string, execLines []string, err error) {
 	if opts.Root == "" && !opts.Sandbox && !opts.NoNetwork {
-		return "", nil
+		return "", nil, nil
 	}
 	ts, err := spillway.New(opts)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return ts.SandboxLayers(), ts.Close()
+	return ts.SandboxLayers(), ts.ExecDenyLines(), ts.Close()
 }
 
 // operatorFiles are the files serve writes for its operator, to be hidden

@@ -134,9 +134,14 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err := checkRules(opts, log); err != nil {
 		return mcpserver.Config{}, err
 	}
-	layers, err := checkHardening(opts) // refuse at start, never run unconfined
+	layers, execLines, err := checkHardening(opts) // refuse at start, never run unconfined
 	if err != nil {
 		return mcpserver.Config{}, err
+	}
+	for _, l := range execLines {
+		if strings.HasPrefix(l, "parser-only:") {
+			log.Warn("a deny rule is not held at exec under --sandbox: " + strings.TrimPrefix(l, "parser-only: "))
+		}
 	}
 	switch {
 	case layers == "":

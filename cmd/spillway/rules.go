@@ -148,6 +148,9 @@ project's .claude/ and .codex/ rules are read from there.`,
 			for _, n := range ts.RuleNotes() {
 				fmt.Fprintf(w, "note: %s\n", n)
 			}
+			for _, l := range ts.ExecDenyLines() {
+				fmt.Fprintln(w, l)
+			}
 			return nil
 		},
 	}
