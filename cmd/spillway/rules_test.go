@@ -33,8 +33,15 @@ func TestRulesCLI(t *testing.T) {
 		t.Errorf("check --json: %v %+v\n%s%s", err, d, r.stdout, r.stderr)
 	}
 	r = c.run(t, "--config", cfg, "rules", "list")
-	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\nfile tools: ask before changing 7 rules files (the project's, yours, the state file)\n"; r.stdout != want {
+	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\nfile tools: ask before changing 7 rules files (the project's, yours, the state file)\n"; !strings.HasPrefix(r.stdout, want) {
 		t.Errorf("list:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	// Then what the sandbox holds of the deny rules at exec, and what it
+	// does not cover (the files found depend on the machine).
+	for _, want := range []string{`exec: deny "rm *" (` + cfg + `:5)`, "without --sandbox no deny rule is held at exec", "not covered at exec: rules with arguments", "not covered at exec: a multi-call binary"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list does not say %q:\n%s", want, r.stdout)
+		}
 	}
 
 	os.MkdirAll(filepath.Join(home, ".codex", "rules"), 0o755)
