@@ -30,7 +30,7 @@ func TestToolsetDenyAtExec(t *testing.T) {
 	}
 	p := spillway.DefaultPolicy()
 	p.Spill.Dir = filepath.Join(base, "spill")
-	p.Rules = spillway.RulesPolicy{Default: "allow", Deny: []string{"rm *", "git push *"}, ManagedDir: spillway.NoManagedSettings}
+	p.Rules = spillway.RulesPolicy{Default: "allow", Deny: []string{"rm *", "git push *"}, ManagedDir: "-"} // no managed settings
 	ts, err := spillway.New(spillway.Options{Root: root, Sandbox: true, Policy: &p})
 	if err != nil {
 		t.Fatal(err)
