@@ -8,7 +8,7 @@ import (
 
 func TestToolDefinitionShapes(t *testing.T) {
 	tools := spillway.DefaultPolicy()
-	want := []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
+	want := []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "edit", "write", "apply_patch", "history"}
 	for _, tc := range []struct {
 		format string
 		// pick returns name, description and input schema of one entry.
