@@ -171,6 +171,8 @@ func cannotAskText(ask []RulePart, why string) string {
 			fmt.Fprintf(&b, "the rule %s (%s) asks first; to run it without asking, the user removes or narrows that rule", quoted(p.Rule), p.Source)
 		case p.Reason == interactiveReason || strings.Contains(p.Reason, "by name would allow it"):
 			fmt.Fprintf(&b, "%s; to allow it, the user adds to spillway's config [rules] allow = [%s]", p.Reason, strconv.Quote(firstWord(p.Command)+" *"))
+		case strings.Contains(p.Reason, " is suspended: "):
+			fmt.Fprintf(&b, "%s; once the user trusts the project, that entry allows it", p.Reason)
 		case strings.HasPrefix(p.Reason, "no rule matches"):
 			fmt.Fprintf(&b, "%s; to allow it, the user adds to spillway's config [rules] allow = [%s]", p.Reason, strconv.Quote(p.Command))
 		default:

@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -43,10 +44,10 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 	// A spillway config inside the project is the project's: its allow
 	// patterns count only when the project is trusted, and a change to
 	// it is a change to the project's rule files (rulesPlaces).
-	var projectConfig, untrusted string
+	var projectConfig, untrusted, how string
 	if f := projectConfigOf(p, cwd); f != "" {
 		projectConfig = f
-		untrusted = at.Trust.Decide(at)
+		untrusted, how = at.Trust.Suspend(at)
 	}
 	set := &rules.Set{Default: def}
 	var notes []rules.Note
@@ -70,6 +71,8 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 			}
 			if l.d == rules.Allow && untrusted != "" {
 				notes = append(notes, rules.Note{Source: src, Entry: text, Action: rules.Suspended, Why: untrusted + " (the config " + projectConfig + " is inside it)"})
+				set.Suspended = append(set.Suspended, rules.SuspendedRule(rules.Rule{Text: text, Pattern: pat, Decision: l.d, Source: src},
+					how+" (the config "+projectConfig+" is inside it, so it is the project's)"))
 				continue
 			}
 			set.Rules = append(set.Rules, rules.Rule{Text: text, Pattern: pat, Decision: l.d, Source: src})
@@ -91,6 +94,7 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 		set.Rules = kept
 	}
 	set.Rules = append(set.Rules, imported.Rules...)
+	set.Suspended = append(set.Suspended, imported.Suspended...)
 	imported.Notes = append(notes, imported.Notes...)
 	return &ruleSet{set: set, imported: imported}, nil
 }
@@ -107,7 +111,11 @@ func rulesPlaces(p RulesPolicy, cwd string, writable []string) rules.Places {
 	if p.StateFile != "" {
 		at.Trust.StateFile = p.StateFile
 	}
-	at.Trust.Trusted = p.TrustedProjects
+	if projectConfigOf(p, cwd) == "" {
+		// A config inside the project is the project's: the folders
+		// it trusts would let it trust itself.
+		at.Trust.Trusted = p.TrustedProjects
+	}
 	at.Trust.Writable = writable
 	at.Extra = p.SettingsFiles
 	if f := projectConfigOf(p, cwd); f != "" {
@@ -134,11 +142,25 @@ func managedPresent(p RulesPolicy) bool {
 
 // projectConfigOf is the config file of p when it is inside the project
 // cwd, else "".
+//
+// The person's own config, under their config directory
+// ($XDG_CONFIG_HOME/spillway or ~/.config/spillway), is never the
+// project's, even when the project is the home (as ~/.claude is the
+// person's there). Symbolic links of either side are resolved: a link
+// outside the project to a file inside it is the project's file.
 func projectConfigOf(p RulesPolicy, cwd string) string {
-	if f := configFileOf(p.Sources); f != "" && cwd != "" && inDir(f, cwd) {
-		return f
+	f := configFileOf(p.Sources)
+	if f == "" || cwd == "" {
+		return ""
 	}
-	return ""
+	f, _ = filepath.Abs(f)
+	if !rules.Within(f, cwd) {
+		return ""
+	}
+	if dir, err := os.UserConfigDir(); err == nil && filepath.IsAbs(dir) && rules.Within(f, filepath.Join(dir, "spillway")) {
+		return ""
+	}
+	return f
 }
 
 // configFileOf is the config file the sources name ("FILE:LINE"), or "".
@@ -151,13 +173,6 @@ func configFileOf(sources map[string][]string) string {
 		}
 	}
 	return ""
-}
-
-// inDir reports whether path is dir or under it.
-func inDir(path, dir string) bool {
-	path, _ = filepath.Abs(path)
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func decisionOf(s string) (rules.Decision, error) {

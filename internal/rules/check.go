@@ -908,6 +908,19 @@ func (c *checker) ruleCands(st *partState, ws []word) {
 	}
 }
 
+// suspendedReason names the first suspended allow rule that surely
+// matches words, and the default d that decided instead; "" when none
+// does.
+func (c *checker) suspendedReason(words []word, d Decision) string {
+	for i := range c.set.Suspended {
+		r := &c.set.Suspended[i]
+		if r.Pattern.matchWords(words, Allow) == sureMatch {
+			return r.Justification + " (no other rule matches: the default is " + d.String() + ")"
+		}
+	}
+	return ""
+}
+
 func maybeReason(r *Rule) string {
 	return fmt.Sprintf("it may match the %s rule %q: that depends on an expansion known only when it runs", r.Decision, r.Text)
 }
@@ -1001,6 +1014,9 @@ func (c *checker) final(st *partState, ws, raw []word) {
 			if r := c.namesDenied(st.words); r != "" {
 				b = cand{d: Ask, reason: r}
 			}
+		}
+		if b.rule == nil && b.reason == "" {
+			b.reason = c.suspendedReason(ws, b.d)
 		}
 	} else {
 		b = best

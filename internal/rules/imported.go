@@ -117,6 +117,9 @@ type Imported struct {
 	Rules     []Rule
 	FileRules []FileRule
 	Notes     []Note
+	// Suspended are the project's allow rules not in force until the
+	// person trusts it (SuspendedRule), for Set.Suspended.
+	Suspended []Rule
 	// Failures are the import failures: each also stands as an ask rule
 	// for every command in Rules (and for file tools in FileRules when
 	// the file could hold file entries).

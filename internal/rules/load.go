@@ -255,7 +255,7 @@ func (im *importer) add(p Parsed, sc scope) {
 		}
 	case scopeProject:
 		if why := im.projectTrust(); why != "" {
-			p.Rules = im.suspend(p.Rules, why)
+			p.Rules = im.suspend(p.Rules, why, im.project.how)
 			p.FileRules = im.suspendFiles(p.FileRules, why)
 		}
 	}
@@ -276,13 +276,14 @@ func (p Parsed) sourceFile() string {
 }
 
 // suspend keeps the deny and ask rules of rules and notes the allow ones.
-func (im *importer) suspend(rules []Rule, why string) []Rule {
+func (im *importer) suspend(rules []Rule, why, how string) []Rule {
 	var kept []Rule
 	for _, r := range rules {
 		if r.Decision != Allow {
 			kept = append(kept, r)
 			continue
 		}
+		im.out.Suspended = append(im.out.Suspended, SuspendedRule(r, how))
 		im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Suspended, Why: why})
 	}
 	return kept

@@ -83,6 +83,12 @@ type Set struct {
 	// Default decides a part no rule matches.
 	Default Decision
 	Rules   []Rule
+	// Suspended are allow rules not in force because the project that
+	// wrote them is not trusted (SuspendedRule): a part the default
+	// decides names the first that would have allowed it, in place of
+	// "no rule matches", so that the person learns to trust the project
+	// rather than to write the rule again.
+	Suspended []Rule
 	// MaxDepth bounds how many levels of shell code held in strings
 	// (bash -c '…', eval '…') are read; past it a part is ask. Zero
 	// means DefaultMaxDepth.

@@ -68,7 +68,12 @@ type grant struct {
 
 // projectTrust is the decision on one import's project: why its allow
 // entries do not count, or "".
-type projectTrust struct{ why string }
+type projectTrust struct {
+	why string
+	// how is the short form for a decision's reason: why the project's
+	// allow entries are suspended and how the person trusts it.
+	how string
+}
 
 // usable says why the state file cannot be used, or "".
 func (t Trust) usable() string {
@@ -117,27 +122,32 @@ func (t Trust) decide(at Places) *projectTrust {
 		if byConfig {
 			return &projectTrust{}
 		}
-		return &projectTrust{why: "the project " + dir + " is not trusted (" + why + ": add it to [rules] trusted_projects)"}
+		return &projectTrust{why: "the project " + dir + " is not trusted (" + why + ": add it to [rules] trusted_projects)",
+			how: fmt.Sprintf("the project is not trusted (%s); trust it with [rules] trusted_projects = [%q]", why, dir)}
 	}
 	st, err := readState(t.StateFile)
 	if err != nil {
-		return &projectTrust{why: fmt.Sprintf("the project %s cannot be checked: %v", dir, err)}
+		why := fmt.Sprintf("the project %s cannot be checked: %v", dir, err)
+		return &projectTrust{why: why, how: fmt.Sprintf("the project's trust cannot be checked (%v); fix the state file, then trust it with spillway rules trust %s", err, dir)}
 	}
 	g, ok := st.Projects[dir]
 	switch {
 	case ok && g.Hash == hash:
 		return &projectTrust{}
 	case ok:
-		return &projectTrust{why: fmt.Sprintf("the project %s was trusted (%s, %s) but its rule files changed since: run spillway rules trust in it to trust it again", dir, g.Via, g.At.Format(time.DateOnly))}
+		return &projectTrust{why: fmt.Sprintf("the project %s was trusted (%s, %s) but its rule files changed since: run spillway rules trust in it to trust it again", dir, g.Via, g.At.Format(time.DateOnly)),
+			how: "the project's rule files changed since it was trusted; trust it again with spillway rules trust " + dir}
 	case byConfig:
 		// First seen since the config trusted it: its files as they
 		// are now are what is trusted.
 		if err := saveGrant(t.StateFile, dir, grant{Hash: hash, Via: "config", At: time.Now().UTC()}); err != nil {
-			return &projectTrust{why: fmt.Sprintf("the project %s is in trusted_projects, but its trust cannot be kept: %v", dir, err)}
+			return &projectTrust{why: fmt.Sprintf("the project %s is in trusted_projects, but its trust cannot be kept: %v", dir, err),
+				how: fmt.Sprintf("the project is in trusted_projects, but its trust cannot be kept (%v)", err)}
 		}
 		return &projectTrust{}
 	}
-	return &projectTrust{why: "the project " + dir + " is not trusted: run spillway rules trust in it, or add it to [rules] trusted_projects"}
+	return &projectTrust{why: "the project " + dir + " is not trusted: run spillway rules trust in it, or add it to [rules] trusted_projects",
+		how: "the project is not trusted; trust it with spillway rules trust " + dir}
 }
 
 // Grant trusts the project dir as its rule files are now, in the state
@@ -253,3 +263,23 @@ func updateState(name string, f func(*state)) error {
 // Decide says why the project at.Cwd's allow entries do not count, or ""
 // when the person trusts it.
 func (t Trust) Decide(at Places) string { return t.decide(at).why }
+
+// Suspend says, when the project at.Cwd is not trusted, why its allow
+// entries do not count (why, for a note) and how a decision that one
+// of them would have allowed says so (how); both "" when it is trusted.
+func (t Trust) Suspend(at Places) (why, how string) {
+	pt := t.decide(at)
+	return pt.why, pt.how
+}
+
+// SuspendedRule is an allow rule of an untrusted project, kept aside
+// for Set.Suspended: its Justification is the whole reason a decision
+// gives when the rule would have allowed a part.
+func SuspendedRule(r Rule, how string) Rule {
+	r.Justification = "allow entry " + r.Text + " from " + r.Source + " is suspended: " + how
+	return r
+}
+
+// Within reports whether path is dir or under it, symbolic links of
+// either resolved where they can be.
+func Within(path, dir string) bool { return within(path, dir) }

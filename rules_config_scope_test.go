@@ -1,0 +1,142 @@
+package spillway
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// configScopeEnv is a home, a state file outside every directory a
+// command may write, and the person's config directory under the home.
+func configScopeEnv(t *testing.T) (home string) {
+	t.Helper()
+	home = t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	return home
+}
+
+// checkIn decides command with the rules p holds, for a session in cwd.
+func checkIn(t *testing.T, p Policy, cwd, command string) RulePart {
+	t.Helper()
+	ts, err := New(Options{Cwd: cwd, Policy: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	d := ts.CheckCommand(command)
+	if len(d.Parts) != 1 {
+		t.Fatalf("%s: %d parts, want 1: %+v", command, len(d.Parts), d.Parts)
+	}
+	return d.Parts[0]
+}
+
+func configPolicy(cfg, def string, imports ...string) Policy {
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: def, Allow: []string{"git status"}, Import: imports, ManagedDir: noManagedSettings,
+		Sources: map[string][]string{"allow": {cfg + ":3"}}}
+	return p
+}
+
+// The person's own config (~/.config/spillway/config.toml) counts in a
+// session whose working directory is the home, which holds it.
+func TestRulesPersonConfigCountsInHome(t *testing.T) {
+	home := configScopeEnv(t)
+	cfg := filepath.Join(home, ".config", "spillway", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o600)
+	for _, imports := range [][]string{nil, {"claude-code", "codex"}} {
+		p := configPolicy(cfg, "ask", imports...)
+		if got := checkIn(t, p, home, "git status"); got.Decision != "allow" || got.Source != cfg+":3" {
+			t.Errorf("imports %v: cwd the home: %+v, want allowed by %s:3", imports, got, cfg)
+		}
+	}
+}
+
+// A config inside the project is the project's however either is named:
+// the session's directory given through a symbolic link to the project
+// does not make the project's config the person's.
+func TestRulesProjectConfigThroughLink(t *testing.T) {
+	configScopeEnv(t)
+	proj := t.TempDir()
+	cfg := filepath.Join(proj, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Skip(err)
+	}
+	got := checkIn(t, configPolicy(cfg, "ask"), link, "git status")
+	if got.Decision != "ask" || got.Source != "" {
+		t.Errorf("cwd a link to the project: %+v, want ask, the allow suspended", got)
+	}
+}
+
+// A config inside the project cannot trust the project through its own
+// trusted_projects: only the person's config can.
+func TestRulesProjectConfigCannotTrustItself(t *testing.T) {
+	configScopeEnv(t)
+	proj := t.TempDir()
+	cfg := filepath.Join(proj, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	p := configPolicy(cfg, "ask")
+	p.Rules.TrustedProjects = []string{proj}
+	if got := checkIn(t, p, proj, "git status"); got.Decision != "ask" {
+		t.Errorf("a project config trusting its own project: %+v, want ask", got)
+	}
+	// The person's config outside it trusts it.
+	outside := filepath.Join(t.TempDir(), "spillway.toml")
+	p = configPolicy(outside, "ask")
+	p.Rules.Allow = nil
+	p.Rules.TrustedProjects = []string{proj}
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(`{"permissions":{"allow":["Bash(make:*)"]}}`), 0o644)
+	p.Rules.Import = []string{"claude-code"}
+	if got := checkIn(t, p, proj, "make x"); got.Decision != "allow" {
+		t.Errorf("trusted by the person's config: %+v, want allow", got)
+	}
+}
+
+// A part that a suspended allow entry would have allowed says so, with
+// the entry, its file and how to trust the project, in place of "no rule
+// matches": for spillway's config inside the project and for a Claude
+// Code project file, whatever the default.
+func TestRulesSuspendedAllowSaysSo(t *testing.T) {
+	configScopeEnv(t)
+	proj := t.TempDir()
+	cfg := filepath.Join(proj, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	settings := filepath.Join(proj, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"permissions":{"allow":["Bash(make:*)"]}}`), 0o644)
+	dir, _ := filepath.EvalSymlinks(proj)
+	for _, def := range []string{"allow", "ask"} {
+		p := configPolicy(cfg, def, "claude-code")
+		for cmd, want := range map[string]string{
+			"git status": "allow entry git status from " + cfg + ":3 is suspended: the project is not trusted; trust it with spillway rules trust " + dir,
+			"make x":     "allow entry Bash(make:*) from " + settings + ":1 is suspended: the project is not trusted; trust it with spillway rules trust " + dir,
+		} {
+			got := checkIn(t, p, proj, cmd)
+			if got.Decision != def || !strings.HasPrefix(got.Reason, want) || !strings.HasSuffix(got.Reason, "the default is "+def+")") {
+				t.Errorf("default %s: %s: %+v\nwant the reason to begin %q", def, cmd, got, want)
+			}
+		}
+		if got := checkIn(t, p, proj, "ls"); got.Reason != "no rule matches: the default is "+def {
+			t.Errorf("default %s: ls: %+v, want no rule matches", def, got)
+		}
+	}
+}
+
+// A command held for approval because a suspended entry does not count
+// tells the person to trust the project, not to write the rule again.
+func TestCannotAskNamesSuspendedEntry(t *testing.T) {
+	why := "allow entry git status from /p/spillway.toml:3 is suspended: the project is not trusted; trust it with spillway rules trust /p (no other rule matches: the default is ask)"
+	got := cannotAskText([]RulePart{{Command: "git status", Decision: "ask", Reason: why}}, "no terminal")
+	if !strings.Contains(got, why+"; once the user trusts the project, that entry allows it") || strings.Contains(got, "no rule can allow it") {
+		t.Errorf("got %s", got)
+	}
+}
