@@ -219,7 +219,12 @@ func TestDocsTranscriptsRun(t *testing.T) {
 			}
 			defer os.RemoveAll(dir)
 			if lastTOML != "" {
+				// The config shown is the person's own, in its usual
+				// place, and a project's copy beside the transcript.
 				os.WriteFile(filepath.Join(dir, "spillway.toml"), []byte(lastTOML), 0o644)
+				own := filepath.Join(home, ".config", "spillway", "config.toml")
+				os.MkdirAll(filepath.Dir(own), 0o700)
+				os.WriteFile(own, []byte(lastTOML), 0o600)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -230,7 +235,7 @@ func TestDocsTranscriptsRun(t *testing.T) {
 			if _, ok := err.(*exec.ExitError); err != nil && !ok {
 				t.Fatal(err)
 			}
-			if got, want := normalise(string(out)), normalise(strings.TrimPrefix(b.code, m[0])); got != want {
+			if got, want := normalise(strings.ReplaceAll(string(out), home+"/", "~/")), normalise(strings.TrimPrefix(b.code, m[0])); got != want {
 				t.Errorf("%s: the doc shows\n%s\nbut %s prints\n%s", where, want, m[1], got)
 			}
 			ran++
