@@ -198,8 +198,22 @@ func (t *sessionTable) closeAll() {
 	for _, e := range all {
 		wg.Go(func() { t.end(e) })
 	}
-	wg.Wait()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	// A session whose handler waits on its client (an elicitation the
+	// client will never answer, the client gone) does not end when its
+	// calls are cancelled: the SDK's wait for the answer takes no
+	// context. The server exits anyway once the calls had their time.
+	select {
+	case <-done:
+	case <-time.After(closeAllTimeout):
+		t.log.Warn("exiting with sessions not closed: a handler still waits on its client", "timeout", closeAllTimeout)
+	}
 }
+
+// closeAllTimeout bounds how long the server's exit waits for its
+// sessions to close, past the time their calls get to end.
+var closeAllTimeout = callDrainTimeout + 2*time.Second
 
 // entry returns the entry of session id, or nil.
 func (t *sessionTable) entry(id string) *entry {
