@@ -296,6 +296,20 @@ func rulesDetails(v rules.Verdict) RulesDetails {
 func (p RulesPolicy) ProjectAllowEntries(dir string) (entries []string, trusted bool) {
 	at := rulesPlaces(p, dir, nil)
 	trusted = at.Trust.Decide(at) == ""
+	if projectConfigOf(p, dir) != "" {
+		// spillway's own config inside the project is one of its rule
+		// files: its allow entries are what trusting it lets count.
+		for i, text := range p.Allow {
+			if rules.IsFileEntry(text) {
+				continue
+			}
+			src := fmt.Sprintf("Policy.Rules.Allow[%d]", i)
+			if s := p.Sources["allow"]; i < len(s) {
+				src = s[i]
+			}
+			entries = append(entries, src+": "+text)
+		}
+	}
 	at.Trust = rules.Trust{} // nothing trusted: every project allow entry is a note
 	at.ManagedDir, at.ManagedPlists, at.Extra = "", nil, nil
 	for _, n := range rules.Import(p.Import, at).Notes {

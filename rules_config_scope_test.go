@@ -140,3 +140,21 @@ func TestCannotAskNamesSuspendedEntry(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// What the person is shown before trusting a project holds the allow
+// entries of spillway's config inside it, which trusting lets count.
+func TestProjectAllowEntriesHoldTheProjectConfig(t *testing.T) {
+	configScopeEnv(t)
+	proj := t.TempDir()
+	cfg := filepath.Join(proj, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	p := configPolicy(cfg, "ask")
+	entries, trusted := p.Rules.ProjectAllowEntries(proj)
+	if trusted || len(entries) != 1 || entries[0] != cfg+":3: git status" {
+		t.Errorf("entries %q, trusted %v; want [%s:3: git status], not trusted", entries, trusted, cfg)
+	}
+	outside := configPolicy(filepath.Join(t.TempDir(), "spillway.toml"), "ask")
+	if entries, _ := outside.Rules.ProjectAllowEntries(proj); len(entries) != 0 {
+		t.Errorf("the person's config outside the project: entries %q, want none", entries)
+	}
+}
