@@ -57,11 +57,17 @@ func forEachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 }
 
 func wantTools() []string {
-	return []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "history"}
+	return []string{"bash", "write_stdin", "jobs", "read", "grep", "find", "ls", "edit", "write", "apply_patch", "history"}
 }
 
 // writes reports whether a tool may change anything (no readOnlyHint).
-func writes(tool string) bool { return tool == "bash" || tool == "write_stdin" }
+func writes(tool string) bool {
+	switch tool {
+	case "bash", "write_stdin", "edit", "write", "apply_patch":
+		return true
+	}
+	return false
+}
 
 func TestToolsList(t *testing.T) {
 	t.Parallel()
