@@ -46,7 +46,7 @@ type consoleCall struct {
 // when it takes one, for the calls of a client of a protocol that has
 // the server make the request itself (before 2026-07-28).
 func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
-	q := console.Question{Session: a.session, Command: command, Cwd: cwd, Env: a.env, Parts: consoleParts(parts)}
+	q := console.Question{Session: a.session, Command: command, Cwd: cwd, Env: a.env, Parts: parts}
 	if ans, ok := a.hub.Granted(q); ok {
 		a.via = ans.Via
 		return ans.Choice, nil
@@ -157,14 +157,6 @@ func formChoice(res *mcp.ElicitResult) string {
 func multiRoundTrip(ss *mcp.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p != nil && p.ProtocolVersion >= "2026-07-28"
-}
-
-func consoleParts(parts []spillway.RulePart) []console.Part {
-	out := make([]console.Part, len(parts))
-	for i, p := range parts {
-		out[i] = console.Part{Command: p.Command, Rule: p.Rule, Source: p.Source, Reason: p.Reason}
-	}
-	return out
 }
 
 // consoleAsker makes the asker of a call when the server has a console.

@@ -28,6 +28,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Keep is how long a question whose call gave up stays on the page: an
@@ -52,14 +54,6 @@ const (
 	ViaTTY         = "tty"
 )
 
-// A Part is one part of a command that needs approval.
-type Part struct {
-	Command string `json:"command"`
-	Rule    string `json:"rule,omitempty"`
-	Source  string `json:"source,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-}
-
 // A Question asks the person whether a command may run.
 type Question struct {
 	// Session is the id the hub knows the asking session by.
@@ -68,8 +62,10 @@ type Question struct {
 	Cwd     string `json:"cwd"`
 	// Env is the call's environment as the call gave it: part of what
 	// makes two calls identical, never shown.
-	Env   string `json:"-"`
-	Parts []Part `json:"parts"`
+	Env string `json:"-"`
+	// Parts are the parts of the command that need approval, as the
+	// rules decided them.
+	Parts []tool.RulePart `json:"parts"`
 }
 
 // key names a call by what it runs, where, with what and for whom: an
