@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // DefaultLifetime is how long a page stays open without an answer.
@@ -37,14 +39,14 @@ const PathPrefix = "/secret/"
 
 // A Request is what a page asks and what it does with the answer.
 type Request struct {
-	// Command, Cwd and Prompt are shown on the page: the person must know
-	// what they answer.
-	Command, Cwd, Prompt string
-	// Program is the program that reads the terminal (its executable's
-	// path, or its name), and Verified says it is the system's: the
-	// page's first line says which. Why says why it is not.
-	Program  string
-	Verified bool
+	// Command, Cwd and the details' Prompt are shown on the page: the
+	// person must know what they answer.
+	Command, Cwd string
+	// SecretDetails are the prompt as the job's result describes it:
+	// Program reads the terminal, Verified says it is the system's (the
+	// page's first line says which; Why says why it is not). Expires is
+	// not read: the page sets its own.
+	tool.SecretDetails
 	// Says, for a verified prompt, says in spillway's own words who asks
 	// and for what ("the system's sudo asks for alice's password"). The
 	// Prompt is the command's own text, shown apart: a command chooses

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A terminal that records what a page wrote to it.
@@ -20,7 +22,7 @@ type terminal struct {
 
 func (t *terminal) request() Request {
 	return Request{
-		Command: "sudo apt-get update", Cwd: "/srv/app", Prompt: "[sudo] password for ci:",
+		Command: "sudo apt-get update", Cwd: "/srv/app", SecretDetails: tool.SecretDetails{Prompt: "[sudo] password for ci:"},
 		Answer: func(b []byte) error {
 			t.mu.Lock()
 			defer t.mu.Unlock()

@@ -76,9 +76,11 @@ func (j *job) secretPage() (*secret.Page, error) {
 	pg, err := s.pages.Open(secret.Request{
 		Command:  fullCommand(j.command, j.args),
 		Cwd:      s.cwd,
-		Prompt:   j.prompt(),
-		Program:  s.asker.Program,
-		Verified: s.asker.Verified,
+		SecretDetails: tool.SecretDetails{
+			Prompt:   j.prompt(),
+			Program:  s.asker.Program,
+			Verified: s.asker.Verified,
+		},
 		Says:     s.asker.says(),
 		Why:      s.asker.Why,
 		Answer:   j.answerSecret,
