@@ -1,8 +1,7 @@
 package spillway
 
 import (
-	"time"
-
+	"github.com/spillway-dev/spillway/internal/console"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/shell"
 )
@@ -24,26 +23,17 @@ func (t *Toolset) WatchJobs(tail int) []JobWatch {
 }
 
 // A SecretPrompt is an open secret page as the console shows it.
-type SecretPrompt struct {
-	ID string
-	// Title is the page's first line: who asks, verified or not.
-	Title                string
-	Command, Cwd, Prompt string
-	Program              string
-	Verified             bool
-	// Why says why the program is not verified, and Warning what the
-	// page warns of such a prompt.
-	Why, Warning string
-	Expires      time.Time
-}
+type SecretPrompt = console.Secret
 
 // Prompts lists the open pages, oldest first.
 func (s *SecretPages) Prompts() []SecretPrompt {
 	var out []SecretPrompt
 	for _, pg := range s.p.List() {
 		r := pg.Shown()
-		out = append(out, SecretPrompt{ID: pg.ID(), Title: pg.Title(), Command: r.Command, Cwd: r.Cwd, Prompt: r.Prompt,
-			Program: r.Program, Verified: r.Verified, Why: r.Why, Expires: pg.Expires()})
+		d := r.SecretDetails
+		d.Expires = "" // the page's time is Expires
+		out = append(out, SecretPrompt{ID: pg.ID(), Title: pg.Title(), Command: r.Command, Cwd: r.Cwd,
+			SecretDetails: d, Why: r.Why, Expires: pg.Expires()})
 		if !r.Verified {
 			out[len(out)-1].Warning = secret.UnverifiedWarning
 		}

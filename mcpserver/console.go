@@ -229,12 +229,7 @@ func (c consoleSource) Secrets() []console.Secret {
 	if ts == nil {
 		return nil
 	}
-	var out []console.Secret
-	for _, p := range ts.SecretPages().Prompts() {
-		sec := console.Secret{ID: p.ID, Title: p.Title, Command: p.Command, Cwd: p.Cwd, Prompt: p.Prompt, Program: p.Program, Verified: p.Verified, Why: p.Why, Warning: p.Warning, Expires: p.Expires}
-		out = append(out, sec)
-	}
-	return out
+	return ts.SecretPages().Prompts()
 }
 
 func (c consoleSource) AnswerSecret(id, action string, secret []byte) error {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // A Source gives a session's jobs and history to the page.
@@ -41,16 +42,19 @@ type Source interface {
 // A Secret is an open secret prompt: a program of a job waits for a
 // password, which the person types on the page.
 type Secret struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Command  string    `json:"command"`
-	Cwd      string    `json:"cwd"`
-	Prompt   string    `json:"prompt"`
-	Program  string    `json:"program"`
-	Verified bool      `json:"verified"`
-	Warning  string    `json:"warning,omitempty"`
-	Why      string    `json:"why,omitempty"`
-	Expires  time.Time `json:"expires"`
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Command string `json:"command"`
+	Cwd     string `json:"cwd"`
+	// SecretDetails are the prompt as the job's result describes it
+	// (prompt, program, verified); their Expires, a string, is left
+	// empty: Expires below is the page's time, the one shown.
+	tool.SecretDetails
+	// Why says why the program is not verified, and Warning what the
+	// page warns of such a prompt.
+	Warning string    `json:"warning,omitempty"`
+	Why     string    `json:"why,omitempty"`
+	Expires time.Time `json:"expires"`
 }
 
 // A Job is one background job as the page shows it.
