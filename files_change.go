@@ -249,7 +249,7 @@ func (t *Toolset) Edit(ctx context.Context, in tool.EditInput) (Result[tool.File
 	switch {
 	case len(in.Edits) > 0:
 		for _, e := range in.Edits {
-			edits = append(edits, textedit.Edit{OldString: e.OldString, NewString: e.NewString, ReplaceAll: e.ReplaceAll})
+			edits = append(edits, textedit.Edit(e))
 		}
 	default:
 		edits = []textedit.Edit{{OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll}}

@@ -175,5 +175,3 @@ func TestGetAndSet(t *testing.T) {
 		t.Error("IsZero")
 	}
 }
-
-func (values) method() {}
