@@ -123,7 +123,9 @@ func linePartResult(p files.Page) Result[ReadDetails] {
 	var notice string
 	where := fmt.Sprintf("Line %d, characters %d-%d", offset, part.From+1, part.From+n)
 	if n == 0 {
-		where = fmt.Sprintf("Line %d has %s: nothing from character %d on", offset, output.Plural(part.Skipped, "character", "characters"), part.From+1)
+		// From is at most MaxInt64 (char_offset's bound): counted from 1
+		// in unsigned, it does not wrap.
+		where = fmt.Sprintf("Line %d has %s: nothing from character %d on", offset, output.Plural(part.Skipped, "character", "characters"), uint64(part.From)+1)
 	}
 	switch {
 	case part.More:
