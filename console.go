@@ -1,9 +1,8 @@
 package spillway
 
 import (
-	"github.com/spillway-dev/spillway/internal/console"
 	"github.com/spillway-dev/spillway/internal/secret"
-	"github.com/spillway-dev/spillway/internal/shell"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // What the person's console (spillway console) shows of a toolset: its
@@ -11,7 +10,7 @@ import (
 // their own pages. None of it changes what the model's next look shows.
 
 // A JobWatch is a background job as the console shows it.
-type JobWatch = shell.JobWatch
+type JobWatch = tool.JobWatch
 
 // WatchJobs describes the session's jobs, oldest first, each with up to
 // tail bytes of the end of its output and, on a terminal, its screen.
@@ -23,7 +22,7 @@ func (t *Toolset) WatchJobs(tail int) []JobWatch {
 }
 
 // A SecretPrompt is an open secret page as the console shows it.
-type SecretPrompt = console.Secret
+type SecretPrompt = tool.SecretPrompt
 
 // Prompts lists the open pages, oldest first.
 func (s *SecretPages) Prompts() []SecretPrompt {

@@ -189,11 +189,7 @@ func (c consoleSource) Jobs() []console.Job {
 	if ts == nil {
 		return nil
 	}
-	var out []console.Job
-	for _, j := range ts.WatchJobs(consoleTail) {
-		out = append(out, console.Job{PID: j.PID, Command: j.Command, State: j.State, TTY: j.TTY, Output: j.Output, Screen: j.Screen})
-	}
-	return out
+	return ts.WatchJobs(consoleTail)
 }
 
 func (c consoleSource) History() []console.Run {

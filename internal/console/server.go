@@ -41,33 +41,10 @@ type Source interface {
 
 // A Secret is an open secret prompt: a program of a job waits for a
 // password, which the person types on the page.
-type Secret struct {
-	ID      string `json:"id"`
-	Title   string `json:"title"`
-	Command string `json:"command"`
-	Cwd     string `json:"cwd"`
-	// SecretDetails are the prompt as the job's result describes it
-	// (prompt, program, verified); their Expires, a string, is left
-	// empty: Expires below is the page's time, the one shown.
-	tool.SecretDetails
-	// Why says why the program is not verified, and Warning what the
-	// page warns of such a prompt.
-	Warning string    `json:"warning,omitempty"`
-	Why     string    `json:"why,omitempty"`
-	Expires time.Time `json:"expires"`
-}
+type Secret = tool.SecretPrompt
 
 // A Job is one background job as the page shows it.
-type Job struct {
-	PID     int    `json:"pid"`
-	Command string `json:"command"`
-	State   string `json:"state"`
-	TTY     bool   `json:"tty"`
-	// Output is the end of its output (sanitized), or its screen.
-	Output string `json:"output"`
-	// Screen is the terminal's screen, rows as text, for a tty job.
-	Screen []string `json:"screen,omitempty"`
-}
+type Job = tool.JobWatch
 
 // A Run is one command of the history.
 type Run struct {

@@ -3,24 +3,14 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"github.com/spillway-dev/spillway/tool"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // A JobWatch is a background job as the person's console shows it.
-type JobWatch struct {
-	PID     int
-	Command string
-	State   string
-	TTY     bool
-	// Output is the end of the job's sanitized output (stdout, then
-	// stderr when it is apart), at most the bytes asked for.
-	Output string
-	// Screen is the terminal's screen, rows as text, for a tty job
-	// whose emulator runs.
-	Screen []string
-}
+type JobWatch = tool.JobWatch
 
 // Watch describes the jobs for the console, oldest first, with up to
 // tail bytes of each one's output. It changes nothing a result of the
