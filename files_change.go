@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/spillway-dev/spillway/internal/codexpatch"
 	"github.com/spillway-dev/spillway/internal/confine"
@@ -172,9 +171,7 @@ func (t *Toolset) noteRead(path string) {
 		return
 	}
 	st := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if s, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ino, st.ctime = int64(s.Ino), s.Ctim.Nano()
-	}
+	st.ino, st.ctime = inodeAndCtime(fi)
 	ft.mu.Lock()
 	old, ok := ft.hashed[real]
 	ft.mu.Unlock()
