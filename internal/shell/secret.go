@@ -127,9 +127,11 @@ func (j *job) prompt() string {
 
 // answerSecret writes the person's answer to the terminal, then Enter,
 // if the program the page named still reads it: immediately before the
-// write, the terminal must still read a secret (echo off) and be read by
+// write, the terminal must still read a secret (echo off), be read by
 // the processes that read it when the page was opened, and no other
-// (same pid, start time and executable); otherwise nothing is written
+// (same pid, start time and executable), and hold no input they have not
+// read yet (the answer would come after it, and whoever took that input
+// would take the answer next); otherwise nothing is written
 // (secret.NotSentError). Immediately after, they must still run and no
 // other process read the terminal; otherwise the answer may have
 // reached another program (secret.MaybeSentError). The copy is cleared;
@@ -138,6 +140,9 @@ func (j *job) prompt() string {
 func (j *job) answerSecret(b []byte) error {
 	want := j.askerNow()
 	if why := j.readerChanged(want); why != "" {
+		return &secret.NotSentError{Why: why}
+	}
+	if why := j.inputQueued(); why != "" {
 		return &secret.NotSentError{Why: why}
 	}
 	buf := make([]byte, len(b)+1)
@@ -178,6 +183,21 @@ func (j *job) readerChanged(want asker) string {
 		if !slices.ContainsFunc(want.readers, r.Same) {
 			return fmt.Sprintf("another program (%s, pid %d) now reads the terminal, not %s", readerName(r), r.PID, want.name())
 		}
+	}
+	return ""
+}
+
+// inputQueued says why the terminal's input queue is not known to be
+// empty: input written before the answer and not read yet; "" when it
+// is empty. It is checked only before a write, not by the page's
+// watch: a line on its way to a reader is there for a moment.
+func (j *job) inputQueued() string {
+	n, ok := proc.PendingInput(j.input.f, j.input.link)
+	switch {
+	case !ok:
+		return "the terminal's input queue cannot be read, so it is not known that the answer would be read first"
+	case n > 0:
+		return fmt.Sprintf("the terminal holds %d bytes of input that no program has read yet: the answer would come after them, and could reach whichever program reads them", n)
 	}
 	return ""
 }

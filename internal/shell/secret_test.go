@@ -4,6 +4,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -136,5 +138,54 @@ func TestAllowModelSecret(t *testing.T) {
 	res, err = r.Write(ctx, tool.WriteStdinInput{PID: res.Details.PID, Input: "1234\n", AllowModelSecret: true, Timeout: 5 * time.Second})
 	if err != nil || !strings.Contains(res.Text, "got 4") {
 		t.Errorf("%v %q", err, res.Text)
+	}
+}
+
+// Input written to the terminal before the answer and not read yet
+// (typed ahead, or pushed by another process) would be read first, and
+// the answer by whichever program reads next: nothing is written, and
+// the reason says so.
+func TestSecretNotSentOverQueuedInput(t *testing.T) {
+	r := secretRunner(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// Echo off in canonical mode, as a password prompt sets it, but
+	// nothing reads: what is written stays in the input queue.
+	res, err := r.Run(ctx, tool.BashInput{Command: `stty -echo; echo ready; exec sleep 30`, TTY: true, RunInBackground: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := r.job(res.Details.PID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Kill(ctx, j.pid)
+	waitUntil(t, "echo off", func() bool { return j.readsSecret() })
+	if why := j.inputQueued(); why != "" {
+		t.Fatalf("an empty queue: %s", why)
+	}
+	if _, err := j.input.write([]byte("queued\r"), time.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the queued line", func() bool { n, _ := proc.PendingInput(j.input.f, j.input.link); return n == 7 })
+	err = j.answerSecret([]byte("hunter2"))
+	var notSent *secret.NotSentError
+	if !errors.As(err, &notSent) || !strings.Contains(notSent.Why, "holds 7 bytes of input that no program has read yet") {
+		t.Fatalf("the answer over queued input: %v", err)
+	}
+	if n, ok := proc.PendingInput(j.input.f, j.input.link); !ok || n != 7 {
+		t.Errorf("the queue after the refused answer: %d bytes (%v), want the 7 queued", n, ok)
+	}
+}
+
+// waitUntil waits for cond, polling.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s in 20 s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
