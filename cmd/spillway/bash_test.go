@@ -196,7 +196,8 @@ func TestBashCLI(t *testing.T) {
 		j, r := cli.runJSON(t, "bash", "--timeout", "1000", "echo first; sleep 3; echo second")
 		t.Logf("returned after %v", r.took)
 		d := j.Details
-		if r.status != 124 || !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || strings.Contains(j.Text, "second") {
+		// is_error says what the status says: spillway stopped it.
+		if r.status != 124 || !j.IsError || !d.TimedOut || !d.Backgrounded || !d.Running || d.ExitCode != nil || strings.Contains(j.Text, "second") {
 			t.Errorf("status %d %+v %q", r.status, d, j.Text)
 		}
 		if !strings.HasPrefix(j.Text, "stdout:\nfirst\n") {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spillway-dev/spillway/output"
 )
 
 // The CLI as a CLI: its hints are commands for the stream they are about,
@@ -232,6 +235,31 @@ func TestCLISmallerWords(t *testing.T) {
 			if len([]rune(line)) > 80 {
 				t.Errorf("%q: a line of %d characters: %q", args, len([]rune(line)), line)
 			}
+		}
+	}
+}
+
+// A page cut short of the person's --limit (by bytes) goes on with the
+// rest of the range asked for, not the whole --limit again from the new
+// offset; a page that reached its limit goes on a page of the same size.
+func TestPagingHintKeepsTheRange(t *testing.T) {
+	for _, c := range []struct {
+		cur  string
+		next int64
+		want string
+	}{
+		{`{"path": "f.log", "offset": 2, "limit": 99998}`, 10019, "spillway read f.log --offset 10019 --limit 89981"},
+		{`{"path": "f.log", "limit": 3000}`, 1114, "spillway read f.log --offset 1114 --limit 1887"},
+		{`{"path": "f.log", "offset": 100, "limit": 5}`, 105, "spillway read f.log --offset 105 --limit 5"},
+		{`{"path": "f.log"}`, 2001, "spillway read f.log --offset 2001"},
+	} {
+		var cur map[string]any
+		if err := json.Unmarshal([]byte(c.cur), &cur); err != nil {
+			t.Fatal(err)
+		}
+		next := output.Call{"tool": "read", "path": "f.log", "offset": c.next}
+		if got := commandLine(next, "read", cur, nil); got != c.want {
+			t.Errorf("after %s: %q, want %q", c.cur, got, c.want)
 		}
 	}
 }

@@ -257,6 +257,9 @@ func commandLine(next output.Call, tool string, cur map[string]any, global []str
 		for k, v := range cur {
 			values[k] = v
 		}
+		if limit, ok := restOfRange(next, cur); ok {
+			values["limit"] = limit
+		}
 	}
 	for k, v := range next {
 		if k == "tool" || (k == "path" && samePath(values[k], v)) {
@@ -295,6 +298,41 @@ func commandLine(next output.Call, tool string, cur map[string]any, global []str
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// restOfRange is the limit of a next page that the person's own
+// --offset and --limit asked for and the page did not reach (a page cut
+// by bytes): the rest of that range, not the whole --limit again from
+// the new offset, which would run past it. A page that reached its limit
+// keeps the limit, a page of the same size.
+func restOfRange(next output.Call, cur map[string]any) (int64, bool) {
+	if _, named := next["limit"]; named {
+		return 0, false
+	}
+	offset, ok := next["offset"].(int64)
+	limit, ok2 := number(cur["limit"])
+	if !ok || !ok2 {
+		return 0, false
+	}
+	from, given := number(cur["offset"])
+	if !given {
+		from = 1
+	}
+	if rest := from + limit - offset; rest > 0 && rest < limit {
+		return rest, true
+	}
+	return 0, false
+}
+
+// number is a whole number of a call's JSON arguments.
+func number(v any) (int64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return int64(v), v == float64(int64(v))
+	case int64:
+		return v, true
+	}
+	return 0, false
 }
 
 // globalArgs are the root's flags the person gave (--profile pi), as

@@ -38,7 +38,10 @@ the words are joined with spaces and read as bash, every simple command
 in it is decided on its own, and the first word printed is the decision
 on the whole (allow, ask or deny). Each part follows, with the rule that
 decided it and where that rule is written, or why no rule did. --json
-prints {"decision", "parts": [{command, decision, rule, source, ...}]}.`,
+prints {"decision", "parts": [{command, decision, rule, source, ...}]}.
+
+Exit status: the decision, as a script tests it: 0 for allow, 1 for
+deny, 3 for ask; 2 for bad usage or a config that does not load.`,
 		Example: `  spillway rules check git push origin main
   spillway rules check 'make && rm -rf build'
   spillway rules check --json -- sudo -u x rm -rf /`,
@@ -56,10 +59,13 @@ prints {"decision", "parts": [{command, decision, rule, source, ...}]}.`,
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetEscapeHTML(false)
-				return enc.Encode(d)
+				if err := enc.Encode(d); err != nil {
+					return err
+				}
+			} else {
+				writeDecision(cmd.OutOrStdout(), *d, ts.Policy().Rules.Configured())
 			}
-			writeDecision(cmd.OutOrStdout(), *d, ts.Policy().Rules.Configured())
-			return nil
+			return decisionStatus(d.Decision)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the decision as JSON")
@@ -67,6 +73,18 @@ prints {"decision", "parts": [{command, decision, rule, source, ...}]}.`,
 	// its first word.
 	cmd.Flags().SetInterspersed(false)
 	return cmd
+}
+
+// decisionStatus is the exit status of rules check: 0 only for allow,
+// so that "spillway rules check CMD && CMD" never runs what a rule holds.
+func decisionStatus(decision string) error {
+	switch decision {
+	case "allow":
+		return nil
+	case "deny":
+		return exitError(1)
+	}
+	return exitError(3)
 }
 
 // writeDecision prints the decision, then one line a part.

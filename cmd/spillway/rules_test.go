@@ -20,7 +20,9 @@ func TestRulesCLI(t *testing.T) {
 
 	r := c.run(t, "--config", cfg, "rules", "check", "git status && sudo rm -rf /; $X")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if r.status != 0 || lines[0] != "deny" || len(lines) != 4 ||
+	// The exit status is the decision: 1 for deny, so that
+	// "spillway rules check CMD && CMD" never runs a denied command.
+	if r.status != 1 || lines[0] != "deny" || len(lines) != 4 ||
 		!strings.Contains(lines[1], "git status  "+cfg+":3") || !strings.Contains(lines[2], "deny   sudo rm -rf /  rm *        "+cfg+":5") || !strings.Contains(lines[3], "known only when it runs") {
 		t.Errorf("check: %d\n%s%s", r.status, r.stdout, r.stderr)
 	}
@@ -29,8 +31,11 @@ func TestRulesCLI(t *testing.T) {
 		Decision string `json:"decision"`
 		Parts    []struct{ Command, Decision, Rule, Source string }
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || d.Decision != "ask" || len(d.Parts) != 1 || d.Parts[0].Command != "git status -s" {
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || r.status != 3 || d.Decision != "ask" || len(d.Parts) != 1 || d.Parts[0].Command != "git status -s" {
 		t.Errorf("check --json: %v %+v\n%s%s", err, d, r.stdout, r.stderr)
+	}
+	if r = c.run(t, "--config", cfg, "rules", "check", "git", "status"); r.status != 0 || !strings.HasPrefix(r.stdout, "allow\n") {
+		t.Errorf("check of an allowed command: %d\n%s%s", r.status, r.stdout, r.stderr)
 	}
 	r = c.run(t, "--config", cfg, "rules", "list")
 	if want := "default: ask\ndeny   rm *        " + cfg + ":5\nallow  git status  " + cfg + ":3\nfile tools: ask before changing 7 rules files (the project's, yours, the state file)\n"; !strings.HasPrefix(r.stdout, want) {
@@ -50,7 +55,7 @@ func TestRulesCLI(t *testing.T) {
 	// An imported file that cannot be used is an import failure: named,
 	// every command asks, and nothing stops.
 	r = c.run(t, "--config", cfg, "rules", "check", "ls")
-	if r.status != 0 || !strings.HasPrefix(r.stdout, "ask") || !strings.Contains(r.stdout, "import failure") {
+	if r.status != 3 || !strings.HasPrefix(r.stdout, "ask") || !strings.Contains(r.stdout, "import failure") {
 		t.Errorf("check with a bad rules file: %d\n%s%s", r.status, r.stdout, r.stderr)
 	}
 	r = c.run(t, "--config", cfg, "doctor")

@@ -138,7 +138,8 @@ spillway stopped it, at --timeout or while it waited for input (a one-shot
 command cannot keep a background job); 2 for bad usage; 1 when it did not
 run (a rule held it, it could not start). A command's own 2 or 124 looks
 the same: --json gives the exact exit_code, timed_out and
-waiting_for_input.`
+waiting_for_input, and its is_error is true exactly when the status is
+not 0.`
 
 // toolCommands returns the commands of the tools, in the table's order.
 
@@ -403,18 +404,21 @@ func (g *globalFlags) runCall(cmd *cobra.Command, call spillway.ToolCall) error 
 	if !g.modelText && g.client == "" && ts.Format() != spillway.FormatJSON {
 		text = personText(text, res.Details, cmd, call)
 	}
-	err = g.printResult(cmd.OutOrStdout(), text, res.Details, res.IsError)
 	d, ok := res.Details.(spillway.BashDetails)
 	if !ok {
-		return err
+		return g.printResult(cmd.OutOrStdout(), text, res.Details, res.IsError)
 	}
+	// A command spillway stopped is no success, here as in the exit
+	// status: --json's is_error says the same as the status does.
+	status := bashStatus(d, res.IsError)
+	err = g.printResult(cmd.OutOrStdout(), text, res.Details, res.IsError || status != 0)
 	if d.Running {
 		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the session of a one-shot command ends here, so background job %d is being stopped\n", d.PID)
 	}
 	if err != nil && !errors.As(err, new(exitError)) {
 		return err
 	}
-	if status := bashStatus(d, res.IsError); status != 0 {
+	if status != 0 {
 		return exitError(status)
 	}
 	return nil
