@@ -171,7 +171,7 @@ func protectedFile(path string) string {
 // that loads code (protectedFile) is asked whatever the rules say. It
 // returns nil when the call may go on, else the result to return.
 func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAccess) *Result[tool.FileChangeDetails] {
-	all := append(ownFileRules(t.policy.Rules), t.fileRules()...)
+	all := t.fileRules()
 	def := rules.Allow
 	if t.policy.Rules.FileDefault != "" {
 		def, _ = decisionOf(t.policy.Rules.FileDefault)
@@ -188,14 +188,11 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		if real, err := realPath(abs); err == nil && real != abs {
 			paths = append(paths, real)
 		}
-		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: def.String(), Reason: "no file rule matches: [rules] file_default"}
+		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: def.String(), Reason: "no rule matches this file: [rules] file_default is " + def.String()}
 		d := def
 		matched := false
 		for _, r := range all {
-			consider := r.Kind == rules.FileEdit && a.kind != "Read" ||
-				r.Kind == rules.FileWrite && a.kind == "Write" ||
-				r.Kind == rules.FileRead && a.kind == "Read"
-			if !consider || !fileRuleMatches(r, t.cwd, paths...) {
+			if !fileKindRules(r.Kind, a.kind) || !fileRuleMatches(r, t.cwd, paths...) {
 				continue
 			}
 			if !matched || r.Decision > d {
@@ -205,6 +202,12 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 			matched = true
 		}
 		part.Decision = d.String()
+		if !matched && d > rules.Allow {
+			// A project's allow entry that is not in force is named.
+			if r := t.suspendedFileRule(a.kind, paths); r != nil {
+				part.Reason = r.Justification + " (no other rule matches: [rules] file_default is " + def.String() + ")"
+			}
+		}
 		if a.kind != "Read" && d < rules.Ask {
 			for _, p := range paths {
 				if why := protectedFile(p); why != "" {
@@ -228,8 +231,12 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		var b strings.Builder
 		b.WriteString("[denied by the file rules: nothing was changed]")
 		for _, p := range parts {
-			if p.Decision == "deny" {
+			switch {
+			case p.Decision != "deny":
+			case p.Rule != "":
 				fmt.Fprintf(&b, "\n%s: denied by %s (%s)", p.Command, quoted(p.Rule), p.Source)
+			default:
+				fmt.Fprintf(&b, "\n%s: denied: %s", p.Command, p.Reason)
 			}
 		}
 		b.WriteString("\nAsk the user instead of trying another way to change it.")
@@ -258,6 +265,30 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		return nil
 	}
 	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the change: nothing was changed]\nThe file%s that needed approval: %s.", plural(len(ask)), partList(ask)), IsError: true}
+}
+
+// fileKindRules reports whether rule kind k decides an access of kind
+// access: an Edit rule every change, a Write rule the whole-file writes,
+// a Read rule the reads.
+func fileKindRules(k rules.FileKind, access string) bool {
+	return k == rules.FileEdit && access != "Read" ||
+		k == rules.FileWrite && access == "Write" ||
+		k == rules.FileRead && access == "Read"
+}
+
+// suspendedFileRule is the first suspended allow entry that would have
+// allowed an access of kind to one of paths, or nil.
+func (t *Toolset) suspendedFileRule(kind string, paths []string) *rules.FileRule {
+	if t.rules == nil {
+		return nil
+	}
+	for i := range t.rules.suspendedFiles {
+		r := &t.rules.suspendedFiles[i]
+		if fileKindRules(r.Kind, kind) && fileRuleMatches(*r, t.cwd, paths...) {
+			return r
+		}
+	}
+	return nil
 }
 
 func partCommands(ps []RulePart) []string {

@@ -22,6 +22,11 @@ type ruleSet struct {
 	// imported is what the imports read: files, notes, failures, and
 	// the file rules (Read, Edit, Write entries) for the file tools.
 	imported *rules.Imported
+	// files are the file rules in force, spillway's own then the
+	// imported ones; suspendedFiles the allow file entries of a project
+	// not trusted (spillway's config inside it, its settings files),
+	// which a decision names when one would have allowed the file.
+	files, suspendedFiles []rules.FileRule
 }
 
 // loadRules reads the rules of p: its patterns, an administrator's
@@ -95,8 +100,23 @@ func loadRules(p RulesPolicy, cwd string, writable []string) (*ruleSet, error) {
 	}
 	set.Rules = append(set.Rules, imported.Rules...)
 	set.Suspended = append(set.Suspended, imported.Suspended...)
+	rs := &ruleSet{set: set, imported: imported}
+	for _, r := range ownFileRules(p) {
+		switch {
+		case r.Decision == rules.Allow && untrusted != "":
+			notes = append(notes, rules.Note{Source: r.Source, Entry: r.Text, Action: rules.Suspended, Why: untrusted + " (the config " + projectConfig + " is inside it)"})
+			rs.suspendedFiles = append(rs.suspendedFiles, rules.SuspendedFileRule(r, how+" (the config "+projectConfig+" is inside it, so it is the project's)"))
+		case r.Decision == rules.Allow && imported.ManagedOnly:
+			notes = append(notes, rules.Note{Source: r.Source, Entry: r.Text, Action: rules.Dropped,
+				Why: "the administrator's managed settings say allowManagedPermissionRulesOnly: only their allow entries count"})
+		default:
+			rs.files = append(rs.files, r)
+		}
+	}
+	rs.files = append(rs.files, imported.FileRules...)
+	rs.suspendedFiles = append(rs.suspendedFiles, imported.SuspendedFiles...)
 	imported.Notes = append(notes, imported.Notes...)
-	return &ruleSet{set: set, imported: imported}, nil
+	return rs, nil
 }
 
 // rulesPlaces are where the rules of p are read for a session in cwd.
@@ -236,14 +256,15 @@ func (t *Toolset) ImportFailures() []string {
 	return out
 }
 
-// fileRules are the Read, Edit and Write entries of the imported
-// settings files, for the file tools: an import failure of a file that
-// may hold them stands as an ask rule of every kind for every file.
+// fileRules are the Read, Edit and Write entries in force, for the file
+// tools: spillway's own, then those of the imported settings files; an
+// import failure of a file that may hold them stands as an ask rule of
+// every kind for every file.
 func (t *Toolset) fileRules() []rules.FileRule {
 	if t.rules == nil {
 		return nil
 	}
-	return t.rules.imported.FileRules
+	return t.rules.files
 }
 
 // RuleList returns the rules in force, deny rules first, each as a part
@@ -300,9 +321,6 @@ func (p RulesPolicy) ProjectAllowEntries(dir string) (entries []string, trusted 
 		// spillway's own config inside the project is one of its rule
 		// files: its allow entries are what trusting it lets count.
 		for i, text := range p.Allow {
-			if rules.IsFileEntry(text) {
-				continue
-			}
 			src := fmt.Sprintf("Policy.Rules.Allow[%d]", i)
 			if s := p.Sources["allow"]; i < len(s) {
 				src = s[i]

@@ -158,3 +158,69 @@ func TestProjectAllowEntriesHoldTheProjectConfig(t *testing.T) {
 		t.Errorf("the person's config outside the project: entries %q, want none", entries)
 	}
 }
+
+// A file-tool call that a project's suspended allow entry would have
+// allowed names that entry, its file and how to trust the project, for
+// spillway's config inside the project and for a Claude Code project
+// file, as a command's decision does; once the project is trusted the
+// entries count.
+func TestFileToolsSuspendedAllowSaysSo(t *testing.T) {
+	configScopeEnv(t)
+	proj := t.TempDir()
+	cfg := filepath.Join(proj, "spillway.toml")
+	os.WriteFile(cfg, []byte("[rules]\n"), 0o644)
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	settings := filepath.Join(proj, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"permissions":{"allow":["Write(gen/**)"]}}`), 0o644)
+	os.MkdirAll(filepath.Join(proj, "src"), 0o755)
+	os.WriteFile(filepath.Join(proj, "src", "a.go"), []byte("package a\n"), 0o644)
+	dir, _ := filepath.EvalSymlinks(proj)
+	ctx := t.Context()
+	for _, def := range []string{"ask", "deny"} {
+		p := DefaultPolicy()
+		p.Rules = RulesPolicy{Default: "ask", Allow: []string{"Edit(src/**)"}, Import: []string{"claude-code"}, FileDefault: def, ManagedDir: noManagedSettings,
+			Sources: map[string][]string{"allow": {cfg + ":3"}}}
+		ts, err := New(Options{Cwd: proj, Policy: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		how := "is suspended: the project is not trusted; trust it with spillway rules trust " + dir
+		e, err := ts.Edit(ctx, EditInput{Path: "src/a.go", OldString: "package a", NewString: "package b"})
+		want := "allow entry Edit(src/**) from " + cfg + ":3 " + how
+		if err != nil || !e.IsError || !strings.Contains(e.Text, want) || !strings.Contains(e.Text, "[rules] file_default is "+def+")") {
+			t.Errorf("file_default %s: edit: %v %q\nwant it to name %q", def, err, e.Text, want)
+		}
+		if def == "ask" && !strings.Contains(e.Text, "once the user trusts the project, that entry allows it") {
+			t.Errorf("file_default ask: edit does not say trusting the project allows it: %q", e.Text)
+		}
+		w, err := ts.Write(ctx, WriteInput{Path: "gen/x.go", Content: "package gen\n"})
+		want = "allow entry Write(gen/**) from " + settings + ":1 " + how
+		if err != nil || !w.IsError || !strings.Contains(w.Text, want) {
+			t.Errorf("file_default %s: write: %v %q\nwant it to name %q", def, err, w.Text, want)
+		}
+		// A file no suspended entry covers says no rule matches.
+		o, err := ts.Write(ctx, WriteInput{Path: "other.txt", Content: "x"})
+		if err != nil || !o.IsError || strings.Contains(o.Text, "suspended") || !strings.Contains(o.Text, "no rule matches this file: [rules] file_default is "+def) {
+			t.Errorf("file_default %s: write other.txt: %v %q", def, err, o.Text)
+		}
+		ts.Close()
+		if b, _ := os.ReadFile(filepath.Join(proj, "src", "a.go")); string(b) != "package a\n" {
+			t.Fatalf("the file changed: %q", b)
+		}
+	}
+	// The project trusted by the person's own config: both entries count.
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Allow: []string{"Edit(src/**)"}, Import: []string{"claude-code"}, FileDefault: "deny", ManagedDir: noManagedSettings,
+		TrustedProjects: []string{proj}, Sources: map[string][]string{"allow": {filepath.Join(t.TempDir(), "config.toml") + ":3"}}}
+	ts, err := New(Options{Cwd: proj, Policy: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	if e, err := ts.Edit(ctx, EditInput{Path: "src/a.go", OldString: "package a", NewString: "package b"}); err != nil || e.IsError {
+		t.Errorf("trusted: edit: %v %q", err, e.Text)
+	}
+	if w, err := ts.Write(ctx, WriteInput{Path: "gen/x.go", Content: "package gen\n"}); err != nil || w.IsError {
+		t.Errorf("trusted: write: %v %q", err, w.Text)
+	}
+}

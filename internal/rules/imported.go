@@ -63,6 +63,10 @@ type FileRule struct {
 	Text string
 	// Failure, when set, is the import failure this rule stands for.
 	Failure string
+	// Justification, on a suspended allow entry (SuspendedFiles), is the
+	// whole reason a decision gives when the entry would have allowed
+	// the file.
+	Justification string
 }
 
 // What became of an entry spillway does not hold as written.
@@ -120,6 +124,10 @@ type Imported struct {
 	// Suspended are the project's allow rules not in force until the
 	// person trusts it (SuspendedRule), for Set.Suspended.
 	Suspended []Rule
+	// SuspendedFiles are the project's allow file rules (Read, Edit,
+	// Write entries) not in force until the person trusts it
+	// (SuspendedFileRule).
+	SuspendedFiles []FileRule
 	// Failures are the import failures: each also stands as an ask rule
 	// for every command in Rules (and for file tools in FileRules when
 	// the file could hold file entries).

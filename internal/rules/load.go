@@ -256,7 +256,7 @@ func (im *importer) add(p Parsed, sc scope) {
 	case scopeProject:
 		if why := im.projectTrust(); why != "" {
 			p.Rules = im.suspend(p.Rules, why, im.project.how)
-			p.FileRules = im.suspendFiles(p.FileRules, why)
+			p.FileRules = im.suspendFiles(p.FileRules, why, im.project.how)
 		}
 	}
 	if p.ManagedOnly && sc != scopeManaged {
@@ -289,13 +289,14 @@ func (im *importer) suspend(rules []Rule, why, how string) []Rule {
 	return kept
 }
 
-func (im *importer) suspendFiles(rules []FileRule, why string) []FileRule {
+func (im *importer) suspendFiles(rules []FileRule, why, how string) []FileRule {
 	var kept []FileRule
 	for _, r := range rules {
 		if r.Decision != Allow {
 			kept = append(kept, r)
 			continue
 		}
+		im.out.SuspendedFiles = append(im.out.SuspendedFiles, SuspendedFileRule(r, how))
 		im.out.Notes = append(im.out.Notes, Note{Source: r.Source, Entry: r.Text, Action: Suspended, Why: why})
 	}
 	return kept

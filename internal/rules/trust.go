@@ -280,6 +280,13 @@ func SuspendedRule(r Rule, how string) Rule {
 	return r
 }
 
+// SuspendedFileRule is SuspendedRule for a file rule (a Read, Edit or
+// Write allow entry).
+func SuspendedFileRule(r FileRule, how string) FileRule {
+	r.Justification = "allow entry " + r.Text + " from " + r.Source + " is suspended: " + how
+	return r
+}
+
 // Within reports whether path is dir or under it, symbolic links of
 // either resolved where they can be.
 func Within(path, dir string) bool { return within(path, dir) }
