@@ -352,8 +352,9 @@ func (p RulesPolicy) RevokeProject(dir string) error {
 	return rules.Revoke(at.Trust, dir)
 }
 
-// FileRuleLines are the file rules the imports read (their Read, Edit
-// and Write entries, and the ask rules an import failure stands for),
+// FileRuleLines are the file rules in force (the Read, Edit and Write
+// entries of spillway's config and of the imports, and the ask rules an
+// import failure stands for),
 // each as "DECISION KIND PATTERN  SOURCE", and how many rules files the
 // file tools ask before changing.
 func (t *Toolset) FileRuleLines() (lines []string, guarded int) {
