@@ -367,7 +367,7 @@ var (
 		Name:     "apply_patch",
 		Title:    "Apply a patch",
 		Describe: describe(describeApplyPatch),
-		Notes:    codexTable,
+		Notes:    codexTable + clientsTranscript,
 	}, run: handle((*Toolset).ApplyPatch)}
 )
 

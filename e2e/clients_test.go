@@ -241,16 +241,23 @@ var codex = client{
 // (a command runs as the user's shell would run it, whatever namespaces
 // the machine allows).
 func codexCommand(ctx context.Context, t *testing.T, bin, api, model, spillway string) *exec.Cmd {
+	return codexCommandWith(ctx, t, bin, api, model, spillway, "")
+}
+
+// codexCommandWith is codexCommand with extra lines of config.toml,
+// written before the tables codexCommand writes.
+func codexCommandWith(ctx context.Context, t *testing.T, bin, api, model, spillway, extra string) *exec.Cmd {
 	home := t.TempDir()
 	cfg := fmt.Sprintf(`model = %q
 model_provider = "standin"
+`, model) + extra + fmt.Sprintf(`
 
 [model_providers.standin]
 name = "stand-in"
 base_url = %q
 wire_api = "responses"
 env_key = "STANDIN_KEY"
-`, model, api+"/v1")
+`, api+"/v1")
 	args := []string{"exec", "--skip-git-repo-check"}
 	if spillway != "" {
 		cfg += fmt.Sprintf(`
@@ -302,6 +309,14 @@ func clientBin(t *testing.T, c client) string {
 // calls, and returns what the client handed back for each.
 func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	t.Helper()
+	_, got := driveAPI(t, c, w, calls)
+	return got
+}
+
+// driveAPI is drive, returning the stand-in too: what the client offered
+// the model is on it.
+func driveAPI(t *testing.T, c client, w workspace, calls []call) (*modelAPI, []seen) {
+	t.Helper()
 	bin := clientBin(t, c)
 	api := &modelAPI{t: t, script: calls, toolName: c.toolName, namespace: c.namespace}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -339,7 +354,7 @@ func drive(t *testing.T, c client, w workspace, calls []call) []seen {
 	if len(got) != len(calls) {
 		t.Fatalf("%s handed back %d of %d results\n%s", c.name, len(got), len(calls), tail(out.String(), 3000))
 	}
-	return got
+	return api, got
 }
 
 // testClient puts one client through every check: what its model reads
