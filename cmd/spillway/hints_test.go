@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+)
+
+// The hint rewrites run a regular expression only where the text holds a
+// literal that every match contains; a pattern changed so that a match
+// may lack its literal would silently stop being rewritten.
+func TestHintPatternsContainTheirLiteral(t *testing.T) {
+	hints := []string{
+		"[Command still running. Use check_pid=12 for its output, kill_pid=12 to stop it.]",
+		"[Use check_pid=12 again timeout=5000 for the rest, kill_pid=12 to stop them.]",
+		"[pid 7 seems to wait for input: send it with write_stdin pid=7 input=...]",
+		"[1 match limit reached. Use limit=200 for more]",
+		"missing/: not found. Use find or ls to locate it",
+		"missing: not found. Use find to locate it",
+		"/tmp/a b is a directory, not a file. Use ls to list it",
+		"error parsing regexp: set literal=true to search for it as written",
+		"run it again with literal=true",
+	}
+	text := strings.Join(hints, "\n")
+	for _, c := range []struct {
+		re  *regexp.Regexp
+		lit string
+	}{
+		{jobHint, "Use check_pid="},
+		{inputHint, "seems to wait for input"},
+		{sameCall, "Use "},
+		{useTools, "to locate it"},
+		{useLs, useLsWords},
+		{literal, "literal=true"},
+	} {
+		ms := c.re.FindAllString(text, -1)
+		if len(ms) == 0 {
+			t.Errorf("%v matches none of the hints it is for", c.re)
+		}
+		for _, m := range ms {
+			if !strings.Contains(m, c.lit) {
+				t.Errorf("%v matched %q, which lacks %q: the rewrite would be skipped", c.re, m, c.lit)
+			}
+		}
+	}
+}
+
+// BenchmarkPersonTextGrep is the CLI's rewrite of a grep result as large
+// as one over Go's tree (438 matches, 40 KB) that names no next call.
+func BenchmarkPersonTextGrep(b *testing.B) {
+	var sb strings.Builder
+	for i := range 438 {
+		fmt.Fprintf(&sb, "archive/tar/reader_%d.go:%d: \t\treturn nil, io.ErrUnexpectedEOF // the header ends early\n", i, i*7)
+	}
+	text := sb.String()
+	args, _ := json.Marshal(map[string]any{"pattern": "ErrUnexpectedEOF", "path": ".", "limit": 100000})
+	call := spillway.ToolCall{Name: "grep", Args: args}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		personText(text, nil, nil, call)
+	}
+}
