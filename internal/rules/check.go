@@ -498,6 +498,15 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 		// A coprocess reads what the shell later writes to it. Its name
 		// (COPROC when none is given) is assigned the file descriptors.
 		name := "COPROC"
+		if x.Name != nil && x.Stmt != nil && x.Stmt.Cmd == nil {
+			// coproc cat <<< w: the parser reads cat as the name and
+			// the rest as a statement of redirections alone, where bash
+			// names a coprocess only before a compound command and runs
+			// cat as the simple command.
+			s := *x.Stmt
+			s.Cmd = &syntax.CallExpr{Args: []*syntax.Word{x.Name}}
+			x = &syntax.CoprocClause{Coproc: x.Coproc, Stmt: &s}
+		}
 		if x.Name != nil {
 			name = x.Name.Lit()
 		}
