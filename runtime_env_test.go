@@ -23,21 +23,28 @@ func TestBashPythonLineReachesCheckPID(t *testing.T) {
 		t.Fatalf("not backgrounded: %+v %q", r.Details, r.Text)
 	}
 	defer bashKill(t, ts, r.Details.PID)
-	seen := r.Content
 	// A generous wait for a loaded machine to start Python; on an idle one
 	// the line is in the first result. Unbuffered, print writes the text
 	// and its newline apart, so a look between the two sees "ready"
-	// alone: the wait is for the whole line.
-	for i := 0; !strings.Contains(seen, "ready\n") && i < 400; i++ {
+	// alone, and the next look shows that unfinished line again, whole.
+	looks := []string{r.Content}
+	for i := 0; !strings.HasSuffix(looks[len(looks)-1], "\n") && i < 400; i++ {
 		time.Sleep(50 * time.Millisecond)
 		c := bashCheck(t, ts, r.Details.PID)
-		seen += c.Content
+		if c.Content != "" {
+			looks = append(looks, c.Content)
+		}
 		if !c.Details.Running {
 			break
 		}
 	}
-	if seen != "ready\n" {
-		t.Errorf("output while Python runs: %q, want %q", seen, "ready\n")
+	for _, l := range looks[:len(looks)-1] {
+		if !strings.HasPrefix("ready", l) {
+			t.Errorf("an unfinished look %q is not the start of the line", l)
+		}
+	}
+	if last := looks[len(looks)-1]; last != "ready\n" {
+		t.Errorf("output while Python runs: looks %q, want the last %q", looks, "ready\n")
 	}
 }
 

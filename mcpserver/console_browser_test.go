@@ -127,6 +127,7 @@ func newConsole(t *testing.T, dir string) (*console.Console, string) {
 // typed on the page reaches the program; a job's output moves on the
 // page; the used link and a page without the login show nothing.
 func TestConsoleInABrowser(t *testing.T) {
+	t.Parallel()
 	d := startDriver(t)
 	s := startConsoleServer(t, nil, "", "--config", rulesConfig(t))
 	c, link := newConsole(t, s.dir)

@@ -20,6 +20,7 @@ import (
 // an answer is written only if the reader is still the one the page
 // named: loot stays empty, and the page says nothing was sent.
 func TestAttackSecretPageReaderChanges(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("making the test user needs root (CI runs as root)")
 	}

@@ -17,6 +17,7 @@ import (
 // bounded serve stayed "draining" for good, and a second SIGTERM did
 // nothing.
 func TestServeExitsWithElicitationPending(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "rules.toml")
 	if err := os.WriteFile(cfg, []byte("[rules]\ndefault = \"ask\"\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 // "id": null when it has none, or none that can be found; and at the end
 // of stdin without a newline too. Reading goes on after each.
 func TestOverLongMessageIsAnswered(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", maxLineBytes+1000)
 	cases := []struct {
 		line, id string
