@@ -2,7 +2,6 @@ package console
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -21,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/secret"
 )
 
 //go:embed assets
@@ -309,21 +310,7 @@ func (c *Console) server(pid int) (string, error) {
 func (c *Console) relayAnswer(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
 	pid, _ := strconv.Atoi(r.FormValue("server"))
-	path, err := c.server(pid)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusGone)
-		return
-	}
-	err = c.call(r.Context(), path, http.MethodPost, "/v1/answer", answerRequest{ID: r.FormValue("id"), Choice: r.FormValue("choice")}, nil)
-	var he *httpError
-	switch {
-	case errors.As(err, &he):
-		http.Error(w, he.msg, he.code)
-	case err != nil:
-		http.Error(w, err.Error(), http.StatusBadGateway)
-	default:
-		w.WriteHeader(http.StatusNoContent)
-	}
+	c.relay(w, r, pid, "/v1/answer", answerRequest{ID: r.FormValue("id"), Choice: r.FormValue("choice")})
 }
 
 // relaySecret gives the person's answer to a secret prompt to the
@@ -336,16 +323,21 @@ func (c *Console) relaySecret(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the form could not be read", http.StatusBadRequest)
 		return
 	}
-	form, secret := parseForm(body)
-	defer clear(secret)
+	form, typed := secret.ParseForm(body)
+	defer clear(typed)
 	pid, _ := strconv.Atoi(form["server"])
+	c.relay(w, r, pid, "/v1/secret", secretRequest{Session: form["session"], ID: form["id"], Action: form["action"], Secret: typed})
+}
+
+// relay posts body to route of the server with pid and answers the page
+// as the server answered: its status and first line, or 204.
+func (c *Console) relay(w http.ResponseWriter, r *http.Request, pid int, route string, body any) {
 	path, err := c.server(pid)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusGone)
 		return
 	}
-	req := secretRequest{Session: form["session"], ID: form["id"], Action: form["action"], Secret: secret}
-	err = c.call(r.Context(), path, http.MethodPost, "/v1/secret", req, nil)
+	err = c.call(r.Context(), path, http.MethodPost, route, body, nil)
 	var he *httpError
 	switch {
 	case errors.As(err, &he):
@@ -355,55 +347,6 @@ func (c *Console) relaySecret(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
-}
-
-// parseForm decodes a form body; the secret field into bytes of its own
-// that the caller clears (a string could not be).
-func parseForm(body []byte) (map[string]string, []byte) {
-	fields := map[string]string{}
-	var secret []byte
-	for part := range bytes.SplitSeq(body, []byte("&")) {
-		k, v, _ := bytes.Cut(part, []byte("="))
-		if string(k) == "secret" {
-			clear(secret)
-			secret = unescape(v)
-			continue
-		}
-		if s, err := url.QueryUnescape(string(v)); err == nil {
-			fields[string(k)] = s
-		}
-	}
-	return fields, secret
-}
-
-// unescape decodes a form value: '+' is a space, %XX a byte.
-func unescape(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '+':
-			out = append(out, ' ')
-		case c == '%' && i+2 < len(b) && hexVal(b[i+1]) >= 0 && hexVal(b[i+2]) >= 0:
-			out = append(out, byte(hexVal(b[i+1])<<4|hexVal(b[i+2])))
-			i += 2
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// hexVal is the value of a hex digit, -1 for another byte.
-func hexVal(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	case 'A' <= c && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
 }
 
 // relayTerm streams a held job's terminal from its server to the page;
@@ -469,25 +412,11 @@ func (c *Console) relayTermInput(w http.ResponseWriter, r *http.Request) {
 	}
 	// The typing is the "secret" field: read as bytes and cleared, as
 	// a password typed with echo off is.
-	form, data := parseForm(body)
+	form, data := secret.ParseForm(body)
 	defer clear(data)
 	spid, _ := strconv.Atoi(form["server"])
-	path, err := c.server(spid)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusGone)
-		return
-	}
 	pid, _ := strconv.Atoi(form["pid"])
-	err = c.call(r.Context(), path, http.MethodPost, "/v1/term/input", termInput{Session: form["session"], PID: pid, Data: data}, nil)
-	var he *httpError
-	switch {
-	case errors.As(err, &he):
-		http.Error(w, he.msg, he.code)
-	case err != nil:
-		http.Error(w, err.Error(), http.StatusBadGateway)
-	default:
-		w.WriteHeader(http.StatusNoContent)
-	}
+	c.relay(w, r, spid, "/v1/term/input", termInput{Session: form["session"], PID: pid, Data: data})
 }
 
 // events streams "changed" whenever a server's state changes, and every

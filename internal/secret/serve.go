@@ -140,7 +140,7 @@ func (pg *Page) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Bad Request: the form could not be read.", http.StatusBadRequest)
 		return
 	}
-	form, secret := parseForm(body)
+	form, secret := ParseForm(body)
 	defer clear(secret)
 	if subtle.ConstantTimeCompare([]byte(form["form"]), []byte(pg.form)) != 1 {
 		http.Error(w, "Forbidden: this form only takes posts from its own page.", http.StatusForbidden)
@@ -239,20 +239,28 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && strings.EqualFold(u.Host, r.Host)
 }
 
-// parseForm decodes an application/x-www-form-urlencoded body. The
-// secret field is decoded into a byte slice of its own, which the caller
-// clears; a string could not be.
-func parseForm(body []byte) (fields map[string]string, secret []byte) {
+// ParseForm decodes an application/x-www-form-urlencoded body, for the
+// pages here and the person's console alike. The field named secret is
+// decoded into a byte slice of its own, which the caller clears (a
+// string could not be), and never into fields; of several, the last
+// counts and the others are cleared. Names are decoded as values are (a
+// browser encodes both). A field whose name or value does not decode is
+// left out; a malformed escape in the secret is kept as typed.
+func ParseForm(body []byte) (fields map[string]string, secret []byte) {
 	fields = map[string]string{}
 	for part := range bytes.SplitSeq(body, []byte("&")) {
 		k, v, _ := bytes.Cut(part, []byte("="))
-		if string(k) == "secret" {
+		name, err := url.QueryUnescape(string(k))
+		if err != nil {
+			continue
+		}
+		if name == "secret" {
 			clear(secret)
 			secret = unescape(v)
 			continue
 		}
 		if s, err := url.QueryUnescape(string(v)); err == nil {
-			fields[string(k)] = s
+			fields[name] = s
 		}
 	}
 	return fields, secret
