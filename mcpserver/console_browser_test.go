@@ -2,14 +2,10 @@
 
 package mcpserver_test
 
-// The console in a real browser: Debian's chromium driven by
-// playwright-core (testdata/browser/console.mjs), as the secret pages'
-// tests are. Without node, chromium or playwright-core they are skipped.
+// The console in a real browser (browser_driver_test.go).
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,63 +13,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/console"
 )
 
-// A consoleDriver runs console.mjs: one browser for the package's tests.
-type consoleDriver struct {
-	mu  sync.Mutex
-	in  interface{ Write([]byte) (int, error) }
-	out *bufio.Scanner
-}
-
-var driver struct {
-	once sync.Once
-	d    *consoleDriver
-	skip string
-}
+// A consoleDriver is the person's browser on the console.
+type consoleDriver struct{ d *browserDriver }
 
 func startDriver(t *testing.T) *consoleDriver {
 	t.Helper()
-	driver.once.Do(func() {
-		dir, _ := filepath.Abs(filepath.Join("testdata", "browser"))
-		node, err := exec.LookPath("node")
-		switch {
-		case err != nil:
-			driver.skip = "node is not installed"
-			return
-		case !exists(chromiumPath):
-			driver.skip = chromiumPath + " is not installed (apt-get install chromium)"
-			return
-		case !exists(filepath.Join(dir, "node_modules", "playwright-core")):
-			driver.skip = "playwright-core is not installed: npm ci --prefix mcpserver/testdata/browser"
-			return
-		}
-		cmd := exec.Command(node, filepath.Join(dir, "console.mjs"), chromiumPath)
-		cmd.Dir = dir
-		cmd.Stderr = os.Stderr
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			driver.skip = "cannot start the browser: " + err.Error()
-			return
-		}
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 4<<20), 4<<20)
-		if !sc.Scan() || !strings.Contains(sc.Text(), `"ready":true`) {
-			cmd.Process.Kill()
-			driver.skip = "the browser did not start: " + sc.Text()
-			return
-		}
-		driver.d = &consoleDriver{in: in, out: sc}
-	})
-	if driver.d == nil {
-		t.Skip(driver.skip)
-	}
-	return driver.d
+	return &consoleDriver{startBrowserDriver(t)}
 }
 
 // A driven is what the driver answered.
@@ -91,17 +41,8 @@ type driven struct {
 // do sends one request; a driver error fails the test unless allowed.
 func (d *consoleDriver) do(t *testing.T, req map[string]any) driven {
 	t.Helper()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	b, _ := json.Marshal(req)
-	fmt.Fprintf(d.in, "%s\n", b)
-	if !d.out.Scan() {
-		t.Fatal("the browser went away")
-	}
 	var v driven
-	if err := json.Unmarshal(d.out.Bytes(), &v); err != nil {
-		t.Fatal(err)
-	}
+	d.d.roundTrip(t, req, &v)
 	if v.Error != "" {
 		t.Fatalf("browser %v: %s", req, v.Error)
 	}

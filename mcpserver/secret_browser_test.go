@@ -1,86 +1,31 @@
 package mcpserver_test
 
-// Secret prompts answered by a person in a real browser: Debian's
-// chromium driven by playwright-core (testdata/browser, which .ci/run
-// installs with npm ci). Elsewhere the tests run when node, chromium
-// and playwright-core are there.
+// Secret prompts answered by a person in a real browser
+// (browser_driver_test.go).
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A pageBrowser answers pages through testdata/browser/answer.mjs. One
-// browser serves every test of the package.
-type pageBrowser struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Scanner
-}
-
-var browser struct {
-	once sync.Once
-	b    *pageBrowser
-	skip string
-}
-
-// chromiumPath is the browser the tests drive.
-const chromiumPath = "/usr/bin/chromium"
+// A pageBrowser answers secret pages as a person does.
+type pageBrowser struct{ d *browserDriver }
 
 func startBrowser(t *testing.T) *pageBrowser {
 	t.Helper()
-	browser.once.Do(func() {
-		dir, _ := filepath.Abs(filepath.Join("testdata", "browser"))
-		node, err := exec.LookPath("node")
-		switch {
-		case err != nil:
-			browser.skip = "node is not installed"
-			return
-		case !exists(chromiumPath):
-			browser.skip = chromiumPath + " is not installed (apt-get install chromium)"
-			return
-		case !exists(filepath.Join(dir, "node_modules", "playwright-core")):
-			browser.skip = "playwright-core is not installed: npm ci --prefix mcpserver/testdata/browser"
-			return
-		}
-		cmd := exec.Command(node, filepath.Join(dir, "answer.mjs"), chromiumPath)
-		cmd.Dir = dir
-		cmd.Stderr = os.Stderr
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			browser.skip = "cannot start the browser: " + err.Error()
-			return
-		}
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		if !sc.Scan() || !strings.Contains(sc.Text(), `"ready":true`) {
-			cmd.Process.Kill()
-			browser.skip = "the browser did not start: " + sc.Text()
-			return
-		}
-		// It ends when the test binary does: its stdin closes.
-		browser.b = &pageBrowser{in: in, out: sc}
-	})
-	if browser.b == nil {
-		t.Skip(browser.skip)
-	}
-	return browser.b
+	return &pageBrowser{startBrowserDriver(t)}
 }
 
 // A pageVisit is what the browser saw on a page and after its post.
@@ -111,17 +56,8 @@ func (b *pageBrowser) visit(t *testing.T, url, action, secret string) pageVisit 
 // waitFor exists before it presses the button ("" does not wait).
 func (b *pageBrowser) visitWaiting(t *testing.T, url, action, secret, waitFor string) pageVisit {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	req, _ := json.Marshal(map[string]string{"url": url, "action": action, "secret": secret, "waitForFile": waitFor})
-	fmt.Fprintf(b.in, "%s\n", req)
-	if !b.out.Scan() {
-		t.Fatal("the browser went away")
-	}
 	var v pageVisit
-	if err := json.Unmarshal(b.out.Bytes(), &v); err != nil {
-		t.Fatalf("the browser printed %q: %v", b.out.Text(), err)
-	}
+	b.d.roundTrip(t, map[string]string{"op": "answer", "url": url, "action": action, "secret": secret, "waitForFile": waitFor}, &v)
 	if v.Error != "" {
 		t.Fatalf("the browser on %s: %s", url, v.Error)
 	}

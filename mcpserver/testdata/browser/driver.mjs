@@ -1,16 +1,19 @@
-// Drives spillway console's page in a real browser: Debian's chromium,
-// through playwright-core (mcpserver/console_browser_test.go).
+// Drives Debian's chromium through playwright-core for the browser tests
+// of mcpserver: the person's console (console_browser_test.go) and the
+// one-time secret pages (secret_browser_test.go). One browser serves a
+// test binary.
 //
-//   node console.mjs [CHROMIUM]
+//   node driver.mjs [CHROMIUM]
 //
 // It reads one JSON request a line on stdin and prints one JSON line for
-// each: {"ok": true, ...} or {"error"}. A request names a tab ("tab"),
-// made on first use; "context" names the browser context it lives in
-// (tabs of one context share cookies, as tabs of one browser do).
+// each: {"ok": true, ...} or {"error"}. A console request names a tab
+// ("tab"), made on first use; "context" names the browser context it
+// lives in (tabs of one context share cookies, as tabs of one browser do).
 //
 //   {"op": "goto", "tab", "url"}               open url, wait for the page's script
 //   {"op": "text", "tab"}                      the text of #status and #main
 //   {"op": "waitText", "tab", "text"}          wait until #main shows text
+//   {"op": "waitGone", "tab", "text"}          wait until #main no longer shows text
 //   {"op": "click", "tab", "selector"}         click (the first match);
 //                                              "waitPost": its post's status
 //   {"op": "type", "tab", "selector", "text"}  type as a person does
@@ -18,8 +21,21 @@
 //   {"op": "press", "tab", "key"}              press a key (Enter)
 //   {"op": "waitIn", "tab", "selector", "text"} wait until selector shows text
 //   {"op": "requests", "tab"}                  the origins the tab requested
+//
+// A secret page is answered in a fresh context of its own (no cookies,
+// no cache), as a person who follows the link does:
+//
+//   {"op": "answer", "url", "action": "answer" | "cancel", "secret", "waitForFile"}
+//
+// opens the page, reads what it shows, types the secret into its password
+// field, presses Submit (or Cancel) and prints {"command", "cwd",
+// "prompt", "done", "status", "console", ...}. The secret is never
+// printed. With "waitForFile", it waits, the secret typed, until that
+// file exists before it presses the button: a person who takes their
+// time while the command goes on.
 import { chromium } from "playwright-core";
 import * as readline from "node:readline";
+import { existsSync } from "node:fs";
 
 const exe = process.argv[2] || "/usr/bin/chromium";
 const browser = await chromium.launch({
@@ -61,10 +77,49 @@ async function texts(page) {
     .catch(() => ({ status: "", main: "", body: "" }));
 }
 
+async function answer(req) {
+  const ctx = await browser.newContext();
+  const out = { console: [], requests: [] };
+  try {
+    const page = await ctx.newPage();
+    page.on("console", (m) => out.console.push(m.text()));
+    page.on("request", (r) => out.requests.push(new URL(r.url()).origin));
+    const res = await page.goto(req.url);
+    out.status = res.status();
+    out.asker = await page.textContent("#asker");
+    out.command = await page.textContent("#command");
+    out.cwd = await page.textContent("#cwd");
+    out.prompt = await page.textContent("#prompt");
+    out.fieldType = await page.getAttribute("#secret", "type");
+    await page.locator("#secret").pressSequentially(req.secret ?? "");
+    if (req.waitForFile) {
+      for (let i = 0; i < 1200 && !existsSync(req.waitForFile); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const [post] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.click(req.action === "cancel" ? "#cancel" : "#submit"),
+    ]);
+    out.postStatus = post.status();
+    out.done = (await page.locator("#done").count()) ? await page.textContent("#done") : await page.textContent("body");
+    out.cookies = (await ctx.cookies()).length;
+    out.html = (await page.content()).includes(req.secret ?? "\u0000never") ? "echoed" : "clean";
+  } catch (e) {
+    out.error = String(e);
+  }
+  await ctx.close();
+  return out;
+}
+
 const lines = readline.createInterface({ input: process.stdin });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
+  if (req.op === "answer") {
+    console.log(JSON.stringify(await answer(req)));
+    continue;
+  }
   let out = { ok: true };
   try {
     const t = await tab(req);
@@ -73,6 +128,10 @@ for await (const line of lines) {
       case "goto":
         await page.goto(req.url, { waitUntil: "domcontentloaded" });
         await page.waitForTimeout(300);
+        Object.assign(out, await texts(page));
+        break;
+      case "waitGone":
+        await page.locator("#main").filter({ hasText: req.text }).waitFor({ state: "detached", timeout: req.timeout || 20000 });
         Object.assign(out, await texts(page));
         break;
       case "text":
