@@ -79,7 +79,13 @@ client shows its model. Profiles:
 	root.AddCommand(g.toolCommands()...)
 	root.AddCommand(g.newMCPCmd(), g.newServeCmd(), g.newSchemaCmd(), g.newVersionCmd(), g.newDoctorCmd(), g.newRulesCmd(), g.newConsoleCmd())
 	root.InitDefaultCompletionCmd()
-	wrapLong(root)
+	// The long help is wrapped when it is shown: wrapping every command's
+	// at each start cost a tool call about a millisecond of CPU.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		c.Long = wrapText(c.Long, helpWidth)
+		help(c, args)
+	})
 	for _, c := range root.Commands() {
 		if c.Name() == "version" || c.Name() == "completion" {
 			noGlobalFlags(c)
@@ -161,14 +167,6 @@ func profileHelp() string {
 
 // helpWidth is the width of the help's prose: a terminal's 80 columns.
 const helpWidth = 80
-
-// wrapLong wraps the long help of c and its subcommands to helpWidth.
-func wrapLong(c *cobra.Command) {
-	c.Long = wrapText(c.Long, helpWidth)
-	for _, sub := range c.Commands() {
-		wrapLong(sub)
-	}
-}
 
 // wrapText breaks each line of s longer than width at spaces; a
 // continuation keeps the line's indent, and a list item's ("- ") text.
