@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -91,9 +92,25 @@ func ownFileRules(p RulesPolicy) []rules.FileRule {
 // "//abs", "~/home", "/from the project", "./rel" or "rel" from the
 // working directory, a name without a slash at any depth) holds path.
 func fileRuleMatches(r rules.FileRule, cwd string, paths ...string) bool {
+	pat, ok := filePattern(r, cwd)
+	if !ok {
+		return false
+	}
+	for _, p := range paths {
+		if patternHolds(pat, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// filePattern is the absolute glob a rule's pattern stands for, read
+// from cwd; "" for every file; false when it stands for none (a "~/"
+// pattern without a home).
+func filePattern(r rules.FileRule, cwd string) (string, bool) {
 	pat := r.Pattern
 	if pat == "" || pat == "*" || pat == "**" {
-		return true
+		return "", true
 	}
 	base := cwd
 	switch {
@@ -102,7 +119,7 @@ func fileRuleMatches(r rules.FileRule, cwd string, paths ...string) bool {
 	case strings.HasPrefix(pat, "~/"):
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return false
+			return "", false
 		}
 		pat = filepath.Join(home, pat[2:])
 	case strings.HasPrefix(pat, "/"):
@@ -121,16 +138,77 @@ func fileRuleMatches(r rules.FileRule, cwd string, paths ...string) bool {
 	default:
 		pat = filepath.Join(base, pat)
 	}
-	for _, p := range paths {
-		if ok, _ := doublestar.Match(pat, p); ok {
-			return true
-		}
-		// A directory pattern holds what is under it.
-		if ok, _ := doublestar.Match(strings.TrimSuffix(pat, "/")+"/**", p); ok {
-			return true
-		}
+	return pat, true
+}
+
+// patternHolds reports whether the absolute glob pat ("" every file)
+// holds path: matches it, or a directory it names holds it.
+func patternHolds(pat, path string) bool {
+	if pat == "" {
+		return true
 	}
-	return false
+	if ok, _ := doublestar.Match(pat, path); ok {
+		return true
+	}
+	ok, _ := doublestar.Match(strings.TrimSuffix(pat, "/")+"/**", path)
+	return ok
+}
+
+// readHider returns what grep, find and ls ask of each path they would
+// show: the Read rule that hides it ("" none). A Read deny entry hides a
+// file from all three, as Claude Code's does; a Read ask entry keeps its
+// file's contents out of grep too (read asks for it). nil when no Read
+// entry denies or asks, so that a search pays nothing.
+func (t *Toolset) readHider() func(path string, contents bool) string {
+	type compiled struct {
+		pats     []string // one per spelling of the working directory
+		deny     bool
+		text, at string
+	}
+	cwds := []string{t.cwd}
+	if real, err := filepath.EvalSymlinks(t.cwd); err == nil && real != t.cwd {
+		cwds = append(cwds, real)
+	}
+	var rs []compiled
+	for _, r := range t.fileRules() {
+		if r.Kind != rules.FileRead || r.Decision == rules.Allow {
+			continue
+		}
+		c := compiled{deny: r.Decision == rules.Deny, text: r.Text, at: r.Source}
+		for _, cwd := range cwds {
+			if pat, ok := filePattern(r, cwd); ok {
+				c.pats = append(c.pats, pat)
+			}
+		}
+		rs = append(rs, c)
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	// Deny rules first: a file both deny and ask hold is named by its
+	// deny rule.
+	slices.SortStableFunc(rs, func(a, b compiled) int {
+		switch {
+		case a.deny == b.deny:
+			return 0
+		case a.deny:
+			return -1
+		}
+		return 1
+	})
+	return func(path string, contents bool) string {
+		for _, r := range rs {
+			if !r.deny && !contents {
+				continue
+			}
+			for _, pat := range r.pats {
+				if patternHolds(pat, path) {
+					return fmt.Sprintf("%s (%s)", quoted(r.text), r.at)
+				}
+			}
+		}
+		return ""
+	}
 }
 
 // protectedFile names why a change to path loads code or rules the next
@@ -188,8 +266,13 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		if real, err := realPath(abs); err == nil && real != abs {
 			paths = append(paths, real)
 		}
-		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: def.String(), Reason: "no rule matches this file: [rules] file_default is " + def.String()}
-		d := def
+		// file_default decides the changes a rule does not; a read no
+		// Read rule matches is allowed.
+		d, why := def, "[rules] file_default is "+def.String()
+		if a.kind == "Read" {
+			d, why = rules.Allow, "a read no Read rule matches is allowed"
+		}
+		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: d.String(), Reason: "no rule matches this file: " + why}
 		matched := false
 		for _, r := range all {
 			if !fileKindRules(r.Kind, a.kind) || !fileRuleMatches(r, t.cwd, paths...) {
@@ -205,7 +288,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		if !matched && d > rules.Allow {
 			// A project's allow entry that is not in force is named.
 			if r := t.suspendedFileRule(a.kind, paths); r != nil {
-				part.Reason = r.Justification + " (no other rule matches: [rules] file_default is " + def.String() + ")"
+				part.Reason = r.Justification + " (no other rule matches: " + why + ")"
 			}
 		}
 		if a.kind != "Read" && d < rules.Ask {
@@ -224,12 +307,16 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		decision = max(decision, d)
 		parts = append(parts, part)
 	}
+	done, verb := "changed", "change"
+	if toolName == "read" {
+		done, verb = "read", "read"
+	}
 	switch decision {
 	case rules.Allow:
 		return nil
 	case rules.Deny:
 		var b strings.Builder
-		b.WriteString("[denied by the file rules: nothing was changed]")
+		b.WriteString("[denied by the file rules: nothing was " + done + "]")
 		for _, p := range parts {
 			switch {
 			case p.Decision != "deny":
@@ -239,7 +326,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 				fmt.Fprintf(&b, "\n%s: denied: %s", p.Command, p.Reason)
 			}
 		}
-		b.WriteString("\nAsk the user instead of trying another way to change it.")
+		b.WriteString("\nAsk the user instead of trying another way to " + verb + " it.")
 		return &Result[tool.FileChangeDetails]{Text: b.String(), IsError: true}
 	}
 	var ask []RulePart
@@ -264,7 +351,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		}
 		return nil
 	}
-	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the change: nothing was changed]\nThe file%s that needed approval: %s.", plural(len(ask)), partList(ask)), IsError: true}
+	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the %s: nothing was %s]\nThe file%s that needed approval: %s.", verb, done, plural(len(ask)), partList(ask)), IsError: true}
 }
 
 // fileKindRules reports whether rule kind k decides an access of kind

@@ -495,6 +495,10 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   rule the whole-file writes (write, an added file, a move's destination); a patch takes the strictest decision of its files; a file no rule matches gets
   ` + "`[rules] file_default`" + ` (allow unless set). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
   rule and settings files, a file in a PATH directory) is asked whatever the rules say.
+  ` + "`Read(…)`" + ` entries decide read: a deny entry's files are also hidden from grep, find and ls, as in Claude Code (a directory the entry covers is not
+  listed at all; each result counts what it kept out, ` + "`hidden`" + `, and a notice names the rules), and an ask entry makes read ask and keeps the file's contents
+  out of grep. A read no Read entry matches is allowed whatever ` + "`file_default`" + ` says. A project's allow entries count once the person trusts the project; until
+  then a decision they would have allowed names the entry and how to trust it.
 - **Big files.** A file over 32 MiB is edited (one edit a call) by streaming it through the temporary file: memory stays a few MiB, and the diff is read around
   the change. bench/edit.sh times it beside ` + "`sed -i`" + ` (docs/performance.md). apply_patch holds files in memory and refuses larger ones.
 - **Journal and undo.** Each change's replaced content is kept in the session's spill directory (counted against the spill budget, oldest first): ` + "`history`" + `

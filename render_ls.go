@@ -38,8 +38,13 @@ func listDir(ctx context.Context, tl *files.Tools, store *spill.Store, in LsInpu
 // written whole to a spill file of store.
 func listingResult(l files.Listing, store *spill.Store) Result[LsDetails] {
 	var res Result[LsDetails]
+	hidden := hiddenNotice(int(l.Hidden), l.HiddenBy, "entry", "entries")
+	res.Details.Hidden = int(l.Hidden)
 	if l.Total == 0 {
 		res.Text = emptyDirText
+		if hidden != "" {
+			res.Text = hidden // not empty: everything in it is hidden
+		}
 		return res
 	}
 	lim := l.Policy
@@ -101,6 +106,9 @@ func listingResult(l files.Listing, store *spill.Store) Result[LsDetails] {
 		}
 		notices = append(notices, fmt.Sprintf("[%d %s limit reached: the directory holds %d. Use limit=%d to list them all]",
 			lim.Limit, output.Noun(int64(lim.Limit), "entry", "entries"), l.Total, l.Total))
+	}
+	if hidden != "" {
+		notices = append(notices, hidden)
 	}
 	res.Text = joinNotices(b.String(), notices)
 	return res

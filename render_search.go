@@ -47,6 +47,7 @@ func foundResult(in GrepInput, f search.Found) Result[GrepDetails] {
 		Truncation:        out.Truncation,
 		FullOutputPath:    out.FullOutputPath,
 		Skipped:           f.Skipped,
+		Hidden:            f.Hidden,
 	}
 	t := &d.Truncation
 	t.LinesCut = int64(len(f.Cut))
@@ -97,7 +98,7 @@ func foundResult(in GrepInput, f search.Found) Result[GrepDetails] {
 	if f.Binary != "" {
 		notices = append(notices, fmt.Sprintf("[%s is a binary file (a NUL byte in its first 8 KiB); not searched]", f.Binary))
 	}
-	notices = append(notices, skippedNotice(f.Lines))
+	notices = append(notices, skippedNotice(f.Lines), hiddenNotice(f.Hidden, f.HiddenBy, "file", "files"))
 	body := shownLines(out)
 	content := body
 	if f.Count == 0 {
@@ -134,6 +135,7 @@ func namesResult(in FindInput, names search.Names) Result[FindDetails] {
 		Truncation:         out.Truncation,
 		FullOutputPath:     out.FullOutputPath,
 		Skipped:            names.Skipped,
+		Hidden:             names.Hidden,
 	}
 	if names.LimitReached && !d.Truncation.Truncated {
 		d.Truncation.Truncated, d.Truncation.TruncatedBy = true, output.ByLines
@@ -169,7 +171,7 @@ func namesResult(in FindInput, names search.Names) Result[FindDetails] {
 			notices = append(notices, fmt.Sprintf("[%d %s limit reached. Use limit=%d for more, or refine pattern]", limit, unit, next))
 		}
 	}
-	notices = append(notices, skippedNotice(names.Lines))
+	notices = append(notices, skippedNotice(names.Lines), hiddenNotice(names.Hidden, names.HiddenBy, "path", "paths"))
 	body := shownLines(out)
 	content := body
 	if names.Count == 0 {
@@ -243,6 +245,15 @@ func skippedNotice(l search.Lines) string {
 		s += fmt.Sprintf(" and %d more", more)
 	}
 	return s + "]"
+}
+
+// hiddenNotice says how many files (or paths, or entries) the Read
+// rules by kept out, naming the rules, or "".
+func hiddenNotice(n int, by []string, one, many string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[%s hidden by the Read %s %s]", output.Plural(int64(n), one, many), output.Noun(int64(len(by)), "rule", "rules"), strings.Join(by, ", "))
 }
 
 // joinText puts the result lines and the notices ("" for none) together.

@@ -229,9 +229,16 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.shell = shell.NewRunner(sh)
 	fc := t.policy.filesConfig()
 	fc.Cwd, fc.Spill, fc.Root = cwd, t.spill, root
+	// Read deny rules hide files from ls, find and grep; Read ask rules
+	// keep contents out of grep too.
+	hide := t.readHider()
+	if hide != nil {
+		fc.Hide = func(p string) string { return hide(p, false) }
+	}
 	t.files = files.New(fc)
 	sc := t.policy.searchConfig()
 	sc.Cwd, sc.Spill, sc.Root = cwd, t.spill, root
+	sc.Hide = hide
 	t.search = search.New(sc)
 	t.newFileTools(writeRoot, tmp)
 	return t, nil

@@ -19,6 +19,9 @@ type LsDetails struct {
 	Count int `json:"count" doc:"Results returned."`
 	// EntryLimitReached: the directory holds more entries than the limit.
 	EntryLimitReached bool `json:"entry_limit_reached" doc:"The directory has more entries than the limit."`
+	// Hidden counts the entries a Read deny rule kept out; the notice
+	// names the rules.
+	Hidden int `json:"hidden,omitempty" doc:"Entries a Read deny rule kept out (the notice names the rules)."`
 	// Truncation counts entries as lines.
 	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// FullOutputPath is the spill file that holds the listing up to the

@@ -51,6 +51,9 @@ type GrepDetails struct {
 	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
 	// Skipped names the paths that could not be read (at most five).
 	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
+	// Hidden counts the files (and directories, whole) a Read deny or
+	// ask rule kept out of the search; the notice names the rules.
+	Hidden int `json:"hidden,omitempty" doc:"Files and directories a Read deny or ask rule kept out of the search (the notice names the rules)."`
 	// Next holds the calls that show what was left out: the rest of the
 	// result in the spill file, each shown line that was cut (a read of
 	// that line of its file), and a search with a higher limit.
@@ -109,6 +112,9 @@ type FindDetails struct {
 	// Skipped names the directories that could not be read (at most
 	// five).
 	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
+	// Hidden counts the paths a Read deny rule kept out (a directory
+	// once, its contents unseen); the notice names the rules.
+	Hidden int `json:"hidden,omitempty" doc:"Paths a Read deny rule kept out (a directory once, its contents unseen; the notice names the rules)."`
 	// Tokens is the estimate of the tokens of the result's text as the
 	// model reads it (output.EstimateTokens, which errs high).
 	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`

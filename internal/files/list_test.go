@@ -46,3 +46,38 @@ func TestListKeepsFirstNames(t *testing.T) {
 		t.Fatalf("limit 100: %v %+v", err, l)
 	}
 }
+
+// Entries Hide hides are left out of a listing, counted apart from
+// Total and named by what hid them; a hidden directory is not listed.
+func TestListHides(t *testing.T) {
+	var dir string
+	hide := func(p string) string {
+		switch rel, _ := filepath.Rel(dir, p); {
+		case filepath.Base(rel) == ".env":
+			return "env"
+		case rel == "secrets" || strings.HasPrefix(rel, "secrets/"):
+			return "secrets"
+		}
+		return ""
+	}
+	tl, d := newTestTools(t, Config{Hide: hide})
+	dir = d
+	for _, f := range []string{"a", ".env", "secrets/k", "sub/.env"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+		writeFile(t, dir, f, "x")
+	}
+	l, err := tl.List(context.Background(), tool.LsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(l.Names, " ") != "a sub/" || l.Total != 2 || l.Hidden != 2 || strings.Join(l.HiddenBy, ",") != "env,secrets" {
+		t.Errorf("names %q, total %d, hidden %d by %q; want a, sub/ and 2 hidden by env, secrets", l.Names, l.Total, l.Hidden, l.HiddenBy)
+	}
+	l, err = tl.List(context.Background(), tool.LsInput{Path: "sub"})
+	if err != nil || len(l.Names) != 0 || l.Total != 0 || l.Hidden != 1 {
+		t.Errorf("ls sub: %v %q total %d hidden %d", err, l.Names, l.Total, l.Hidden)
+	}
+	if _, err := tl.List(context.Background(), tool.LsInput{Path: "secrets"}); err == nil || !strings.Contains(err.Error(), "is hidden by the Read rule secrets") {
+		t.Errorf("ls secrets: %v, want an error that says it is hidden", err)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,6 +27,10 @@ type Listing struct {
 	// Total counts the directory's entries, TotalBytes the bytes of all
 	// their names one a line.
 	Total, TotalBytes int64
+	// Hidden counts the entries Config.Hide kept out (not in Total);
+	// HiddenBy names what hid them, each once.
+	Hidden   int64
+	HiddenBy []string
 	// Policy is the ls policy the listing is held to, its Limit the
 	// call's limit when it gave one: the most names, and the bytes and
 	// the tokens (0: no limit) of the text that shows them.
@@ -68,9 +74,14 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 	if err := t.cfg.Root.CheckFile(d); err != nil { // changed since the check
 		return Listing{}, err
 	}
+	hide := t.hider(path)
+	if why := hide(path); why != "" {
+		return Listing{}, fmt.Errorf("%s is hidden by the Read rule %s: spillway does not list it. Ask the user instead", path, why)
+	}
 
 	kept := &entryHeap{}
-	var total, totalBytes int64
+	var total, totalBytes, hidden int64
+	var hiddenBy []string
 	for {
 		if err := ctx.Err(); err != nil {
 			return Listing{}, fmt.Errorf("ls of %s cancelled: %v", path, err)
@@ -78,6 +89,13 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 		batch, err := d.ReadDir(lsBatch)
 		for _, e := range batch {
 			name := e.Name()
+			if why := hide(path + string(filepath.Separator) + name); why != "" {
+				hidden++
+				if len(hiddenBy) < 5 && !slices.Contains(hiddenBy, why) {
+					hiddenBy = append(hiddenBy, why)
+				}
+				continue
+			}
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
 				name += "@"
@@ -107,7 +125,26 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 	for i, e := range entries {
 		names[i] = e.name
 	}
-	return Listing{Names: names, Total: total, TotalBytes: totalBytes, Policy: lim}, nil
+	return Listing{Names: names, Total: total, TotalBytes: totalBytes, Hidden: hidden, HiddenBy: hiddenBy, Policy: lim}, nil
+}
+
+// hider returns what hides a path of the directory dir (Config.Hide),
+// asked of the path as given and, when dir is reached through a symlink,
+// as it really is; it hides nothing without Config.Hide.
+func (t *Tools) hider(dir string) func(string) string {
+	if t.cfg.Hide == nil {
+		return func(string) string { return "" }
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	return func(p string) string {
+		if why := t.cfg.Hide(p); why != "" || real == dir {
+			return why
+		}
+		return t.cfg.Hide(real + p[len(dir):])
+	}
 }
 
 func listError(path string, err error) error {

@@ -35,6 +35,10 @@ type Config struct {
 	// Root, when set, confines read and ls to a directory tree (the
 	// spill directory allowed).
 	Root *confine.Root
+	// Hide, when set, is asked of each absolute path ls would name: what
+	// it returns ("" for nothing) keeps the entry out, counted and said;
+	// a directory it hides is not listed.
+	Hide func(path string) string
 }
 
 // Tools are the read and ls tools of one session. They keep the line

@@ -66,6 +66,10 @@ func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
 	if !fi.IsDir() {
 		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(in.Path))
 	}
+	hide, err := s.hider("find", shownArg(in.Path), root, false)
+	if err != nil {
+		return Names{}, err
+	}
 
 	lim := s.cfg.Find
 	limit := policy.Limit(in.Limit, lim.Limit)
@@ -101,6 +105,12 @@ func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
 			rep.skip(base+e.Rel+"/", e.Err)
 			return true
 		}
+		if e.Hidden != "" {
+			if !reached {
+				rep.hide(e.Hidden)
+			}
+			return true
+		}
 		if count >= limit {
 			reached = true
 			if s.cfg.Find.NoTotal {
@@ -121,7 +131,7 @@ func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
 		rep.add(p)
 		return true
 	}
-	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep, Root: s.cfg.Root}
+	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep, Root: s.cfg.Root, Hide: hide}
 	if err := Walk[struct{}](ctx, root, opt, nil, visit); err != nil {
 		return fail("stopped before it finished (%v) after %d results", err, count)
 	}

@@ -99,6 +99,10 @@ func (s *Searcher) Grep(ctx context.Context, in tool.GrepInput) (Found, error) {
 	if err != nil {
 		return Found{}, err
 	}
+	hide, err := s.hider("grep", shownArg(in.Path), root, true)
+	if err != nil {
+		return Found{}, err
+	}
 
 	lim := s.cfg.Grep
 	g := &grepRun{
@@ -119,7 +123,7 @@ func (s *Searcher) Grep(ctx context.Context, in tool.GrepInput) (Found, error) {
 	}
 
 	if fi.IsDir() {
-		err = s.grepTree(ctx, root, glob, cfg, g)
+		err = s.grepTree(ctx, root, glob, cfg, g, hide)
 	} else {
 		err = s.grepFile(ctx, root, fi.Name(), glob, cfg, g)
 	}
@@ -145,7 +149,7 @@ func (e *stoppedError) Error() string { return e.err.Error() }
 // grepTree searches the files below the directory root, several at a time,
 // and hands their results to g in path order. The error is the walk's
 // (*stoppedError) or the root's own read error.
-func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, cfg *scanConfig, g *grepRun) error {
+func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, cfg *scanConfig, g *grepRun, hide func(string) string) error {
 	base := displayBase(s.cfg.Cwd, root)
 	free := make(chan *scanner, max(s.cfg.Workers, 8)) // scanners keep their buffers
 	getScanner := func() *scanner {
@@ -186,6 +190,10 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 			g.rep.skip(base+e.Rel+"/", e.Err)
 			return true
 		}
+		if e.Hidden != "" {
+			g.rep.hide(e.Hidden)
+			return true
+		}
 		if r.deferred {
 			r = scan(ctx, e)
 		} else {
@@ -197,7 +205,7 @@ func (s *Searcher) grepTree(ctx context.Context, root string, glob *globFilter, 
 		return g.file(base+e.Rel, r)
 	}
 	keep := func(e Entry) bool { return e.Type.IsRegular() && glob.match(e.Rel) }
-	err := Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root}, work, visit)
+	err := Walk(ctx, root, WalkOptions{Workers: s.cfg.Workers, Keep: keep, Root: s.cfg.Root, Hide: hide}, work, visit)
 	for len(free) > 0 {
 		(<-free).release()
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
@@ -20,6 +21,8 @@ type report struct {
 	lines     int
 	skipped   []string // "path (reason)" of what could not be read
 	nSkip     int
+	hiddenBy  []string // what hid paths (Config.Hide), each once
+	nHidden   int
 }
 
 // Lines are the result lines of a grep or find.
@@ -34,6 +37,11 @@ type Lines struct {
 	// "path (reason)"; SkippedCount counts them all.
 	Skipped      []string
 	SkippedCount int
+	// Hidden counts the paths Config.Hide kept out (a directory counts
+	// once, its contents unseen); HiddenBy names what hid them, each
+	// once, at most maxSkipped.
+	Hidden   int
+	HiddenBy []string
 }
 
 // maxSkipped bounds the unreadable paths a result names.
@@ -70,6 +78,14 @@ func (r *report) skip(path string, err error) {
 	}
 }
 
+// hide records a path kept out by what hid it.
+func (r *report) hide(by string) {
+	r.nHidden++
+	if len(r.hiddenBy) < maxSkipped && !slices.Contains(r.hiddenBy, by) {
+		r.hiddenBy = append(r.hiddenBy, by)
+	}
+}
+
 // finish closes the pipeline and returns the lines.
 func (r *report) finish() Lines {
 	r.pipe.Close()
@@ -78,5 +94,6 @@ func (r *report) finish() Lines {
 		MaxBytes: r.maxBytes, MaxTokens: r.maxTokens,
 		Count:   r.lines,
 		Skipped: r.skipped, SkippedCount: r.nSkip,
+		Hidden: r.nHidden, HiddenBy: r.hiddenBy,
 	}
 }

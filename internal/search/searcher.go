@@ -42,6 +42,11 @@ type Config struct {
 	// Root, when set, confines grep and find to a directory tree (the
 	// spill directory allowed).
 	Root *confine.Root
+	// Hide, when set, is asked of each absolute path a search would show
+	// (contents: for grep, which reads it; else for find, which names
+	// it): what it returns ("" for nothing) keeps the path out, counted
+	// in the result and said; a path parameter it hides is an error.
+	Hide func(path string, contents bool) string
 }
 
 // A Searcher runs the grep and find calls of one session. It is safe for

@@ -29,6 +29,9 @@ type Entry struct {
 	// Err is set on a directory that could not be read; its contents are
 	// missing from the walk.
 	Err error
+	// Hidden, set by WalkOptions.Hide, names what hides the entry: it is
+	// yielded without work, and a hidden directory is not walked into.
+	Hidden string
 	// root, when set, is the walk's root, to open Rel below it
 	// (openReadAt).
 	root *walkRoot
@@ -65,6 +68,12 @@ type WalkOptions struct {
 	// Root, when set, is checked against each directory opened, so that
 	// a directory swapped for a symlink cannot lead the walk out of it.
 	Root *confine.Root
+	// Hide, when set, is asked of each entry's path (the root joined
+	// with Rel): what it returns ("" for nothing) hides the entry. A
+	// hidden file Keep takes, and every hidden directory, is yielded
+	// with Entry.Hidden set and no work, so that visit can count it; a
+	// hidden directory is never listed.
+	Hide func(path string) string
 }
 
 // Tuning of the walk. Consecutive files of a directory go to the pool as
@@ -214,8 +223,11 @@ type listing struct {
 	abs     string
 	done    chan struct{}
 	entries []dirent
-	ig      *ignoreNode
-	err     error
+	// hide, when any entry is hidden (WalkOptions.Hide), says what
+	// hides each entry ("" for nothing); nil when none is.
+	hide []string
+	ig   *ignoreNode
+	err  error
 }
 
 // A dirent is one entry of a directory: its path relative to the walk's
@@ -279,7 +291,7 @@ func (w *walker[T]) prefetch(ig *ignoreNode, abs, rel string) *listing {
 			return
 		}
 		r := w.list(ig, abs, rel)
-		l.entries, l.ig, l.err = r.entries, r.ig, r.err
+		l.entries, l.hide, l.ig, l.err = r.entries, r.hide, r.ig, r.err
 	})
 	return l
 }
@@ -326,7 +338,25 @@ func (w *walker[T]) list(ig *ignoreNode, abs, rel string) *listing {
 		return compareNames(a.name(), a.typ.IsDir(), b.name(), b.typ.IsDir())
 	})
 	l.entries = ents
+	if w.opt.Hide != nil {
+		for i := range ents {
+			if why := w.opt.Hide(abs + string(filepath.Separator) + ents[i].name()); why != "" {
+				if l.hide == nil {
+					l.hide = make([]string, len(ents))
+				}
+				l.hide[i] = why
+			}
+		}
+	}
 	return l
+}
+
+// hidden says what hides entry i, "" for nothing.
+func (l *listing) hidden(i int) string {
+	if l.hide == nil {
+		return ""
+	}
+	return l.hide[i]
 }
 
 var closedChan = func() chan struct{} {
@@ -380,7 +410,7 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	fill := func() {
 		for inFlight < dirAhead && next < len(l.entries) {
 			e := l.entries[next]
-			if e.typ.IsDir() {
+			if e.typ.IsDir() && l.hidden(next) == "" {
 				ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name(), e.rel)
 				inFlight++
 			}
@@ -391,6 +421,21 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	var run *batch[T] // files waiting to be sent as one batch
 	for i, e := range l.entries {
 		ent := Entry{Rel: e.rel, dir: abs, Type: e.typ, root: w.root}
+		if why := l.hidden(i); why != "" {
+			// Said, never read: its own batch, without work.
+			if !e.typ.IsDir() && !w.keep(ent) {
+				continue
+			}
+			if !w.flush(run) {
+				return false
+			}
+			run = nil
+			ent.Hidden = why
+			if !w.send(&batch[T]{entries: []Entry{ent}}) {
+				return false
+			}
+			continue
+		}
 		if !e.typ.IsDir() {
 			if w.keep(ent) {
 				if run == nil {
