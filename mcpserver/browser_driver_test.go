@@ -10,9 +10,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,12 +24,15 @@ import (
 const chromiumPath = "/usr/bin/chromium"
 
 // A browserDriver is driver.mjs: one JSON request a line in, one JSON
-// answer a line out, one request at a time. One serves every test of
-// the package.
+// answer a line out, matched by id. Requests are served concurrently,
+// so that parallel tests do not wait on each other's waits. One serves
+// every test of the package.
 type browserDriver struct {
-	mu  sync.Mutex
-	in  io.Writer
-	out *bufio.Scanner
+	mu      sync.Mutex
+	in      io.Writer
+	next    int
+	waiting map[int]chan []byte
+	gone    chan struct{} // closed when the browser's output ends
 }
 
 var driverOnce struct {
@@ -71,7 +76,9 @@ func startBrowserDriver(t *testing.T) *browserDriver {
 			return
 		}
 		// It ends when the test binary does: its stdin closes.
-		driverOnce.d = &browserDriver{in: in, out: sc}
+		d := &browserDriver{in: in, waiting: map[int]chan []byte{}, gone: make(chan struct{})}
+		go d.read(sc)
+		driverOnce.d = d
 	})
 	if driverOnce.d == nil {
 		t.Skip(driverOnce.skip)
@@ -79,20 +86,50 @@ func startBrowserDriver(t *testing.T) *browserDriver {
 	return driverOnce.d
 }
 
-// roundTrip sends req and decodes the browser's answer into resp.
-func (d *browserDriver) roundTrip(t *testing.T, req, resp any) {
+// read hands each answer to the request of its id.
+func (d *browserDriver) read(sc *bufio.Scanner) {
+	defer close(d.gone)
+	for sc.Scan() {
+		var tag struct{ ID int }
+		if json.Unmarshal(sc.Bytes(), &tag) != nil {
+			continue
+		}
+		d.mu.Lock()
+		ch := d.waiting[tag.ID]
+		delete(d.waiting, tag.ID)
+		d.mu.Unlock()
+		if ch != nil {
+			ch <- slices.Clone(sc.Bytes())
+		}
+	}
+}
+
+// roundTrip sends req (an object, to which the request's id is added)
+// and decodes the browser's answer into resp.
+func (d *browserDriver) roundTrip(t *testing.T, req map[string]any, resp any) {
 	t.Helper()
-	b, err := json.Marshal(req)
+	ch := make(chan []byte, 1)
+	d.mu.Lock()
+	d.next++
+	id := d.next
+	d.waiting[id] = ch
+	m := maps.Clone(req)
+	m["id"] = id
+	b, err := json.Marshal(m)
+	if err == nil {
+		_, err = fmt.Fprintf(d.in, "%s\n", b)
+	}
+	d.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	fmt.Fprintf(d.in, "%s\n", b)
-	if !d.out.Scan() {
+	var got []byte
+	select {
+	case got = <-ch:
+	case <-d.gone:
 		t.Fatal("the browser went away")
 	}
-	if err := json.Unmarshal(d.out.Bytes(), resp); err != nil {
-		t.Fatalf("the browser printed %q: %v", d.out.Text(), err)
+	if err := json.Unmarshal(got, resp); err != nil {
+		t.Fatalf("the browser printed %q: %v", got, err)
 	}
 }

@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/spillway-dev/spillway/internal/console"
 )
@@ -233,6 +236,79 @@ func TestConsoleInABrowser(t *testing.T) {
 		v := d.do(t, map[string]any{"op": "goto", "tab": tab + "-anon", "context": tab + "-anon", "url": c.Origin() + "/"})
 		if !strings.Contains(v.Status, "Not logged in") || strings.TrimSpace(v.Main) != "" {
 			t.Errorf("without the login:\n%s\n%s", v.Status, v.Main)
+		}
+	})
+}
+
+// With a client that shows forms, the question is asked on both; the
+// person answers in one and the other is withdrawn: the page's answer
+// cancels the client's form request, and the form's answer takes the
+// item off the page in the browser.
+func TestConsoleInABrowserWithAForm(t *testing.T) {
+	t.Parallel()
+	d := startDriver(t)
+	formUp := make(chan string, 4)             // the message of each form shown
+	formAnswer := make(chan *mcp.ElicitResult) // the person answers the form
+	withdrawn := make(chan string, 4)          // the forms cancelled by the server
+	opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		formUp <- req.Params.Message
+		select {
+		case res := <-formAnswer:
+			return res, nil
+		case <-ctx.Done():
+			withdrawn <- req.Params.Message
+			return nil, ctx.Err()
+		}
+	}}
+	s := startConsoleServer(t, opts, "2025-11-25", "--config", rulesConfig(t))
+	_, link := newConsole(t, s.dir)
+	tab := "form-" + marker("tab")
+	if v := d.do(t, map[string]any{"op": "goto", "tab": tab, "url": link}); !strings.Contains(v.Main, fmt.Sprintf("pid %d", s.pid)) {
+		t.Fatalf("after the link:\n%s\n%s", v.Status, v.Main)
+	}
+	shown := func(ch <-chan string, what, command string) {
+		t.Helper()
+		select {
+		case msg := <-ch:
+			if !strings.Contains(msg, command) {
+				t.Fatalf("the form %s is another's:\n%s", what, msg)
+			}
+		case <-time.After(hangGuard):
+			t.Fatalf("no form %s for %s", what, command)
+		}
+	}
+
+	t.Run("page first", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), marker("page"))
+		command := "mkdir " + dir
+		done := callAsync(t, s.cs, "bash", map[string]any{"command": command})
+		shown(formUp, "shown", command)
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": command})
+		if v := d.do(t, map[string]any{"op": "click", "tab": tab, "waitPost": true, "selector": fmt.Sprintf(`form.approval:has-text(%q) button[value="allow once"]`, command)}); v.PostStatus != http.StatusNoContent {
+			t.Fatalf("the answer's post: %d %s", v.PostStatus, v.PostBody)
+		}
+		shown(withdrawn, "withdrawn", command)
+		if res := <-done; !exists(dir) {
+			t.Errorf("did not run:\n%s", text(res))
+		}
+		d.do(t, map[string]any{"op": "waitGone", "tab": tab, "selector": fmt.Sprintf(`form.approval:has-text(%q)`, command)})
+	})
+	t.Run("form first", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), marker("form"))
+		command := "mkdir " + dir
+		done := callAsync(t, s.cs, "bash", map[string]any{"command": command})
+		shown(formUp, "shown", command)
+		d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": command})
+		formAnswer <- &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "allow once"}}
+		if res := <-done; !exists(dir) {
+			t.Errorf("did not run:\n%s", text(res))
+		}
+		// The item leaves the page the person has open.
+		d.do(t, map[string]any{"op": "waitGone", "tab": tab, "selector": fmt.Sprintf(`form.approval:has-text(%q)`, command)})
+		select {
+		case msg := <-withdrawn:
+			t.Errorf("a form answered was also withdrawn: %s", msg)
+		default:
 		}
 	})
 }

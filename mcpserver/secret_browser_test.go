@@ -57,7 +57,7 @@ func (b *pageBrowser) visit(t *testing.T, url, action, secret string) pageVisit 
 func (b *pageBrowser) visitWaiting(t *testing.T, url, action, secret, waitFor string) pageVisit {
 	t.Helper()
 	var v pageVisit
-	b.d.roundTrip(t, map[string]string{"op": "answer", "url": url, "action": action, "secret": secret, "waitForFile": waitFor}, &v)
+	b.d.roundTrip(t, map[string]any{"op": "answer", "url": url, "action": action, "secret": secret, "waitForFile": waitFor}, &v)
 	if v.Error != "" {
 		t.Fatalf("the browser on %s: %s", url, v.Error)
 	}

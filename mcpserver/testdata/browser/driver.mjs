@@ -6,14 +6,15 @@
 //   node driver.mjs [CHROMIUM]
 //
 // It reads one JSON request a line on stdin and prints one JSON line for
-// each: {"ok": true, ...} or {"error"}. A console request names a tab
+// each: {"ok": true, ...} or {"error"}, with the request's "id": the
+// requests are served concurrently, and answered as they finish. A console request names a tab
 // ("tab"), made on first use; "context" names the browser context it
 // lives in (tabs of one context share cookies, as tabs of one browser do).
 //
 //   {"op": "goto", "tab", "url"}               open url, wait for the page's script
 //   {"op": "text", "tab"}                      the text of #status and #main
 //   {"op": "waitText", "tab", "text"}          wait until #main shows text
-//   {"op": "waitGone", "tab", "text"}          wait until #main no longer shows text
+//   {"op": "waitGone", "tab", "selector"}      wait until nothing matches selector
 //   {"op": "click", "tab", "selector"}         click (the first match);
 //                                              "waitPost": its post's status
 //   {"op": "type", "tab", "selector", "text"}  type as a person does
@@ -48,19 +49,25 @@ console.log(JSON.stringify({ ready: true }));
 const contexts = new Map();
 const tabs = new Map();
 
-async function tab(req) {
+// tab returns the tab req names, made on first use. The maps hold
+// promises: requests run concurrently, and two for one new context must
+// not make two.
+function tab(req) {
   let t = tabs.get(req.tab);
   if (t) return t;
   const name = req.context || "default";
   let ctx = contexts.get(name);
   if (!ctx) {
-    ctx = await browser.newContext();
+    ctx = browser.newContext();
     contexts.set(name, ctx);
   }
-  const page = await ctx.newPage();
-  t = { page, requests: [], console: [] };
-  page.on("request", (r) => t.requests.push(new URL(r.url()).origin));
-  page.on("console", (m) => t.console.push(m.text()));
+  t = ctx.then(async (c) => {
+    const page = await c.newPage();
+    const t = { page, requests: [], console: [] };
+    page.on("request", (r) => t.requests.push(new URL(r.url()).origin));
+    page.on("console", (m) => t.console.push(m.text()));
+    return t;
+  });
   tabs.set(req.tab, t);
   return t;
 }
@@ -112,14 +119,11 @@ async function answer(req) {
   return out;
 }
 
-const lines = readline.createInterface({ input: process.stdin });
-for await (const line of lines) {
-  if (!line.trim()) continue;
-  const req = JSON.parse(line);
-  if (req.op === "answer") {
-    console.log(JSON.stringify(await answer(req)));
-    continue;
-  }
+// handle serves one request. Requests are served concurrently (the
+// tests run in parallel, each in tabs of its own); the answer carries
+// the request's id.
+async function handle(req) {
+  if (req.op === "answer") return answer(req);
   let out = { ok: true };
   try {
     const t = await tab(req);
@@ -131,7 +135,7 @@ for await (const line of lines) {
         Object.assign(out, await texts(page));
         break;
       case "waitGone":
-        await page.locator("#main").filter({ hasText: req.text }).waitFor({ state: "detached", timeout: req.timeout || 20000 });
+        await page.locator(req.selector).first().waitFor({ state: "detached", timeout: req.timeout || 20000 });
         Object.assign(out, await texts(page));
         break;
       case "text":
@@ -178,6 +182,17 @@ for await (const line of lines) {
   } catch (e) {
     out = { error: String(e) };
   }
-  console.log(JSON.stringify(out));
+  return out;
 }
+
+const lines = readline.createInterface({ input: process.stdin });
+const running = new Set();
+for await (const line of lines) {
+  if (!line.trim()) continue;
+  const req = JSON.parse(line);
+  const p = handle(req).then((out) => console.log(JSON.stringify({ ...out, id: req.id })));
+  running.add(p);
+  p.finally(() => running.delete(p));
+}
+await Promise.allSettled([...running]);
 await browser.close();
