@@ -327,6 +327,9 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 	if n := j.screenGaveUp(); n != "" {
 		kept = append(kept, n)
 	}
+	if n := j.screenLag(); n != "" {
+		kept = append(kept, n)
+	}
 	var exit *Exit
 	var status string // its length is kept out of the screen's room
 	if l.exited {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/term"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // What the model reads of a job on a terminal: while the program holds
@@ -145,6 +146,31 @@ func (j *job) screenGaveUp() string {
 	if broken {
 		return "[its terminal's screen is no longer kept: the terminal emulator failed on its output. Its output is shown as text from here]"
 	}
+	if j.term.FellBehind() {
+		_, budget := j.term.Lag()
+		return fmt.Sprintf("[its terminal's screen is no longer kept: it fell more than %s behind its output, which came faster than this session's terminal emulation budget (%s) draws it. "+
+			"Its output is shown as text from here]", output.FormatSize(int64(term.MaxLag)), budget)
+	}
 	return fmt.Sprintf("[its terminal's screen is no longer kept: its output cost the terminal emulator %s, past the ceiling of %s a byte. "+
 		"Its output is shown as text from here]", w, term.WorkPerByte)
+}
+
+// screenLag is the note, said at every look while it holds, that the
+// job's screen is behind its output: the session's terminals spent their
+// emulation budget (term.Budget), so output is held, undrawn. The
+// stream and its spill file are whole; only the screen lags.
+func (j *job) screenLag() string {
+	if j.term == nil {
+		return ""
+	}
+	held, budget := j.term.Lag()
+	if held == 0 {
+		return ""
+	}
+	if isClosed(j.readersDone) {
+		return fmt.Sprintf("[its terminal's screen lags behind its output: the last %s of it were never drawn, since this session's terminal emulation budget (%s) was spent. "+
+			"The output itself is whole (stream and spill file)]", output.FormatSize(int64(held)), budget)
+	}
+	return fmt.Sprintf("[its terminal's screen lags behind its output: %s of it are not drawn yet, since this session's terminal emulation budget (%s) is spent. "+
+		"The output itself is whole (stream and spill file); the screen catches up as the budget allows]", output.FormatSize(int64(held)), budget)
 }

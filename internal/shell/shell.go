@@ -52,6 +52,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
 	"github.com/spillway-dev/spillway/internal/spill"
+	"github.com/spillway-dev/spillway/internal/term"
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -153,6 +154,11 @@ type Runner struct {
 	sessions sessionTable // named sessions
 	history  history      // every command started
 	flights  flights      // cacheable runs in progress
+
+	// emulation is the processor time the terminal emulators of this
+	// session's jobs share (term.Budget): one session's flood of costly
+	// sequences lags its own screens, not the server.
+	emulation *term.Budget
 }
 
 // NewRunner returns a Runner.
@@ -172,7 +178,7 @@ func NewRunner(cfg Config) *Runner {
 	if cfg.Bash.Stderr == (output.Limits{}) {
 		cfg.Bash.Stderr = output.DefaultLimits
 	}
-	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{})}
+	r := &Runner{cfg: cfg, calls: map[*job]struct{}{}, closing: make(chan struct{}), emulation: term.NewBudget()}
 	r.history.store = cfg.Spill
 	return r
 }
@@ -256,7 +262,7 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 	// are closed here once the child has its copies.
 	var child childFiles
 	if in.TTY {
-		err = j.openTTY(outPipe, in.Cols, in.Rows, &child)
+		err = j.openTTY(outPipe, in.Cols, in.Rows, r.emulation, &child)
 	} else {
 		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
 		if err == nil && !in.Stdin && in.call.Stdin != nil {

@@ -43,8 +43,9 @@ func openTTY(cols, rows int) (master, slave *os.File, err error) {
 
 // openTTY gives the job a terminal of cols×rows (0: the default): the
 // child gets the slave side as stdin, stdout and stderr; the master side
-// is read into outPipe and into the job's screen, and written by Write.
-func (j *job) openTTY(outPipe *output.Pipeline, cols, rows int, child *childFiles) error {
+// is read into outPipe and into the job's screen, whose emulator spends
+// from the session's budget, and written by Write.
+func (j *job) openTTY(outPipe *output.Pipeline, cols, rows int, budget *term.Budget, child *childFiles) error {
 	if cols == 0 {
 		cols = TTYCols
 	}
@@ -59,7 +60,7 @@ func (j *job) openTTY(outPipe *output.Pipeline, cols, rows int, child *childFile
 	// found, as a pipe's holders are, by what their descriptors name.
 	j.stdout = &stream{label: "stdout", r: master, pipe: outPipe, tty: slave.Name()}
 	j.input = ttyInput(master, slave.Name())
-	j.term = term.New(cols, rows, answerWriter{j.input})
+	j.term = term.New(cols, rows, answerWriter{j.input}, budget)
 	child.stdin, child.stdout, child.stderr = slave, slave, slave
 	return nil
 }

@@ -20,7 +20,7 @@ func BenchmarkFlood(b *testing.B) {
 				}
 			}
 			data := []byte(sb.String())
-			s := New(120, 40, nil)
+			s := New(120, 40, nil, nil)
 			defer s.Close()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {

@@ -150,7 +150,7 @@ func TestCountsChangeNothing(t *testing.T) {
 // tmux 3.3a shows these rows for this output at 20×5.
 func TestRepeatHeldToRow(t *testing.T) {
 	out := "\x1b[?1049h\x1b[Habc\x1b[65535bZ\r\n" + "\x1b[3;18Hxy\x1b[5bW" + "\x1b[5;1Hq\x1b[19bR"
-	s := New(20, 5, nil)
+	s := New(20, 5, nil, nil)
 	defer s.Close()
 	s.Write([]byte(out))
 	want := []string{"Z", "                 xyy", "W", strings.Repeat("q", 20), "R"}
@@ -162,7 +162,7 @@ func TestRepeatHeldToRow(t *testing.T) {
 // cpuFor feeds data to a new screen of 120×40 in reads of 4 KiB and
 // returns what the emulator cost, and whether it gave up.
 func cpuFor(data []byte) (Work, bool) {
-	s := New(120, 40, nil)
+	s := New(120, 40, nil, nil)
 	defer s.Close()
 	for p := data; len(p) > 0; {
 		n := min(len(p), 4096)
@@ -236,7 +236,7 @@ func TestWorkCeiling(t *testing.T) {
 	if w, gave := cpuFor([]byte(redraw.String())); gave {
 		t.Errorf("512 KiB of full redraws gave up at %v a byte: %v", WorkPerByte, w)
 	}
-	s := New(120, 40, nil)
+	s := New(120, 40, nil, nil)
 	defer s.Close()
 	s.Write([]byte("\x1b[?1049h"))
 	s.Write(flood)
@@ -274,7 +274,7 @@ func FuzzFeeder(f *testing.F) {
 // panic in the goroutine that reads the job's output, which ended the
 // server.
 func TestRegionPastTheScreen(t *testing.T) {
-	s := New(40, 12, nil)
+	s := New(40, 12, nil, nil)
 	defer s.Close()
 	s.Write([]byte("\x1b[1;30r\x1b[2S\x1b[30;1H\x1b[3T\x1b[L\x1b[Mstill here"))
 	if gave, broken, _ := s.GaveUp(); gave || broken {
@@ -288,7 +288,7 @@ func TestRegionPastTheScreen(t *testing.T) {
 // An emulator that fails on the program's output gives up the screen,
 // not the server.
 func TestEmulatorFailureGivesUp(t *testing.T) {
-	s := New(40, 12, nil)
+	s := New(40, 12, nil, nil)
 	defer s.Close()
 	s.mu.Lock()
 	s.metered(func() { panic("an emulator bug") })

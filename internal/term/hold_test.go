@@ -10,7 +10,7 @@ import (
 
 // direct feeds the emulator byte for byte as it comes, with no holding.
 func direct(cols, rows int, chunks [][]byte) View {
-	s := New(cols, rows, nil)
+	s := New(cols, rows, nil, nil)
 	defer s.Close()
 	for _, c := range chunks {
 		s.emu.Write(c)
@@ -25,7 +25,7 @@ func direct(cols, rows int, chunks [][]byte) View {
 }
 
 func held(cols, rows int, chunks [][]byte) View {
-	s := New(cols, rows, nil)
+	s := New(cols, rows, nil, nil)
 	defer s.Close()
 	for _, c := range chunks {
 		s.Write(c)

@@ -49,13 +49,24 @@ type Screen struct {
 	// ceiling and was dropped (work.go).
 	work           Work
 	gaveUp, broken bool
+	// budget is the session's emulator time (budget.go); lag holds the
+	// output that came while it was spent, not yet fed. behind says the
+	// screen gave up because lag passed MaxLag; undrawn is what lag held
+	// when Close kept the screen. leftLate says a catch-up at a look fed
+	// the program's leaving the alternate screen: the next Write says so.
+	budget   *Budget
+	lag      []byte
+	behind   bool
+	undrawn  int
+	leftLate bool
 }
 
 // New returns a screen of cols×rows. What the terminal answers to the
 // program's queries is written to reply (the terminal's master side);
-// reply may be nil.
-func New(cols, rows int, reply io.Writer) *Screen {
-	s := &Screen{cols: cols, rows: rows, reply: reply}
+// reply may be nil. Its emulator spends from budget, which the session's
+// other screens share; nil bounds nothing.
+func New(cols, rows int, reply io.Writer, budget *Budget) *Screen {
+	s := &Screen{cols: cols, rows: rows, reply: reply, budget: budget}
 	s.emu = newEmulator(cols, rows)
 	s.feed.cols, s.feed.rows = cols, rows
 	go s.answer(s.emu)
@@ -110,15 +121,27 @@ func (s *Screen) Size() (cols, rows int) {
 // Write feeds the terminal with the next chunk of the program's output.
 // It reports whether the program left the alternate screen within the
 // chunk, and the offset just past the last such switch: the output after
-// it is line-oriented text again.
+// it is line-oriented text again. While the session's budget is spent,
+// the chunk is held instead (the screen lags); a switch found in held
+// output fed later is reported at offset 0 of the chunk then written.
 func (s *Screen) Write(p []byte) (left bool, at int) {
+	leftAt := func(a int) { left, at = true, a }
+	if !s.catchUp(func() { leftAt(0) }) {
+		s.holdBack(p)
+		return left, at
+	}
 	// A piece at a time, so that a long write stops at the ceiling of the
-	// emulator's work, and a look at the screen waits for one piece at
-	// most. Only the reader of the job's output writes, so the pieces
-	// reach the emulator in order.
+	// emulator's work and at the budget, and a look at the screen waits
+	// for one piece at most. Only the reader of the job's output writes,
+	// so the pieces reach the emulator in order.
 	for off := 0; off < len(p); off += meterPiece {
 		piece := p[off:min(len(p), off+meterPiece)]
-		if !s.writePiece(piece, func(a int) { left, at = true, off+a }) {
+		fed, alive := s.writePiece(piece, func(a int) { leftAt(off + a) })
+		if !alive {
+			break
+		}
+		if !fed {
+			s.holdBack(p[off:])
 			break
 		}
 	}
@@ -126,21 +149,95 @@ func (s *Screen) Write(p []byte) (left bool, at int) {
 }
 
 // writePiece feeds one piece, calling leftAt with the offset past the
-// program's leaving the alternate screen, if it did; it reports whether
-// the emulator takes more.
-func (s *Screen) writePiece(piece []byte, leftAt func(int)) bool {
+// program's leaving the alternate screen, if it did. fed is false when
+// the budget is spent; alive whether the emulator takes more.
+func (s *Screen) writePiece(piece []byte, leftAt func(int)) (fed, alive bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.emu == nil {
-		return false
+		return false, false
 	}
+	if !s.budget.available() {
+		return false, true
+	}
+	s.feedLocked(piece, leftAt)
+	return true, s.emu != nil
+}
+
+// feedLocked feeds the emulator, metered. The caller holds s.mu and
+// knows s.emu is there.
+func (s *Screen) feedLocked(piece []byte, leftAt func(int)) {
 	s.work.Bytes += int64(len(piece))
 	s.metered(func() {
 		if l, a := s.feed.write(s.emu, piece); l {
 			leftAt(a)
 		}
 	})
-	return s.emu != nil
+}
+
+// catchUp feeds held output while the budget allows, and reports
+// whether none is left held (or the emulator is gone). left is called
+// if the program left the alternate screen in it, now or at a look.
+func (s *Screen) catchUp(left func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	done := s.catchUpLocked()
+	if s.leftLate {
+		s.leftLate = false
+		left()
+	}
+	return done
+}
+
+// catchUpLocked is catchUp for a caller that holds s.mu; a leave of the
+// alternate screen is kept in leftLate.
+func (s *Screen) catchUpLocked() bool {
+	for s.emu != nil && len(s.lag) > 0 {
+		if !s.budget.available() {
+			return false
+		}
+		n := min(len(s.lag), meterPiece)
+		s.feedLocked(s.lag[:n], func(int) { s.leftLate = true })
+		s.lag = s.lag[n:]
+	}
+	s.lag = nil
+	return true
+}
+
+// holdBack keeps p to be fed once the budget allows; a screen that falls
+// more than MaxLag behind gives up.
+func (s *Screen) holdBack(p []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emu == nil {
+		return
+	}
+	s.lag = append(s.lag, p...)
+	if len(s.lag) > MaxLag {
+		s.behind = true
+		s.giveUp()
+	}
+}
+
+// Lag says how many bytes of the program's output the screen has not
+// drawn, after drawing what the budget allows now, and the budget that
+// holds them back. A screen kept by Close reports what it never drew.
+func (s *Screen) Lag() (held int, budget *Budget) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emu == nil {
+		return s.undrawn, s.budget
+	}
+	s.catchUpLocked()
+	return len(s.lag), s.budget
+}
+
+// FellBehind reports whether the screen gave up because it lagged more
+// than MaxLag behind the output.
+func (s *Screen) FellBehind() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.behind
 }
 
 // Resize gives the terminal a new size. The program learns it from the
@@ -151,7 +248,12 @@ func (s *Screen) Resize(cols, rows int) {
 	if s.emu == nil {
 		return
 	}
-	s.metered(func() { s.feed.flush(s.emu) })
+	// What was written for the old size is drawn at it, as far as the
+	// budget allows; the program redraws at the new size anyway.
+	s.catchUpLocked()
+	if s.emu != nil {
+		s.metered(func() { s.feed.flush(s.emu) })
+	}
 	if s.emu == nil {
 		return
 	}
@@ -194,7 +296,10 @@ func (s *Screen) view() View {
 		v.Lines = slices.Clone(v.Lines)
 		return v
 	}
-	s.metered(func() { s.feed.flush(s.emu) })
+	s.catchUpLocked()
+	if s.emu != nil {
+		s.metered(func() { s.feed.flush(s.emu) })
+	}
 	if s.emu == nil {
 		return s.view()
 	}
@@ -247,6 +352,7 @@ func (s *Screen) Close() {
 		return // it gave up as it was brought up to date
 	}
 	s.final = &v
+	s.undrawn = len(s.lag)
 	s.drop()
 }
 
@@ -261,4 +367,5 @@ func (s *Screen) drop() {
 	}
 	s.emu = nil
 	s.feed.hold = nil
+	s.lag = nil
 }

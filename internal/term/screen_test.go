@@ -9,7 +9,7 @@ import (
 // addressing, wide characters; leaving the alternate screen is reported
 // with the offset after the switch; a closed screen keeps its rows.
 func TestScreenView(t *testing.T) {
-	s := New(20, 4, nil)
+	s := New(20, 4, nil, nil)
 	out := []byte("before\r\n\x1b[?1049h\x1b[2J\x1b[3;5Hthird\x1b[1;1H日本 wide")
 	if left, _ := s.Write(out); left || !s.Active() {
 		t.Fatalf("entered: left %v, active %v", left, s.Active())

@@ -49,7 +49,7 @@ func (s *Screen) metered(f func()) {
 		return
 	}
 	panicked := true
-	s.work.CPU += cpuOf(func() {
+	spent := cpuOf(func() {
 		// The emulator is a library that indexes slices by what the
 		// program wrote: a sequence it mishandles gives up the screen,
 		// never the server with every session in it.
@@ -61,6 +61,8 @@ func (s *Screen) metered(f func()) {
 		f()
 		panicked = false
 	})
+	s.work.CPU += spent
+	s.budget.spend(spent)
 	if panicked || s.work.CPU > ceiling(s.work.Bytes, s.cols, s.rows) {
 		s.giveUp()
 	}
