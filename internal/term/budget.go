@@ -20,7 +20,10 @@ import (
 // stream (which is read and spilled whole as ever). The held bytes are
 // fed as the bucket fills again, on the next output or the next look.
 // A screen that falls more than MaxLag bytes behind gives up as a screen
-// past its ceiling does: its output is read as text from there.
+// past its ceiling does: its output is read as text from there. 256 KiB
+// is at most some 8 s of lag at the budget's rate for the costliest
+// output a screen keeps (3 µs a byte), under a second for a program
+// that draws screens: a screen further behind tells the model little.
 //
 // A tenth of a core is some ten times what a full-screen program costs
 // while it is used (vim, less, htop, a progress display: well under a
@@ -29,7 +32,7 @@ import (
 var (
 	BudgetPerSecond = 100 * time.Millisecond
 	BudgetBurst     = 500 * time.Millisecond
-	MaxLag          = 1 << 20
+	MaxLag          = 256 << 10
 )
 
 // A Budget is the emulator time the terminals of one session may spend.
