@@ -205,7 +205,7 @@ func DefaultPolicy() Policy {
 		Timeout:      policy.DefaultTimeout,
 		ResultBudget: policy.DefaultResultBudget,
 		Spill:        SpillPolicy{MaxBytes: spill.DefaultMaxFileBytes, BudgetBytes: spill.DefaultBudgetBytes, KeepNamed: spill.DefaultKeepNamed},
-		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses, Shapes: true},
+		Bash:         BashPolicy{Stdout: output.DefaultLimits, Stderr: output.DefaultLimits, MaxProcesses: policy.DefaultMaxProcesses, Shapes: true, Binary: output.BinaryRegions},
 		Read:         ReadPolicy{MaxLines: 2000, MaxBytes: 50 * 1024, MaxLineChars: 2000},
 		Grep:         GrepPolicy{Limit: 100, MaxBytes: 50 * 1024, MaxLineChars: 500},
 		Find:         FindPolicy{Limit: 1000, MaxBytes: 50 * 1024},

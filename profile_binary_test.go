@@ -45,3 +45,37 @@ func TestProfileMacosShellNULIsBinary(t *testing.T) {
 		})
 	}
 }
+
+// Binary by region: under the default profile, 300 bytes of binary
+// between lines of text no longer hide the text: the lines before and
+// after show, the binary run is one notice line, and binary_bytes gives
+// its size. Every seed profile keeps its seed's rule (the stream judged
+// whole from its start, here binary).
+func TestBinaryByRegionDefaultProfile(t *testing.T) {
+	blob := make([]byte, 300)
+	for i := range blob {
+		blob[i] = byte(i*7+1) ^ byte(i>>3)
+	}
+	blob[0] = 0x01
+	in := "start\nsecond line\n" + string(blob) + "\nend\nlast line\n"
+	for _, profile := range []string{"default", "pi", "zdx", "opencode", "macos-shell", "pipe"} {
+		t.Run(profile, func(t *testing.T) {
+			ts, dir := profileToolset(t, profile)
+			if err := os.WriteFile(dir+"/in.dat", []byte(in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := bashRun(t, ts, spillway.BashInput{Command: "cat in.dat"})
+			d := r.Details.Stdout
+			if profile != "default" {
+				if !d.Binary || d.BinaryBytes != 0 || strings.Contains(r.Text, "start") {
+					t.Errorf("%s keeps its seed's rule: binary %v, binary_bytes %d, text %q", profile, d.Binary, d.BinaryBytes, r.Text)
+				}
+				return
+			}
+			want := "start\nsecond line\n[binary output: 300 bytes not shown; pipe the command through xxd to see them]\nend\nlast line\n"
+			if d.Binary || d.BinaryBytes != 300 || r.Content != want {
+				t.Errorf("binary %v, binary_bytes %d, content %q\nwant %q", d.Binary, d.BinaryBytes, r.Content, want)
+			}
+		})
+	}
+}

@@ -37,6 +37,7 @@ func streamDetails(r output.Result) StreamDetails {
 		FullOutputPath: r.FullOutputPath,
 		SpillCapped:    r.SpillCapped,
 		Binary:         r.Binary,
+		BinaryBytes:    r.BinaryBytes,
 		SpillError:     r.SpillError,
 		Next:           r.Next(),
 	}

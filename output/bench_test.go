@@ -34,21 +34,27 @@ func BenchmarkPipeline(b *testing.B) {
 	ansi := []byte(strings.Repeat("\x1b[32mok\x1b[0m  github.com/example/pkg/sub\t0.123s\n", 2000))
 	logs := []byte(strings.Repeat("2026-01-02T03:04:05Z INFO  server: request handled path=/api/v1/items status=200 dur=3ms\n", 1000))
 	cases := []struct {
-		name  string
-		lim   Limits
-		data  []byte
-		chunk int
+		name   string
+		lim    Limits
+		data   []byte
+		chunk  int
+		binary BinaryRule
 	}{
-		{"seq/128KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 128 << 10}, // a flood's reads
-		{"seq/64KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 64 << 10},
-		{"seq/32KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 32 << 10},
-		{"seq/tail", Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 50 << 10}, seqBlock(1_000_000, 4<<20), 64 << 10},
-		{"logs/64KiB", DefaultLimits, bytes.Repeat(logs, 4), 64 << 10},
-		{"ansi/64KiB", DefaultLimits, bytes.Repeat(ansi, 8), 64 << 10},
+		{"seq/128KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 128 << 10, 0}, // a flood's reads
+		{"seq/64KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 64 << 10, 0},
+		{"seq/32KiB", DefaultLimits, seqBlock(1_000_000, 4<<20), 32 << 10, 0},
+		{"seq/tail", Limits{Strategy: Tail, MaxLines: 2000, MaxBytes: 50 << 10}, seqBlock(1_000_000, 4<<20), 64 << 10, 0},
+		{"logs/64KiB", DefaultLimits, bytes.Repeat(logs, 4), 64 << 10, 0},
+		{"ansi/64KiB", DefaultLimits, bytes.Repeat(ansi, 8), 64 << 10, 0},
+		// Binary by region, the default profile's rule for bash: plain text
+		// never reaches it.
+		{"seq/32KiB/regions", DefaultLimits, seqBlock(1_000_000, 4<<20), 32 << 10, BinaryRegions},
+		{"logs/64KiB/regions", DefaultLimits, bytes.Repeat(logs, 4), 64 << 10, BinaryRegions},
+		{"ansi/64KiB/regions", DefaultLimits, bytes.Repeat(ansi, 8), 64 << 10, BinaryRegions},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			p := New(Options{Limits: c.lim, Spill: func() (Spill, error) { return &discardSpill{}, nil }})
+			p := New(Options{Limits: c.lim, Spill: func() (Spill, error) { return &discardSpill{}, nil }, Binary: c.binary})
 			chunks := chunksOf(c.data, c.chunk)
 			for _, ch := range chunks { // past the limits, spilling
 				p.Write(ch)
@@ -86,18 +92,20 @@ func chunksOf(data []byte, n int) [][]byte {
 // TestWriteDoesNotAllocate: in steady state a Write allocates nothing.
 func TestWriteDoesNotAllocate(t *testing.T) {
 	for _, lim := range []Limits{DefaultLimits, {Strategy: Tail, MaxLines: 2000, MaxBytes: 30 << 10}, {Strategy: Head, MaxLines: 10, MaxBytes: 1000, MaxLineChars: 50}} {
-		p := New(Options{Limits: lim, Spill: func() (Spill, error) { return &discardSpill{}, nil }})
-		chunks := chunksOf(seqBlock(1, 1<<20), 32<<10)
-		for _, ch := range chunks {
-			p.Write(ch)
-		}
-		i := 0
-		allocs := testing.AllocsPerRun(100, func() {
-			p.Write(chunks[i%len(chunks)])
-			i++
-		})
-		if allocs != 0 {
-			t.Errorf("%s: %.1f allocations per Write", lim.Strategy, allocs)
+		for _, rule := range []BinaryRule{BinaryMostlyNonText, BinaryRegions} {
+			p := New(Options{Limits: lim, Spill: func() (Spill, error) { return &discardSpill{}, nil }, Binary: rule})
+			chunks := chunksOf(seqBlock(1, 1<<20), 32<<10)
+			for _, ch := range chunks {
+				p.Write(ch)
+			}
+			i := 0
+			allocs := testing.AllocsPerRun(100, func() {
+				p.Write(chunks[i%len(chunks)])
+				i++
+			})
+			if allocs != 0 {
+				t.Errorf("%s, binary rule %d: %.1f allocations per Write", lim.Strategy, rule, allocs)
+			}
 		}
 	}
 }

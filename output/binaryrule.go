@@ -18,6 +18,11 @@ const (
 	// (tab, newline and carriage return excepted). Invalid UTF-8 decodes
 	// to U+FFFD there, which is text.
 	BinaryAnyNUL
+	// BinaryRegions judges lines, not the stream: the lines where bytes
+	// that are not text appear are judged by IsBinary's rule, and a run
+	// of binary lines is shown as one notice line while the text before
+	// and after it is shown (binregion.go).
+	BinaryRegions
 )
 
 // nulSampleChars is how many characters BinaryAnyNUL looks at, counted as

@@ -225,7 +225,12 @@ func chunked(p *Pipeline, in []byte, sizes []byte) {
 // was opened).
 func checkPipeline(t *testing.T, in []byte, lim Limits, when SpillWhen, r Result, spilled []byte) {
 	t.Helper()
-	s := sanitizeAll(in)
+	checkPipelineOf(t, in, sanitizeAll(in), lim, when, r, spilled)
+}
+
+// checkPipelineOf is checkPipeline against s, the sanitized stream of in.
+func checkPipelineOf(t *testing.T, in, s []byte, lim Limits, when SpillWhen, r Result, spilled []byte) {
+	t.Helper()
 	tr := r.Truncation
 	fail := func(format string, args ...any) {
 		t.Helper()

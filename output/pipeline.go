@@ -59,7 +59,8 @@ type Options struct {
 	// stream can still be shown later (see Pipeline.Stream).
 	TailKeep int
 	// Binary is the rule that decides from the start of the stream
-	// whether it is binary; the zero rule is IsBinary.
+	// whether it is binary (the zero rule is IsBinary), or that judges
+	// the stream by region (BinaryRegions).
 	Binary BinaryRule
 }
 
@@ -130,6 +131,11 @@ func New(opt Options) *Pipeline {
 	p := &Pipeline{opt: opt, win: newWindow(opt.Limits)}
 	p.cut = lineCutter{max: opt.Limits.MaxLineChars, emit: p.win.write, cutLine: p.win.markCut}
 	p.san = newSanitizer(p.sink)
+	if opt.Binary == BinaryRegions {
+		// No look at the stream's start: its lines are judged as they come.
+		p.decided = true
+		p.san.regions = true
+	}
 	return p
 }
 
@@ -412,7 +418,7 @@ func (p *Pipeline) ResultWithin(maxBytes int) Result {
 		// into the window, and a redraw after this look adds lines.
 		p.san.commit()
 	}
-	r := Result{Binary: p.binary, SpillCapped: p.spillCapped, limits: p.opt.Limits}
+	r := Result{Binary: p.binary, BinaryBytes: p.san.binaryBytes(), SpillCapped: p.spillCapped, limits: p.opt.Limits}
 	r.limits.MaxBytes = maxBytes
 	if p.spillCapped {
 		r.SpillCap = p.spilled

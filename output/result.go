@@ -51,6 +51,10 @@ type Result struct {
 	// Binary is true when the stream was judged binary: nothing is shown
 	// and the raw bytes are in the spill file.
 	Binary bool
+	// BinaryBytes counts the bytes of the binary runs the stream held so
+	// far under BinaryRegions: each is one notice line in the text, in
+	// place of its bytes.
+	BinaryBytes int64
 	// FullOutputPath names the spill file, if one was created.
 	FullOutputPath string
 	// SpillCapped is true when the spill file stopped at its size cap,

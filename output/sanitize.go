@@ -101,6 +101,12 @@ type Sanitizer struct {
 	placed   bool
 	row, col int
 
+	// regions: binary by region (binregion.go); bin is its state.
+	regions bool
+	bin     binRegion
+	// lastPut is the last byte passed on; 0 before any.
+	lastPut byte
+
 	// oneLine: the input is one line at a time (EndLine between lines),
 	// and the Sanitizer never adds a line break of its own, so that the
 	// lines out are the lines in (read numbers the lines of a file).
@@ -132,7 +138,7 @@ func (s *Sanitizer) EndLine() {
 func (s *Sanitizer) Write(p []byte) (int, error) {
 	n := len(p)
 	if s.carry.Len() > 0 {
-		p = s.carry.Resolve(p, false, s.text)
+		p = s.resolveCarry(p, false)
 	}
 	s.process(p)
 	s.flush()
@@ -143,14 +149,17 @@ func (s *Sanitizer) Write(p []byte) (int, error) {
 // an unterminated escape sequence is passed on as text, and the last line is
 // emitted. The Sanitizer must not be written to afterwards.
 func (s *Sanitizer) Close() error {
-	if s.carry.Len() > 0 {
-		s.carry.Resolve(nil, true, s.text)
-	}
-	for s.state != stText { // an aborted sequence may start another
-		s.abortSeq()
-	}
-	if s.carry.Len() > 0 { // the aborted sequence may end in a partial rune
-		s.carry.Resolve(nil, true, s.text)
+	// Each step may leave work for another: an aborted sequence may start
+	// another or end in a partial rune, and a line judged text is
+	// sanitized.
+	for {
+		if s.carry.Len() > 0 {
+			s.resolveCarry(nil, true)
+		} else if s.state != stText {
+			s.abortSeq()
+		} else if !s.regions || !s.endRegions() {
+			break
+		}
 	}
 	s.put(s.hold)
 	s.clearHold()
@@ -162,8 +171,12 @@ func (s *Sanitizer) Close() error {
 func (s *Sanitizer) process(p []byte) {
 	i := 0
 	for i < len(p) {
+		if s.bin.judging && !s.bin.passing {
+			i += s.gather(p[i:])
+			continue
+		}
 		if s.carry.Len() > 0 { // an aborted sequence ended in part of a rune
-			i = len(p) - len(s.carry.Resolve(p[i:], false, s.text))
+			i = len(p) - len(s.resolveCarry(p[i:], false))
 			continue
 		}
 		if s.state != stText {
@@ -188,11 +201,20 @@ func (s *Sanitizer) process(p []byte) {
 			s.carriageReturn()
 			i++
 		case c < 0x80: // other control bytes and DEL
+			if s.regions && !s.bin.passing && binaryByte(c) {
+				s.startJudging()
+				continue
+			}
 			i++
 		default: // c >= 0x80 that plainRun did not take: invalid or split
 			if !utf8.FullRune(p[i:]) {
 				s.carry.Hold(p[i:])
+				s.bin.carryJudged = s.bin.passing
 				return
+			}
+			if s.regions && !s.bin.passing {
+				s.startJudging()
+				continue
 			}
 			s.text(replacementChar)
 			i++
@@ -379,6 +401,9 @@ func (s *Sanitizer) text(b []byte) {
 // them (it adds lines after them, as a terminal that was watched has shown
 // both). The unfinished last line stays held.
 func (s *Sanitizer) commit() {
+	if s.regions {
+		s.commitRegions()
+	}
 	if s.rows > 0 {
 		s.pass(lastIndexByte(s.hold, '\n')+1, s.rows)
 	}
@@ -396,6 +421,7 @@ func (s *Sanitizer) put(b []byte) {
 	if len(b) == 0 {
 		return
 	}
+	s.lastPut = b[len(b)-1]
 	if len(b) >= directSize {
 		s.flush()
 		s.emit(b)

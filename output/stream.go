@@ -8,6 +8,8 @@ type Stream struct {
 	// without a newline). For a binary stream Bytes is the raw size.
 	Bytes, Lines int64
 	Binary       bool
+	// BinaryBytes is Result.BinaryBytes of the whole stream.
+	BinaryBytes int64
 	// Whole is the whole sanitized stream when HasWhole: it was never
 	// spilled (it fit, or the spill policy kept it).
 	Whole    []byte
@@ -31,7 +33,7 @@ type Stream struct {
 // Stream returns the description of the whole stream. Call it after
 // Close: before, Whole is not yet known.
 func (p *Pipeline) Stream() Stream {
-	s := Stream{Bytes: p.bytes, Lines: p.lines(), Binary: p.binary, Spilled: p.spilled, SpillCapped: p.spillCapped}
+	s := Stream{Bytes: p.bytes, Lines: p.lines(), Binary: p.binary, BinaryBytes: p.san.binaryBytes(), Spilled: p.spilled, SpillCapped: p.spillCapped}
 	if p.binary {
 		s.Bytes = p.raw
 	}

@@ -258,6 +258,9 @@ type StreamDetails struct {
 	SpillCapped bool `json:"spill_capped" doc:"The spill file reached its size cap; later output was not saved."`
 	// Binary: the stream is binary, and the text only says how big it is.
 	Binary bool `json:"binary" doc:"The stream is binary: the text only says how big it is."`
+	// BinaryBytes counts the bytes of the binary runs in a stream judged
+	// by region: each run is one line of the text, its notice.
+	BinaryBytes int64 `json:"binary_bytes,omitempty" doc:"Bytes of binary output left out of the stream; each binary run is one notice line in the text, and the text around it is shown."`
 	// SpillError says why the whole stream could not be saved, if it
 	// could not.
 	SpillError string `json:"spill_error,omitempty" doc:"Why the full output could not be saved, when it could not."`

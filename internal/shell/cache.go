@@ -220,6 +220,12 @@ func (r *Runner) replay(in command, rec record) (Outcome, bool) {
 		return r.cfg.Render(Page{Stdout: stdout, Stderr: stderr, Empty: "(no output)", Exit: rec.status.view()})
 	}
 	stdout, stderr := cutWithin(budget, outPipe, errPipe, text)
+	// The recorded stream holds the binary runs' notices already, not
+	// their bytes: their size is the run's.
+	stdout.BinaryBytes = d.stdout.BinaryBytes
+	if stderr != nil {
+		stderr.BinaryBytes = d.stderr.BinaryBytes
+	}
 	code := rec.status.code
 	return Outcome{
 		Text:    text(stdout, stderr),
