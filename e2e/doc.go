@@ -9,4 +9,7 @@
 // FILE and the client's own output to FILE.log. SPILLWAY_E2E_FACTS=1 runs
 // TestFactsThroughClients: the facts corpus of bench/facts through each
 // client's own shell tool and through spillway, as the model reads it.
+// SPILLWAY_E2E_SLOW=1 runs the sessions kept out of `go test ./...` for
+// time: file changes through spillway with the clients' own edit tools
+// off, and an ask approved in spillway console.
 package e2e
