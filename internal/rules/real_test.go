@@ -109,6 +109,54 @@ var realFixtures = []struct {
 		{"npm test && npm publish", "ask", "ask", ""},
 		{"NODE_OPTIONS=--require=./x.js npm test", "ask", "ask", "both: an assignment before the command; spillway: NODE_OPTIONS makes node load code"},
 	}},
+	{"claude-code", "facebook__react", []realCase{
+		{"yarn test --watch ReactDOM", "allow", "allow", ""},
+		{"yarn test-www", "allow", "allow", ""},
+		{"yarn testx", "ask", "ask", ""},
+		{"yarn build react/index --type=NODE", "allow", "allow", ""},
+		{"yarn download-build", "deny", "deny", ""},
+		{"npm install", "deny", "deny", "the file denies npm, pnpm, bun and npx: yarn only"},
+		{"npx prettier --write .", "deny", "deny", ""},
+		{"yarn install", "ask", "ask", ""},
+		{"yarn test && npm publish", "deny", "deny", "both: a denied part denies the whole command"},
+		{"yarn test 2>&1 | tail -20", "ask", "ask", "both: tail has no rule"},
+	}},
+	{"claude-code", "getsentry__sentry-python", []realCase{
+		{"git status", "allow", "allow", ""},
+		{"git push --force", "allow", "allow", "the file allows every git command"},
+		{"git -c core.sshCommand=x fetch", "ask", "allow", "stricter: a git -c option can name a program git runs (core.pager, core.sshCommand)"},
+		{"find . -name '*.py' -delete", "allow", "allow", ""},
+		{"find . -exec rm {} +", "ask", "allow", "stricter: the rm that find -exec runs is a command of its own, and no rule allows rm"},
+		{"grep -r foo sentry_sdk", "allow", "allow", ""},
+		{"mv a b", "allow", "allow", ""},
+		{"rm -rf build", "ask", "ask", ""},
+		{"git log | head", "ask", "ask", "both: head has no rule"},
+		{"git status; rm -rf /", "ask", "ask", ""},
+	}},
+	{"claude-code", "getsentry__sentry-go", []realCase{
+		{"go test -run TestX ./http", "allow", "allow", ""},
+		{"go mod tidy", "allow", "allow", ""},
+		{"go mod download", "ask", "ask", "the file allows go mod tidy only"},
+		{"go get foo", "ask", "ask", ""},
+		{"make", "allow", "allow", "Bash(make:*) matches make alone too"},
+		{"go test -exec 'sh -c' ./...", "allow", "allow", "both: the file allows every go test, and -exec names the program that runs the test binary"},
+		{"gh pr merge 1", "ask", "ask", ""},
+		{"gh api repos/x", "ask", "ask", ""},
+		{"go test ./... && git push", "allow", "allow", "both: each part has its own allow entry"},
+		{"GOFLAGS=-mod=mod go test ./...", "ask", "ask", "both: an assignment before the command"},
+	}},
+	{"claude-code", "getsentry__sentry-cocoa", []realCase{
+		{"swift --version", "allow", "allow", ""},
+		{"xcodebuild build", "ask", "ask", "the file allows xcodebuild -version, -showsdks and -list only"},
+		{"make -n", "allow", "allow", ""},
+		{"make test", "ask", "ask", ""},
+		{"pod install", "ask", "ask", ""},
+		{"gh api -X DELETE repos/x/y", "allow", "allow", "both: Bash(gh api:*) allows every method"},
+		{"git stash list", "allow", "allow", ""},
+		{"git stash pop", "ask", "ask", ""},
+		{"python3 -c 1", "ask", "ask", "the file allows python3 --version only"},
+		{"git diff | head", "allow", "allow", "both: each part of the pipeline has its own allow entry"},
+	}},
 	{"codex", "Altinn__altinn-studio", []realCase{
 		{"cat README.md", "allow", "allow", ""},
 		{"sed -n 1,5p x", "allow", "allow", ""},
@@ -133,6 +181,30 @@ var realFixtures = []struct {
 		{"gh api repos/x/y/pulls/1", "ask", "ask", ""},
 		{"gh search issues x", "allow", "allow", ""},
 	}},
+	{"codex", "openai__codex", []realCase{
+		{"just fmt", "allow", "allow", ""},
+		{"just publish", "ask", "ask", ""},
+		{"just", "ask", "ask", "no rule: the pattern needs a recipe"},
+		{"cargo test -p codex-core", "allow", "allow", ""},
+		{"cargo install ripgrep", "ask", "ask", ""},
+		{"cargo nextest run", "allow", "allow", ""},
+		{"cargo nextest list", "ask", "ask", ""},
+		{"bazel run //x", "ask", "ask", ""},
+		{"pnpm run test", "allow", "allow", ""},
+		{"cargo test --manifest-path /tmp/x/Cargo.toml", "allow", "allow", "the file's own comment: --manifest-path may name a manifest outside the checkout"},
+	}},
+	{"codex", "HubSpot__hubspot-cli", []realCase{
+		{"yarn hs project upload", "allow", "allow", ""},
+		{"yarn lint:local", "allow", "allow", ""},
+		{"yarn lint", "ask", "ask", "the pattern names lint:local, not lint"},
+		{"git show HEAD:package.json", "allow", "allow", ""},
+		{"git push", "ask", "ask", "decision prompt"},
+		{"git reset --hard", "ask", "ask", "no rule: the default"},
+		{"gh auth status", "allow", "allow", ""},
+		{"gh auth login", "ask", "ask", ""},
+		{"gh issue reopen 5", "ask", "ask", ""},
+		{"gh search code x", "allow", "allow", ""},
+	}},
 }
 
 func TestRealFixtures(t *testing.T) {
@@ -155,8 +227,15 @@ func TestRealFixtures(t *testing.T) {
 		home := t.TempDir()
 		var src, dst string
 		if f.tool == "codex" {
-			src = filepath.Join("testdata/real/codex", f.dir, "default.rules")
-			dst = filepath.Join(home, ".codex", "rules", "default.rules")
+			// A repository's rules file keeps its own name
+			// (default.rules, development.rules): the one *.rules file
+			// in the fixture's directory.
+			files, _ := filepath.Glob(filepath.Join("testdata/real/codex", f.dir, "*.rules"))
+			if len(files) != 1 {
+				t.Fatalf("%s: want one .rules file, have %v", f.dir, files)
+			}
+			src = files[0]
+			dst = filepath.Join(home, ".codex", "rules", filepath.Base(src))
 		} else {
 			src = filepath.Join("testdata/real/claude", f.dir, "settings.json")
 			dst = filepath.Join(home, ".claude", "settings.json")
