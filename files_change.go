@@ -500,7 +500,9 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   out of grep. A read no Read entry matches is allowed whatever ` + "`file_default`" + ` says. A project's allow entries count once the person trusts the project; until
   then a decision they would have allowed names the entry and how to trust it.
 - **Big files.** A file over 32 MiB is edited (one edit a call) by streaming it through the temporary file: memory stays a few MiB, and the diff is read around
-  the change. bench/edit.sh times it beside ` + "`sed -i`" + ` (docs/performance.md). apply_patch holds files in memory and refuses larger ones.
+  the change. bench/edit.sh times it beside ` + "`sed -i`" + ` (docs/performance.md). apply_patch holds every file it touches in memory, so that it checks each hunk before writing
+  any file and can give all back: a patch that touches a file over 32 MiB (to update, delete, move onto or add over it) is refused whole, nothing changed, and the
+  error gives the file's size and what to use instead (edit, one change a call; bash's rm or mv).
 - **Journal and undo.** Each change's replaced content is kept in the session's spill directory (counted against the spill budget, oldest first): ` + "`history`" + `
   lists the changes, ` + "`history`" + ` with ` + "`change: N`" + ` shows change N's diff again, and with ` + "`undo: N`" + ` puts back what it replaced while its files still hold what it wrote.
 - **Audit.** Every call is in the audit log with its path and, for a change, the hashes before and after.

@@ -300,3 +300,34 @@ func TestEditFile(t *testing.T) {
 	}
 	t.Logf("%+v\n%s", ch, d.String())
 }
+
+// A patch that touches a file over the in-memory limit, in any way, is
+// refused whole with the figures and what to use instead; nothing
+// changes, the small file it also changes included.
+func TestPatchRefusesFileOverInMemoryLimit(t *testing.T) {
+	s, dir := newSession(t)
+	s.cfg.MaxInMemory = 1 << 20
+	big := strings.Repeat("a line of a big file\n", (2<<20)/21+1)
+	put(t, filepath.Join(dir, "big"), big)
+	put(t, filepath.Join(dir, "small"), "one\ntwo\n")
+	s.Saw(filepath.Join(dir, "big"), sum([]byte(big)), int64(len(big)))
+	small := "*** Update File: small\n@@\n-one\n+ONE\n"
+	for _, c := range []struct{ hunk, instead string }{
+		{"*** Update File: big\n@@\n-a line of a big file\n+changed\n", "change it with edit, one old_string a call"},
+		{"*** Delete File: big\n", "delete it with bash (rm)"},
+		{"*** Update File: small\n*** Move to: big\n@@\n-two\n+2\n", "move the file with bash (mv)"},
+		{"*** Add File: big\n+new\n", "use write to replace it whole"},
+	} {
+		patch := "*** Begin Patch\n" + small + c.hunk + "*** End Patch"
+		if strings.Contains(c.hunk, "Move to") {
+			patch = "*** Begin Patch\n" + c.hunk + "*** End Patch"
+		}
+		_, err := s.ApplyPatch(ctx, patch, nil)
+		mustContain(t, err, "big is 2.0MB, over the 1.0MB apply_patch holds in memory")
+		mustContain(t, err, "nothing was changed")
+		mustContain(t, err, c.instead)
+		if get(t, filepath.Join(dir, "big")) != big || get(t, filepath.Join(dir, "small")) != "one\ntwo\n" {
+			t.Fatalf("%q: a file changed", c.hunk)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/codexpatch"
 	"github.com/spillway-dev/spillway/internal/textedit"
+	"github.com/spillway-dev/spillway/output"
 )
 
 // Edit replaces exact strings in a file (textedit's rules), all edits or
@@ -190,6 +191,24 @@ func (s *Session) Write(ctx context.Context, p string, content string, expectedS
 	return chs[0], nil
 }
 
+// tooBigForPatch is the refusal of a file over the in-memory limit a
+// patch touches: a patch holds every file it changes in memory, so that
+// it can check each hunk applies before writing any, and can give all
+// back. It says the figures and what to use instead.
+func tooBigForPatch(display, how string, size, limit int64) error {
+	instead := "change it with edit, one old_string a call: edit streams a file this big in bounded memory"
+	switch how {
+	case "delete":
+		instead = "delete it with bash (rm)"
+	case "move":
+		instead = "it is the destination of *** Move to:; move the file with bash (mv) and change it with edit"
+	case "add":
+		instead = "*** Add File: would replace it; use write to replace it whole"
+	}
+	return fmt.Errorf("%s is %s, over the %s apply_patch holds in memory (it checks every file's hunks before it writes any): nothing was changed. Leave it out of the patch and %s",
+		display, output.FormatSize(size), output.FormatSize(limit), instead)
+}
+
 // ApplyPatch applies a patch in Codex's format: every file or none.
 func (s *Session) ApplyPatch(ctx context.Context, input string, diffOut io.Writer) ([]Change, error) {
 	return s.ApplyPatchIn(ctx, "", input, diffOut)
@@ -221,7 +240,9 @@ func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut i
 		}
 		return nil, err
 	}
-	get := func(display string) (*state, error) {
+	// get opens a file the patch touches; how is what the hunk does to
+	// it, for the refusal of a file too big to hold.
+	get := func(display, how string) (*state, error) {
 		where := display
 		if dir != "" && !filepath.IsAbs(where) {
 			where = filepath.Join(dir, where)
@@ -243,7 +264,7 @@ func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut i
 		all = append(all, st)
 		if cur != nil {
 			if cur.data == nil {
-				return st, fmt.Errorf("%s is %d MB, over the %d MB apply_patch holds in memory: change it with edit", display, cur.size>>20, s.cfg.MaxInMemory>>20)
+				return st, tooBigForPatch(display, how, cur.size, s.cfg.MaxInMemory)
 			}
 			if err := s.checkFresh(display, loc.Real(), cur); err != nil {
 				return st, err
@@ -267,7 +288,7 @@ func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut i
 	}
 	for _, h := range p.Hunks {
 		hunk := fmt.Sprintf("patch line %d (*** %s File: %s)", h.Line, strings.ToUpper(h.Kind.String()[:1])+h.Kind.String()[1:], h.Path)
-		st, err := get(h.Path)
+		st, err := get(h.Path, h.Kind.String())
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", hunk, err))
 		}
@@ -297,7 +318,7 @@ func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut i
 				st.data, st.touched = out, true
 				break
 			}
-			dst, err := get(h.MoveTo)
+			dst, err := get(h.MoveTo, "move")
 			if err != nil {
 				return fail(fmt.Errorf("%s: *** Move to: %w", hunk, err))
 			}
