@@ -9,7 +9,7 @@ import (
 )
 
 // The parser and the applier never panic, whatever the patch and file;
-// a parse error is a *ParseError or ErrNoHunks; an update that applies
+// a parse error is a *ParseError, a *LimitError or ErrNoHunks; an update that applies
 // keeps the file's BOM and its final line end (or its absence), and one
 // whose chunks only keep lines gives the file back byte for byte.
 func FuzzParseApply(f *testing.F) {
@@ -23,7 +23,8 @@ func FuzzParseApply(f *testing.F) {
 		p, err := Parse(patch)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) && !errors.Is(err, ErrNoHunks) {
+			var le *LimitError
+			if !errors.As(err, &pe) && !errors.As(err, &le) && !errors.Is(err, ErrNoHunks) {
 				t.Fatalf("parse error of type %T: %v", err, err)
 			}
 			return

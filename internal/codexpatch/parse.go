@@ -134,8 +134,33 @@ func (e *ParseError) Error() string {
 // ErrNoHunks is returned for a patch with no hunk in it.
 var ErrNoHunks = errors.New("the patch changes no file: give at least one *** Add File:, *** Update File: or *** Delete File: section")
 
+// Limits on a patch, checked before it is parsed: its text is the
+// model's, and every line becomes a string header of its own (16 bytes,
+// so 8 MiB of newlines would be 128 MiB), every file a read of that file
+// before anything is written. A model writes patches of a few hundred
+// lines; these are far above that and far below what hurts the server.
+const (
+	MaxPatchBytes = 8 << 20
+	MaxPatchLines = 200_000
+	MaxPatchFiles = 1000
+)
+
+// A LimitError is a patch past one of the limits: Limit names it.
+type LimitError struct {
+	Limit string // "MaxPatchBytes", "MaxPatchLines" or "MaxPatchFiles"
+	Msg   string
+}
+
+func (e *LimitError) Error() string { return "patch refused: " + e.Msg }
+
 // Parse reads a patch.
 func Parse(text string) (*Patch, error) {
+	if len(text) > MaxPatchBytes {
+		return nil, &LimitError{"MaxPatchBytes", fmt.Sprintf("it is %d bytes, over the limit of %d bytes on a patch (MaxPatchBytes): split it into several patches", len(text), MaxPatchBytes)}
+	}
+	if n := strings.Count(text, "\n") + 1; n > MaxPatchLines {
+		return nil, &LimitError{"MaxPatchLines", fmt.Sprintf("it has %d lines, over the limit of %d lines on a patch (MaxPatchLines): split it into several patches", n, MaxPatchLines)}
+	}
 	lines := splitLines(strings.TrimSpace(text))
 	body, first, err := boundaries(lines)
 	if err != nil {
@@ -146,6 +171,9 @@ func Parse(text string) (*Patch, error) {
 		if strings.TrimSpace(body[i]) == "" {
 			i++ // blank lines between hunks
 			continue
+		}
+		if len(p.Hunks) == MaxPatchFiles {
+			return nil, &LimitError{"MaxPatchFiles", fmt.Sprintf("it changes more than %d files, the limit on a patch (MaxPatchFiles): split it into several patches", MaxPatchFiles)}
 		}
 		h, n, err := parseHunk(body[i:], first+i)
 		if err != nil {

@@ -18,10 +18,19 @@ import (
 // back from the history (memory or spill files) and compared a window at
 // a time (internal/difflines), so memory stays bounded on any output.
 
+// MaxHistoryIDBytes bounds a history id given as text (diff_with): the
+// digits of the largest int, and a sign. A longer one is refused before
+// it is parsed, and never quoted back whole.
+const MaxHistoryIDBytes = 20
+
 // checkDiffWith checks the diff_with parameter: "", "last" or a history id.
 func checkDiffWith(in command) error {
 	if in.DiffWith == "" || in.DiffWith == "last" {
 		return checkDiffRun(in)
+	}
+	if len(in.DiffWith) > MaxHistoryIDBytes {
+		return fmt.Errorf("diff_with is %d bytes long, over the %d-byte limit on a history id (MaxHistoryIDBytes): give the history id of an earlier call (history_id in its result), or \"last\" for the last run of this command",
+			len(in.DiffWith), MaxHistoryIDBytes)
 	}
 	if id, err := strconv.Atoi(in.DiffWith); err != nil || id <= 0 {
 		return fmt.Errorf("diff_with %q: give the history id of an earlier call (history_id in its result), or \"last\" for the last run of this command", in.DiffWith)

@@ -35,6 +35,10 @@ type Shown struct {
 	Err  error
 }
 
+// MaxHistoryPatternBytes bounds history's pattern, as grep's is bounded:
+// a longer one is refused before it is compiled.
+const MaxHistoryPatternBytes = 64 << 10
+
 // Render shows the output of a recorded call again, as sel asks (its ID,
 // Stream, Strategy, limits, Offset and Pattern; a listing's filters are
 // not its business), without running anything: the call's record, how its
@@ -54,6 +58,10 @@ func (r *Runner) Render(sel tool.HistoryInput) (rec tool.HistoryRecord, exit Exi
 		return tool.HistoryRecord{}, Exit{}, nil, nil, fmt.Errorf("call %d is still running: use check_pid for its new output, or wait until it ends", sel.ID)
 	}
 	var re *regexp.Regexp
+	if len(sel.Pattern) > MaxHistoryPatternBytes {
+		return tool.HistoryRecord{}, Exit{}, nil, nil, fmt.Errorf("pattern is %s, over the %s limit on a history pattern (MaxHistoryPatternBytes): match a distinctive part of the lines",
+			output.FormatSize(int64(len(sel.Pattern))), output.FormatSize(MaxHistoryPatternBytes))
+	}
 	if sel.Pattern != "" {
 		if re, err = regexp.Compile(sel.Pattern); err != nil {
 			return tool.HistoryRecord{}, Exit{}, nil, nil, fmt.Errorf("pattern: %v", err)
