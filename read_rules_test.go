@@ -3,6 +3,7 @@ package spillway_test
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -86,5 +87,29 @@ func TestReadRulesHideFiles(t *testing.T) {
 	plain := bashToolset(t, spillway.Options{Cwd: dir})
 	if l, err := plain.Ls(ctx, spillway.LsInput{}); err != nil || l.Details.Hidden != 0 || !strings.Contains(l.Content, ".env") {
 		t.Errorf("ls without rules: %v %q", err, l.Text)
+	}
+}
+
+// BenchmarkGrepReadRules greps Go's source tree (GOROOT/src, some 11,000
+// files) for a string it does not hold, without Read rules and with
+// three Read deny entries, which every file and directory is matched
+// against: go test . -run '^$' -bench GrepReadRules -count 5
+// (docs/performance.md).
+func BenchmarkGrepReadRules(b *testing.B) {
+	dir := filepath.Join(runtime.GOROOT(), "src")
+	for _, c := range []struct {
+		name string
+		deny []string
+	}{{"none", nil}, {"3-read-deny", []string{"Read(.env)", "Read(secrets/**)", "Read(**/*.pem)"}}} {
+		b.Run(c.name, func(b *testing.B) {
+			p := spillway.DefaultPolicy()
+			p.Rules.Deny, p.Rules.ManagedDir = c.deny, "-"
+			ts := bashToolset(b, spillway.Options{Cwd: dir, Policy: &p})
+			for b.Loop() {
+				if _, err := ts.Grep(context.Background(), spillway.GrepInput{Pattern: "zzqqxx-not-there", OutputMode: "count"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
