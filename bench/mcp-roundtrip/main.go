@@ -17,6 +17,11 @@
 // is one), `spillway mcp --config FILE` is measured beside `spillway mcp
 // --config EMPTY`, a config file with nothing in it, so that the two differ
 // only by the rules; -max-rules fails the run when their ratio is over it.
+// With both -root and -rules, the same pair runs under --root DIR
+// --sandbox too: there a deny rule that names a program (rm *) is also
+// held at exec (docs/rules.md, "Deny at exec"), so their ratio is the
+// exec check's cost. -command replaces true as the command every kind
+// runs (bench/execdeny.sh gives a make -j of many small targets).
 package main
 
 import (
@@ -41,6 +46,7 @@ func main() {
 	maxRatio := flag.Float64("max", 2, "fail when median(mcp)/median(bare) is over this")
 	rules := flag.String("rules", "", "also measure spillway mcp --config FILE, a config with command rules, beside mcp --config with an empty file")
 	maxRules := flag.Float64("max-rules", 1.05, "with -rules, fail when median(rules)/median(empty config) is over this")
+	flag.StringVar(&command, "command", "true", "the command every kind runs (bash -c COMMAND)")
 	flag.Parse()
 	if err := run(*n, *warm, *bin, *root, *rules, *maxRatio, *maxRules); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-roundtrip:", err)
@@ -55,6 +61,9 @@ type kind struct {
 	measure func() (time.Duration, error)
 	times   []time.Duration
 }
+
+// command is what every kind runs.
+var command = "true"
 
 func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error {
 	if bin == "" {
@@ -89,13 +98,13 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 		sessions = append(sessions, cs)
 		return func() (time.Duration, error) {
 			start := time.Now()
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": "true"}})
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "bash", Arguments: map[string]any{"command": command}})
 			d := time.Since(start)
 			if err != nil {
 				return 0, err
 			}
 			if res.IsError {
-				return 0, fmt.Errorf("bash true (spillway mcp %v) returned an error: %v", args, res.Content)
+				return 0, fmt.Errorf("bash %q (spillway mcp %v) returned an error: %v", command, args, res.Content)
 			}
 			return d, nil
 		}, nil
@@ -111,16 +120,20 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 	defer ts.Close()
 	library := func() (time.Duration, error) {
 		start := time.Now()
-		res, err := ts.Bash(ctx, spillway.BashInput{Command: "true"})
+		res, err := ts.Bash(ctx, spillway.BashInput{Command: command})
 		d := time.Since(start)
 		if err != nil || res.IsError {
-			return 0, fmt.Errorf("bash true failed: %v %s", err, res.Text)
+			return 0, fmt.Errorf("bash %q failed: %v %s", command, err, res.Text)
 		}
 		return d, nil
 	}
 	bare := func() (time.Duration, error) {
 		start := time.Now()
-		err := exec.Command("bash", "-c", "true").Run()
+		c := exec.Command("bash", "-c", command)
+		if root != "" {
+			c.Dir = root
+		}
+		err := c.Run()
 		return time.Since(start), err
 	}
 
@@ -156,6 +169,19 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 		if err != nil {
 			return err
 		}
+		if root != "" {
+			sbWithout, err := server("--root", root, "--sandbox", "--config", empty.Name())
+			if err != nil {
+				return err
+			}
+			sbWith, err := server("--root", root, "--sandbox", "--config", rules)
+			if err != nil {
+				return err
+			}
+			kinds = append(kinds,
+				&kind{name: "sandbox-empty-config", label: "mcp --sandbox --config EMPTY", measure: sbWithout},
+				&kind{name: "sandbox-rules", label: "mcp --sandbox --config RULES", measure: sbWith})
+		}
 		kinds = append(kinds,
 			&kind{name: "mcp-empty-config", label: "mcp --config EMPTY", measure: without},
 			&kind{name: "mcp-rules", label: "mcp --config RULES", measure: withRules})
@@ -177,7 +203,7 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 			}
 		}
 	}
-	fmt.Printf("bash true, %d round trips each (after %d warm-up), interleaved\n", n, warm)
+	fmt.Printf("bash %q, %d round trips each (after %d warm-up), interleaved\n", command, n, warm)
 	for _, k := range []*kind{b, l, m} {
 		fmt.Printf("  %-28s median %8s  p90 %8s\n", k.label, round(quantile(k.times, 0.5)), round(quantile(k.times, 0.9)))
 	}
@@ -189,6 +215,11 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 		r, e := kinds[len(kinds)-1], kinds[len(kinds)-2]
 		rulesRatio = float64(quantile(r.times, 0.5)) / float64(quantile(e.times, 0.5))
 		fmt.Printf("  ratio of medians rules/empty config  %.3fx (target <= %.3fx)\n", rulesRatio, maxRules)
+		if root != "" {
+			r, e := kinds[len(kinds)-3], kinds[len(kinds)-4]
+			fmt.Printf("  ratio of medians with --sandbox, rules/empty config  %.3fx (the exec check's cost)\n",
+				float64(quantile(r.times, 0.5))/float64(quantile(e.times, 0.5)))
+		}
 	}
 	mMed, bMed := quantile(m.times, 0.5), quantile(b.times, 0.5)
 	ratio := float64(mMed) / float64(bMed)
