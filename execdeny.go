@@ -93,6 +93,26 @@ func (t *Toolset) ExecDenyLines() []string {
 	return append(out, execDenyGaps...)
 }
 
+// ExecCheck says, in one line for the audit log, how this toolset's
+// bash commands are held to the deny rules that name a program when they
+// exec: "denied at exec: FILE, …" under --sandbox, "parser-only: …"
+// when nothing holds them there; "" when no deny rule names a program.
+func (t *Toolset) ExecCheck() string {
+	if t.rules == nil {
+		return ""
+	}
+	names, _, _ := t.rules.set.ExecDenied()
+	switch {
+	case len(names) == 0:
+		return ""
+	case !t.sandboxed:
+		return "parser-only: without --sandbox nothing is denied at exec"
+	case len(t.execDeny.files) == 0:
+		return "parser-only: no file of a denied program was found at start"
+	}
+	return "denied at exec: " + strings.Join(t.execDeny.files, ", ")
+}
+
 // execDenyGaps are what the exec check does not cover, whatever the rules.
 var execDenyGaps = []string{
 	"not covered at exec: rules with arguments (`git push *`) hold at the parser only",

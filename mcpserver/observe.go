@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,8 +32,9 @@ func (s *toolServer) recordVia(via string, sess *session, ts *spillway.Toolset, 
 // callRecord is what the metrics and the audit log learn of one call,
 // from the typed input it ran with and the details it returned (r.Input
 // and r.Details; nil when the call could not be made): ts is nil when
-// the session has no toolset (its first call failed). The input's env,
-// input and keys, which may hold secrets, are never named.
+// the session has no toolset (its first call failed). The values of the
+// input's env, its input and keys, which may hold secrets, are never
+// named; env's names are.
 func callRecord(sess *session, ts *spillway.Toolset, tool string, r spillway.Result[any], start time.Time, shown int, isError bool) ops.Call {
 	c := ops.Call{
 		Start:      start,
@@ -50,6 +52,15 @@ func callRecord(sess *session, ts *spillway.Toolset, tool string, r spillway.Res
 			c.Command = strings.Join(in.Args, " ")
 		}
 		c.PID = max(in.CheckPID, in.KillPID)
+		for k := range in.Env {
+			c.EnvNames = append(c.EnvNames, k)
+		}
+		slices.Sort(c.EnvNames)
+		if in.Command != "" || len(in.Args) > 0 {
+			if ts != nil {
+				c.ExecCheck = ts.ExecCheck()
+			}
+		}
 	case spillway.WriteStdinInput:
 		c.PID = in.PID
 	case spillway.ReadInput:
@@ -80,6 +91,7 @@ func callRecord(sess *session, ts *spillway.Toolset, tool string, r spillway.Res
 	switch d := r.Details.(type) {
 	case spillway.BashDetails:
 		c.ExitCode = d.ExitCode
+		c.Rules = d.Rules
 		spilled(d.Stdout.FullOutputPath, d.Stdout.Truncation)
 		spilled(d.Stderr.FullOutputPath, d.Stderr.Truncation)
 	case spillway.ReadDetails:

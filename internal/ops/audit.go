@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // maxCommandBytes cuts the command of an audit line: a heredoc can be
@@ -32,26 +34,29 @@ func OpenAudit(path string) (*os.File, error) {
 }
 
 // An auditLine is one line of the audit log (docs/operations.md). It has
-// no field for a session id, a token, a command's environment or the text
-// sent to a job: those may be secrets.
+// no field for a session id, a token, the values of a command's
+// environment or the text sent to a job: those may be secrets.
 type auditLine struct {
-	Time         time.Time    `json:"time"`
-	Session      string       `json:"session"`
-	Tool         string       `json:"tool"`
-	Command      string       `json:"command,omitempty"`
-	Path         string       `json:"path,omitempty"`
-	Pattern      string       `json:"pattern,omitempty"`
-	PID          int          `json:"pid,omitempty"`
-	Cwd          string       `json:"cwd,omitempty"`
-	ExitCode     *int         `json:"exit_code,omitempty"`
-	IsError      bool         `json:"is_error"`
-	DurationMS   int64        `json:"duration_ms"`
-	BytesShown   int64        `json:"bytes_shown"`
-	BytesSpilled int64        `json:"bytes_spilled"`
-	SpillPaths   []string     `json:"spill_paths,omitempty"`
-	Sandbox      string       `json:"sandbox,omitempty"`
-	AnsweredVia  string       `json:"answered_via,omitempty"`
-	Files        []FileHashes `json:"files,omitempty"`
+	Time         time.Time          `json:"time"`
+	Session      string             `json:"session"`
+	Tool         string             `json:"tool"`
+	Command      string             `json:"command,omitempty"`
+	Path         string             `json:"path,omitempty"`
+	Pattern      string             `json:"pattern,omitempty"`
+	PID          int                `json:"pid,omitempty"`
+	Cwd          string             `json:"cwd,omitempty"`
+	ExitCode     *int               `json:"exit_code,omitempty"`
+	IsError      bool               `json:"is_error"`
+	DurationMS   int64              `json:"duration_ms"`
+	BytesShown   int64              `json:"bytes_shown"`
+	BytesSpilled int64              `json:"bytes_spilled"`
+	SpillPaths   []string           `json:"spill_paths,omitempty"`
+	Sandbox      string             `json:"sandbox,omitempty"`
+	AnsweredVia  string             `json:"answered_via,omitempty"`
+	Files        []FileHashes       `json:"files,omitempty"`
+	Rules        *tool.RulesDetails `json:"rules,omitempty"`
+	EnvNames     []string           `json:"env_names,omitempty"`
+	ExecCheck    string             `json:"exec_check,omitempty"`
 }
 
 // Write writes the line of c.
@@ -78,6 +83,9 @@ func (a *Audit) Write(c Call) error {
 		Sandbox:      c.Sandbox,
 		AnsweredVia:  c.AnsweredVia,
 		Files:        c.Files,
+		Rules:        c.Rules,
+		EnvNames:     c.EnvNames,
+		ExecCheck:    c.ExecCheck,
 	})
 	if err != nil {
 		return err

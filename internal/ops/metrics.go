@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // State is what the server holds at one instant, read at each scrape.
@@ -114,6 +116,16 @@ type Call struct {
 	// Files are the files an edit, write or apply_patch changed, with
 	// the hashes of their content before and after.
 	Files []FileHashes
+	// Rules is how the command rules decided a bash command, with its
+	// parts; nil without rules.
+	Rules *tool.RulesDetails
+	// EnvNames are the names of the bash call's env parameter, sorted;
+	// never their values, which may be secrets.
+	EnvNames []string
+	// ExecCheck is how the deny rules that name a program held when the
+	// command ran (Toolset.ExecCheck): "denied at exec: FILE, …" or
+	// "parser-only: …".
+	ExecCheck string
 }
 
 // FileHashes is one file a call changed: its path and the SHA-256 of its

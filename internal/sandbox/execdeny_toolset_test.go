@@ -40,6 +40,9 @@ func TestToolsetDenyAtExec(t *testing.T) {
 	if !strings.Contains(lines, `parser-only: deny "git push *"`) || !strings.Contains(lines, `exec: deny "rm *"`) {
 		t.Errorf("ExecDenyLines:\n%s", lines)
 	}
+	if got := ts.ExecCheck(); !strings.HasPrefix(got, "denied at exec: ") || !strings.Contains(got, "/rm") {
+		t.Errorf("ExecCheck = %q, want the files of rm denied at exec (the audit log's exec_check)", got)
+	}
 	files := map[string]string{
 		"del.py": "import os\nos.execv('/bin/rm', ['rm', '-f', 'victim'])\n",
 		"del.pl": "exec '/bin/rm', '-f', 'victim';\n",
