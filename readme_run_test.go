@@ -22,15 +22,30 @@ import (
 // HTML comment on the line before it ("<!-- not run: REASON -->"); the
 // test lists those. In docs/*.md, a transcript block ("$ COMMAND" and
 // what it prints) runs the same way, in a directory holding the nearest
-// TOML block above it as spillway.toml.
+// TOML block above it as spillway.toml, and so does a block that shows
+// what a command prints, named in a comment above it
+// ("<!-- run: COMMAND -->"); every other plain or text block says why it
+// is not run, or what it shows that is not an output
+// ("<!-- not output: WHAT -->").
 
 // A docBlock is a fenced block with the HTML comment on the line above it.
 type docBlock struct {
 	block
 	notRun string // the reason it cannot run, from <!-- not run: … -->
+	// run is the command whose output the block is, from
+	// <!-- run: COMMAND --> (a docs/ block that shows an output whose
+	// command the prose gives).
+	run string
+	// notOutput says what a docs/ block shows that is not an output (a
+	// diagram, calls, a command line), from <!-- not output: … -->.
+	notOutput string
 }
 
-var notRunComment = regexp.MustCompile(`^<!-- not run: (.+) -->$`)
+var (
+	notRunComment    = regexp.MustCompile(`^<!-- not run: (.+) -->$`)
+	runComment       = regexp.MustCompile(`^<!-- run: (.+) -->$`)
+	notOutputComment = regexp.MustCompile(`^<!-- not output: (.+) -->$`)
+)
 
 func docBlocks(t *testing.T, file string) []docBlock {
 	t.Helper()
@@ -42,11 +57,28 @@ func docBlocks(t *testing.T, file string) []docBlock {
 	var out []docBlock
 	for _, b := range blocks(t, file) {
 		d := docBlock{block: b}
+		// A block in a list item is indented as its fence is: its text
+		// is what follows that indentation.
+		if indent := lines[b.line-2][:len(lines[b.line-2])-len(strings.TrimLeft(lines[b.line-2], " "))]; indent != "" {
+			code := strings.Split(d.code, "\n")
+			for i := range code {
+				code[i] = strings.TrimPrefix(code[i], indent)
+			}
+			d.code = strings.Join(code, "\n")
+		}
 		// b.line is the block's first line of code; its fence is the
-		// line before, and the comment the one before that.
-		if i := b.line - 3; i >= 0 {
-			if m := notRunComment.FindStringSubmatch(strings.TrimSpace(lines[i])); m != nil {
+		// line before, and the comments the lines right above that (a
+		// marker another test looks for may sit between).
+		for i := b.line - 3; i >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), "<!--"); i-- {
+			line := strings.TrimSpace(lines[i])
+			if m := notRunComment.FindStringSubmatch(line); m != nil {
 				d.notRun = m[1]
+			}
+			if m := runComment.FindStringSubmatch(line); m != nil {
+				d.run = m[1]
+			}
+			if m := notOutputComment.FindStringSubmatch(line); m != nil {
+				d.notOutput = m[1]
 			}
 		}
 		out = append(out, d)
@@ -56,7 +88,7 @@ func docBlocks(t *testing.T, file string) []docBlock {
 
 // spillFile is a CLI spill file's path: its directory and hash differ from
 // run to run and machine to machine.
-var spillFile = regexp.MustCompile(`\S*/((?:bash|read|grep|find|ls)-\d+-[a-z]+)-[0-9a-f]+\.log`)
+var spillFile = regexp.MustCompile(`\S*/((?:bash|read|grep|find|ls)-\d+-[a-z]+)(?:-[0-9a-f]+)?\.log`)
 
 // normalise makes the output of one run comparable with a documented one.
 func normalise(s string) string {
@@ -193,7 +225,7 @@ func TestDocsTranscriptsRun(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob("docs/*.md")
-	ran := 0
+	ran, notOutput := 0, 0
 	var notRun []string
 	for _, file := range files {
 		var lastTOML string
@@ -202,12 +234,28 @@ func TestDocsTranscriptsRun(t *testing.T) {
 			if b.lang == "toml" {
 				lastTOML = b.code
 			}
-			m := transcript.FindStringSubmatch(b.code)
-			if b.lang != "" || m == nil {
+			if b.lang != "" && b.lang != "text" {
 				continue
 			}
-			if b.notRun != "" {
+			// A block is a transcript ("$ spillway …" and what it
+			// prints), the output of the command its comment names, or
+			// says why it is not run or what it shows instead: an
+			// output nobody runs is an output nobody checks.
+			command, shown := "", b.code
+			if m := transcript.FindStringSubmatch(b.code); m != nil {
+				command, shown = m[1], strings.TrimPrefix(b.code, m[0])
+			}
+			switch {
+			case b.notRun != "":
 				notRun = append(notRun, where+": "+b.notRun)
+				continue
+			case b.notOutput != "":
+				notOutput++
+				continue
+			case b.run != "":
+				command, shown = b.run, b.code
+			case command == "":
+				t.Errorf("%s: a block neither run nor marked: put <!-- run: COMMAND --> (the command it is the output of), <!-- not run: REASON --> or <!-- not output: WHAT IT SHOWS --> on the line before its fence", where)
 				continue
 			}
 			// A directory of the repository, as the docs' examples
@@ -228,15 +276,15 @@ func TestDocsTranscriptsRun(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", "-c", m[1])
+			cmd := exec.CommandContext(ctx, "bash", "-c", command)
 			cmd.WaitDelay = time.Second
 			cmd.Dir, cmd.Env = dir, env
 			out, err := cmd.Output()
 			if _, ok := err.(*exec.ExitError); err != nil && !ok {
 				t.Fatal(err)
 			}
-			if got, want := normalise(strings.ReplaceAll(string(out), home+"/", "~/")), normalise(strings.TrimPrefix(b.code, m[0])); got != want {
-				t.Errorf("%s: the doc shows\n%s\nbut %s prints\n%s", where, want, m[1], got)
+			if got, want := normalise(strings.ReplaceAll(string(out), home+"/", "~/")), normalise(shown); got != want {
+				t.Errorf("%s: the doc shows\n%s\nbut %s prints\n%s", where, want, command, got)
 			}
 			ran++
 		}
@@ -244,5 +292,5 @@ func TestDocsTranscriptsRun(t *testing.T) {
 	if ran+len(notRun) == 0 {
 		t.Fatal("no transcript in docs/")
 	}
-	t.Logf("docs/: %d transcripts run and compared; %d not run:\n  %s", ran, len(notRun), strings.Join(notRun, "\n  "))
+	t.Logf("docs/: %d outputs run and compared, %d blocks that show no output; %d not run:\n  %s", ran, notOutput, len(notRun), strings.Join(notRun, "\n  "))
 }
