@@ -283,8 +283,9 @@ type BashPolicy struct {
 	// SpillWhen says when a stream is spilled: on any cut (the default),
 	// or only when it passes its byte limit.
 	SpillWhen output.SpillWhen
-	// Binary is the rule that calls a stream binary from its start:
-	// spillway's own, or the one of the design a profile follows.
+	// Binary is the rule that tells binary output: by region (the
+	// default profile's), from the stream's start by spillway's own rule,
+	// or by the rule of the design a profile follows.
 	Binary output.BinaryRule
 	// MaxProcesses caps the tasks (processes and threads) of one job, so
 	// that one command cannot take every process the user may have and
