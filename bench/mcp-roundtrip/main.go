@@ -137,7 +137,7 @@ func run(n, warm int, bin, root, rules string, maxRatio, maxRules float64) error
 		return time.Since(start), err
 	}
 
-	b := &kind{name: "bare", label: "bare bash -c true", measure: bare}
+	b := &kind{name: "bare", label: "bare bash -c COMMAND", measure: bare}
 	l := &kind{name: "library", label: "spillway library", measure: library}
 	m := &kind{name: "mcp", label: "spillway mcp (stdio)", measure: viaMCP}
 	kinds := []*kind{m, l, b}
