@@ -158,52 +158,52 @@ var realFixtures = []struct {
 		{"git diff | head", "allow", "allow", "both: each part of the pipeline has its own allow entry"},
 	}},
 	{"codex", "Altinn__altinn-studio", []realCase{
-		{"cat README.md", "allow", "allow", ""},
-		{"sed -n 1,5p x", "allow", "allow", ""},
-		{"sed -i s/a/b/ x", "allow", "allow", "codex allows every sed; so does spillway (sed without e or w commands)"},
-		{"git status", "allow", "allow", ""},
-		{"git push", "ask", "ask", "no rule: the default"},
-		{"gh pr view 7", "allow", "allow", ""},
-		{"gh pr merge 7", "ask", "ask", ""},
-		{"make test", "allow", "allow", ""},
-		{"go test ./...", "allow", "allow", ""},
-		{"yarn install", "ask", "ask", ""},
+		{"cat README.md", "allow", "", ""},
+		{"sed -n 1,5p x", "allow", "", ""},
+		{"sed -i s/a/b/ x", "allow", "", "codex allows every sed; so does spillway (sed without e or w commands)"},
+		{"git status", "allow", "", ""},
+		{"git push", "ask", "", "no rule: the default"},
+		{"gh pr view 7", "allow", "", ""},
+		{"gh pr merge 7", "ask", "", ""},
+		{"make test", "allow", "", ""},
+		{"go test ./...", "allow", "", ""},
+		{"yarn install", "ask", "", ""},
 	}},
 	{"codex", "HubSpot__hubspot-local-dev-lib", []realCase{
-		{"yarn build", "allow", "allow", ""},
-		{"yarn why axios", "allow", "allow", ""},
-		{"yarn add left-pad", "ask", "ask", ""},
-		{"git diff --stat", "allow", "allow", ""},
-		{"git commit -m x", "ask", "ask", "decision prompt"},
-		{"git push -u origin x", "ask", "ask", ""},
-		{"gh pr checks 123", "allow", "allow", ""},
-		{"gh pr merge 123", "ask", "ask", ""},
-		{"gh api repos/x/y/pulls/1", "ask", "ask", ""},
-		{"gh search issues x", "allow", "allow", ""},
+		{"yarn build", "allow", "", ""},
+		{"yarn why axios", "allow", "", ""},
+		{"yarn add left-pad", "ask", "", ""},
+		{"git diff --stat", "allow", "", ""},
+		{"git commit -m x", "ask", "", "decision prompt"},
+		{"git push -u origin x", "ask", "", ""},
+		{"gh pr checks 123", "allow", "", ""},
+		{"gh pr merge 123", "ask", "", ""},
+		{"gh api repos/x/y/pulls/1", "ask", "", ""},
+		{"gh search issues x", "allow", "", ""},
 	}},
 	{"codex", "openai__codex", []realCase{
-		{"just fmt", "allow", "allow", ""},
-		{"just publish", "ask", "ask", ""},
-		{"just", "ask", "ask", "no rule: the pattern needs a recipe"},
-		{"cargo test -p codex-core", "allow", "allow", ""},
-		{"cargo install ripgrep", "ask", "ask", ""},
-		{"cargo nextest run", "allow", "allow", ""},
-		{"cargo nextest list", "ask", "ask", ""},
-		{"bazel run //x", "ask", "ask", ""},
-		{"pnpm run test", "allow", "allow", ""},
-		{"cargo test --manifest-path /tmp/x/Cargo.toml", "allow", "allow", "the file's own comment: --manifest-path may name a manifest outside the checkout"},
+		{"just fmt", "allow", "", ""},
+		{"just publish", "ask", "", ""},
+		{"just", "ask", "", "no rule: the pattern needs a recipe"},
+		{"cargo test -p codex-core", "allow", "", ""},
+		{"cargo install ripgrep", "ask", "", ""},
+		{"cargo nextest run", "allow", "", ""},
+		{"cargo nextest list", "ask", "", ""},
+		{"bazel run //x", "ask", "", ""},
+		{"pnpm run test", "allow", "", ""},
+		{"cargo test --manifest-path /tmp/x/Cargo.toml", "allow", "", "the file's own comment: --manifest-path may name a manifest outside the checkout"},
 	}},
 	{"codex", "HubSpot__hubspot-cli", []realCase{
-		{"yarn hs project upload", "allow", "allow", ""},
-		{"yarn lint:local", "allow", "allow", ""},
-		{"yarn lint", "ask", "ask", "the pattern names lint:local, not lint"},
-		{"git show HEAD:package.json", "allow", "allow", ""},
-		{"git push", "ask", "ask", "decision prompt"},
-		{"git reset --hard", "ask", "ask", "no rule: the default"},
-		{"gh auth status", "allow", "allow", ""},
-		{"gh auth login", "ask", "ask", ""},
-		{"gh issue reopen 5", "ask", "ask", ""},
-		{"gh search code x", "allow", "allow", ""},
+		{"yarn hs project upload", "allow", "", ""},
+		{"yarn lint:local", "allow", "", ""},
+		{"yarn lint", "ask", "", "the pattern names lint:local, not lint"},
+		{"git show HEAD:package.json", "allow", "", ""},
+		{"git push", "ask", "", "decision prompt"},
+		{"git reset --hard", "ask", "", "no rule: the default"},
+		{"gh auth status", "allow", "", ""},
+		{"gh auth login", "ask", "", ""},
+		{"gh issue reopen 5", "ask", "", ""},
+		{"gh search code x", "allow", "", ""},
 	}},
 }
 
@@ -223,6 +223,7 @@ func TestRealFixtures(t *testing.T) {
 			t.Errorf("%s: %v", d.Name(), im.Failures)
 		}
 	}
+	checks := readCodexChecks(t)
 	for _, f := range realFixtures {
 		home := t.TempDir()
 		var src, dst string
@@ -251,6 +252,10 @@ func TestRealFixtures(t *testing.T) {
 		}
 		set := &Set{Default: Ask, Rules: im.Rules}
 		for _, c := range f.cases {
+			if f.tool == "codex" {
+				// Codex's own decision, as codex execpolicy check gave it.
+				c.theirs = codexTheirs(t, checks, f.dir, c.command)
+			}
 			got := set.Check(c.command).Decision.String()
 			if got != c.spillway {
 				t.Errorf("%s: %q: spillway %s, the table says %s", f.dir, c.command, got, c.spillway)
@@ -260,6 +265,21 @@ func TestRealFixtures(t *testing.T) {
 			}
 			fmt.Fprintf(&table, "| %s | `%s` | %s | %s | %s |\n", f.dir, strings.ReplaceAll(c.command, "|", "\\|"), c.spillway, c.theirs, c.why)
 		}
+	}
+	// The Codex file that Codex and spillway both refuse to load.
+	home := t.TempDir()
+	data, err := os.ReadFile("testdata/real/codex/HHS__TANF-app/default.rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, ".codex", "rules", "default.rules"), string(data))
+	set := &Set{Default: Ask, Rules: Import([]string{"codex"}, Places{Home: home}).Rules}
+	for _, c := range codexRefused {
+		c.theirs = codexTheirs(t, checks, "HHS__TANF-app", c.command)
+		if got := set.Check(c.command).Decision.String(); got != c.spillway {
+			t.Errorf("HHS__TANF-app: %q: spillway %s, the table says %s", c.command, got, c.spillway)
+		}
+		fmt.Fprintf(&table, "| HHS__TANF-app | `%s` | %s | %s | %s |\n", c.command, c.spillway, c.theirs, c.why)
 	}
 	const begin, end = "<!-- fixtures table: go test ./internal/rules -run TestRealFixtures -update-table -->\n", "<!-- end of fixtures table -->\n"
 	doc, err := os.ReadFile("../../docs/rules.md")
