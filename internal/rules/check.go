@@ -1097,6 +1097,9 @@ func (c *checker) decide(st *partState, ws []word) {
 			if r := c.gitRisk(cur); r != "" {
 				st.hard = append(st.hard, r)
 			}
+			if r := c.unpackRisk(name, cur[1:]); r != "" {
+				st.hard = append(st.hard, r)
+			}
 			norm, risk = c.gitAlias(norm)
 			if risk != "" {
 				st.hard = append(st.hard, risk)
@@ -1193,6 +1196,9 @@ func (c *checker) decide(st *partState, ws []word) {
 		}
 		c.builtinForms(st, name, cur)
 		if r := c.writesRisk(name, cur[1:]); r != "" {
+			st.hard = append(st.hard, r)
+		}
+		if r := c.unpackRisk(name, cur[1:]); r != "" {
 			st.hard = append(st.hard, r)
 		}
 		if r := inputCode(name, cur[1:]); r != "" {
