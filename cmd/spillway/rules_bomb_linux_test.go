@@ -83,7 +83,13 @@ func TestRulesFileBombs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rss, err := strconv.Atoi(strings.TrimSpace(string(kb)))
+			// time(1) puts "Command exited with non-zero status 3" before
+			// the figure.
+			words := strings.Fields(string(kb))
+			if len(words) == 0 {
+				t.Fatalf("/usr/bin/time wrote nothing")
+			}
+			rss, err := strconv.Atoi(words[len(words)-1])
 			if err != nil {
 				t.Fatalf("/usr/bin/time wrote %q", kb)
 			}
