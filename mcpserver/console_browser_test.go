@@ -21,14 +21,6 @@ import (
 	"github.com/spillway-dev/spillway/internal/console"
 )
 
-// A consoleDriver is the person's browser on the console.
-type consoleDriver struct{ d *browserDriver }
-
-func startDriver(t *testing.T) *consoleDriver {
-	t.Helper()
-	return &consoleDriver{startBrowserDriver(t)}
-}
-
 // A driven is what the driver answered.
 type driven struct {
 	OK         bool     `json:"ok"`
@@ -39,13 +31,17 @@ type driven struct {
 	PostStatus int      `json:"postStatus"`
 	PostBody   string   `json:"postBody"`
 	Error      string   `json:"error"`
+	// Seen are the lines watchLines saw: each line's number, the
+	// milliseconds since the epoch when the job printed it and when the
+	// page showed it.
+	Seen map[string][2]float64 `json:"seen"`
 }
 
 // do sends one request; a driver error fails the test unless allowed.
-func (d *consoleDriver) do(t *testing.T, req map[string]any) driven {
+func (d *browserDriver) do(t *testing.T, req map[string]any) driven {
 	t.Helper()
 	var v driven
-	d.d.roundTrip(t, req, &v)
+	d.roundTrip(t, req, &v)
 	if v.Error != "" {
 		t.Fatalf("browser %v: %s", req, v.Error)
 	}
@@ -72,7 +68,7 @@ func newConsole(t *testing.T, dir string) (*console.Console, string) {
 // page; the used link and a page without the login show nothing.
 func TestConsoleInABrowser(t *testing.T) {
 	t.Parallel()
-	d := startDriver(t)
+	d := startBrowserDriver(t)
 	s := startConsoleServer(t, nil, "", "--config", rulesConfig(t))
 	c, link := newConsole(t, s.dir)
 	tab := "person-" + marker("tab")
@@ -246,7 +242,7 @@ func TestConsoleInABrowser(t *testing.T) {
 // item off the page in the browser.
 func TestConsoleInABrowserWithAForm(t *testing.T) {
 	t.Parallel()
-	d := startDriver(t)
+	d := startBrowserDriver(t)
 	formUp := make(chan string, 4)             // the message of each form shown
 	formAnswer := make(chan *mcp.ElicitResult) // the person answers the form
 	withdrawn := make(chan string, 4)          // the forms cancelled by the server

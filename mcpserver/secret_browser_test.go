@@ -20,14 +20,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A pageBrowser answers secret pages as a person does.
-type pageBrowser struct{ d *browserDriver }
-
-func startBrowser(t *testing.T) *pageBrowser {
-	t.Helper()
-	return &pageBrowser{startBrowserDriver(t)}
-}
-
 // A pageVisit is what the browser saw on a page and after its post.
 type pageVisit struct {
 	Status     int      `json:"status"`
@@ -47,17 +39,17 @@ type pageVisit struct {
 
 // visit opens url, types secret into the password field and presses
 // Submit (action "answer") or Cancel.
-func (b *pageBrowser) visit(t *testing.T, url, action, secret string) pageVisit {
+func (b *browserDriver) visit(t *testing.T, url, action, secret string) pageVisit {
 	t.Helper()
 	return b.visitWaiting(t, url, action, secret, "")
 }
 
 // visitWaiting is visit that, the secret typed, waits until the file
 // waitFor exists before it presses the button ("" does not wait).
-func (b *pageBrowser) visitWaiting(t *testing.T, url, action, secret, waitFor string) pageVisit {
+func (b *browserDriver) visitWaiting(t *testing.T, url, action, secret, waitFor string) pageVisit {
 	t.Helper()
 	var v pageVisit
-	b.d.roundTrip(t, map[string]any{"op": "answer", "url": url, "action": action, "secret": secret, "waitForFile": waitFor}, &v)
+	b.roundTrip(t, map[string]any{"op": "answer", "url": url, "action": action, "secret": secret, "waitForFile": waitFor}, &v)
 	if v.Error != "" {
 		t.Fatalf("the browser on %s: %s", url, v.Error)
 	}
@@ -206,7 +198,7 @@ func answerThroughBrowser(t *testing.T, s *secretServer, command, cwd, prompt, s
 // details.secret of the prompt and what the page showed.
 func answerThroughBrowserAsked(t *testing.T, s *secretServer, command, cwd, prompt, secret string) (string, map[string]any, pageVisit) {
 	t.Helper()
-	b := startBrowser(t)
+	b := startBrowserDriver(t)
 	txt, d := s.call(t, "bash", map[string]any{"command": command, "cwd": cwd, "tty": true, "timeout": 30_000})
 	page := s.page(t)
 	if d["waiting_for_secret"] != true || d["waiting_for_input"] == true || field(d, "secret.prompt") != prompt {
@@ -288,7 +280,7 @@ func TestSecretPromptCancelled(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	s := startSecretServer(t, tmp)
-	b := startBrowser(t)
+	b := startBrowserDriver(t)
 	s.call(t, "bash", map[string]any{"command": `read -s -p 'Secret: ' s; echo "got ${#s}"`, "tty": true, "timeout": 30_000})
 	page := s.page(t)
 	_, d := s.call(t, "jobs", map[string]any{})

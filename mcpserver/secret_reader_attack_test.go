@@ -29,7 +29,7 @@ func TestAttackSecretPageReaderChanges(t *testing.T) {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	b := startBrowser(t)
+	b := startBrowserDriver(t)
 	run := func(stdin string, name string, args ...string) {
 		t.Helper()
 		cmd := exec.Command(name, args...)

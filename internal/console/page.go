@@ -317,7 +317,17 @@ func (c *Console) relayAnswer(w http.ResponseWriter, r *http.Request) {
 // server whose job asked. The secret is read as bytes and cleared once
 // sent.
 func (c *Console) relaySecret(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 8<<10))
+	c.relayForm(w, r, 8<<10, func(form map[string]string, typed []byte) (int, string, any) {
+		pid, _ := strconv.Atoi(form["server"])
+		return pid, "/v1/secret", secretRequest{Session: form["session"], ID: form["id"], Action: form["action"], Secret: typed}
+	})
+}
+
+// relayForm reads a form of at most limit bytes whose "secret" field is
+// what the person typed, and relays what to makes of it; the body and
+// the typing are cleared once sent.
+func (c *Console) relayForm(w http.ResponseWriter, r *http.Request, limit int64, to func(form map[string]string, typed []byte) (server int, route string, body any)) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	defer clear(body)
 	if err != nil {
 		http.Error(w, "the form could not be read", http.StatusBadRequest)
@@ -325,8 +335,8 @@ func (c *Console) relaySecret(w http.ResponseWriter, r *http.Request) {
 	}
 	form, typed := secret.ParseForm(body)
 	defer clear(typed)
-	pid, _ := strconv.Atoi(form["server"])
-	c.relay(w, r, pid, "/v1/secret", secretRequest{Session: form["session"], ID: form["id"], Action: form["action"], Secret: typed})
+	pid, route, req := to(form, typed)
+	c.relay(w, r, pid, route, req)
 }
 
 // relay posts body to route of the server with pid and answers the page
@@ -402,21 +412,15 @@ func (c *Console) relayTerm(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// relayTermInput passes what the person typed to the held job.
+// relayTermInput passes what the person typed to the held job. The
+// typing is the "secret" field: read as bytes and cleared, as a
+// password typed with echo off is.
 func (c *Console) relayTermInput(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-	defer clear(body)
-	if err != nil {
-		http.Error(w, "the input could not be read", http.StatusBadRequest)
-		return
-	}
-	// The typing is the "secret" field: read as bytes and cleared, as
-	// a password typed with echo off is.
-	form, data := secret.ParseForm(body)
-	defer clear(data)
-	spid, _ := strconv.Atoi(form["server"])
-	pid, _ := strconv.Atoi(form["pid"])
-	c.relay(w, r, spid, "/v1/term/input", termInput{Session: form["session"], PID: pid, Data: data})
+	c.relayForm(w, r, 64<<10, func(form map[string]string, typed []byte) (int, string, any) {
+		server, _ := strconv.Atoi(form["server"])
+		pid, _ := strconv.Atoi(form["pid"])
+		return server, "/v1/term/input", termInput{Session: form["session"], PID: pid, Data: typed}
+	})
 }
 
 // events streams "changed" whenever a server's state changes, and every

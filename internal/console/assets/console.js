@@ -78,6 +78,25 @@
     return a && a.type === "password" && a.value !== "" && main.contains(a);
   }
 
+  // readEvents reads the server-sent events of response r, calling each
+  // with the text of every event, until the stream ends.
+  async function readEvents(r, each) {
+    const rd = r.body.getReader();
+    const dec = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await rd.read();
+      if (done) return;
+      buf += dec.decode(value, { stream: true });
+      let i;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        const ev = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        each(ev);
+      }
+    }
+  }
+
   // follow reads the server-sent events with fetch: EventSource cannot
   // send the login header.
   async function follow() {
@@ -85,20 +104,9 @@
       try {
         const r = await fetch("/api/events", { headers: headers() });
         if (!r.ok) return;
-        const rd = r.body.getReader();
-        const dec = new TextDecoder();
-        let buf = "";
-        for (;;) {
-          const { value, done } = await rd.read();
-          if (done) break;
-          buf += dec.decode(value, { stream: true });
-          let i;
-          while ((i = buf.indexOf("\n\n")) >= 0) {
-            const ev = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            if (ev.indexOf("event: changed") >= 0) refresh();
-          }
-        }
+        await readEvents(r, (ev) => {
+          if (ev.indexOf("event: changed") >= 0) refresh();
+        });
       } catch (e) { /* reconnect */ }
       await new Promise((res) => setTimeout(res, 1000));
     }
@@ -163,21 +171,10 @@
         handBack();
         return;
       }
-      const rd = r.body.getReader();
-      const dec = new TextDecoder();
-      let buf = "";
-      for (;;) {
-        const { value, done } = await rd.read();
-        if (done) break;
-        buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf("\n\n")) >= 0) {
-          const ev = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const data = ev.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("");
-          if (data) term.write(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
-        }
-      }
+      await readEvents(r, (ev) => {
+        const data = ev.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("");
+        if (data) term.write(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+      });
     } catch (e) { /* handed back */ }
     if (holding && holding.term === term) handBack();
   }
