@@ -32,7 +32,7 @@ func (s *SecretPages) Prompts() []SecretPrompt {
 		d := r.SecretDetails
 		d.Expires = "" // the page's time is Expires
 		out = append(out, SecretPrompt{ID: pg.ID(), Title: pg.Title(), Command: r.Command, Cwd: r.Cwd,
-			SecretDetails: d, Why: r.Why, Expires: pg.Expires()})
+			SecretDetails: d, Says: r.Says, Why: r.Why, Expires: pg.Expires()})
 		if !r.Verified {
 			out[len(out)-1].Warning = secret.UnverifiedWarning
 		}

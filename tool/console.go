@@ -28,8 +28,10 @@ type SecretPrompt struct {
 	// (prompt, program, verified); their Expires, a string, is left
 	// empty: Expires below is the page's time, the one shown.
 	SecretDetails
-	// Why says why the program is not verified, and Warning what the
-	// page warns of such a prompt.
+	// Says, for a verified prompt, says in spillway's own words who
+	// asks and for what; Why says why the program is not verified, and
+	// Warning what the page warns of such a prompt.
+	Says    string    `json:"says,omitempty"`
 	Warning string    `json:"warning,omitempty"`
 	Why     string    `json:"why,omitempty"`
 	Expires time.Time `json:"expires"`

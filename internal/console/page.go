@@ -506,7 +506,9 @@ func (c *Console) follow(ctx context.Context, path string, poke func()) {
 // viewTmpl renders the servers, parsed on first use.
 var viewTmpl = sync.OnceValue(func() *template.Template {
 	b, _ := templates.ReadFile("templates/view.html")
-	return template.Must(template.New("view").Funcs(template.FuncMap{
+	// A secret prompt says who asks in the words of the secret page.
+	t := template.Must(template.New("view").Funcs(secret.TemplateFuncs).Parse(secret.WhoHTML))
+	return template.Must(t.Funcs(template.FuncMap{
 		"ago": func(t time.Time) string { return time.Since(t).Round(time.Second).String() },
 		"left": func(t time.Time) string {
 			return time.Until(t).Round(time.Second).String()

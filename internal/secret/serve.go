@@ -52,10 +52,23 @@ func (p *Pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// WhoHTML is the paragraph that says who asks for a secret and whether
+// spillway verified it, in the words of both the page and the person's
+// console: the template "secret-who" of a value with Verified, Says,
+// Program, Warning and Why (a tool.SecretPrompt), which needs
+// TemplateFuncs.
+const WhoHTML = `{{define "secret-who"}}{{if .Verified}}<p class="note verified">Verified: {{capitalize .Says}}. {{.Program}} is the system's own program (owned by root, which no command of this session can have changed). Your answer goes to it or nowhere: if it stops reading before you submit, nothing is sent and this prompt closes.</p>
+{{- else}}<p class="warning">Not verified: {{capitalize .Warning}}.{{with .Why}} {{capitalize .}}.{{end}}</p>
+{{- end}}{{end}}`
+
+// TemplateFuncs are the functions WhoHTML calls.
+var TemplateFuncs = template.FuncMap{"capitalize": capitalize}
+
 // pageTmpl is parsed on first use, not at start: every CLI call would
 // pay for it.
 var pageTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Parse(`<!doctype html>
+	t := template.Must(template.New("page").Funcs(TemplateFuncs).Parse(WhoHTML))
+	return template.Must(t.Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>spillway: {{.Title}}</title>
@@ -69,9 +82,8 @@ button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 .printed{border:2px dashed #888;background:#fff}
 </style></head><body>
 <h1 id="asker">{{.Title}}</h1>
-{{if .Verified}}<p class="note" id="verified">Verified: {{.Says}}. {{.Program}} is the system's own program (owned by root, which no command of this session can have changed). Your answer goes to it or nowhere: if it stops reading before you submit, nothing is sent and this page closes.</p>
-{{else}}<p class="warning" id="warning">Not verified: {{.Warning}}. {{.Why}}.</p>
-{{end}}
+{{template "secret-who" .}}
+
 <p>The whole command</p><pre id="command">{{.Command}}</pre>
 <p>in</p><pre id="cwd">{{.Cwd}}</pre>
 <p>Printed by the command (its own words, which spillway does not check: a command chooses them, as with <code>sudo -p</code>):</p><pre id="prompt" class="printed">{{.Prompt}}</pre>
@@ -95,9 +107,9 @@ func (pg *Page) show(w http.ResponseWriter) {
 		"Title":    title(pg.req),
 		"Program":  pg.req.Program,
 		"Verified": pg.req.Verified,
-		"Says":     capitalize(pg.req.Says),
-		"Warning":  capitalize(UnverifiedWarning),
-		"Why":      capitalize(pg.req.Why),
+		"Says":     pg.req.Says,
+		"Warning":  UnverifiedWarning,
+		"Why":      pg.req.Why,
 		"Command":  pg.req.Command,
 		"Cwd":      pg.req.Cwd,
 		"Prompt":   pg.req.Prompt,
