@@ -22,6 +22,8 @@
 //   {"op": "press", "tab", "key"}              press a key (Enter)
 //   {"op": "waitIn", "tab", "selector", "text"} wait until selector shows text
 //   {"op": "requests", "tab"}                  the origins the tab requested
+//   {"op": "watchLines", "tab"}                note when each line L<n>@<µs> shows
+//   {"op": "seenLines", "tab"}                 {n: [printed ms, shown ms]}
 //
 // A secret page is answered in a fresh context of its own (no cookies,
 // no cache), as a person who follows the link does:
@@ -171,6 +173,25 @@ async function handle(req) {
       case "waitIn":
         await page.locator(req.selector).filter({ hasText: req.text }).first().waitFor({ timeout: req.timeout || 20000 });
         out.inner = await page.locator(req.selector).first().innerText();
+        break;
+      case "watchLines":
+        // Notes when each line L<n>@<µs since the epoch> first shows in
+        // #main, by the same clock as the job's.
+        await page.evaluate(() => {
+          window.seenLines = {};
+          const main = document.getElementById("main");
+          const scan = () => {
+            const now = performance.timeOrigin + performance.now();
+            for (const m of main.textContent.matchAll(/L(\d+)@(\d+)/g)) {
+              if (!(m[1] in window.seenLines)) window.seenLines[m[1]] = [Number(m[2]) / 1000, now];
+            }
+          };
+          new MutationObserver(scan).observe(main, { subtree: true, childList: true, characterData: true });
+          scan();
+        });
+        break;
+      case "seenLines":
+        out.seen = await page.evaluate(() => window.seenLines);
         break;
       case "requests":
         out.requests = t.requests;
