@@ -10,6 +10,7 @@ with ` + "`include_apply_patch_tool = false`" + ` and ` + "`[features] shell_too
 result the model API receives (` + "`go test ./e2e -run FileChanges -v`" + ` with SPILLWAY_E2E_CLAUDE and SPILLWAY_E2E_CODEX set; .ci/clients.sh installs both).
 Both clients pass the text on whole; Codex puts two lines of its own before it. The edit as Codex passed it, and the patch as Claude Code passed it:
 
+<!-- not run: what Codex passed to its model API, recorded by go test ./e2e -run FileChanges -->
 ` + "```" + `
 Wall time: 0.0263 seconds
 Output:
@@ -23,6 +24,7 @@ Successfully replaced 1 occurrence in notes.txt (1 line added, 1 line removed).
  third line
 ` + "```" + `
 
+<!-- not run: what Claude Code passed to its model API, recorded by go test ./e2e -run FileChanges -->
 ` + "```" + `
 Success. Updated the following files:
 M src/main.go
