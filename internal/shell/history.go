@@ -90,7 +90,7 @@ func (h *history) start(in command, pl *plan, j *job) *record {
 	}
 	h.add(rec)
 	j.completeRecord = func() { h.complete(rec, j) }
-	go h.finish(rec, j)
+	goGuarded("the history's record of the call", func() { h.finish(rec, j) }, func(err error) { h.failed(rec, j, err) })
 	return rec
 }
 
@@ -151,7 +151,27 @@ func (d *recordData) streams() []*streamData {
 
 // finish waits for the job to end and completes the record: exit status,
 // duration and each stream's totals and sources.
+// failed completes the record of a call whose finish panicked: it is
+// no longer running, and shows no output but the error.
+func (h *history) failed(rec *record, j *job, err error) {
+	j.fail(err)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !rec.Running {
+		return
+	}
+	code := 125
+	rec.ExitCode, rec.Running = &code, false
+	if rec.data.stdout.tailErr == "" {
+		rec.data.stdout.tailErr = err.Error()
+	}
+	if !isClosed(rec.data.done) {
+		close(rec.data.done)
+	}
+}
+
 func (h *history) finish(rec *record, j *job) {
+	hookAt("the history's record of the call")
 	<-j.exited
 	<-j.readersDone
 	rec.data.once.Do(func() { h.fill(rec, j) })

@@ -77,6 +77,9 @@ type job struct {
 
 	pending     atomic.Int32  // readers still running
 	readersDone chan struct{} // closed when every pipe is drained and closed
+	// fault is the first panic of the job's goroutines, as an error
+	// (guard.go).
+	fault atomic.Pointer[error]
 
 	// completeRecord completes the job's history record once it has
 	// ended (nil for a job with none): a result that reports the end
@@ -167,23 +170,31 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 // read copies the pipe into the pipeline until every writer has closed it
 // (or cutOff stops it), then closes the pipeline.
 func (j *job) read(s *stream) {
+	// However the reading ends (a panic too, which the caller makes the
+	// job's error), the stream is closed and counted once: the waits on
+	// the readers end.
+	defer func() {
+		j.pipeMu.Lock()
+		s.r.Close()
+		s.closed = true
+		j.pipeMu.Unlock()
+		if j.pending.Add(-1) == 0 {
+			close(j.readersDone)
+			j.noteFinished()
+		}
+	}()
+	hookAt("the reader of the command's " + s.label)
 	// A terminal's master reads EIO once no process holds the slave:
 	// its end of file.
 	j.drainGuarded(s)
 	if j.term != nil {
 		j.term.Close()
 	}
-	s.mu.Lock()
-	s.pipe.Close()
-	s.mu.Unlock()
-	j.pipeMu.Lock()
-	s.r.Close()
-	s.closed = true
-	j.pipeMu.Unlock()
-	if j.pending.Add(-1) == 0 {
-		close(j.readersDone)
-		j.noteFinished()
-	}
+	func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.pipe.Close()
+	}()
 }
 
 // drainGuarded reads the stream to its end. A panic while its output is taken
@@ -235,6 +246,7 @@ func (j *job) take(s *stream, b []byte) {
 // wait reaps the shell, or for a wrapped command learns the shell's exit
 // from the status pipe and then reaps the process it started.
 func (j *job) wait() {
+	hookAt("the wait for the command's exit")
 	if j.statusPipe != nil {
 		var b [4]byte
 		if _, err := io.ReadFull(j.statusPipe, b[:]); err == nil {

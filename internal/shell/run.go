@@ -125,6 +125,9 @@ func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, er
 			j.sess.finish()
 			if j.settle(ctx) {
 				r.forgetCall(j)
+				if err := j.faultErr(); err != nil {
+					return Outcome{}, err
+				}
 				res := j.result(j.look(), "(no output)")
 				res.Failed = j.status.code != 0
 				if n := j.sess.droppedNote(); n != "" {
@@ -134,6 +137,10 @@ func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, er
 			}
 			if ctx.Err() != nil {
 				return r.cancel(j), nil
+			}
+			if err := j.faultErr(); err != nil {
+				r.background(j, "")
+				return Outcome{}, fmt.Errorf("%w; processes it started still run, as background job pid %d: kill_pid=%d stops them", err, j.pid, j.pid)
 			}
 			return r.background(j, fmt.Sprintf("[The shell exited, but processes it started still run (they hold its output or stay in its process group): "+
 				"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid)), nil
@@ -328,6 +335,9 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 		kept = append(kept, n)
 	}
 	if n := j.screenLag(); n != "" {
+		kept = append(kept, n)
+	}
+	if n := j.faultNote(); n != "" {
 		kept = append(kept, n)
 	}
 	var exit *Exit

@@ -88,7 +88,10 @@ func (j *job) secretPage() (*secret.Page, error) {
 	})
 	s.page, s.err = pg, err
 	if err == nil {
-		go j.watchReader(pg, s.asker)
+		want := s.asker
+		goGuarded("the watch of the secret prompt's reader", func() { j.watchReader(pg, want) }, func(err error) {
+			pg.CloseBecause(fmt.Sprintf("%v: nothing was sent", err))
+		})
 	}
 	return pg, err
 }
@@ -227,6 +230,7 @@ func (j *job) readerGoneAfter(want asker) string {
 // the terminal, or another does: an answer would go elsewhere, and the
 // next look opens a page that names the new reader.
 func (j *job) watchReader(pg *secret.Page, want asker) {
+	hookAt("the watch of the secret prompt's reader")
 	t := time.NewTicker(readerPollEvery)
 	defer t.Stop()
 	for {

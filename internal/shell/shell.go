@@ -345,9 +345,9 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 	streams := j.streams()
 	j.pending.Store(int32(len(streams)))
 	for _, s := range streams {
-		go j.read(s)
+		goGuarded("the reader of the command's "+s.label, func() { j.read(s) }, j.fail)
 	}
-	go j.wait()
+	goGuarded("the wait for the command's exit", j.wait, j.waitFailed)
 	j.procs.Watch()
 	return j, nil
 }

@@ -89,7 +89,21 @@ func newEmulator(cols, rows int) *vt.Emulator {
 func (s *Screen) answer(e *vt.Emulator) {
 	answers := make(chan []byte, 8)
 	defer close(answers)
+	// A panic here (a bug) must end neither the server nor the reading
+	// of the pipe: the emulator would block on it, and the job's output
+	// with it. The answers are dropped from there.
+	defer func() {
+		if recover() != nil {
+			io.Copy(io.Discard, e)
+		}
+	}()
 	go func() {
+		defer func() {
+			if recover() != nil {
+				for range answers {
+				}
+			}
+		}()
 		for a := range answers {
 			if s.reply != nil {
 				s.reply.Write(a)
