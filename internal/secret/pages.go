@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spillway-dev/spillway/tool"
@@ -160,7 +161,7 @@ func (p *Pages) Open(r Request) (*Page, error) {
 		done:    make(chan struct{}),
 	}
 	pg.url = p.base + PathPrefix + pg.token
-	pg.timer = time.AfterFunc(p.lifetime, func() { pg.end(Expired) })
+	pg.timer.Store(time.AfterFunc(p.lifetime, func() { pg.end(Expired) }))
 	p.pages[pg.token] = pg
 	return pg, nil
 }
@@ -226,7 +227,7 @@ type Page struct {
 	url     string
 	req     Request
 	expires time.Time
-	timer   *time.Timer
+	timer   atomic.Pointer[time.Timer]
 
 	mu      sync.Mutex // serialises the answer
 	once    sync.Once
@@ -284,7 +285,10 @@ func (pg *Page) end(o Outcome) bool {
 	ended := false
 	pg.once.Do(func() {
 		ended = true
-		pg.timer.Stop()
+		// The timer may fire (a short lifetime) before Open stored it.
+		if t := pg.timer.Load(); t != nil {
+			t.Stop()
+		}
 		pg.pages.mu.Lock()
 		delete(pg.pages.pages, pg.token)
 		pg.pages.mu.Unlock()
