@@ -126,3 +126,14 @@ func TestRound5ProgramFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDupOutKnownStaysAllowed: >&N, N>&M, >&- and >&$fd with fd known
+// to hold an integer duplicate or close a descriptor and open no file.
+func TestDupOutKnownStaysAllowed(t *testing.T) {
+	askDefault, _ := round2Sets(t)
+	for _, in := range []string{"echo x >&2", "echo x 2>&1", "echo x >&-", "echo x 1>&2-", "fd=3; echo x >&$fd 3>/dev/null", "echo x <&0"} {
+		if v := askDefault.Check(in); v.Decision != Allow {
+			t.Errorf("%q = %v;%s", in, v.Decision, partsText(v))
+		}
+	}
+}

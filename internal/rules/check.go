@@ -1964,6 +1964,21 @@ func (c *checker) redirect(r *syntax.Redirect, src string) string {
 			if reason := c.writeRisk(resolveWord(r.Word, src)); reason != "" {
 				return reason
 			}
+		case syntax.DplOut:
+			// >&WORD duplicates a descriptor only when WORD expands to
+			// digits or "-"; any other WORD is a file bash opens for
+			// stdout and stderr, as &>WORD does.
+			w := resolveWord(r.Word, src)
+			if w.Known {
+				if isDupWord(w.Text) {
+					break
+				}
+				if reason := c.writeRisk(w); reason != "" {
+					return reason
+				}
+			} else if !c.intParam(r.Word) {
+				return fmt.Sprintf("%s writes stdout and stderr to the file %s names unless it expands to a descriptor number, and it is known only when it runs", sourceOf(r, src), sourceOf(r.Word, src))
+			}
 		}
 		if t := sourceOf(r.Word, src); strings.Contains(t, "/dev/tcp/") || strings.Contains(t, "/dev/udp/") {
 			return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
@@ -2082,4 +2097,33 @@ func (c *checker) spillwayBash(st *partState, cur []word) {
 		c.code(w.Text, ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, "spillway bash")
 	}
 	c.carrier(st, cur)
+}
+
+// isDupWord reports whether the value of >&WORD names a descriptor
+// (digits, optionally followed by "-" to move it) or closes one ("-").
+func isDupWord(v string) bool {
+	v = strings.TrimSuffix(v, "-")
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// intParam reports whether w is one expansion of a variable known to
+// hold an integer ($fd, "${fd}" after {fd}>file or fd=3).
+func (c *checker) intParam(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	p := w.Parts[0]
+	if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+		p = q.Parts[0]
+	}
+	pe, ok := p.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil || pe.Names != 0 {
+		return false
+	}
+	return c.intVar(pe.Param.Value) == ""
 }
