@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,59 +81,14 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 		p.shapes = scanShapes(src, from, end)
 	}
 	x := p.shapes
-	total := v.totalLines
-	if x.lines != total || !x.mostlyShaped() {
+	if x.lines != v.totalLines || !x.mostlyShaped() {
 		return v, nil, failureList{}, false
 	}
-	rare := x.rareLines()
-	isRare := make(map[int64]lineAt, len(rare))
-	for _, l := range rare {
-		isRare[l.line] = l
-	}
-	maxChars := min(maxFailureChars, max(p.opt.Limits.MaxLineChars, 1))
-	if p.opt.Limits.MaxLineChars == 0 {
-		maxChars = maxFailureChars
-	}
-	// The head runs while it tells something new: blank lines, rare
-	// ones, and the first line of each frequent shape, up to the first
-	// line of a shape it showed already. So does the tail, from the end.
-	h := telling(x.first, total)
-	t := telling(x.lastLines(), total-h)
-	inHead, inTail := map[uint64]bool{}, map[uint64]bool{}
-	dv := view{totalLines: total, truncatedBy: v.truncatedBy}
-	dv.head, dv.headLines = headLines(p.win.head, h, int64(float64(maxBytes)*digestHeadShare))
-	if dv.headLines == 0 && total > 0 {
-		// Not even the first line fits the head's share: the first
-		// line of the usual view is shown.
-		dv.head, dv.headLines = headLines(p.win.head, 1, int64(len(v.head)))
-	}
-	dv.tail, dv.tailLines = tailLines(p.win.ring.bytes(), p.win.ringStart(), t, int64(float64(maxBytes)*digestTailShare))
-	if dv.headLines+dv.tailLines >= total {
+	dv, ends, ok := p.digestEnds(v, x, maxBytes)
+	if !ok {
 		return v, nil, failureList{}, false
 	}
-	var endBlanks int64
-	for i, l := range x.first {
-		if int64(i) >= dv.headLines {
-			break
-		}
-		inHead[l.shape] = l.kind == lineShape
-		if l.kind == lineBlank {
-			endBlanks++
-		}
-	}
-	for i, l := range x.lastLines() {
-		if int64(i) >= dv.tailLines {
-			break
-		}
-		inTail[l.shape] = l.kind == lineShape
-		if l.kind == lineBlank {
-			endBlanks++
-		}
-	}
-	a, b := dv.headLines+1, total-dv.tailLines // the lines between
-	dv.omittedLines = b - a + 1
-	dv.omittedBytes = p.winBytes - int64(len(dv.head)) - int64(len(dv.tail))
-	p.win.countCuts(&dv)
+	a, b := dv.headLines+1, dv.totalLines-dv.tailLines // the lines between
 
 	// The failure lines between head and tail.
 	if p.fails == nil {
@@ -143,17 +99,97 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 
 	d := &digest{}
 	var sb strings.Builder
-	// The shapes that stand for the most lines, as many as their share
-	// holds, in the order they first appear.
+	others := p.digestShapes(&sb, d, src, end, x, a, b, ends, maxBytes)
+	budget := maxBytes - len(dv.head) - len(dv.tail) - sb.Len() - 256 // the counts below
+	shown, rareShown := p.digestLines(src, end, x, kept, a, b, budget)
+	fl := failureList{count: failCount}
+	for _, l := range shown {
+		fmt.Fprintf(&sb, "%d: %s\n", p.winBase+l.line, l.text)
+		d.lines++
+		d.bytes += int64(len(l.text)) + 1
+		if l.fail {
+			fl.shown = append(fl.shown, Failure{Line: p.winBase + l.line, Text: l.text})
+		}
+	}
+	fl.more = failCount - int64(len(fl.shown))
+	digestUnsaid(&sb, x, dv, ends, others, rareShown, fl.more)
+	d.text = sb.String()
+	return dv, d, fl, true
+}
+
+// digestEnds are what a digest's head and tail show: the lines of each
+// end while they tell something new, and of those, the shapes shown and
+// the blank lines.
+type digestEnds struct {
+	inHead, inTail map[uint64]bool
+	blanks         int64
+}
+
+// digestEnds makes the view of a digest's head and tail within their
+// shares of maxBytes; ok is false when they would show every line.
+func (p *Pipeline) digestEnds(v view, x *shapeIndex, maxBytes int) (view, digestEnds, bool) {
+	total := v.totalLines
+	// The head runs while it tells something new: blank lines, rare
+	// ones, and the first line of each frequent shape, up to the first
+	// line of a shape it showed already. So does the tail, from the end.
+	h := telling(x.first, total)
+	t := telling(x.lastLines(), total-h)
+	ends := digestEnds{inHead: map[uint64]bool{}, inTail: map[uint64]bool{}}
+	dv := view{totalLines: total, truncatedBy: v.truncatedBy}
+	dv.head, dv.headLines = headLines(p.win.head, h, int64(float64(maxBytes)*digestHeadShare))
+	if dv.headLines == 0 && total > 0 {
+		// Not even the first line fits the head's share: the first
+		// line of the usual view is shown.
+		dv.head, dv.headLines = headLines(p.win.head, 1, int64(len(v.head)))
+	}
+	dv.tail, dv.tailLines = tailLines(p.win.ring.bytes(), p.win.ringStart(), t, int64(float64(maxBytes)*digestTailShare))
+	if dv.headLines+dv.tailLines >= total {
+		return v, ends, false
+	}
+	for i, l := range x.first {
+		if int64(i) >= dv.headLines {
+			break
+		}
+		ends.inHead[l.shape] = l.kind == lineShape
+		if l.kind == lineBlank {
+			ends.blanks++
+		}
+	}
+	for i, l := range x.lastLines() {
+		if int64(i) >= dv.tailLines {
+			break
+		}
+		ends.inTail[l.shape] = l.kind == lineShape
+		if l.kind == lineBlank {
+			ends.blanks++
+		}
+	}
+	a, b := dv.headLines+1, total-dv.tailLines // the lines between
+	dv.omittedLines = b - a + 1
+	dv.omittedBytes = p.winBytes - int64(len(dv.head)) - int64(len(dv.tail))
+	p.win.countCuts(&dv)
+	return dv, ends, true
+}
+
+// shapesUnsaid are the lines and shapes between a digest's ends that its
+// shape lines leave out.
+type shapesUnsaid struct {
+	lines, shapes int64
+}
+
+// digestShapes writes the shapes that stand for the most lines between a
+// and b, as many as their share of maxBytes holds, in the order they
+// first appear, and adds their greps and lines to d.
+func (p *Pipeline) digestShapes(sb *strings.Builder, d *digest, src io.ReaderAt, end int64, x *shapeIndex, a, b int64, ends digestEnds, maxBytes int) shapesUnsaid {
 	shapeBudget := int(float64(maxBytes) * digestShapeShare)
 	type shapeLine struct {
 		first int64
 		text  string
 	}
 	var shapeLines []shapeLine
-	var otherShapeLines, otherShapes int64
+	var others shapesUnsaid
 	used := 0
-	for _, s := range x.shapesWithin(a, b, inHead, inTail) {
+	for _, s := range x.shapesWithin(a, b, ends.inHead, ends.inTail) {
 		if len(shapeLines) < maxDigestShapes {
 			line, _ := readLine(src, s.stat.off, end, maxShapeLine)
 			text := shapeText([]byte(line))
@@ -171,17 +207,25 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 				continue
 			}
 		}
-		otherShapeLines += s.count
-		otherShapes++
+		others.lines += s.count
+		others.shapes++
 	}
 	sort.Slice(shapeLines, func(i, j int) bool { return shapeLines[i].first < shapeLines[j].first })
 	for _, l := range shapeLines {
 		sb.WriteString(l.text)
 	}
+	return others
+}
 
-	// The numbered lines: failure lines first, then the rare lines near
-	// them, then the other rare lines, as many as the rest holds.
-	budget := maxBytes - len(dv.head) - len(dv.tail) - sb.Len() - 256 // the counts below
+// digestLines chooses the numbered lines between a and b: failure lines
+// first, then the rare lines near them, then the other rare lines, as
+// many as budget holds, in line order; rareShown counts those that are
+// of no frequent shape.
+func (p *Pipeline) digestLines(src io.ReaderAt, end int64, x *shapeIndex, kept []lineAt, a, b int64, budget int) (shown []digestLine, rareShown int64) {
+	maxChars := min(maxFailureChars, max(p.opt.Limits.MaxLineChars, 1))
+	if p.opt.Limits.MaxLineChars == 0 {
+		maxChars = maxFailureChars
+	}
 	// Of a flood of failure lines of one shape, the first few stand
 	// for the rest beside their shape's line.
 	var cands []digestLine
@@ -201,7 +245,7 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 		return i < len(kept) && kept[i].line <= n+digestContext
 	}
 	var rest []digestLine
-	for _, l := range rare {
+	for _, l := range x.rareLines() {
 		if l.line < a || l.line > b {
 			continue
 		}
@@ -213,9 +257,7 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 	}
 	cands = append(cands, rest...)
 	chosen := map[int64]bool{}
-	var shown []digestLine
-	used = 0
-	var rareShown int64
+	used := 0
 	for _, c := range cands {
 		if chosen[c.line] {
 			continue
@@ -236,18 +278,13 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 		}
 	}
 	sort.Slice(shown, func(i, j int) bool { return shown[i].line < shown[j].line })
-	fl := failureList{count: failCount}
-	for _, l := range shown {
-		fmt.Fprintf(&sb, "%d: %s\n", p.winBase+l.line, l.text)
-		d.lines++
-		d.bytes += int64(len(l.text)) + 1
-		if l.fail {
-			fl.shown = append(fl.shown, Failure{Line: p.winBase + l.line, Text: l.text})
-		}
-	}
-	fl.more = failCount - int64(len(fl.shown))
-	// What is left unsaid: the lines of shapes not listed, the rare lines
-	// not numbered, the blank lines, the failure lines not shown.
+	return shown, rareShown
+}
+
+// digestUnsaid writes what is left unsaid: the lines of shapes not
+// listed, the rare lines not numbered, the blank lines, the failure
+// lines not shown.
+func digestUnsaid(sb *strings.Builder, x *shapeIndex, dv view, ends digestEnds, others shapesUnsaid, rareShown, failsMore int64) {
 	var endRare int64
 	for i, l := range x.first {
 		if int64(i) < dv.headLines && l.kind == lineRare {
@@ -260,23 +297,21 @@ func (p *Pipeline) digestCut(v view, maxBytes int) (view, *digest, failureList, 
 		}
 	}
 	var parts []string
-	if otherShapes > 0 {
-		parts = append(parts, fmt.Sprintf("%s %s of %s more %s", commas(otherShapeLines), Noun(otherShapeLines, "line", "lines"), commas(otherShapes), Noun(otherShapes, "shape", "shapes")))
+	if others.shapes > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s of %s more %s", commas(others.lines), Noun(others.lines, "line", "lines"), commas(others.shapes), Noun(others.shapes, "shape", "shapes")))
 	}
 	if n := x.rare - endRare - rareShown; n > 0 {
 		parts = append(parts, commas(n)+" "+Noun(n, "other line", "other lines"))
 	}
-	if n := x.blank - endBlanks; n > 0 {
+	if n := x.blank - ends.blanks; n > 0 {
 		parts = append(parts, commas(n)+" "+Noun(n, "blank line", "blank lines"))
 	}
-	if fl.more > 0 {
-		parts = append(parts, fmt.Sprintf("%s more %s like failures", commas(fl.more), Noun(fl.more, "looks", "look")))
+	if failsMore > 0 {
+		parts = append(parts, fmt.Sprintf("%s more %s like failures", commas(failsMore), Noun(failsMore, "looks", "look")))
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(&sb, "[... and %s ...]\n", strings.Join(parts, "; "))
+		fmt.Fprintf(sb, "[... and %s ...]\n", strings.Join(parts, "; "))
 	}
-	d.text = sb.String()
-	return dv, d, fl, true
 }
 
 // mostlyShaped reports whether most lines of the window are of the
