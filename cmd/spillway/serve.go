@@ -20,19 +20,7 @@ import (
 const tokenEnv = "SPILLWAY_TOKEN"
 
 func (g *globalFlags) newServeCmd() *cobra.Command {
-	var (
-		listen   string
-		token    string
-		idle     time.Duration
-		origins  []string
-		logLevel string
-		noToken  bool
-		tokenOut string
-		maxSess  int
-		ops      opsFlags
-
-		withConsole bool
-	)
+	s := &serveFlags{}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the tools to many MCP clients over Streamable HTTP",
@@ -74,115 +62,132 @@ every session id, so that a proxy routes each session to its node.`,
 		Example: `  spillway serve
   SPILLWAY_TOKEN=$(openssl rand -hex 32) spillway serve --listen 0.0.0.0:7777`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := newLogger(logLevel, slog.LevelInfo)
-			if err != nil {
-				return err
-			}
-			if !cmd.Flags().Changed("token") {
-				// A copy: the value lies in the environment block that
-				// scrubEnviron blanks.
-				token = strings.Clone(envOr(tokenEnv, ""))
-			}
-			// A server secret never reaches the commands, nor shows in
-			// /proc/PID/environ.
-			os.Unsetenv(tokenEnv)
-			if err := scrubEnviron(tokenEnv); err != nil {
-				log.Warn("$"+tokenEnv+" still shows in this process's first environment (/proc/PID/environ)", "error", err)
-			}
-			// After scrubEnviron, which writes /proc/self/mem (a
-			// non-dumpable process's /proc files are root's), and before
-			// any command runs: a command of the same user must not read
-			// the server's descriptors, environment or memory there.
-			if err := notDumpable(); err != nil {
-				log.Warn("commands of this user can read this process's descriptors and memory through /proc (PR_SET_DUMPABLE failed)", "error", err)
-			}
-			if noToken && token != "" {
-				return errors.New("--no-token and a token (--token or $" + tokenEnv + ") contradict each other")
-			}
-			made := false
-			if token == "" && !noToken {
-				token, made = rand.Text(), true
-			}
-			// Check the address before anything else is set up.
-			if err := mcpserver.CheckListen(listen, token); err != nil {
-				return err
-			}
-			g.tokenFile, g.auditLog = tokenOut, ops.auditLog
-			if tokenOut == "-" {
-				g.tokenFile = "" // no file to hide
-			}
-			g.console, g.consoleCredential = withConsole, token
-			cfg, err := g.serverConfig(log)
-			if err != nil {
-				return err
-			}
-			defer g.listenConsole(&cfg, "serve", log)()
-			if idle == 0 {
-				idle = -1 // 0 on the command line means never
-			}
-			audit, err := ops.openAudit()
-			if err != nil {
-				return err
-			}
-			if audit != nil {
-				defer audit.Close()
-			}
-			srv, err := mcpserver.ListenHTTP(mcpserver.HTTPConfig{
-				Config:         cfg,
-				Listen:         listen,
-				Token:          token,
-				IdleTimeout:    idle,
-				AllowedOrigins: origins,
-				MaxSessions:    maxSess,
-				NodeID:         ops.nodeID,
-				MetricsListen:  ops.metricsListen,
-				AuditLog:       writerOrNil(audit),
-				DrainTimeout:   ops.drainTimeout(),
-			})
-			if errors.Is(err, syscall.EADDRINUSE) {
-				return failure{fmt.Errorf("%w: another program (perhaps a spillway serve already running) listens there; "+
-					"use that server, stop it, or give --listen 127.0.0.1:PORT with a free port (:0 picks one)", err)}
-			}
-			if err != nil {
-				return err
-			}
-			if made && tokenOut == "-" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (printed this once, written to no file): %s\n", token)
-			} else if made {
-				path, err := writeToken(tokenOut, srv.URL(), token)
-				if err != nil {
-					return err
-				}
-				defer os.Remove(path)
-				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (also in %s, readable by every program of your user): %s\n", path, token)
-			} else if noToken {
-				log.Warn("serving without a token: any local user can run commands as you (--no-token)")
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "spillway: serving MCP at %s\n", srv.URL())
-			if need, have := mcpserver.DescriptorsFor(maxSess), mcpserver.DescriptorLimit(); have < need {
-				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the descriptor limit (ulimit -n %d) holds about %d sessions with a running job each, not --max-sessions %d: raise it to %d or more (docs/operations.md)\n",
-					have, mcpserver.SessionsFor(have), maxSess, need)
-			}
-			if ops.metricsListen != "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "spillway: metrics at %s\n", srv.MetricsURL())
-			}
-			ctx, stop := drainOnSignal(cmd.Context(), srv, log)
-			defer stop()
-			return srv.Serve(ctx)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return g.runServe(cmd, s) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&listen, "listen", mcpserver.DefaultListen, "address to listen on (HOST:PORT); not loopback needs a token")
-	f.StringVar(&token, "token", "", "bearer token every request must carry (default $"+tokenEnv+", else one made at start)")
-	f.BoolVar(&noToken, "no-token", false, "on a loopback address, require no token (any local user can then run commands)")
-	f.StringVar(&tokenOut, "token-file", "", "where to write the token serve makes, readable by every program of your user (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token; - prints it once and writes no file)")
-	f.IntVar(&maxSess, "max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once; one more gets 503")
-	f.DurationVar(&idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
-	f.StringArrayVar(&origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
-	f.StringVar(&logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
-	f.BoolVar(&withConsole, "console", false, "show the sessions on spillway console, to the person who presents the token (docs/console.md)")
-	ops.add(f)
+	f.StringVar(&s.listen, "listen", mcpserver.DefaultListen, "address to listen on (HOST:PORT); not loopback needs a token")
+	f.StringVar(&s.token, "token", "", "bearer token every request must carry (default $"+tokenEnv+", else one made at start)")
+	f.BoolVar(&s.noToken, "no-token", false, "on a loopback address, require no token (any local user can then run commands)")
+	f.StringVar(&s.tokenOut, "token-file", "", "where to write the token serve makes, readable by every program of your user (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token; - prints it once and writes no file)")
+	f.IntVar(&s.maxSess, "max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once; one more gets 503")
+	f.DurationVar(&s.idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
+	f.StringArrayVar(&s.origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")
+	f.StringVar(&s.logLevel, "log-level", "info", "what to log on stderr: debug, info, warn or error")
+	f.BoolVar(&s.console, "console", false, "show the sessions on spillway console, to the person who presents the token (docs/console.md)")
+	s.ops.add(f)
 	g.addServerFlags(cmd)
 	return cmd
+}
+
+// serveFlags are serve's own flags.
+type serveFlags struct {
+	listen   string
+	token    string
+	idle     time.Duration
+	origins  []string
+	logLevel string
+	noToken  bool
+	tokenOut string
+	maxSess  int
+	ops      opsFlags
+	console  bool
+}
+
+// runServe serves until a signal or a drain ends it.
+func (g *globalFlags) runServe(cmd *cobra.Command, s *serveFlags) error {
+	log, err := newLogger(s.logLevel, slog.LevelInfo)
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("token") {
+		// A copy: the value lies in the environment block that
+		// scrubEnviron blanks.
+		s.token = strings.Clone(envOr(tokenEnv, ""))
+	}
+	// A server secret never reaches the commands, nor shows in
+	// /proc/PID/environ.
+	os.Unsetenv(tokenEnv)
+	if err := scrubEnviron(tokenEnv); err != nil {
+		log.Warn("$"+tokenEnv+" still shows in this process's first environment (/proc/PID/environ)", "error", err)
+	}
+	// After scrubEnviron, which writes /proc/self/mem (a
+	// non-dumpable process's /proc files are root's), and before
+	// any command runs: a command of the same user must not read
+	// the server's descriptors, environment or memory there.
+	if err := notDumpable(); err != nil {
+		log.Warn("commands of this user can read this process's descriptors and memory through /proc (PR_SET_DUMPABLE failed)", "error", err)
+	}
+	if s.noToken && s.token != "" {
+		return errors.New("--no-token and a token (--token or $" + tokenEnv + ") contradict each other")
+	}
+	made := false
+	if s.token == "" && !s.noToken {
+		s.token, made = rand.Text(), true
+	}
+	// Check the address before anything else is set up.
+	if err := mcpserver.CheckListen(s.listen, s.token); err != nil {
+		return err
+	}
+	g.tokenFile, g.auditLog = s.tokenOut, s.ops.auditLog
+	if s.tokenOut == "-" {
+		g.tokenFile = "" // no file to hide
+	}
+	g.console, g.consoleCredential = s.console, s.token
+	cfg, err := g.serverConfig(log)
+	if err != nil {
+		return err
+	}
+	defer g.listenConsole(&cfg, "serve", log)()
+	if s.idle == 0 {
+		s.idle = -1 // 0 on the command line means never
+	}
+	audit, err := s.ops.openAudit()
+	if err != nil {
+		return err
+	}
+	if audit != nil {
+		defer audit.Close()
+	}
+	srv, err := mcpserver.ListenHTTP(mcpserver.HTTPConfig{
+		Config:         cfg,
+		Listen:         s.listen,
+		Token:          s.token,
+		IdleTimeout:    s.idle,
+		AllowedOrigins: s.origins,
+		MaxSessions:    s.maxSess,
+		NodeID:         s.ops.nodeID,
+		MetricsListen:  s.ops.metricsListen,
+		AuditLog:       writerOrNil(audit),
+		DrainTimeout:   s.ops.drainTimeout(),
+	})
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return failure{fmt.Errorf("%w: another program (perhaps a spillway serve already running) listens there; "+
+			"use that server, stop it, or give --listen 127.0.0.1:PORT with a free port (:0 picks one)", err)}
+	}
+	if err != nil {
+		return err
+	}
+	if made && s.tokenOut == "-" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (printed this once, written to no file): %s\n", s.token)
+	} else if made {
+		path, err := writeToken(s.tokenOut, srv.URL(), s.token)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(path)
+		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: token (also in %s, readable by every program of your user): %s\n", path, s.token)
+	} else if s.noToken {
+		log.Warn("serving without a token: any local user can run commands as you (--no-token)")
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "spillway: serving MCP at %s\n", srv.URL())
+	if need, have := mcpserver.DescriptorsFor(s.maxSess), mcpserver.DescriptorLimit(); have < need {
+		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: the descriptor limit (ulimit -n %d) holds about %d sessions with a running job each, not --max-sessions %d: raise it to %d or more (docs/operations.md)\n",
+			have, mcpserver.SessionsFor(have), s.maxSess, need)
+	}
+	if s.ops.metricsListen != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "spillway: metrics at %s\n", srv.MetricsURL())
+	}
+	ctx, stop := drainOnSignal(cmd.Context(), srv, log)
+	defer stop()
+	return srv.Serve(ctx)
 }
