@@ -181,7 +181,7 @@ var rcFiles = map[string]bool{
 // files sed -i edits.
 func writeTargets(name string, args []word) []word {
 	switch name {
-	case "cp", "mv", "install", "ln", "tee", "rsync", "truncate", "touch", "patch", "unzip", "tar", "sed", "gsed", "perl", "chmod", "mkdir":
+	case "cp", "mv", "install", "ln", "link", "tee", "rsync", "truncate", "touch", "patch", "unzip", "tar", "sed", "gsed", "perl", "chmod", "mkdir":
 	case "dd":
 		var out []word
 		for _, a := range args {

@@ -25,7 +25,7 @@ func (c *checker) writeRisk(w word) string { return c.writeRiskOf(w, true) }
 func (c *checker) writesRisk(name string, args []word) string {
 	dest := destination(name, args)
 	for _, t := range writeTargets(name, args) {
-		if r := c.writeRiskOf(t, t == dest || dest == (word{}) && name != "cp" && name != "mv" && name != "install" && name != "ln" && name != "rsync"); r != "" {
+		if r := c.writeRiskOf(t, t == dest || dest == (word{}) && name != "cp" && name != "mv" && name != "install" && name != "ln" && name != "link" && name != "rsync"); r != "" {
 			return r
 		}
 	}
@@ -37,11 +37,11 @@ func (c *checker) writesRisk(name string, args []word) string {
 	return ""
 }
 
-// destination is the one file or directory cp, mv, install, ln and
+// destination is the one file or directory cp, mv, install, ln, link and
 // rsync write into: -t's value, else the last argument.
 func destination(name string, args []word) word {
 	switch name {
-	case "cp", "mv", "install", "ln", "rsync":
+	case "cp", "mv", "install", "ln", "link", "rsync":
 	default:
 		return word{}
 	}
