@@ -62,8 +62,20 @@ func startConsoleServer(t *testing.T, opts *mcp.ClientOptions, protocol string, 
 		}
 	})
 	s := &consoleServer{cs: cs, pid: cmd.Process.Pid, dir: filepath.Join(run, "spillway", "console")}
-	waitFor(t, "the server's console socket", func() bool { return exists(filepath.Join(s.dir, fmt.Sprint(s.pid)+".sock")) })
+	waitFor(t, "the server's console socket", func() bool { return s.address() != "" })
 	return s
+}
+
+// address is the server's console address as curl takes it: the
+// abstract name PID.addr holds (Linux), or the socket PID.sock.
+func (s *consoleServer) address() string {
+	if b, err := os.ReadFile(filepath.Join(s.dir, fmt.Sprint(s.pid)+".addr")); err == nil {
+		return "--abstract-unix-socket " + strings.TrimPrefix(string(b), "@")
+	}
+	if sock := filepath.Join(s.dir, fmt.Sprint(s.pid)+".sock"); exists(sock) {
+		return "--unix-socket " + sock
+	}
+	return ""
 }
 
 // A pageUser is what the tests do in the person's place, over HTTP.
@@ -340,8 +352,7 @@ func TestConsoleLogin(t *testing.T) {
 func TestConsoleSocketRefusesCommands(t *testing.T) {
 	t.Parallel()
 	s := startConsoleServer(t, nil, "")
-	sock := filepath.Join(s.dir, fmt.Sprint(s.pid)+".sock")
-	res := call(t, s.cs, "bash", map[string]any{"command": "curl -sS --max-time 5 --unix-socket " + sock + " http://x/v1/state; echo \"curl: $?\""})
+	res := call(t, s.cs, "bash", map[string]any{"command": "curl -sS --max-time 5 " + s.address() + " http://x/v1/state; echo \"curl: $?\""})
 	got := text(res)
 	if strings.Contains(got, `"sessions"`) || !strings.Contains(got, "curl: ") || strings.Contains(got, "curl: 0") {
 		t.Errorf("a command reached the console:\n%s", got)

@@ -72,7 +72,7 @@ func checkPeer(c net.Conn, dir string) error {
 		if p == os.Getpid() {
 			return fmt.Errorf("peer %d descends from this spillway server", pid)
 		}
-		if _, err := os.Lstat(socketPath(dir, p)); err == nil {
+		if isServer(dir, p) {
 			return fmt.Errorf("peer %d descends from the spillway server %d", pid, p)
 		}
 	}

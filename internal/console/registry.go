@@ -18,6 +18,13 @@ const maxSocketPath = 103
 // sockSuffix ends the name of a server's socket: PID.sock.
 const sockSuffix = ".sock"
 
+// addrSuffix ends the name of the file that holds a server's abstract
+// address: PID.addr.
+const addrSuffix = ".addr"
+
+// abstractPrefix begins every abstract address a server listens on.
+const abstractPrefix = "@spillway-console-"
+
 // Dir is the directory where this user's servers put their sockets:
 // $XDG_RUNTIME_DIR/spillway/console when the runtime directory is set,
 // else spillway-UID/console in the temp directory. It is made if
@@ -61,14 +68,16 @@ func socketPath(dir string, pid int) string {
 	return filepath.Join(dir, strconv.Itoa(pid)+sockSuffix)
 }
 
-// A Found is a server found in the directory.
+// A Found is a server found in the directory: Path is the address to
+// dial, a socket's path or (on Linux) an abstract address, "@…".
 type Found struct {
 	PID  int
 	Path string
 }
 
-// Discover lists the servers' sockets in dir, lowest pid first. A
-// socket whose server is gone is removed.
+// Discover lists the servers in dir, lowest pid first: their sockets,
+// and the files that name their abstract addresses. One whose server is
+// gone is removed.
 func Discover(dir string) ([]Found, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -76,52 +85,87 @@ func Discover(dir string) ([]Found, error) {
 	}
 	var out []Found
 	for _, e := range ents {
-		pid, ok := serverPID(e.Name())
-		if !ok || e.Type()&os.ModeSocket == 0 {
+		pid, addr, ok := serverEntry(dir, e)
+		if !ok {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
 		if !alive(pid) {
-			os.Remove(path)
+			os.Remove(filepath.Join(dir, e.Name()))
 			continue
 		}
-		out = append(out, Found{PID: pid, Path: path})
+		out = append(out, Found{PID: pid, Path: addr})
 	}
 	slices.SortFunc(out, func(a, b Found) int { return a.PID - b.PID })
 	return out, nil
 }
 
-// serverPID is the pid a socket's name gives, if it is one.
-func serverPID(name string) (int, bool) {
-	s, ok := strings.CutSuffix(name, sockSuffix)
-	if !ok {
-		return 0, false
+// serverEntry reads a directory entry as a server's: PID.sock, a socket
+// at that path, or PID.addr, a file of this user's that holds an
+// abstract address.
+func serverEntry(dir string, e os.DirEntry) (pid int, addr string, ok bool) {
+	path := filepath.Join(dir, e.Name())
+	if s, found := strings.CutSuffix(e.Name(), sockSuffix); found && e.Type()&os.ModeSocket != 0 {
+		pid, ok = serverPID(s)
+		return pid, path, ok
 	}
+	s, found := strings.CutSuffix(e.Name(), addrSuffix)
+	if !found || !e.Type().IsRegular() {
+		return 0, "", false
+	}
+	if pid, ok = serverPID(s); !ok {
+		return 0, "", false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > 200 || !strings.HasPrefix(string(b), abstractPrefix) {
+		return 0, "", false
+	}
+	return pid, string(b), true
+}
+
+// serverPID is the pid a name gives, if it is one.
+func serverPID(s string) (int, bool) {
 	pid, err := strconv.Atoi(s)
 	return pid, err == nil && pid > 0
 }
 
-// listen listens on this process's socket in dir, replacing one a dead
-// process with the same pid left.
-func listen(dir string) (net.Listener, string, error) {
-	if err := privateDir(dir); err != nil {
-		return nil, "", err
+// isServer reports whether dir names a server of pid.
+func isServer(dir string, pid int) bool {
+	for _, suffix := range []string{sockSuffix, addrSuffix} {
+		if _, err := os.Lstat(filepath.Join(dir, strconv.Itoa(pid)+suffix)); err == nil {
+			return true
+		}
 	}
+	return false
+}
+
+// listen listens on this process's socket in dir, replacing one a dead
+// process with the same pid left. It returns the listener, the address
+// to dial and the file in dir that names it.
+func listen(dir string) (ln net.Listener, addr, file string, err error) {
+	if err := privateDir(dir); err != nil {
+		return nil, "", "", err
+	}
+	return listenIn(dir)
+}
+
+// listenPath listens on a socket at PID.sock in dir, private to this
+// user.
+func listenPath(dir string) (net.Listener, string, string, error) {
 	path := socketPath(dir, os.Getpid())
 	if len(path) > maxSocketPath {
-		return nil, "", fmt.Errorf("the console's socket path %s is longer than a socket's %d bytes: set XDG_RUNTIME_DIR to a shorter directory", path, maxSocketPath)
+		return nil, "", "", fmt.Errorf("the console's socket path %s is longer than a socket's %d bytes: set XDG_RUNTIME_DIR to a shorter directory", path, maxSocketPath)
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, "", fmt.Errorf("cannot replace the stale console socket %s: %w", path, err)
+		return nil, "", "", fmt.Errorf("cannot replace the stale console socket %s: %w", path, err)
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, "", fmt.Errorf("cannot listen for the console: %w", err)
+		return nil, "", "", fmt.Errorf("cannot listen for the console: %w", err)
 	}
 	// The directory is the access check; the socket is private too.
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return ln, path, nil
+	return ln, path, path, nil
 }

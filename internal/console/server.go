@@ -97,7 +97,8 @@ type Server struct {
 	hub  *Hub
 	info ServerInfo
 	dir  string
-	path string
+	path string // the address a console dials
+	file string // the entry in dir that names it
 	srv  *http.Server
 	ln   net.Listener
 	log  *slog.Logger
@@ -113,7 +114,7 @@ func Listen(dir string, hub *Hub, info ServerInfo) (*Server, error) {
 		}
 		dir = d
 	}
-	ln, path, err := listen(dir)
+	ln, path, file, err := listen(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +125,7 @@ func Listen(dir string, hub *Hub, info ServerInfo) (*Server, error) {
 		info.Started = time.Now()
 	}
 	info.Unsandboxed = hub.unsandboxed
-	s := &Server{hub: hub, info: info, dir: dir, path: path, ln: ln, log: hub.log}
+	s := &Server{hub: hub, info: info, dir: dir, path: path, file: file, ln: ln, log: hub.log}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/state", s.state)
 	mux.HandleFunc("GET /v1/events", s.events)
@@ -138,13 +139,14 @@ func Listen(dir string, hub *Hub, info ServerInfo) (*Server, error) {
 	return s, nil
 }
 
-// Path is the socket's path.
+// Path is the address a console dials: the socket's path, or an
+// abstract address ("@…").
 func (s *Server) Path() string { return s.path }
 
 // Close stops serving and removes the socket.
 func (s *Server) Close() error {
 	err := s.srv.Close()
-	os.Remove(s.path)
+	os.Remove(s.file)
 	return err
 }
 

@@ -26,8 +26,11 @@ import (
 // /proc/self/exe) and as a child that tries to bind a TCP port.
 func TestMain(m *testing.M) {
 	MaybeRunHelper()
-	if os.Getenv("SANDBOX_TEST_CHILD") == "bind" {
+	switch os.Getenv("SANDBOX_TEST_CHILD") {
+	case "bind":
 		os.Exit(bindChild())
+	case "connect":
+		os.Exit(connectChild())
 	}
 	hermetic.Main(m)
 }
@@ -493,4 +496,56 @@ func startInSession(t *testing.T, cmd *exec.Cmd, launch *Launch) run {
 		r.exit = 128 + int(ws.Signal())
 	}
 	return r
+}
+
+// connectChild connects to the Unix socket SANDBOX_TEST_ADDR.
+func connectChild() int {
+	c, err := net.Dial("unix", os.Getenv("SANDBOX_TEST_ADDR"))
+	if err != nil {
+		fmt.Println("connect failed:", err)
+		return 1
+	}
+	c.Close()
+	fmt.Println("connect ok")
+	return 0
+}
+
+// A sandboxed command cannot connect to an abstract Unix socket made
+// outside its sandbox, with the network allowed or not and with or
+// without namespaces: the person's console listens on one, and no file
+// permission guards it from a command of the same user that forked,
+// left its ancestry and cleared its environment.
+func TestAbstractSocketScoped(t *testing.T) {
+	requireLandlock(t, ScopesABI)
+	addr := "@spillway-sandbox-test-" + strconv.Itoa(os.Getpid())
+	l, err := net.Listen("unix", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	d := makeDirs(t)
+	connect := func(rules *Rules) run {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "SANDBOX_TEST_CHILD=connect", "SANDBOX_TEST_ADDR="+addr)
+		return start(t, cmd, rules)
+	}
+	if r := connect(nil); r.exit != 0 || !strings.Contains(r.stdout, "connect ok") {
+		t.Fatalf("unsandboxed: exit %d, %q", r.exit, r.stdout)
+	}
+	floorRules := d.rules(false)
+	floorRules.Layers = floor(false)
+	for name, rules := range map[string]*Rules{"floor": floorRules, "every layer": d.rules(false), "no network": d.rules(true)} {
+		if r := connect(rules); r.exit == 0 || strings.Contains(r.stdout, "connect ok") {
+			t.Errorf("%s (layers %v): exit %d, %q; want the connect refused", name, rules.Layers, r.exit, r.stdout)
+		}
+	}
 }

@@ -101,10 +101,11 @@ func wrapHelper(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		args = append(args, "-deny-tcp")
 	}
 	if rules.Layers&Scopes != 0 {
-		args = append(args, "-scope-signals")
-		if rules.NoNetwork {
-			args = append(args, "-scope-abstract")
-		}
+		// Abstract Unix sockets are scoped with or without the network:
+		// the person's console listens on one, and a command must not
+		// reach it (nor another program's on this host, which no file
+		// permission guards).
+		args = append(args, "-scope-signals", "-scope-abstract")
 	}
 	if rules.Layers&Seccomp != 0 {
 		args = append(args, "-seccomp")
