@@ -1980,8 +1980,20 @@ func (c *checker) redirect(r *syntax.Redirect, src string) string {
 				return fmt.Sprintf("%s writes stdout and stderr to the file %s names unless it expands to a descriptor number, and it is known only when it runs", sourceOf(r, src), sourceOf(r.Word, src))
 			}
 		}
-		if t := sourceOf(r.Word, src); strings.Contains(t, "/dev/tcp/") || strings.Contains(t, "/dev/udp/") {
-			return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			// A delimiter or a here-string: no file is opened.
+		default:
+			lit, known := literalPrefix(r.Word)
+			switch {
+			case known && (strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
+				return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
+			case !known && (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && c.intParam(r.Word):
+				// A descriptor number.
+			case !known && (strings.HasPrefix("/dev/tcp/", lit) || strings.HasPrefix("/dev/udp/", lit) ||
+				strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
+				return fmt.Sprintf("the target %s is known only when it runs and may name /dev/tcp or /dev/udp, for which bash opens a network connection", sourceOf(r.Word, src))
+			}
 		}
 	}
 	return ""
@@ -2126,4 +2138,41 @@ func (c *checker) intParam(w *syntax.Word) bool {
 		return false
 	}
 	return c.intVar(pe.Param.Value) == ""
+}
+
+// literalPrefix is the value of w after quote removal, with known true,
+// when w holds no expansion; else the value of its literal beginning,
+// up to the first expansion (a parameter, a substitution, a tilde, a
+// glob or a brace), with known false. bash compares a redirection's
+// target to /dev/tcp/ after expansion, so a quote or a backslash in
+// /dev/"tcp"/… hides nothing from it.
+func literalPrefix(w *syntax.Word) (lit string, known bool) {
+	var b strings.Builder
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") || hasGlob(v) || hasBrace(v) {
+				return b.String(), false
+			}
+			b.WriteString(unescapeUnquoted(v))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(decodeANSIC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return b.String(), false
+				}
+				b.WriteString(unescapeDouble(l.Value))
+			}
+		default:
+			return b.String(), false
+		}
+	}
+	return b.String(), true
 }
