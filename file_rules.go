@@ -301,6 +301,21 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 				}
 			}
 		}
+		if a.kind != "Read" && d < rules.Deny {
+			// A file with more than one name is one whose other names
+			// no path-keyed check sees: one may be .git/config, a file a
+			// rule covers, or a file outside --root.
+			if n := linkCount(paths[len(paths)-1]); n > 1 {
+				if t.fileTools != nil && t.fileTools.root != nil {
+					return &Result[tool.FileChangeDetails]{IsError: true, Text: fmt.Sprintf("[nothing was changed] %s has %d names (hard links): under --root the file tools do not change such a file, since another of its names may be outside the root. Ask the user to change it, or to replace it with a copy of its own (cp, then mv over it).", a.path, n)}
+				}
+				if d < rules.Ask {
+					d = rules.Ask
+					part.Decision, part.Rule, part.Source = "ask", "", ""
+					part.Reason = fmt.Sprintf("%s has %d names (hard links), whose other names spillway does not know: one may be a protected file or a file a rule covers, so a change is asked whatever the rules say", abs, n)
+				}
+			}
+		}
 		if d == rules.Ask && t.approved.has(part.Command) {
 			d, part.Decision, part.ApprovedForSession = rules.Allow, "allow", true
 		}

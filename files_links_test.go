@@ -1,0 +1,81 @@
+//go:build unix
+
+package spillway_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/tool"
+)
+
+// A file with another name (a hard link) is changed by edit, write and
+// apply_patch only after a question: its other name may be .git/config
+// or a file an Edit rule denies, which no path-keyed check sees. Under
+// --root it is not changed at all: its other name may be outside.
+func TestFileToolsHardLinkAsked(t *testing.T) {
+	ctx := context.Background()
+	pol := spillway.DefaultPolicy()
+	pol.Rules.Deny = []string{"Edit(secret/**)"}
+	ts, dir := fileToolset(t, spillway.Options{Policy: &pol})
+	writeFile(t, filepath.Join(dir, ".git/config"), "[core]\n")
+	writeFile(t, filepath.Join(dir, "secret/k"), "k\n")
+	for _, l := range [][2]string{{".git/config", "hcfg"}, {"secret/k", "hk"}} {
+		if err := os.Link(filepath.Join(dir, l[0]), filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := map[string]func() (string, bool, error){
+		"edit hcfg": func() (string, bool, error) {
+			r, err := ts.Edit(ctx, tool.EditInput{Path: "hcfg", OldString: "[core]", NewString: "[core]\n\tfsmonitor = x"})
+			return r.Text, r.IsError, err
+		},
+		"apply_patch hcfg": func() (string, bool, error) {
+			r, err := ts.ApplyPatch(ctx, tool.ApplyPatchInput{Input: "*** Begin Patch\n*** Update File: hcfg\n@@\n-[core]\n+[core]\n+\tfsmonitor = x\n*** End Patch"})
+			return r.Text, r.IsError, err
+		},
+		"write hcfg": func() (string, bool, error) {
+			r, err := ts.Write(ctx, tool.WriteInput{Path: "hcfg", Content: "x", ExpectedSHA256: sha("[core]\n")})
+			return r.Text, r.IsError, err
+		},
+		"edit hk": func() (string, bool, error) {
+			r, err := ts.Edit(ctx, tool.EditInput{Path: "hk", OldString: "k", NewString: "x"})
+			return r.Text, r.IsError, err
+		},
+	}
+	for name, call := range calls {
+		text, isErr, err := call()
+		if err != nil || !isErr || !strings.Contains(text, "hard links") {
+			t.Errorf("%s: %v %v %q", name, err, isErr, text)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git/config")); string(b) != "[core]\n" {
+		t.Errorf(".git/config changed: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "secret/k")); string(b) != "k\n" {
+		t.Errorf("secret/k changed: %q", b)
+	}
+	// A file of one name is changed as before.
+	writeFile(t, filepath.Join(dir, "plain.txt"), "a\n")
+	if r, err := ts.Edit(ctx, tool.EditInput{Path: "plain.txt", OldString: "a", NewString: "b"}); err != nil || r.IsError {
+		t.Fatalf("%v %q", err, r.Text)
+	}
+
+	root, outside := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(outside, "o.txt"), "keep\n")
+	if err := os.Link(filepath.Join(outside, "o.txt"), filepath.Join(root, "in.txt")); err != nil {
+		t.Skipf("no hard link across the two temp directories: %v", err)
+	}
+	rts, _ := fileToolset(t, spillway.Options{Root: root})
+	r, err := rts.Write(ctx, tool.WriteInput{Path: "in.txt", Content: "x", ExpectedSHA256: sha("keep\n")})
+	if err != nil || !r.IsError || !strings.Contains(r.Text, "outside the root") {
+		t.Errorf("write under --root: %v %q", err, r.Text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "o.txt")); string(b) != "keep\n" {
+		t.Errorf("the file outside the root changed: %q", b)
+	}
+}
