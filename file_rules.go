@@ -164,6 +164,7 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 		pats     []string // one per spelling of the working directory
 		deny     bool
 		text, at string
+		links    *linkIDs
 	}
 	cwds := []string{t.cwd}
 	if real, err := filepath.EvalSymlinks(t.cwd); err == nil && real != t.cwd {
@@ -180,6 +181,7 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 				c.pats = append(c.pats, pat)
 			}
 		}
+		c.links = &linkIDs{pats: c.pats}
 		rs = append(rs, c)
 	}
 	if len(rs) == 0 {
@@ -204,6 +206,15 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 			for _, pat := range r.pats {
 				if patternHolds(pat, path) {
 					return fmt.Sprintf("%s (%s)", quoted(r.text), r.at)
+				}
+			}
+		}
+		// A file with another name is held by a rule that holds any
+		// of its names.
+		if linkCount(path) > 1 {
+			for _, r := range rs {
+				if (r.deny || contents) && r.links.holds(path) {
+					return fmt.Sprintf("%s (%s, another name of this file, a hard link)", quoted(r.text), r.at)
 				}
 			}
 		}
@@ -283,6 +294,22 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 				part.Rule, part.Source, part.Reason = r.Text, r.Source, r.Failure
 			}
 			matched = true
+		}
+		if a.kind == "Read" {
+			// A file with another name (a hard link) is held by a Read
+			// rule that holds any of its names, found by identity.
+			if n := linkCount(paths[len(paths)-1]); n > 1 {
+				for _, r := range all {
+					if r.Kind != rules.FileRead || r.Decision <= d {
+						continue
+					}
+					if pat, ok := filePattern(r, t.cwd); ok && pat != "" && (&linkIDs{pats: []string{pat}}).holds(paths[len(paths)-1]) {
+						d, matched = r.Decision, true
+						part.Rule, part.Source = r.Text, r.Source
+						part.Reason = fmt.Sprintf("%s has %d names (hard links), and the rule holds another of them", abs, n)
+					}
+				}
+			}
 		}
 		part.Decision = d.String()
 		if !matched && d > rules.Allow {

@@ -19,3 +19,19 @@ func linkCount(path string) uint64 {
 	}
 	return 0
 }
+
+// fileID is a file's identity: every name of one file has it.
+type fileID struct{ dev, ino uint64 }
+
+// idOf is the identity of the regular file at path.
+func idOf(path string) (fileID, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return fileID{}, false
+	}
+	s, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(s.Dev), uint64(s.Ino)}, true
+}

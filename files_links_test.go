@@ -79,3 +79,56 @@ func TestFileToolsHardLinkAsked(t *testing.T) {
 		t.Errorf("the file outside the root changed: %q", b)
 	}
 }
+
+// A Read rule holds a file by any of its names: envhl, a hard link to
+// .env, is hidden from grep, find and ls and not read under
+// Read(./.env), and a hard link to a file of an ask rule keeps its
+// contents out of grep. A linked file no rule holds is read as before.
+func TestReadRulesHardLink(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".env"), "SECRET=needle\n")
+	writeFile(t, filepath.Join(dir, "notes/n.md"), "needle in notes\n")
+	writeFile(t, filepath.Join(dir, "a.txt"), "needle\n")
+	for _, l := range [][2]string{{".env", "envhl"}, {"notes/n.md", "nl"}, {"a.txt", "al"}} {
+		if err := os.Link(filepath.Join(dir, l[0]), filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol := spillway.DefaultPolicy()
+	pol.Rules.Deny = []string{"Read(./.env)"}
+	pol.Rules.Ask = []string{"Read(notes/**)"}
+	ts := bashToolset(t, spillway.Options{Cwd: dir, Policy: &pol})
+	ctx := context.Background()
+	r, err := ts.Read(ctx, spillway.ReadInput{Path: "envhl"})
+	if err != nil || !r.IsError || strings.Contains(r.Text, "SECRET") || !strings.Contains(r.Text, "denied") {
+		t.Errorf("read envhl: %v %q", err, r.Text)
+	}
+	r, err = ts.Read(ctx, spillway.ReadInput{Path: "nl"})
+	if err != nil || !r.IsError || strings.Contains(r.Text, "needle") {
+		t.Errorf("read nl: %v %q", err, r.Text)
+	}
+	if r, err := ts.Read(ctx, spillway.ReadInput{Path: "al"}); err != nil || r.IsError || !strings.Contains(r.Text, "needle") {
+		t.Errorf("read al: %v %q", err, r.Text)
+	}
+	g, err := ts.Grep(ctx, spillway.GrepInput{Pattern: "needle", OutputMode: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(g.Content, "SECRET") || strings.Contains(g.Content, "in notes") || !strings.Contains(g.Content, "al") {
+		t.Errorf("grep:\n%s", g.Text)
+	}
+	f, err := ts.Find(ctx, spillway.FindInput{Pattern: "*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(f.Content, "envhl") || !strings.Contains(f.Content, "al") {
+		t.Errorf("find:\n%s", f.Text)
+	}
+	l, err := ts.Ls(ctx, spillway.LsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(l.Content, "envhl") || !strings.Contains(l.Content, "al") {
+		t.Errorf("ls:\n%s", l.Text)
+	}
+}
