@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,9 +65,7 @@ run spillway console there, and open the link with your local port.`,
 			fmt.Fprintf(w, "spillway console: %d server%s running (the page follows new ones).\n", len(found), plural(len(found)))
 			fmt.Fprintf(w, "Open this link (it works once): %s\n", link)
 			if !noOpen {
-				if err := openBrowser(link); err == nil {
-					fmt.Fprintln(w, "(opened in your browser)")
-				}
+				fmt.Fprintln(w, browserSays(openBrowser(link)))
 			}
 			fmt.Fprintln(w, "Ctrl-C ends the console.")
 			<-ctx.Done()
@@ -106,8 +105,29 @@ func openBrowser(link string) error {
 	if err := c.Start(); err != nil {
 		return err
 	}
-	go c.Wait()
-	return nil
+	// An opener (xdg-open, open) ends at once and says by its status
+	// whether a browser took the link; a browser named in BROWSER may run
+	// on, and then it has the link.
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%s: %w", argv[0], err)
+		}
+		return nil
+	case <-time.After(3 * time.Second):
+		return nil
+	}
+}
+
+// browserSays is the console's line about the browser: opened, or why
+// not and what to do instead.
+func browserSays(err error) string {
+	if err != nil {
+		return fmt.Sprintf("(no browser opened it: %v; open the link in yours, or set BROWSER)", err)
+	}
+	return "(opened in your browser)"
 }
 
 // consoleHub is the console hub of a server that shows its sessions

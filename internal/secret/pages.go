@@ -40,20 +40,15 @@ const PathPrefix = "/secret/"
 
 // A Request is what a page asks and what it does with the answer.
 type Request struct {
-	// Command, Cwd and the details' Prompt are shown on the page: the
-	// person must know what they answer.
-	Command, Cwd string
-	// SecretDetails are the prompt as the job's result describes it:
-	// Program reads the terminal, Verified says it is the system's (the
-	// page's first line says which; Why says why it is not). Expires is
-	// not read: the page sets its own.
-	tool.SecretDetails
-	// Says, for a verified prompt, says in spillway's own words who asks
-	// and for what ("the system's sudo asks for alice's password"). The
-	// Prompt is the command's own text, shown apart: a command chooses
-	// it (sudo -p).
-	Says string
-	Why  string
+	// SecretPrompt is the prompt as the console shows it too: Command,
+	// Cwd and the details' Prompt are shown on the page (the person must
+	// know what they answer); Program reads the terminal, Verified says
+	// it is the system's, Says says in spillway's own words who asks and
+	// for what ("the system's sudo asks for alice's password"), Why why
+	// it is not verified. The Prompt is the command's own text, shown
+	// apart: a command chooses it (sudo -p). ID, Title, Warning and the
+	// expiry times are not read: the page sets its own.
+	tool.SecretPrompt
 	// Answer writes the secret to the terminal, followed by Enter. The
 	// slice is cleared when it returns: it must not be kept. A
 	// *NotSentError says nothing was written, and why; a

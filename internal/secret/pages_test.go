@@ -22,7 +22,7 @@ type terminal struct {
 
 func (t *terminal) request() Request {
 	return Request{
-		Command: "sudo apt-get update", Cwd: "/srv/app", SecretDetails: tool.SecretDetails{Prompt: "[sudo] password for ci:"},
+		SecretPrompt: tool.SecretPrompt{Command: "sudo apt-get update", Cwd: "/srv/app", SecretDetails: tool.SecretDetails{Prompt: "[sudo] password for ci:"}},
 		Answer: func(b []byte) error {
 			t.mu.Lock()
 			defer t.mu.Unlock()

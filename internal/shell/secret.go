@@ -74,15 +74,17 @@ func (j *job) secretPage() (*secret.Page, error) {
 		return nil, errRefused
 	}
 	pg, err := s.pages.Open(secret.Request{
-		Command: fullCommand(j.command, j.args),
-		Cwd:     s.cwd,
-		SecretDetails: tool.SecretDetails{
-			Prompt:   j.prompt(),
-			Program:  s.asker.Program,
-			Verified: s.asker.Verified,
+		SecretPrompt: tool.SecretPrompt{
+			Command: fullCommand(j.command, j.args),
+			Cwd:     s.cwd,
+			SecretDetails: tool.SecretDetails{
+				Prompt:   j.prompt(),
+				Program:  s.asker.Program,
+				Verified: s.asker.Verified,
+			},
+			Says: s.asker.says(),
+			Why:  s.asker.Why,
 		},
-		Says:   s.asker.says(),
-		Why:    s.asker.Why,
 		Answer: j.answerSecret,
 		Cancel: j.cancelSecret,
 	})
