@@ -494,10 +494,14 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   Claude Code's path forms (` + "`//abs`, `~/home`, `/from-the-project`, `./rel` or `rel`, a name without / at any depth" + `); an Edit rule decides every change, a Write
   rule the whole-file writes (write, an added file, a move's destination); a patch takes the strictest decision of its files; a file no rule matches gets
   ` + "`[rules] file_default`" + ` (allow unless set). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
-  rule and settings files, a file in a PATH directory) is asked whatever the rules say.
+  rule and settings files, a file in a PATH directory) is asked whatever the rules say. So is a change to a regular file with more than one name (a hard link,
+  ` + "`st_nlink > 1`" + `): the rules and the protected list are keyed by path, and the file's other names are not known (` + "`hcfg`" + ` may be ` + "`.git/config`" + ` under another
+  name); the question names the link count. Under ` + "`--root`" + ` such a file is not changed at all, since another of its names may be outside the root.
   ` + "`Read(…)`" + ` entries decide read: a deny entry's files are also hidden from grep, find and ls, as in Claude Code (a directory the entry covers is not
   listed at all; each result counts what it kept out, ` + "`hidden`" + `, and a notice names the rules), and an ask entry makes read ask and keeps the file's contents
-  out of grep. A read no Read entry matches is allowed whatever ` + "`file_default`" + ` says. A project's allow entries count once the person trusts the project; until
+  out of grep. A regular file with more than one name (a hard link) is held by a Read entry that holds any of its names: spillway compares its identity
+  (device, inode) with the files the deny and ask entries' patterns match (a glob, so ` + "`**`" + ` walks the tree once, only when such a file is met, again when the
+  set is more than two seconds old), so ` + "`envhl`" + `, a hard link to ` + "`.env`" + `, is ` + "`.env`" + ` to ` + "`Read(./.env)`" + `. A read no Read entry matches is allowed whatever ` + "`file_default`" + ` says. A project's allow entries count once the person trusts the project; until
   then a decision they would have allowed names the entry and how to trust it.
 - **Big files.** A file over 32 MiB is edited (one edit a call) by streaming it through the temporary file: memory stays a few MiB, and the diff is read around
   the change. bench/edit.sh times it beside ` + "`sed -i`" + ` (docs/performance.md). apply_patch holds every file it touches in memory, so that it checks each hunk before writing

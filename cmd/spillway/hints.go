@@ -40,7 +40,10 @@ func personText(text string, details any, cmd *cobra.Command, current spillway.T
 			continue
 		}
 		repl := strings.ReplaceAll(line, "$", "$$")
-		for _, omitPath := range []bool{true, false} {
+		// The words with the path first: were "offset=90 limit=1" put
+		// in the place of "path=f offset=90 limit=1", "path=f" would be
+		// left before the command.
+		for _, omitPath := range []bool{false, true} {
 			// The words end where the value does: offset=4 is not
 			// offset=40.
 			w := next.Words(omitPath)
@@ -150,6 +153,9 @@ func failureText(text string) string {
 			return dir + " is a directory, not a file. Run spillway ls " + shellQuote(dir) + " to list it"
 		})
 	}
+	// A one-shot command has read nothing: only the hash can say the
+	// file is the one meant.
+	text = strings.Replace(text, unseenWords, "Give --expected-sha256 with its sha256 (sha256sum prints it) to replace it knowingly", 1)
 	if !strings.Contains(text, "literal=true") {
 		return text
 	}
@@ -160,6 +166,9 @@ func failureText(text string) string {
 		return "with -F (--literal)"
 	})
 }
+
+// unseenWords end write's refusal of a file the session has not seen.
+const unseenWords = "Read it first, or give expected_sha256 (its sha256) to replace it knowingly"
 
 // useLsWords end read's hint for a directory, after its path.
 const useLsWords = " is a directory, not a file. Use ls to list it"

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -62,5 +64,38 @@ func BenchmarkPersonTextGrep(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		personText(text, nil, nil, call)
+	}
+}
+
+// A grep line cut at its width names the read that shows it whole as a
+// command that works when pasted: the path goes into the command, not
+// before it in the model's words.
+func TestGrepCutLineHintIsACommand(t *testing.T) {
+	t.Parallel()
+	c := attackCLI(t)
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.txt")
+	if err := os.WriteFile(long, []byte(strings.Repeat("x", 3000)+"needle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run(t, "--config", os.DevNull, "grep", "needle", dir)
+	want := "e.g. spillway --config " + os.DevNull + " read " + long + " --offset 1 --limit 1]"
+	if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "path=") {
+		t.Errorf("the hint:\n%s\nwant %q", r.stdout, want)
+	}
+}
+
+// write over a file the one-shot session has not seen says how to
+// replace it in CLI words: the flag, and where its value comes from.
+func TestWriteUnseenHintIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	c := attackCLI(t)
+	f := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(f, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run(t, "--config", os.DevNull, "write", f, "--content", "new")
+	if !strings.Contains(r.stdout, "Give --expected-sha256 with its sha256 (sha256sum prints it)") || strings.Contains(r.stdout, "expected_sha256") || strings.Contains(r.stdout, "Read it first") {
+		t.Errorf("the refusal:\n%s%s", r.stdout, r.stderr)
 	}
 }

@@ -127,6 +127,18 @@ symlinks in "@".`,
 			return "one directory a call, as in spillway ls " + shellQuote(args[0])
 		},
 	},
+	// The file tools keep their title and the model's words; these are
+	// what to type.
+	"edit": {
+		example: `  spillway edit main.go --old-string 'count := 0' --new-string 'count := 1'`,
+	},
+	"write": {
+		example: `  spillway write notes.txt --content 'first line'
+  spillway write notes.txt --content 'again' --expected-sha256 "$(sha256sum notes.txt | cut -d' ' -f1)"`,
+	},
+	"apply_patch": {
+		example: `  spillway apply_patch "$(cat change.patch)"`,
+	},
 }
 
 const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result is an error, 2
