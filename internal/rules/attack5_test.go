@@ -137,3 +137,56 @@ func TestDupOutKnownStaysAllowed(t *testing.T) {
 		}
 	}
 }
+
+// A write reaches a file of the list by another name: a path through a
+// device directory and "..", a symbolic link a repository ships (cfg ->
+// .git/config, g -> .git), or a hard link. Each is asked as the file's
+// own name is.
+func TestRound5WriteThroughOtherNames(t *testing.T) {
+	askDefault, allowDefault := round2Sets(t)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git/hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".git/HEAD", ".git/config"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"cfg": ".git/config", "g": ".git", "h": ".git/hooks", "sub/gg": "../.git"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, link)), 0o755)
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(filepath.Join(root, ".git/config"), filepath.Join(root, "hl")); err != nil {
+		t.Fatal(err)
+	}
+	cx := Context{Dir: root}
+	for _, in := range []string{
+		"echo x > /dev/fd/../cwd/.git/config",
+		"echo x >> /dev/fd/.././cwd/.git/hooks/pre-commit",
+		"echo x > /dev/../root/.bashrc",
+		"echo x >> /dev/shm/../../root/.bashrc",
+		"echo x > /proc/self/fd/../../../root/.ssh/authorized_keys",
+		"printf x >> /dev/null/../../root/.config/spillway/config.toml",
+		"echo x > cfg",
+		"echo x >> cfg",
+		"echo x > g/config",
+		"echo x > h/pre-commit",
+		"echo x > sub/gg/config",
+		"echo x > hl",
+		"cat <<< x > hl",
+	} {
+		for name, set := range map[string]*Set{"ask": askDefault, "allow": allowDefault} {
+			if v := set.CheckIn(in, cx); v.Decision == Allow {
+				t.Errorf("default %s: %q is allowed;%s", name, in, partsText(v))
+			}
+		}
+	}
+	for _, in := range []string{"echo x > out.txt", "echo hi > /dev/null", "echo x >&2", "echo x > /dev/stderr"} {
+		if v := allowDefault.CheckIn(in, cx); v.Decision != Allow {
+			t.Errorf("default allow: %q = %v;%s", in, v.Decision, partsText(v))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -120,7 +121,12 @@ func gitConfigSets(args []word) string {
 // sitecustomize, a PATH directory, spillway's, Claude Code's and
 // Codex's rule files). p is as written; ~ is the home directory.
 func (c *checker) codeLoadingFile(p string) string {
-	if p == "" || p == "/dev/null" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/self/fd/") {
+	if p == "" || p == "/dev/null" {
+		return ""
+	}
+	// A device or a descriptor is no file of the list, unless ".." walks
+	// out of it: /dev/fd/../cwd/.git/config is the repository's config.
+	if (strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/self/fd/")) && !slices.Contains(strings.Split(p, "/"), "..") {
 		return ""
 	}
 	// Most targets (out.log, build/x.o) name none of the list: a scan

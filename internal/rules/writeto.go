@@ -141,6 +141,9 @@ func (c *checker) writeRiskOf(w word, strict bool) string {
 		abs = filepath.Join(c.env.Dir, t)
 	}
 	abs = path.Clean(abs)
+	if r := linkedCodeFile(c, t, abs); r != "" {
+		return r
+	}
 	if abs != path.Clean(t) {
 		if r := c.codeLoadingFile(abs); r != "" && (strings.Contains(abs, "/.git/") || strings.HasSuffix(abs, "/.git") || c.inPathDir(abs)) {
 			return r
@@ -320,6 +323,38 @@ func inputCode(name string, args []word) string {
 		if !v.Known || v.Text == "-" || strings.HasPrefix(v.Text, "/dev/") || strings.HasPrefix(v.Text, "/proc/") {
 			return fmt.Sprintf("%s -f %s reads its makefile from its input or a descriptor: the recipes in it run, and spillway does not read them", name, v.Text)
 		}
+	}
+	return ""
+}
+
+// linkedCodeFile is the reason writing abs is not allowed when abs is
+// another name of a file of the list: a symbolic link to one (cfg ->
+// .git/config, a directory link g -> .git), which a repository can ship,
+// or a hard link, whose other names the rules cannot know.
+func linkedCodeFile(c *checker, t, abs string) string {
+	fi, err := os.Lstat(abs)
+	if err == nil && fi.Mode().IsRegular() {
+		if n := linkCount(fi); n > 1 {
+			return fmt.Sprintf("it writes %s, a file with %d names (hard links): the others may be files a program runs code from, which the rules cannot see", t, n)
+		}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		// A file not made yet: where its directory really is.
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(abs))
+		if derr != nil {
+			return ""
+		}
+		real = filepath.Join(dir, filepath.Base(abs))
+	}
+	if real == abs {
+		return ""
+	}
+	if r := c.codeLoadingFile(real); r != "" {
+		return fmt.Sprintf("it writes %s, which is %s through a symbolic link: %s", t, real, r)
+	}
+	if d := gitDirOf(filepath.Dir(real)); d != "" {
+		return fmt.Sprintf("it writes %s, which is %s through a symbolic link, inside %s, a directory git reads as a repository", t, real, d)
 	}
 	return ""
 }
