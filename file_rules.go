@@ -268,14 +268,19 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 	decision := rules.Allow
 	var parts []RulePart
 	for _, a := range acc {
-		abs := a.path
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(t.cwd, abs)
+		raw := a.path
+		if !filepath.IsAbs(raw) {
+			raw = t.cwd + string(filepath.Separator) + raw
 		}
-		abs = filepath.Clean(abs)
+		abs := filepath.Clean(raw)
 		paths := []string{abs}
-		if real, err := realPath(abs); err == nil && real != abs {
-			paths = append(paths, real)
+		// The file the tool opens: symbolic links resolved before each
+		// "..", as the system resolves them (sub/gg/../key with gg ->
+		// ../.git is the root's key, not sub/key).
+		for _, p := range []string{raw, abs} {
+			if real, err := realPath(p); err == nil && !slices.Contains(paths, real) {
+				paths = append(paths, real)
+			}
 		}
 		// file_default decides the changes a rule does not; a read no
 		// Read rule matches is allowed.

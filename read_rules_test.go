@@ -2,6 +2,7 @@ package spillway_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,31 @@ func BenchmarkGrepReadRules(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A read is decided on the file it opens: a path that goes through a
+// symbolic link and then ".." (sub/gg/../secretdir/key, gg -> ../.git)
+// is the root's secretdir/key, which a Read deny holds, under --root as
+// without it.
+func TestReadRulesDotDotThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "secretdir", "key"), "KEY=abc123\n")
+	writeFile(t, filepath.Join(dir, ".git", "config"), "x\n")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.git", filepath.Join(dir, "sub", "gg")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{"", dir} {
+		pol := spillway.DefaultPolicy()
+		pol.Rules.Deny = []string{"Read(secretdir/**)"}
+		pol.Rules.ManagedDir = "-"
+		ts := bashToolset(t, spillway.Options{Cwd: dir, Root: root, Policy: &pol})
+		r, err := ts.Read(context.Background(), spillway.ReadInput{Path: "sub/gg/../secretdir/key"})
+		if err == nil && strings.Contains(r.Text, "abc123") {
+			t.Errorf("root %q: the denied file was read:\n%s", root, r.Text)
+		}
 	}
 }
