@@ -287,15 +287,7 @@ func TestNoNetworkDeniesTCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	go acceptAndClose(l)
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	connect := `exec 3<>/dev/tcp/127.0.0.1/` + port + ` && echo connected`
 
@@ -523,15 +515,7 @@ func TestAbstractSocketScoped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	go acceptAndClose(l)
 	d := makeDirs(t)
 	connect := func(rules *Rules) run {
 		cmd := exec.Command(os.Args[0])
@@ -547,5 +531,17 @@ func TestAbstractSocketScoped(t *testing.T) {
 		if r := connect(rules); r.exit == 0 || strings.Contains(r.stdout, "connect ok") {
 			t.Errorf("%s (layers %v): exit %d, %q; want the connect refused", name, rules.Layers, r.exit, r.stdout)
 		}
+	}
+}
+
+// acceptAndClose answers every connection to l by closing it, until l
+// is closed: a peer that connects learns only that it could.
+func acceptAndClose(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		c.Close()
 	}
 }
