@@ -172,6 +172,15 @@ func TestScreenVimEdits(t *testing.T) {
 		t.Fatalf("after ihello<Esc>:\n%s", r.Text)
 	}
 	r = writeStdin(t, ts, spillway.WriteStdinInput{PID: pid, Input: ":wq", Keys: []string{"Enter"}})
+	// On a loaded machine vim may still be between its "written" line
+	// and its exit when the output settles: wait for the exit.
+	for i := 0; r.Details.Running && i < 10; i++ {
+		c, err := ts.CheckJob(context.Background(), spillway.CheckJobInput{PID: pid, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = c
+	}
 	if r.Details.Running || bashExit(r) != 0 {
 		t.Fatalf("after :wq<Enter>: %+v\n%s", r.Details, r.Text)
 	}
