@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -281,8 +282,16 @@ func TestConsoleAndFormFirstAnswerWins(t *testing.T) {
 	t.Run("form first", func(t *testing.T) {
 		t.Parallel()
 		release := make(chan struct{})
+		var once sync.Once
+		// A failure before the release must not leave the form waiting
+		// for ever: the session's end waits on it.
+		t.Cleanup(func() { once.Do(func() { close(release) }) })
 		opts := &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			<-release
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "allow once"}}, nil
 		}}
 		s := startConsoleServer(t, opts, "2025-11-25", "--config", rulesConfig(t))
@@ -290,7 +299,7 @@ func TestConsoleAndFormFirstAnswerWins(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), marker("race"))
 		done := callAsync(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir})
 		id := b.pendingItem("mkdir " + dir)
-		close(release)
+		once.Do(func() { close(release) })
 		res := <-done
 		if !exists(dir) {
 			t.Fatalf("did not run:\n%s", text(res))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spillway-dev/spillway/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -60,9 +61,12 @@ func checkPeer(c net.Conn, dir string) error {
 		return nil
 	}
 	if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil {
+		// Only this server's own sessions' marks count: a mark no
+		// session of it made (another server's, or one a test harness
+		// sets) says nothing of this server's commands.
 		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.HasPrefix(kv, []byte(sessionMark)) {
-				return fmt.Errorf("peer %d was started by a spillway session (its environment carries the session mark)", pid)
+			if bytes.HasPrefix(kv, []byte(sessionMark)) && proc.IsLiveMark(string(kv)) {
+				return fmt.Errorf("peer %d was started by a session of this server (its environment carries the session's mark)", pid)
 			}
 		}
 	}

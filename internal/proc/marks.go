@@ -1,6 +1,12 @@
 package proc
 
-import "time"
+import (
+	"sync"
+	"time"
+)
+
+// live are the marks of this process's sessions that are still open.
+var live sync.Map
 
 // NewMark makes the mark of a session ("NAME=VALUE", or "" where none is
 // used) that every command of the session carries in its environment,
@@ -9,7 +15,17 @@ import "time"
 func NewMark() string {
 	mark := newMark()
 	watchMark(mark)
+	if mark != "" {
+		live.Store(mark, true)
+	}
 	return mark
+}
+
+// IsLiveMark reports whether kv ("NAME=VALUE", as an environment holds
+// it) is the mark of one of this process's open sessions.
+func IsLiveMark(kv string) bool {
+	_, ok := live.Load(kv)
+	return ok
 }
 
 // EndOrphans ends every live process other than this one that carries
@@ -19,9 +35,13 @@ func NewMark() string {
 func EndOrphans(mark string, grace time.Duration) {
 	endOrphans(mark, grace)
 	unwatchMark(mark)
+	live.Delete(mark)
 }
 
 // ForgetMark takes the session's mark off the watcher's list without
 // looking for what carries it: the session's cgroup held every process
 // that could.
-func ForgetMark(mark string) { unwatchMark(mark) }
+func ForgetMark(mark string) {
+	unwatchMark(mark)
+	live.Delete(mark)
+}
