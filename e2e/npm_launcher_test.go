@@ -14,7 +14,8 @@ import (
 	"testing"
 )
 
-// TestNPMLauncher: the launcher passes the binary's exit code through,
+// TestNPMLauncher: the launcher passes the binary's exit code through
+// (bash exits with the command's status),
 // hands it the signals it gets, and ends by the binary's signal.
 func TestNPMLauncher(t *testing.T) {
 	p := findNPMPackages(t)
@@ -23,7 +24,7 @@ func TestNPMLauncher(t *testing.T) {
 	launcher := filepath.Join(prefix, "node_modules", ".bin", "spillway")
 
 	t.Run("exit code", func(t *testing.T) {
-		for args, want := range map[string]int{"version": 0, "bash\x00exit 3": 1, "--no-such-flag": 2} {
+		for args, want := range map[string]int{"version": 0, "bash\x00exit 3": 3, "--no-such-flag": 2} {
 			cmd := exec.Command(launcher, strings.Split(args, "\x00")...)
 			cmd.Dir, cmd.Env = prefix, env
 			err := cmd.Run()
