@@ -98,6 +98,7 @@ func TestSessionFairnessTerminalFlood(t *testing.T) {
 		var floodWall time.Duration
 		_, _, before := j.term.GaveUp()
 		heldBefore, _ := j.term.Lag()
+		printedBefore, _ := j.stdout.pipe.Progress()
 		spentBefore, start := a.emulation.Spent(), time.Now()
 		for range 8 {
 			syscall.Kill(-j.pid, syscall.SIGSTOP)
@@ -116,8 +117,12 @@ func TestSessionFairnessTerminalFlood(t *testing.T) {
 		held, _ := j.term.Lag()
 		spent := a.emulation.Spent() - spentBefore
 		ratio = float64(p99(flooded)) / float64(p99(idle))
-		t.Logf("B's echo hi p99: %v with A still, %v while A floods (%.2f×); A's emulator: %v for %d bytes in %v of flood, %.0f%% of a core over the round's %v; held back: %d bytes, then %d; gave up: %v",
-			p99(idle), p99(flooded), ratio,
+		// What A printed over the blocks it was let go, as its output
+		// stream counted it (drawn, held back or given up alike).
+		printed, _ := j.stdout.pipe.Progress()
+		rate := float64(printed-printedBefore) / 1000 / floodWall.Seconds()
+		t.Logf("B's echo hi p99: %v with A still, %v while A floods at %.0f KB/s (%.2f×); A's emulator: %v for %d bytes in %v of flood, %.0f%% of a core over the round's %v; held back: %d bytes, then %d; gave up: %v",
+			p99(idle), p99(flooded), rate, ratio,
 			(after.CPU - before.CPU).Round(time.Millisecond), after.Bytes-before.Bytes, floodWall.Round(time.Millisecond),
 			100*float64(spent)/float64(wall), wall.Round(time.Millisecond), heldBefore, held, gave)
 		// It allows its burst, what it earned in the round's wall time,
