@@ -22,10 +22,17 @@ import (
 // runStdin runs the binary with stdin as its input.
 func (c bashCLI) runStdin(t *testing.T, stdin string, args ...string) cliRun {
 	t.Helper()
+	return c.runStdinIn(t, "", stdin, args...)
+}
+
+// runStdinIn runs the binary in dir ("" for the test's) with stdin as its
+// input.
+func (c bashCLI) runStdinIn(t *testing.T, dir, stdin string, args ...string) cliRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Env = c.env
+	cmd.Dir, cmd.Env = dir, c.env
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -36,6 +36,10 @@ type cliText struct {
 	// flags are the help of flags that a person uses otherwise than the
 	// model does its parameter.
 	flags map[string]string
+	// stdinArg, when set, names what the first argument holds (the
+	// patch): "-" reads it from stdin, and so does no argument when
+	// stdin is not a terminal.
+	stdinArg string
 }
 
 // grepFlags are grep's and rg's short flags that spillway's grep does
@@ -137,7 +141,19 @@ symlinks in "@".`,
   spillway write notes.txt --content 'again' --expected-sha256 "$(sha256sum notes.txt | cut -d' ' -f1)"`,
 	},
 	"apply_patch": {
-		example: `  spillway apply_patch "$(cat change.patch)"`,
+		long: `apply_patch applies INPUT, a patch in the format below, to the files it
+names, all of them or none, and prints the diff of what it changed. Give
+the patch as INPUT, or as - to read it from stdin (a file, a pipe or a
+here-document); with no INPUT, a patch piped in is read as well.`,
+		example: `  spillway apply_patch - < change.patch
+  spillway apply_patch "$(cat change.patch)"
+  spillway apply_patch <<'EOF'
+  *** Begin Patch
+  *** Add File: hello.txt
+  +hello
+  *** End Patch
+  EOF`,
+		stdinArg: "the patch",
 	},
 }
 
@@ -218,7 +234,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		}
 		positional = append(positional, p)
 		arg := strings.ToUpper(p.Name)
-		if p.Required || (len(positional) == 1 && zeroRefused(t)) {
+		if (p.Required || (len(positional) == 1 && zeroRefused(t))) && (len(positional) > 1 || text.stdinArg == "") {
 			required++
 		} else {
 			arg = "[" + arg + "]"
@@ -231,6 +247,12 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		Example: text.example,
 		Args:    argsCheck(t, text, positional, required),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if text.stdinArg != "" {
+				var err error
+				if args, err = stdinArgument(t.Name, text.stdinArg, firstExample(text), cmd.InOrStdin(), stdinIsTerminal(), args); err != nil {
+					return err
+				}
+			}
 			call, err := cliCall(cmd, t, positional, args)
 			if err != nil {
 				return err
@@ -292,7 +314,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		if t.Name == "bash" {
 			status = bashExitStatusHelp
 		}
-		cmd.Long = strings.Join([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, "\n\n")
+		cmd.Long = strings.Join(slices.DeleteFunc([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, func(s string) bool { return s == "" }), "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	return cmd
