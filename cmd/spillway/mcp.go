@@ -29,7 +29,7 @@ to one MCP client over stdin and stdout (newline-delimited JSON-RPC), for
 Claude Code, Claude Desktop, Codex, Cursor, VS Code or any MCP client that
 starts its servers as commands:
 
-  claude mcp add spillway -- spillway mcp
+  claude mcp add -s user spillway -- spillway mcp
 
 The process is one session: its background jobs and its spill directory
 live until the client closes stdin or the process gets SIGINT or SIGTERM,

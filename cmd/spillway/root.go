@@ -170,9 +170,13 @@ const helpWidth = 80
 
 // wrapText breaks each line of s longer than width at spaces; a
 // continuation keeps the line's indent, and a list item's ("- ") text.
+// The lines of a paragraph of prose (not indented) are joined first, so
+// that a paragraph made of pieces (the tools' summary, a sentence added
+// to a hand-wrapped one) is wrapped as one, with no short line inside;
+// indented lines (tables, commands) keep their breaks.
 func wrapText(s string, width int) string {
 	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range joinProse(strings.Split(s, "\n")) {
 		body := strings.TrimLeft(line, " ")
 		indent := line[:len(line)-len(body)]
 		hang := indent
@@ -195,4 +199,19 @@ func wrapText(s string, width int) string {
 		out = append(out, cur)
 	}
 	return strings.Join(out, "\n")
+}
+
+// joinProse joins each line of prose to the one before it when both are
+// prose: not empty, not indented, and not the start of a list item.
+func joinProse(lines []string) []string {
+	var out []string
+	prose := func(l string) bool { return l != "" && l[0] != ' ' && l[0] != '\t' }
+	for _, l := range lines {
+		if n := len(out); n > 0 && prose(out[n-1]) && prose(l) && !strings.HasPrefix(l, "- ") {
+			out[n-1] = strings.TrimRight(out[n-1], " ") + " " + l
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
