@@ -29,8 +29,9 @@ import (
 //
 //   - every program that ran (execve or execveat that succeeded) is a
 //     reported part: its path's or its argv[0]'s base name is a word of a
-//     part's command (a shell whose code the checker reads in turn, or a
-//     wrapper it sees through, need only be named in the input);
+//     part's command (a shell whose code the checker reads in turn, and
+//     a wrapper it sees through, included: env X=1 bash -c ls has the
+//     parts "env X=1 bash -c ls" and "ls");
 //   - no variable of list (a) or (b) changed: bash's variables (declare
 //     -p before the input and at its exit) and the environment of every
 //     program it ran (the traced execve's envp against the one the shell
@@ -472,14 +473,6 @@ func (p *straceArgs) str() string {
 	return b.String()
 }
 
-// transparent are the shells whose code the checker reads in turn (bash
-// -c '…') and the wrappers it sees through (env, nice, timeout, …): a part
-// of their own only when a rule names them, so one that ran need only be
-// named in the input. env X=1 bash -c ls has the single part ls.
-var transparent = map[string]bool{
-	"bash": true, "sh": true, "env": true, "nice": true, "nohup": true, "timeout": true, "stdbuf": true, "xargs": true,
-}
-
 // unreported lists the programs of r that no part of v names.
 func unreported(r *allowRun, v Verdict, in string) []string {
 	named := map[string]bool{}
@@ -498,7 +491,7 @@ func unreported(r *allowRun, v Verdict, in string) []string {
 			arg0 = filepath.Base(e.argv[0])
 		}
 		seen[base] = true
-		if named[base] || named[arg0] || transparent[base] && strings.Contains(in, base) {
+		if named[base] || named[arg0] {
 			continue
 		}
 		out = append(out, fmt.Sprintf("it ran %s (argv %q), which no part names", e.path, e.argv))

@@ -730,7 +730,20 @@ type partState struct {
 	layerAllow *Rule
 	// runsNothing: the wrapper runs none of its words (command -v).
 	runsNothing bool
+	// viaProgram: a wrapper seen through is a program of its own (env,
+	// nice, timeout, xargs), not a builtin (command, builtin, exec).
+	viaProgram bool
+	// codeRead: the part is a program that runs code decided in parts
+	// of its own (bash -c '…'): its words name no program to look for.
+	codeRead bool
 }
+
+// builtinWrappers are the wrappers that are bash's builtins: they run
+// no program of their own.
+var builtinWrappers = map[string]bool{"command": true, "builtin": true, "exec": true}
+
+// builtinCarriers are the carriers of code that are bash's builtins.
+var builtinCarriers = map[string]bool{"eval": true, "trap": true}
 
 type cand struct {
 	d      Decision
@@ -957,10 +970,24 @@ func (c *checker) emit(st *partState, best cand) {
 	c.add(c.display(st.words), best.d, best.rule, reason, st.interactive)
 }
 
-// carrier adds a part for a command that runs code decided elsewhere
-// (bash -c, eval) only when something about the carrier itself counts:
-// a rule naming it, or a reason not to allow it.
+// carrier adds the part of a command that runs code decided elsewhere
+// (bash -c '…', eval '…'). A carrier that is a program (a shell, watch,
+// flock, at), or that a program wrapper runs (env X=1 eval …), is a
+// program that runs: a part of its own, decided by the rules that name
+// it (the carrier's words, or the command as written, wrapper and all)
+// and by the default when none does. A builtin carrier (eval, trap) is
+// a part only when something about it counts: a rule naming it, or a
+// reason not to allow it.
 func (c *checker) carrier(st *partState, ws []word) {
+	if st.viaProgram || len(ws) > 0 && !builtinCarriers[programName(ws[0].Base)] {
+		st.codeRead = true
+		var raw []word
+		if len(st.words) != len(ws) {
+			raw = st.words
+		}
+		c.final(st, ws, raw)
+		return
+	}
 	c.ruleCands(st, ws)
 	if len(st.cands) == 0 && len(st.hard) == 0 {
 		return
@@ -997,7 +1024,7 @@ func (c *checker) final(st *partState, ws, raw []word) {
 				}
 				k = cand{d: Ask, rule: r, reason: maybeReason(r)}
 			}
-			if isRaw && k.d == Allow {
+			if isRaw && k.d == Allow && !st.codeRead {
 				continue
 			}
 			if !found || k.d > best.d || k.d == best.d && best.reason != "" && k.reason == "" {
@@ -1019,6 +1046,14 @@ func (c *checker) final(st *partState, ws, raw []word) {
 			b = cand{d: Allow, rule: st.layerAllow}
 		case st.noProgram != "" && b.d != Deny:
 			b = cand{d: Allow, reason: st.noProgram}
+		case st.codeRead:
+			// The code it runs was read, and is decided in parts of
+			// its own: a denied name in it is one of those.
+			if b.d == Allow {
+				b.reason = "it runs the code decided in the parts that follow"
+			} else {
+				b.reason = fmt.Sprintf("no rule matches %s, a program that runs the code decided in the parts that follow: the default is %s", ws[0].Text, b.d)
+			}
 		case b.d == Allow && !st.runsNothing:
 			if r := c.namesDenied(st.words); r != "" {
 				b = cand{d: Ask, reason: r}
@@ -1073,6 +1108,9 @@ func (c *checker) decide(st *partState, ws []word) {
 		if w := kind.wrapper; w != nil {
 			if privilegeWrappers[name] {
 				c.privileged(st, name, cur)
+			}
+			if !builtinWrappers[name] {
+				st.viaProgram = true
 			}
 			next, ok := c.unwrap(st, w, name, cur)
 			if !ok {
@@ -1157,6 +1195,7 @@ func (c *checker) decide(st *partState, ws []word) {
 			c.watch(st, cur)
 			return
 		case name == "xargs":
+			st.viaProgram = true
 			next, ok := c.xargs(st, cur)
 			if !ok {
 				return
