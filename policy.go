@@ -147,6 +147,14 @@ type RulesPolicy struct {
 	// SettingsFiles are more Claude Code settings files of the person's
 	// own, read after ~/.claude/settings.json whatever Import says.
 	SettingsFiles []string `toml:"settings_files,omitempty" check:"files"`
+	// NoClientForms puts no approval or project-trust question to the
+	// MCP client's form elicitation: spillway mcp and serve then treat
+	// every client as one without forms, and the question waits in
+	// spillway console. For a client that answers every form without
+	// showing it to the person (codex exec declines each at once, and
+	// the first answer wins). Secret prompts are not forms: they are
+	// unchanged.
+	NoClientForms bool `toml:"no_client_forms,omitempty"`
 	// ManagedDir replaces the system's directory of Claude Code's
 	// managed settings (/etc/claude-code; on macOS
 	// /Library/Application Support/ClaudeCode and its plists), read

@@ -19,12 +19,17 @@ import (
 )
 
 // An ask rule in a client that has no form elicitation (Gemini CLI
-// declares none; Codex headless answers none): the command waits on
-// spillway console, the person approves it there, and it runs.
+// declares none), or one whose forms spillway is told not to use (codex
+// exec declines every form unseen): the command waits on spillway
+// console, the person approves it there, and it runs.
 
 // askConfig is the person's spillway config: everything allowed but
 // touch, which they approve first.
 const askConfig = "[rules]\ndefault = \"allow\"\nask = [\"touch *\"]\n"
+
+// noFormsConfig is askConfig for a client that declines every form:
+// spillway sends it none, and the question waits on the page.
+const noFormsConfig = askConfig + "no_client_forms = true\n"
 
 // askCommand needs the person's approval; its output and the file it
 // makes show that it ran.
@@ -161,7 +166,7 @@ const clientDeclined = "[the user denied the command: nothing ran]"
 // and the model reads the command's output. It returns false when the
 // client's own elicitation answered decline first, which only a client
 // that declares form elicitation can do; then nothing may have run.
-func testConsoleApproval(t *testing.T, c client, withServerEnv func(c client, env map[string]string) client) (approved bool) {
+func testConsoleApproval(t *testing.T, c client, config string, withServerEnv func(c client, env map[string]string) client) (approved bool) {
 	clientBin(t, c)
 	slowClientTest(t)
 	w := newWorkspace(t)
@@ -173,7 +178,7 @@ func testConsoleApproval(t *testing.T, c client, withServerEnv func(c client, en
 	}
 	t.Cleanup(func() { os.RemoveAll(run) })
 	cfg := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(cfg, []byte(askConfig), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	con := startConsole(t, w, run)
@@ -271,17 +276,44 @@ func codexServerEnv(c client, env map[string]string) client {
 // Gemini CLI 0.61.0 declares no elicitation: the question can only wait
 // on the page.
 func TestGeminiCLIConsoleApproval(t *testing.T) {
-	if !testConsoleApproval(t, gemini, geminiServerEnv) {
+	if !testConsoleApproval(t, gemini, askConfig, geminiServerEnv) {
 		t.Error("Gemini CLI declined spillway's form, which it should never have been sent")
 	}
 }
 
 // Codex 0.169.0 declares form and URL elicitation, and `codex exec`
-// answers every form with decline, at once: spillway takes the first
-// answer, so the person on the page can win only when Codex is slower.
-// Either way, the command runs only if the person approved it.
+// answers every form with decline, at once. With [rules] no_client_forms
+// = true spillway sends it no form: the question waits on the page, the
+// person approves it, the command runs and the model reads its output.
 func TestCodexConsoleApproval(t *testing.T) {
-	if !testConsoleApproval(t, codex, codexServerEnv) {
-		t.Log("Codex declined first (docs/console.md)")
+	if !testConsoleApproval(t, codex, noFormsConfig, codexServerEnv) {
+		t.Error("Codex declined the command: spillway sent it a form under no_client_forms = true")
+	}
+}
+
+// Without the key, codex exec's decline is the first answer: the model
+// reads the refusal and nothing runs (no one answers on the page).
+func TestCodexConsoleFormDeclineRunsNothing(t *testing.T) {
+	clientBin(t, codex)
+	slowClientTest(t)
+	w := newWorkspace(t)
+	run, err := os.MkdirTemp("/tmp", "spw-e2e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte(askConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := drive(t, codexServerEnv(codex, map[string]string{"XDG_RUNTIME_DIR": run, "SPILLWAY_CONFIG": cfg}), w,
+		[]call{{"bash", map[string]any{"command": askCommand}}})
+	text := got[0].Text()
+	t.Logf("the model read:\n%s", text)
+	if !strings.Contains(text, clientDeclined) {
+		t.Errorf("the model did not read the refusal %q", clientDeclined)
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, askFile)); err == nil {
+		t.Error("the declined command ran")
 	}
 }

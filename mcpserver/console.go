@@ -51,7 +51,7 @@ func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, part
 		a.via = ans.Via
 		return ans.Choice, nil
 	}
-	form := takesFormElicitation(a.ss)
+	form := a.form
 	if form && multiRoundTrip(a.ss) {
 		return a.roundTripAsk(q, command, cwd, parts)
 	}

@@ -440,3 +440,53 @@ func TestConsoleShowsJobOutputLive(t *testing.T) {
 	}
 	waitFor(t, "the second line on the page", shows("second-2"))
 }
+
+// A client that declares form elicitation and declines every form at
+// once, unseen, as codex exec does: the first answer wins, so an ask is
+// a refusal. With [rules] no_client_forms = true the client is never
+// sent the form: the question waits on the page as for a client without
+// forms, and the person's approval there runs the command. Without the
+// key, the decline refuses it and nothing runs.
+func TestConsoleNoClientForms(t *testing.T) {
+	t.Parallel()
+	for _, set := range []bool{true, false} {
+		t.Run(fmt.Sprintf("no_client_forms=%v", set), func(t *testing.T) {
+			t.Parallel()
+			var forms atomic.Int32
+			opts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				forms.Add(1)
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}}
+			doc := "[rules]\nask = [\"mkdir *\"]\n"
+			if set {
+				doc += "no_client_forms = true\n"
+			}
+			cfg := filepath.Join(t.TempDir(), "rules.toml")
+			if err := os.WriteFile(cfg, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := startConsoleServer(t, opts, "2025-11-25", "--config", cfg)
+			dir := filepath.Join(t.TempDir(), marker("forms"))
+			if !set {
+				res := call(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir})
+				if forms.Load() != 1 || exists(dir) || !strings.Contains(text(res), "[the user denied the command: nothing ran]") {
+					t.Fatalf("forms sent %d, ran %v:\n%s", forms.Load(), exists(dir), text(res))
+				}
+				return
+			}
+			b, _ := openConsole(t, s.dir)
+			done := callAsync(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir, "timeout": 50000})
+			id := b.pendingItem("mkdir " + dir)
+			if code, body := b.answer(s.pid, id, "allow once"); code != http.StatusNoContent {
+				t.Fatalf("answer: %d %s", code, body)
+			}
+			res := <-done
+			if !exists(dir) || res.IsError {
+				t.Errorf("the approved command did not run:\n%s", text(res))
+			}
+			if n := forms.Load(); n != 0 {
+				t.Errorf("the client was sent %d forms", n)
+			}
+		})
+	}
+}

@@ -33,6 +33,9 @@ import (
 // commandAsker asks through the elicitation of one call's client.
 type commandAsker struct {
 	ss *mcp.ServerSession
+	// form says the question may go to the client's form: it declared
+	// form elicitation, and [rules] no_client_forms is not set.
+	form bool
 	// responses are the answers the call came back with.
 	responses mcp.InputResponseMap
 	// pending is the question to send when the call had no answer.
@@ -55,6 +58,10 @@ var errAskLater = errors.New("the user is being asked")
 
 // errNoForm is why a client without form elicitation is not asked.
 var errNoForm = errors.New("this MCP client cannot show the user a form (it declared no form elicitation)")
+
+// errFormsOff is why a client is not asked when the person's config
+// puts no question to the clients' forms, and no console can answer.
+var errFormsOff = errors.New("spillway asks through no client's form ([rules] no_client_forms = true) and this server has no console (spillway serve --console)")
 
 // choiceField is the form's one field.
 const choiceField = "choice"
@@ -83,7 +90,10 @@ func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spi
 	if a.hub != nil {
 		return a.consoleAsk(ctx, command, cwd, parts)
 	}
-	if !takesFormElicitation(a.ss) {
+	if !a.form {
+		if takesFormElicitation(a.ss) {
+			return "", errFormsOff
+		}
 		return "", errNoForm
 	}
 	id := questionID(command, cwd)
@@ -129,6 +139,16 @@ func commandMessage(command, cwd string, parts []spillway.RulePart) string {
 		}
 	}
 	return b.String()
+}
+
+// formsFor reports whether a question of a call of the client of ss
+// may go to its form: it declared form elicitation, and the person's
+// rules do not say no_client_forms (a client that declines every form
+// unseen, as codex exec does, would refuse what the person could have
+// approved in the console). Without, it is treated as a client that has
+// no form.
+func formsFor(ss *mcp.ServerSession, r spillway.RulesPolicy) bool {
+	return takesFormElicitation(ss) && !r.NoClientForms
 }
 
 // takesFormElicitation reports whether the client of ss declared form

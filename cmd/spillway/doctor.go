@@ -185,6 +185,9 @@ func (d *doctor) checkRules(p spillway.Policy) {
 		read = "read " + strings.Join(files, ", ")
 	}
 	d.say(statusOK, "rules", fmt.Sprintf("%d rules in force, default %s; %s", len(ts.RuleList()), p.Rules.Default, read))
+	if p.Rules.NoClientForms {
+		d.say(statusNote, "rules", "no_client_forms = true: approvals and project-trust questions are put to no client's form; they wait in spillway console")
+	}
 }
 
 // flatErrors lists the errors joined in err, one per problem.

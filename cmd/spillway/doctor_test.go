@@ -196,3 +196,16 @@ func TestServerWarnsOfALongTimeout(t *testing.T) {
 		t.Errorf("doctor does not note the timeout:\n%s", r.stdout)
 	}
 }
+
+// [rules] no_client_forms is said by doctor: where a question goes is
+// not what a person expects of a client that shows forms.
+func TestDoctorNotesNoClientForms(t *testing.T) {
+	e := newDoctorEnv(t)
+	cfg := filepath.Join(e.home, ".config", "spillway", "config.toml")
+	e.write(t, cfg, "[rules]\nask = [\"touch *\"]\n")
+	if r := e.doctor(t); strings.Contains(r.stdout, "no_client_forms") {
+		t.Errorf("doctor notes no_client_forms unset:\n%s", r.stdout)
+	}
+	e.write(t, cfg, "[rules]\nask = [\"touch *\"]\nno_client_forms = true\n")
+	wantLine(t, e.doctor(t).stdout, statusNote, "rules:", "no_client_forms = true", "spillway console")
+}

@@ -153,6 +153,10 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	for _, dir := range spill.Sweep(p.Spill.Dir) {
 		log.Info("removed the spill directory of a dead process", "dir", dir)
 	}
+	hub := g.consoleHub(opts, log)
+	if p.Rules.NoClientForms && hub == nil {
+		log.Warn("[rules] no_client_forms = true and this server has no console (serve --console): a command a rule asks about is refused")
+	}
 	return mcpserver.Config{
 		NewToolset:   g.toolsetFor(opts, log),
 		NewToolsetIn: g.toolsetInRoot(opts, rootsOnly, log),
@@ -163,7 +167,7 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 		Logger:       log,
 
 		TypedResults: g.typedResults,
-		Console:      g.consoleHub(opts, log),
+		Console:      hub,
 	}, nil
 }
 

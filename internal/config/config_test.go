@@ -81,6 +81,7 @@ deny = ["rm *"]
 import = ["codex", "claude-code"]
 trusted_projects = ["/src/mine", "~/work"]
 settings_files = ["~/team/claude.json"]
+no_client_forms = true
 [secrets]
 trusted = ["ssh", "pass"]
 unverified = "refuse"
@@ -147,6 +148,7 @@ func TestConfigEveryKey(t *testing.T) {
 		{"rules.import", strings.Join(p.Rules.Import, "|"), "codex|claude-code"},
 		{"rules.trusted_projects", strings.Join(p.Rules.TrustedProjects, "|"), "/src/mine|~/work"},
 		{"rules.settings_files", strings.Join(p.Rules.SettingsFiles, "|"), "~/team/claude.json"},
+		{"rules.no_client_forms", p.Rules.NoClientForms, true},
 		{"secrets.trusted", strings.Join(p.Secrets.Trusted, "|"), "ssh|pass"},
 		{"secrets.unverified", p.Secrets.Unverified, "refuse"},
 		// Not a config key: it comes from the profile.

@@ -70,6 +70,7 @@ var keyComments = map[string]string{
 	"rules.import":           `also the rules of "claude-code", "codex"`,
 	"rules.trusted_projects": `folders whose own allow entries count, e.g. ["~/src/mine"]`,
 	"rules.settings_files":   `more Claude Code settings files of yours`,
+	"rules.no_client_forms":  "true: approvals wait in spillway console, not the client's form (codex exec declines every form)",
 	"secrets":                "whose password prompts get a page the person answers on",
 	"secrets.trusted":        "the system's programs verified besides set-uid sudo, su, passwd, doas",
 	"secrets.unverified":     `a prompt from any other program: "warn" (the page warns) or "refuse" (no page)`,
