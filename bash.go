@@ -13,6 +13,10 @@ import (
 // output to show: the bash tool's parameters (tool.BashInput).
 type BashInput = tool.BashInput
 
+// A RunRef names an earlier run for BashInput.DiffWith: a HistoryID as a
+// decimal string, or "last" (tool.RunRef).
+type RunRef = tool.RunRef
+
 // bashEntry declares the bash tool: its parameters are the fields of
 // BashInput, by their json tags.
 var bashEntry = entry{Tool: registry.Tool{
@@ -21,7 +25,10 @@ var bashEntry = entry{Tool: registry.Tool{
 	Describe: describe(describeBash),
 	Notes: "Give exactly one of `command` or of these: `check_pid` calls `Toolset.CheckJob` and takes `timeout`, `screen`.\n" +
 		"`kill_pid` calls `Toolset.KillJob` and takes nothing else.\n",
-}, run: handle((*Toolset).Bash)}
+}, run: handle((*Toolset).Bash), ceilings: map[string]func(Policy) int64{
+	// The MCP server's bound on a call's wait bounds bash's timeout.
+	"timeout": func(p Policy) int64 { return p.MaxWait.Milliseconds() },
+}}
 
 // CheckJobInput names a background job for CheckJob: the bash tool's
 // check_pid, timeout and screen.

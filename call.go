@@ -128,6 +128,9 @@ func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], er
 type entry struct {
 	registry.Tool
 	run handler
+	// ceilings, by parameter, are the lower ceilings (0: none) the policy
+	// in force puts on an integer parameter beside its own.
+	ceilings map[string]func(Policy) int64
 }
 
 // declaration is e's tool with its Go input and details, as the registry
@@ -137,6 +140,11 @@ func (e entry) declaration() registry.Tool {
 	t.Input = e.run.input
 	t.Details = e.run.details
 	t.Params = registry.Params(fields.TypeFor[Policy](), t.Input, paramConsts)
+	for i, p := range t.Params {
+		if c, ok := e.ceilings[p.Name]; ok {
+			t.Params[i].PolicyCeiling = func(p any) int64 { return c(p.(Policy)) }
+		}
+	}
 	return t
 }
 

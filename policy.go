@@ -30,7 +30,7 @@ type Policy struct {
 	Shell string `toml:"shell" check:"shell"`
 	// Timeout is the default bash timeout, after which a command moves to
 	// the background (it is not killed); 120 s by default.
-	Timeout time.Duration `toml:"timeout_ms" min:"1" max:"int32"`
+	Timeout time.Duration `toml:"timeout_ms" min:"1" ceiling:"int32"`
 	// MaxWait, when above zero, bounds how long one call waits: a
 	// command's timeout and check_pid's wait. The MCP server sets it so
 	// that every call returns before its client gives up on the request.
@@ -42,7 +42,7 @@ type Policy struct {
 	// never fewer than characters (or JavaScript's UTF-16 units). Zero
 	// means no budget: each stream only has its own limits; 50,000 by
 	// default.
-	ResultBudget int `toml:"result_budget" check:"budget" max:"int32"`
+	ResultBudget int `toml:"result_budget" check:"budget" ceiling:"int32"`
 	// ErrorResultBudget, when above zero and below ResultBudget, is the
 	// budget of a bash result whose command failed (a non-zero exit or a
 	// signal): some clients keep less of an error result than of another
@@ -108,7 +108,7 @@ type CachePolicy struct {
 	// ending in "*" matches every command that starts with the rest.
 	Commands []string `toml:"commands,omitempty" check:"commands"`
 	// TTL is how old a result may be to answer a call (30 s by default).
-	TTL time.Duration `toml:"ttl_ms" min:"1" max:"int32"`
+	TTL time.Duration `toml:"ttl_ms" min:"1" ceiling:"int32"`
 }
 
 // RulesPolicy are the command rules: every simple command of a bash

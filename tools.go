@@ -16,8 +16,9 @@ import (
 // chooses between things to do, Notes for docs/tools.md), and run:
 // handle((*Toolset).Method), whose input type's json fields are its
 // parameters and whose details type's fields its details. The tags of
-// an input's fields say each parameter's doc, bounds, default, config
-// key and CLI spelling (internal/registry.Params lists them); a details
+// an input's fields say each parameter's doc, bounds, default (a value or
+// a config key) and CLI spelling, in the vocabulary internal/fields
+// lists; a details
 // field's doc tag its doc. Toolset.Call decodes a call's arguments into
 // the input and calls the handler; every handler first runs check(name,
 // &in), the one check of its input for Go, MCP and CLI callers alike:
@@ -29,7 +30,7 @@ import (
 // To add a parameter to a tool: add a field to its input (BashInput in
 // tool/bash.go, ReadInput in tool/read.go, …) with its json name
 // (snake_case; the CLI flag is the same in kebab case), its doc tag, and
-// bounds, default or config key tags where it has them; bash's also goes
+// bounds and default tags where it has them; bash's also goes
 // in BashInput.given, the list a job call's check reads. Then use it,
 // and run `go test . -run TestToolsDoc -update` and `go test
 // ./e2e/golden -update` to regenerate docs/tools.md and the golden

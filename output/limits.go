@@ -28,18 +28,18 @@ type Limits struct {
 	// HeadTail. Budget the head leaves unused goes to the tail.
 	HeadShare float64 `toml:"head_share" check:"share"`
 	// MaxLines is the most lines shown (> 0).
-	MaxLines int `toml:"max_lines" min:"1" max:"lines"`
+	MaxLines int `toml:"max_lines" min:"1" ceiling:"lines"`
 	// MaxBytes is the most bytes of content shown (> 0).
-	MaxBytes int `toml:"max_bytes" min:"1" max:"stream"`
+	MaxBytes int `toml:"max_bytes" min:"1" ceiling:"stream"`
 	// MaxLineChars cuts a longer line in the shown text; the cut line ends
 	// with "... [N chars cut]". Zero means no per-line cap.
-	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
 	// MaxTokens, when above zero, is the most tokens of content shown, as
 	// EstimateTokens counts them: a fourth limit, applied to what the
 	// other three let through, which it cuts the way MaxBytes does
 	// (whole lines, from the ends the strategy keeps). Zero means no
 	// token limit.
-	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
 	// ShownLines, when above zero and below MaxLines, is the most lines
 	// shown once the stream does not fit: MaxLines and MaxBytes decide
 	// whether it is cut, ShownLines how many lines stay (opencode's "first

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,7 +37,7 @@ type BashInput struct {
 	// end: a wait without polling. Zero returns at once, unless the job's
 	// screen is being redrawn: then it waits, at most 1 s, until it has
 	// been still for 100 ms.
-	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" under:"MaxWait" config:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running). With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."`
+	Timeout time.Duration `json:"timeout,omitempty" min:"1" ceiling:"int32" default:"timeout_ms" doc:"Milliseconds to wait before the command moves to the background (it keeps running). With check_pid: milliseconds to wait for new output or the end before returning (without it, check_pid returns at once)."`
 	// RunInBackground starts the command and returns its pid at once: for
 	// servers, watchers and other commands that do not end.
 	RunInBackground bool `json:"run_in_background,omitempty" cli:"session" doc:"Start the command and return its pid at once, for servers, watchers and other commands that do not end."`
@@ -49,12 +50,12 @@ type BashInput struct {
 	// MaxLines and MaxBytes bound each stream shown, for this call; zero
 	// takes the policy's (2000 lines and 50 KiB by default). Larger values
 	// are held to 100,000 lines and 1 MiB.
-	MaxLines int `json:"max_lines,omitempty" min:"1" ceiling:"lines" config:"bash.max_lines" doc:"Most lines shown per stream for this call."`
-	MaxBytes int `json:"max_bytes,omitempty" min:"1" ceiling:"stream" config:"bash.max_bytes" doc:"Most bytes shown per stream for this call."`
+	MaxLines int `json:"max_lines,omitempty" min:"1" ceiling:"lines" default:"bash.max_lines" doc:"Most lines shown per stream for this call."`
+	MaxBytes int `json:"max_bytes,omitempty" min:"1" ceiling:"stream" default:"bash.max_bytes" doc:"Most bytes shown per stream for this call."`
 	// MaxTokens, when above zero, also bounds each stream shown to that
 	// many estimated tokens (output.EstimateTokens, which errs high);
 	// zero takes the policy's, none by default.
-	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
+	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" default:"bash.max_tokens" doc:"Most tokens shown per stream for this call, as spillway estimates them (on the high side: about 1.3 times what OpenAI's tokenizers count for code and logs), beside the line and byte limits."`
 	// FullOutput shows each stream whole, up to 1 MiB and 100,000 lines.
 	FullOutput bool `json:"full_output,omitempty" doc:"Show each stream whole, up to the hard ceilings of 1.0MB and 100,000 lines a stream. Prefer reading the spill file a notice names."`
 	// CheckPID, instead of a command, looks at the background job with
@@ -87,7 +88,31 @@ type BashInput struct {
 	// stream ("-" the earlier run, "+" this one), cut and spilled like any
 	// output, and both exit codes. It is the HistoryID of an earlier call
 	// (as a decimal string) or "last", the last run of the same command.
-	DiffWith string `json:"diff_with,omitempty" param:"orint" cli:"session" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
+	DiffWith RunRef `json:"diff_with,omitempty" cli:"session" doc:"Run the command, then show what changed since an earlier run instead of its output: a unified diff of each stream (\x60-\x60 the earlier run, \x60+\x60 this one) and both exit codes. Give the history_id of an earlier call (e.g. \"3\") or \"last\" for the last run of the same command."`
+}
+
+// A RunRef names an earlier run of a command: the HistoryID of an
+// earlier call as a decimal string ("3"), or "last" for the last run of
+// the same command. From JSON it takes the id as a number too (3), as a
+// model may send it.
+type RunRef string
+
+// UnmarshalJSON takes a string, or an integer as its decimal string.
+func (r *RunRef) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] != '"' {
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return errors.New("want a history id or \"last\"")
+		}
+		*r = RunRef(n)
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return errors.New("want a history id or \"last\"")
+	}
+	*r = RunRef(s)
+	return nil
 }
 
 // Validate is bash's own check, beside its fields' bounds: a call runs a
@@ -292,7 +317,7 @@ type BashPolicy struct {
 	// leave the server (and every other session) unable to start a thread
 	// or a command; 0 means no cap; 4096 by default. See
 	// docs/reliability.md for how it is enforced.
-	MaxProcesses int `toml:"max_processes" min:"0" max:"int32"`
+	MaxProcesses int `toml:"max_processes" min:"0" ceiling:"int32"`
 	// Shapes shows a cut stream that is mostly lines of a few shapes as
 	// its telling lines and one line for each shape that stands for the
 	// rest, within what the output is worth rather than the limits: the

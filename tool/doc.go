@@ -12,7 +12,8 @@
 //
 // The struct tags are the tools' declarations: a json tag names a
 // parameter or a details field, doc describes it, and min, max, ceiling,
-// config, default, enum, cli, param, method and after bound and place it
-// (docs/architecture.md); a toml tag is a config key. Only the standard
+// default, enum, cli and check bound and place it; a toml tag is a config
+// key. internal/fields lists the vocabulary (docs/architecture.md). Only
+// the standard
 // library and spillway's output package are imported here.
 package tool

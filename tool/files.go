@@ -11,9 +11,9 @@ import (
 // parameters, named by their json tags (docs/tools.md).
 type WriteInput struct {
 	// Path is the file to write, relative to the toolset's Cwd.
-	Path string `json:"path" cli:"positional" param:"required" doc:"The file to create or replace (absolute, or relative to the session's working directory). Missing parent directories are made."`
+	Path string `json:"path" cli:"positional" doc:"The file to create or replace (absolute, or relative to the session's working directory). Missing parent directories are made."`
 	// Content is the file's whole new content.
-	Content string `json:"content" param:"required" doc:"The file's whole new content."`
+	Content string `json:"content" doc:"The file's whole new content."`
 	// ExpectedSHA256 is the hash of the file being replaced, needed when
 	// this session has not read it.
 	ExpectedSHA256 string `json:"expected_sha256,omitempty" doc:"SHA-256 (hex) of the file you mean to replace. Needed only to replace an existing file this session has not read; a file that no longer has this hash is not replaced."`
@@ -30,7 +30,7 @@ type EditOp struct {
 // parameters, named by their json tags (docs/tools.md).
 type EditInput struct {
 	// Path is the file to edit, relative to the toolset's Cwd.
-	Path string `json:"path" cli:"positional" param:"required" doc:"The file to edit (absolute, or relative to the session's working directory)."`
+	Path string `json:"path" cli:"positional" doc:"The file to edit (absolute, or relative to the session's working directory)."`
 	// OldString is the exact text to replace; with NewString and
 	// ReplaceAll, the one edit of a call without Edits.
 	OldString string `json:"old_string,omitempty" doc:"The exact text to replace: it must occur exactly once unless replace_all is set. Line ends (\\r\\n or \\n) and a byte order mark do not matter."`
@@ -58,7 +58,7 @@ func (in EditInput) Validate() error {
 // parameter.
 type ApplyPatchInput struct {
 	// Input is the whole patch, *** Begin Patch to *** End Patch.
-	Input string `json:"input" cli:"positional" param:"required" doc:"The patch, from \x60*** Begin Patch\x60 to \x60*** End Patch\x60, with \x60*** Add File: PATH\x60 (lines starting with +), \x60*** Delete File: PATH\x60, \x60*** Update File: PATH\x60 (optionally \x60*** Move to: PATH\x60) with \x60@@\x60 chunks of context ( ), removed (-) and added (+) lines, and \x60*** End of File\x60 for a change at the end."`
+	Input string `json:"input" cli:"positional" doc:"The patch, from \x60*** Begin Patch\x60 to \x60*** End Patch\x60, with \x60*** Add File: PATH\x60 (lines starting with +), \x60*** Delete File: PATH\x60, \x60*** Update File: PATH\x60 (optionally \x60*** Move to: PATH\x60) with \x60@@\x60 chunks of context ( ), removed (-) and added (+) lines, and \x60*** End of File\x60 for a change at the end."`
 }
 
 // FileChange is what one file of a patch went through.

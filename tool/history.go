@@ -30,11 +30,11 @@ type HistoryInput struct {
 	Strategy string `json:"strategy,omitempty" enum:"head,tail,head_tail" doc:"Which lines to keep when the output does not fit: \x60head\x60, \x60tail\x60 or \x60head_tail\x60."`
 	// MaxLines and MaxBytes bound each stream shown; zero takes the
 	// policy's.
-	MaxLines int `json:"max_lines,omitempty" min:"1" config:"bash.max_lines" doc:"Most lines shown per stream."`
-	MaxBytes int `json:"max_bytes,omitempty" min:"1" config:"bash.max_bytes" doc:"Most bytes shown per stream."`
+	MaxLines int `json:"max_lines,omitempty" min:"1" default:"bash.max_lines" doc:"Most lines shown per stream."`
+	MaxBytes int `json:"max_bytes,omitempty" min:"1" default:"bash.max_bytes" doc:"Most bytes shown per stream."`
 	// MaxTokens, when above zero, bounds each stream shown to that many
 	// estimated tokens too (output.EstimateTokens, which errs high).
-	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" config:"bash.max_tokens" zero:"none" doc:"Most tokens shown per stream, as spillway estimates them (on the high side)."`
+	MaxTokens int `json:"max_tokens,omitempty" min:"1" ceiling:"stream" default:"bash.max_tokens" doc:"Most tokens shown per stream, as spillway estimates them (on the high side)."`
 	// Offset, when given, shows the lines from this one (1-based) on.
 	Offset int `json:"offset,omitempty" min:"1" doc:"Show the lines from this line on (1-based): a line range with max_lines."`
 	// Pattern, when given, shows only the lines that match this RE2

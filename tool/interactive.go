@@ -7,7 +7,7 @@ import "time"
 // json tags (docs/tools.md gives defaults and bounds).
 type WriteStdinInput struct {
 	// PID is the job's pid (BashDetails.PID).
-	PID int `json:"pid" param:"required" min:"1" doc:"Pid of the background command, as bash returned it."`
+	PID int `json:"pid" min:"1" doc:"Pid of the background command, as bash returned it."`
 	// Input is text sent as it is, before Keys. On a terminal a "\n" is
 	// sent as Enter ("\r"), as a keyboard does.
 	Input string `json:"input,omitempty" doc:"Text to send as typed; a newline is Enter."`

@@ -10,7 +10,7 @@ type LsInput struct {
 	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to list (default: the working directory)."`
 	// Limit is the most entries shown; 0 takes the policy's, 500 by
 	// default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"ls.limit" doc:"Most entries to return."`
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" default:"ls.limit" doc:"Most entries to return."`
 }
 
 // LsDetails are the structured details of an ls result.
@@ -41,7 +41,7 @@ type LsPolicy struct {
 	// Limit is the default of the limit parameter (500 entries);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
+	Limit     int `toml:"limit" min:"1" ceiling:"lines"`
+	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
 }

@@ -6,12 +6,12 @@ import "github.com/spillway-dev/spillway/output"
 // named by their json tags (docs/tools.md gives defaults and bounds).
 type ReadInput struct {
 	// Path is the file to read, relative to the toolset's Cwd.
-	Path string `json:"path" cli:"positional" param:"required" doc:"The file to read (absolute, or relative to the session's working directory)."`
+	Path string `json:"path" cli:"positional" doc:"The file to read (absolute, or relative to the session's working directory)."`
 	// Offset is the first line shown, 1-based; 0 is 1.
 	Offset int `json:"offset,omitempty" min:"1" default:"1" doc:"First line to show, 1-based."`
 	// Limit is the most lines shown; 0 takes the policy's, 2000 by
 	// default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"read.max_lines" doc:"Most lines to show."`
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" default:"read.max_lines" doc:"Most lines to show."`
 	// LineNumbers prefixes every line with its number, as cat -n does.
 	LineNumbers bool `json:"line_numbers,omitempty" doc:"Prefix each line with its number, \x60cat -n\x60 style."`
 	// CharOffset pages within the line at Offset: the result shows that
@@ -58,10 +58,10 @@ type ReadPolicy struct {
 	// (2000) is cut, and continued with char_offset; zero never cuts.
 	// MaxTokens, when above zero, ends a page before the line that would
 	// pass that many estimated tokens.
-	MaxLines     int `toml:"max_lines" min:"1" max:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
+	MaxLines     int `toml:"max_lines" min:"1" ceiling:"lines"`
+	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
+	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream"`
 	// LineNumbers numbers every line whatever the call's line_numbers,
 	// for agents tuned to a read tool that always numbers them.
 	LineNumbers bool

@@ -7,7 +7,7 @@ import "github.com/spillway-dev/spillway/output"
 type GrepInput struct {
 	// Pattern is an RE2 regular expression, or a plain string when
 	// Literal is set.
-	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"RE2 regular expression, or a plain string with literal: true."`
+	Pattern string `json:"pattern" cli:"positional" doc:"RE2 regular expression, or a plain string with literal: true."`
 	// Path is the file or directory to search, relative to the toolset's
 	// Cwd; "" is the Cwd.
 	Path string `json:"path,omitempty" cli:"positional" doc:"File or directory to search (default: the working directory)."`
@@ -27,7 +27,7 @@ type GrepInput struct {
 	OutputMode string `json:"output_mode,omitempty" enum:"content,files_with_matches,count" default:"content" doc:"\x60content\x60 (matching lines), \x60files_with_matches\x60 (paths only) or \x60count\x60 (matches per file)."`
 	// Limit bounds the matching lines shown (the files, in the other
 	// modes); 0 takes the policy's, 100 by default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"grep.limit" doc:"Most matches to return (files in files_with_matches mode)."`
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" default:"grep.limit" doc:"Most matches to return (files in files_with_matches mode)."`
 }
 
 // GrepDetails are the structured details of a grep result.
@@ -69,10 +69,10 @@ type GrepPolicy struct {
 	// MaxBytes bounds the result (50 KiB); a matching line longer than
 	// MaxLineChars (500) is shown around its first match; MaxTokens, when
 	// above zero, bounds the result's estimated tokens.
-	Limit        int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" max:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" max:"stream"`
+	Limit        int `toml:"limit" min:"1" ceiling:"lines"`
+	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
+	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream"`
 	// NoTotal, set by the pi profile, writes the limit's notice as its
 	// design does, without the matches known of ("at least N found").
 	NoTotal bool
@@ -83,7 +83,7 @@ type GrepPolicy struct {
 type FindInput struct {
 	// Pattern is a glob with "**": without '/' it matches the name at any
 	// depth, with '/' the path relative to Path.
-	Pattern string `json:"pattern" cli:"positional" param:"required" doc:"Glob, e.g. \x60*.go\x60, \x60**/testdata/**\x60 or \x60cmd/*/main.go\x60."`
+	Pattern string `json:"pattern" cli:"positional" doc:"Glob, e.g. \x60*.go\x60, \x60**/testdata/**\x60 or \x60cmd/*/main.go\x60."`
 	// Path is the directory to search, relative to the toolset's Cwd; ""
 	// is the Cwd.
 	Path string `json:"path,omitempty" cli:"positional" doc:"Directory to search (default: the working directory)."`
@@ -92,7 +92,7 @@ type FindInput struct {
 	Type string `json:"type,omitempty" enum:"any,file,dir" default:"any" doc:"\x60any\x60, \x60file\x60 or \x60dir\x60."`
 	// Limit bounds the results shown; 0 takes the policy's, 1000 by
 	// default.
-	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" config:"find.limit" doc:"Most results to return."`
+	Limit int `json:"limit,omitempty" min:"1" ceiling:"lines" default:"find.limit" doc:"Most results to return."`
 }
 
 // FindDetails are the structured details of a find result.
@@ -125,9 +125,9 @@ type FindPolicy struct {
 	// Limit is the default of the limit parameter (1000 results);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" max:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" max:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" max:"stream"`
+	Limit     int `toml:"limit" min:"1" ceiling:"lines"`
+	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
 	// NoTotal, set by the pi profile, stops at the limit and writes its
 	// notice as the design does, without the count of the paths that
 	// match.

@@ -6,9 +6,33 @@
 // internal/policy, internal/config, schema) see types as Type and Field,
 // and values as plain Go values through Get, Set and New, so that what
 // reflection can do to a value is written once, here.
+//
+// The declarations' tags, beside json (a parameter's or a detail's name;
+// no omitempty makes a parameter required) and toml (a config key's
+// name), are these eight keys, each holding one value, meaning the same
+// on a tool's input and on the policy:
+//
+//	doc      what the field does, for a model and for a person
+//	min      the least value of an integer (a number, or a name of the
+//	         registry's consts: "min_cols"); less is refused
+//	max      the greatest value of an integer; more is refused
+//	ceiling  the most an integer is held to ("lines", "stream", "int32");
+//	         more is not an error
+//	default  a parameter's value when not given: the name of a config key
+//	         (its value under the policy in force), a number, a name of
+//	         consts, or a string
+//	enum     the values a string parameter takes, comma-separated
+//	cli      how the CLI takes a parameter: "positional", a short flag
+//	         ("-i"), or "session" (none: it needs a session)
+//	check    the named check of a config key's value ("patterns")
+//
+// What a tag cannot say is a method or a type: an input's Validate for
+// what relates two parameters, a type that decodes itself from JSON
+// (tool.RunRef) for a string that also takes an integer.
 package fields
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -116,6 +140,10 @@ func (t Type) String() string {
 	}
 	return t.t.String()
 }
+
+// Vocabulary lists the keys a declaration's tags may use beside json and
+// toml (the package doc says what each means).
+var Vocabulary = []string{"doc", "min", "max", "ceiling", "default", "enum", "cli", "check"}
 
 // A Tag is a field's struct tag.
 type Tag string
@@ -269,3 +297,11 @@ func Set(ptr any, index []int, x any) error {
 
 // IsZero reports whether v is nil or the zero value of its type.
 func IsZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// DecodesJSON reports whether a pointer to a value of t decodes itself
+// from JSON (a json.Unmarshaler).
+func (t Type) DecodesJSON() bool {
+	return t.t != nil && reflect.PointerTo(t.t).Implements(jsonUnmarshaler)
+}

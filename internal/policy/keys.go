@@ -169,10 +169,10 @@ func (k Key) Min() (int64, bool) {
 	return n, err == nil
 }
 
-// Ceiling is the most an integer key may be, from its max tag: a larger
+// Ceiling is the most an integer key may be, from its ceiling tag: a larger
 // value is held to it.
 func (k Key) Ceiling() (int64, bool) {
-	switch k.tag.Get("max") {
+	switch k.tag.Get("ceiling") {
 	case "lines":
 		return LinesCeiling, true
 	case "stream":

@@ -11,14 +11,14 @@ import (
 )
 
 type stream struct {
-	Lines int `toml:"lines" min:"1" max:"lines"`
+	Lines int `toml:"lines" min:"1" ceiling:"lines"`
 	Cut   int `toml:"cut" min:"0"`
 	Shown int // no key
 }
 
 type sample struct {
 	Name    string        `toml:"name" check:"shell"`
-	Wait    time.Duration `toml:"wait_ms" min:"1" max:"int32"`
+	Wait    time.Duration `toml:"wait_ms" min:"1" ceiling:"int32"`
 	Budget  int           `toml:"budget" check:"budget"`
 	Out     stream        `toml:"out,shared"`
 	Err     stream        `toml:"err,shared"`

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
@@ -12,27 +11,37 @@ import (
 
 // Params reads a tool's parameters from its Go input: each field with a
 // json name is a parameter, declared by its tags, in the order of the
-// fields.
+// fields. A parameter whose json tag has no omitempty is required (as
+// go-sdk's schemas have it). The tags are those of internal/fields'
+// vocabulary:
 //
-//	json     the parameter's name
 //	doc      what it does, for a model and for a person
 //	cli      "positional" (a CLI argument), "-X" (a one-letter flag), or
 //	         "session" (it lives across the calls of one session, which a
 //	         one-shot CLI command does not have: the CLI refuses it)
-//	param    "required", or "orint" (a string that also takes an integer)
-//	min, max, ceiling   bounds of an integer, as numbers or names of consts
-//	under    a field of the policy (a duration, in ms) that lowers the ceiling
+//	min, max the least and the greatest value of an integer (a number or
+//	         the name of a const): a value outside them is refused
+//	ceiling  the most an integer is held to (a number or a name of
+//	         consts): more is not an error
 //	enum     the values a string takes, comma-separated
-//	config   the config key whose value is the default
-//	zero     how a zero default is stated ("none")
-//	default  the default when no config key sets it (a number, a name of
-//	         consts, or a string)
+//	default  the value when the parameter is not given: a config key of
+//	         the policy (whose value under the policy in force is the
+//	         default; a zero default of a key whose least value is 0,
+//	         "0 means no cap", is stated "none"), a number, a name of
+//	         consts, or a string
+//
+// A String parameter whose Go type decodes itself from JSON (tool.RunRef)
+// also takes a JSON integer, as its decimal string. A lower ceiling the
+// policy in force puts on a parameter is code beside the tool's entry
+// (PolicyCeiling), not a tag.
 //
 // Params panics on a tag it cannot read: the table is wrong, not a call.
 func Params(policyType, input fields.Type, consts map[string]int64) []Param {
 	var params []Param
 	fields.Walk(input, "json", func(f fields.Field) bool {
-		params = append(params, declare(f, policyType, consts))
+		p := declare(f, policyType, consts)
+		p.Required = !f.Has("omitempty")
+		params = append(params, p)
 		return false
 	})
 	return params
@@ -80,77 +89,57 @@ func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Pa
 			panic(fmt.Sprintf("registry: %s: cli:%q is neither \"positional\", \"session\" nor a short flag", where, cli))
 		}
 	}
-	if opts, ok := f.Tag.Lookup("param"); ok {
-		switch opts {
-		case "required":
-			p.Required = true
-		case "orint":
-			p.OrInt = true
-		default:
-			panic(fmt.Sprintf("registry: %s: unknown param option %q", where, opts))
-		}
-	}
 	p.Min, _ = number("min")
 	p.Max, _ = number("max")
 	p.Ceiling, _ = number("ceiling")
 	if enum, ok := f.Tag.Lookup("enum"); ok {
 		p.Enum = strings.Split(enum, ",")
 	}
-	if under, ok := f.Tag.Lookup("under"); ok {
-		sf, ok := policyType.FieldByName(under)
-		if k := sf.Type.Kind(); !ok || k != fields.Int && k != fields.Duration {
-			panic(fmt.Sprintf("registry: %s: under:%q names no integer field of the policy", where, under))
-		}
-		p.PolicyCeiling = func(pol any) int64 {
-			switch v := fields.Get(pol, sf.Index).(type) {
-			case time.Duration:
-				return v.Milliseconds()
-			case int64:
-				return v
-			}
-			return 0
-		}
+	if def, ok := f.Tag.Lookup("default"); ok {
+		p.Default = defaultOf(&p, def, policyType, number)
 	}
-	zero, stateZero := f.Tag.Lookup("zero")
-	if key, ok := f.Tag.Lookup("config"); ok {
-		k := configKey(policyType, key)
+	p.OrInt = p.Type == String && f.Type.DecodesJSON()
+	return p
+}
+
+// defaultOf reads a default tag: the name of a config key of the policy
+// type (p.Config is set to it), else a number or a name of consts for an
+// integer, else the string itself.
+func defaultOf(p *Param, def string, policyType fields.Type, number func(string) (int64, bool)) func(any) any {
+	if k, ok := configKey(policyType, def); ok {
 		if k.Table() {
-			panic(fmt.Sprintf("registry: %s: config:%q is not a key of the policy", where, key))
+			panic(fmt.Sprintf("registry: %s: default:%q is a table of the policy, not a key", p.Name, def))
 		}
-		p.Config = key
-		p.Default = func(pol any) any {
+		p.Config = def
+		lo, hasMin := k.Min()
+		none := hasMin && lo == 0 // 0 means no cap
+		return func(pol any) any {
 			v := k.Value(pol)
 			if n, ok := v.(int64); ok {
-				if stateZero && n == 0 {
-					return zero
+				if none && n == 0 {
+					return "none"
 				}
 				return int(n) // as a literal default is
 			}
 			return v
 		}
 	}
-	if def, ok := f.Tag.Lookup("default"); ok {
-		if p.Config != "" {
-			panic(fmt.Sprintf("registry: %s: a default and a config key: the key's value is the default", where))
-		}
-		var v any = def
-		if p.Type == Int || p.Type == Millis {
-			n, _ := number("default")
-			v = int(n)
-		}
-		p.Default = func(any) any { return v }
+	var v any = def
+	if p.Type == Int || p.Type == Millis {
+		n, _ := number("default")
+		v = int(n)
 	}
-	return p
+	return func(any) any { return v }
 }
 
 // configKey returns the config key named name of the policy type.
-func configKey(policyType fields.Type, name string) policy.Key {
+func configKey(policyType fields.Type, name string) (policy.Key, bool) {
 	for _, k := range policy.Keys(policyType) {
 		if k.Name == name {
-			return k
+			return k, true
 		}
 	}
-	panic(fmt.Sprintf("registry: config:%q is not a key of the policy", name))
+	return policy.Key{}, false
 }
 
 // paramType is the type of a parameter held in a field of Go type t.

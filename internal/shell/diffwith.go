@@ -32,7 +32,7 @@ func checkDiffWith(in command) error {
 		return fmt.Errorf("diff_with is %d bytes long, over the %d-byte limit on a history id (MaxHistoryIDBytes): give the history id of an earlier call (history_id in its result), or \"last\" for the last run of this command",
 			len(in.DiffWith), MaxHistoryIDBytes)
 	}
-	if id, err := strconv.Atoi(in.DiffWith); err != nil || id <= 0 {
+	if id, err := strconv.Atoi(string(in.DiffWith)); err != nil || id <= 0 {
 		return fmt.Errorf("diff_with %q: give the history id of an earlier call (history_id in its result), or \"last\" for the last run of this command", in.DiffWith)
 	}
 	return checkDiffRun(in)
@@ -60,7 +60,7 @@ func (r *Runner) diffBase(in command) (*record, error) {
 		}
 		return nil, nil
 	}
-	id, _ := strconv.Atoi(in.DiffWith)
+	id, _ := strconv.Atoi(string(in.DiffWith))
 	rec, err := r.history.record(id)
 	if err != nil {
 		return nil, fmt.Errorf("diff_with: %w", err)

@@ -19,13 +19,13 @@ func TestHistoryInputLimits(t *testing.T) {
 	ctx := context.Background()
 
 	for _, diffWith := range []string{strings.Repeat("9", 16<<20), strings.Repeat("1", MaxHistoryIDBytes+1)} {
-		_, err := sh.Run(ctx, tool.BashInput{Command: "echo hi", DiffWith: diffWith})
+		_, err := sh.Run(ctx, tool.BashInput{Command: "echo hi", DiffWith: tool.RunRef(diffWith)})
 		if err == nil || !strings.Contains(err.Error(), "MaxHistoryIDBytes") || len(err.Error()) > 1000 {
 			t.Errorf("diff_with of %d bytes: %.300v", len(diffWith), err)
 		}
 	}
 	// The longest id that fits is parsed: an unknown call, not the limit.
-	_, err := sh.Run(ctx, tool.BashInput{Command: "echo hi", DiffWith: strings.Repeat("9", 18)})
+	_, err := sh.Run(ctx, tool.BashInput{Command: "echo hi", DiffWith: tool.RunRef(strings.Repeat("9", 18))})
 	if err == nil || strings.Contains(err.Error(), "MaxHistoryIDBytes") {
 		t.Errorf("an 18-digit diff_with: %v", err)
 	}
