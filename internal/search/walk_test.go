@@ -109,6 +109,8 @@ func TestWalkSymlinkLoop(t *testing.T) {
 // the lookahead allows, and every goroutine has ended when Walk returns.
 func TestWalkStopsEarly(t *testing.T) {
 	root := t.TempDir()
+	defer func(old int) { lookahead = old }(lookahead)
+	lookahead = 8 // a tree several times the lookahead stays small
 	tree := map[string]string{}
 	const n = 2400
 	for i := range n {
@@ -132,7 +134,7 @@ func TestWalkStopsEarly(t *testing.T) {
 		t.Errorf("%d visits after stop", visits)
 	}
 	// At most lookahead batches, plus one per worker, run ahead.
-	if w := worked.Load(); w > (lookahead+4+2)*batchSize {
+	if w := worked.Load(); w > int64((lookahead+4+2)*batchSize) {
 		t.Errorf("work ran on %d of %d files after the walk was stopped at the third", w, n)
 	}
 	waitGoroutines(t, before)
