@@ -480,9 +480,16 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
 - **Nothing lost.** The new content goes to a temporary file in the same directory, which is synced and renamed over the old one, and the directory is synced:
   ` + "`kill -9`" + ` or a full disk at any moment leaves the old file or the new one, whole (a temporary file ` + "`.spillway-write-NAME.*`" + ` may be left). The mode, the owner
   (when the server may chown; else a note says so), and on Linux the extended attributes, POSIX ACLs (system.posix_acl_*) among them, are carried over; other systems
-  keep no extended attributes. A symlink's target is changed and the link stays. A file with other hard links is written in place so that every link sees the change:
-  the new content is synced in the temporary file first and the new size allocated (fallocate) before a byte is overwritten, so a full disk fails first; a
-  ` + "`kill -9`" + ` during that copy can leave a mix, with the whole new content still in the temporary file.
+  keep no extended attributes. A symlink's target is changed and the link stays. A file with other hard links is written in place so that every link sees the change,
+  and nothing is lost there either: the new content is synced in the temporary file first, the old content is copied whole to a sidecar beside the file
+  (` + "`.spillway-inplace-DEV-INO.old`" + `, mode 0600, synced, with its record ` + "`.spillway-inplace-DEV-INO.json`" + `: the file's device and inode, where the new content is)
+  and the new size is allocated (fallocate, on Linux) before a byte is overwritten, so a full disk fails first; the sidecar is removed once the file is synced. A
+  ` + "`kill -9`" + ` during the copy leaves a mix of new and old bytes in the file, the old content whole in the sidecar and the new whole in the temporary file: the next
+  edit, write or apply_patch of that file (through any of its names in that directory) finds the sidecar by the file's identity, hashes the three, and if the file
+  holds neither whole refuses with a message that names both copies and the two ways on — put the old content back (` + "`cp SIDECAR FILE`" + `, which keeps the links),
+  after which the next change removes the leftovers with a note, or ` + "`write`" + ` the file with ` + "`expected_sha256`" + ` of what it holds now, which replaces it and keeps the
+  old content in a file of its own (` + "`….old-kept-TIME`" + `) that the result names. A file that holds the old or the new content whole is changed as usual, the leftovers
+  removed with a note. The sidecar costs a copy of the old content (figures in docs/performance.md).
 - **Text.** A UTF-8 byte order mark, the line ends (new lines take the file's dominant one, CRLF or LF; a tie is LF) and a missing final newline are kept; lines a
   change does not touch are never rewritten. A file that is not UTF-8 (Latin-1, say) is edited byte for byte: only the matched bytes change. A file with NUL bytes in
   its first 8 KiB is binary: edit and apply_patch refuse it; write may replace it. write keeps the old file's BOM and CRLF line ends; the final newline is what

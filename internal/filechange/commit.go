@@ -88,6 +88,8 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 				if err != nil {
 					err = fmt.Errorf("delete %s: %w", op.display, err)
 				}
+			} else if op.cur != nil && op.cur.interrupted != nil {
+				err = s.replaceInterrupted(op)
 			} else {
 				err = s.writeOp(op)
 			}
@@ -104,6 +106,9 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 	var changes []Change
 	for i, op := range ops {
 		ch := Change{FileChange: tool.FileChange{Path: op.display}, Journal: id, Real: op.loc.Real(), Notes: op.notes}
+		if op.cur != nil && len(op.cur.notes) > 0 {
+			ch.Notes = append(append([]string{}, op.cur.notes...), op.notes...)
+		}
 		jf := JournalFile{Display: op.display, Real: op.loc.Real(), Old: op.old, Complete: op.oldWhole, Regions: op.regions, Exists: !op.remove}
 		var oldR io.Reader = bytes.NewReader(nil)
 		if op.cur != nil {

@@ -215,6 +215,13 @@ type current struct {
 	mod  time.Time
 	sum  string
 	data []byte // the content, when held in memory
+	// interrupted is an earlier in-place write of the file that did not
+	// end and left it mixed, which this write (given the file's hash as
+	// expected_sha256) replaces knowingly.
+	interrupted *safewrite.Interrupted
+	// notes say what opening the file found and did (leftovers of an
+	// interrupted write removed).
+	notes []string
 }
 
 func (c *current) close() {
@@ -228,8 +235,16 @@ var ErrBinary = errors.New("is not a text file (it has NUL bytes): edit and appl
 
 // open opens the file at loc for reading: nil, nil when it does not
 // exist. When the file fits in memory its content is read and hashed;
-// else only hashed if hash is set.
+// else only hashed if hash is set. A file an interrupted in-place write
+// left mixed is refused (openAck).
 func (s *Session) open(root *os.Root, loc Location, display string, hash bool) (*current, error) {
+	return s.openAck(root, loc, display, hash, "")
+}
+
+// openAck is open, except that a file an interrupted in-place write left
+// mixed is opened when ack is the hash of what it holds now: the caller
+// (write with expected_sha256) replaces it knowingly.
+func (s *Session) openAck(root *os.Root, loc Location, display string, hash bool, ack string) (*current, error) {
 	f, err := root.Open(loc.Rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -251,6 +266,10 @@ func (s *Session) open(root *os.Root, loc Location, display string, hash bool) (
 		return nil, fmt.Errorf("%s is not a regular file (%s): the file tools change regular files only", display, fi.Mode().Type())
 	}
 	c := &current{f: f, size: fi.Size(), mod: fi.ModTime()}
+	if err := s.checkInterrupted(root, loc, display, fi, c, ack); err != nil {
+		f.Close()
+		return nil, err
+	}
 	if fi.Size() <= s.cfg.MaxInMemory {
 		c.data, err = io.ReadAll(f)
 		if err != nil {

@@ -137,14 +137,14 @@ func (s *Session) Write(ctx context.Context, p string, content string, expectedS
 	if err != nil {
 		return Change{}, err
 	}
-	cur, err := s.open(root, loc, p, true)
+	expectedSHA256 = strings.ToLower(strings.TrimSpace(expectedSHA256))
+	cur, err := s.openAck(root, loc, p, true, expectedSHA256)
 	if err != nil {
 		root.Close()
 		return Change{}, err
 	}
 	op := &fileOp{display: p, loc: loc, root: root, cur: cur}
 	defer op.close()
-	expectedSHA256 = strings.ToLower(strings.TrimSpace(expectedSHA256))
 	if cur == nil {
 		if expectedSHA256 != "" {
 			return Change{}, fmt.Errorf("%s does not exist, yet expected_sha256 was given: nothing was written. Leave expected_sha256 out to create it", p)

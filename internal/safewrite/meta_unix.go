@@ -37,3 +37,12 @@ func links(fi fs.FileInfo) uint64 {
 	}
 	return 1
 }
+
+// identity returns a file's device and inode.
+func identity(fi fs.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), uint64(st.Ino), true
+}

@@ -6,7 +6,11 @@
 // extended attributes — POSIX ACLs are among them on Linux — are carried
 // over. A file with more than one hard link is written in place instead,
 // so that every link sees the new content: only after the new content is
-// on disk in the temporary file and the file's new size is allocated.
+// on disk in the temporary file, the old content is on disk whole in a
+// sidecar beside the file (SidecarPrefix) and the file's new size is
+// allocated. The sidecar is removed when the write ends; one that a
+// crash left is found by Pending, and Write will not write the file in
+// place again until it is dealt with.
 //
 // Every operation goes through an *os.Root of the file's directory, so a
 // directory swapped for a symlink after the path was checked cannot
@@ -90,6 +94,16 @@ func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 		return res, fmt.Errorf("%s is not a regular file (%s): only regular files are written", rel, old.Mode().Type())
 	}
 
+	if old != nil && links(old) > 1 {
+		// An earlier in-place write of this file that did not end left
+		// its old content in a sidecar: a new one would take its name.
+		if dev, ino, ok := identity(old); ok {
+			side := sidecarName(dev, ino)
+			if _, err := parent.Lstat(side + ".json"); err == nil {
+				return res, &InterruptedError{Path: rel, Old: path.Join(dir, side+".old")}
+			}
+		}
+	}
 	tmp := TempPrefix + base + "." + randomHex(6)
 	perm := fs.FileMode(0o666)
 	if old != nil {
@@ -133,7 +147,7 @@ func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 		return res, fmt.Errorf("sync %s: %w", rel, err)
 	}
 	if old != nil && links(old) > 1 {
-		if err := writeInPlace(parent, base, f, w.n); err != nil {
+		if err := writeInPlace(parent, base, old, f, tmp, w.n); err != nil {
 			return res, fmt.Errorf("write %s in place (it has %d hard links): %w", rel, links(old), err)
 		}
 		res.InPlace = true
@@ -167,30 +181,6 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// writeInPlace copies the synced temporary file into the file name, after
-// allocating its new size so that a full disk fails before a byte of the
-// old content is overwritten.
-func writeInPlace(parent *os.Root, name string, tmp *os.File, size int64) error {
-	dst, err := parent.OpenFile(name, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	if err := allocate(dst, size); err != nil {
-		return fmt.Errorf("allocate %d bytes: %w", size, err)
-	}
-	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, tmp); err != nil {
-		return err
-	}
-	if err := dst.Truncate(size); err != nil {
-		return err
-	}
-	return dst.Sync()
 }
 
 func syncDir(r *os.Root) error {

@@ -1,11 +1,15 @@
 package safewrite
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,7 +63,7 @@ func leftovers(t *testing.T, dir string) {
 	t.Helper()
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), TempPrefix) {
+		if strings.HasPrefix(e.Name(), TempPrefix) || strings.HasPrefix(e.Name(), SidecarPrefix) {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
 	}
@@ -204,4 +208,127 @@ func TestKillMidWrite(t *testing.T) {
 	if read(t, p) != old {
 		t.Fatal("the file is not the old one whole after kill -9")
 	}
+}
+
+// inPlaceChild, in a child process, writes the hard-linked file f of dir
+// in place with the content of the file $SAFEWRITE_INPLACE_NEW and stops for good once the in-place copy
+// has written stopAt bytes, saying "mid" on stdout: the parent kills it
+// there with SIGKILL.
+func inPlaceChild(dir string, stopAt int64) {
+	InPlaceHook = func(n int64) {
+		if n >= stopAt {
+			os.Stdout.WriteString("mid\n")
+			select {}
+		}
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		panic(err)
+	}
+	b, err := os.ReadFile(os.Getenv("SAFEWRITE_INPLACE_NEW"))
+	if err != nil {
+		panic(err)
+	}
+	_, err = Write(r, "f", text(string(b)))
+	panic(fmt.Sprintf("the write ended: %v", err))
+}
+
+// killInPlace runs inPlaceChild on dir and kills it (SIGKILL) once it
+// has written stopAt bytes of the file in place.
+func killInPlace(t *testing.T, dir, newContent string, stopAt int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillMidInPlaceWrite$")
+	src := filepath.Join(t.TempDir(), "new")
+	if err := os.WriteFile(src, []byte(newContent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "SAFEWRITE_INPLACE_CHILD="+dir, "SAFEWRITE_INPLACE_NEW="+src, fmt.Sprintf("SAFEWRITE_INPLACE_STOP=%d", stopAt))
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "mid\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child: %q %v", buf, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+}
+
+// kill -9 in the middle of an in-place write (a hard-linked file) leaves
+// the file a mix of new and old bytes, and its old content whole in the
+// sidecar beside it; Pending finds it by the file's identity and tells
+// what the file holds, Write refuses to write the file again until the
+// sidecar is dealt with, and a file put back from the sidecar is seen as
+// untouched. Stopped after the last byte (before the sidecar is
+// removed), the file is seen as finished.
+func TestKillMidInPlaceWrite(t *testing.T) {
+	if dir := os.Getenv("SAFEWRITE_INPLACE_CHILD"); dir != "" {
+		n, _ := strconv.ParseInt(os.Getenv("SAFEWRITE_INPLACE_STOP"), 10, 64)
+		inPlaceChild(dir, n)
+		return
+	}
+	dir := t.TempDir()
+	p, q := filepath.Join(dir, "f"), filepath.Join(dir, "g")
+	old := strings.Repeat("old\n", 1<<18)  // 1 MiB
+	newC := strings.Repeat("NEW\n", 1<<18) // 1 MiB, so the first chunk leaves a mix
+	os.WriteFile(p, []byte(old), 0o644)
+	if err := os.Link(p, q); err != nil {
+		t.Fatal(err)
+	}
+	killInPlace(t, dir, newC, 1)
+	now := read(t, p)
+	if now == old || now == newC || !strings.HasPrefix(now, "NEW\n") || !strings.HasSuffix(now, "old\n") {
+		t.Fatalf("the file is not a mix after the kill (%d bytes, starts %q)", len(now), now[:8])
+	}
+	r := openRoot(t, dir)
+	fi, _ := os.Stat(q)
+	in, err := Pending(r, "g", fi) // found through the other name too
+	if err != nil || in == nil {
+		t.Fatalf("Pending: %v %v", in, err)
+	}
+	if in.State != Mixed || read(t, filepath.Join(dir, in.Old)) != old || in.OldSHA256 != sum(old) || in.NewSHA256 != sum(newC) || in.NowSHA256 != sum(now) || in.Name != "f" || in.Links != 2 {
+		t.Fatalf("%+v", in)
+	}
+	if read(t, filepath.Join(dir, in.New)) != newC {
+		t.Error("the new content is not whole in its temporary file")
+	}
+	var ie *InterruptedError
+	if _, err := Write(r, "f", text("other\n")); !errors.As(err, &ie) || read(t, p) != now {
+		t.Fatalf("a write over the interrupted file: %v", err)
+	}
+	// Put back from the sidecar in place (cp keeps the links): untouched.
+	if err := os.WriteFile(q, []byte(read(t, filepath.Join(dir, in.Old))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if in, err = Pending(r, "f", fi); err != nil || in.State != Untouched {
+		t.Fatalf("after the restore: %+v %v", in, err)
+	}
+	if err := in.Clear(r); err != nil {
+		t.Fatal(err)
+	}
+	if in, err := Pending(r, "f", fi); in != nil || err != nil {
+		t.Fatalf("after Clear: %+v %v", in, err)
+	}
+	leftovers(t, dir)
+
+	// Stopped once the last byte is written, the sidecar not yet removed.
+	longer := newC + "more\n"
+	killInPlace(t, dir, longer, int64(len(longer)))
+	if in, err = Pending(r, "f", fi); err != nil || in == nil || in.State != Finished || read(t, q) != longer {
+		t.Fatalf("stopped at the end: %+v %v", in, err)
+	}
+	in.Clear(r)
+	if _, err := Write(r, "f", text("last\n")); err != nil || read(t, q) != "last\n" {
+		t.Fatalf("%v %q", err, read(t, q))
+	}
+	leftovers(t, dir)
+}
+
+func sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
 }

@@ -49,12 +49,14 @@ func copyXattrs(src, dst *os.File) (int, []string) {
 }
 
 // allocate reserves size bytes for f, so that writing them cannot fail
-// for want of space. A file system that cannot reserve is written anyway.
+// for want of space, without changing its size (its content stays the
+// old one until it is overwritten). A file system that cannot reserve is
+// written anyway.
 func allocate(f *os.File, size int64) error {
 	if size == 0 {
 		return nil
 	}
-	err := unix.Fallocate(int(f.Fd()), 0, 0, size)
+	err := unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_KEEP_SIZE, 0, size)
 	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
 		return nil
 	}
