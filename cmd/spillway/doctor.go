@@ -75,7 +75,8 @@ func (g *globalFlags) newDoctorCmd() *cobra.Command {
   spill    that the spill directory can be made and written
   clients  each installed client's entry for spillway (Claude Code, Codex,
            Gemini CLI, opencode, Cursor, VS Code): found, parses, and runs a
-           binary that exists
+           binary that exists; an entry over HTTP (spillway serve): that a
+           server answers at its URL and takes the token it sends
 
 A client's config that is not there is shown as "-". Run it in the
 project directory: the clients' project files (.mcp.json, .cursor/,
@@ -100,8 +101,12 @@ func (g *globalFlags) runDoctor(d *doctor) error {
 	d.out = &clients
 	d.checkClients()
 	d.out = out
-	p := g.doctorConfig(d)
-	d.checkRules(p)
+	p, cfgErr := g.doctorConfig(d)
+	if cfgErr != nil {
+		d.say(statusNote, "rules", "not known: "+brokenConfig(cfgErr, g.policySources().ConfigPath)+", so its [rules] are not read; spillway mcp, serve and the tool commands refuse to start until it is fixed")
+	} else {
+		d.checkRules(p)
+	}
 	g.doctorSandbox(d, p)
 	doctorSpill(d, p)
 	fmt.Fprint(d.out, clients.String())
@@ -117,9 +122,9 @@ func (g *globalFlags) runDoctor(d *doctor) error {
 }
 
 // doctorConfig checks the config file the flags name, or the one spillway
-// would find, and returns the policy in force (the defaults when the file
-// has problems, so that the other checks still run).
-func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
+// would find, and returns the policy in force; when the file has problems,
+// the defaults, so that the other checks still run, and the error.
+func (g *globalFlags) doctorConfig(d *doctor) (spillway.Policy, error) {
 	src := g.policySources()
 	// As mcp and serve load it: a timeout_ms the file sets is the one
 	// the clients' request timeout bounds.
@@ -137,10 +142,11 @@ func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
 		for _, e := range flatErrors(err) {
 			d.say(statusProblem, "config", e.Error())
 		}
-		if p, err = spillway.Profile(g.profile); err != nil {
+		p, perr := spillway.Profile(g.profile)
+		if perr != nil {
 			p = spillway.DefaultPolicy()
 		}
-		return p
+		return p, err
 	}
 	if path != "" {
 		d.say(statusOK, "config", fmt.Sprintf("%s parses (profile %s)", d.tilde(path), p.Profile))
@@ -148,7 +154,23 @@ func (g *globalFlags) doctorConfig(d *doctor) spillway.Policy {
 	if p.Timeout >= clientRequestTimeout {
 		d.say(statusNote, "config", timeoutWarning(p.Timeout))
 	}
-	return p
+	return p, nil
+}
+
+// brokenConfig names the config file at path that did not load as its
+// errors do, file and line, with its first problem, for the findings that
+// depend on it.
+func brokenConfig(err error, path string) string {
+	var ce *config.ConfigError
+	switch {
+	case errors.As(err, &ce) && ce.Line > 0:
+		return fmt.Sprintf("the config file %s:%d does not load (%s)", ce.File, ce.Line, ce.Msg)
+	case errors.As(err, &ce):
+		return fmt.Sprintf("the config file %s does not load (%s)", ce.File, ce.Msg)
+	case path != "":
+		return "the config file " + path + " does not load (the config line above)"
+	}
+	return "the policy does not load (the config line above)"
 }
 
 // checkRules loads the command rules of p as a session in the working

@@ -38,6 +38,13 @@ type serverEntry struct {
 	args     []string
 	url      string
 	disabled bool
+	// Of an entry over HTTP: its headers (Codex's http_headers), the
+	// headers whose value is an environment variable's (Codex's
+	// env_http_headers), and the variable holding its bearer token
+	// (Codex's bearer_token_env_var).
+	headers    map[string]string
+	envHeaders map[string]string
+	tokenEnv   string
 }
 
 // clientFiles lists the files of the six clients doctor knows, in the
@@ -205,13 +212,22 @@ func spillwayEntries(servers map[string]any) []serverEntry {
 		if e.url == "" {
 			e.url, _ = m["httpUrl"].(string)
 		}
+		e.headers = stringMap(m["headers"])
+		for k, v := range stringMap(m["http_headers"]) {
+			e.headers[k] = v
+		}
+		e.envHeaders = stringMap(m["env_http_headers"])
+		e.tokenEnv, _ = m["bearer_token_env_var"].(string)
 		if b, ok := m["disabled"].(bool); ok && b {
 			e.disabled = true
 		}
 		if b, ok := m["enabled"].(bool); ok && !b {
 			e.disabled = true
 		}
-		mentions := strings.EqualFold(name, "spillway") || strings.Contains(strings.ToLower(filepath.Base(e.command)), "spillway")
+		// By its name ("spillway", "spillway-http"), its command, or its
+		// URL's host.
+		mentions := strings.Contains(strings.ToLower(name), "spillway") || strings.Contains(strings.ToLower(filepath.Base(e.command)), "spillway") ||
+			strings.Contains(strings.ToLower(e.url), "spillway")
 		for _, a := range e.args {
 			mentions = mentions || strings.Contains(a, "@spillway-dev/spillway")
 		}
@@ -233,7 +249,7 @@ func (d *doctor) checkEntry(what, client string, e serverEntry) {
 	}
 	if e.command == "" {
 		if e.url != "" {
-			d.say(statusOK, what, "over HTTP at "+e.url+" (a running spillway serve, not checked here)")
+			d.checkHTTPEntry(what, client, e)
 			return
 		}
 		d.say(statusProblem, what, "has neither a command nor a url: "+client+" cannot start it")

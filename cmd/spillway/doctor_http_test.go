@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/mcpserver"
+)
+
+// startServe runs spillway serve's HTTP server in the test, on a port of
+// its own, with token; it returns the endpoint's URL.
+func startServe(t *testing.T, token string) string {
+	t.Helper()
+	srv, err := mcpserver.ListenHTTP(mcpserver.HTTPConfig{
+		Config: mcpserver.Config{NewToolset: func(mcpserver.Client) (*spillway.Toolset, error) {
+			return nil, errors.New("doctor opens no session")
+		}},
+		Listen: "127.0.0.1:0",
+		Token:  token,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return srv.URL()
+}
+
+// closedURL is an endpoint's URL on a port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/mcp"
+}
+
+// An entry over HTTP (spillway serve) is found by its name, whatever its
+// name adds ("spillway-http", as the README writes it), and checked: a
+// server answers at its URL and takes the token it sends, from the header
+// or from the variable Codex reads it from.
+func TestDoctorHTTPEntries(t *testing.T) {
+	e := newDoctorEnv(t)
+	up := startServe(t, "good")
+	down := closedURL(t)
+	entry := func(url, header string) string {
+		if header == "" {
+			return `{"type": "http", "url": "` + url + `"}`
+		}
+		return `{"type": "http", "url": "` + url + `", "headers": {"Authorization": "` + header + `"}}`
+	}
+	e.write(t, filepath.Join(e.home, ".claude.json"), `{"mcpServers": {
+		"spillway-http": `+entry(up, "Bearer good")+`,
+		"spillway-bad": `+entry(up, "Bearer wrong")+`,
+		"spillway-none": `+entry(up, "")+`,
+		"spillway-empty": `+entry(up, "Bearer ")+`,
+		"spillway-down": `+entry(down, "Bearer good")+`,
+		"other": `+entry(up, "Bearer good")+`}}`)
+	e.write(t, filepath.Join(e.home, ".codex", "config.toml"), "[mcp_servers.spillway]\nurl = \""+up+"\"\nbearer_token_env_var = \"SW_TOKEN\"\n")
+	r := e.doctor(t)
+	if r.status != 1 || !strings.Contains(r.stderr, "doctor: 3 problems") {
+		t.Errorf("status %d, %q: want 1 and 3 problems\n%s", r.status, r.stderr, r.stdout)
+	}
+	const claude = "Claude Code ~/.claude.json "
+	wantLine(t, r.stdout, statusOK, claude+"spillway-http:", up, "spillway serve answers and takes the token in its Authorization header")
+	wantLine(t, r.stdout, statusProblem, claude+"spillway-bad:", "refuses the token the entry sends (401")
+	wantLine(t, r.stdout, statusProblem, claude+"spillway-none:", "wants a bearer token, and the entry sends none")
+	wantLine(t, r.stdout, statusProblem, claude+"spillway-empty:", `"Authorization: Bearer " with no token`)
+	wantLine(t, r.stdout, statusNote, claude+"spillway-down:", down, "nothing answers now", "start spillway serve")
+	wantLine(t, r.stdout, statusNote, "Codex ~/.codex/config.toml spillway:", "$SW_TOKEN, which is not set in this shell")
+	if strings.Contains(r.stdout, claude+"other") {
+		t.Errorf("a server not named spillway was checked:\n%s", r.stdout)
+	}
+	// With the variable set, Codex's entry sends the token.
+	e.cli.env = append(e.cli.env, "SW_TOKEN=good")
+	r = e.doctor(t)
+	wantLine(t, r.stdout, statusOK, "Codex ~/.codex/config.toml spillway:", up, "takes the token of $SW_TOKEN")
+}
+
+// A config that does not load leaves the rules unknown: doctor says so,
+// naming the file and the line, instead of "no command rules".
+func TestDoctorBrokenConfigRules(t *testing.T) {
+	e := newDoctorEnv(t)
+	cfg := filepath.Join(e.home, ".config", "spillway", "config.toml")
+	for _, c := range []struct{ text, line, msg string }{
+		{"[rules]\ndeny = [\"rm *\"\nallow = 3\n", ":3 ", "expected ',' or ']'"},
+		{"[rules]\ndefault = \"allow\"\ndeny = 5\n", ":3 ", "want an array of strings"},
+	} {
+		e.write(t, cfg, c.text)
+		r := e.doctor(t)
+		if r.status != 1 || strings.Contains(r.stdout, "no command rules") {
+			t.Errorf("%q: status %d, want 1, and no 'no command rules':\n%s", c.text, r.status, r.stdout)
+		}
+		wantLine(t, r.stdout, statusNote, "rules:", "not known", cfg+c.line+"does not load", c.msg, "[rules] are not read")
+	}
+}
