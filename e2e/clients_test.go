@@ -8,8 +8,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -319,24 +317,19 @@ func driveAPI(t *testing.T, c client, w workspace, calls []call) (*modelAPI, []s
 	t.Helper()
 	bin := clientBin(t, c)
 	api := &modelAPI{t: t, script: calls, toolName: c.toolName, namespace: c.namespace}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: api}
-	go srv.Serve(ln)
-	defer srv.Close()
+	addr, stop := serveModelAPI(t, api)
+	defer stop()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	cmd := c.run(ctx, t, bin, "http://"+ln.Addr().String(), w)
+	cmd := c.run(ctx, t, bin, "http://"+addr, w)
 	cmd.Dir = w.dir
 	// As a shell would start the client in the workspace: opencode takes
 	// its project directory from $PWD.
 	cmd.Env = append(cmd.Env, "PWD="+w.dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
+	err := cmd.Run()
 	if dump := os.Getenv("SPILLWAY_E2E_DUMP"); dump != "" {
 		os.WriteFile(dump+".log", out.Bytes(), 0o644)
 	}

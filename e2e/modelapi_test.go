@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -283,4 +284,17 @@ func (s sse) event(name string, data any) {
 	if s.f != nil {
 		s.f.Flush()
 	}
+}
+
+// serveModelAPI serves api on a port of 127.0.0.1 of its own; it returns
+// the address, and stop, which closes the server.
+func serveModelAPI(t *testing.T, api *modelAPI) (addr string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: api}
+	go srv.Serve(ln)
+	return ln.Addr().String(), func() { srv.Close() }
 }

@@ -1,17 +1,12 @@
 package e2e
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,8 +21,6 @@ var (
 	corpusAsk   = []string{"git push *"}
 	corpusAllow = []string{"git status", "git log *", "ls *", "echo *", "cat *", "cd:*", "npm test:*", "grep *", "true"}
 )
-
-const fakeShellMark = "FAKE-SHELL-RAN"
 
 // TestRulesCorpusClaudeCode hands every command of spillway's bypass
 // corpus to Claude Code headless as a Bash tool call of a stand-in model,
@@ -44,42 +37,12 @@ func TestRulesCorpusClaudeCode(t *testing.T) {
 	if os.Getenv("SPILLWAY_E2E_RULES") == "" {
 		t.Skip("set SPILLWAY_E2E_RULES=1 to run the rules corpus through Claude Code")
 	}
-	cases := readBypassCorpus(t)
-	if n, err := strconv.Atoi(os.Getenv("SPILLWAY_E2E_RULES")); err == nil && n > 1 && n < len(cases) {
-		cases = cases[:n]
-	}
-	dir := t.TempDir()
-	// Claude Code may run as nobody, below: it must reach the directory.
-	os.Chmod(dir, 0o777)
-	os.Chmod(filepath.Dir(dir), 0o755)
-	shell := filepath.Join(dir, "bin", "bash")
-	os.MkdirAll(filepath.Dir(shell), 0o755)
-	if err := os.WriteFile(shell, []byte("#!/bin/sh\nprintf '"+fakeShellMark+"\\n'\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-
-	// The probe: a command that would leave a file if a real shell ran it.
-	probe := filepath.Join(dir, "probe")
-	got := runClaudeRules(t, bin, dir, shell, map[string]any{"allow": []string{"Bash"}},
-		[]string{"touch " + probe})
-	if _, err := os.Stat(probe); err == nil {
-		t.Fatalf("Claude Code ran the probe with a real shell; the corpus is not run")
-	}
-	if !strings.Contains(got[0].Text(), fakeShellMark) {
-		t.Fatalf("the probe did not reach the stand-in shell: %s", tail(got[0].Text(), 500))
-	}
-
-	cmds := make([]string, len(cases))
-	for i, c := range cases {
-		cmds[i] = c.Command
-	}
-	bash := func(ps []string) []string {
-		out := make([]string, len(ps))
-		for i, p := range ps {
-			out[i] = "Bash(" + p + ")"
-		}
-		return out
-	}
+	cases := readTable[bypassCase](t, "bypass.jsonl")
+	dir, shell := claudeRulesDir(t)
+	checkProbe(t, "Claude Code", "the corpus", dir, func(cmds []string) []seen {
+		return runClaudeRules(t, bin, dir, shell, map[string]any{"allow": []string{"Bash"}}, cmds)
+	})
+	cmds := commandsOf(cases, func(c bypassCase) string { return c.Command })
 	for _, v := range []struct {
 		name        string
 		permissions map[string]any
@@ -87,11 +50,11 @@ func TestRulesCorpusClaudeCode(t *testing.T) {
 		want        func(bypassCase) string
 	}{
 		{"deny rm, curl, shred; ask git push; Bash otherwise allowed",
-			map[string]any{"allow": []string{"Bash"}, "deny": bash(corpusDeny), "ask": bash(corpusAsk)},
-			corpusSet(t, rules.Allow, nil), func(c bypassCase) string { return c.DefaultAllow }},
+			map[string]any{"allow": []string{"Bash"}, "deny": bashRules(corpusDeny), "ask": bashRules(corpusAsk)},
+			ruleSet(t, rules.Allow, corpusDeny, corpusAsk, nil), func(c bypassCase) string { return c.DefaultAllow }},
 		{"the same deny and ask; allow a few read-only commands; ask for the rest",
-			map[string]any{"allow": bash(corpusAllow), "deny": bash(corpusDeny), "ask": bash(corpusAsk)},
-			corpusSet(t, rules.Ask, corpusAllow), func(c bypassCase) string { return c.DefaultAsk }},
+			map[string]any{"allow": bashRules(corpusAllow), "deny": bashRules(corpusDeny), "ask": bashRules(corpusAsk)},
+			ruleSet(t, rules.Ask, corpusDeny, corpusAsk, corpusAllow), func(c bypassCase) string { return c.DefaultAsk }},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			got := runClaudeRules(t, bin, dir, shell, v.permissions, cmds)
@@ -131,39 +94,16 @@ type bypassCase struct {
 	From         string `json:"from"`
 }
 
-func readBypassCorpus(t *testing.T) []bypassCase {
-	f, err := os.Open("../internal/rules/testdata/bypass.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cs []bypassCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var c bypassCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		cs = append(cs, c)
-	}
-	return cs
-}
-
-func corpusSet(t *testing.T, def rules.Decision, allow []string) *rules.Set {
-	s := &rules.Set{Default: def}
-	add := func(d rules.Decision, ps []string) {
-		for _, p := range ps {
-			pt, err := rules.ParsePattern(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Rules = append(s.Rules, rules.Rule{Text: p, Pattern: pt, Decision: d})
-		}
-	}
-	add(rules.Deny, corpusDeny)
-	add(rules.Ask, corpusAsk)
-	add(rules.Allow, allow)
-	return s
+// claudeRulesDir makes the directory of a rules test's Claude Code
+// sessions, with the stand-in shell in it.
+func claudeRulesDir(t *testing.T) (dir, shell string) {
+	t.Helper()
+	dir = t.TempDir()
+	// Claude Code may run as nobody (runClaudeRules): it must reach the
+	// directory.
+	os.Chmod(dir, 0o777)
+	os.Chmod(filepath.Dir(dir), 0o755)
+	return dir, standInShell(t, dir)
 }
 
 // runClaudeRules runs one headless Claude Code session whose stand-in
@@ -176,13 +116,8 @@ func runClaudeRules(t *testing.T, bin, dir, shell string, permissions map[string
 		calls[i] = call{Tool: "Bash", Args: map[string]any{"command": c, "description": "corpus command"}}
 	}
 	api := &modelAPI{t: t, script: calls, toolName: func(s string) string { return s }}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: api}
-	go srv.Serve(ln)
-	defer srv.Close()
+	addr, stop := serveModelAPI(t, api)
+	defer stop()
 
 	home, err := os.MkdirTemp(dir, "home")
 	if err != nil {
@@ -206,17 +141,8 @@ func runClaudeRules(t *testing.T, bin, dir, shell string, permissions map[string
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir = work
 	cmd.Env = append(cleanEnv(t), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "PWD="+work,
-		"ANTHROPIC_BASE_URL=http://"+ln.Addr().String(), "ANTHROPIC_API_KEY=sk-ant-stand-in",
+		"ANTHROPIC_BASE_URL=http://"+addr, "ANTHROPIC_API_KEY=sk-ant-stand-in",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_SHELL="+shell, "SHELL="+shell)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("claude: %v\n%s", err, tail(out.String(), 3000))
-	}
-	got := api.Results()
-	if len(got) != len(calls) {
-		t.Fatalf("Claude Code handed back %d of %d results\n%s", len(got), len(calls), tail(out.String(), 3000))
-	}
-	return got
+	return runRulesSession(t, "Claude Code", "claude", cmd, api)
 }

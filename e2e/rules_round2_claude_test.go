@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -41,49 +37,23 @@ func TestRulesRound2ClaudeCode(t *testing.T) {
 	if os.Getenv("SPILLWAY_E2E_RULES") == "" {
 		t.Skip("set SPILLWAY_E2E_RULES=1 to run the second bypass table through Claude Code")
 	}
-	cases := readRound2Corpus(t)
-	if n, err := strconv.Atoi(os.Getenv("SPILLWAY_E2E_RULES")); err == nil && n > 1 && n < len(cases) {
-		cases = cases[:n]
-	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o777)
-	os.Chmod(filepath.Dir(dir), 0o755)
-	shell := filepath.Join(dir, "bin", "bash")
-	os.MkdirAll(filepath.Dir(shell), 0o755)
-	if err := os.WriteFile(shell, []byte("#!/bin/sh\nprintf '"+fakeShellMark+"\\n'\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	probe := filepath.Join(dir, "probe")
-	got := runClaudeRules(t, bin, dir, shell, map[string]any{"allow": []string{"Bash"}}, []string{"touch " + probe})
-	if _, err := os.Stat(probe); err == nil {
-		t.Fatalf("Claude Code ran the probe with a real shell; the table is not run")
-	}
-	if !strings.Contains(got[0].Text(), fakeShellMark) {
-		t.Fatalf("the probe did not reach the stand-in shell: %s", tail(got[0].Text(), 500))
-	}
-
-	cmds := make([]string, len(cases))
-	for i, c := range cases {
-		cmds[i] = c.Command
-	}
-	bash := func(ps []string) []string {
-		out := make([]string, len(ps))
-		for i, p := range ps {
-			out[i] = "Bash(" + p + ")"
-		}
-		return out
-	}
+	cases := readTable[round2Case](t, "bypass2.jsonl")
+	dir, shell := claudeRulesDir(t)
+	checkProbe(t, "Claude Code", "the table", dir, func(cmds []string) []seen {
+		return runClaudeRules(t, bin, dir, shell, map[string]any{"allow": []string{"Bash"}}, cmds)
+	})
+	cmds := commandsOf(cases, func(c round2Case) string { return c.Command })
 	for _, v := range []struct {
 		name        string
 		permissions map[string]any
 		set         *rules.Set
 	}{
 		{"(a) default ask, the exact allow list",
-			map[string]any{"allow": bash(round2Allow), "deny": bash(round2Deny), "ask": bash(round2Ask)},
-			round2Set(t, rules.Ask, round2Allow)},
+			map[string]any{"allow": bashRules(round2Allow), "deny": bashRules(round2Deny), "ask": bashRules(round2Ask)},
+			ruleSet(t, rules.Ask, round2Deny, round2Ask, round2Allow)},
 		{"(b) default allow, deny and ask only",
-			map[string]any{"allow": []string{"Bash"}, "deny": bash(round2Deny), "ask": bash(round2Ask)},
-			round2Set(t, rules.Allow, nil)},
+			map[string]any{"allow": []string{"Bash"}, "deny": bashRules(round2Deny), "ask": bashRules(round2Ask)},
+			ruleSet(t, rules.Allow, round2Deny, round2Ask, nil)},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			got := runClaudeRules(t, bin, dir, shell, v.permissions, cmds)
@@ -134,39 +104,4 @@ func countRound2(t *testing.T, clientName, setName string, cases []round2Case, g
 	}
 	fmt.Fprintf(&b, "| all | %d | %d | %d |\n", total.attempts, total.client, total.spillway)
 	t.Logf("%s\n%s\n%s ran:\n\t%s", setName, b.String(), clientName, strings.Join(ran, "\n\t"))
-}
-
-func readRound2Corpus(t *testing.T) []round2Case {
-	f, err := os.Open("../internal/rules/testdata/bypass2.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cs []round2Case
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var c round2Case
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		cs = append(cs, c)
-	}
-	return cs
-}
-
-func round2Set(t *testing.T, def rules.Decision, allow []string) *rules.Set {
-	s := &rules.Set{Default: def}
-	add := func(d rules.Decision, ps []string) {
-		for _, p := range ps {
-			pt, err := rules.ParsePattern(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Rules = append(s.Rules, rules.Rule{Text: p, Pattern: pt, Decision: d})
-		}
-	}
-	add(rules.Deny, round2Deny)
-	add(rules.Ask, round2Ask)
-	add(rules.Allow, allow)
-	return s
 }

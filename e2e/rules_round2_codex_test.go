@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,13 +25,8 @@ func runCodexRules(t *testing.T, bin, dir, shell, rulesText, approval string, cm
 		calls[i] = call{Tool: "exec_command", Args: map[string]any{"cmd": c, "shell": shell, "login": false}}
 	}
 	api := &modelAPI{t: t, script: calls, toolName: func(s string) string { return s }}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: api}
-	go srv.Serve(ln)
-	defer srv.Close()
+	addr, stop := serveModelAPI(t, api)
+	defer stop()
 
 	home, err := os.MkdirTemp(dir, "codex")
 	if err != nil {
@@ -56,7 +48,7 @@ name = "stand-in"
 base_url = %q
 wire_api = "responses"
 env_key = "STANDIN_KEY"
-`, approval, "http://"+ln.Addr().String()+"/v1")
+`, approval, "http://"+addr+"/v1")
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -68,16 +60,7 @@ env_key = "STANDIN_KEY"
 		`mount --bind "$0" /usr/bin/bash && exec "$@"`, shell, bin, "exec", "--skip-git-repo-check", "run the commands")
 	cmd.Dir = work
 	cmd.Env = append(cleanEnv(t), "CODEX_HOME="+home, "STANDIN_KEY=stand-in", "SHELL="+shell, "PWD="+work)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("codex: %v\n%s", err, tail(out.String(), 3000))
-	}
-	got := api.Results()
-	if len(got) != len(calls) {
-		t.Fatalf("Codex handed back %d of %d results\n%s", len(got), len(calls), tail(out.String(), 3000))
-	}
-	return got
+	return runRulesSession(t, "Codex", "codex", cmd, api)
 }
 
 // TestRulesRound2Codex is TestRulesRound2ClaudeCode for Codex 0.169.0:
@@ -102,28 +85,13 @@ func TestRulesRound2Codex(t *testing.T) {
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("unshare is missing")
 	}
-	cases := readRound2Corpus(t)
-	if n, err := strconv.Atoi(os.Getenv("SPILLWAY_E2E_RULES")); err == nil && n > 1 && n < len(cases) {
-		cases = cases[:n]
-	}
+	cases := readTable[round2Case](t, "bypass2.jsonl")
 	dir := t.TempDir()
-	shell := filepath.Join(dir, "bin", "bash")
-	os.MkdirAll(filepath.Dir(shell), 0o755)
-	if err := os.WriteFile(shell, []byte("#!/bin/sh\nprintf '"+fakeShellMark+"\\n'\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	probe := filepath.Join(dir, "probe")
-	got := runCodexRules(t, bin, dir, shell, "", "never", []string{"touch " + probe})
-	if _, err := os.Stat(probe); err == nil {
-		t.Fatalf("Codex ran the probe with a real shell; the table is not run")
-	}
-	if !strings.Contains(got[0].Text(), fakeShellMark) {
-		t.Fatalf("the probe did not reach the stand-in shell: %s", tail(got[0].Text(), 500))
-	}
-	cmds := make([]string, len(cases))
-	for i, c := range cases {
-		cmds[i] = c.Command
-	}
+	shell := standInShell(t, dir)
+	checkProbe(t, "Codex", "the table", dir, func(cmds []string) []seen {
+		return runCodexRules(t, bin, dir, shell, "", "never", cmds)
+	})
+	cmds := commandsOf(cases, func(c round2Case) string { return c.Command })
 	prefix := func(p string) string {
 		p = strings.TrimSuffix(strings.TrimSuffix(p, " *"), ":*")
 		var q []string
@@ -143,7 +111,7 @@ func TestRulesRound2Codex(t *testing.T) {
 		name, rules, approval string
 		set                   *rules.Set
 	}{
-		{"(b) default allow, deny and ask only", denyAsk.String(), "never", round2Set(t, rules.Allow, nil)},
+		{"(b) default allow, deny and ask only", denyAsk.String(), "never", ruleSet(t, rules.Allow, round2Deny, round2Ask, nil)},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			got := runCodexRules(t, bin, dir, shell, v.rules, v.approval, cmds)
