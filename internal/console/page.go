@@ -261,16 +261,7 @@ func (c *Console) call(ctx context.Context, path, method, route string, body any
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, "http://spillway"+route, rd)
-	if err != nil {
-		return err
-	}
-	if c.credential != "" {
-		req.Header.Set(credentialHeader, c.credential)
-	}
-	cl := unixClient(path)
-	defer cl.CloseIdleConnections()
-	resp, err := cl.Do(req)
+	resp, err := c.request(ctx, path, method, route, rd)
 	if err != nil {
 		return fmt.Errorf("the server does not answer (it may have refused this console): %w", err)
 	}
@@ -283,6 +274,40 @@ func (c *Console) call(ctx context.Context, path, method, route string, body any
 		return json.Unmarshal(b, out)
 	}
 	return nil
+}
+
+// request makes one request of the server whose socket is at path, with
+// the console's credential. Closing the answer's body closes the
+// connection too.
+func (c *Console) request(ctx context.Context, path, method, route string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, "http://spillway"+route, body)
+	if err != nil {
+		return nil, err
+	}
+	if c.credential != "" {
+		req.Header.Set(credentialHeader, c.credential)
+	}
+	cl := unixClient(path)
+	resp, err := cl.Do(req)
+	if err != nil {
+		cl.CloseIdleConnections()
+		return nil, err
+	}
+	resp.Body = closingBody{resp.Body, cl}
+	return resp, nil
+}
+
+// closingBody is an answer's body whose Close closes its client's
+// connections: each request has a client of its own.
+type closingBody struct {
+	io.ReadCloser
+	cl *http.Client
+}
+
+func (b closingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cl.CloseIdleConnections()
+	return err
 }
 
 type httpError struct {
@@ -374,18 +399,8 @@ func (c *Console) relayTerm(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusGone)
 		return
 	}
-	u := "http://spillway/v1/term?" + url.Values{"session": {q.Get("session")}, "pid": {q.Get("pid")}}.Encode()
-	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, u, nil)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if c.credential != "" {
-		req.Header.Set(credentialHeader, c.credential)
-	}
-	cl := unixClient(path)
-	defer cl.CloseIdleConnections()
-	resp, err := cl.Do(req)
+	route := "/v1/term?" + url.Values{"session": {q.Get("session")}, "pid": {q.Get("pid")}}.Encode()
+	resp, err := c.request(r.Context(), path, http.MethodGet, route, nil)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
@@ -481,16 +496,7 @@ func (c *Console) events(w http.ResponseWriter, r *http.Request) {
 
 // follow reads a server's events, calling poke for each, until it ends.
 func (c *Console) follow(ctx context.Context, path string, poke func()) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://spillway/v1/events", nil)
-	if err != nil {
-		return
-	}
-	if c.credential != "" {
-		req.Header.Set(credentialHeader, c.credential)
-	}
-	cl := unixClient(path)
-	defer cl.CloseIdleConnections()
-	resp, err := cl.Do(req)
+	resp, err := c.request(ctx, path, http.MethodGet, "/v1/events", nil)
 	if err != nil {
 		return
 	}
