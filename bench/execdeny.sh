@@ -25,16 +25,7 @@ cd "$(dirname "$0")/.."
 source bench/need.sh
 need hyperfine:hyperfine make:make python3:python3
 
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-W="$out/W"
-mkdir "$W"
-if [ -n "${SPILLWAY_BIN:-}" ]; then
-	cp "$SPILLWAY_BIN" "$out/spillway"
-else
-	go build -o "$out/spillway" ./cmd/spillway
-fi
-go build -o "$out/mcp-roundtrip" ./bench/mcp-roundtrip
+source bench/sandboxed.sh
 # A copy outside the repository: the rules of a config inside an untrusted
 # project are suspended (docs/rules.md), which only adds warnings here.
 cp bench/mcp-roundtrip/rules.toml "$out/rules.toml"
@@ -51,7 +42,6 @@ rules=$out/rules.toml
 } >"$W/Makefile"
 make_cmd="make -s -j8 -C $W"
 
-echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), Linux $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "spillway $(git describe --always --dirty 2>/dev/null || echo "?"), $("$out/spillway" --config "$out/empty.toml" version | grep '^sandbox layers')"
 echo
 

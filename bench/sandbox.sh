@@ -20,22 +20,7 @@ cd "$(dirname "$0")/.."
 source bench/need.sh
 need bwrap:bubblewrap hyperfine:hyperfine python3:python3
 
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-W="$out/W"
-mkdir "$W"
-run() {
-	echo "+ $*" >&2
-	"$@"
-}
-if [ -n "${SPILLWAY_BIN:-}" ]; then
-	cp "$SPILLWAY_BIN" "$out/spillway" # another build, to compare
-else
-	run go build -o "$out/spillway" ./cmd/spillway
-fi
-run go build -o "$out/mcp-roundtrip" ./bench/mcp-roundtrip
-
-echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), Linux $(uname -r), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+source bench/sandboxed.sh
 echo "spillway $(git describe --always --dirty 2>/dev/null || echo "?"), $("$out/spillway" version | tr '\n' ' ')"
 echo
 
