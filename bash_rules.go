@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/rules"
+	"github.com/spillway-dev/spillway/internal/shell"
 
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -340,12 +341,43 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 	}
 	reason := fmt.Sprintf("job %d runs %s, which runs what is typed into it: %s", in.PID, prog, interactiveTypingReason)
 	var d RulesDetails
-	if isShell && job.Input == "stdin" && len(in.Keys) == 0 {
+	pipeShell := isShell && job.Input == "stdin"
+	if pipeShell {
 		// Commands typed into a shell reading a pipe are decided as a
 		// command of their own would be; the shell's variables are not
-		// known, so no arithmetic on them is.
-		v := t.rules.set.CheckIn(in.Input, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
+		// known, so no arithmetic on them is. Only whole commands are
+		// sent: what the shell holds unended it joins to the next
+		// write, which would be decided alone. Refusing a piece, rather
+		// than holding it until the rest comes, keeps the shell at the
+		// start of a command before every write, with no text waiting
+		// in spillway that neither the model nor the person sees.
+		text, ends, err := shell.PipeText(in)
+		if err != nil {
+			return nil // the write itself refuses the key
+		}
+		if r := rules.WholeCommands(text, ends); r != "" {
+			d = RulesDetails{Decision: "deny", Parts: []RulePart{{Command: typed, Decision: "deny", Reason: r}}}
+			return t.refusal(&d, fmt.Sprintf("[not sent: job %d runs %s reading a pipe, and what is written to it is decided as whole commands; this input is not (%s), so nothing was sent. Send whole commands, each line ended with a newline, in one write_stdin.]", in.PID, prog, r))
+		}
+		if text == "" {
+			return nil // a signal, or the end of input: no command
+		}
+		v := t.rules.set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
 		d = rulesDetails(v)
+		if d.Decision == "ask" {
+			// A part the person allowed for the session is allowed;
+			// that allows the part, not what else is typed.
+			pending := false
+			for i, p := range d.Parts {
+				if p.Decision == "ask" && t.approved.has(p.Command) {
+					d.Parts[i].Decision, d.Parts[i].ApprovedForSession = "allow", true
+				}
+				pending = pending || d.Parts[i].Decision == "ask"
+			}
+			if !pending {
+				d.Decision = "allow"
+			}
+		}
 		switch d.Decision {
 		case "allow":
 			return nil
@@ -375,8 +407,14 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 	}
 	switch answer {
 	case allowSession:
+		if pipeShell {
+			for _, p := range ask {
+				t.approved.add(p.Command)
+			}
+			return nil
+		}
 		t.approved.add(key)
-		fallthrough
+		return nil
 	case allowOnce:
 		return nil
 	}

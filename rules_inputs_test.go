@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,95 @@ func TestRulesWriteStdin(t *testing.T) {
 	waitFor(t, func() bool { _, err := os.Stat(marker); return err == nil })
 	if _, err := os.Stat(victim); err != nil {
 		t.Errorf("rm typed into bash ran: %v", err)
+	}
+}
+
+// Text written to bash reading a pipe is decided as whole commands: a
+// write that is not one (no newline yet, a line continued with a
+// backslash, an open quote or here-document) is refused and not sent,
+// since bash would join it to the next write, which is decided alone.
+// The person's "allow for this session" for a part typed into such a
+// shell allows that part again, not everything typed into the job.
+func TestRulesWriteStdinWholeCommands(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		answer string
+		writes []string
+		// refused are the indexes of the writes that must be refused.
+		refused []int
+	}{
+		{"a name split across writes", "", []string{"r", "m -f VICTIM\n"}, []int{0}},
+		{"a line continued with a backslash", "", []string{"r\\\n", "m -f VICTIM\n"}, []int{0}},
+		{"an open quote", "", []string{"echo 'a\n", "'; rm -f VICTIM; echo '\n"}, []int{0, 1}},
+		{"an open here-document", "", []string{"cat <<EOF\n", "EOF\nr\\\n", "m -f VICTIM\n"}, []int{0, 1}},
+		{"a list left open", "", []string{"true &&\n", "r\\\n"}, []int{0, 1}},
+		{"allow for this session allows the part, not the job", "allow for this session", []string{"touch MARK2\n", "rm -f VICTIM\n"}, []int{1}},
+	}
+	// bash started on a pipe is asked about unless a rule allows it.
+	pol := testRules
+	pol.Allow = []string{"bash"}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			victim := filepath.Join(dir, "victim")
+			os.WriteFile(victim, []byte("x"), 0o644)
+			var f *fakeAsker
+			if c.answer != "" {
+				f = &fakeAsker{answer: c.answer}
+			}
+			ts := rulesToolset(t, f, pol)
+			r, err := ts.Bash(ctx, spillway.BashInput{Command: "bash", Stdin: true, Timeout: 200 * time.Millisecond})
+			if err != nil || !r.Details.Running {
+				t.Fatalf("bash did not start: %v %s", err, r.Text)
+			}
+			defer ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+			for i, in := range c.writes {
+				in = strings.ReplaceAll(in, "VICTIM", victim)
+				in = strings.ReplaceAll(in, "MARK2", filepath.Join(dir, "mark2"))
+				w, err := ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: in, Timeout: 100 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := slices.Contains(c.refused, i); w.IsError != want {
+					t.Errorf("write %d %q: refused %v, want %v:\n%s", i, in, w.IsError, want, w.Text)
+				}
+			}
+			// A marker written after the rest is run after it: once it
+			// exists, bash has read everything sent before.
+			marker := filepath.Join(dir, "marker")
+			if w, err := ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "\necho done > " + marker + "\n", Timeout: 100 * time.Millisecond}); err != nil || w.IsError {
+				t.Fatalf("the marker: %v %s", err, w.Text)
+			}
+			waitFor(t, func() bool { _, err := os.Stat(marker); return err == nil })
+			if _, err := os.Stat(victim); err != nil {
+				t.Errorf("the victim was removed: %v", err)
+			}
+		})
+	}
+}
+
+// The refusal of a write that is not a whole command says what to do.
+func TestRulesWriteStdinPartialMessage(t *testing.T) {
+	ctx := context.Background()
+	pol := testRules
+	pol.Allow = []string{"bash"}
+	ts := rulesToolset(t, nil, pol)
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "bash", Stdin: true, Timeout: 200 * time.Millisecond})
+	if err != nil || !r.Details.Running {
+		t.Fatalf("bash did not start: %v %s", err, r.Text)
+	}
+	defer ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+	w, err := ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "echo hi", Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.IsError || !strings.Contains(w.Text, "nothing was sent") || !strings.Contains(w.Text, "whole commands") {
+		t.Errorf("a write with no newline:\n%s", w.Text)
+	}
+	// With the end of input, bash runs what it holds: the text is whole.
+	w, err = ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: "echo hi", CloseStdin: true, Timeout: 100 * time.Millisecond})
+	if err != nil || w.IsError {
+		t.Errorf("echo hi with close_stdin: %v\n%s", err, w.Text)
 	}
 }

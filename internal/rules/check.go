@@ -202,6 +202,9 @@ type part struct {
 	rule            *Rule
 	decision        Decision
 	interactive     bool
+	// carrier: the part is a program that runs code decided in parts
+	// of its own (bash -c '…'), not code typed into it.
+	carrier bool
 }
 
 // add adds the part command, decided d by rule (nil: by no rule) for
@@ -968,6 +971,7 @@ func (c *checker) emit(st *partState, best cand) {
 		reason = defaultReason[best.d]
 	}
 	c.add(c.display(st.words), best.d, best.rule, reason, st.interactive)
+	c.parts[len(c.parts)-1].carrier = st.codeRead
 }
 
 // carrier adds the part of a command that runs code decided elsewhere

@@ -53,3 +53,20 @@ func TestEveryProgramIsAPart(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedIntoCarrier: a shell given its code (bash -c 'read x') is not
+// a shell that runs what is typed into it; the code it runs may be.
+func TestTypedIntoCarrier(t *testing.T) {
+	for in, want := range map[string]string{
+		"bash -c 'read x; echo $x'": "",
+		"env X=1 sh -c 'cat'":       "",
+		"bash -c bash":              "bash",
+		"env bash":                  "bash",
+		"bash":                      "bash",
+		"nice bash -c 'python3'":    "python3",
+	} {
+		if got, _ := TypedInto(in); got != want {
+			t.Errorf("TypedInto(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -204,6 +204,10 @@ var typedInto = map[string]bool{
 func TypedInto(command string) (name string, shell bool) {
 	v := (&Set{Default: Allow}).Check(command)
 	for _, p := range v.parts {
+		if p.carrier {
+			// bash -c '…': its code is in parts of its own.
+			continue
+		}
 		for _, f := range strings.Fields(p.command) {
 			f = strings.Trim(f, `'"`)
 			b := f[strings.LastIndexByte(f, '/')+1:]

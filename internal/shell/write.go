@@ -193,3 +193,24 @@ func (j *job) awaitAnswer(ctx context.Context, sent, deadline time.Time) {
 		}
 	}
 }
+
+// PipeText is the text a write to a job reading a pipe hands it, Input
+// and keys in order as Write sends them (Enter a newline, other keys
+// their bytes; Ctrl-C and Ctrl-\ are signals and add none), and whether
+// the write ends its input (close_stdin, Ctrl-D). The error is Write's
+// for a key it would refuse.
+func PipeText(in tool.WriteStdinInput) (text string, closes bool, err error) {
+	steps, err := inputSteps(in, false)
+	if err != nil {
+		return "", false, err
+	}
+	var b strings.Builder
+	for _, s := range steps {
+		if s.close {
+			// Nothing after the end of input reaches the job.
+			return b.String(), true, nil
+		}
+		b.WriteString(s.data)
+	}
+	return b.String(), false, nil
+}
