@@ -119,10 +119,13 @@ func Unified(w io.Writer, a, b io.Reader, nameA, nameB string) (Stats, error) {
 		ops := editScript(sa.lines, sb.lines)
 		// Commit the edits up to where half of a window is used (all of
 		// them when both streams have ended): the rest is diffed again
-		// with the lines that follow it.
+		// with the lines that follow it. A side whose stream has ended
+		// has no lines to follow, so it does not stop the commit: else a
+		// file of many lines replaced by one of a few would commit a line
+		// a window, each diffed again whole.
 		i, j := 0, 0
 		for _, op := range ops {
-			if !final && (i >= len(sa.lines)/2 || j >= len(sb.lines)/2) && (i > 0 || j > 0) {
+			if !final && ((!sa.eof && i >= len(sa.lines)/2) || (!sb.eof && j >= len(sb.lines)/2)) && (i > 0 || j > 0) {
 				break
 			}
 			switch op {
