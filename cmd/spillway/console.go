@@ -21,7 +21,7 @@ func (g *globalFlags) newConsoleCmd() *cobra.Command {
 	var noOpen bool
 	cmd := &cobra.Command{
 		Use:   "console",
-		Short: "Open the person's console: approve commands, answer prompts, watch jobs",
+		Short: "Open your console: approve commands, answer prompts, watch jobs",
 		Long: `console finds the spillway servers you run (spillway mcp, and spillway
 serve started with --console) and serves a page on 127.0.0.1 where you
 approve or deny the commands their rules hold, answer the password

@@ -9,8 +9,8 @@ import (
 )
 
 // Every command's help, as a terminal of 80 columns shows it: its prose
-// starts at once, no line is wider than the terminal unless it is one
-// word, and no line of a paragraph breaks early, before a word that would
+// starts at once, no line (a flag's included) is wider than the terminal
+// unless it is one word, and no line of a paragraph breaks early, before a word that would
 // have fitted (a paragraph pieced together from parts once printed the
 // tools' summary, then "and past calls," alone on a line).
 func TestHelpBreaksLinesAtTheWidth(t *testing.T) {
@@ -40,10 +40,16 @@ func TestHelpBreaksLinesAtTheWidth(t *testing.T) {
 	}
 }
 
-// checkHelpProse checks the prose of one help text: what comes before its
-// "Usage:" section.
+// checkHelpProse checks one help text: no line is wider than the terminal
+// (the flags' included), and the lines of its prose, before "Usage:",
+// break as late as they can.
 func checkHelpProse(t *testing.T, name, help string) {
 	t.Helper()
+	for _, line := range strings.Split(help, "\n") {
+		if width := len([]rune(line)); width > helpWidth && strings.Contains(strings.TrimSpace(line), " ") {
+			t.Errorf("%s: a line of %d characters: %q", name, width, line)
+		}
+	}
 	prose, _, _ := strings.Cut(help, "\nUsage:")
 	if strings.HasPrefix(prose, "\n") {
 		t.Errorf("%s starts with a blank line", name)
@@ -52,9 +58,6 @@ func checkHelpProse(t *testing.T, name, help string) {
 	for i, line := range lines {
 		width := len([]rune(line))
 		body := strings.TrimLeft(line, " \t")
-		if width > helpWidth && strings.Contains(body, " ") {
-			t.Errorf("%s: a line of %d characters: %q", name, width, line)
-		}
 		if i+1 == len(lines) || line == "" || line != body {
 			continue // the last of a paragraph, or indented: kept as written
 		}

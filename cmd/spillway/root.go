@@ -86,6 +86,11 @@ client shows its model. Profiles:
 		c.Long = wrapText(c.Long, helpWidth)
 		help(c, args)
 	})
+	// The flags' help too: a terminal would break a long one mid-word.
+	root.SetUsageTemplate(strings.NewReplacer(
+		".LocalFlags.FlagUsages", "(.LocalFlags.FlagUsagesWrapped "+strconv.Itoa(helpWidth)+")",
+		".InheritedFlags.FlagUsages", "(.InheritedFlags.FlagUsagesWrapped "+strconv.Itoa(helpWidth)+")",
+	).Replace(root.UsageTemplate()))
 	for _, c := range root.Commands() {
 		if c.Name() == "version" || c.Name() == "completion" {
 			noGlobalFlags(c)

@@ -18,7 +18,7 @@ import (
 func (g *globalFlags) newRulesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "Check a command against the command rules, or list the rules in force",
+		Short: "Check a command against the command rules, or list those in force",
 		Long: `rules shows how the command rules of the config's [rules] (and the
 Claude Code and Codex rules it imports) decide bash commands, without
 running anything. docs/rules.md explains the rules.`,
@@ -32,7 +32,7 @@ func (g *globalFlags) newRulesCheckCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check [--json] COMMAND...",
-		Short: "Print the decision on a command (allow, ask or deny), then each part with its rule and source",
+		Short: "Print the decision on a command, then each part's rule and source",
 		Long: `check decides COMMAND as spillway's bash tool would, without running it:
 the words are joined with spaces and read as bash, every simple command
 in it is decided on its own, and the first word printed is the decision
@@ -178,7 +178,7 @@ func (g *globalFlags) newRulesTrustCmd() *cobra.Command {
 	var revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust [--revoke] [DIR]",
-		Short: "Trust a project's own rule files, so that their allow entries count",
+		Short: "Trust a project's rule files, so that their allow entries count",
 		Long: `trust shows the allow entries of a project's own rule files
 (.claude/settings.json, .claude/settings.local.json, .codex/rules/*.rules,
 a spillway config inside it) and asks, on the terminal, whether they may

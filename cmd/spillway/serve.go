@@ -68,7 +68,7 @@ every session id, so that a proxy routes each session to its node.`,
 	f.StringVar(&s.listen, "listen", mcpserver.DefaultListen, "address to listen on (HOST:PORT); not loopback needs a token")
 	f.StringVar(&s.token, "token", "", "bearer token every request must carry (default $"+tokenEnv+", else one made at start)")
 	f.BoolVar(&s.noToken, "no-token", false, "on a loopback address, require no token (any local user can then run commands)")
-	f.StringVar(&s.tokenOut, "token-file", "", "where to write the token serve makes, readable by every program of your user (default $XDG_RUNTIME_DIR/spillway/serve-PORT.token; - prints it once and writes no file)")
+	f.StringVar(&s.tokenOut, "token-file", "", "where to write the token serve makes, readable by every program of your user (default: serve-PORT.token in $XDG_RUNTIME_DIR/spillway/; - prints it once and writes no file)")
 	f.IntVar(&s.maxSess, "max-sessions", mcpserver.DefaultMaxSessions, "most sessions open at once; one more gets 503")
 	f.DurationVar(&s.idle, "idle-timeout", mcpserver.DefaultIdleTimeout, "end a session after this long without a request (0: never)")
 	f.StringArrayVar(&s.origins, "allow-origin", nil, "also accept this browser Origin (scheme://host[:port]); repeatable")

@@ -138,7 +138,8 @@ symlinks in "@".`,
 	},
 	"write": {
 		example: `  spillway write notes.txt --content 'first line'
-  spillway write notes.txt --content 'again' --expected-sha256 "$(sha256sum notes.txt | cut -d' ' -f1)"`,
+  sum=$(sha256sum notes.txt | cut -d' ' -f1)
+  spillway write notes.txt --content 'again' --expected-sha256 "$sum"`,
 	},
 	"apply_patch": {
 		long: `apply_patch applies INPUT, a patch in the format below, to the files it
