@@ -339,7 +339,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 			// rule covers, or a file outside --root.
 			if n := linkCount(paths[len(paths)-1]); n > 1 {
 				if t.fileTools != nil && t.fileTools.root != nil {
-					return &Result[tool.FileChangeDetails]{IsError: true, Text: fmt.Sprintf("[nothing was changed] %s has %d names (hard links): under --root the file tools do not change such a file, since another of its names may be outside the root. Ask the user to change it, or to replace it with a copy of its own (cp, then mv over it).", a.path, n)}
+					return &Result[tool.FileChangeDetails]{IsError: true, Text: hardLinkUnderRoot(a.path, n)}
 				}
 				if d < rules.Ask {
 					d = rules.Ask
@@ -431,4 +431,26 @@ func partCommands(ps []RulePart) []string {
 		out[i] = p.Command
 	}
 	return out
+}
+
+// hardLinkUnderRoot refuses, under --root, a change to a file with more
+// than one name: the change would be written in place, so that every
+// name sees it, and another name may be outside the root (pnpm and uv
+// install packages as hard links to their stores). Finding the other
+// names would take a walk of every file system the file's device is
+// mounted on, and would be stale at once; the refusal says how to change
+// this name alone.
+func hardLinkUnderRoot(path string, n uint64) string {
+	q := shQuote(path)
+	return fmt.Sprintf("[nothing was changed] %s has %d names (hard links): a change to it is written in place, so that all its names see it, and under --root the file tools do not change such a file, since another of its names may be outside the root "+
+		"(a package manager's store: pnpm and uv install files as hard links to theirs), where the change would land too. "+
+		"To change this name alone, first make it a copy of its own (cp -p %s %s.copy && mv %s.copy %s), then change it; to change every name, ask the user to.", path, n, q, q, q, q)
+}
+
+// shQuote quotes s for a POSIX shell when it needs it.
+func shQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+=:,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

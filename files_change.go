@@ -480,7 +480,7 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
 - **Nothing lost.** The new content goes to a temporary file in the same directory, which is synced and renamed over the old one, and the directory is synced:
   ` + "`kill -9`" + ` or a full disk at any moment leaves the old file or the new one, whole (a temporary file ` + "`.spillway-write-NAME.*`" + ` may be left). The mode, the owner
   (when the server may chown; else a note says so), and on Linux the extended attributes, POSIX ACLs (system.posix_acl_*) among them, are carried over; other systems
-  keep no extended attributes. A symlink's target is changed and the link stays. A file with other hard links is written in place so that every link sees the change,
+  keep no extended attributes. A symlink's target is changed and the link stays. A file with other hard links is (without ` + "`--root`" + `, once asked) written in place so that every link sees the change,
   and nothing is lost there either: the new content is synced in the temporary file first, the old content is copied whole to a sidecar beside the file
   (` + "`.spillway-inplace-DEV-INO.old`" + `, mode 0600, synced, with its record ` + "`.spillway-inplace-DEV-INO.json`" + `: the file's device and inode, where the new content is)
   and the new size is allocated (fallocate, on Linux) before a byte is overwritten, so a full disk fails first; the sidecar is removed once the file is synced. A
@@ -503,7 +503,10 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   ` + "`[rules] file_default`" + ` (allow unless set). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
   rule and settings files, a file in a PATH directory) is asked whatever the rules say. So is a change to a regular file with more than one name (a hard link,
   ` + "`st_nlink > 1`" + `): the rules and the protected list are keyed by path, and the file's other names are not known (` + "`hcfg`" + ` may be ` + "`.git/config`" + ` under another
-  name); the question names the link count. Under ` + "`--root`" + ` such a file is not changed at all, since another of its names may be outside the root.
+  name); the question names the link count. Under ` + "`--root`" + ` such a file is not changed at all — a divergence from "a hard-linked file is written in place":
+  the change would reach every name, and another name may be outside the root (pnpm and uv install packages as hard links to their stores), which spillway cannot
+  rule out cheaply (it would take a walk of every place the file system is mounted, stale at once). The refusal says so and how to change this name alone: make it
+  a copy of its own (` + "`cp -p F F.copy && mv F.copy F`" + `), which the file tools then change. ` + "`read`" + ` of such a file is allowed (docs/reliability.md says why).
   ` + "`Read(…)`" + ` entries decide read: a deny entry's files are also hidden from grep, find and ls, as in Claude Code (a directory the entry covers is not
   listed at all; each result counts what it kept out, ` + "`hidden`" + `, and a notice names the rules), and an ask entry makes read ask and keeps the file's contents
   out of grep. A regular file with more than one name (a hard link) is held by a Read entry that holds any of its names: spillway compares its identity

@@ -5,6 +5,7 @@ package spillway_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,11 +73,47 @@ func TestFileToolsHardLinkAsked(t *testing.T) {
 	}
 	rts, _ := fileToolset(t, spillway.Options{Root: root})
 	r, err := rts.Write(ctx, tool.WriteInput{Path: "in.txt", Content: "x", ExpectedSHA256: sha("keep\n")})
-	if err != nil || !r.IsError || !strings.Contains(r.Text, "outside the root") {
+	if err != nil || !r.IsError || !strings.Contains(r.Text, "outside the root") || !strings.Contains(r.Text, "cp -p in.txt in.txt.copy && mv in.txt.copy in.txt") {
 		t.Errorf("write under --root: %v %q", err, r.Text)
 	}
 	if b, _ := os.ReadFile(filepath.Join(outside, "o.txt")); string(b) != "keep\n" {
 		t.Errorf("the file outside the root changed: %q", b)
+	}
+	// What the refusal says to do works: the copy is changed, the file
+	// outside is not.
+	if err := exec.Command("sh", "-c", "cd '"+root+"' && cp -p in.txt in.txt.copy && mv in.txt.copy in.txt").Run(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := rts.Edit(ctx, tool.EditInput{Path: "in.txt", OldString: "keep", NewString: "changed"}); err != nil || r.IsError {
+		t.Fatalf("edit of the copy: %v %q", err, r.Text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "o.txt")); string(b) != "keep\n" {
+		t.Errorf("the file outside the root changed: %q", b)
+	}
+}
+
+// Under --root, read of a hard link inside the root to a file outside it
+// returns the file's content: a link is a name the file's owner gave it
+// inside the root, as much as a copy would be, and refusing files with
+// more than one name would refuse every file pnpm or uv installed into
+// the project (hard links to their stores, outside it). Under --sandbox
+// a command cannot make such a link (internal/sandbox,
+// TestLinkFromOutsideIsDenied); docs/reliability.md gives the reasoning.
+func TestRootReadOfHardLinkToOutside(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(outside, "store-file.js"), "module.exports = 1\n")
+	if err := os.Link(filepath.Join(outside, "store-file.js"), filepath.Join(root, "dep.js")); err != nil {
+		t.Skipf("no hard link across the two temp directories: %v", err)
+	}
+	ts, _ := fileToolset(t, spillway.Options{Root: root})
+	r, err := ts.Read(context.Background(), spillway.ReadInput{Path: "dep.js"})
+	if err != nil || r.IsError || !strings.Contains(r.Text, "module.exports = 1") {
+		t.Fatalf("read of the link: %v %q", err, r.Text)
+	}
+	// The outside name itself stays out of reach.
+	r, err = ts.Read(context.Background(), spillway.ReadInput{Path: filepath.Join(outside, "store-file.js")})
+	if err == nil && !r.IsError {
+		t.Fatalf("read of the outside name under --root: %q", r.Text)
 	}
 }
 

@@ -545,3 +545,42 @@ func acceptAndClose(l net.Listener) {
 		c.Close()
 	}
 }
+
+// TestLinkFromOutsideIsDenied: a sandboxed command cannot give a file
+// outside the writable directories a name inside them — ln, cp -l, or
+// ln -L through /proc/self/fd of a descriptor it opened for reading —
+// with Landlock alone (the refer right is granted only under the
+// writable directories, and a link from elsewhere needs it at the
+// source too) as with every layer. So under --sandbox a hard link in the
+// root to a file outside it is made by someone else (the person, an
+// unsandboxed process), never by the model's commands, and read of such
+// a link shows nothing the link's maker could not read.
+func TestLinkFromOutsideIsDenied(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	scripts := []string{
+		`ln "$OUT/existing" ./hl`,
+		`cp -l "$OUT/existing" ./hl`,
+		`ln -L /proc/self/fd/3 ./hl 3<"$OUT/existing"`,
+	}
+	for _, layers := range []Layer{Landlock, d.rules(false).Layers} {
+		rules := d.rules(false)
+		rules.Layers = layers
+		for _, script := range scripts {
+			r := bash(t, rules, d.root, script, "OUT="+d.outside)
+			if r.exit == 0 || exists(d.root+"/hl") {
+				t.Errorf("%s, layers %s: made a link to the outside file (exit %d, stderr %q)", script, layers, r.exit, r.stderr)
+			}
+			t.Logf("%s, layers %s: %s", script, layers, strings.TrimSpace(r.stderr))
+			os.Remove(d.root + "/hl")
+		}
+	}
+	// Unsandboxed, the same commands make the link: the denial is the
+	// sandbox's.
+	for _, script := range scripts {
+		if r := bash(t, nil, d.root, script, "OUT="+d.outside); r.exit != 0 || !exists(d.root+"/hl") {
+			t.Fatalf("%s unsandboxed: exit %d, stderr %q", script, r.exit, r.stderr)
+		}
+		os.Remove(d.root + "/hl")
+	}
+}
