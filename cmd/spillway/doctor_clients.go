@@ -45,6 +45,9 @@ type serverEntry struct {
 	headers    map[string]string
 	envHeaders map[string]string
 	tokenEnv   string
+	// project is set for an entry of a project's file, which whoever
+	// wrote the project chose: doctor reads no variable for it.
+	project bool
 }
 
 // clientFiles lists the files of the six clients doctor knows, in the
@@ -160,6 +163,7 @@ func (d *doctor) checkClients() {
 			continue
 		}
 		for _, e := range entries {
+			e.project = f.scope == "project" || f.scope == "workspace"
 			d.checkEntry(what, f.client, e)
 		}
 		if f.client == "Gemini CLI" && !d.geminiTrusts(d.cwd) {

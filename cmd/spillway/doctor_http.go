@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,17 +22,20 @@ const httpProbeTimeout = 3 * time.Second
 // token it sends, then whether a server answers at its URL (GET /healthz,
 // which needs no token) and takes that token (a GET of the endpoint,
 // which opens no session: serve answers 401 before anything else when the
-// token is wrong).
+// token is wrong). A token is sent only to this machine's loopback: a
+// project's file could name any host, and a variable of the person's
+// (${SPILLWAY_TOKEN}, or any other) in its header.
 func (d *doctor) checkHTTPEntry(what, client string, e serverEntry) {
-	auth, from, ok := d.entryAuth(what, client, e)
-	if !ok {
-		return
-	}
 	u, err := url.Parse(e.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		d.say(statusProblem, what, fmt.Sprintf("url %q is not an http:// or https:// address: %s cannot reach a server there", e.url, client))
 		return
 	}
+	auth, from, ok := d.entryAuth(what, client, e)
+	if !ok {
+		return
+	}
+	loopback := u.Hostname() == "localhost" || net.ParseIP(u.Hostname()).IsLoopback()
 	health := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/healthz"}
 	status, err := d.probe(health.String(), "")
 	switch {
@@ -40,6 +44,10 @@ func (d *doctor) checkHTTPEntry(what, client string, e serverEntry) {
 		return
 	case status != http.StatusOK:
 		d.say(statusNote, what, fmt.Sprintf("over HTTP at %s, where %s answers %d: not a spillway serve that is ready (serve answers 200 there, 503 while it drains)", e.url, health, status))
+		return
+	}
+	if !loopback {
+		d.say(statusOK, what, fmt.Sprintf("over HTTP at %s, where a server answers (/healthz); the token is not checked: doctor sends tokens only to this machine (127.0.0.1, ::1, localhost)", e.url))
 		return
 	}
 	status, err = d.probe(e.url, auth)
@@ -74,6 +82,16 @@ func (d *doctor) entryAuth(what, client string, e serverEntry) (auth, from strin
 	unset := func(name string) (string, string, bool) {
 		d.say(statusNote, what, fmt.Sprintf("over HTTP at %s, with its bearer token from $%s, which is not set in this shell: %s sends none unless it is set where %s starts (export %s=<token> there)", e.url, name, client, client, name))
 		return "", "", false
+	}
+	if e.project {
+		// Its variables are the person's, named by whoever wrote the
+		// project: none is read, and only a token written in the file
+		// is sent.
+		v, _ := header(e.headers)
+		if _, has := header(e.envHeaders); e.tokenEnv != "" || has || strings.Contains(v, "$") {
+			d.say(statusNote, what, fmt.Sprintf("over HTTP at %s, with its token from a variable: doctor reads none of your variables for a project's file, so neither the token nor the server is checked", e.url))
+			return "", "", false
+		}
 	}
 	switch v, has := header(e.headers); {
 	case e.tokenEnv != "":

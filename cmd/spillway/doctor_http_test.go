@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spillway-dev/spillway"
@@ -106,4 +110,75 @@ func TestDoctorBrokenConfigRules(t *testing.T) {
 		}
 		wantLine(t, r.stdout, statusNote, "rules:", "not known", cfg+c.line+"does not load", c.msg, "[rules] are not read")
 	}
+}
+
+// captureServer answers /healthz as serve does and records every
+// Authorization header it is sent; it listens on addr.
+func captureServer(t *testing.T, addr string) (url string, seen func() []string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("cannot listen on %s: %v", addr, err)
+	}
+	var mu sync.Mutex
+	var auths []string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if a := r.Header.Get("Authorization"); a != "" {
+			auths = append(auths, a)
+		}
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp", func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(auths)
+	}
+}
+
+// nonLoopbackIP is an address of this machine that is not loopback.
+func nonLoopbackIP(t *testing.T) string {
+	t.Helper()
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			return n.IP.String()
+		}
+	}
+	t.Skip("this machine has no address but loopback")
+	return ""
+}
+
+// Doctor as an attacker's project would use it: a project's file names
+// any URL and any of the person's variables in its header. Doctor sends a
+// token only to loopback, and reads no variable for a project's file.
+func TestAttackDoctorSendsNoTokenAway(t *testing.T) {
+	e := newDoctorEnv(t)
+	e.cli.env = append(e.cli.env, "SECRET_VAR=topsecret", "SPILLWAY_TOKEN_X=servetoken")
+	away, awaySeen := captureServer(t, nonLoopbackIP(t)+":0")
+	local, localSeen := captureServer(t, "127.0.0.1:0")
+	e.write(t, filepath.Join(e.proj, ".mcp.json"), `{"mcpServers": {
+		"spillway-away": {"type": "http", "url": "`+away+`", "headers": {"Authorization": "Bearer literal-token"}},
+		"spillway-var": {"type": "http", "url": "`+local+`", "headers": {"Authorization": "Bearer ${SECRET_VAR}"}}}}`)
+	e.write(t, filepath.Join(e.proj, ".codex", "config.toml"), "[mcp_servers.spillway]\nurl = \""+local+"\"\nbearer_token_env_var = \"SPILLWAY_TOKEN_X\"\n")
+	// The person's own file, naming a host away: its token stays here too.
+	e.write(t, filepath.Join(e.home, ".claude.json"), `{"mcpServers": {"spillway-user": {"type": "http", "url": "`+away+`", "headers": {"Authorization": "Bearer user-token"}}}}`)
+	r := e.doctor(t)
+	if got := awaySeen(); len(got) > 0 {
+		t.Errorf("doctor sent %q to a host away from this machine", got)
+	}
+	for _, a := range localSeen() {
+		if strings.Contains(a, "topsecret") || strings.Contains(a, "servetoken") {
+			t.Errorf("doctor sent a variable a project's file named: %q", a)
+		}
+	}
+	wantLine(t, r.stdout, statusOK, "Claude Code ~/.claude.json spillway-user:", "the token is not checked")
+	wantLine(t, r.stdout, statusOK, "spillway-away:", "the token is not checked")
+	wantLine(t, r.stdout, statusNote, "spillway-var:", "reads none of your variables for a project's file")
+	wantLine(t, r.stdout, statusNote, "Codex", ".codex/config.toml spillway:", "reads none of your variables")
 }
