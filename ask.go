@@ -11,6 +11,10 @@ const (
 	allowOnce    = "allow once"
 	allowSession = "allow for this session"
 	denyCommand  = "deny"
+	// trustProject is the answer of an asker that had the person trust
+	// the project (Toolset.TrustProject) when a suspended allow entry of
+	// its own would have allowed the command: it is decided again.
+	trustProject = "trust this project's rules"
 )
 
 // An asker asks the person at the keyboard whether a command that a rule

@@ -104,7 +104,7 @@ func (t *Toolset) Bash(ctx context.Context, in BashInput) (Result[BashDetails], 
 		return r, nil
 	}
 	var decided *RulesDetails
-	if t.rules != nil {
+	if t.rulesNow() != nil {
 		var refused *Result[BashDetails]
 		if decided, refused = t.decideBash(ctx, in); refused != nil {
 			return t.renderRefusal(*refused), nil

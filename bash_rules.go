@@ -49,12 +49,30 @@ const interactiveReason = "an interpreter started with a terminal or stdin: what
 // details every result of the call carries, and, when the command must
 // not run, the result to return instead.
 func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, *Result[BashDetails]) {
+	d, refused, trusted := t.decideBashOnce(ctx, in)
+	if !trusted {
+		return d, refused
+	}
+	// The person trusted the project: its allow entries count now, and
+	// the command is decided again by them (what they do not allow is
+	// asked about again).
+	d, refused, trusted = t.decideBashOnce(ctx, in)
+	if trusted {
+		return d, t.refusal(d, "[trusting the project's rules did not settle the command: nothing ran]")
+	}
+	return d, refused
+}
+
+// decideBashOnce is decideBash with the rules in force now; trusted
+// says that the person answered by trusting the project (the asker
+// called TrustProject), and the command is to be decided again.
+func (t *Toolset) decideBashOnce(ctx context.Context, in BashInput) (_ *RulesDetails, _ *Result[BashDetails], trusted bool) {
 	command := in.Command
 	if len(in.Args) > 0 {
 		command = quoteArgv(append([]string{in.Command}, in.Args...))
 	}
 	rc := t.ruleContext(ctx, in)
-	v := t.rules.set.CheckIn(command, rc)
+	v := t.rulesNow().set.CheckIn(command, rc)
 	d := rulesDetails(v)
 	if in.TTY || in.Stdin || tool.CallInfoFrom(ctx).Stdin != nil {
 		askInteractive(&d, v.Interactive())
@@ -74,9 +92,9 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 	}
 	switch d.Decision {
 	case "allow":
-		return &d, nil
+		return &d, nil, false
 	case "deny":
-		return &d, t.refusal(&d, deniedText(d))
+		return &d, t.refusal(&d, deniedText(d)), false
 	}
 	var ask []RulePart
 	for _, p := range d.Parts {
@@ -87,17 +105,19 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 	cwd := rc.Dir
 	a := t.askerFor(ctx)
 	if a == nil {
-		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
+		return &d, t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)")), false
 	}
 	answer, err := a(ctx, command, cwd, ask)
 	var notice askNotice
 	if errors.As(err, &notice) {
-		return &d, t.refusal(&d, notice.Notice())
+		return &d, t.refusal(&d, notice.Notice()), false
 	}
 	if err != nil {
-		return &d, t.refusal(&d, cannotAskText(ask, err.Error()))
+		return &d, t.refusal(&d, cannotAskText(ask, err.Error())), false
 	}
 	switch answer {
+	case trustProject:
+		return &d, t.refusal(&d, "[the project's rules were trusted: decide again]"), true
 	case allowOnce, allowSession:
 		for i, p := range d.Parts {
 			if p.Decision == "ask" {
@@ -109,9 +129,9 @@ func (t *Toolset) decideBash(ctx context.Context, in BashInput) (*RulesDetails, 
 			}
 		}
 		d.Decision = "allow"
-		return &d, nil
+		return &d, nil, false
 	}
-	return &d, t.refusal(&d, fmt.Sprintf("[the user denied the command: nothing ran]\nThe part%s that needed approval: %s.", plural(len(ask)), partList(ask)))
+	return &d, t.refusal(&d, fmt.Sprintf("[the user denied the command: nothing ran]\nThe part%s that needed approval: %s.", plural(len(ask)), partList(ask))), false
 }
 
 // askInteractive makes ask the parts that start an interpreter with
@@ -310,8 +330,21 @@ func gitAliases(ctx context.Context, dir, path string, env map[string]string) ma
 // for that job; text sent to bash or sh reading a pipe is decided as the
 // commands it holds, with nothing known of the shell's variables.
 func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[BashDetails] {
-	if t.rules == nil {
-		return nil
+	refused, trusted := t.decideStdinOnce(ctx, in)
+	if trusted {
+		// The person trusted the project: decided again by its rules.
+		if refused, trusted = t.decideStdinOnce(ctx, in); trusted {
+			return t.refusal(&RulesDetails{Decision: "ask"}, "[trusting the project's rules did not settle the input: nothing was sent]")
+		}
+	}
+	return refused
+}
+
+// decideStdinOnce is decideStdin with the rules in force now; trusted
+// says that the person answered by trusting the project.
+func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *Result[BashDetails], trusted bool) {
+	if t.rulesNow() == nil {
+		return nil, false
 	}
 	var job *JobInfo
 	for _, j := range t.shell.Jobs() {
@@ -321,7 +354,7 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 		}
 	}
 	if job == nil || job.Input == "" || job.Input == "closed" {
-		return nil // the write itself says why nothing can be sent
+		return nil, false // the write itself says why nothing can be sent
 	}
 	command := job.Command
 	if len(job.Args) > 0 {
@@ -329,11 +362,11 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 	}
 	prog, isShell := rules.TypedInto(command)
 	if prog == "" {
-		return nil
+		return nil, false
 	}
 	key := fmt.Sprintf("write_stdin to job %d", in.PID)
 	if t.approved.has(key) {
-		return nil
+		return nil, false
 	}
 	typed := in.Input
 	for _, k := range in.Keys {
@@ -353,16 +386,16 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 		// in spillway that neither the model nor the person sees.
 		text, ends, err := shell.PipeText(in)
 		if err != nil {
-			return nil // the write itself refuses the key
+			return nil, false // the write itself refuses the key
 		}
 		if r := rules.WholeCommands(text, ends); r != "" {
 			d = RulesDetails{Decision: "deny", Parts: []RulePart{{Command: typed, Decision: "deny", Reason: r}}}
-			return t.refusal(&d, fmt.Sprintf("[not sent: job %d runs %s reading a pipe, and what is written to it is decided as whole commands; this input is not (%s), so nothing was sent. Send whole commands, each line ended with a newline, in one write_stdin.]", in.PID, prog, r))
+			return t.refusal(&d, fmt.Sprintf("[not sent: job %d runs %s reading a pipe, and what is written to it is decided as whole commands; this input is not (%s), so nothing was sent. Send whole commands, each line ended with a newline, in one write_stdin.]", in.PID, prog, r)), false
 		}
 		if text == "" {
-			return nil // a signal, or the end of input: no command
+			return nil, false // a signal, or the end of input: no command
 		}
-		v := t.rules.set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
+		v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
 		d = rulesDetails(v)
 		if d.Decision == "ask" {
 			// A part the person allowed for the session is allowed;
@@ -380,9 +413,9 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 		}
 		switch d.Decision {
 		case "allow":
-			return nil
+			return nil, false
 		case "deny":
-			return t.refusal(&d, deniedText(d))
+			return t.refusal(&d, deniedText(d)), false
 		}
 	} else {
 		d = RulesDetails{Decision: "ask", Parts: []RulePart{{Command: typed, Decision: "ask", Reason: reason}}}
@@ -395,30 +428,32 @@ func (t *Toolset) decideStdin(ctx context.Context, in WriteStdinInput) *Result[B
 	}
 	a := t.askerFor(ctx)
 	if a == nil {
-		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
+		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)")), false
 	}
 	answer, err := a(ctx, fmt.Sprintf("%s (typed into `%s`)", typed, command), t.cwd, ask)
 	var notice askNotice
 	if errors.As(err, &notice) {
-		return t.refusal(&d, notice.Notice())
+		return t.refusal(&d, notice.Notice()), false
 	}
 	if err != nil {
-		return t.refusal(&d, cannotAskText(ask, err.Error()))
+		return t.refusal(&d, cannotAskText(ask, err.Error())), false
 	}
 	switch answer {
+	case trustProject:
+		return nil, true
 	case allowSession:
 		if pipeShell {
 			for _, p := range ask {
 				t.approved.add(p.Command)
 			}
-			return nil
+			return nil, false
 		}
 		t.approved.add(key)
-		return nil
+		return nil, false
 	case allowOnce:
-		return nil
+		return nil, false
 	}
-	return t.refusal(&d, "[the user denied the input: nothing was sent]")
+	return t.refusal(&d, "[the user denied the input: nothing was sent]"), false
 }
 
 // interactiveTypingReason is why typing into such a job is asked about.

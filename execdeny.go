@@ -25,10 +25,10 @@ type execDeny struct {
 // denied, and its rule is said to be parser-only for it.
 func (t *Toolset) planExecDeny(sessionPath string, writable []string) execDeny {
 	var out execDeny
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return out
 	}
-	names, byName, parserOnly := t.rules.set.ExecDenied()
+	names, byName, parserOnly := t.rulesNow().set.ExecDenied()
 	shellFile := ""
 	if sh, err := exec.LookPath(t.policy.Shell); err == nil {
 		shellFile, _ = filepath.EvalSymlinks(sh)
@@ -98,10 +98,10 @@ func (t *Toolset) ExecDenyLines() []string {
 // exec: "denied at exec: FILE, …" under --sandbox, "parser-only: …"
 // when nothing holds them there; "" when no deny rule names a program.
 func (t *Toolset) ExecCheck() string {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return ""
 	}
-	names, _, _ := t.rules.set.ExecDenied()
+	names, _, _ := t.rulesNow().set.ExecDenied()
 	switch {
 	case len(names) == 0:
 		return ""

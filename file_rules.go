@@ -413,11 +413,11 @@ func fileKindRules(k rules.FileKind, access string) bool {
 // suspendedFileRule is the first suspended allow entry that would have
 // allowed an access of kind to one of paths, or nil.
 func (t *Toolset) suspendedFileRule(kind string, paths []string) *rules.FileRule {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	for i := range t.rules.suspendedFiles {
-		r := &t.rules.suspendedFiles[i]
+	for i := range t.rulesNow().suspendedFiles {
+		r := &t.rulesNow().suspendedFiles[i]
 		if fileKindRules(r.Kind, kind) && fileRuleMatches(*r, t.cwd, paths...) {
 			return r
 		}

@@ -38,7 +38,7 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 	if err := t.open(); err != nil {
 		return Result[ReadDetails]{}, err
 	}
-	if t.rules != nil {
+	if t.rulesNow() != nil {
 		if r := t.decideFiles(ctx, "read", []fileAccess{{path: in.Path, kind: "Read"}}); r != nil {
 			return Result[ReadDetails]{Text: r.Text, IsError: true}, nil
 		}

@@ -1,6 +1,7 @@
 package spillway
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -209,10 +210,10 @@ func decisionOf(s string) (rules.Decision, error) {
 
 // RuleFiles are the rules files the imports of Policy.Rules read.
 func (t *Toolset) RuleFiles() []string {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	return slices.Clone(t.rules.imported.Read)
+	return slices.Clone(t.rulesNow().imported.Read)
 }
 
 // RuleNotes are the entries of the imported rules files read the
@@ -220,11 +221,11 @@ func (t *Toolset) RuleFiles() []string {
 // or not counted until the project is trusted (suspended), each with
 // why, as lines "FILE:LINE: ENTRY ACTION: WHY".
 func (t *Toolset) RuleNotes() []string {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	out := make([]string, len(t.rules.imported.Notes))
-	for i, n := range t.rules.imported.Notes {
+	out := make([]string, len(t.rulesNow().imported.Notes))
+	for i, n := range t.rulesNow().imported.Notes {
 		out[i] = n.String()
 	}
 	return out
@@ -234,8 +235,8 @@ func (t *Toolset) RuleNotes() []string {
 // "exact", "suspended".
 func (t *Toolset) RuleNoteCounts() map[string]int {
 	m := map[string]int{}
-	if t.rules != nil {
-		for _, n := range t.rules.imported.Notes {
+	if t.rulesNow() != nil {
+		for _, n := range t.rulesNow().imported.Notes {
 			m[n.Action]++
 		}
 	}
@@ -246,11 +247,11 @@ func (t *Toolset) RuleNoteCounts() map[string]int {
 // evaluated: while one is, every bash command asks (and every file-tool
 // call, for a Claude Code settings file). Each is "FILE[:LINE]: WHY".
 func (t *Toolset) ImportFailures() []string {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	out := make([]string, len(t.rules.imported.Failures))
-	for i, f := range t.rules.imported.Failures {
+	out := make([]string, len(t.rulesNow().imported.Failures))
+	for i, f := range t.rulesNow().imported.Failures {
 		out[i] = f.Error()
 	}
 	return out
@@ -261,10 +262,10 @@ func (t *Toolset) ImportFailures() []string {
 // import failure of a file that may hold them stands as an ask rule of
 // every kind for every file.
 func (t *Toolset) fileRules() []rules.FileRule {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	return t.rules.files
+	return t.rulesNow().files
 }
 
 // RuleList returns the rules in force, deny rules first, each as a part
@@ -272,12 +273,12 @@ func (t *Toolset) fileRules() []rules.FileRule {
 // Code entry "Bash(git push:*)", a Codex prefix_rule call), where it is
 // written and its justification.
 func (t *Toolset) RuleList() []RulePart {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	out := make([]RulePart, 0, len(t.rules.set.Rules))
+	out := make([]RulePart, 0, len(t.rulesNow().set.Rules))
 	for _, d := range []rules.Decision{rules.Deny, rules.Ask, rules.Allow} {
-		for _, x := range t.rules.set.Rules {
+		for _, x := range t.rulesNow().set.Rules {
 			if x.Decision == d {
 				out = append(out, RulePart{Decision: d.String(), Rule: x.Text, Source: x.Source, Justification: x.Justification})
 			}
@@ -289,10 +290,10 @@ func (t *Toolset) RuleList() []RulePart {
 // CheckCommand decides command by the rules in force without running
 // anything; nil when Policy.Rules configures none.
 func (t *Toolset) CheckCommand(command string) *RulesDetails {
-	if t.rules == nil {
+	if t.rulesNow() == nil {
 		return nil
 	}
-	d := rulesDetails(t.rules.set.Check(command))
+	d := rulesDetails(t.rulesNow().set.Check(command))
 	return &d
 }
 
@@ -374,4 +375,45 @@ func (t *Toolset) FileRuleLines() (lines []string, guarded int) {
 		lines = append(lines, fmt.Sprintf("%s  %s %s  %s  %s", r.Decision, r.Kind, pat, r.Text, src))
 	}
 	return lines, guarded / 2 // an edit and a write rule for each file
+}
+
+// rulesNow are the rules in force; nil when none are configured.
+func (t *Toolset) rulesNow() *ruleSet { return t.rules.Load() }
+
+// UntrustedProject names the project the toolset works in (its working
+// directory) when it has allow entries that count only once the person
+// trusts it and it is not trusted now, with those entries as "FILE:LINE:
+// ENTRY": what the person is shown before trusting it. dir is "" when
+// there is nothing to trust.
+func (t *Toolset) UntrustedProject() (dir string, entries []string) {
+	if t.rulesNow() == nil {
+		return "", nil
+	}
+	entries, trusted := t.policy.Rules.ProjectAllowEntries(t.cwd)
+	if trusted || len(entries) == 0 {
+		return "", nil
+	}
+	return t.cwd, entries
+}
+
+// TrustProject trusts the project the toolset works in (its working
+// directory) as its rule files are now, in spillway's state file, and
+// loads the rules again: its allow entries count from the next decision
+// on, in this session and in every later one until its rule files
+// change. via names the channel the person answered through ("form",
+// "console", "console-unsandboxed", "tty"); only the person may be
+// asked, never the model.
+func (t *Toolset) TrustProject(via string) error {
+	if t.rulesNow() == nil {
+		return errors.New("no command rules are in force: there is nothing to trust")
+	}
+	if err := t.policy.Rules.TrustProject(t.cwd, via); err != nil {
+		return err
+	}
+	rs, err := loadRules(t.policy.Rules, t.cwd, t.rulesWritable)
+	if err != nil {
+		return err
+	}
+	t.rules.Store(rs)
+	return nil
 }

@@ -1,6 +1,8 @@
 package spillway
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -222,5 +224,60 @@ func TestFileToolsSuspendedAllowSaysSo(t *testing.T) {
 	}
 	if w, err := ts.Write(ctx, WriteInput{Path: "gen/x.go", Content: "package gen\n"}); err != nil || w.IsError {
 		t.Errorf("trusted: write: %v %q", err, w.Text)
+	}
+}
+
+// An asker that has the person trust the project (Toolset.TrustProject)
+// answers "trust this project's rules": the command is decided again by
+// the project's allow entries, now in force for the session, and runs.
+// An asker that answers so without trusting it runs nothing.
+func TestTrustProjectThroughTheAsker(t *testing.T) {
+	configScopeEnv(t)
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte(`{"permissions": {"allow": ["Bash(mkdir *)"]}}`), 0o644)
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Import: []string{"claude-code"}, ManagedDir: noManagedSettings}
+	for _, grant := range []bool{true, false} {
+		var ts *Toolset
+		var asked []RulePart
+		asker := func(_ context.Context, _, _ string, parts []RulePart) (string, error) {
+			asked = append(asked, parts...)
+			if grant {
+				if err := ts.TrustProject("form"); err != nil {
+					return "", err
+				}
+			}
+			return trustProject, nil
+		}
+		ts, err := New(Options{Cwd: project, Policy: &p, Asker: asker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir, entries := ts.UntrustedProject(); grant && (dir == "" || len(entries) != 1 || !strings.Contains(entries[0], "Bash(mkdir *)")) {
+			t.Errorf("UntrustedProject: %q %q", dir, entries)
+		}
+		made := filepath.Join(project, fmt.Sprintf("made-%v", grant))
+		r, err := ts.Bash(context.Background(), BashInput{Command: "mkdir " + made})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, statErr := os.Stat(made)
+		if grant {
+			if r.IsError || statErr != nil || len(asked) != 1 || !strings.Contains(asked[0].Reason, " is suspended: ") {
+				t.Errorf("trusted: ran %v, asked %+v:\n%s", statErr == nil, asked, r.Text)
+			}
+			if dir, _ := ts.UntrustedProject(); dir != "" {
+				t.Errorf("still untrusted after the grant: %s", dir)
+			}
+		} else if !r.IsError || statErr == nil || !strings.Contains(r.Text, "did not settle") || len(asked) != 2 {
+			t.Errorf("not trusted: ran %v, asked %d times:\n%s", statErr == nil, len(asked), r.Text)
+		}
+		ts.Close()
+		if grant { // untrusted again for the next case
+			if err := p.Rules.RevokeProject(project); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

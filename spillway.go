@@ -92,7 +92,12 @@ type Options struct {
 	// command, where it runs and the parts that need approval, and
 	// returns "allow once", "allow for this session" or "deny" (MCP's
 	// form-mode elicitation, a terminal prompt, a chat button), or an
-	// error when it cannot ask. nil asks no one. A command it does not
+	// error when it cannot ask. When a part's reason says a project's
+	// allow entry is suspended (the project is not trusted), it may
+	// offer the person to trust the project: once they chose it and
+	// the asker called Toolset.TrustProject, it returns "trust this
+	// project's rules", and the command is decided again by the rules
+	// now in force. nil asks no one. A command it does not
 	// allow does not run; the result says which rule held it and how to
 	// allow it. A call can bring its own (CallInfo.Asker).
 	Asker func(ctx context.Context, command, cwd string, parts []RulePart) (answer string, err error)
@@ -116,11 +121,15 @@ type Toolset struct {
 	cwd     string
 
 	// rules decide every bash command before it runs; nil when none are
-	// configured. asker asks the person about a command they hold, and
-	// approved holds the parts the person allowed for the session.
-	rules    *ruleSet
-	asker    asker
-	approved approvals
+	// configured. They are replaced whole when the person trusts the
+	// project (TrustProject): rulesNow reads them. rulesWritable are
+	// the directories loadRules was given. asker asks the person about
+	// a command they hold, and approved holds the parts the person
+	// allowed for the session.
+	rules         atomic.Pointer[ruleSet]
+	rulesWritable []string
+	asker         asker
+	approved      approvals
 
 	sandboxLayers string
 	sandboxed     bool
@@ -191,9 +200,12 @@ func newToolset(opts Options) (*Toolset, error) {
 		if root != nil {
 			writable = append(writable, root.Dir())
 		}
-		if t.rules, err = loadRules(t.policy.Rules, cwd, writable); err != nil {
+		rs, err := loadRules(t.policy.Rules, cwd, writable)
+		if err != nil {
 			return nil, fmt.Errorf("spillway: %w", err)
 		}
+		t.rules.Store(rs)
+		t.rulesWritable = writable
 	}
 	t.asker = opts.Asker
 	if opts.KeepSpill {
@@ -213,7 +225,7 @@ func newToolset(opts Options) (*Toolset, error) {
 	t.secrets = &SecretPages{p: secret.New(0, nil)}
 	sh := t.policy.shellConfig()
 	sh.Cwd, sh.Env, sh.Spill, sh.Wrap, sh.Secrets = cwd, opts.Env, t.spill, wrap, t.secrets.p
-	if t.rules != nil {
+	if t.rulesNow() != nil {
 		sh.KeepVar = rules.Carried
 	}
 	// What the commands may write: no program there is the system's.

@@ -45,7 +45,7 @@ func addTool(s *toolServer, t schema.Tool) {
 		s.urlAsker(&info, req)
 		var ask *commandAsker
 		if ts.Policy().Rules.Configured() {
-			ask = &commandAsker{ss: req.Session, form: formsFor(req.Session, ts.Policy().Rules), responses: req.Params.InputResponses}
+			ask = &commandAsker{ss: req.Session, form: formsFor(req.Session, ts.Policy().Rules), ts: ts, log: s.log, responses: req.Params.InputResponses}
 			info.Asker = ask.ask
 			s.consoleAsker(ask, sess, ts, req.Params.Arguments)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +48,9 @@ type consoleCall struct {
 // the server make the request itself (before 2026-07-28).
 func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
 	q := console.Question{Session: a.session, Command: command, Cwd: cwd, Env: a.env, Parts: parts}
+	if a.trust != nil {
+		q.Project, q.Trust = a.trust.dir, a.trust.entries
+	}
 	if ans, ok := a.hub.Granted(q); ok {
 		a.via = ans.Via
 		return ans.Choice, nil
@@ -62,7 +66,7 @@ func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, part
 	if form {
 		formDone = make(chan formAnswer, 1)
 		go func() {
-			res, err := a.ss.Elicit(ectx, &mcp.ElicitParams{Mode: "form", Message: commandMessage(command, cwd, parts), RequestedSchema: commandForm})
+			res, err := a.ss.Elicit(ectx, a.formParams(command, cwd, parts))
 			formDone <- formAnswer{res, err}
 		}()
 	}
@@ -94,7 +98,7 @@ func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, part
 				return "", f.err
 			}
 			a.via = console.ViaForm
-			return formChoice(f.res), nil
+			return a.formChoice(f.res), nil
 		case <-timeout:
 			if !p.GiveUp() {
 				ans := <-p.Answered()
@@ -118,18 +122,18 @@ func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, part
 // the question on the page as well and returns the form; whichever the
 // person answers first is what the second call finds.
 func (a *commandAsker) roundTripAsk(q console.Question, command, cwd string, parts []spillway.RulePart) (string, error) {
-	id := questionID(command, cwd)
+	id := a.questionID(command, cwd)
 	res, ok := a.responses[id].(*mcp.ElicitResult)
 	if !ok {
 		p := a.hub.Ask(q)
 		p.GiveUp() // the call returns the form now; the item stays
 		a.pendingID = id
-		a.pending = &mcp.ElicitParams{Mode: "form", Message: commandMessage(command, cwd, parts), RequestedSchema: commandForm}
+		a.pending = a.formParams(command, cwd, parts)
 		return "", errAskLater
 	}
 	a.hub.Withdraw(q)
 	a.via = console.ViaForm
-	return formChoice(res), nil
+	return a.formChoice(res), nil
 }
 
 type formAnswer struct {
@@ -138,16 +142,14 @@ type formAnswer struct {
 }
 
 // formChoice is the choice a form's result holds; anything but an
-// accepted known choice is deny.
-func formChoice(res *mcp.ElicitResult) string {
+// accepted choice the form offered is deny.
+func (a *commandAsker) formChoice(res *mcp.ElicitResult) string {
 	if res == nil || res.Action != "accept" {
 		return console.Deny
 	}
 	choice, _ := res.Content[choiceField].(string)
-	for _, c := range commandAnswers {
-		if c == choice {
-			return choice
-		}
+	if slices.Contains(a.answers(), choice) {
+		return choice
 	}
 	return console.Deny
 }

@@ -36,6 +36,12 @@ type commandAsker struct {
 	// form says the question may go to the client's form: it declared
 	// form elicitation, and [rules] no_client_forms is not set.
 	form bool
+	// ts is the call's toolset, whose project the person may trust
+	// when one of its suspended allow entries would have allowed the
+	// command; trust, set by ask, holds that project's allow entries
+	// while the question offers it.
+	ts    *spillway.Toolset
+	trust *projectTrust
 	// responses are the answers the call came back with.
 	responses mcp.InputResponseMap
 	// pending is the question to send when the call had no answer.
@@ -70,11 +76,34 @@ const choiceField = "choice"
 // spillway.Options.Asker.
 var commandAnswers = []string{"allow once", "allow for this session", "deny"}
 
+// trustAnswer is the further choice of a question about a command that
+// an allow entry of the project would have allowed, had the person
+// trusted the project: choosing it trusts the project
+// (spillway.Toolset.TrustProject), and the command is decided again.
+const trustAnswer = console.TrustProject
+
+// A projectTrust is what the person is shown before trusting the
+// project: where it is and the allow entries that trusting it lets
+// count.
+type projectTrust struct {
+	dir     string
+	entries []string
+}
+
+// answers are the choices of the question a asks.
+func (a *commandAsker) answers() []string {
+	if a.trust != nil {
+		return append(slices.Clone(commandAnswers), trustAnswer)
+	}
+	return commandAnswers
+}
+
 // commandForm is the form's schema: one choice among the answers.
-var commandForm = func() map[string]any {
-	enum := make([]any, len(commandAnswers))
-	for i, a := range commandAnswers {
-		enum[i] = a
+func (a *commandAsker) commandForm() map[string]any {
+	answers := a.answers()
+	enum := make([]any, len(answers))
+	for i, c := range answers {
+		enum[i] = c
 	}
 	return map[string]any{
 		"type": "object",
@@ -83,10 +112,53 @@ var commandForm = func() map[string]any {
 		},
 		"required": []any{choiceField},
 	}
-}()
+}
 
-// ask is the call's spillway.CallInfo.Asker.
+// formParams is the form that asks about command.
+func (a *commandAsker) formParams(command, cwd string, parts []spillway.RulePart) *mcp.ElicitParams {
+	return &mcp.ElicitParams{Mode: "form", Message: commandMessage(command, cwd, parts, a.trust), RequestedSchema: a.commandForm()}
+}
+
+// ask is the call's spillway.CallInfo.Asker. When a suspended allow
+// entry of the project would have allowed a part, the question offers
+// to trust the project as well; the person's choice of it trusts the
+// project through the channel they answered on.
 func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
+	a.trust = a.offerTrust(parts)
+	choice, err := a.question(ctx, command, cwd, parts)
+	if err != nil || choice != trustAnswer {
+		return choice, err
+	}
+	if a.trust == nil {
+		return console.Deny, nil // not offered: no answer of the person's
+	}
+	if err := a.ts.TrustProject(a.via); err != nil {
+		return "", fmt.Errorf("the person chose to trust the project %s, and it could not be trusted: %w", a.trust.dir, err)
+	}
+	a.log.Info("the person trusted the project's rules", "session", a.session, "dir", a.trust.dir, "via", a.via)
+	return trustAnswer, nil
+}
+
+// offerTrust is the project to offer trust in when a part of the
+// question would have been allowed by a suspended allow entry of the
+// project (its reason says so), and the project is not trusted now.
+func (a *commandAsker) offerTrust(parts []spillway.RulePart) *projectTrust {
+	if a.ts == nil {
+		return nil
+	}
+	suspended := slices.ContainsFunc(parts, func(p spillway.RulePart) bool { return strings.Contains(p.Reason, " is suspended: ") })
+	if !suspended {
+		return nil
+	}
+	dir, entries := a.ts.UntrustedProject()
+	if dir == "" {
+		return nil
+	}
+	return &projectTrust{dir: dir, entries: entries}
+}
+
+// question asks the person through the console and the client's form.
+func (a *commandAsker) question(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
 	if a.hub != nil {
 		return a.consoleAsk(ctx, command, cwd, parts)
 	}
@@ -96,19 +168,15 @@ func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spi
 		}
 		return "", errNoForm
 	}
-	id := questionID(command, cwd)
+	id := a.questionID(command, cwd)
 	res, ok := a.responses[id].(*mcp.ElicitResult)
 	if !ok {
 		a.pendingID = id
-		a.pending = &mcp.ElicitParams{Mode: "form", Message: commandMessage(command, cwd, parts), RequestedSchema: commandForm}
+		a.pending = a.formParams(command, cwd, parts)
 		return "", errAskLater
 	}
-	choice, _ := res.Content[choiceField].(string)
-	if res.Action != "accept" || !slices.Contains(commandAnswers, choice) {
-		return "deny", nil
-	}
 	a.via = console.ViaForm
-	return choice, nil
+	return a.formChoice(res), nil
 }
 
 // inputRequired is the result that asks the pending question.
@@ -116,14 +184,22 @@ func (a *commandAsker) inputRequired() *mcp.CallToolResult {
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{a.pendingID: a.pending}}
 }
 
-// questionID names a question by what it asks to run and where.
-func questionID(command, cwd string) string {
+// questionID names a question by what it asks to run and where, and
+// whether it offers to trust the project: once the project is trusted,
+// the command asked about again is another question, which the answer
+// that trusted it does not answer.
+func (a *commandAsker) questionID(command, cwd string) string {
 	h := sha256.Sum256([]byte(command + "\x00" + cwd))
-	return "spillway-command-" + hex.EncodeToString(h[:12])
+	id := "spillway-command-" + hex.EncodeToString(h[:12])
+	if a.trust != nil {
+		id += "-trust"
+	}
+	return id
 }
 
-// commandMessage is what the person reads above the choices.
-func commandMessage(command, cwd string, parts []spillway.RulePart) string {
+// commandMessage is what the person reads above the choices; with
+// trust, what trusting the project lets count.
+func commandMessage(command, cwd string, parts []spillway.RulePart, trust *projectTrust) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The agent wants to run a command that needs your approval.\n\nCommand: %s\nIn: %s\n\nNeeds approval:", command, cwd)
 	for _, p := range parts {
@@ -136,6 +212,12 @@ func commandMessage(command, cwd string, parts []spillway.RulePart) string {
 		}
 		if p.Justification != "" {
 			fmt.Fprintf(&b, ": %s", p.Justification)
+		}
+	}
+	if trust != nil {
+		fmt.Fprintf(&b, "\n\nThe project %s has allow entries of its own, which count only once you trust it (its rule files are written by whoever wrote the repository, or by the agent). %q trusts them as the files are now, for this and later sessions, until a file changes:", trust.dir, trustAnswer)
+		for _, e := range trust.entries {
+			fmt.Fprintf(&b, "\n  %s", e)
 		}
 	}
 	return b.String()

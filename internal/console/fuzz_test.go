@@ -112,6 +112,7 @@ func FuzzServerAnswer(f *testing.F) {
 	f.Add([]byte(`{"id":"ITEM","choice":"allow once"}`))
 	f.Add([]byte(`{"id":"ITEM","choice":"deny"}`))
 	f.Add([]byte(`{"id":"ITEM","choice":"Allow Once"}`))
+	f.Add([]byte(`{"id":"ITEM","choice":"trust this project's rules"}`)) // not offered by this question
 	f.Add([]byte(`{"id":"ITEM","choice":"allow once","id":"other"}`))
 	f.Add([]byte(`{"id":"ITEM\u0000","choice":"deny"}`))
 	f.Add([]byte(`{"id":["ITEM"],"choice":"deny"}`))

@@ -41,9 +41,14 @@ const (
 	AllowOnce    = "allow once"
 	AllowSession = "allow for this session"
 	Deny         = "deny"
+	// TrustProject, offered only by a question whose Trust is set,
+	// trusts the project's rule files as they are now; the command is
+	// then decided again by them.
+	TrustProject = "trust this project's rules"
 )
 
-// Choices are the answers to an approval, in the order the page shows them.
+// Choices are the answers to an approval, in the order the page shows
+// them; a question with Trust offers TrustProject after them.
 var Choices = []string{AllowOnce, AllowSession, Deny}
 
 // How a question was answered, as the audit log says it.
@@ -66,6 +71,12 @@ type Question struct {
 	// Parts are the parts of the command that need approval, as the
 	// rules decided them.
 	Parts []tool.RulePart `json:"parts"`
+	// Project and Trust, when a suspended allow entry of the project
+	// would have allowed a part, are the project and its allow entries
+	// ("FILE:LINE: ENTRY") that trusting it lets count: the question
+	// then offers TrustProject too.
+	Project string   `json:"project,omitempty"`
+	Trust   []string `json:"trust,omitempty"`
 }
 
 // key names a call by what it runs, where, with what and for whom: an
@@ -313,12 +324,13 @@ func (h *Hub) Granted(q Question) (Answer, bool) {
 // answered elsewhere, withdrawn, or expired.
 var ErrGone = errors.New("this question is no longer open: it was answered elsewhere, withdrawn or expired")
 
-// ErrChoice is the error of an answer that is none of Choices.
-var ErrChoice = errors.New("the answer must be one of: allow once, allow for this session, deny")
+// ErrChoice is the error of an answer that is none of Choices (nor
+// TrustProject, for a question that offers it).
+var ErrChoice = errors.New("the answer must be one of: allow once, allow for this session, deny (or trust this project's rules, where offered)")
 
 // Answer answers item id with choice, for the person on the page.
 func (h *Hub) Answer(id, choice string) error {
-	if !slices.Contains(Choices, choice) {
+	if !slices.Contains(Choices, choice) && choice != TrustProject {
 		return ErrChoice
 	}
 	h.mu.Lock()
@@ -328,6 +340,9 @@ func (h *Hub) Answer(id, choice string) error {
 	if !ok || it.done {
 		h.log.Warn("console: a late answer was ignored", "item", id, "choice", choice)
 		return ErrGone
+	}
+	if choice == TrustProject && len(it.Trust) == 0 {
+		return ErrChoice // not offered: the item stays open
 	}
 	it.done = true
 	delete(h.items, id)

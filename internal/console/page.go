@@ -529,7 +529,7 @@ func (c *Console) view(w http.ResponseWriter, r *http.Request, csrf string) {
 		unsandboxed = unsandboxed || v.State.Server.Unsandboxed
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := viewTmpl().Execute(w, map[string]any{"Servers": views, "Unsandboxed": unsandboxed, "Csrf": csrf, "Choices": Choices}); err != nil {
+	if err := viewTmpl().Execute(w, map[string]any{"Servers": views, "Unsandboxed": unsandboxed, "Csrf": csrf, "Choices": Choices, "TrustProject": TrustProject}); err != nil {
 		c.log.Warn("console: rendering the page", "error", err)
 	}
 }

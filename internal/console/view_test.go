@@ -23,7 +23,7 @@ func TestViewSaysWhoAsksAsThePageDoes(t *testing.T) {
 	}
 	views := []serverView{{Found: Found{PID: 7}, State: State{Sessions: []SessionState{{SessionInfo: SessionInfo{ID: "s"}, Secrets: prompts}}}}}
 	var b strings.Builder
-	if err := viewTmpl().Execute(&b, map[string]any{"Servers": views, "Csrf": "c", "Choices": Choices}); err != nil {
+	if err := viewTmpl().Execute(&b, map[string]any{"Servers": views, "Csrf": "c", "Choices": Choices, "TrustProject": TrustProject}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
