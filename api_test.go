@@ -182,7 +182,7 @@ func TestAPIIsSmall(t *testing.T) {
 			// KillJob, which they call, take them alone in Go.
 			toolTypes["CheckJobInput"], toolTypes["KillJobInput"] = true, true
 		}
-		toolTypes[typeName(tool.Details.String())] = true
+		toolTypes[typeName(tool.Details().String())] = true
 	}
 	var others []string
 	for _, l := range lines {

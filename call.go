@@ -103,8 +103,10 @@ func check(name string, in any) error {
 // A handler runs a tool: it takes a pointer to the tool's input and
 // returns the result with its details as an any.
 type handler struct {
-	input, details fields.Type
-	call           func(t *Toolset, ctx context.Context, in any) (Result[any], error)
+	input    fields.Type
+	details  func() fields.Type
+	newInput func() any
+	call     func(t *Toolset, ctx context.Context, in any) (Result[any], error)
 	// value is the input a pointer to it points to.
 	value func(in any) any
 }
@@ -113,8 +115,9 @@ type handler struct {
 // of a typed function: the method's input is the tool's declaration.
 func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], error)) handler {
 	return handler{
-		input:   fields.TypeFor[In](),
-		details: fields.TypeFor[D](),
+		input:    fields.Of[In]("json"),
+		details:  func() fields.Type { return fields.Of[D]("json") },
+		newInput: func() any { return new(In) },
 		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
 			r, err := method(t, ctx, *in.(*In))
 			return anyResult(r), err
@@ -139,7 +142,8 @@ func (e entry) declaration() registry.Tool {
 	t := e.Tool
 	t.Input = e.run.input
 	t.Details = e.run.details
-	t.Params = registry.Params(fields.TypeFor[Policy](), t.Input, paramConsts)
+	t.NewInput = e.run.newInput
+	t.Params = registry.Params(fields.Of[Policy]("toml"), t.Input, paramConsts)
 	for i, p := range t.Params {
 		if c, ok := e.ceilings[p.Name]; ok {
 			t.Params[i].PolicyCeiling = func(p any) int64 { return c(p.(Policy)) }

@@ -78,7 +78,7 @@ func TestReadmeConfigExample(t *testing.T) {
 	if _, err := config.ParseConfig("README.md", []byte(want)); err != nil {
 		t.Errorf("the example does not parse: %v", err)
 	}
-	for _, k := range policy.Keys(fields.TypeFor[spillway.Policy]()) {
+	for _, k := range policy.Keys(fields.Of[spillway.Policy]("toml")) {
 		name := k.Path[len(k.Path)-1]
 		if k.Table() {
 			name = "[" + k.Name + "]"

@@ -227,7 +227,7 @@ func DefaultPolicy() Policy {
 // Validate reports a value of p that a tool could not use; New refuses
 // such a policy. Its bounds are the config file's, from the tags.
 func (p Policy) Validate() error {
-	for _, k := range policy.Keys(fields.TypeFor[Policy]()) {
+	for _, k := range policy.Keys(fields.Of[Policy]("toml")) {
 		if k.Table() || len(k.Fields) > 1 {
 			continue // a key [bash] shares is checked on each stream
 		}

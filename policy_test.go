@@ -56,7 +56,7 @@ func TestTableConfigKeysAreThePolicys(t *testing.T) {
 			}
 			n++
 			var key policy.Key
-			for _, k := range policy.Keys(fields.TypeFor[Policy]()) {
+			for _, k := range policy.Keys(fields.Of[Policy]("toml")) {
 				if k.Name == prm.Config {
 					key = k
 				}

@@ -19,15 +19,14 @@ import (
 func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 	for _, e := range table {
 		tool := e.declaration()
-		if tool.Describe == nil || tool.Details == (fields.Type{}) || tool.Title == "" {
+		if tool.Describe == nil || tool.Details().Kind != fields.Struct || tool.Title == "" {
 			t.Errorf("%s: description, details or title missing", tool.Name)
 		}
-		fields.Walk(tool.Input, "json", func(f fields.Field) bool {
-			if f.Tag.Get("doc") == "" {
+		for _, f := range tool.Input.Fields {
+			if doc, _ := f.Tag("doc"); doc == "" {
 				t.Errorf("%s: %s.%s (%s) has no doc tag", tool.Name, tool.Input, f.GoName, f.Name)
 			}
-			return false
-		})
+		}
 		for _, p := range tool.Params {
 			if p.Doc == "" || p.Type == 0 {
 				t.Errorf("%s.%s: no doc or type", tool.Name, p.Name)
@@ -41,17 +40,19 @@ func TestEveryFieldIsDeclaredByItsTags(t *testing.T) {
 	// docs/tools.md list them (the objects nested in them are described
 	// as a whole).
 	top := func(ty fields.Type) {
-		fields.Walk(ty, "json", func(f fields.Field) bool {
-			if f.Tag.Get("doc") == "" {
+		for _, f := range ty.Fields {
+			if _, tagged := f.Tag("json"); !tagged {
+				continue
+			}
+			if doc, _ := f.Tag("doc"); doc == "" {
 				t.Errorf("details: %s.%s (%s) has no doc tag", ty, f.GoName, f.Name)
 			}
-			return false
-		})
+		}
 	}
 	for _, tool := range registry.Tools() {
-		top(tool.Details)
+		top(tool.Details())
 	}
-	top(fields.TypeFor[output.Truncation]())
+	top(fields.Of[output.Truncation]("json"))
 }
 
 // A tool is one input: bash's parameters are BashInput's json fields, in

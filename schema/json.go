@@ -84,7 +84,7 @@ func outputSchema(t fields.Type) object {
 func schemaOf(t fields.Type) any {
 	t, nullable := t.Deref()
 	var s any
-	switch t.Kind() {
+	switch t.Kind {
 	case fields.Time:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case fields.Struct:
@@ -102,9 +102,9 @@ func schemaOf(t fields.Type) any {
 	case fields.Bytes:
 		s = map[string]any{"type": "string"} // []byte is base64
 	case fields.Slice:
-		s = map[string]any{"type": "array", "items": schemaOf(t.Elem())}
+		s = map[string]any{"type": "array", "items": schemaOf(*t.Elem)}
 	case fields.Map:
-		s = map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem())}
+		s = map[string]any{"type": "object", "additionalProperties": schemaOf(*t.Elem)}
 	default:
 		s = map[string]any{} // any value
 	}
@@ -127,17 +127,16 @@ func schemaOf(t fields.Type) any {
 // addFields adds the exported, JSON-visible fields of struct t to o,
 // flattening embedded structs the way encoding/json does.
 func addFields(o *object, t fields.Type) {
-	fields.JSON(t, func(f fields.Field) bool {
+	for _, f := range t.Fields {
 		s := schemaOf(f.Type)
-		if d, ok := f.Tag.Lookup("doc"); ok {
+		if d, ok := f.Tag("doc"); ok {
 			s = withDescription(s, d)
 		}
 		o.Props = append(o.Props, property{Name: f.Name, Schema: s})
 		if !f.Has("omitempty") && !f.Has("omitzero") {
 			o.Required = append(o.Required, f.Name)
 		}
-		return false
-	})
+	}
 }
 
 func withDescription(s any, d string) any {

@@ -67,7 +67,7 @@ func Tools(p spillway.Policy) []Tool {
 			Title:        t.Title,
 			Description:  t.Describe(p),
 			InputSchema:  inputSchema(t, p),
-			OutputSchema: outputSchema(t.Details),
+			OutputSchema: outputSchema(t.Details()),
 			ReadOnly:     t.ReadOnly,
 		})
 	}

@@ -35,7 +35,7 @@ type sample struct {
 }
 
 func TestOutputSchemaFollowsJSONTags(t *testing.T) {
-	s := outputSchema(fields.TypeFor[sample]())
+	s := outputSchema(fields.Of[sample]("json"))
 	data, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,6 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/spillway-dev/spillway"
-	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/policy"
 )
 
@@ -230,34 +229,21 @@ func (c *Config) Apply(p *spillway.Policy) {
 }
 
 // setSources records where each entry of a list key was written, in the
-// Sources map beside it (RulesPolicy.Sources) when its table has one: a
+// Sources map of [rules] (RulesPolicy.Sources), for a key of it: a
 // rule's source in a result is then "file:line".
 func (c *Config) setSources(p *spillway.Policy, key policy.Key) {
 	lines, ok := c.lines[key.Name]
-	if !ok || len(key.Fields) != 1 || len(key.Path) < 2 {
+	if !ok || len(key.Path) != 2 || key.Path[0] != "rules" {
 		return
 	}
-	table, ok := lookup(key.Path[:len(key.Path)-1])
-	if !ok {
-		return
-	}
-	f, ok := table.Type.FieldByName("Sources")
-	if !ok || f.Type != fields.TypeFor[map[string][]string]() {
-		return
-	}
-	at := append(slices.Clone(table.Fields[0]), f.Index...)
-	m, _ := fields.Get(p, at).(map[string][]string)
-	if m == nil {
-		m = map[string][]string{}
+	if p.Rules.Sources == nil {
+		p.Rules.Sources = map[string][]string{}
 	}
 	src := make([]string, len(lines))
 	for i, l := range lines {
 		src[i] = fmt.Sprintf("%s:%d", c.name, l)
 	}
-	m[key.Path[len(key.Path)-1]] = src
-	if err := fields.Set(p, at, m); err != nil {
-		panic(err) // the field's type was checked above
-	}
+	p.Rules.Sources[key.Path[1]] = src
 }
 
 // decodeErrors turns go-toml's errors (syntax, a key defined twice, a

@@ -17,7 +17,7 @@ import (
 // The keys of the config file are the toml tags of spillway.Policy,
 // walked once; policy.Key bounds each.
 var (
-	policyKeys = sync.OnceValue(func() []policy.Key { return policy.Keys(fields.TypeFor[spillway.Policy]()) })
+	policyKeys = sync.OnceValue(func() []policy.Key { return policy.Keys(fields.Of[spillway.Policy]("toml")) })
 	keysByName = sync.OnceValue(func() map[string]policy.Key {
 		m := map[string]policy.Key{}
 		for _, k := range policyKeys() {
@@ -72,15 +72,15 @@ func keyElsewhere(name string) string {
 // keyKind says what the key takes ("an integer", "a table", …).
 func keyKind(k policy.Key) string {
 	switch t := k.Type; {
-	case t.Kind() == fields.Struct:
+	case t.Kind == fields.Struct:
 		return "a table"
-	case t.Kind() == fields.Slice:
+	case t.Kind == fields.Slice:
 		return "an array of strings"
-	case t.Kind() == fields.Float:
+	case t.Kind == fields.Float:
 		return "a number"
-	case t.Kind() == fields.String:
+	case t.Kind == fields.String:
 		return "a string"
-	case t.Kind() == fields.Bool:
+	case t.Kind == fields.Bool:
 		return "true or false"
 	}
 	return "an integer"
@@ -92,7 +92,7 @@ func keyKind(k policy.Key) string {
 func value(k policy.Key, v any) (any, string) {
 	ok := false
 	got := v
-	switch t := k.Type; t.Kind() {
+	switch t := k.Type; t.Kind {
 	case fields.Struct:
 		_, ok = v.(map[string]any)
 	case fields.Slice:

@@ -1,11 +1,12 @@
-// Package fields is the one place that reads Go types by reflection. A
-// tool's input struct, its details and spillway.Policy are declarations:
-// their fields' tags give the MCP, Anthropic and OpenAI schemas, the CLI's
-// flags, the config file's keys, their bounds and docs/tools.md. The
-// packages that read those declarations (internal/registry,
-// internal/policy, internal/config, schema) see types as Type and Field,
-// and values as plain Go values through Get, Set and New, so that what
-// reflection can do to a value is written once, here.
+// Package fields describes declarations, and is the one package that
+// imports reflect to do it. A tool's input struct, its details and
+// spillway.Policy are declarations: their fields' tags give the MCP,
+// Anthropic and OpenAI schemas, the CLI's flags, the config file's keys,
+// their bounds and docs/tools.md. Of reads a declaration once into a
+// Type, a plain description (what the type holds, its fields, their tags
+// and names); the packages that read declarations (internal/registry,
+// internal/policy, schema) take that description, and reach a field of a
+// value only through its Field (Get, Set, Zero, FromJSON).
 //
 // The declarations' tags, beside json (a parameter's or a detail's name;
 // no omitempty makes a parameter required) and toml (a config key's
@@ -37,8 +38,13 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
+
+// Vocabulary lists the keys a declaration's tags may use beside json and
+// toml (the package doc says what each means).
+var Vocabulary = []string{"doc", "min", "max", "ceiling", "default", "enum", "cli", "check"}
 
 // A Kind is what a Type holds, as the readers of declarations tell types
 // apart.
@@ -60,29 +66,96 @@ const (
 	Pointer              // a pointer
 )
 
-// A Type is a Go type; the zero Type is none. Types are comparable: two
-// are equal when they are the same Go type.
-type Type struct{ t reflect.Type }
+// A Type describes a Go type of a declaration.
+type Type struct {
+	Kind Kind
+	// Name is the type as Go writes it ("map[string]string",
+	// "tool.BashInput").
+	Name string
+	// Elem is what a Pointer points to, or the element of a Slice, Bytes
+	// or Map; Key is a Map's key type.
+	Elem, Key *Type
+	// Fields are a Struct's fields that the tag key Of was given names,
+	// in their order: the fields of an embedded struct with no name in
+	// the tag are the struct's own, as encoding/json has them. Under
+	// "json", an exported field with no json tag is there too, under its
+	// Go name (Field.Tag("json") tells it apart).
+	Fields []Field
+	// DecodesJSON: the type is a String whose pointer is a
+	// json.Unmarshaler (tool.RunRef).
+	DecodesJSON bool
+}
 
-// TypeFor returns the type T.
-func TypeFor[T any]() Type { return Type{reflect.TypeFor[T]()} }
+func (t Type) String() string { return t.Name }
+
+// Deref is t with every pointer taken away, and whether there was one.
+func (t Type) Deref() (Type, bool) {
+	ptr := false
+	for t.Kind == Pointer && t.Elem != nil {
+		t, ptr = *t.Elem, true
+	}
+	return t, ptr
+}
+
+// A Field describes one field of a struct type, reached from the type Of
+// described: its names, its type and its tags.
+type Field struct {
+	// Name is the name the key's tag gives the field; Options are the
+	// comma-separated words after it (`toml:"commands,omitempty"` has the
+	// name "commands" and the option "omitempty"); GoName its name in Go.
+	Name    string
+	Options []string
+	GoName  string
+	// Path holds the names from the described type down to the field.
+	Path []string
+	Type Type
+	tag  reflect.StructTag
+	rt   reflect.Type
+	// index finds the field in a value of the described type.
+	index []int
+}
+
+// Tag returns the value of key in the field's tag, and whether it is
+// there.
+func (f Field) Tag(key string) (string, bool) { return f.tag.Lookup(key) }
+
+// Has reports whether the field's tag has the option.
+func (f Field) Has(option string) bool { return slices.Contains(f.Options, option) }
+
+var described sync.Map // describedKey → Type
+
+type describedKey struct {
+	t   reflect.Type
+	key string
+}
+
+// Of describes the type T by the tag key ("json", "toml"): its fields
+// are those the key names, each field of a struct type with its own.
+func Of[T any](key string) Type {
+	rt := reflect.TypeFor[T]()
+	if t, ok := described.Load(describedKey{rt, key}); ok {
+		return t.(Type)
+	}
+	t := describe(rt, key, nil, nil, map[reflect.Type]bool{})
+	described.Store(describedKey{rt, key}, t)
+	return t
+}
 
 var (
-	durationType = reflect.TypeFor[time.Duration]()
-	timeType     = reflect.TypeFor[time.Time]()
+	durationType    = reflect.TypeFor[time.Duration]()
+	timeType        = reflect.TypeFor[time.Time]()
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 )
 
-// Kind returns what t holds.
-func (t Type) Kind() Kind {
-	switch {
-	case t.t == nil:
-		return Other
-	case t.t == durationType:
+// kind is what rt holds.
+func kind(rt reflect.Type) Kind {
+	switch rt {
+	case durationType:
 		return Duration
-	case t.t == timeType:
+	case timeType:
 		return Time
 	}
-	switch t.t.Kind() {
+	switch rt.Kind() {
 	case reflect.Struct:
 		return Struct
 	case reflect.String:
@@ -95,7 +168,7 @@ func (t Type) Kind() Kind {
 	case reflect.Float32, reflect.Float64:
 		return Float
 	case reflect.Slice, reflect.Array:
-		if t.t.Elem().Kind() == reflect.Uint8 {
+		if rt.Elem().Kind() == reflect.Uint8 {
 			return Bytes
 		}
 		return Slice
@@ -107,135 +180,59 @@ func (t Type) Kind() Kind {
 	return Other
 }
 
-// Elem is the type a pointer points to, or the element type of a slice or
-// a map; the zero Type for any other.
-func (t Type) Elem() Type {
-	switch t.Kind() {
-	case Pointer, Slice, Bytes, Map:
-		return Type{t.t.Elem()}
+// describe describes rt; a struct's fields are found from the described
+// type by path and index. open holds the types being described, so that
+// a type that holds itself ends there.
+func describe(rt reflect.Type, key string, path []string, index []int, open map[reflect.Type]bool) Type {
+	t := Type{Kind: kind(rt), Name: rt.String()}
+	if t.Kind == String {
+		t.DecodesJSON = reflect.PointerTo(rt).Implements(jsonUnmarshaler)
 	}
-	return Type{}
-}
-
-// Key is the key type of a map; the zero Type for any other.
-func (t Type) Key() Type {
-	if t.Kind() != Map {
-		return Type{}
+	if open[rt] {
+		return t
 	}
-	return Type{t.t.Key()}
-}
-
-// Deref is t with every pointer taken away, and whether there was one.
-func (t Type) Deref() (Type, bool) {
-	ptr := false
-	for t.Kind() == Pointer {
-		t, ptr = t.Elem(), true
+	open[rt] = true
+	defer delete(open, rt)
+	switch t.Kind {
+	case Pointer, Slice, Bytes:
+		elem := describe(rt.Elem(), key, nil, nil, open)
+		t.Elem = &elem
+	case Map:
+		k, elem := describe(rt.Key(), key, nil, nil, open), describe(rt.Elem(), key, nil, nil, open)
+		t.Key, t.Elem = &k, &elem
+	case Struct:
+		t.Fields = structFields(rt, key, path, index, open)
 	}
-	return t, ptr
+	return t
 }
 
-func (t Type) String() string {
-	if t.t == nil {
-		return "<none>"
-	}
-	return t.t.String()
-}
-
-// Vocabulary lists the keys a declaration's tags may use beside json and
-// toml (the package doc says what each means).
-var Vocabulary = []string{"doc", "min", "max", "ceiling", "default", "enum", "cli", "check"}
-
-// A Tag is a field's struct tag.
-type Tag string
-
-// Lookup returns the value of key in the tag, and whether it is there.
-func (t Tag) Lookup(key string) (string, bool) { return reflect.StructTag(t).Lookup(key) }
-
-// Get returns the value of key in the tag, "" when it is not there.
-func (t Tag) Get(key string) string { return reflect.StructTag(t).Get(key) }
-
-// A Field is one field of a struct type: as FieldByName finds it, or as
-// Walk meets it.
-type Field struct {
-	// GoName is the field's name in Go; Type its type; Tag its tag.
-	GoName string
-	Type   Type
-	Tag    Tag
-	// Name is the name the walked tag gives the field; Options are the
-	// comma-separated words after it (`toml:"commands,omitempty"` has the
-	// name "commands" and the option "omitempty").
-	Name    string
-	Options []string
-	// Path holds the names from the walked type down to the field; Index
-	// finds the field in a value of the walked type (Get, Set).
-	Path  []string
-	Index []int
-}
-
-// Has reports whether the field's tag has the option.
-func (f Field) Has(option string) bool { return slices.Contains(f.Options, option) }
-
-// FieldByName finds the field of struct type t named name in Go (an
-// embedded struct's fields are t's own); its Index is from t.
-func (t Type) FieldByName(name string) (Field, bool) {
-	if t.Kind() != Struct {
-		return Field{}, false
-	}
-	sf, ok := t.t.FieldByName(name)
-	if !ok {
-		return Field{}, false
-	}
-	return Field{GoName: sf.Name, Type: Type{sf.Type}, Tag: Tag(sf.Tag), Index: sf.Index}, true
-}
-
-// Walk visits the exported fields of a struct type by tag: each field that
-// the tag key names, in the order of the fields, depth first. A field with
-// no such tag, or the tag "-", is passed over with everything under it,
-// except an embedded struct with no name in the tag, whose fields are
-// walked as the outer struct's own. When visit returns true for a field of
-// struct type, Walk goes on into that struct's fields.
-func Walk(t Type, key string, visit func(Field) bool) {
-	walk(t.t, key, false, nil, nil, visit)
-}
-
-// JSON walks the fields of a struct type as encoding/json sees them: as
-// Walk with the key "json", except that an exported field with no json
-// tag is visited too, under its Go name.
-func JSON(t Type, visit func(Field) bool) {
-	walk(t.t, "json", true, nil, nil, visit)
-}
-
-func walk(t reflect.Type, key string, untagged bool, path []string, index []int, visit func(Field) bool) {
-	for i := range t.NumField() {
-		sf := t.Field(i)
+// structFields describes the fields of struct type rt that key names.
+func structFields(rt reflect.Type, key string, path []string, index []int, open map[reflect.Type]bool) []Field {
+	out := make([]Field, 0, rt.NumField())
+	for i := range rt.NumField() {
+		sf := rt.Field(i)
 		tag, ok := sf.Tag.Lookup(key)
 		name, opts, _ := strings.Cut(tag, ",")
 		at := append(slices.Clone(index), i)
 		if sf.Anonymous && name == "" && tag != "-" && sf.Type.Kind() == reflect.Struct {
-			walk(sf.Type, key, untagged, path, at, visit)
+			out = append(out, structFields(sf.Type, key, path, at, open)...)
 			continue
 		}
-		if untagged && !ok && !sf.Anonymous {
-			name = sf.Name
+		if key == "json" && !ok && !sf.Anonymous {
+			name = sf.Name // as encoding/json writes it
 		}
 		if name == "" || name == "-" || !sf.IsExported() {
 			continue
 		}
-		f := Field{GoName: sf.Name, Type: Type{sf.Type}, Tag: Tag(sf.Tag), Name: name, Path: append(slices.Clone(path), name), Index: at}
+		f := Field{Name: name, GoName: sf.Name, Path: append(slices.Clone(path), name), tag: sf.Tag, rt: sf.Type, index: at}
 		if opts != "" {
 			f.Options = strings.Split(opts, ",")
 		}
-		if visit(f) && (Type{sf.Type}).Kind() == Struct {
-			walk(sf.Type, key, untagged, f.Path, f.Index, visit)
-		}
+		f.Type = describe(sf.Type, key, f.Path, f.index, open)
+		out = append(out, f)
 	}
+	return out
 }
-
-// New returns a pointer to a new zero value of t.
-func New(t Type) any { return reflect.New(t.t).Interface() }
-
-// Deref returns the value ptr points to.
-func Deref(ptr any) any { return reflect.ValueOf(ptr).Elem().Interface() }
 
 // structValue is the struct v holds or points to.
 func structValue(v any) reflect.Value {
@@ -246,62 +243,63 @@ func structValue(v any) reflect.Value {
 	return rv
 }
 
-// Get returns the field at index of the struct v (or of the struct v
-// points to) as a plain value: an integer as an int64, a float as a
+// Get returns the field in v, a value of the described type or a
+// pointer to one, as a plain value: an integer as an int64, a float as a
 // float64, a string type as a string; a time.Duration stays one, and any
 // other value is returned as it is.
-func Get(v any, index []int) any {
-	f := structValue(v).FieldByIndex(index)
-	switch (Type{f.Type()}).Kind() {
+func (f Field) Get(v any) any {
+	fv := structValue(v).FieldByIndex(f.index)
+	switch f.Type.Kind {
 	case Int:
-		if f.CanInt() {
-			return f.Int()
+		if fv.CanInt() {
+			return fv.Int()
 		}
-		return int64(f.Uint())
+		return int64(fv.Uint())
 	case Float:
-		return f.Float()
+		return fv.Float()
 	case String:
-		return f.String()
+		return fv.String()
 	}
-	return f.Interface()
+	return fv.Interface()
 }
 
-// Set sets the field at index of the struct ptr points to to x: an int64
-// or int to any integer or float field, a float64 to a float field, a
-// string to a field of a string type, and any other value to a field of
-// its own type. A value the field cannot hold is an error.
-func Set(ptr any, index []int, x any) error {
-	f := structValue(ptr).FieldByIndex(index)
+// Zero reports whether the field in v is its type's zero value.
+func (f Field) Zero(v any) bool { return structValue(v).FieldByIndex(f.index).IsZero() }
+
+// Set sets the field in the value ptr points to to x: an int64 or int to
+// any integer or float field, a float64 to a float field, a string to a
+// field of a string type, nil to any (its zero), and any other value to a
+// field of its own type. A value the field cannot hold is an error.
+func (f Field) Set(ptr any, x any) error {
+	fv := structValue(ptr).FieldByIndex(f.index)
 	if n, ok := x.(int); ok {
 		x = int64(n)
 	}
 	v := reflect.ValueOf(x)
-	switch kind := (Type{f.Type()}).Kind(); {
+	switch kind := f.Type.Kind; {
 	case x == nil:
-		f.SetZero()
-	case kind == Int && v.Kind() == reflect.Int64 && f.CanInt():
-		f.SetInt(v.Int())
-	case kind == Int && v.Kind() == reflect.Int64 && f.CanUint() && v.Int() >= 0:
-		f.SetUint(uint64(v.Int()))
+		fv.SetZero()
+	case kind == Int && v.Kind() == reflect.Int64 && fv.CanInt():
+		fv.SetInt(v.Int())
+	case kind == Int && v.Kind() == reflect.Int64 && fv.CanUint() && v.Int() >= 0:
+		fv.SetUint(uint64(v.Int()))
 	case kind == Float && (v.Kind() == reflect.Int64 || v.Kind() == reflect.Float64):
-		f.SetFloat(v.Convert(f.Type()).Float())
+		fv.SetFloat(v.Convert(fv.Type()).Float())
 	case kind == String && v.Kind() == reflect.String:
-		f.SetString(v.String())
-	case v.Type().AssignableTo(f.Type()):
-		f.Set(v)
+		fv.SetString(v.String())
+	case v.Type().AssignableTo(fv.Type()):
+		fv.Set(v)
 	default:
-		return fmt.Errorf("the field is a %s, not a %s", f.Type(), v.Type())
+		return fmt.Errorf("the field is a %s, not a %s", fv.Type(), v.Type())
 	}
 	return nil
 }
 
-// IsZero reports whether v is nil or the zero value of its type.
-func IsZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
-
-var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-// DecodesJSON reports whether a pointer to a value of t decodes itself
-// from JSON (a json.Unmarshaler).
-func (t Type) DecodesJSON() bool {
-	return t.t != nil && reflect.PointerTo(t.t).Implements(jsonUnmarshaler)
+// FromJSON decodes raw into a value of the field's type, which Set takes.
+func (f Field) FromJSON(raw []byte) (any, error) {
+	fv := reflect.New(f.rt)
+	if err := json.Unmarshal(raw, fv.Interface()); err != nil {
+		return nil, err
+	}
+	return fv.Elem().Interface(), nil
 }

@@ -23,16 +23,25 @@ type outer struct {
 	X      string `k:"x,opt,other"`
 	Skip   int    `k:"-"`
 	In     inner  `k:"in"`
-	hidden int    `k:"hidden"` //lint:ignore U1000 an unexported field, which Walk passes over
+	hidden int    `k:"hidden"` //lint:ignore U1000 an unexported field, which Of passes over
 	Y      []int  `k:"y"`
 }
 
-func TestWalk(t *testing.T) {
+// all lists the fields of t and of its struct fields, depth first.
+func all(fs []Field) []Field {
+	var out []Field
+	for _, f := range fs {
+		out = append(out, f)
+		out = append(out, all(f.Type.Fields)...)
+	}
+	return out
+}
+
+func TestOf(t *testing.T) {
 	var got []string
-	Walk(TypeFor[outer](), "k", func(f Field) bool {
-		got = append(got, fmt.Sprint(strings.Join(f.Path, "."), f.Index))
-		return true
-	})
+	for _, f := range all(Of[outer]("k").Fields) {
+		got = append(got, fmt.Sprint(strings.Join(f.Path, "."), f.index))
+	}
 	// The embedded struct's field is outer's own; "-", untagged and
 	// unexported fields are passed over.
 	want := []string{"e[0 0]", "x[1]", "in[3]", "in.a[3 0]", "y[5]"}
@@ -41,47 +50,43 @@ func TestWalk(t *testing.T) {
 	}
 }
 
-func TestWalkIndexAndOptions(t *testing.T) {
+func TestGetAndOptions(t *testing.T) {
 	v := outer{Embedded: Embedded{E: "e"}, X: "x", In: inner{A: 7}}
 	seen := map[string]any{}
-	Walk(TypeFor[outer](), "k", func(f Field) bool {
-		seen[strings.Join(f.Path, ".")] = Get(v, f.Index)
+	for _, f := range all(Of[outer]("k").Fields) {
+		seen[strings.Join(f.Path, ".")] = f.Get(v)
 		if f.Name == "x" && (!f.Has("opt") || !f.Has("other") || f.Has("k")) {
 			t.Errorf("options of x: %q", f.Options)
 		}
-		return true
-	})
+	}
 	want := map[string]any{"e": "e", "x": "x", "in": inner{A: 7}, "in.a": int64(7), "y": []int(nil)}
 	if !reflect.DeepEqual(seen, want) {
 		t.Errorf("got %v, want %v", seen, want)
 	}
-	// Not descending: in's fields are not visited.
-	var names []string
-	Walk(TypeFor[outer](), "k", func(f Field) bool { names = append(names, f.Name); return false })
-	if strings.Join(names, ",") != "e,x,in,y" {
-		t.Errorf("without descending: %v", names)
-	}
 }
 
-// JSON visits an untagged exported field under its Go name, as
-// encoding/json writes it; Walk does not.
+// Under json, an untagged exported field is there under its Go name, as
+// encoding/json writes it; its Tag("json") says it has no tag.
 func TestJSONTakesUntaggedFields(t *testing.T) {
 	type s struct {
 		A      int `json:"a"`
 		B      int
-		c      int //lint:ignore U1000 unexported: never visited
+		c      int //lint:ignore U1000 unexported: never described
 		D      int `json:"-"`
 		Nested inner
 	}
-	var got []string
-	JSON(TypeFor[s](), func(f Field) bool { got = append(got, f.Name); return false })
-	if want := []string{"a", "B", "Nested"}; !slices.Equal(got, want) {
-		t.Errorf("JSON visited %q, want %q", got, want)
+	var got, tagged []string
+	for _, f := range Of[s]("json").Fields {
+		got = append(got, f.Name)
+		if _, ok := f.Tag("json"); ok {
+			tagged = append(tagged, f.Name)
+		}
 	}
-	got = nil
-	Walk(TypeFor[s](), "json", func(f Field) bool { got = append(got, f.Name); return false })
-	if want := []string{"a"}; !slices.Equal(got, want) {
-		t.Errorf("Walk visited %q, want %q", got, want)
+	if want := []string{"a", "B", "Nested"}; !slices.Equal(got, want) {
+		t.Errorf("json described %q, want %q", got, want)
+	}
+	if want := []string{"a"}; !slices.Equal(tagged, want) {
+		t.Errorf("tagged %q, want %q", tagged, want)
 	}
 }
 
@@ -97,29 +102,47 @@ type values struct {
 	T     time.Time
 	Bytes []byte
 	P     *inner
+	Self  *values
 }
 
 type named string
+
+type decoding string
+
+func (d *decoding) UnmarshalJSON([]byte) error { return nil }
+
+func field(t *testing.T, name string) Field {
+	t.Helper()
+	for _, f := range Of[values]("json").Fields {
+		if f.GoName == name {
+			return f
+		}
+	}
+	t.Fatalf("no field %s", name)
+	return Field{}
+}
 
 func TestKinds(t *testing.T) {
 	want := map[string]Kind{"N": Int, "U": Int, "F": Float, "D": Duration, "S": String, "B": Bool, "L": Slice,
 		"M": Map, "T": Time, "Bytes": Bytes, "P": Pointer}
 	for name, kind := range want {
-		f, ok := TypeFor[values]().FieldByName(name)
-		if !ok || f.Type.Kind() != kind {
-			t.Errorf("%s: kind %v, %v; want %v", name, f.Type.Kind(), ok, kind)
+		if f := field(t, name); f.Type.Kind != kind {
+			t.Errorf("%s: kind %v; want %v", name, f.Type.Kind, kind)
 		}
 	}
-	if p, ok := TypeFor[values]().FieldByName("P"); !ok {
-		t.Fatal("no P")
-	} else if e, ptr := p.Type.Deref(); !ptr || e != TypeFor[inner]() || e.Kind() != Struct {
-		t.Errorf("P derefs to %v, %v", e, ptr)
+	p := field(t, "P")
+	if e, ptr := p.Type.Deref(); !ptr || e.Name != "fields.inner" || e.Kind != Struct || len(e.Fields) != 2 {
+		t.Errorf("P derefs to %+v, %v", e, ptr)
 	}
-	if (Type{}).Kind() != Other || TypeFor[string]().Elem() != (Type{}) {
-		t.Error("the zero Type, or a string's Elem, is something")
+	if m := field(t, "M").Type; m.Key.Kind != String || m.Elem.Kind != Slice || m.Elem.Elem.Kind != String {
+		t.Errorf("M: %+v", m)
 	}
-	if _, ok := TypeFor[string]().FieldByName("X"); ok {
-		t.Error("a string has a field")
+	// A type that holds itself ends at the second sight of it.
+	if self, _ := field(t, "Self").Type.Deref(); self.Name != "fields.values" || self.Fields != nil {
+		t.Errorf("Self derefs to %s with %d fields", self.Name, len(self.Fields))
+	}
+	if Of[named]("json").DecodesJSON || !Of[decoding]("json").DecodesJSON {
+		t.Error("DecodesJSON: a string type with UnmarshalJSON decodes itself, a plain one does not")
 	}
 }
 
@@ -128,13 +151,6 @@ func TestKinds(t *testing.T) {
 // hold.
 func TestGetAndSet(t *testing.T) {
 	var v values
-	at := func(name string) []int {
-		f, ok := TypeFor[values]().FieldByName(name)
-		if !ok {
-			t.Fatalf("no field %s", name)
-		}
-		return f.Index
-	}
 	for _, set := range []struct {
 		field string
 		x     any
@@ -142,13 +158,13 @@ func TestGetAndSet(t *testing.T) {
 		{"N", int64(-3)}, {"U", 7}, {"F", int64(2)}, {"D", 1500 * time.Millisecond}, {"S", "head"},
 		{"B", true}, {"L", []string{"a"}}, {"M", map[string][]string{"k": {"v"}}},
 	} {
-		if err := Set(&v, at(set.field), set.x); err != nil {
+		if err := field(t, set.field).Set(&v, set.x); err != nil {
 			t.Errorf("Set %s = %v: %v", set.field, set.x, err)
 		}
 	}
 	got := map[string]any{}
 	for _, name := range []string{"N", "U", "F", "D", "S", "B"} {
-		got[name] = Get(v, at(name))
+		got[name] = field(t, name).Get(v)
 	}
 	want := map[string]any{"N": int64(-3), "U": int64(7), "F": 2.0, "D": 1500 * time.Millisecond, "S": "head", "B": true}
 	if !reflect.DeepEqual(got, want) {
@@ -161,17 +177,18 @@ func TestGetAndSet(t *testing.T) {
 		field string
 		x     any
 	}{{"N", "1"}, {"D", int64(5)}, {"S", 1}, {"L", []int{1}}, {"U", int64(-1)}} {
-		if err := Set(&v, at(bad.field), bad.x); err == nil {
+		if err := field(t, bad.field).Set(&v, bad.x); err == nil {
 			t.Errorf("Set %s = %#v: no error", bad.field, bad.x)
 		}
 	}
-	if err := Set(&v, at("L"), nil); err != nil || v.L != nil {
+	if err := field(t, "L").Set(&v, nil); err != nil || v.L != nil || !field(t, "L").Zero(v) || field(t, "N").Zero(v) {
 		t.Errorf("Set L = nil: %v, %v", err, v.L)
 	}
-	if p, ok := New(TypeFor[values]()).(*values); !ok || p == nil {
-		t.Errorf("New gives %T", New(TypeFor[values]()))
+	x, err := field(t, "M").FromJSON([]byte(`{"a": ["b"]}`))
+	if m, ok := x.(map[string][]string); err != nil || !ok || m["a"][0] != "b" {
+		t.Errorf("FromJSON: %#v, %v", x, err)
 	}
-	if !IsZero(nil) || !IsZero(0) || !IsZero("") || IsZero(1) || IsZero([]string{}) {
-		t.Error("IsZero")
+	if _, err := field(t, "M").FromJSON([]byte(`[1]`)); err == nil {
+		t.Error("FromJSON of a list into a map: no error")
 	}
 }

@@ -24,29 +24,32 @@ type Key struct {
 	Path []string
 	// Type is the Go type of the fields the key sets.
 	Type fields.Type
-	// Fields find the fields in a value of the walked type: one, or one a
-	// stream for a key of [bash].
-	Fields [][]int
+	// Fields are the fields the key sets in a value of the walked type:
+	// one, or one a stream for a key of [bash].
+	Fields []fields.Field
 	// Omitempty leaves the key out of a written file when it is empty.
 	Omitempty bool
-	tag       fields.Tag
 }
 
 // Table reports whether the key is a table.
-func (k Key) Table() bool { return k.Type.Kind() == fields.Struct }
+func (k Key) Table() bool { return k.Type.Kind == fields.Struct }
 
-var keysOf sync.Map // fields.Type → []Key
+// tag returns the value of a tag of the key's field.
+func (k Key) tag(key string) (string, bool) { return k.Fields[0].Tag(key) }
 
-// Keys lists the keys of the config file of the tagged struct type t
-// (spillway.Policy), depth first in the order of the fields, a table's
-// values before its tables: the order in which a file is applied (a key
-// bash shares before bash.stdout's own) and written.
+var keysOf sync.Map // the type's name → []Key
+
+// Keys lists the keys of the config file of the struct type t
+// (spillway.Policy, described by its toml tags), depth first in the order
+// of the fields, a table's values before its tables: the order in which
+// a file is applied (a key bash shares before bash.stdout's own) and
+// written.
 func Keys(t fields.Type) []Key {
-	if keys, ok := keysOf.Load(t); ok {
+	if keys, ok := keysOf.Load(t.Name); ok {
 		return keys.([]Key)
 	}
 	keys := buildKeys(t)
-	keysOf.Store(t, keys)
+	keysOf.Store(t.Name, keys)
 	return keys
 }
 
@@ -58,30 +61,38 @@ type keyNode struct {
 func buildKeys(t fields.Type) []Key {
 	root := &keyNode{}
 	nodes := map[string]*keyNode{"": root}
-	add := func(path []string, f fields.Field, index []int) {
+	add := func(path []string, f fields.Field) {
 		name := strings.Join(path, ".")
 		if n, ok := nodes[name]; ok {
-			n.key.Fields = append(n.key.Fields, index)
+			n.key.Fields = append(n.key.Fields, f)
 			return
 		}
-		n := &keyNode{key: Key{Name: name, Path: path, Type: f.Type, Fields: [][]int{index}, Omitempty: f.Has("omitempty"), tag: f.Tag}}
+		n := &keyNode{key: Key{Name: name, Path: path, Type: f.Type, Fields: []fields.Field{f}, Omitempty: f.Has("omitempty")}}
 		nodes[name] = n
 		parent := nodes[strings.Join(path[:len(path)-1], ".")]
 		parent.children = append(parent.children, n)
 	}
-	fields.Walk(t, "toml", func(f fields.Field) bool {
-		if f.Has("shared") {
-			// The table's keys are the enclosing table's too, set on
-			// every field that shares them.
-			outer := f.Path[:len(f.Path)-1]
-			fields.Walk(f.Type, "toml", func(g fields.Field) bool {
-				add(append(append([]string(nil), outer...), g.Path...), g, append(append([]int(nil), f.Index...), g.Index...))
-				return true
-			})
+	var walk func(fs []fields.Field)
+	walk = func(fs []fields.Field) {
+		for _, f := range fs {
+			if f.Has("shared") {
+				// The table's keys are the enclosing table's too, set on
+				// every field that shares them.
+				outer := f.Path[:len(f.Path)-1]
+				var share func(gs []fields.Field)
+				share = func(gs []fields.Field) {
+					for _, g := range gs {
+						add(append(slices.Clone(outer), g.Path[len(outer)+1:]...), g)
+						share(g.Type.Fields)
+					}
+				}
+				share(f.Type.Fields)
+			}
+			add(f.Path, f)
+			walk(f.Type.Fields)
 		}
-		add(f.Path, f, f.Index)
-		return true
-	})
+	}
+	walk(t.Fields)
 	var keys []Key
 	var flatten func(*keyNode)
 	flatten = func(n *keyNode) {
@@ -101,36 +112,12 @@ func buildKeys(t fields.Type) []Key {
 	return keys
 }
 
-// KeyOf finds the key that sets the field at a dotted Go path of t, such
-// as "Read.MaxLines" (read.max_lines); of a stream's field, the key [bash]
-// shares ("Bash.Stdout.MaxLines" is bash.max_lines). A table of tool
-// parameters can take a parameter's config key and bounds from it.
-func KeyOf(t fields.Type, path string) (Key, bool) {
-	var index []int
-	ft := t
-	for name := range strings.SplitSeq(path, ".") {
-		f, ok := ft.FieldByName(name)
-		if !ok {
-			return Key{}, false
-		}
-		index, ft = append(index, f.Index...), f.Type
-	}
-	for _, k := range Keys(t) {
-		for _, at := range k.Fields {
-			if slices.Equal(at, index) {
-				return k, true
-			}
-		}
-	}
-	return Key{}, false
-}
-
 // Value returns the key's value in v, a value of the walked type (or a
 // pointer to one), as the config file writes it: an integer as int64 (a
 // duration in milliseconds), a float64, a string, a bool or a []string.
 // Of a key bash shares, it is stdout's.
 func (k Key) Value(v any) any {
-	x := fields.Get(v, k.Fields[0])
+	x := k.Fields[0].Get(v)
 	if d, ok := x.(time.Duration); ok {
 		return d.Milliseconds()
 	}
@@ -145,15 +132,15 @@ func (k Key) Set(p any, x any) {
 			n = min(n, m)
 		}
 		x = n
-		if k.Type.Kind() == fields.Duration {
+		if k.Type.Kind == fields.Duration {
 			x = time.Duration(n) * time.Millisecond
 		}
 	}
 	if list, ok := x.([]string); ok && len(list) == 0 {
 		x = []string(nil) // an empty list is no list
 	}
-	for _, index := range k.Fields {
-		if err := fields.Set(p, index, x); err != nil {
+	for _, f := range k.Fields {
+		if err := f.Set(p, x); err != nil {
 			panic(fmt.Sprintf("policy: key %s: %v", k.Name, err)) // the caller checked x against the key's type
 		}
 	}
@@ -161,7 +148,7 @@ func (k Key) Set(p any, x any) {
 
 // Min is the least an integer key may be, from its min tag.
 func (k Key) Min() (int64, bool) {
-	s, ok := k.tag.Lookup("min")
+	s, ok := k.tag("min")
 	if !ok {
 		return 0, false
 	}
@@ -172,7 +159,8 @@ func (k Key) Min() (int64, bool) {
 // Ceiling is the most an integer key may be, from its ceiling tag: a larger
 // value is held to it.
 func (k Key) Ceiling() (int64, bool) {
-	switch k.tag.Get("ceiling") {
+	c, _ := k.tag("ceiling")
+	switch c {
 	case "lines":
 		return LinesCeiling, true
 	case "stream":
@@ -201,7 +189,8 @@ func (k Key) Check(x any) []string {
 			}
 		}
 	}
-	switch check := k.tag.Get("check"); check {
+	check, _ := k.tag("check")
+	switch check {
 	case "shell":
 		if s, _ := x.(string); strings.TrimSpace(s) == "" {
 			bad = append(bad, `is empty; want a shell such as "bash"`)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/spillway-dev/spillway/internal/fields"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,7 +59,7 @@ func Decode(t Tool, raw json.RawMessage) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parameter %q: %v", p.Name, err)
 		}
-		if err := fields.Set(in, p.index, x); err != nil {
+		if err := p.field.Set(in, x); err != nil {
 			return nil, fmt.Errorf("parameter %q: the Go input: %v", p.Name, err)
 		}
 	}
@@ -77,11 +76,10 @@ type Validator interface{ Validate() error }
 // Decode checks the JSON ones; then the input's own Validate runs.
 func Check(t Tool, in any) error {
 	for _, p := range t.Params {
-		x := fields.Get(in, p.index)
-		if p.Required && fields.IsZero(x) {
+		if p.Required && p.field.Zero(in) {
 			return fmt.Errorf("parameter %q is required", p.Name)
 		}
-		switch x := x.(type) {
+		switch x := p.field.Get(in).(type) {
 		case int64:
 			if x == 0 {
 				continue
@@ -91,7 +89,7 @@ func Check(t Tool, in any) error {
 				return fmt.Errorf("parameter %q: %v", p.Name, err)
 			}
 			if n != x {
-				fields.Set(in, p.index, n)
+				p.field.Set(in, n)
 			}
 		case time.Duration:
 			if x == 0 {
@@ -109,7 +107,7 @@ func Check(t Tool, in any) error {
 				return fmt.Errorf("parameter %q: %v", p.Name, err)
 			}
 			if n != ms {
-				fields.Set(in, p.index, time.Duration(n)*time.Millisecond)
+				p.field.Set(in, time.Duration(n)*time.Millisecond)
 			}
 		case string:
 			if x == "" {
@@ -233,11 +231,7 @@ func (p Param) decode(v json.RawMessage) (any, error) {
 				}
 			}
 		}
-		ptr := fields.New(p.goType)
-		if err := json.Unmarshal(v, ptr); err != nil {
-			return nil, err
-		}
-		return fields.Deref(ptr), nil
+		return p.field.FromJSON(v)
 	case StringMap:
 		m, ok := x.(map[string]any)
 		if !ok {

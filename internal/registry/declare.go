@@ -38,34 +38,39 @@ import (
 // Params panics on a tag it cannot read: the table is wrong, not a call.
 func Params(policyType, input fields.Type, consts map[string]int64) []Param {
 	var params []Param
-	fields.Walk(input, "json", func(f fields.Field) bool {
+	for _, f := range input.Fields {
+		if _, ok := f.Tag("json"); !ok {
+			continue
+		}
 		p := declare(f, policyType, consts)
 		p.Required = !f.Has("omitempty")
 		params = append(params, p)
-		return false
-	})
+	}
 	return params
 }
 
 // declare reads one parameter from its field's tags.
 func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Param {
 	where := f.GoName
-	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: f.Tag.Get("doc"), index: f.Index, goType: f.Type}
+	doc, _ := f.Tag("doc")
+	p := Param{Name: f.Name, Type: paramType(f.Type), Doc: doc, field: f}
 	if p.Type == ObjectList {
-		fields.Walk(f.Type.Elem(), "json", func(g fields.Field) bool {
+		for _, g := range f.Type.Elem.Fields {
+			if _, ok := g.Tag("json"); !ok {
+				continue
+			}
 			item := declare(g, policyType, consts)
 			if item.Type == ObjectList {
 				panic(fmt.Sprintf("registry: %s.%s: a list of objects cannot hold another", f.GoName, g.GoName))
 			}
 			p.Items = append(p.Items, item)
-			return false
-		})
+		}
 	}
 	if p.Type == 0 {
 		panic(fmt.Sprintf("registry: %s: a parameter cannot be a %s", where, f.Type))
 	}
 	number := func(tag string) (int64, bool) {
-		s, ok := f.Tag.Lookup(tag)
+		s, ok := f.Tag(tag)
 		if !ok {
 			return 0, false
 		}
@@ -77,7 +82,7 @@ func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Pa
 		}
 		panic(fmt.Sprintf("registry: %s: %s:%q is neither a number nor a known name", where, tag, s))
 	}
-	if cli, ok := f.Tag.Lookup("cli"); ok {
+	if cli, ok := f.Tag("cli"); ok {
 		switch {
 		case cli == "positional":
 			p.Positional = true
@@ -92,13 +97,13 @@ func declare(f fields.Field, policyType fields.Type, consts map[string]int64) Pa
 	p.Min, _ = number("min")
 	p.Max, _ = number("max")
 	p.Ceiling, _ = number("ceiling")
-	if enum, ok := f.Tag.Lookup("enum"); ok {
+	if enum, ok := f.Tag("enum"); ok {
 		p.Enum = strings.Split(enum, ",")
 	}
-	if def, ok := f.Tag.Lookup("default"); ok {
+	if def, ok := f.Tag("default"); ok {
 		p.Default = defaultOf(&p, def, policyType, number)
 	}
-	p.OrInt = p.Type == String && f.Type.DecodesJSON()
+	p.OrInt = p.Type == String && f.Type.DecodesJSON
 	return p
 }
 
@@ -144,7 +149,7 @@ func configKey(policyType fields.Type, name string) (policy.Key, bool) {
 
 // paramType is the type of a parameter held in a field of Go type t.
 func paramType(t fields.Type) ParamType {
-	switch t.Kind() {
+	switch t.Kind {
 	case fields.Duration:
 		return Millis
 	case fields.String:
@@ -154,14 +159,14 @@ func paramType(t fields.Type) ParamType {
 	case fields.Int:
 		return Int
 	case fields.Slice:
-		switch t.Elem().Kind() {
+		switch t.Elem.Kind {
 		case fields.String:
 			return StringList
 		case fields.Struct:
 			return ObjectList
 		}
 	case fields.Map:
-		if t.Key().Kind() == fields.String && t.Elem().Kind() == fields.String {
+		if t.Key.Kind == fields.String && t.Elem.Kind == fields.String {
 			return StringMap
 		}
 	}

@@ -25,7 +25,7 @@ func Doc(tools []Tool, p any) string {
 		"it; one outside its other bounds is refused. A call that cannot be made (bad arguments,\n" +
 		"a missing file, an unknown job) is an error; what a command did is in its result.\n")
 	b.WriteString("\nEvery result's details say what was left out in a truncation object:\n\n")
-	for _, d := range details(fields.TypeFor[output.Truncation](), "") {
+	for _, d := range details(fields.Of[output.Truncation]("json"), "") {
 		fmt.Fprintf(&b, "- `%s`: %s\n", d.name, d.doc)
 	}
 	for _, t := range tools {
@@ -43,7 +43,7 @@ func Doc(tools []Tool, p any) string {
 			b.WriteString("\n" + t.Notes)
 		}
 		b.WriteString("\nDetails:\n\n")
-		for _, d := range details(t.Details, "") {
+		for _, d := range details(t.Details(), "") {
 			if d.doc != "" {
 				fmt.Fprintf(&b, "- `%s`: %s\n", d.name, d.doc)
 			}
@@ -95,13 +95,16 @@ type detail struct{ name, doc string }
 func details(t fields.Type, prefix string) []detail {
 	t, _ = t.Deref()
 	var ds []detail
-	fields.Walk(t, "json", func(f fields.Field) bool {
-		ds = append(ds, detail{prefix + f.Name, f.Tag.Get("doc")})
+	for _, f := range t.Fields {
+		if _, ok := f.Tag("json"); !ok {
+			continue
+		}
+		doc, _ := f.Tag("doc")
+		ds = append(ds, detail{prefix + f.Name, doc})
 		ft, _ := f.Type.Deref()
-		if ft.Kind() == fields.Struct && f.Name != "truncation" && prefix == "" {
+		if ft.Kind == fields.Struct && f.Name != "truncation" && prefix == "" {
 			ds = append(ds, details(ft, prefix+f.Name+".")...)
 		}
-		return false
-	})
+	}
 	return ds
 }

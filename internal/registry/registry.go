@@ -80,10 +80,8 @@ type Param struct {
 	// Items, for an ObjectList, are the fields of each object, declared
 	// by the tags of the element struct's fields as parameters are.
 	Items []Param
-	// index finds the parameter's field in the tool's Go input; goType
-	// is the field's type.
-	index  []int
-	goType fields.Type
+	// field is the parameter's field in the tool's Go input.
+	field fields.Field
 }
 
 // A Tool is one tool: its name, what it does, and its parameters.
@@ -104,11 +102,13 @@ type Tool struct {
 	Notes  string
 	Params []Param
 	// Input is the tool's Go input, whose fields' json tags name the
-	// parameters.
-	Input fields.Type
-	// Details is the type of the tool's details: their schema is derived
-	// from it.
-	Details fields.Type
+	// parameters; NewInput returns a pointer to a new zero value of it.
+	Input    fields.Type
+	NewInput func() any
+	// Details describes the type of the tool's details: their schema is
+	// derived from it. It is read when a schema or docs/tools.md is
+	// written, not when a CLI command starts.
+	Details func() fields.Type
 }
 
 // Param returns the parameter of t named name.
@@ -149,7 +149,7 @@ func (p Param) CeilingUnder(pol any) int64 {
 }
 
 // New returns a pointer to a new zero value of t's Go input.
-func (t Tool) New() any { return fields.New(t.Input) }
+func (t Tool) New() any { return t.NewInput() }
 
 // table is the root's table of tools, registered once, at init.
 var table []Tool
