@@ -18,6 +18,7 @@ import (
 	"github.com/spillway-dev/spillway/internal/filechange"
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
+	"github.com/spillway-dev/spillway/internal/safewrite"
 	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/internal/textedit"
 	"github.com/spillway-dev/spillway/output"
@@ -150,25 +151,35 @@ func realPath(p string) (string, error) {
 // noteRead records that the session saw the file at path (a read of any
 // part of it), by the hash of its content: edit, write and apply_patch
 // then refuse to overwrite it if it changes. The hash is computed again
-// only when the file's size, times or inode changed.
-func (t *Toolset) noteRead(path string) {
+// only when the file's size, times or inode changed. It returns a
+// notice when the file's last in-place write was interrupted (its
+// sidecar is beside it): what was read may be a mix of new and old.
+func (t *Toolset) noteRead(path string) (notice string) {
 	ft := t.fileTools
 	if ft == nil {
-		return
+		return ""
 	}
 	loc, err := t.changeLocation(path)
 	if err != nil {
-		return
+		return ""
 	}
 	real := loc.Real()
 	f, err := os.Open(real)
 	if err != nil {
-		return
+		return ""
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return
+		return ""
+	}
+	if linkCount(real) > 1 {
+		if side, ok := safewrite.Sidecar(fi); ok {
+			side = filepath.Join(filepath.Dir(real), side)
+			if _, err := os.Lstat(side + ".json"); err == nil {
+				notice = "[an in-place write of this file (it has hard links) was interrupted: what it holds may be part of the new content over the old. Its old content is whole in " + side + ".old; edit, write and apply_patch say what to do]"
+			}
+		}
 	}
 	st := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	st.ino, st.ctime = inodeAndCtime(fi)
@@ -177,17 +188,18 @@ func (t *Toolset) noteRead(path string) {
 	ft.mu.Unlock()
 	if ok && old.size == st.size && old.mtime == st.mtime && old.ino == st.ino && old.ctime == st.ctime {
 		ft.changes.Saw(real, old.sum, st.size)
-		return
+		return notice
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return
+		return notice
 	}
 	st.sum = hex.EncodeToString(h.Sum(nil))
 	ft.mu.Lock()
 	ft.hashed[real] = st
 	ft.mu.Unlock()
 	ft.changes.Saw(real, st.sum, st.size)
+	return notice
 }
 
 // diffPipeline is the output pipeline a change's diff goes through: cut
@@ -489,7 +501,8 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   holds neither whole refuses with a message that names both copies and the two ways on — put the old content back (` + "`cp SIDECAR FILE`" + `, which keeps the links),
   after which the next change removes the leftovers with a note, or ` + "`write`" + ` the file with ` + "`expected_sha256`" + ` of what it holds now, which replaces it and keeps the
   old content in a file of its own (` + "`….old-kept-TIME`" + `) that the result names. A file that holds the old or the new content whole is changed as usual, the leftovers
-  removed with a note. The sidecar costs a copy of the old content (figures in docs/performance.md).
+  removed with a note; read of the file adds a line that says the last write was interrupted and names the sidecar. The sidecar costs a copy of the old content
+  (figures in docs/performance.md).
 - **Text.** A UTF-8 byte order mark, the line ends (new lines take the file's dominant one, CRLF or LF; a tie is LF) and a missing final newline are kept; lines a
   change does not touch are never rewritten. A file that is not UTF-8 (Latin-1, say) is edited byte for byte: only the matched bytes change. A file with NUL bytes in
   its first 8 KiB is binary: edit and apply_patch refuse it; write may replace it. write keeps the old file's BOM and CRLF line ends; the final newline is what

@@ -4,10 +4,12 @@ package spillway_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spillway-dev/spillway"
@@ -167,5 +169,36 @@ func TestReadRulesHardLink(t *testing.T) {
 	}
 	if strings.Contains(l.Content, "envhl") || !strings.Contains(l.Content, "al") {
 		t.Errorf("ls:\n%s", l.Text)
+	}
+}
+
+// read of a hard-linked file whose last in-place write was interrupted
+// (its sidecar is beside it) says so, and where the old content is:
+// what it shows may be a mix of new and old.
+func TestReadNamesAnInterruptedInPlaceWrite(t *testing.T) {
+	ts, dir := fileToolset(t, spillway.Options{})
+	writeFile(t, filepath.Join(dir, "f"), "NEW old\n")
+	if err := os.Link(filepath.Join(dir, "f"), filepath.Join(dir, "g")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r, err := ts.Read(ctx, spillway.ReadInput{Path: "f"})
+	if err != nil || r.IsError || strings.Contains(r.Text, "interrupted") {
+		t.Fatalf("read with no sidecar: %v %q", err, r.Text)
+	}
+	// The sidecar a killed in-place write leaves (internal/safewrite
+	// and internal/filechange kill one; here it is laid down by hand).
+	var st syscall.Stat_t
+	if err := syscall.Stat(filepath.Join(dir, "f"), &st); err != nil {
+		t.Fatal(err)
+	}
+	side := filepath.Join(dir, fmt.Sprintf(".spillway-inplace-%d-%d", st.Dev, st.Ino))
+	writeFile(t, side+".old", "old old\n")
+	writeFile(t, side+".json", fmt.Sprintf(`{"name":"f","dev":%d,"ino":%d}`, st.Dev, st.Ino))
+	for _, name := range []string{"f", "g"} {
+		r, err = ts.Read(ctx, spillway.ReadInput{Path: name})
+		if err != nil || r.IsError || !strings.Contains(r.Text, "NEW old") || !strings.Contains(r.Text, "interrupted") || !strings.Contains(r.Text, side+".old") {
+			t.Errorf("read %s with the sidecar: %v %q", name, err, r.Text)
+		}
 	}
 }

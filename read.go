@@ -49,7 +49,9 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 	}
 	// What the session has seen: edit, write and apply_patch refuse to
 	// overwrite it once it changes.
-	t.noteRead(res.Details.Path)
+	if n := t.noteRead(res.Details.Path); n != "" && res.Image == nil {
+		res.Text += "\n" + n
+	}
 	if res.Image == nil {
 		res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	} else {

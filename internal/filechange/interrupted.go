@@ -28,7 +28,7 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	in := e.In
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: an earlier in-place write of this file was interrupted (spillway, pid %d, at %s, through the name %s; the file had %d hard links, so it is written in place)",
+	fmt.Fprintf(&b, "%s: an earlier in-place write of this file was interrupted (spillway, pid %d, at %s, through the name %s; the file had %d hard links, so it was being written in place)",
 		e.Path, in.PID, in.Started.Local().Format("2006-01-02 15:04:05"), in.Name, in.Links)
 	fmt.Fprintf(&b, ", and the file now holds neither its old content nor the new one whole (%s, sha256 %s), most likely part of the new content over the old. Nothing was changed.", output.FormatSize(in.NowSize), short(in.NowSHA256))
 	fmt.Fprintf(&b, " Its old content is whole in %s (%s, sha256 %s)", e.Old, output.FormatSize(in.OldSize), short(in.OldSHA256))

@@ -354,3 +354,16 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("an earlier in-place write of %s was interrupted and its old content is kept in %s: nothing was written, so as not to write over it; look at both, then remove the sidecar files %s.old and .json", e.Path, e.Old, e.Old[:len(e.Old)-len(".old")])
 }
+
+// Sidecar is the name, in the file's directory, that the sidecar files
+// of an in-place write of the file fi begin with (NAME.old, NAME.json):
+// a reader can tell with one Lstat of NAME.json that the file's last
+// in-place write was interrupted. ok is false where files have no
+// identity.
+func Sidecar(fi fs.FileInfo) (name string, ok bool) {
+	dev, ino, ok := identity(fi)
+	if !ok || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return sidecarName(dev, ino), true
+}
