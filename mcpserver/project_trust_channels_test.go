@@ -5,6 +5,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -260,5 +261,36 @@ func TestProjectTrustThroughTheConsole(t *testing.T) {
 	}
 	if res := <-done; !exists(dir) {
 		t.Errorf("a denied rmdir ran:\n%s", text(res))
+	}
+}
+
+// In a real browser: the page shows the project's allow entries, and the
+// person's click on "trust this project's rules" trusts it and runs the
+// command. Its time is the shared browser's start (startBrowserDriver),
+// which the other browser tests wait on too; its own part is a server
+// and one question.
+func TestProjectTrustInABrowser(t *testing.T) {
+	t.Parallel()
+	d := startBrowserDriver(t)
+	project, cfg, stateFile, env := trustProject(t)
+	s := startIn(t, project, env, nil, "--config", cfg)
+	_, link := newConsole(t, s.dir)
+	tab := "trust-" + marker("tab")
+	d.do(t, map[string]any{"op": "goto", "tab": tab, "url": link})
+	dir := filepath.Join(project, marker("browser-trust"))
+	done := callAsync(t, s.cs, "bash", map[string]any{"command": "mkdir " + dir, "timeout": 50000})
+	v := d.do(t, map[string]any{"op": "waitText", "tab": tab, "text": "mkdir " + dir})
+	if !strings.Contains(v.Main, `prefix_rule(pattern=["wget"])`) || !strings.Contains(v.Main, "Bash(*)") {
+		t.Errorf("the page does not show the project's allow entries:\n%s", v.Main)
+	}
+	v = d.do(t, map[string]any{"op": "click", "tab": tab, "waitPost": true, "selector": fmt.Sprintf(`form.approval:has-text(%q) button[value=%q]`, "mkdir "+dir, trustAnswer)})
+	if v.PostStatus != http.StatusNoContent {
+		t.Fatalf("the answer's post: %d %s", v.PostStatus, v.PostBody)
+	}
+	if res := <-done; res.IsError || !exists(dir) {
+		t.Fatalf("the command did not run after the trust:\n%s", text(res))
+	}
+	if via := grantVia(t, stateFile, project); !strings.HasPrefix(via, "console") {
+		t.Errorf("the grant is via %q, want console", via)
 	}
 }
