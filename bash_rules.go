@@ -286,8 +286,39 @@ func (t *Toolset) ruleContext(ctx context.Context, in BashInput) rules.Context {
 		path = p
 	}
 	env := in.Env
-	return rules.Context{Dir: dir, PATH: path, Env: in.Env, CwdParam: in.Cwd,
+	return rules.Context{Dir: dir, PATH: path, Env: in.Env, CwdParam: in.Cwd, Writable: t.writableDir(),
 		GitAliases: func(d string) map[string]string { return gitAliases(ctx, d, path, env) }}
+}
+
+// writableDir is what the rules count as a directory the session can
+// write: under --sandbox, one its commands may write (a path or beneath
+// one, symbolic links resolved); without, nil: one the user can write.
+func (t *Toolset) writableDir() func(string) bool {
+	if !t.sandboxed {
+		return nil
+	}
+	roots := t.sandboxWritable
+	return func(d string) bool {
+		for _, p := range []string{d, evalSymlinks(d)} {
+			for _, r := range roots {
+				if p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/") {
+					return true
+				}
+				if rr := evalSymlinks(r); p == rr || strings.HasPrefix(p, strings.TrimSuffix(rr, "/")+"/") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// evalSymlinks is p with its symbolic links resolved, or p.
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // gitAliases reads git's aliases in dir as git itself does, includes
@@ -395,7 +426,7 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 		if text == "" {
 			return nil, false // a signal, or the end of input: no command
 		}
-		v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH")})
+		v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH"), Writable: t.writableDir()})
 		d = rulesDetails(v)
 		if d.Decision == "ask" {
 			// A part the person allowed for the session is allowed;

@@ -66,7 +66,8 @@ func (t *Toolset) sandboxWrap(opts Options, root *confine.Root) (wrap func(*exec
 	}
 	writable := []string{root.Dir(), tmp}
 	t.sandboxed = true
-	t.execDeny = t.planExecDeny(opts.Env["PATH"], append([]string{"/dev/shm"}, writable...))
+	t.sandboxWritable = append([]string{"/dev/shm"}, writable...)
+	t.execDeny = t.planExecDeny(opts.Env["PATH"], t.sandboxWritable)
 	rules := sandbox.Rules{
 		Writable:  writable,
 		DenyExec:  t.execDeny.files,

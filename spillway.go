@@ -133,6 +133,10 @@ type Toolset struct {
 
 	sandboxLayers string
 	sandboxed     bool
+	// sandboxWritable are the directories a sandboxed command may
+	// write: a program rules allow by its bare name is ask when PATH
+	// lookup finds it in one of them.
+	sandboxWritable []string
 	// execDeny is what the sandbox holds of the deny rules at exec.
 	execDeny execDeny
 

@@ -134,7 +134,9 @@ func newAllowRunHarness(f testing.TB) *allowRunHarness {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { os.RemoveAll(h.root) })
-	h.cx = Context{Dir: filepath.Join(h.root, "work"), PATH: filepath.Join(h.root, "shims")}
+	// The shims stand for the system's programs: their directory is
+	// not one the session writes (though the test can).
+	h.cx = Context{Dir: filepath.Join(h.root, "work"), PATH: filepath.Join(h.root, "shims"), Writable: func(string) bool { return false }}
 	if err := h.reset(); err != nil {
 		f.Fatal(err)
 	}

@@ -111,6 +111,14 @@ func (s *Set) checkIn(command string, whole bool, env *Context) Verdict {
 
 var partBufs = sync.Pool{New: func() any { return new([]part) }}
 
+// carrierReason is the reason of a program that runs code read in
+// turn (bash -c '…') when no rule names it.
+var carrierReason = [...]string{
+	Allow: "it runs the code decided in the parts that follow",
+	Ask:   "no rule matches this program, which runs the code decided in the parts that follow: the default is ask",
+	Deny:  "no rule matches this program, which runs the code decided in the parts that follow: the default is deny",
+}
+
 var defaultReason = [...]string{
 	Allow: "no rule matches: the default is allow",
 	Ask:   "no rule matches: the default is ask",
@@ -169,6 +177,11 @@ type checker struct {
 	dirs    []string
 	relPATH bool
 	aliases map[string]string
+	// pathTab is what PATH lookup finds in dirs, once they are known
+	// unchanged; writable the PATH directories the session can write,
+	// as found.
+	pathTab  *pathTable
+	writable map[string]bool
 	// cdSeen: a cd, pushd or popd came before, so the working directory
 	// of what follows is not env's.
 	cdSeen bool
@@ -1053,11 +1066,7 @@ func (c *checker) final(st *partState, ws, raw []word) {
 		case st.codeRead:
 			// The code it runs was read, and is decided in parts of
 			// its own: a denied name in it is one of those.
-			if b.d == Allow {
-				b.reason = "it runs the code decided in the parts that follow"
-			} else {
-				b.reason = fmt.Sprintf("no rule matches %s, a program that runs the code decided in the parts that follow: the default is %s", ws[0].Text, b.d)
-			}
+			b.reason = carrierReason[b.d]
 		case b.d == Allow && !st.runsNothing:
 			if r := c.namesDenied(st.words); r != "" {
 				b = cand{d: Ask, reason: r}
@@ -1080,6 +1089,16 @@ func (c *checker) final(st *partState, ws, raw []word) {
 			c.env = processContext()
 		}
 		if r := c.pathMatch(ws[0]); r != "" {
+			b = cand{d: Ask, reason: r}
+		} else if r := c.writableFound(ws[0].Base); r != "" {
+			// It is the file lookup finds, and where lookup finds it
+			// counts as for the bare name.
+			b = cand{d: Ask, reason: r}
+		}
+	}
+	if b.d == Allow && b.rule != nil && len(ws) > 0 && ws[0].Known && ws[0].Text != "" &&
+		!strings.Contains(ws[0].Text, "/") && !ruleNamesPath(b.rule) && (st.viaProgram || !bashBuiltins[ws[0].Text]) {
+		if r := c.writableFound(ws[0].Text); r != "" {
 			b = cand{d: Ask, reason: r}
 		}
 	}

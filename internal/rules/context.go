@@ -29,6 +29,11 @@ type Context struct {
 	// cd (a part of its own only when one does); "" when the call gave
 	// none.
 	CwdParam string
+	// Writable reports whether the session can write a directory (under
+	// a sandbox, its writable set): a program PATH lookup finds in one
+	// is not allowed by a rule naming it by its bare name. nil: the
+	// user can write it (access as the user; see userCanWrite for root).
+	Writable func(dir string) bool
 }
 
 // CheckIn decides command as Check does, in the context cx.

@@ -25,7 +25,8 @@ func TestPathProgramIsLookup(t *testing.T) {
 	writeExe(t, filepath.Join(bin, "ls"))
 	writeExe(t, filepath.Join(dir, "work", "ls"))
 	writeExe(t, filepath.Join(dir, "work", "tools", "git"))
-	cx := Context{Dir: filepath.Join(dir, "work"), PATH: bin}
+	// bin stands for a system directory, one the session cannot write.
+	cx := Context{Dir: filepath.Join(dir, "work"), PATH: bin, Writable: func(d string) bool { return d != bin }}
 	s := setOf(t, Ask, corpusRules(t, Allow, "ls *", "git status"))
 	for in, want := range map[string]Decision{
 		"ls -la":                                 Allow,

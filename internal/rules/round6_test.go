@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,6 +69,117 @@ func TestTypedIntoCarrier(t *testing.T) {
 	} {
 		if got, _ := TypedInto(in); got != want {
 			t.Errorf("TypedInto(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestWritablePathDir: a program allowed by a rule that names it bare is
+// ask when PATH lookup finds it in a directory the session can write,
+// or in a relative or empty (the working directory) PATH entry: what is
+// there is not the program the person meant. Found in a directory the
+// session cannot write, it stays allowed; a builtin is not looked up,
+// unless a program wrapper runs it; a default allow looks nothing up.
+func TestWritablePathDir(t *testing.T) {
+	askDefault, allowDefault := round2Sets(t)
+	withBash := &Set{Default: Ask, Rules: append(append([]Rule{}, askDefault.Rules...), corpusRules(t, Allow, "bash *")...)}
+	root := t.TempDir()
+	sys := filepath.Join(root, "sys")
+	user := filepath.Join(root, "home/.local/bin")
+	work := filepath.Join(root, "work")
+	nm := filepath.Join(work, "node_modules/.bin")
+	for _, d := range []string{sys, user, nm} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := func(dir, name string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe(sys, "ls")
+	exe(sys, "cat")
+	exe(sys, "bash")
+	exe(user, "cat")
+	exe(user, "echo")
+	exe(user, "bash")
+	exe(nm, "grep")
+	exe(work, "ls")
+	writable := func(d string) bool { return !strings.HasPrefix(d, sys) }
+	cx := func(path string) Context { return Context{Dir: work, PATH: path, Writable: writable} }
+	cases := []struct {
+		set  *Set
+		in   string
+		path string
+		want Decision
+	}{
+		{askDefault, "ls -la", sys, Allow},
+		{askDefault, "ls -la", user + ":" + sys, Allow},
+		{askDefault, "cat f", user + ":" + sys, Ask},
+		{askDefault, "cat f", sys + ":" + user, Allow},
+		{askDefault, "grep x f", "node_modules/.bin:" + sys, Ask},
+		{askDefault, "grep x f", nm + ":" + sys, Ask},
+		{askDefault, "ls -la", ":" + sys, Ask},
+		{askDefault, "ls -la", sys + "::", Allow},
+		{askDefault, "ls -la", ".:" + sys, Ask},
+		{askDefault, "echo hi", user + ":" + sys, Allow},
+		{askDefault, "nice echo hi", user + ":" + sys, Ask},
+		{askDefault, "env cat f", user + ":" + sys, Ask},
+		{askDefault, "cat f | ls", user + ":" + sys, Ask},
+		{withBash, "bash -c ls", sys, Allow},
+		{withBash, "bash -c ls", user + ":" + sys, Ask},
+		{allowDefault, "cat f", user + ":" + sys, Allow},
+		{askDefault, "nosuchprogram x", user, Ask},
+	}
+	for _, c := range cases {
+		if v := c.set.CheckIn(c.in, cx(c.path)); v.Decision != c.want {
+			t.Errorf("%q with PATH=%s = %v, want %v;%s", c.in, c.path, v.Decision, c.want, partsText(v))
+		}
+	}
+	// What is found changes with the directory: a program put in a
+	// writable directory after a check is found by the next.
+	if v := askDefault.CheckIn("ls", cx(user+":"+sys)); v.Decision != Allow {
+		t.Fatalf("ls before: %v", v.Decision)
+	}
+	exe(user, "ls")
+	if v := askDefault.CheckIn("ls", cx(user+":"+sys)); v.Decision != Ask {
+		t.Errorf("ls after one was put in %s: %v;%s", user, v.Decision, partsText(v))
+	}
+}
+
+// TestWritablePathDirDefault: with no Writable given, a directory is the
+// session's when the user can write it (as root, one only root can
+// write is the system's unless it is under HOME, the working directory
+// or the temp directory): the everyday programs in /usr/bin stay
+// allowed, one in a temp directory is ask.
+func TestWritablePathDirDefault(t *testing.T) {
+	askDefault, _ := round2Sets(t)
+	if _, err := os.Stat("/usr/bin/ls"); err != nil {
+		t.Skip("no /usr/bin/ls")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "ls"), []byte("#!/bin/sh\n"), 0o755)
+	if v := askDefault.CheckIn("ls -la", Context{Dir: dir, PATH: "/usr/bin:/bin"}); v.Decision != Allow {
+		t.Errorf("ls in /usr/bin = %v;%s", v.Decision, partsText(v))
+	}
+	if v := askDefault.CheckIn("ls -la", Context{Dir: dir, PATH: bin + ":/usr/bin:/bin"}); v.Decision != Ask {
+		t.Errorf("ls in %s = %v;%s", bin, v.Decision, partsText(v))
+	}
+}
+
+// TestWritablePathDirWrittenAsPath: a program written as the path lookup
+// finds is decided as its bare name is, where lookup finds it counting.
+func TestWritablePathDirWrittenAsPath(t *testing.T) {
+	askDefault, _ := round2Sets(t)
+	dir := t.TempDir()
+	user := filepath.Join(dir, "bin")
+	writeExe(t, filepath.Join(user, "cat"))
+	cx := Context{Dir: dir, PATH: user, Writable: func(string) bool { return true }}
+	for _, in := range []string{"cat f", filepath.Join(user, "cat") + " f", "bin/cat f"} {
+		if v := askDefault.CheckIn(in, cx); v.Decision != Ask {
+			t.Errorf("%q = %v;%s", in, v.Decision, partsText(v))
 		}
 	}
 }
