@@ -62,6 +62,11 @@ func (s *Session) checkInterrupted(root *os.Root, loc Location, display string, 
 	if in == nil {
 		return nil
 	}
+	if in.Live {
+		return fmt.Errorf("%s is being written in place right now, it seems (it has hard links): spillway pid %d began at %s and is still running. Nothing was changed; try again in a moment. "+
+			"If that process is not writing it (a pid taken by another after a crash), the file's old content is whole in %s: check the file, put that content back if it is needed (cp, which keeps the links), then remove it and %s",
+			display, in.PID, in.Started.Local().Format("2006-01-02 15:04:05"), s.abs(loc, in.Old), s.abs(loc, in.Record))
+	}
 	switch in.State {
 	case safewrite.Untouched, safewrite.Finished:
 		what := "before it changed a byte, or the file was put back from its copy: the file holds its old content whole"

@@ -47,6 +47,13 @@ func interruptedChild(dir string) {
 // the in-place copy, after its first chunk.
 func interruptWrite(t *testing.T, dir, newContent string) {
 	t.Helper()
+	stopWrite(t, dir, newContent)()
+}
+
+// stopWrite is interruptWrite, except that the child is left stopped in
+// the middle of the copy, alive, until the function it returns kills it.
+func stopWrite(t *testing.T, dir, newContent string) (kill func()) {
+	t.Helper()
 	src := filepath.Join(t.TempDir(), "new")
 	if err := os.WriteFile(src, []byte(newContent), 0o644); err != nil {
 		t.Fatal(err)
@@ -64,8 +71,11 @@ func interruptWrite(t *testing.T, dir, newContent string) {
 		cmd.Wait()
 		t.Fatalf("child: %q %v", buf, err)
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
 }
 
 // A write of a hard-linked file (written in place) killed with SIGKILL
@@ -88,14 +98,19 @@ func TestKilledInPlaceWriteIsNamedByTheNextChange(t *testing.T) {
 	if err := os.Link(p, q); err != nil {
 		t.Fatal(err)
 	}
-	interruptWrite(t, dir, newC)
+	// While the writer is alive (stopped in the copy), the next change
+	// is told the write may still be going on, and leaves all as it is.
+	kill := stopWrite(t, dir, newC)
+	s := New(Config{Cwd: dir})
+	_, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "first old line\n", NewString: "x\n"}}, nil)
+	mustContain(t, err, "being written in place right now", "still running", "Nothing was changed")
+	kill()
 	mixed := get(t, p)
 	if mixed == old || mixed == newC {
 		t.Fatal("the file is not mixed after the kill")
 	}
-	s := New(Config{Cwd: dir})
 	var ie *InterruptedError
-	_, err := s.Edit(ctx, "f", []textedit.Edit{{OldString: "first old line\n", NewString: "x\n"}}, nil)
+	_, err = s.Edit(ctx, "f", []textedit.Edit{{OldString: "first old line\n", NewString: "x\n"}}, nil)
 	if !errors.As(err, &ie) {
 		t.Fatalf("edit of the mixed file: %v", err)
 	}

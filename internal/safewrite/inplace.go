@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sync"
 	"time"
 )
 
@@ -42,6 +43,11 @@ func sidecarName(dev, ino uint64) string {
 	return fmt.Sprintf("%s%d-%d", SidecarPrefix, dev, ino)
 }
 
+// active holds the sidecars of the in-place writes going on in this
+// process (by sidecarName): a file another session of the same server
+// is writing is not taken for one whose write was interrupted.
+var active sync.Map
+
 // InPlaceHook, when set (by tests only), is called after each chunk an
 // in-place write copies into the file, with the bytes written so far:
 // a test stops the process there to leave a file half written.
@@ -73,6 +79,10 @@ func writeInPlace(parent *os.Root, name string, old fs.FileInfo, tmp *os.File, t
 		return errors.New("the file was replaced by another while it was being written: nothing was written; try again")
 	}
 	side := sidecarName(dev, ino)
+	if _, busy := active.LoadOrStore(side, true); busy {
+		return errors.New("another call of this server is writing the file in place right now: nothing was written; try again once it ends")
+	}
+	defer active.Delete(side)
 	if err := keepOld(parent, name, side, record{Name: name, Dev: dev, Ino: ino, Links: links(old), New: tmpName, NewSize: size, PID: os.Getpid(), Started: time.Now().UTC()}); err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func copyInto(dst, src *os.File, size int64) error {
 	}
 	var w io.Writer = dst
 	if InPlaceHook != nil {
-		w = &hookWriter{w: dst}
+		w = &hookWriter{w: dst, hook: InPlaceHook}
 	}
 	if _, err := io.Copy(w, io.LimitReader(src, size)); err != nil {
 		return err
@@ -126,14 +136,15 @@ func copyInto(dst, src *os.File, size int64) error {
 }
 
 type hookWriter struct {
-	w io.Writer
-	n int64
+	w    io.Writer
+	n    int64
+	hook func(int64)
 }
 
 func (h *hookWriter) Write(p []byte) (int, error) {
 	n, err := h.w.Write(p)
 	h.n += int64(n)
-	InPlaceHook(h.n)
+	h.hook(h.n)
 	return n, err
 }
 
@@ -232,6 +243,10 @@ type Interrupted struct {
 	OldSHA256, NewSHA256, NowSHA256 string
 	OldSize, NewSize, NowSize       int64
 	State                           State
+	// Live is true when the write may still be going on: this process
+	// is writing the file, or the process that wrote the record is
+	// still running (or its pid was taken by another since).
+	Live bool
 }
 
 // Pending finds the sidecar an interrupted in-place write of the file
@@ -262,6 +277,8 @@ func Pending(root *os.Root, rel string, fi fs.FileInfo) (*Interrupted, error) {
 		return nil, fmt.Errorf("%s, the record of an interrupted in-place write of %s, cannot be read (%v): the old content may be in %s; look at both, then remove them", side+".json", rel, err, side+".old")
 	}
 	in := &Interrupted{Old: side + ".old", Record: side + ".json", Name: rec.Name, PID: rec.PID, Started: rec.Started, Links: rec.Links}
+	_, ours := active.Load(sidecarName(dev, ino))
+	in.Live = ours || (rec.PID != os.Getpid() && alive(rec.PID))
 	if in.OldSHA256, in.OldSize, err = hashFile(root, in.Old); err != nil {
 		return nil, fmt.Errorf("an interrupted in-place write of %s left its record %s, but its copy of the old content cannot be read: %w", rel, in.Record, err)
 	}

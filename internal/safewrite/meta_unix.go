@@ -46,3 +46,13 @@ func identity(fi fs.FileInfo) (dev, ino uint64, ok bool) {
 	}
 	return uint64(st.Dev), uint64(st.Ino), true
 }
+
+// alive reports whether a process of that pid runs (one this process
+// may not signal counts).
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

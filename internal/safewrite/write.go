@@ -99,6 +99,9 @@ func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 		// its old content in a sidecar: a new one would take its name.
 		if dev, ino, ok := identity(old); ok {
 			side := sidecarName(dev, ino)
+			if _, busy := active.Load(side); busy {
+				return res, fmt.Errorf("another call of this server is writing %s in place right now: nothing was written; try again once it ends", rel)
+			}
 			if _, err := parent.Lstat(side + ".json"); err == nil {
 				return res, &InterruptedError{Path: rel, Old: path.Join(dir, side+".old")}
 			}

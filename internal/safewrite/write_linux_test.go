@@ -332,3 +332,34 @@ func sum(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:])
 }
+
+// Two calls of one process writing the same hard-linked file in place:
+// the second is refused while the first runs, and is not taken for an
+// interrupted write.
+func TestInPlaceWriteBusyInThisProcess(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	os.WriteFile(p, []byte(strings.Repeat("old\n", 1<<15)), 0o644)
+	os.Link(p, filepath.Join(dir, "g"))
+	r := openRoot(t, dir)
+	var inner error
+	var live bool
+	InPlaceHook = func(n int64) {
+		InPlaceHook = nil
+		_, inner = Write(r, "g", text("other\n"))
+		fi, _ := os.Stat(p)
+		in, _ := Pending(r, "f", fi)
+		live = in != nil && in.Live
+	}
+	defer func() { InPlaceHook = nil }()
+	if _, err := Write(r, "f", text(strings.Repeat("new\n", 1<<15))); err != nil {
+		t.Fatal(err)
+	}
+	if inner == nil || !strings.Contains(inner.Error(), "right now") || !live {
+		t.Fatalf("the second write: %v; Pending saw it live: %v", inner, live)
+	}
+	if read(t, p) != strings.Repeat("new\n", 1<<15) {
+		t.Fatal("the first write did not end whole")
+	}
+	leftovers(t, dir)
+}
