@@ -281,3 +281,38 @@ func TestTrustProjectThroughTheAsker(t *testing.T) {
 		}
 	}
 }
+
+// The rules are replaced while other calls decide: each decision sees
+// the rules before the trust or after it, whole (run with -race).
+func TestTrustProjectWhileDeciding(t *testing.T) {
+	configScopeEnv(t)
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte(`{"permissions": {"allow": ["Bash(mkdir *)"]}}`), 0o644)
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Import: []string{"claude-code"}, ManagedDir: noManagedSettings}
+	ts, err := New(Options{Cwd: project, Policy: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	done := make(chan []string)
+	go func() {
+		var seen []string
+		for i := 0; i < 200; i++ {
+			seen = append(seen, ts.CheckCommand("mkdir x").Decision)
+		}
+		done <- seen
+	}()
+	if err := ts.TrustProject("console"); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range <-done {
+		if d != "ask" && d != "allow" {
+			t.Fatalf("a decision while the rules were replaced: %s", d)
+		}
+	}
+	if d := ts.CheckCommand("mkdir x").Decision; d != "allow" {
+		t.Errorf("after the trust: %s", d)
+	}
+}

@@ -20,8 +20,12 @@ import (
 // the person through form-mode elicitation: the command, where it runs
 // and the parts that need approval, with the choices of commandAnswers.
 // Nothing runs until they answer. A client
-// that declared no form elicitation cannot be asked: the call is
-// refused, and its result says how to allow the command.
+// that declared no form elicitation (or every client, under [rules]
+// no_client_forms) is not sent the form: the question waits on the
+// person's console (console.go), or, without one, the call is refused
+// and its result says how to allow the command. A question about a
+// command that a suspended allow entry of the project would have
+// allowed offers to trust the project too (ask).
 //
 // The question is asked the multi-round-trip way: the first call returns
 // the form as an input request, and the client calls again with the
