@@ -75,7 +75,9 @@ check_pid, kill_pid, run_in_background, session and diff_with act on what
 an earlier call of the same session left, and are MCP only (spillway mcp).`,
 		manyArgs: func(args []string) string { return "quote it, as in spillway bash " + quoted(args) },
 		flags: map[string]string{
-			"stdin": "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
+			"stdin":   "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
+			"timeout": "Milliseconds the command may run (120000 unless given); past it spillway stops the command and exits 124",
+			"tty":     "Run the command on a terminal, for programs that need one (colours, progress bars, full-screen programs); the CLI cannot type into it, so a program that waits for input there is stopped (exit 124)",
 		},
 		example: `  spillway bash 'seq 1 100000'
   spillway bash --timeout 5000 'make test'

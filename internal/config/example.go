@@ -62,7 +62,7 @@ var keyComments = map[string]string{
 	"cache.ttl_ms":   "how old a reused result may be",
 
 	"rules":                  "command rules: every part of a bash command decided before it runs (docs/rules.md)",
-	"rules.default":          "a part no rule matches: allow, ask or deny",
+	"rules.default":          "a part no rule matches: allow, ask or deny (once any rule is set, code spillway cannot read, e.g. python3 -c, is ask)",
 	"rules.file_default":     "an edit, write or apply_patch no Read/Edit/Write rule matches: allow, ask or deny",
 	"rules.allow":            `patterns, e.g. ["git status", "npm test *"]`,
 	"rules.ask":              `the user approves these first, e.g. ["git push *"]`,
