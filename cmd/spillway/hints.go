@@ -156,6 +156,7 @@ func failureText(text string) string {
 	// A one-shot command has read nothing: only the hash can say the
 	// file is the one meant.
 	text = strings.Replace(text, unseenWords, "Give --expected-sha256 with its sha256 (sha256sum prints it) to replace it knowingly", 1)
+	text = strings.Replace(text, unseenAddWords, "Use *** Update File: to change it, or spillway write --expected-sha256 to replace it whole", 1)
 	if !strings.Contains(text, "literal=true") {
 		return text
 	}
@@ -169,6 +170,11 @@ func failureText(text string) string {
 
 // unseenWords end write's refusal of a file the session has not seen.
 const unseenWords = "Read it first, or give expected_sha256 (its sha256) to replace it knowingly"
+
+// unseenAddWords end apply_patch's refusal to add a file that exists and
+// that the session has not seen; a one-shot command has read nothing, so
+// reading it first cannot help there.
+const unseenAddWords = "Use *** Update File: to change it, or read it first"
 
 // useLsWords end read's hint for a directory, after its path.
 const useLsWords = " is a directory, not a file. Use ls to list it"

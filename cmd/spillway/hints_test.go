@@ -99,3 +99,18 @@ func TestWriteUnseenHintIsTheCLIs(t *testing.T) {
 		t.Errorf("the refusal:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// apply_patch adding a file that exists says what works in a shell: a
+// one-shot command has read nothing, so "read it first" cannot help.
+func TestApplyPatchUnseenHintIsTheCLIs(t *testing.T) {
+	t.Parallel()
+	c := attackCLI(t)
+	f := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(f, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run(t, "--config", os.DevNull, "apply_patch", "*** Begin Patch\n*** Add File: "+f+"\n+new\n*** End Patch\n")
+	if !strings.Contains(r.stdout+r.stderr, "spillway write --expected-sha256") || strings.Contains(r.stdout+r.stderr, "read it first") {
+		t.Errorf("the refusal:\n%s%s", r.stdout, r.stderr)
+	}
+}
