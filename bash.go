@@ -13,10 +13,6 @@ import (
 // output to show: the bash tool's parameters (tool.BashInput).
 type BashInput = tool.BashInput
 
-// A RunRef names an earlier run for BashInput.DiffWith: a HistoryID as a
-// decimal string, or "last" (tool.RunRef).
-type RunRef = tool.RunRef
-
 // bashEntry declares the bash tool: its parameters are the fields of
 // BashInput, by their json tags.
 var bashEntry = entry{Tool: registry.Tool{

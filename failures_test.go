@@ -18,6 +18,7 @@ import (
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/policy"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // Failure lines of real tools, in the middle of long outputs: every line
@@ -296,7 +297,7 @@ func TestDiffWithFlakyTest(t *testing.T) {
 		t.Errorf("the diff of three changed lines takes %d chars:\n%s", len(second.Text), second.Text)
 	}
 	// By history id, the other way round.
-	third := bashRun(t, ts, spillway.BashInput{Command: cmd, DiffWith: spillway.RunRef(fmt.Sprint(second.Details.HistoryID))})
+	third := bashRun(t, ts, spillway.BashInput{Command: cmd, DiffWith: tool.RunRef(fmt.Sprint(second.Details.HistoryID))})
 	if !strings.Contains(third.Text, "+--- FAIL: TestFlaky (0.01s)") || !strings.Contains(third.Text, "exit code: 1; history") {
 		t.Errorf("diff_with by id:\n%s", third.Text)
 	}

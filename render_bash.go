@@ -3,6 +3,7 @@ package spillway
 import (
 	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // What bash, check_pid, kill_pid and write_stdin calls show of the
@@ -33,13 +34,12 @@ func bashResult(o shell.Outcome) Result[BashDetails] {
 // streamDetails describes what a result showed of one stream.
 func streamDetails(r output.Result) StreamDetails {
 	return StreamDetails{
-		Truncation:     r.Truncation,
-		FullOutputPath: r.FullOutputPath,
-		SpillCapped:    r.SpillCapped,
-		Binary:         r.Binary,
-		BinaryBytes:    r.BinaryBytes,
-		SpillError:     r.SpillError,
-		Next:           r.Next(),
+		Cut:         tool.Cut{Truncation: r.Truncation, FullOutputPath: r.FullOutputPath},
+		SpillCapped: r.SpillCapped,
+		Binary:      r.Binary,
+		BinaryBytes: r.BinaryBytes,
+		SpillError:  r.SpillError,
+		Next:        r.Next(),
 	}
 }
 

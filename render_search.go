@@ -7,6 +7,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/search"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // noMatches is the text of a grep that found nothing, noFiles of a find.
@@ -44,8 +45,7 @@ func foundResult(in GrepInput, f search.Found) Result[GrepDetails] {
 		FileCount:         f.Files,
 		MatchLimitReached: f.LimitReached,
 		LinesCut:          len(f.Cut),
-		Truncation:        out.Truncation,
-		FullOutputPath:    out.FullOutputPath,
+		Cut:               tool.Cut{Truncation: out.Truncation, FullOutputPath: out.FullOutputPath},
 		Skipped:           f.Skipped,
 		Hidden:            f.Hidden,
 	}
@@ -132,8 +132,7 @@ func namesResult(in FindInput, names search.Names) Result[FindDetails] {
 	d := FindDetails{
 		Count:              int(out.Truncation.OutputLines),
 		ResultLimitReached: names.LimitReached,
-		Truncation:         out.Truncation,
-		FullOutputPath:     out.FullOutputPath,
+		Cut:                tool.Cut{Truncation: out.Truncation, FullOutputPath: out.FullOutputPath},
 		Skipped:            names.Skipped,
 		Hidden:             names.Hidden,
 	}

@@ -266,6 +266,17 @@ type Failure struct {
 	Text string `json:"text"`
 }
 
+// Cut is what a result's text left out and the spill file that holds
+// the whole, as the details of grep, find, ls and each stream of bash say
+// it (embedded: its fields are theirs, in JSON too).
+type Cut struct {
+	// Truncation says what the text left out.
+	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
+	// FullOutputPath is the spill file that holds the whole, when
+	// anything was cut.
+	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+}
+
 // StreamDetails describe one stream of a bash result.
 type StreamDetails struct {
 	// Shown is what the text shows of the stream, without its notices
@@ -273,11 +284,9 @@ type StreamDetails struct {
 	// not in the details a model gets: --format json gives it beside
 	// them, as stdout and stderr.
 	Shown string `json:"-"`
-	// Truncation says what of the stream the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole stream, when
-	// anything was cut.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// Cut says what of the stream the text left out, and the spill file
+	// that holds the whole stream when anything was.
+	Cut
 	// SpillCapped: the spill file reached its size cap
 	// (Policy.Spill.MaxBytes); later output was not saved.
 	SpillCapped bool `json:"spill_capped" doc:"The spill file reached its size cap; later output was not saved."`

@@ -22,11 +22,9 @@ type LsDetails struct {
 	// Hidden counts the entries a Read deny rule kept out; the notice
 	// names the rules.
 	Hidden int `json:"hidden,omitempty" doc:"Entries a Read deny rule kept out (the notice names the rules)."`
-	// Truncation counts entries as lines.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the listing up to the
-	// limit, when the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// Cut counts entries as lines; its spill file holds the listing up
+	// to the limit, when the byte limit cut it.
+	Cut
 	// Next holds the calls that show what was left out: the rest of the
 	// listing in the spill file, and an ls with a limit that takes every
 	// entry.

@@ -44,11 +44,9 @@ type GrepDetails struct {
 	MatchLimitReached bool `json:"match_limit_reached" doc:"The limit stopped the search; more matches may exist."`
 	// LinesCut counts the lines cut at the policy's MaxLineChars.
 	LinesCut int `json:"lines_cut" doc:"Lines shortened because they were too long."`
-	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole result, when
-	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// Cut says what the text left out, and the spill file that holds the
+	// whole result when the byte limit cut it.
+	Cut
 	// Skipped names the paths that could not be read (at most five).
 	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
 	// Hidden counts the files (and directories, whole) a Read deny or
@@ -101,11 +99,9 @@ type FindDetails struct {
 	Count int `json:"count" doc:"Results returned."`
 	// ResultLimitReached: more results exist than the limit.
 	ResultLimitReached bool `json:"result_limit_reached" doc:"The limit stopped the search; more results may exist."`
-	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole result, when
-	// the byte limit cut it.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
+	// Cut says what the text left out, and the spill file that holds the
+	// whole result when the byte limit cut it.
+	Cut
 	// Next holds the calls that show what was left out: the rest of the
 	// list in the spill file, and a find with a higher limit.
 	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
