@@ -61,7 +61,14 @@ func newSession(id string, cfg Config) *session {
 	s := &session{id: id, tag: sessionTag(id), newToolset: cfg.NewToolset, newToolsetIn: cfg.NewToolsetIn, rootsOnly: cfg.RootsOnly,
 		log: cfg.logger(), ctx: ctx, cancel: cancel, done: make(chan struct{}), console: cfg.Console}
 	if s.console != nil {
-		s.console.AddSession(console.SessionInfo{ID: s.tag, Label: s.tag, Source: consoleSource{s}})
+		// A stdio server has one session, whose id is empty, so its tag
+		// is the same in every server: the console names it by its
+		// transport, under the heading of its server (pid, directory).
+		label := s.tag
+		if id == "" {
+			label = "over stdio"
+		}
+		s.console.AddSession(console.SessionInfo{ID: s.tag, Label: label, Source: consoleSource{s}})
 	}
 	return s
 }
