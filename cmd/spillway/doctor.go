@@ -206,7 +206,12 @@ func (d *doctor) checkRules(p spillway.Policy) {
 	if len(files) > 0 {
 		read = "read " + strings.Join(files, ", ")
 	}
-	d.say(statusOK, "rules", fmt.Sprintf("%d rules in force, default %s; %s", len(ts.RuleList()), p.Rules.Default, read))
+	fileRules, _ := ts.FileRuleLines()
+	counted := fmt.Sprintf("%d rules in force", len(ts.RuleList()))
+	if len(fileRules) > 0 {
+		counted = fmt.Sprintf("%d rules in force (%d of them for the file tools)", len(ts.RuleList())+len(fileRules), len(fileRules))
+	}
+	d.say(statusOK, "rules", fmt.Sprintf("%s, default %s; %s", counted, p.Rules.Default, read))
 	if p.Rules.NoClientForms {
 		d.say(statusNote, "rules", "no_client_forms = true: approvals and project-trust questions are put to no client's form; they wait in spillway console")
 	}

@@ -182,3 +182,13 @@ func TestAttackDoctorSendsNoTokenAway(t *testing.T) {
 	wantLine(t, r.stdout, statusNote, "spillway-var:", "reads none of your variables for a project's file")
 	wantLine(t, r.stdout, statusNote, "Codex", ".codex/config.toml spillway:", "reads none of your variables")
 }
+
+// The count of rules in force includes the file rules (Read, Edit,
+// Write), which rules list shows beside the command rules.
+func TestDoctorCountsFileRules(t *testing.T) {
+	e := newDoctorEnv(t)
+	cfg := filepath.Join(e.home, ".config", "spillway", "config.toml")
+	e.write(t, cfg, "[rules]\ndeny = [\"rm *\", \"Edit(.env)\"]\nask = [\"git push *\"]\n")
+	r := e.doctor(t)
+	wantLine(t, r.stdout, statusOK, "rules:", "3 rules in force (1 of them for the file tools)")
+}
