@@ -189,56 +189,65 @@ func (k Key) Check(x any) []string {
 			}
 		}
 	}
-	check, _ := k.tag("check")
-	switch check {
-	case "shell":
+	name, _ := k.tag("check")
+	if check, ok := checks[name]; ok {
+		bad = append(bad, check(x)...)
+	} else if name != "" {
+		panic(fmt.Sprintf("policy: key %s: no check named %q", k.Name, name))
+	}
+	return bad
+}
+
+// checks are the checks a config key's check tag names, each of a value
+// as Key.Value gives it.
+var checks = map[string]func(x any) []string{
+	"shell": func(x any) []string {
 		if s, _ := x.(string); strings.TrimSpace(s) == "" {
-			bad = append(bad, `is empty; want a shell such as "bash"`)
+			return []string{`is empty; want a shell such as "bash"`}
 		}
-	case "budget":
+		return nil
+	},
+	"budget": func(x any) []string {
 		if n, _ := x.(int64); n != 0 && n < MinResultBudget {
-			bad = append(bad, fmt.Sprintf("%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", n, MinResultBudget, MinResultBudget))
+			return []string{fmt.Sprintf("%d is below %d, which the notices and spill paths alone may need; want 0 (no budget) or at least %d", n, MinResultBudget, MinResultBudget)}
 		}
-	case "strategy":
+		return nil
+	},
+	"strategy": func(x any) []string {
 		s, _ := x.(string)
 		switch output.Strategy(s) {
 		case output.Head, output.Tail, output.HeadTail:
-		default:
-			bad = append(bad, fmt.Sprintf("%q is not a strategy; want head, tail or head_tail", s))
+			return nil
 		}
-	case "share":
+		return []string{fmt.Sprintf("%q is not a strategy; want head, tail or head_tail", s)}
+	},
+	"share": func(x any) []string {
 		if f, _ := x.(float64); !(f >= 0 && f <= 1) {
-			bad = append(bad, fmt.Sprintf("must be a number from 0 to 1, not %v", f))
+			return []string{fmt.Sprintf("must be a number from 0 to 1, not %v", f)}
 		}
-	case "decision", "decision_or_unset":
-		if s, _ := x.(string); s != "allow" && s != "ask" && s != "deny" && !(check == "decision_or_unset" && s == "") {
-			bad = append(bad, fmt.Sprintf("%q is not a decision; want allow, ask or deny", s))
+		return nil
+	},
+	"decision":          decision(false),
+	"decision_or_unset": decision(true),
+	"patterns": entries(func(p string) string {
+		if rules.IsFileEntry(p) {
+			return "" // Read(…), Edit(…), Write(…): the file tools'
 		}
-	case "patterns":
-		list, _ := x.([]string)
-		for i, p := range list {
-			if rules.IsFileEntry(p) {
-				continue // Read(…), Edit(…), Write(…): the file tools'
-			}
-			if _, err := rules.ParsePattern(p); err != nil {
-				bad = append(bad, fmt.Sprintf("%s%v", EntryPrefix(i), err))
-			}
+		if _, err := rules.ParsePattern(p); err != nil {
+			return err.Error()
 		}
-	case "import":
-		list, _ := x.([]string)
-		for i, name := range list {
-			if !slices.Contains(rules.Imports, name) {
-				bad = append(bad, fmt.Sprintf("%s%q is not a tool whose rules spillway reads; want %s", EntryPrefix(i), name, strings.Join(rules.Imports, " or ")))
-			}
+		return ""
+	}),
+	"import": entries(func(name string) string {
+		if !slices.Contains(rules.Imports, name) {
+			return fmt.Sprintf("%q is not a tool whose rules spillway reads; want %s", name, strings.Join(rules.Imports, " or "))
 		}
-	case "dirs", "files":
-		list, _ := x.([]string)
-		for i, p := range list {
-			if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
-				bad = append(bad, fmt.Sprintf("%s%q is not an absolute path; want one such as \"/home/me/src/project\" or \"~/src/project\"", EntryPrefix(i), p))
-			}
-		}
-	case "programs":
+		return ""
+	}),
+	"dirs":  entries(absolute),
+	"files": entries(absolute),
+	"programs": func(x any) []string {
+		var bad []string
 		list, _ := x.([]string)
 		for i, name := range list {
 			switch {
@@ -248,19 +257,58 @@ func (k Key) Check(x any) []string {
 				bad = append(bad, fmt.Sprintf("entry %d, %q, is an interpreter, which runs whatever script it is given: its prompts cannot be verified", i+1, name))
 			}
 		}
-	case "unverified":
+		return bad
+	},
+	"unverified": func(x any) []string {
 		if s, _ := x.(string); s != "warn" && s != "refuse" {
-			bad = append(bad, fmt.Sprintf("%q: want \"warn\" (the page says the program is not the system's) or \"refuse\" (no page)", s))
+			return []string{fmt.Sprintf("%q: want \"warn\" (the page says the program is not the system's) or \"refuse\" (no page)", s)}
 		}
-	case "commands":
+		return nil
+	},
+	"commands": func(x any) []string {
+		var bad []string
 		list, _ := x.([]string)
 		for i, cmd := range list {
 			if strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cmd), "*")) == "" {
 				bad = append(bad, fmt.Sprintf("entry %d is empty; want a command such as \"git status\" (a trailing * matches any command that starts with the rest)", i+1))
 			}
 		}
+		return bad
+	},
+}
+
+// decision checks a decision: allow, ask or deny, or "" where unset is
+// allowed.
+func decision(unset bool) func(x any) []string {
+	return func(x any) []string {
+		if s, _ := x.(string); s != "allow" && s != "ask" && s != "deny" && !(unset && s == "") {
+			return []string{fmt.Sprintf("%q is not a decision; want allow, ask or deny", s)}
+		}
+		return nil
 	}
-	return bad
+}
+
+// entries checks each entry of a list with what, whose non-empty answer
+// is said of the entry (EntryPrefix).
+func entries(what func(string) string) func(x any) []string {
+	return func(x any) []string {
+		var bad []string
+		list, _ := x.([]string)
+		for i, e := range list {
+			if why := what(e); why != "" {
+				bad = append(bad, EntryPrefix(i)+why)
+			}
+		}
+		return bad
+	}
+}
+
+// absolute checks a path of a list of folders or files.
+func absolute(p string) string {
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~/") {
+		return fmt.Sprintf("%q is not an absolute path; want one such as \"/home/me/src/project\" or \"~/src/project\"", p)
+	}
+	return ""
 }
 
 // interpreters are the programs that run a script or a command line they

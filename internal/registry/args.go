@@ -79,47 +79,50 @@ func Check(t Tool, in any) error {
 		if p.Required && p.field.Zero(in) {
 			return fmt.Errorf("parameter %q is required", p.Name)
 		}
-		switch x := p.field.Get(in).(type) {
-		case int64:
-			if x == 0 {
-				continue
-			}
-			n, err := p.bound(x)
-			if err != nil {
-				return fmt.Errorf("parameter %q: %v", p.Name, err)
-			}
-			if n != x {
-				p.field.Set(in, n)
-			}
-		case time.Duration:
-			if x == 0 {
-				continue
-			}
-			ms := x.Milliseconds()
-			switch {
-			case x > 0 && ms < p.Min:
-				ms = p.Min // a Go caller's fraction of a millisecond
-			case x < 0 && ms == 0:
-				ms = -1
-			}
-			n, err := p.bound(ms)
-			if err != nil {
-				return fmt.Errorf("parameter %q: %v", p.Name, err)
-			}
-			if n != ms {
-				p.field.Set(in, time.Duration(n)*time.Millisecond)
-			}
-		case string:
-			if x == "" {
-				continue
-			}
-			if err := p.oneOf(x); err != nil {
-				return fmt.Errorf("parameter %q: %v", p.Name, err)
-			}
+		if err := p.check(in); err != nil {
+			return fmt.Errorf("parameter %q: %v", p.Name, err)
 		}
 	}
 	if v, ok := in.(Validator); ok {
 		return v.Validate()
+	}
+	return nil
+}
+
+// check checks p's value in the input in points to, a zero value being
+// "not given", and holds an integer to p's ceiling.
+func (p Param) check(in any) error {
+	switch x := p.field.Get(in).(type) {
+	case int64:
+		if x == 0 {
+			return nil
+		}
+		n, err := p.bound(x)
+		if err == nil && n != x {
+			err = p.field.Set(in, n)
+		}
+		return err
+	case time.Duration:
+		if x == 0 {
+			return nil
+		}
+		ms := x.Milliseconds()
+		switch {
+		case x > 0 && ms < p.Min:
+			ms = p.Min // a Go caller's fraction of a millisecond
+		case x < 0 && ms == 0:
+			ms = -1
+		}
+		n, err := p.bound(ms)
+		if err == nil && n != ms {
+			err = p.field.Set(in, time.Duration(n)*time.Millisecond)
+		}
+		return err
+	case string:
+		if x == "" {
+			return nil
+		}
+		return p.oneOf(x)
 	}
 	return nil
 }
@@ -158,17 +161,7 @@ func (p Param) decode(v json.RawMessage) (any, error) {
 	}
 	switch p.Type {
 	case String:
-		s, ok := x.(string)
-		if n, isNum := x.(json.Number); isNum && p.OrInt {
-			s, ok = n.String(), true
-		}
-		if !ok {
-			return nil, fmt.Errorf("want a string, got %s", v)
-		}
-		if err := p.oneOf(s); err != nil {
-			return nil, err
-		}
-		return s, nil
+		return p.decodeString(x, v)
 	case Bool:
 		b, ok := x.(bool)
 		if !ok {
@@ -176,78 +169,122 @@ func (p Param) decode(v json.RawMessage) (any, error) {
 		}
 		return b, nil
 	case Int, Millis:
-		n, ok := x.(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("want an integer, got %s", v)
-		}
-		i, err := n.Int64()
-		if err != nil {
-			return nil, fmt.Errorf("want an integer, got %s", v)
-		}
-		if i, err = p.bound(i); err != nil {
-			return nil, err
-		}
-		if p.Type == Millis {
-			return time.Duration(i) * time.Millisecond, nil
-		}
-		return i, nil
+		return p.decodeInt(x, v)
 	case StringList:
-		list, ok := x.([]any)
-		if !ok {
-			return nil, fmt.Errorf("want a list of strings, got %s", v)
-		}
-		out := make([]string, len(list))
-		for i, e := range list {
-			s, ok := e.(string)
-			if !ok {
-				return nil, fmt.Errorf("item %d: want a string, got %v", i, e)
-			}
-			out[i] = s
-		}
-		return out, nil
+		return decodeStrings(x, v)
 	case ObjectList:
-		list, ok := x.([]any)
-		if !ok {
-			return nil, fmt.Errorf("want a list of objects, got %s", v)
-		}
-		for i, e := range list {
-			o, ok := e.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("item %d: want an object, got %v", i, e)
-			}
-			for _, k := range sortedKeys(o) {
-				j := slices.IndexFunc(p.Items, func(it Param) bool { return it.Name == k })
-				if j < 0 {
-					return nil, fmt.Errorf("item %d: unknown field %q; want %s", i, k, itemNames(p.Items))
-				}
-				raw, _ := json.Marshal(o[k])
-				if _, err := p.Items[j].decode(raw); err != nil {
-					return nil, fmt.Errorf("item %d: %q: %v", i, k, err)
-				}
-			}
-			for _, it := range p.Items {
-				if _, ok := o[it.Name]; it.Required && !ok {
-					return nil, fmt.Errorf("item %d: %q is required", i, it.Name)
-				}
-			}
-		}
-		return p.field.FromJSON(v)
+		return p.decodeObjects(x, v)
 	case StringMap:
-		m, ok := x.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("want an object, got %s", v)
-		}
-		out := make(map[string]string, len(m))
-		for _, k := range sortedKeys(m) {
-			s, ok := m[k].(string)
-			if !ok {
-				return nil, fmt.Errorf("%q: want a string value, got %v", k, m[k])
-			}
-			out[k] = s
-		}
-		return out, nil
+		return decodeStringMap(x, v)
 	}
 	return nil, fmt.Errorf("parameter type %d is not known", p.Type)
+}
+
+// decodeString checks a String argument, x as v decodes.
+func (p Param) decodeString(x any, v json.RawMessage) (any, error) {
+	s, ok := x.(string)
+	if n, isNum := x.(json.Number); isNum && p.OrInt {
+		s, ok = n.String(), true
+	}
+	if !ok {
+		return nil, fmt.Errorf("want a string, got %s", v)
+	}
+	if err := p.oneOf(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decodeInt checks an Int or Millis argument against p's bounds.
+func (p Param) decodeInt(x any, v json.RawMessage) (any, error) {
+	n, ok := x.(json.Number)
+	if !ok {
+		return nil, fmt.Errorf("want an integer, got %s", v)
+	}
+	i, err := n.Int64()
+	if err != nil {
+		return nil, fmt.Errorf("want an integer, got %s", v)
+	}
+	if i, err = p.bound(i); err != nil {
+		return nil, err
+	}
+	if p.Type == Millis {
+		return time.Duration(i) * time.Millisecond, nil
+	}
+	return i, nil
+}
+
+// decodeStrings checks a StringList argument.
+func decodeStrings(x any, v json.RawMessage) (any, error) {
+	list, ok := x.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of strings, got %s", v)
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("item %d: want a string, got %v", i, e)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// decodeObjects checks each object of an ObjectList argument against
+// p's Items, then decodes the list into the field's type.
+func (p Param) decodeObjects(x any, v json.RawMessage) (any, error) {
+	list, ok := x.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of objects, got %s", v)
+	}
+	for i, e := range list {
+		o, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("item %d: want an object, got %v", i, e)
+		}
+		if err := p.checkItem(o); err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
+	}
+	return p.field.FromJSON(v)
+}
+
+// checkItem checks one object of an ObjectList against p's Items.
+func (p Param) checkItem(o map[string]any) error {
+	for _, k := range sortedKeys(o) {
+		j := slices.IndexFunc(p.Items, func(it Param) bool { return it.Name == k })
+		if j < 0 {
+			return fmt.Errorf("unknown field %q; want %s", k, itemNames(p.Items))
+		}
+		raw, _ := json.Marshal(o[k])
+		if _, err := p.Items[j].decode(raw); err != nil {
+			return fmt.Errorf("%q: %v", k, err)
+		}
+	}
+	for _, it := range p.Items {
+		if _, ok := o[it.Name]; it.Required && !ok {
+			return fmt.Errorf("%q is required", it.Name)
+		}
+	}
+	return nil
+}
+
+// decodeStringMap checks a StringMap argument.
+func decodeStringMap(x any, v json.RawMessage) (any, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want an object, got %s", v)
+	}
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		if !ok {
+			return nil, fmt.Errorf("%q: want a string value, got %v", k, m[k])
+		}
+		out[k] = s
+	}
+	return out, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
