@@ -752,6 +752,8 @@ type partState struct {
 	// codeRead: the part is a program that runs code decided in parts
 	// of its own (bash -c '…'): its words name no program to look for.
 	codeRead bool
+	// noPATH: a wrapper cleared the environment (env -i), PATH with it.
+	noPATH bool
 }
 
 // builtinWrappers are the wrappers that are bash's builtins: they run
@@ -1371,6 +1373,11 @@ func (c *checker) unwrap(st *partState, w *wrapper, name string, cur []word) ([]
 		}
 	}
 	if name == "env" {
+		for _, o := range []string{"-i", "--ignore-environment", "-"} {
+			if _, ok := seen[o]; ok {
+				st.noPATH = true
+			}
+		}
 		for _, o := range []string{"-u", "--unset"} {
 			if v, ok := seen[o]; ok {
 				if r := listedVar(v); r != "" {
@@ -1440,6 +1447,9 @@ func (c *checker) envSplit(st *partState, v string, rest []word) ([]word, bool) 
 // a here-document or here-string on stdin too; a script file is decided
 // by the shell's name; code from a pipe or file is not seen.
 func (c *checker) shell(st *partState, name string, cur []word) {
+	if st.noPATH {
+		st.hard = append(st.hard, "env -i clears PATH, and a shell started without one looks for its programs in a default PATH whose last entry is the working directory")
+	}
 	hasC, fromStdin := false, false
 	i := 1
 loop:

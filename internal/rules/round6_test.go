@@ -128,6 +128,12 @@ func TestWritablePathDir(t *testing.T) {
 		{askDefault, "cat f | ls", user + ":" + sys, Ask},
 		{withBash, "bash -c ls", sys, Allow},
 		{withBash, "bash -c ls", user + ":" + sys, Ask},
+		// Without PATH, bash looks in a default one that ends with the
+		// working directory.
+		{withBash, "env -i bash -c ls", sys, Ask},
+		{withBash, "env - bash -c ls", sys, Ask},
+		{withBash, "env --ignore-environment sh -c ls", sys, Ask},
+		{askDefault, "env -i ls", sys, Allow},
 		{allowDefault, "cat f", user + ":" + sys, Allow},
 		{askDefault, "nosuchprogram x", user, Ask},
 	}
