@@ -27,10 +27,10 @@ type Policy struct {
 	// Profile names the profile the policy was built from.
 	Profile string `toml:"profile"`
 	// Shell runs bash commands: "bash" unless configured.
-	Shell string `toml:"shell" check:"shell"`
+	Shell string `toml:"shell" check:"shell" doc:"the shell that runs bash commands"`
 	// Timeout is the default bash timeout, after which a command moves to
 	// the background (it is not killed); 120 s by default.
-	Timeout time.Duration `toml:"timeout_ms" min:"1" ceiling:"int32"`
+	Timeout time.Duration `toml:"timeout_ms" min:"1" ceiling:"int32" doc:"bash: after this a command moves to the background; mcp and serve default to 50000, under the clients' 60 s"`
 	// MaxWait, when above zero, bounds how long one call waits: a
 	// command's timeout and check_pid's wait. The MCP server sets it so
 	// that every call returns before its client gives up on the request.
@@ -42,7 +42,7 @@ type Policy struct {
 	// never fewer than characters (or JavaScript's UTF-16 units). Zero
 	// means no budget: each stream only has its own limits; 50,000 by
 	// default.
-	ResultBudget int `toml:"result_budget" check:"budget" ceiling:"int32"`
+	ResultBudget int `toml:"result_budget" check:"budget" ceiling:"int32" doc:"the most characters one result shows, all in (read, grep, find and ls: max_bytes at most 1000 less, for notices); 0: no budget"`
 	// ErrorResultBudget, when above zero and below ResultBudget, is the
 	// budget of a bash result whose command failed (a non-zero exit or a
 	// signal): some clients keep less of an error result than of another
@@ -50,20 +50,20 @@ type Policy struct {
 	// for the clients it knows; it is not a config key.
 	ErrorResultBudget int
 	// Spill says where spill files go and how big they may grow.
-	Spill SpillPolicy `toml:"spill"`
+	Spill SpillPolicy `toml:"spill" doc:"where cut output is kept whole"`
 	// Bash, Read, Grep, Find and Ls limit each tool's results.
-	Bash BashPolicy `toml:"bash"`
-	Read ReadPolicy `toml:"read"`
-	Grep GrepPolicy `toml:"grep"`
-	Find FindPolicy `toml:"find"`
-	Ls   LsPolicy   `toml:"ls"`
+	Bash BashPolicy `toml:"bash" doc:"both streams; [bash.stdout] / [bash.stderr] take the same keys for one"`
+	Read ReadPolicy `toml:"read" doc:"one page of a file"`
+	Grep GrepPolicy `toml:"grep" doc:"search results"`
+	Find FindPolicy `toml:"find" doc:"file search results"`
+	Ls   LsPolicy   `toml:"ls" doc:"one directory"`
 	// Cache lets listed bash commands be answered from a recent result.
-	Cache CachePolicy `toml:"cache"`
+	Cache CachePolicy `toml:"cache" doc:"bash results reused for the commands listed"`
 	// Rules decide, before anything runs, whether a bash command may run,
 	// must be approved by the person, or is refused (docs/rules.md).
-	Rules RulesPolicy `toml:"rules"`
+	Rules RulesPolicy `toml:"rules" doc:"command rules: every part of a bash command decided before it runs (docs/rules.md)"`
 	// Secrets says whose password prompts the person is asked to answer.
-	Secrets SecretsPolicy `toml:"secrets"`
+	Secrets SecretsPolicy `toml:"secrets" doc:"whose password prompts get a page the person answers on"`
 }
 
 // BashPolicy limits each stream of a bash result (tool.BashPolicy).
@@ -86,16 +86,16 @@ type SpillPolicy struct {
 	// Dir is the directory in which the spill directories are made
 	// (spillway-<pid>-<random>/, or the CLI's spillway-<uid>/cli/).
 	// Empty means $TMPDIR.
-	Dir string `toml:"dir"`
+	Dir string `toml:"dir" doc:"where spill directories are made; \"\": $TMPDIR"`
 	// MaxBytes caps one spill file.
-	MaxBytes int64 `toml:"max_bytes" min:"1"`
+	MaxBytes int64 `toml:"max_bytes" min:"1" doc:"one spill file at most (100 MiB)"`
 	// BudgetBytes caps a session's spill files, those being written
 	// included; past it the oldest finished ones are deleted first, and
 	// writers stop when none may go.
-	BudgetBytes int64 `toml:"budget_bytes" min:"1"`
+	BudgetBytes int64 `toml:"budget_bytes" min:"1" doc:"one session's spill files at most (1 GiB); the oldest go first"`
 	// KeepNamed is how long after a result named a spill file the budget
 	// leaves it alone.
-	KeepNamed time.Duration `toml:"keep_named_ms" min:"1"`
+	KeepNamed time.Duration `toml:"keep_named_ms" min:"1" doc:"a file a result named is kept from the budget this long"`
 }
 
 // CachePolicy is the opt-in result cache of bash: a command on the list
@@ -106,9 +106,9 @@ type CachePolicy struct {
 	// Commands lists the commands that may be cached, each matched
 	// against the whole command with its spaces collapsed; an entry
 	// ending in "*" matches every command that starts with the rest.
-	Commands []string `toml:"commands,omitempty" check:"commands"`
+	Commands []string `toml:"commands,omitempty" check:"commands" doc:"e.g. [\"git status\", \"ls*\"]; empty: nothing is cached"`
 	// TTL is how old a result may be to answer a call (30 s by default).
-	TTL time.Duration `toml:"ttl_ms" min:"1" ceiling:"int32"`
+	TTL time.Duration `toml:"ttl_ms" min:"1" ceiling:"int32" doc:"how old a reused result may be"`
 }
 
 // RulesPolicy are the command rules: every simple command of a bash
@@ -120,33 +120,33 @@ type CachePolicy struct {
 type RulesPolicy struct {
 	// Default decides a part no rule matches: "allow" (the default),
 	// "ask" or "deny".
-	Default string `toml:"default" check:"decision"`
+	Default string `toml:"default" check:"decision" doc:"a part no rule matches: allow, ask or deny (once any rule is set, code spillway cannot read, e.g. python3 -c, is ask)"`
 	// Allow, Ask and Deny are patterns; a part that several match gets
 	// the strictest.
-	Allow []string `toml:"allow,omitempty" check:"patterns"`
-	Ask   []string `toml:"ask,omitempty" check:"patterns"`
-	Deny  []string `toml:"deny,omitempty" check:"patterns"`
+	Allow []string `toml:"allow,omitempty" check:"patterns" doc:"patterns, e.g. [\"git status\", \"npm test *\"]"`
+	Ask   []string `toml:"ask,omitempty" check:"patterns" doc:"the user approves these first, e.g. [\"git push *\"]"`
+	Deny  []string `toml:"deny,omitempty" check:"patterns" doc:"never run, e.g. [\"rm *\", \"Edit(.env)\"] (Read/Edit/Write(…) are file rules)"`
 	// Import names the tools whose own rules are read too: "claude-code"
 	// (the Bash(…) entries of permissions.allow, ask and deny in
 	// ~/.claude/settings.json and the working directory's
 	// .claude/settings.json and .claude/settings.local.json) and "codex"
 	// (the prefix_rule calls of ~/.codex/rules/*.rules and the working
 	// directory's .codex/rules/*.rules).
-	Import []string `toml:"import,omitempty" check:"import"`
+	Import []string `toml:"import,omitempty" check:"import" doc:"also the rules of \"claude-code\", \"codex\""`
 	// FileDefault decides a file-tool call (edit, write, apply_patch)
 	// on a file no Read, Edit or Write rule matches: "allow" (the
 	// default; "" is allow too), "ask" or "deny".
-	FileDefault string `toml:"file_default,omitempty" check:"decision_or_unset"`
+	FileDefault string `toml:"file_default,omitempty" check:"decision_or_unset" doc:"an edit, write or apply_patch no Read/Edit/Write rule matches: allow, ask or deny"`
 	// TrustedProjects are the folders whose own rule files' allow
 	// entries count (a project's .claude/settings.json,
 	// .claude/settings.local.json, .codex/rules/*.rules, a spillway
 	// config inside it), as those files are when first seen: a later
 	// change suspends them until the person trusts the project again
 	// (spillway rules trust). Deny and ask entries count from anywhere.
-	TrustedProjects []string `toml:"trusted_projects,omitempty" check:"dirs"`
+	TrustedProjects []string `toml:"trusted_projects,omitempty" check:"dirs" doc:"folders whose own allow entries count, e.g. [\"~/src/mine\"]"`
 	// SettingsFiles are more Claude Code settings files of the person's
 	// own, read after ~/.claude/settings.json whatever Import says.
-	SettingsFiles []string `toml:"settings_files,omitempty" check:"files"`
+	SettingsFiles []string `toml:"settings_files,omitempty" check:"files" doc:"more Claude Code settings files of yours"`
 	// NoClientForms puts no approval or project-trust question to the
 	// MCP client's form elicitation: spillway mcp and serve then treat
 	// every client as one without forms, and the question waits in
@@ -154,7 +154,7 @@ type RulesPolicy struct {
 	// showing it to the person (codex exec declines each at once, and
 	// the first answer wins). Secret prompts are not forms: they are
 	// unchanged.
-	NoClientForms bool `toml:"no_client_forms,omitempty"`
+	NoClientForms bool `toml:"no_client_forms,omitempty" doc:"true: approvals wait in spillway console, not the client's form (codex exec declines every form)"`
 	// ManagedDir replaces the system's directory of Claude Code's
 	// managed settings (/etc/claude-code; on macOS
 	// /Library/Application Support/ClaudeCode and its plists), read
@@ -190,11 +190,11 @@ type SecretsPolicy struct {
 	// of that name reads the terminal: ssh, ssh-add, ssh-keygen and gpg by
 	// default. An interpreter (sh, python3 …) cannot be named: it runs
 	// whatever script it is given.
-	Trusted []string `toml:"trusted" check:"programs"`
+	Trusted []string `toml:"trusted" check:"programs" doc:"the system's programs verified besides set-uid sudo, su, passwd, doas"`
 	// Unverified says what a prompt that is not verified gets: "warn" (the
 	// default), a page that tells the person the program is not the
 	// system's; "refuse", no page, and a result that says why.
-	Unverified string `toml:"unverified" check:"unverified"`
+	Unverified string `toml:"unverified" check:"unverified" doc:"a prompt from any other program: \"warn\" (the page warns) or \"refuse\" (no page)"`
 }
 
 // Hard ceilings that no policy or call can pass: one stream of a result

@@ -23,23 +23,23 @@ const (
 // of a stream's table in spillway's config file and bound them
 // (docs/profiles.md).
 type Limits struct {
-	Strategy Strategy `toml:"strategy" check:"strategy"`
+	Strategy Strategy `toml:"strategy" check:"strategy" doc:"which end is kept: head, tail or head_tail"`
 	// HeadShare is the share (0–1) of both limits given to the head under
 	// HeadTail. Budget the head leaves unused goes to the tail.
-	HeadShare float64 `toml:"head_share" check:"share"`
+	HeadShare float64 `toml:"head_share" check:"share" doc:"head_tail: the head's share of the limits"`
 	// MaxLines is the most lines shown (> 0).
-	MaxLines int `toml:"max_lines" min:"1" ceiling:"lines"`
+	MaxLines int `toml:"max_lines" min:"1" ceiling:"lines" doc:"lines shown of a stream"`
 	// MaxBytes is the most bytes of content shown (> 0).
-	MaxBytes int `toml:"max_bytes" min:"1" ceiling:"stream"`
+	MaxBytes int `toml:"max_bytes" min:"1" ceiling:"stream" doc:"bytes shown of a stream"`
 	// MaxLineChars cuts a longer line in the shown text; the cut line ends
 	// with "... [N chars cut]". Zero means no per-line cap.
-	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream" doc:"a longer line is cut; 0: never"`
 	// MaxTokens, when above zero, is the most tokens of content shown, as
 	// EstimateTokens counts them: a fourth limit, applied to what the
 	// other three let through, which it cuts the way MaxBytes does
 	// (whole lines, from the ends the strategy keeps). Zero means no
 	// token limit.
-	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream" doc:"estimated tokens shown of a stream; 0: no limit"`
 	// ShownLines, when above zero and below MaxLines, is the most lines
 	// shown once the stream does not fit: MaxLines and MaxBytes decide
 	// whether it is cut, ShownLines how many lines stay (opencode's "first

@@ -313,7 +313,7 @@ type BashPolicy struct {
 	Stdout output.Limits `toml:"stdout,shared"`
 	Stderr output.Limits `toml:"stderr,shared"`
 	// MergeStreams sends stderr into stdout in order of arrival.
-	MergeStreams bool `toml:"merge_streams"`
+	MergeStreams bool `toml:"merge_streams" doc:"stderr into stdout, in order of arrival"`
 	// SpillWhen says when a stream is spilled: on any cut (the default),
 	// or only when it passes its byte limit.
 	SpillWhen output.SpillWhen
@@ -326,7 +326,7 @@ type BashPolicy struct {
 	// leave the server (and every other session) unable to start a thread
 	// or a command; 0 means no cap; 4096 by default. See
 	// docs/reliability.md for how it is enforced.
-	MaxProcesses int `toml:"max_processes" min:"0" ceiling:"int32"`
+	MaxProcesses int `toml:"max_processes" min:"0" ceiling:"int32" doc:"processes and threads of one command at most; 0: no cap"`
 	// Shapes shows a cut stream that is mostly lines of a few shapes as
 	// its telling lines and one line for each shape that stands for the
 	// rest, within what the output is worth rather than the limits: the

@@ -39,7 +39,7 @@ type LsPolicy struct {
 	// Limit is the default of the limit parameter (500 entries);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" ceiling:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
+	Limit     int `toml:"limit" min:"1" ceiling:"lines" doc:"entries shown (the limit parameter's default)"`
+	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream" doc:"bytes of a result"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream" doc:"estimated tokens of a result; 0: no limit"`
 }

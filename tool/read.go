@@ -58,10 +58,10 @@ type ReadPolicy struct {
 	// (2000) is cut, and continued with char_offset; zero never cuts.
 	// MaxTokens, when above zero, ends a page before the line that would
 	// pass that many estimated tokens.
-	MaxLines     int `toml:"max_lines" min:"1" ceiling:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream"`
+	MaxLines     int `toml:"max_lines" min:"1" ceiling:"lines" doc:"lines of a page (the limit parameter's default)"`
+	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream" doc:"bytes of a page"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream" doc:"a longer line is cut, and continued with char_offset; 0: never"`
+	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream" doc:"estimated tokens of a page; 0: no limit"`
 	// LineNumbers numbers every line whatever the call's line_numbers,
 	// for agents tuned to a read tool that always numbers them.
 	LineNumbers bool

@@ -67,10 +67,10 @@ type GrepPolicy struct {
 	// MaxBytes bounds the result (50 KiB); a matching line longer than
 	// MaxLineChars (500) is shown around its first match; MaxTokens, when
 	// above zero, bounds the result's estimated tokens.
-	Limit        int `toml:"limit" min:"1" ceiling:"lines"`
-	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream"`
-	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream"`
-	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream"`
+	Limit        int `toml:"limit" min:"1" ceiling:"lines" doc:"matches shown (the limit parameter's default)"`
+	MaxBytes     int `toml:"max_bytes" min:"1" ceiling:"stream" doc:"bytes of a result"`
+	MaxLineChars int `toml:"max_line_chars" min:"0" ceiling:"stream" doc:"a longer matching line is shown around its match"`
+	MaxTokens    int `toml:"max_tokens" min:"0" ceiling:"stream" doc:"estimated tokens of a result; 0: no limit"`
 	// NoTotal, set by the pi profile, writes the limit's notice as its
 	// design does, without the matches known of ("at least N found").
 	NoTotal bool
@@ -121,9 +121,9 @@ type FindPolicy struct {
 	// Limit is the default of the limit parameter (1000 results);
 	// MaxBytes bounds the result (50 KiB); MaxTokens, when above zero,
 	// bounds its estimated tokens.
-	Limit     int `toml:"limit" min:"1" ceiling:"lines"`
-	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream"`
-	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream"`
+	Limit     int `toml:"limit" min:"1" ceiling:"lines" doc:"paths shown (the limit parameter's default)"`
+	MaxBytes  int `toml:"max_bytes" min:"1" ceiling:"stream" doc:"bytes of a result"`
+	MaxTokens int `toml:"max_tokens" min:"0" ceiling:"stream" doc:"estimated tokens of a result; 0: no limit"`
 	// NoTotal, set by the pi profile, stops at the limit and writes its
 	// notice as the design does, without the count of the paths that
 	// match.
