@@ -380,34 +380,53 @@ func (t *Toolset) FileRuleLines() (lines []string, guarded int) {
 // rulesNow are the rules in force; nil when none are configured.
 func (t *Toolset) rulesNow() *ruleSet { return t.rules.Load() }
 
-// UntrustedProject names the project the toolset works in (its working
-// directory) when it has allow entries that count only once the person
-// trusts it and it is not trusted now, with those entries as "FILE:LINE:
-// ENTRY": what the person is shown before trusting it. dir is "" when
-// there is nothing to trust.
-func (t *Toolset) UntrustedProject() (dir string, entries []string) {
-	if t.rulesNow() == nil {
-		return "", nil
-	}
-	entries, trusted := t.policy.Rules.ProjectAllowEntries(t.cwd)
-	if trusted || len(entries) == 0 {
-		return "", nil
-	}
-	return t.cwd, entries
+// A ProjectTrust is what the person is shown before trusting the
+// project a toolset works in: the project, the allow entries of its own
+// rule files that count only once it is trusted ("FILE:LINE: ENTRY"),
+// and the hash of those files when the entries were read.
+type ProjectTrust struct {
+	Dir     string
+	Entries []string
+	// Hash binds a grant to the files as they were shown: changed
+	// since, the grant does not match them (TrustProject).
+	Hash string
 }
 
-// TrustProject trusts the project the toolset works in (its working
-// directory) as its rule files are now, in spillway's state file, and
-// loads the rules again: its allow entries count from the next decision
-// on, in this session and in every later one until its rule files
-// change. via names the channel the person answered through ("form",
-// "console", "console-unsandboxed", "tty"); only the person may be
-// asked, never the model.
-func (t *Toolset) TrustProject(via string) error {
+// UntrustedProject is what trusting the project the toolset works in
+// (its working directory) would let count, when it has allow entries
+// that count only once the person trusts it and it is not trusted now;
+// nil when there is nothing to trust.
+func (t *Toolset) UntrustedProject() *ProjectTrust {
+	if t.rulesNow() == nil {
+		return nil
+	}
+	// The hash first: a file changed while the entries are read is
+	// then one the grant does not match.
+	hash := rules.CurrentHash(rulesPlaces(t.policy.Rules, t.cwd, t.rulesWritable).Trust, t.cwd)
+	entries, trusted := t.policy.Rules.ProjectAllowEntries(t.cwd)
+	if trusted || len(entries) == 0 {
+		return nil
+	}
+	return &ProjectTrust{Dir: t.cwd, Entries: entries, Hash: hash}
+}
+
+// TrustProject trusts the project the person was shown (UntrustedProject)
+// as its rule files were then, in spillway's state file, and loads the
+// rules again: its allow entries count from the next decision on, in
+// this session and in every later one until its rule files change. A
+// file changed since it was shown is not trusted: its allow entries stay
+// suspended, and the next question shows them. via names the channel
+// the person answered through ("form", "console",
+// "console-unsandboxed", "tty"); only the person may be asked, never
+// the model.
+func (t *Toolset) TrustProject(shown ProjectTrust, via string) error {
 	if t.rulesNow() == nil {
 		return errors.New("no command rules are in force: there is nothing to trust")
 	}
-	if err := t.policy.Rules.TrustProject(t.cwd, via); err != nil {
+	if shown.Dir != t.cwd || shown.Hash == "" {
+		return fmt.Errorf("the project shown (%q) is not the one this session works in (%s)", shown.Dir, t.cwd)
+	}
+	if err := rules.GrantShown(rulesPlaces(t.policy.Rules, t.cwd, t.rulesWritable).Trust, t.cwd, via, shown.Hash); err != nil {
 		return err
 	}
 	rs, err := loadRules(t.policy.Rules, t.cwd, t.rulesWritable)

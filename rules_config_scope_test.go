@@ -243,8 +243,8 @@ func TestTrustProjectThroughTheAsker(t *testing.T) {
 		var asked []RulePart
 		asker := func(_ context.Context, _, _ string, parts []RulePart) (string, error) {
 			asked = append(asked, parts...)
-			if grant {
-				if err := ts.TrustProject("form"); err != nil {
+			if shown := ts.UntrustedProject(); grant && shown != nil {
+				if err := ts.TrustProject(*shown, "form"); err != nil {
 					return "", err
 				}
 			}
@@ -254,8 +254,8 @@ func TestTrustProjectThroughTheAsker(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dir, entries := ts.UntrustedProject(); grant && (dir == "" || len(entries) != 1 || !strings.Contains(entries[0], "Bash(mkdir *)")) {
-			t.Errorf("UntrustedProject: %q %q", dir, entries)
+		if shown := ts.UntrustedProject(); shown == nil || len(shown.Entries) != 1 || !strings.Contains(shown.Entries[0], "Bash(mkdir *)") {
+			t.Errorf("UntrustedProject: %+v", shown)
 		}
 		made := filepath.Join(project, fmt.Sprintf("made-%v", grant))
 		r, err := ts.Bash(context.Background(), BashInput{Command: "mkdir " + made})
@@ -267,8 +267,8 @@ func TestTrustProjectThroughTheAsker(t *testing.T) {
 			if r.IsError || statErr != nil || len(asked) != 1 || !strings.Contains(asked[0].Reason, " is suspended: ") {
 				t.Errorf("trusted: ran %v, asked %+v:\n%s", statErr == nil, asked, r.Text)
 			}
-			if dir, _ := ts.UntrustedProject(); dir != "" {
-				t.Errorf("still untrusted after the grant: %s", dir)
+			if shown := ts.UntrustedProject(); shown != nil {
+				t.Errorf("still untrusted after the grant: %+v", shown)
 			}
 		} else if !r.IsError || statErr == nil || !strings.Contains(r.Text, "did not settle") || len(asked) != 2 {
 			t.Errorf("not trusted: ran %v, asked %d times:\n%s", statErr == nil, len(asked), r.Text)
@@ -304,7 +304,7 @@ func TestTrustProjectWhileDeciding(t *testing.T) {
 		}
 		done <- seen
 	}()
-	if err := ts.TrustProject("console"); err != nil {
+	if err := ts.TrustProject(*ts.UntrustedProject(), "console"); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range <-done {
@@ -314,5 +314,52 @@ func TestTrustProjectWhileDeciding(t *testing.T) {
 	}
 	if d := ts.CheckCommand("mkdir x").Decision; d != "allow" {
 		t.Errorf("after the trust: %s", d)
+	}
+}
+
+// The person trusts what they were shown: a rules file changed between
+// the question and the answer (by a command the agent left running) is
+// not trusted by that answer. Its allow entries stay suspended, and the
+// command is asked about again.
+func TestTrustProjectOnlyAsShown(t *testing.T) {
+	configScopeEnv(t)
+	project := t.TempDir()
+	settings := filepath.Join(project, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(`{"permissions": {"allow": ["Bash(mkdir *)"]}}`), 0o644)
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Import: []string{"claude-code"}, ManagedDir: noManagedSettings}
+	var ts *Toolset
+	asked := 0
+	asker := func(context.Context, string, string, []RulePart) (string, error) {
+		asked++
+		if asked > 1 {
+			return denyCommand, nil
+		}
+		shown := ts.UntrustedProject()
+		os.WriteFile(settings, []byte(`{"permissions": {"allow": ["Bash(mkdir *)", "Bash(rm *)"]}}`), 0o644)
+		if err := ts.TrustProject(*shown, "console"); err != nil {
+			return "", err
+		}
+		return trustProject, nil
+	}
+	ts, err := New(Options{Cwd: project, Policy: &p, Asker: asker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	made := filepath.Join(project, "made")
+	r, err := ts.Bash(context.Background(), BashInput{Command: "mkdir " + made})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, statErr := os.Stat(made); statErr == nil || asked != 2 || !r.IsError {
+		t.Errorf("ran %v after a change the person did not see, asked %d times:\n%s", statErr == nil, asked, r.Text)
+	}
+	if shown := ts.UntrustedProject(); shown == nil || len(shown.Entries) != 2 {
+		t.Errorf("the changed files are not offered again: %+v", shown)
+	}
+	if d := ts.CheckCommand("rm -rf x").Decision; d != "ask" {
+		t.Errorf("rm after the change: %s", d)
 	}
 }

@@ -49,10 +49,15 @@ type consoleCall struct {
 func (a *commandAsker) consoleAsk(ctx context.Context, command, cwd string, parts []spillway.RulePart) (string, error) {
 	q := console.Question{Session: a.session, Command: command, Cwd: cwd, Env: a.env, Parts: parts}
 	if a.trust != nil {
-		q.Project, q.Trust = a.trust.dir, a.trust.entries
+		q.Project, q.Trust, q.TrustHash = a.trust.Dir, a.trust.Entries, a.trust.Hash
 	}
 	if ans, ok := a.hub.Granted(q); ok {
 		a.via = ans.Via
+		if ans.Choice == trustAnswer && a.trust != nil {
+			// Answered on the page after the call gave up: the files
+			// are trusted as they were shown there.
+			a.trust.Hash = ans.TrustHash
+		}
 		return ans.Choice, nil
 	}
 	form := a.form

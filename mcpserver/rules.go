@@ -87,12 +87,9 @@ var commandAnswers = []string{"allow once", "allow for this session", "deny"}
 const trustAnswer = console.TrustProject
 
 // A projectTrust is what the person is shown before trusting the
-// project: where it is and the allow entries that trusting it lets
-// count.
-type projectTrust struct {
-	dir     string
-	entries []string
-}
+// project: where it is, the allow entries that trusting it lets count,
+// and the hash of its files then.
+type projectTrust = spillway.ProjectTrust
 
 // answers are the choices of the question a asks.
 func (a *commandAsker) answers() []string {
@@ -136,10 +133,10 @@ func (a *commandAsker) ask(ctx context.Context, command, cwd string, parts []spi
 	if a.trust == nil {
 		return console.Deny, nil // not offered: no answer of the person's
 	}
-	if err := a.ts.TrustProject(a.via); err != nil {
-		return "", fmt.Errorf("the person chose to trust the project %s, and it could not be trusted: %w", a.trust.dir, err)
+	if err := a.ts.TrustProject(*a.trust, a.via); err != nil {
+		return "", fmt.Errorf("the person chose to trust the project %s, and it could not be trusted: %w", a.trust.Dir, err)
 	}
-	a.log.Info("the person trusted the project's rules", "session", a.session, "dir", a.trust.dir, "via", a.via)
+	a.log.Info("the person trusted the project's rules", "session", a.session, "dir", a.trust.Dir, "via", a.via)
 	return trustAnswer, nil
 }
 
@@ -154,11 +151,7 @@ func (a *commandAsker) offerTrust(parts []spillway.RulePart) *projectTrust {
 	if !suspended {
 		return nil
 	}
-	dir, entries := a.ts.UntrustedProject()
-	if dir == "" {
-		return nil
-	}
-	return &projectTrust{dir: dir, entries: entries}
+	return a.ts.UntrustedProject()
 }
 
 // question asks the person through the console and the client's form.
@@ -219,8 +212,8 @@ func commandMessage(command, cwd string, parts []spillway.RulePart, trust *proje
 		}
 	}
 	if trust != nil {
-		fmt.Fprintf(&b, "\n\nThe project %s has allow entries of its own, which count only once you trust it (its rule files are written by whoever wrote the repository, or by the agent). %q trusts them as the files are now, for this and later sessions, until a file changes:", trust.dir, trustAnswer)
-		for _, e := range trust.entries {
+		fmt.Fprintf(&b, "\n\nThe project %s has allow entries of its own, which count only once you trust it (its rule files are written by whoever wrote the repository, or by the agent). %q trusts them as shown here, for this and later sessions, until a file changes:", trust.Dir, trustAnswer)
+		for _, e := range trust.Entries {
 			fmt.Fprintf(&b, "\n  %s", e)
 		}
 	}

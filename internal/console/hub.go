@@ -77,6 +77,9 @@ type Question struct {
 	// then offers TrustProject too.
 	Project string   `json:"project,omitempty"`
 	Trust   []string `json:"trust,omitempty"`
+	// TrustHash is the hash of the project's rule files when Trust was
+	// read: trusting it trusts them as shown (never sent to the page).
+	TrustHash string `json:"-"`
 }
 
 // key names a call by what it runs, where, with what and for whom: an
@@ -90,6 +93,9 @@ func (q Question) key() string {
 type Answer struct {
 	Choice string
 	Via    string
+	// TrustHash is the question's, for a TrustProject answered after
+	// its call gave up: the files as the person was shown them.
+	TrustHash string
 }
 
 // An Item is a question on the page.
@@ -121,9 +127,10 @@ type SessionInfo struct {
 
 // grant is an answer given on the page after its call gave up.
 type grant struct {
-	choice  string
-	via     string
-	expires time.Time
+	choice    string
+	via       string
+	trustHash string
+	expires   time.Time
 }
 
 // A Hub holds what one server shows on the console.
@@ -317,7 +324,7 @@ func (h *Hub) Granted(q Question) (Answer, bool) {
 	}
 	delete(h.grants, k)
 	h.changedLocked()
-	return Answer{Choice: g.choice, Via: g.via}, true
+	return Answer{Choice: g.choice, Via: g.via, TrustHash: g.trustHash}, true
 }
 
 // ErrGone is the error of an answer to an item no longer on the page:
@@ -350,7 +357,7 @@ func (h *Hub) Answer(id, choice string) error {
 	if it.Waiting {
 		it.answer <- a
 	} else if choice != Deny {
-		h.grants[it.key()] = grant{choice: choice, via: a.Via, expires: it.Expires}
+		h.grants[it.key()] = grant{choice: choice, via: a.Via, trustHash: it.TrustHash, expires: it.Expires}
 	}
 	h.log.Info("console: answered", "item", id, "choice", choice, "via", a.Via)
 	h.changedLocked()

@@ -160,6 +160,20 @@ func Grant(t Trust, dir, via string) error {
 	return saveGrant(t.StateFile, dir, grant{Hash: ProjectHash(dir, t.ProjectFiles), Via: via, At: time.Now().UTC()})
 }
 
+// GrantShown trusts the project dir as its rule files were when they
+// were shown to the person: hash is CurrentHash then. Should they have
+// changed since, the grant does not match them, and their allow
+// entries stay suspended: the person trusts only what they saw.
+func GrantShown(t Trust, dir, via, hash string) error {
+	if why := t.usable(); why != "" {
+		return errors.New(why)
+	}
+	return saveGrant(t.StateFile, resolved(dir), grant{Hash: hash, Via: via, At: time.Now().UTC()})
+}
+
+// CurrentHash is ProjectHash of the project dir as t reads it now.
+func CurrentHash(t Trust, dir string) string { return ProjectHash(resolved(dir), t.ProjectFiles) }
+
 // Revoke removes the trust in project dir.
 func Revoke(t Trust, dir string) error {
 	if why := t.usable(); why != "" {
