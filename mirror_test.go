@@ -33,11 +33,6 @@ import (
 // knownMirrors are those that remain; each is a debt. A mirror not listed
 // fails, and so does a listed one that is gone (take it off the list).
 var knownMirrors = []string{
-	// The console's question names a call by the server's session tag,
-	// the rules' cwd and the call's env and timeout, to tell identical
-	// calls apart: BashInput's names with other meanings, which the
-	// approval path would have to carry as a BashInput to remove.
-	"internal/console.Question ~ BashInput",
 	// The audit log's hashes of a change: three strings, like
 	// WriteInput's, but not a copy of it; the API value it stands for is
 	// tool.FileChange, whose other fields the audit record leaves out.
