@@ -76,7 +76,7 @@ an earlier call of the same session left, and are MCP only (spillway mcp).`,
 		manyArgs: func(args []string) string { return "quote it, as in spillway bash " + quoted(args) },
 		flags: map[string]string{
 			"stdin":   "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
-			"timeout": "Milliseconds the command may run (120000 unless given); past it spillway stops the command and exits 124",
+			"timeout": "Milliseconds the command may run (120000 unless given; at least 1; more is held to 2147483647); past it spillway stops the command and exits 124",
 			"tty":     "Run the command on a terminal, for programs that need one (colours, progress bars, full-screen programs); the CLI cannot type into it, so a program that waits for input there is stopped (exit 124)",
 		},
 		example: `  spillway bash 'seq 1 100000'
