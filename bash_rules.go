@@ -285,9 +285,8 @@ func (t *Toolset) ruleContext(ctx context.Context, in BashInput) rules.Context {
 	if p, ok := in.Env["PATH"]; ok {
 		path = p
 	}
-	env := in.Env
 	return rules.Context{Dir: dir, PATH: path, Env: in.Env, CwdParam: in.Cwd, Writable: t.writableDir(),
-		GitAliases: func(d string) map[string]string { return gitAliases(ctx, d, path, env) }}
+		GitAliases: func(d string) map[string]string { return gitAliases(ctx, d) }}
 }
 
 // writableDir is what the rules count as a directory the session can
@@ -321,23 +320,33 @@ func evalSymlinks(p string) string {
 	return p
 }
 
-// gitAliases reads git's aliases in dir as git itself does, includes
-// and conditions counted: git config -z --get-regexp '^alias\.'. A
-// failure (no git, not a repository, a slow file system) is no aliases:
-// a subcommand git does not know is then decided by its name.
-func gitAliases(ctx context.Context, dir, path string, env map[string]string) map[string]string {
+// gitAliases reads git's aliases in dir as git reads them there:
+// git --no-pager config -z --no-includes --get-regexp (--no-pager: git
+// reads pager.config with includes followed before it starts). It runs in the server,
+// outside any sandbox, while deciding, so nothing of the call reaches
+// it: not its env parameter (LD_PRELOAD would load a library into it,
+// GIT_TRACE_SETUP would have git write dir's name to any file, and
+// GIT_CONFIG_* would add aliases), nor its PATH; its environment is
+// built here from the server's own. A call whose env moves git's
+// configuration (HOME, XDG_CONFIG_HOME, GIT_*) is asked for by the
+// rules whatever its aliases. Includes are not followed, as one may
+// name a FIFO or a device git would wait on: a configuration holding
+// one gives a map marked rules.AliasesUnread. A failure (no git, dir
+// not a directory, not a repository) is no aliases: a subcommand git
+// does not know is then decided by its name.
+func gitAliases(ctx context.Context, dir string) map[string]string {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, git, "config", "-z", "--get-regexp", `^alias\.`)
+	cmd := exec.CommandContext(ctx, git, "--no-pager", "config", "-z", "--no-includes", "--get-regexp", `^(alias|include|includeif)\.`)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+path, "GIT_TERMINAL_PROMPT=0")
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = gitLookupEnv()
 	out, err := cmd.Output()
 	if err != nil {
 		return nil
@@ -345,11 +354,28 @@ func gitAliases(ctx context.Context, dir, path string, env map[string]string) ma
 	m := map[string]string{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		k, v, _ := strings.Cut(string(rec), "\n")
-		if name, ok := strings.CutPrefix(strings.ToLower(k), "alias."); ok && name != "" {
+		k = strings.ToLower(k)
+		if strings.HasPrefix(k, "include.") || strings.HasPrefix(k, "includeif.") {
+			m[rules.AliasesUnread] = k
+		} else if name, ok := strings.CutPrefix(k, "alias."); ok && name != "" {
 			m[name] = v
 		}
 	}
 	return m
+}
+
+// gitLookupEnv is the environment of the server's own git lookups: the
+// server's PATH, HOME and the variables that say which configuration
+// files git reads, and nothing else (no LD_*, no GIT_TRACE*).
+func gitLookupEnv() []string {
+	env := []string{"LANG=C", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"}
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+		"GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // decideStdin decides what write_stdin sends to a job while rules are

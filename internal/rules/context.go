@@ -19,7 +19,8 @@ type Context struct {
 	// GitAliases returns git's aliases as git itself reads them in dir
 	// (git config --get-regexp '^alias\.'), name to value; nil leaves
 	// aliases unresolved, and a git subcommand git does not know is
-	// decided by its name as written.
+	// decided by its name as written. A map holding AliasesUnread says
+	// the aliases could not all be read: such a subcommand is then ask.
 	GitAliases func(dir string) map[string]string
 	// Env holds the variables the call adds to the environment (the
 	// bash tool's env parameter): each is checked as a VAR= prefix is.
@@ -35,6 +36,11 @@ type Context struct {
 	// user can write it (access as the user; see userCanWrite for root).
 	Writable func(dir string) bool
 }
+
+// AliasesUnread, a name no git alias can have, marks a map of aliases
+// that misses some: the configuration includes files that were not
+// read (an include may name a FIFO or a device a reader would wait on).
+const AliasesUnread = ""
 
 // CheckIn decides command as Check does, in the context cx.
 func (s *Set) CheckIn(command string, cx Context) Verdict {
@@ -180,6 +186,9 @@ func (c *checker) gitAlias(ws []word) ([]word, string) {
 		}
 		v, ok := c.aliases[strings.ToLower(ws[1].Text)]
 		if !ok {
+			if inc, unread := c.aliases[AliasesUnread]; unread {
+				return ws, fmt.Sprintf("git %s may be an alias: git's configuration includes other files (%s), which spillway does not read", ws[1].Text, inc)
+			}
 			return ws, ""
 		}
 		if strings.HasPrefix(v, "!") {

@@ -86,6 +86,21 @@ func TestGitAliases(t *testing.T) {
 	}
 }
 
+// When git's configuration includes files the lookup did not read, a
+// subcommand git does not know may be an alias there: ask, even where
+// a rule allows it by name. A known alias and a builtin are unchanged.
+func TestGitAliasesUnread(t *testing.T) {
+	cx := Context{Dir: "/repo", GitAliases: func(string) map[string]string {
+		return map[string]string{"st": "status", AliasesUnread: "include.path"}
+	}}
+	s := setOf(t, Ask, corpusRules(t, Allow, "git status", "git *"))
+	for in, want := range map[string]Decision{"git st": Allow, "git status": Allow, "git p": Ask} {
+		if v := s.CheckIn(in, cx); v.Decision != want {
+			t.Errorf("%q = %v, want %v;%s", in, v.Decision, want, partsText(v))
+		}
+	}
+}
+
 // Writing a file a program loads code or configuration from is ask,
 // whoever writes it.
 func TestCodeLoadingWrites(t *testing.T) {
