@@ -214,3 +214,36 @@ func TestRulesWriteStdinPartialMessage(t *testing.T) {
 		t.Errorf("echo hi with close_stdin: %v\n%s", err, w.Text)
 	}
 }
+
+// bash's read -e on a terminal reads the line with readline, whose
+// shell-expand-line (ESC C-e) runs the command substitutions typed: with
+// read allowed by a rule, every write to such a job is still asked, and
+// refused when no one can be asked, so $(touch marker) never runs.
+func TestRulesWriteStdinReadline(t *testing.T) {
+	ctx := context.Background()
+	pol := spillway.RulesPolicy{Default: "ask", Allow: []string{"read *", "echo *"}}
+	for _, command := range []string{"read -e x", "read -rep '> ' x", "builtin read -e x"} {
+		t.Run(command, func(t *testing.T) {
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "marker")
+			ts := rulesToolset(t, nil, pol)
+			r, err := ts.Bash(ctx, spillway.BashInput{Command: command + "; echo got", TTY: true, Timeout: 100 * time.Millisecond})
+			if err != nil || !r.Details.Running {
+				t.Fatalf("%s did not start: %v %s", command, err, r.Text)
+			}
+			defer ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
+			for _, in := range []string{"$(touch " + marker + ")\x1b\x05", "\n"} {
+				w, err := ts.WriteStdin(ctx, spillway.WriteStdinInput{PID: r.Details.PID, Input: in, Timeout: 100 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !w.IsError || !strings.Contains(w.Text, "runs what is typed into it") {
+					t.Errorf("write %q was not asked about:\n%s", in, w.Text)
+				}
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the command substitution typed into read -e ran")
+			}
+		})
+	}
+}

@@ -189,3 +189,42 @@ func TestWritablePathDirWrittenAsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedIntoReadline: bash's read with -e (or -E) on a terminal reads
+// the line with readline, whose shell-expand-line (ESC C-e) runs the
+// command substitutions typed: such a job runs what is typed into it,
+// in every spelling of the option, and so does a read whose options or
+// a part whose program is known only when it runs. A read without it
+// does not.
+func TestTypedIntoReadline(t *testing.T) {
+	for in, want := range map[string]string{
+		"read -e x":                          "read -e",
+		"read -re x":                         "read -e",
+		"read -e -p x y":                     "read -e",
+		"read -ep x y":                       "read -e",
+		"read -r -d '' -e x":                 "read -e",
+		"read -E x":                          "read -e",
+		"builtin read -e x":                  "read -e",
+		"command read -e x":                  "read -e",
+		"'read' -e x":                        "read -e",
+		"rea''d -e x":                        "read -e",
+		"eval 'read -e x'":                   "read -e",
+		"f(){ read -e x; }; f":               "read -e",
+		"echo $(read -e x)":                  "read -e",
+		"bash -c 'read -e x'":                "read -e",
+		"x=-e; read $x y":                    "read -e",
+		"x=read; $x -e":                      "a program known only when it runs",
+		"$(echo read) -e x":                  "a program known only when it runs",
+		"y=$(cat) read x":                    "",
+		"read x":                             "",
+		"read -r -p 'name? ' x":              "",
+		"read -- -e":                         "",
+		"exec bash":                          "bash",
+		"bash -i":                            "bash",
+		"bind -x '\"\\C-x\": id'; read -e x": "read -e",
+	} {
+		if got, _ := TypedInto(in); got != want {
+			t.Errorf("TypedInto(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

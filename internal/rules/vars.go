@@ -208,11 +208,19 @@ func TypedInto(command string) (name string, shell bool) {
 			// bash -c '…': its code is in parts of its own.
 			continue
 		}
-		for _, f := range strings.Fields(p.command) {
+		fields := strings.Fields(p.command)
+		if f := commandWord(fields); strings.ContainsAny(f, "$`") {
+			// A program known only when it runs may read what is typed
+			// the way any of these does.
+			return "a program known only when it runs", false
+		}
+		for i, f := range fields {
 			f = strings.Trim(f, `'"`)
 			b := f[strings.LastIndexByte(f, '/')+1:]
 			k := programKinds[b]
 			switch {
+			case b == "read" && readline(fields[i+1:]):
+				return "read -e", false
 			case k.shell:
 				return b, b == "bash" || b == "sh" || b == "dash" || b == "rbash"
 			case k.otherShell || k.interpreter(b) != nil || typedInto[b]:
@@ -221,4 +229,38 @@ func TypedInto(command string) (name string, shell bool) {
 		}
 	}
 	return "", false
+}
+
+// readline reports whether bash's read given args may read its line with
+// readline (-e, or bash 5.3's -E): on a terminal, readline runs what is
+// typed on request — shell-expand-line (ESC C-e) expands the command
+// substitutions in the line, and a bind -x binding runs its command — so
+// such a read runs what is typed into it. An option known only when the
+// command runs may be one of them. An option's argument that looks like
+// them (read -p -e) counts too: a question too many costs less than an
+// option missed.
+func readline(args []string) bool {
+	for _, a := range args {
+		a = strings.Trim(a, `'"`)
+		switch {
+		case a == "--":
+			return false
+		case strings.ContainsAny(a, "$`"):
+			return true
+		case len(a) > 1 && a[0] == '-' && strings.ContainsAny(a, "eE"):
+			return true
+		}
+	}
+	return false
+}
+
+// commandWord is the first of fields that is not an assignment, or "".
+func commandWord(fields []string) string {
+	for _, f := range fields {
+		if i := strings.IndexByte(f, '='); i > 0 && syntaxName(f[:i]) {
+			continue
+		}
+		return f
+	}
+	return ""
 }
