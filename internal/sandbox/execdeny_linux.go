@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func readRules(denied []string) ([]landlock.Rule, error) {
 		return nil, err
 	}
 	return []landlock.Rule{
-		landlock.PathAccess(ll.AccessFSReadDir, listed...),
+		landlock.PathAccess(ll.AccessFSReadDir, listed...).IgnoreIfMissing(),
 		landlock.RODirs(dirs...).IgnoreIfMissing(),
 		landlock.ROFiles(files...).IgnoreIfMissing(),
 	}, nil
@@ -48,6 +49,21 @@ func complement(denied []string) (dirs, files, listed []string, err error) {
 			return nil, nil, nil, fmt.Errorf("denied file %q is not a clean absolute path", f)
 		}
 		deny[f] = true
+	}
+	for f := range deny {
+		for d := filepath.Dir(f); ; d = filepath.Dir(d) {
+			if deny[d] {
+				// Beneath a denied directory: denied with it. Listing
+				// the directory would grant its other entries.
+				delete(deny, f)
+				break
+			}
+			if d == "/" {
+				break
+			}
+		}
+	}
+	for f := range deny {
 		for d := filepath.Dir(f); ; d = filepath.Dir(d) {
 			along[d] = true
 			if d == "/" {
@@ -61,6 +77,9 @@ func complement(denied []string) (dirs, files, listed []string, err error) {
 	slices.Sort(listed)
 	for _, d := range listed {
 		entries, err := os.ReadDir(d)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // nothing in it to grant
+		}
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("listing %s to deny the programs in it: %w", d, err)
 		}

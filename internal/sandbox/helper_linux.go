@@ -44,6 +44,7 @@ type helperArgs struct {
 	hide     []string // covered by an empty tmpfs
 	denyExec []string // neither executed nor read (Rules.DenyExec)
 	show     []string // shown again beneath a hidden directory
+	read     []string // read-only beneath a denied one, without namespaces
 	statusFD int
 	uid, gid int
 
@@ -147,7 +148,7 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 			h.zygote = true
 		case "-net":
 			h.net = true
-		case "-w", "-hide", "-show", "-deny-exec":
+		case "-w", "-hide", "-show", "-deny-exec", "-read":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a path", a)
 			}
@@ -161,6 +162,8 @@ func parseHelperArgs(args []string) (h helperArgs, err error) {
 				h.hide = append(h.hide, args[i])
 			case "-show":
 				h.show = append(h.show, args[i])
+			case "-read":
+				h.read = append(h.read, args[i])
 			}
 		case "-nproc":
 			i++
@@ -295,6 +298,7 @@ func restrict(h helperArgs) error {
 		return err
 	}
 	rules = append(rules,
+		landlock.RODirs(h.read...).IgnoreIfMissing(),
 		landlock.RWDirs(writable...).WithRefer(),
 		landlock.RWDirs(sharedMemory).WithRefer().IgnoreIfMissing(),
 		landlock.RWFiles(devices...).IgnoreIfMissing(),

@@ -49,3 +49,39 @@ func TestHiddenFiles(t *testing.T) {
 		t.Errorf("the hidden file in the root became %q", b)
 	}
 }
+
+// Without the namespaces layer (an unprivileged user where user
+// namespaces are off) Landlock hides the same directories: a command
+// reads no file of a hidden directory (a serve token's, the console's),
+// nor of one hidden beneath another, but still those of the writable and
+// shown directories beneath them; and no hidden file outside the
+// writable directories. (Names can still be listed: Landlock grants
+// listing on the way to what it denies, and that covers all beneath.)
+func TestHiddenWithoutNamespaces(t *testing.T) {
+	requireLandlock(t, FilesABI)
+	d := makeDirs(t)
+	rules := d.rules(false)
+	rules.Layers = floor(false)
+	if err := os.Mkdir(filepath.Join(d.outside, "console"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.outside, "console", "token"), []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	audit := filepath.Join(d.tmp, "..", "audit.log")
+	if err := os.WriteFile(audit, []byte("secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Dir(d.root)
+	rules.Writable = []string{d.root, d.tmp}
+	// base holds them all: hidden, but for root and tmp (writable) and
+	// the spill directory (shown).
+	rules.Hidden = []string{d.outside, filepath.Join(d.outside, "console"), base, audit}
+	rules.Shown = []string{d.spill}
+	script := `for f in root/existing spillway-1-abc/existing tmp/existing outside/existing outside/console/token audit.log; do cat ../$f 2>/dev/null || echo "$f hidden"; done`
+	r := bash(t, rules, d.root, script)
+	want := "old\nold\nold\noutside/existing hidden\noutside/console/token hidden\naudit.log hidden"
+	if got := strings.TrimSpace(r.stdout); got != want {
+		t.Errorf("got %q, want %q (stderr %q)", got, want, r.stderr)
+	}
+}

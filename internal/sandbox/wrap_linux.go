@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,10 +94,20 @@ func wrapHelper(cmd *exec.Cmd, rules Rules) (*Launch, error) {
 		}
 		args = append(args, "-w", abs)
 	}
-	for _, f := range rules.DenyExec {
+	ns := rules.Layers&Namespaces != 0
+	denied, read := rules.DenyExec, []string(nil)
+	if !ns {
+		// No mount namespace to hide in: Landlock grants no read there.
+		var hidden []string
+		hidden, read = hiddenReads(rules)
+		denied = append(slices.Clip(denied), hidden...)
+	}
+	for _, f := range denied {
 		args = append(args, "-deny-exec", f)
 	}
-	ns := rules.Layers&Namespaces != 0
+	for _, d := range read {
+		args = append(args, "-read", d)
+	}
 	if rules.NoNetwork && !ns {
 		args = append(args, "-deny-tcp")
 	}
@@ -208,4 +219,55 @@ func idMaps(outUID, outGID, inUID, inGID int) (uids, gids []syscall.SysProcIDMap
 	}
 	return []syscall.SysProcIDMap{{ContainerID: inUID, HostID: outUID, Size: 1}},
 		[]syscall.SysProcIDMap{{ContainerID: inGID, HostID: outGID, Size: 1}}, false
+}
+
+// hiddenReads are what hide would cover, for Landlock to grant no access
+// to when there are no namespaces to hide in: the real paths of the
+// hidden directories and files (one that does not exist yet is denied by
+// name, so that it gets nothing when it is made), and the shown
+// directories beneath them, to be granted reading again. A hidden
+// directory that is itself writable or shown is left readable, and a
+// hidden file under a writable directory stays granted there (Landlock
+// only adds access; the namespaces cover it with /dev/null).
+func hiddenReads(rules Rules) (denied, read []string) {
+	var seen []string
+	for _, d := range append(slices.Clip(rules.Writable), rules.Shown...) {
+		if d, ok := realDir(d); ok {
+			seen = append(seen, d)
+		}
+	}
+	var writable []string
+	for _, d := range rules.Writable {
+		if d, ok := realDir(d); ok {
+			writable = append(writable, d)
+		}
+	}
+	for _, h := range rules.Hidden {
+		if f, ok := realFile(h); ok {
+			if !slices.ContainsFunc(writable, func(w string) bool { return within(f, w) }) {
+				denied = append(denied, f)
+			}
+			continue
+		}
+		d, ok := realDir(h)
+		if !ok {
+			// Not made yet: deny its name in its parent's real path.
+			parent, ok := realDir(filepath.Dir(filepath.Clean(h)))
+			if !ok || !filepath.IsAbs(h) {
+				continue
+			}
+			denied = append(denied, filepath.Join(parent, filepath.Base(h)))
+			continue
+		}
+		if d == "/" || slices.Contains(seen, d) {
+			continue
+		}
+		denied = append(denied, d)
+		for _, s := range rules.Shown {
+			if s, ok := realDir(s); ok && within(s, d) {
+				read = append(read, s)
+			}
+		}
+	}
+	return denied, read
 }
