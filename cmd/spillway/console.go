@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"html"
+	"net/url"
 	"fmt"
 	"log/slog"
 	"os"
@@ -65,7 +69,7 @@ run spillway console there, and open the link with your local port.`,
 			fmt.Fprintf(w, "spillway console: %d server%s running (the page follows new ones).\n", len(found), plural(len(found)))
 			fmt.Fprintf(w, "Open this link (it works once): %s\n", link)
 			if !noOpen {
-				fmt.Fprintln(w, browserSays(openBrowser(link)))
+				fmt.Fprintln(w, browserSays(openLink(ctx, dir, link, c.Used())))
 			}
 			fmt.Fprintln(w, "Ctrl-C ends the console.")
 			<-ctx.Done()
@@ -81,6 +85,52 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// forwardLifetime is how long the page that forwards the browser to the
+// link is kept when the link is not used.
+const forwardLifetime = 2 * time.Minute
+
+// openLink opens the one-time link in the browser without putting it on
+// the browser's command line or in its environment, which every process
+// of the host may read (/proc/PID/cmdline): a command sandboxed without
+// namespaces would trade the code first. The browser opens a file://
+// page, readable by this user only, in the console's directory (which a
+// sandboxed command cannot read, with or without namespaces), that
+// forwards to the link; the page is removed when the link is used, after
+// forwardLifetime, or when ctx ends.
+func openLink(ctx context.Context, dir, link string, used <-chan struct{}) error {
+	f, err := os.CreateTemp(dir, "open-*.html")
+	if err != nil {
+		return fmt.Errorf("cannot write the page that opens the link: %w", err)
+	}
+	page := f.Name()
+	remove := func() { os.Remove(page) }
+	quoted, _ := json.Marshal(link) // a JSON string is a JavaScript one
+	_, err = fmt.Fprintf(f, `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>spillway console</title>
+<script>location.replace(%s)</script>
+<noscript><meta http-equiv="refresh" content="0; url=%s"></noscript>
+`, quoted, html.EscapeString(link))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		remove()
+		return fmt.Errorf("cannot write the page that opens the link: %w", err)
+	}
+	go func() {
+		select {
+		case <-used:
+		case <-ctx.Done():
+		case <-time.After(forwardLifetime):
+		}
+		remove()
+	}()
+	if err := openBrowser((&url.URL{Scheme: "file", Path: page}).String()); err != nil {
+		remove()
+		return err
+	}
+	return nil
 }
 
 // openBrowser opens link with $BROWSER, else xdg-open (open on macOS),

@@ -50,6 +50,7 @@ type Console struct {
 
 	mu     sync.Mutex
 	code   string            // the one-time link's code; "" once used
+	used   chan struct{}     // closed when the code is traded
 	logins map[string]string // login → its action token
 }
 
@@ -59,8 +60,11 @@ func NewConsole(dir, credential string, log *slog.Logger) *Console {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Console{dir: dir, credential: credential, log: log, code: secretText(), logins: map[string]string{}}
+	return &Console{dir: dir, credential: credential, log: log, code: secretText(), used: make(chan struct{}), logins: map[string]string{}}
 }
+
+// Used is closed once the one-time link has been traded for a login.
+func (c *Console) Used() <-chan struct{} { return c.used }
 
 // Listen starts serving on a free port of 127.0.0.1 and returns the
 // one-time link. The page is served until ctx ends.
@@ -109,7 +113,11 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Forbidden: a request from another origin", http.StatusForbidden)
 		return
 	}
-	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
+	// The shell holds nothing, and spillway console opens it from a
+	// file:// page (the link is on no command line), a navigation the
+	// browser calls cross-site: a top-level navigation to it is served.
+	shellNavigation := r.URL.Path == "/" && r.Method == http.MethodGet && r.Header.Get("Sec-Fetch-Mode") == "navigate"
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" && !shellNavigation {
 		http.Error(w, "Forbidden: a request from another site", http.StatusForbidden)
 		return
 	}
@@ -160,6 +168,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	var login, csrf string
 	if ok {
 		c.code = ""
+		close(c.used)
 		login, csrf = secretText(), secretText()
 		c.logins[login] = csrf
 	}
