@@ -224,34 +224,10 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 
 // protectedFile names why a change to path loads code or rules the next
 // time something starts ("" when it does not): a change to one of these
-// is asked whatever the rules say.
+// is asked whatever the rules say. The list is the one bash's write
+// targets are held to, with the PATH of this process.
 func protectedFile(path string) string {
-	base := filepath.Base(path)
-	dir := filepath.Dir(path)
-	switch {
-	case base == "config" && filepath.Base(dir) == ".git":
-		return "git's config (it names programs git runs: hooks path, pager, aliases, filters)"
-	case strings.Contains(path, "/.git/hooks/"):
-		return "a git hook (git runs it)"
-	case strings.Contains(path, "/.claude/") && (strings.HasPrefix(base, "settings") || base == "CLAUDE.md"),
-		strings.Contains(path, "/.codex/rules/"), strings.Contains(path, "/.codex/config"),
-		base == "spillway.toml", strings.Contains(path, "/.config/spillway/"):
-		return "a rules or settings file of spillway or an agent"
-	}
-	switch base {
-	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-		".inputrc", ".envrc", ".gitconfig", ".npmrc", ".pypirc", ".curlrc", ".wgetrc":
-		return "a shell or tool start-up file (it runs or configures what starts next)"
-	}
-	if strings.Contains(path, "/.config/git/") || strings.Contains(path, "/.ssh/") {
-		return "a configuration file that names programs to run"
-	}
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if d != "" && filepath.Clean(d) == dir {
-			return "a directory on PATH (a file there is a command)"
-		}
-	}
-	return ""
+	return rules.ProtectedFile(filepath.ToSlash(path), filepath.SplitList(os.Getenv("PATH")))
 }
 
 // decideFiles decides a file-tool call by the Read, Edit and Write rules
@@ -328,7 +304,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 				if why := protectedFile(p); why != "" {
 					d = rules.Ask
 					part.Decision, part.Rule, part.Source = "ask", "", ""
-					part.Reason = "a change to " + why + " is asked whatever the rules say"
+					part.Reason = fmt.Sprintf("a change to %s is asked whatever the rules say: %s", p, why)
 					break
 				}
 			}

@@ -135,33 +135,7 @@ func (c *checker) codeLoadingFile(p string) string {
 		return ""
 	}
 	clean := path.Clean(p)
-	base := path.Base(clean)
-	comps := strings.Split(clean, "/")
-	has := func(name string) bool {
-		for _, x := range comps {
-			if x == name {
-				return true
-			}
-		}
-		return false
-	}
-	why := ""
-	switch {
-	case has(".git") || base == ".git":
-		why = "git runs code its repository files name (config, hooks)"
-	case base == ".gitconfig" || strings.HasSuffix(clean, "/git/config") || clean == "/etc/gitconfig" || base == ".gitmodules" || base == ".lfsconfig":
-		why = "git runs code its configuration names"
-	case rcFiles[base]:
-		why = "a shell or program runs it when it starts"
-	case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py" || base == "conftest.py":
-		why = "python runs it when it starts or when pytest collects tests"
-	case has(".claude") || has(".codex") || base == "spillway.toml" || has("spillway") && strings.HasSuffix(base, ".toml") || base == "managed-settings.json":
-		why = "it holds rules spillway, Claude Code or Codex read"
-	case has(".ssh") || has(".gnupg") || has(".cargo") && base == "config.toml" || base == ".npmrc" || base == ".yarnrc" || base == ".yarnrc.yml" || base == ".envrc":
-		why = "a program reads commands to run from it"
-	case has("bin") && (has(".local") || has("node_modules") || has(".venv") || has("venv")) || has(".bin"):
-		why = "it is in a directory programs are run from by name"
-	}
+	why := codeFileWhy(clean)
 	if why == "" && c.inPathDir(clean) {
 		why = "it is in a PATH directory, where a program name finds it"
 	}
@@ -169,6 +143,73 @@ func (c *checker) codeLoadingFile(p string) string {
 		return ""
 	}
 	return fmt.Sprintf("it writes %s: %s, so a program allowed to run later would run code no rule saw", p, why)
+}
+
+// codeFileWhy is why the file clean (a cleaned path) is on the
+// code-loading list by its name, or "".
+func codeFileWhy(clean string) string {
+	base := path.Base(clean)
+	comps := strings.Split(clean, "/")
+	has := func(name string) bool {
+		return slices.Contains(comps, name)
+	}
+	// under reports whether the components a then b follow each other.
+	under := func(a, b string) bool {
+		for i := 0; i+1 < len(comps); i++ {
+			if comps[i] == a && comps[i+1] == b {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(".git") || base == ".git":
+		return "git runs code its repository files name (config, hooks, commondir, a .git file's gitdir)"
+	case base == ".gitconfig" || strings.HasSuffix(clean, "/git/config") || under(".config", "git") || clean == "/etc/gitconfig" || base == ".gitmodules" || base == ".lfsconfig":
+		return "git runs code its configuration names"
+	case rcFiles[base]:
+		return "a shell or program runs it when it starts"
+	case strings.HasSuffix(base, ".pth") || base == "sitecustomize.py" || base == "usercustomize.py" || base == "conftest.py":
+		return "python runs it when it starts or when pytest collects tests"
+	case has(".claude") || has(".codex") || base == ".claude.json" || base == "spillway.toml" || has("spillway") && strings.HasSuffix(base, ".toml") ||
+		under(".config", "spillway") || under("state", "spillway") || under("Application Support", "spillway") || base == "managed-settings.json" ||
+		under(".config", "claude-code") || clean == ManagedDirDefault || strings.HasPrefix(clean, ManagedDirDefault+"/") ||
+		strings.HasPrefix(clean, "/Library/Managed Preferences/") && strings.HasSuffix(base, ".plist"):
+		return "it holds rules spillway, Claude Code or Codex read"
+	case has(".ssh") || has(".gnupg") || has(".cargo") && (base == "config.toml" || base == "config") || base == ".npmrc" || base == ".pypirc" || base == ".yarnrc" || base == ".yarnrc.yml" || base == ".envrc":
+		return "a program reads commands to run from it"
+	case has("bin") && (has(".local") || has("node_modules") || has(".venv") || has("venv")) || has(".bin"):
+		return "it is in a directory programs are run from by name"
+	}
+	return ""
+}
+
+// ProtectedFile is the reason a change to the file p (written, moved
+// onto or off, deleted) would make a program started later run code no
+// rule saw, or "": the code-loading list (git's repository files and
+// configuration, shell and editor start-up files, python's start-up
+// files, the rules of spillway and the agents, managed settings, the
+// system's start-up files) and the PATH directories pathDirs. p is
+// absolute or relative to the working directory. The bash check and the
+// file tools decide by it.
+func ProtectedFile(p string, pathDirs []string) string {
+	clean := path.Clean(p)
+	if why := codeFileWhy(clean); why != "" {
+		return why
+	}
+	if systemCodeFile(clean) != "" {
+		return "the system runs code or takes control from it"
+	}
+	if strings.Contains(clean, "/spillway/") && path.Base(clean) == "state.json" {
+		return "spillway's state file, which says which projects' rules are trusted"
+	}
+	dir := path.Dir(clean)
+	for _, d := range pathDirs {
+		if d != "" && path.IsAbs(d) && path.Clean(d) == dir {
+			return "it is in a PATH directory, where a program name finds it"
+		}
+	}
+	return ""
 }
 
 // rcFiles are start-up and configuration files that run commands.
@@ -179,7 +220,7 @@ var rcFiles = map[string]bool{
 	".gvimrc": true, ".gdbinit": true, ".lesskey": true, ".wgetrc": true, ".curlrc": true, ".pythonrc": true,
 	".pythonstartup": true, ".irbrc": true, ".pryrc": true, ".psqlrc": true, ".sqliterc": true, ".my.cnf": true,
 	".tmux.conf": true, ".screenrc": true, ".xinitrc": true, ".xsession": true, ".xprofile": true,
-	"config.fish": true, "bashrc": true, "profile": true,
+	"config.fish": true, "bashrc": true, "profile": true, ".pypirc": true,
 }
 
 // writeTargets returns the words a known writer writes to: every
@@ -257,7 +298,7 @@ func (c *checker) pathDirs() []string {
 // holds.
 var codeMarkers = []string{".git", ".claude", ".codex", "spillway", "managed-settings", ".ssh", ".gnupg", ".cargo",
 	".npmrc", ".yarnrc", ".envrc", "bin", "git/config", "gitconfig", ".pth", "customize", "conftest", "rc", "profile",
-	".exrc", ".lesskey", ".gdbinit", ".my.cnf", ".tmux.conf", ".xsession", ".xprofile", "config.fish", ".zshenv", ".zlog", ".nvim.lua"}
+	".exrc", ".config/git", "claude-code", "Managed Preferences", ".lesskey", ".gdbinit", ".my.cnf", ".tmux.conf", ".xsession", ".xprofile", "config.fish", ".zshenv", ".zlog", ".nvim.lua"}
 
 func mayLoadCode(p string) bool {
 	for _, m := range codeMarkers {

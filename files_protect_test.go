@@ -1,0 +1,55 @@
+package spillway_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/tool"
+)
+
+// The file tools hold the code-loading list bash's write targets are
+// held to: git's commondir and a .git file (a gitdir pointer) make an
+// allowed git status run another repository's config; a .pth file runs
+// when python starts. Each change is asked (no one can be asked here),
+// and nothing is written, moved or deleted.
+func TestFileToolsProtectCodeLoadingList(t *testing.T) {
+	ctx := context.Background()
+	ts, dir := fileToolset(t, spillway.Options{})
+	for _, f := range []string{"site.pth", ".vimrc", ".envrc"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	asked := func(what string, res spillway.Result[tool.FileChangeDetails], err error) {
+		t.Helper()
+		if err != nil || !res.IsError || !strings.Contains(res.Text, "approval") && !strings.Contains(res.Text, "asked") {
+			t.Errorf("%s: not asked: %v %q", what, err, res.Text)
+		}
+	}
+	for _, p := range []string{".git/commondir", ".git/config.worktree", ".git/modules/m/config", "sub/.git", ".gitmodules",
+		"lib/python3/site-packages/evil.pth", "sitecustomize.py", ".cargo/config.toml", ".claude/hooks/h.sh", "node_modules/.bin/jest"} {
+		res, err := ts.Write(ctx, tool.WriteInput{Path: p, Content: "gitdir: ../evil\n"})
+		asked("write "+p, res, err)
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+	if _, err := ts.Read(ctx, spillway.ReadInput{Path: "site.pth"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ts.Edit(ctx, tool.EditInput{Path: "site.pth", OldString: "old", NewString: "import os; os.system('id')"})
+	asked("edit site.pth", res, err)
+	res, err = ts.ApplyPatch(ctx, tool.ApplyPatchInput{Input: "*** Begin Patch\n*** Delete File: .vimrc\n*** End Patch\n"})
+	asked("delete .vimrc", res, err)
+	res, err = ts.ApplyPatch(ctx, tool.ApplyPatchInput{Input: "*** Begin Patch\n*** Update File: .envrc\n*** Move to: envrc.bak\n@@\n-old\n+old\n*** End Patch\n"})
+	asked("move .envrc away", res, err)
+	for _, f := range []string{"site.pth", ".vimrc", ".envrc"} {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(b) != "old\n" {
+			t.Errorf("%s changed: %q %v", f, b, err)
+		}
+	}
+}
