@@ -35,6 +35,9 @@ type Context struct {
 	// is not allowed by a rule naming it by its bare name. nil: the
 	// user can write it (access as the user; see userCanWrite for root).
 	Writable func(dir string) bool
+	// Home is the home directory ~ and $HOME name when Env sets no HOME;
+	// "" is the process's.
+	Home string
 }
 
 // AliasesUnread, a name no git alias can have, marks a map of aliases

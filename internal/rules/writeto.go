@@ -34,8 +34,206 @@ func (c *checker) writesRisk(name string, args []word) string {
 			return r
 		}
 	}
+	return c.dirTargetRisk(name, args)
+}
+
+// dirTargetRisk is the reason the files a copy, a move, a link or an
+// archive puts into a directory keep the part from being allowed, or
+// "". The check of the destination as named does not see them: cp x
+// DIR/, cp -t DIR x and cp x y DIR write DIR/x (and DIR/y); a recursive
+// copy (cp -r, rsync) or an extraction (tar -x -C DIR, unzip -d DIR)
+// writes anything under DIR. Whether DIR is a directory when the command
+// runs is not known when it is decided, so a plain copy's destination is
+// also held as a directory.
+func (c *checker) dirTargetRisk(name string, args []word) string {
+	var dest word
+	var sources []word
+	recursive, noTarget := false, false
+	switch name {
+	case "cp", "mv", "install", "ln", "link", "rsync":
+		recursive = name == "rsync"
+		var plain []word
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			t := a.Text
+			switch {
+			case !a.Known || !strings.HasPrefix(t, "-") || t == "-":
+				plain = append(plain, a)
+			case t == "-t" || t == "--target-directory":
+				if i+1 < len(args) {
+					i++
+					dest = args[i]
+				}
+			case strings.HasPrefix(t, "--target-directory="):
+				dest = word{Text: t[len("--target-directory="):], Known: true}
+			case t == "-T" || t == "--no-target-directory":
+				noTarget = true
+			case t == "--recursive" || t == "--archive":
+				recursive = true
+			case t == "-S" || t == "--suffix" || name == "install" && (t == "-m" || t == "-o" || t == "-g") || name == "rsync" && (t == "-e" || t == "-f"):
+				i++
+			case !strings.HasPrefix(t, "--"):
+				recursive = recursive || name == "cp" && strings.ContainsAny(t[1:], "rRa")
+			}
+		}
+		if dest == (word{}) {
+			if len(plain) < 2 {
+				return ""
+			}
+			dest, plain = plain[len(plain)-1], plain[:len(plain)-1]
+		}
+		sources = plain
+	case "tar":
+		extract := false
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			t := a.Text
+			if !a.Known {
+				continue
+			}
+			switch {
+			case t == "-C" || t == "--directory":
+				if i+1 < len(args) {
+					i++
+					dest = args[i]
+				}
+			case strings.HasPrefix(t, "--directory="):
+				dest = word{Text: t[len("--directory="):], Known: true}
+			case strings.HasPrefix(t, "-C"):
+				dest = word{Text: t[2:], Known: true}
+			case t == "--extract" || t == "--get":
+				extract = true
+			case i == 0 && !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+				extract = extract || strings.Contains(t, "x")
+			}
+		}
+		if !extract || dest == (word{}) {
+			return ""
+		}
+		recursive = true
+	case "unzip":
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a.Known && a.Text == "-d" && i+1 < len(args) {
+				dest = args[i+1]
+			} else if a.Known && strings.HasPrefix(a.Text, "-d") && len(a.Text) > 2 {
+				dest = word{Text: a.Text[2:], Known: true}
+			}
+		}
+		if dest == (word{}) {
+			return ""
+		}
+		recursive = true
+	default:
+		return ""
+	}
+	if noTarget {
+		return ""
+	}
+	if recursive {
+		return c.treeRisk(dest)
+	}
+	for _, s := range sources {
+		base := path.Base(unquotedText(s.Text))
+		if !s.Known && (strings.ContainsAny(base, "*?[$`") || strings.Contains(s.Text, "$(")) || base == "." || base == ".." || base == "/" {
+			// Names known only when it runs: any file under the directory.
+			return c.treeRisk(dest)
+		}
+		if r := c.writeRiskOf(word{Text: strings.TrimSuffix(dest.Text, "/") + "/" + base, Known: dest.Known}, true); r != "" {
+			return r
+		}
+	}
 	return ""
 }
+
+// treeRisk is the reason writing any file under the directory the word
+// d names (a recursive copy's or an archive's destination) keeps the part
+// from being allowed, or "": d is in or is a directory of the list (a
+// repository's .git, ~/.config/git, a PATH directory), or holds one
+// (/etc holds /etc/ld.so.preload; the home directory its rc files; a
+// working tree its .git).
+func (c *checker) treeRisk(d word) string {
+	t := strings.TrimSuffix(d.Text, "/")
+	if t == "" {
+		t = "/"
+	}
+	if r := c.writeRiskOf(word{Text: t, Known: d.Known}, true); r != "" {
+		return r
+	}
+	if r := c.writeRiskOf(word{Text: strings.TrimSuffix(t, "/") + "/x", Known: d.Known}, true); r != "" {
+		return fmt.Sprintf("it writes files under %s: %s", d.Text, r)
+	}
+	t = c.expandHome(unquotedText(t))
+	abs := t
+	if !path.IsAbs(abs) {
+		if c.env == nil || c.env.Dir == "" || c.cdSeen {
+			return ""
+		}
+		abs = filepath.Join(c.env.Dir, abs)
+	}
+	abs = path.Clean(abs)
+	holds := func(p string) bool { return p != "" && path.IsAbs(p) && underAny(path.Clean(p), abs) }
+	var held string
+	if h := c.home(); h != "" {
+		if holds(h) {
+			held = h
+		}
+		for _, f := range homeProtected {
+			if held == "" && holds(h+"/"+f) {
+				held = h + "/" + f
+			}
+		}
+	}
+	for _, f := range systemProtected {
+		if held == "" && holds(f) {
+			held = f
+		}
+	}
+	for _, f := range append(c.pathDirs(), c.ruleFiles()...) {
+		if held == "" && holds(f) {
+			held = f
+		}
+	}
+	if held == "" {
+		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+			held = filepath.Join(abs, ".git")
+		}
+	}
+	if held != "" {
+		return fmt.Sprintf("it writes files under %s, which holds %s, a file or directory of the code-loading list: a program allowed to run later would run code no rule saw", d.Text, held)
+	}
+	return ""
+}
+
+// expandHome is t with a leading ~/, $HOME/ or ${HOME}/ (or the word
+// alone) made the home directory.
+func (c *checker) expandHome(t string) string {
+	h := c.home()
+	if h == "" {
+		return t
+	}
+	for _, pre := range []string{"~", "$HOME", "${HOME}"} {
+		if t == pre {
+			return h
+		}
+		if strings.HasPrefix(t, pre+"/") {
+			return h + t[len(pre):]
+		}
+	}
+	return t
+}
+
+// homeProtected are the files and directories of the list under the
+// home directory a recursive copy into one of their parents reaches.
+var homeProtected = []string{".config/git", ".config/spillway", ".config/fish", ".local/state/spillway", ".local/bin",
+	".local/lib", ".claude", ".claude.json", ".codex", ".ssh", ".gnupg", ".cargo", ".gitconfig", ".bashrc", ".profile",
+	"Library/Application Support/spillway", "Library/Application Support/ClaudeCode"}
+
+// systemProtected are the system's files and directories of the list.
+var systemProtected = []string{"/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/profile", "/etc/bash.bashrc", "/etc/environment",
+	"/etc/gitconfig", "/etc/cron.d", "/etc/sudoers", "/etc/systemd", "/etc/ssh", "/etc/passwd", "/etc/pam.d",
+	"/var/spool/cron", "/usr/lib/systemd", "/lib/systemd", "/usr/lib/python3", "/usr/local/lib", ManagedDirDefault,
+	"/Library/Managed Preferences", "/proc", "/sys", "/boot"}
 
 // destination is the one file or directory cp, mv, install, ln, link and
 // rsync write into: -t's value, else the last argument.
@@ -111,15 +309,7 @@ func (c *checker) writeRiskOf(w word, strict bool) string {
 		if strings.ContainsAny(unquotedText(t), "*?[") {
 			return fmt.Sprintf("it writes to %s, a file named by a glob bash resolves when it runs, which may be a file a program runs code from", t)
 		}
-		t = unquotedText(t)
-		if h := c.home(); h != "" {
-			for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
-				if strings.HasPrefix(t, pre) {
-					t = h + "/" + t[len(pre):]
-					break
-				}
-			}
-		}
+		t = c.expandHome(unquotedText(t))
 	}
 	if r := c.codeLoadingFile(t); r != "" {
 		return r
@@ -172,6 +362,9 @@ func (c *checker) home() string {
 		if h, ok := c.env.Env["HOME"]; ok {
 			return strings.TrimSuffix(h, "/")
 		}
+	}
+	if c.env != nil && c.env.Home != "" {
+		return strings.TrimSuffix(c.env.Home, "/")
 	}
 	h, _ := os.UserHomeDir()
 	return strings.TrimSuffix(h, "/")
