@@ -85,6 +85,7 @@ project directory: the clients' project files (.mcp.json, .cursor/,
   spillway doctor --config ./spillway.toml --sandbox --root .`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			probeAsAServer()
 			home, _ := os.UserHomeDir()
 			cwd, _ := os.Getwd()
 			d := &doctor{out: cmd.OutOrStdout(), home: home, cwd: cwd, getenv: os.Getenv, lookPath: exec.LookPath, wantSandbox: g.sandbox}

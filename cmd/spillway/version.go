@@ -26,6 +26,7 @@ start) makes the exit status 1; spillway doctor checks the clients' entries
 too.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			probeAsAServer()
 			fmt.Fprintln(cmd.OutOrStdout(), versionString())
 			fmt.Fprintln(cmd.OutOrStdout(), sandbox.StatusLine())
 			fmt.Fprintln(cmd.OutOrStdout(), cgroupLine())
@@ -91,3 +92,11 @@ func cgroupLine() string {
 	}
 	return "cgroups: v2, a group for each session's commands under " + where + " (its end kills them all at once)"
 }
+
+// probeAsAServer puts this process in the state in which mcp and serve
+// probe the sandbox, so that version and doctor report the layers a
+// server of this user gets: a server makes itself non-dumpable first,
+// and a non-dumpable process of a user other than root cannot write the
+// user-namespace map of the helper it starts, so its commands run
+// without namespaces where this user could otherwise make them.
+func probeAsAServer() { _ = notDumpable() }
