@@ -133,8 +133,10 @@ type Rules struct {
 	// (the spill directories' parent, the server's token directory), but
 	// for the writable directories and those of Shown beneath them, and
 	// files it reads as empty wherever they are (the audit log, the
-	// token). Only the Namespaces layer hides: without it they stay
-	// readable.
+	// token). The Namespaces layer covers them with a tmpfs (a file with
+	// /dev/null); without it Landlock grants no access to them (their
+	// names can still be listed, and a hidden file under a writable
+	// directory stays granted there).
 	Hidden []string
 	// Shown are directories beneath a hidden one that the command still
 	// sees, read-only unless writable (its own session's spill
