@@ -185,6 +185,11 @@ type checker struct {
 	// cdSeen: a cd, pushd or popd came before, so the working directory
 	// of what follows is not env's.
 	cdSeen bool
+	// gitDirs: the directories the cds seen so far may have left the
+	// command in, the starting one first (nil: no cd); cdUnknown: a cd
+	// went where only running it tells.
+	gitDirs   []string
+	cdUnknown bool
 	// loopStart: the C-style loop being read assigns nothing but
 	// arithmetic in its body, so what its start assigns is known in it.
 	loopStart bool
@@ -1269,7 +1274,8 @@ func (c *checker) decide(st *partState, ws []word) {
 			st.soft = append(st.soft, r)
 		}
 		if name == "cd" || name == "pushd" || name == "popd" {
-			defer func() { c.cdSeen = true }()
+			args := cur[1:]
+			defer func() { c.cdSeen = true; c.noteCd(name, args) }()
 		}
 		if in := kind.interpreter(name); in != nil {
 			c.interp(st, name, in, cur)

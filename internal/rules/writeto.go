@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -437,19 +438,27 @@ func systemCodeFile(p string) string {
 // gitRisk is the reason a git part keeps from being allowed for where
 // it reads its repository, or for a file it writes, or "": --output of
 // git log, diff, show and format-patch writes any file; --git-dir names
-// a directory whose config git runs, whatever its name; and -C or the
-// working directory may be such a directory (a bare repository's
-// HEAD and config written by an earlier command).
+// a directory whose config git runs, whatever its name; and the
+// repository git finds from where it runs (the working directory, or
+// where the cds before it went, then each -C) may name code git runs
+// (see gitRepoRisk).
 func (c *checker) gitRisk(words []word) string {
 	for _, t := range moreWriteTargets("git", words[1:]) {
 		if r := c.writeRisk(t); r != "" {
 			return r
 		}
 	}
-	dir := ""
-	if c.env != nil && !c.cdSeen {
-		dir = c.env.Dir
+	if c.cdUnknown {
+		return "git runs in a directory an earlier cd, pushd or popd chose, known only when it runs, and git runs the code its repository's config names"
 	}
+	var dirs []string
+	switch {
+	case c.gitDirs != nil:
+		dirs = slices.Clone(c.gitDirs)
+	case c.env != nil && c.env.Dir != "":
+		dirs = []string{c.env.Dir}
+	}
+	var gitDir []string
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		if !w.Known || !strings.HasPrefix(w.Text, "-") {
@@ -470,18 +479,37 @@ func (c *checker) gitRisk(words []word) string {
 			if path.Base(path.Clean(val)) != ".git" {
 				return fmt.Sprintf("git --git-dir %s reads a repository not named .git, whose config (written by any command) names programs git runs", val)
 			}
+			gitDir = append(gitDir, val)
 		case "-C":
-			if dir == "" && !path.IsAbs(val) {
+			if val == "" {
 				continue
 			}
-			if !path.IsAbs(val) {
-				val = filepath.Join(dir, val)
+			if path.IsAbs(val) {
+				dirs = []string{val}
+				continue
 			}
-			dir = val
+			for j, d := range dirs {
+				dirs[j] = filepath.Join(d, val)
+			}
 		}
 	}
-	if dir != "" && isGitDir(dir) && path.Base(dir) != ".git" {
-		return fmt.Sprintf("git runs in %s, a repository directory not named .git (HEAD and config), whose config names programs git runs", dir)
+	for _, g := range gitDir {
+		if !filepath.IsAbs(g) && len(dirs) > 0 {
+			g = filepath.Join(dirs[0], g)
+		}
+		if filepath.IsAbs(g) {
+			if r, _ := gitDirRisk(g); r != "" {
+				return r
+			}
+		}
+	}
+	if len(gitDir) > 0 {
+		return ""
+	}
+	for _, d := range dirs {
+		if r := c.gitRepoRisk(d); r != "" {
+			return r
+		}
 	}
 	return ""
 }
