@@ -387,7 +387,7 @@ var (
 func fileChangeCommon(p Policy) string {
 	return fmt.Sprintf("The result is a unified diff of the change with line numbers (at most %d lines or %s; the whole diff is saved to a file the notice names). "+
 		"A file this session has read or written that changed since (by content) is not overwritten: read it again first. "+
-		"Line endings (CRLF stays CRLF), a UTF-8 byte order mark, a missing final newline, the file's mode and symlinks are kept; the write is atomic. "+
+		"Line endings (CRLF stays CRLF), a UTF-8 byte order mark, a missing final newline, the file's mode and symlinks are kept; the write is atomic (a file with several hard links is written in place, its old content kept beside it until the write ends). "+
 		"`history` with `change: N` (the result's `change`) shows a change again, with `undo: N` undoes it while the file still holds what it wrote.",
 		p.Read.MaxLines, size(p.Read.MaxBytes))
 }
