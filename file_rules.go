@@ -22,6 +22,9 @@ import (
 type fileAccess struct {
 	path string
 	kind string
+	// del: the change deletes the file (a patch's *** Delete File:),
+	// which the command rules decide as they decide rm of it.
+	del bool
 }
 
 // patchAccesses lists the files a patch touches and how.
@@ -34,12 +37,12 @@ func patchAccesses(input string) ([]fileAccess, error) {
 	for _, h := range p.Hunks {
 		switch h.Kind {
 		case codexpatch.Add:
-			acc = append(acc, fileAccess{h.Path, "Write"})
+			acc = append(acc, fileAccess{path: h.Path, kind: "Write"})
 		default:
-			acc = append(acc, fileAccess{h.Path, "Edit"})
+			acc = append(acc, fileAccess{path: h.Path, kind: "Edit", del: h.Kind == codexpatch.Delete})
 		}
 		if h.MoveTo != "" {
-			acc = append(acc, fileAccess{h.MoveTo, "Write"})
+			acc = append(acc, fileAccess{path: h.MoveTo, kind: "Write"})
 		}
 	}
 	return acc, nil
@@ -329,6 +332,14 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		}
 		decision = max(decision, d)
 		parts = append(parts, part)
+		if a.del {
+			rm := t.decideDelete(abs)
+			for _, p := range rm {
+				d, _ := decisionOf(p.Decision)
+				decision = max(decision, d)
+			}
+			parts = append(parts, rm...)
+		}
 	}
 	done, verb := "changed", "change"
 	if toolName == "read" {
@@ -375,6 +386,27 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		return nil
 	}
 	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the %s: nothing was %s]\nThe file%s that needed approval: %s.", verb, done, plural(len(ask)), partList(ask)), IsError: true}
+}
+
+// decideDelete decides a file tool's delete of abs as the command rules
+// decide rm of it, so that deny rm *, ask rm * and a default of ask with
+// no rule allowing rm hold a file tool's delete as they hold bash's rm.
+// A delete of a file the session has not read is not refused for that
+// alone: rm would delete it, and the change's journal keeps its content
+// for undo. No command rules in force: no parts.
+func (t *Toolset) decideDelete(abs string) []RulePart {
+	rs := t.rulesNow()
+	if rs == nil {
+		return nil
+	}
+	v := rs.set.CheckIn(quoteArgv([]string{"rm", abs}), rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH"), Writable: t.writableDir()})
+	parts := rulesDetails(v).Parts
+	for i, p := range parts {
+		if p.Decision == "ask" && t.approved.has(p.Command) {
+			parts[i].Decision, parts[i].ApprovedForSession = "allow", true
+		}
+	}
+	return parts
 }
 
 // fileKindRules reports whether rule kind k decides an access of kind

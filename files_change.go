@@ -458,7 +458,7 @@ func (t *Toolset) historyChange(ctx context.Context, in HistoryInput) (Result[Hi
 		for _, e := range ch.Journal() {
 			if e.ID == in.Undo {
 				for _, f := range e.Files {
-					acc = append(acc, fileAccess{f.Real, "Write"})
+					acc = append(acc, fileAccess{path: f.Real, kind: "Write"})
 				}
 			}
 		}
@@ -513,7 +513,10 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
 - **Rules.** ` + "`Read(…)`, `Edit(…)` and `Write(…)`" + ` entries in spillway's ` + "`[rules]`" + ` allow, ask and deny lists and in Claude Code's settings (imported) decide the calls, in
   Claude Code's path forms (` + "`//abs`, `~/home`, `/from-the-project`, `./rel` or `rel`, a name without / at any depth" + `); an Edit rule decides every change, a Write
   rule the whole-file writes (write, an added file, a move's destination); a patch takes the strictest decision of its files; a file no rule matches gets
-  ` + "`[rules] file_default`" + ` (allow unless set). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
+  ` + "`[rules] file_default`" + ` (allow unless set). A ` + "`*** Delete File:`" + ` is also decided by the command rules as ` + "`rm FILE`" + ` (the file's absolute path) would be, and
+  takes the stricter decision: ` + "`deny rm *`" + `, ` + "`ask rm *`" + ` and a ` + "`[rules] default`" + ` of ask with no rule allowing ` + "`rm`" + ` hold it as they hold bash's rm. With no
+  rule against it, a delete of a file the session has not read is allowed, as rm would allow it and as Codex's apply_patch deletes (its content stays in the
+  journal, for ` + "`history`" + ` undo). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
   rule and settings files, a file in a PATH directory) is asked whatever the rules say. So is a change to a regular file with more than one name (a hard link,
   ` + "`st_nlink > 1`" + `): the rules and the protected list are keyed by path, and the file's other names are not known (` + "`hcfg`" + ` may be ` + "`.git/config`" + ` under another
   name); the question names the link count. Under ` + "`--root`" + ` such a file is not changed at all — a divergence from "a hard-linked file is written in place":

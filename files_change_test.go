@@ -256,3 +256,46 @@ func TestBashCodexApplyPatchHeredoc(t *testing.T) {
 		t.Fatalf("%q", res.Text)
 	}
 }
+
+// A patch's *** Delete File: is decided as bash's rm of that file would
+// be, as well as by the Edit rules: deny rm * and a default of ask with
+// no rule allowing rm leave the file; a default of allow with no rm rule
+// deletes it, though the session never read it (as rm would, and as
+// Codex's apply_patch does).
+func TestFileToolsDeleteDecidedAsRm(t *testing.T) {
+	ctx := context.Background()
+	patch := "*** Begin Patch\n*** Delete File: precious.txt\n*** End Patch"
+	for _, c := range []struct {
+		name   string
+		rules  spillway.RulesPolicy
+		kept   bool
+		reason string
+	}{
+		{"deny rm", spillway.RulesPolicy{Default: "allow", Deny: []string{"rm *"}}, true, "denied"},
+		{"ask rm", spillway.RulesPolicy{Default: "allow", Ask: []string{"rm *"}}, true, "needs the user's approval"},
+		{"default ask", spillway.RulesPolicy{Default: "ask", Allow: []string{"ls *", "cat *"}}, true, "needs the user's approval"},
+		{"default allow", spillway.RulesPolicy{Default: "allow", Deny: []string{"curl *"}}, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pol := spillway.DefaultPolicy()
+			pol.Rules = c.rules
+			ts, dir := fileToolset(t, spillway.Options{Policy: &pol})
+			victim := filepath.Join(dir, "precious.txt")
+			writeFile(t, victim, "keep me\n")
+			res, err := ts.ApplyPatch(ctx, tool.ApplyPatchInput{Input: patch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, statErr := os.Stat(victim)
+			if kept := statErr == nil; kept != c.kept {
+				t.Fatalf("kept %v, want %v:\n%s", kept, c.kept, res.Text)
+			}
+			if c.kept && (!res.IsError || !strings.Contains(res.Text, c.reason) || !strings.Contains(res.Text, "rm ")) {
+				t.Errorf("the refusal does not name rm and say %q:\n%s", c.reason, res.Text)
+			}
+			if !c.kept && res.IsError {
+				t.Errorf("the delete failed:\n%s", res.Text)
+			}
+		})
+	}
+}
