@@ -516,8 +516,9 @@ const fileToolsNotes = `How edit, write and apply_patch change a file (all three
   ` + "`[rules] file_default`" + ` (allow unless set). A ` + "`*** Delete File:`" + ` is also decided by the command rules as ` + "`rm FILE`" + ` (the file's absolute path) would be, and
   takes the stricter decision: ` + "`deny rm *`" + `, ` + "`ask rm *`" + ` and a ` + "`[rules] default`" + ` of ask with no rule allowing ` + "`rm`" + ` hold it as they hold bash's rm. With no
   rule against it, a delete of a file the session has not read is allowed, as rm would allow it and as Codex's apply_patch deletes (its content stays in the
-  journal, for ` + "`history`" + ` undo). A change to a file that loads code (` + "`.git/config`, `.git/hooks/**`" + `, shell rc and profile files, spillway's and the agents'
-  rule and settings files, a file in a PATH directory) is asked whatever the rules say. So is a change to a regular file with more than one name (a hard link,
+  journal, for ` + "`history`" + ` undo). A change to a file that loads code (the code-loading list bash's writes are held to: ` + "`.git/**`" + `, a ` + "`.git`" + ` file,
+  ` + "`.gitmodules`" + `, git's, the shell's, editors' and python's start-up files, ` + "`/etc`" + `'s, spillway's and the agents' rule, settings and state files, managed
+  settings, a file in a PATH directory; see docs/rules.md) is asked whatever the rules say, a delete or a move onto or off one too. So is a change to a regular file with more than one name (a hard link,
   ` + "`st_nlink > 1`" + `): the rules and the protected list are keyed by path, and the file's other names are not known (` + "`hcfg`" + ` may be ` + "`.git/config`" + ` under another
   name); the question names the link count. Under ` + "`--root`" + ` such a file is not changed at all — a divergence from "a hard-linked file is written in place":
   the change would reach every name, and another name may be outside the root (pnpm and uv install packages as hard links to their stores), which spillway cannot
