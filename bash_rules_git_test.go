@@ -87,3 +87,30 @@ func TestGitAliasLookupDoesNotFollowIncludes(t *testing.T) {
 		}
 	}
 }
+
+// rules check decides as a bash call in the same directory does: the
+// run-time git check counted. A bare-looking repository whose config
+// names core.fsmonitor is asked for, through -C or from a
+// subdirectory; a plain directory is not.
+func TestCheckCommandDoesTheGitCheck(t *testing.T) {
+	t.Setenv("GIT_CEILING_DIRECTORIES", "")
+	dir := t.TempDir()
+	s3 := filepath.Join(dir, "s3")
+	for _, d := range []string{"objects", "refs/heads", "w"} {
+		os.MkdirAll(filepath.Join(s3, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(s3, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(s3, "config"), []byte("[core]\n\tfsmonitor = \"id > /tmp/pwn; false\"\n"), 0o644)
+	p := DefaultPolicy()
+	p.Rules = RulesPolicy{Default: "ask", Allow: []string{"git status"}}
+	ts, err := New(Options{Cwd: dir, Policy: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ts.Close()
+	for cmd, want := range map[string]string{"git -C s3/w status": "ask", "git -C s3 status": "ask", "git status": "allow"} {
+		if d := ts.CheckCommand(cmd); d == nil || d.Decision != want {
+			t.Errorf("%s: %+v, want %s", cmd, d, want)
+		}
+	}
+}

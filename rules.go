@@ -1,6 +1,7 @@
 package spillway
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -293,7 +294,10 @@ func (t *Toolset) CheckCommand(command string) *RulesDetails {
 	if t.rulesNow() == nil {
 		return nil
 	}
-	d := rulesDetails(t.rulesNow().set.Check(command))
+	// Decided as a bash call with no parameters would be: in the
+	// session's directory (the process's, for the CLI), with the same
+	// run-time checks (git's repository and aliases, PATH lookups).
+	d := rulesDetails(t.rulesNow().set.CheckIn(command, t.ruleContext(context.Background(), BashInput{Command: command})))
 	return &d
 }
 
