@@ -191,8 +191,10 @@ func TestAPIIsSmall(t *testing.T) {
 		}
 		others = append(others, l)
 	}
-	if len(others) > 38 {
-		t.Errorf("go doc -short lists %d lines besides the tools' %d inputs and details, want at most 38:\n%s",
+	// 39: ProjectTrust, what a Go asker is shown before the person
+	// trusts a project's rules, is the last line added.
+	if len(others) > 39 {
+		t.Errorf("go doc -short lists %d lines besides the tools' %d inputs and details, want at most 39:\n%s",
 			len(others), len(toolTypes), strings.Join(others, "\n"))
 	}
 	t.Logf("go doc -short: %d lines, %d of them the tools' inputs and details", len(lines), len(lines)-len(others))

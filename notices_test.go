@@ -90,8 +90,22 @@ func TestNoticeKillNothingNew(t *testing.T) {
 	if err != nil || r.Details.PID == 0 {
 		t.Fatalf("%v %+v", err, r.Details)
 	}
-	time.Sleep(200 * time.Millisecond)
-	ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID}) // takes whatever came since
+	// Look until a look has taken seq's last line (it may still be
+	// printing on a loaded machine): then nothing new is left for the
+	// kill.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		c, err := ts.CheckJob(ctx, spillway.CheckJobInput{PID: r.Details.PID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(c.Text, "\n100000\n") || strings.HasPrefix(c.Text, "stdout:\n100000\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("seq's last line not seen in 30 s; last look: %q", c.Text)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	k, err := ts.KillJob(ctx, spillway.KillJobInput{PID: r.Details.PID})
 	if err != nil {
 		t.Fatal(err)
