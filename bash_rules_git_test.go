@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/spillway-dev/spillway/internal/rules"
@@ -76,7 +75,7 @@ func TestGitAliasLookupNeedsADirectory(t *testing.T) {
 // all known rather than waiting on one.
 func TestGitAliasLookupDoesNotFollowIncludes(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skip("no fifo:", err)
 	}
 	for _, target := range []string{fifo, "/dev/zero"} {

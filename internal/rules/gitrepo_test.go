@@ -3,7 +3,6 @@ package rules
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -110,13 +109,13 @@ func TestGitRepositoryIncludeNotFollowed(t *testing.T) {
 	t.Setenv("GIT_CEILING_DIRECTORIES", "")
 	root := t.TempDir()
 	fifo := filepath.Join(root, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skip("no fifo:", err)
 	}
 	mkRepo(t, filepath.Join(root, "a", ".git"), map[string]string{"config": cleanConfig + "[include]\n\tpath = " + fifo + "\n"})
 	mkRepo(t, filepath.Join(root, "b", ".git"), map[string]string{"config": cleanConfig + "[includeIf \"gitdir:/\"]\n\tpath = /dev/zero\n"})
 	mkRepo(t, filepath.Join(root, "c", ".git"), map[string]string{})
-	syscall.Mkfifo(filepath.Join(root, "c", ".git", "config"), 0o644)
+	mkfifo(filepath.Join(root, "c", ".git", "config"))
 	s := setOf(t, Ask, corpusRules(t, Allow, "git status"))
 	for _, d := range []string{"a", "b", "c"} {
 		if v := s.CheckIn("git status", Context{Dir: filepath.Join(root, d)}); v.Decision != Ask {
