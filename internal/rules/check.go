@@ -580,6 +580,11 @@ func (c *checker) visit(m syntax.Node) bool {
 		return false
 	case *syntax.Lit, *syntax.Word, *syntax.SglQuoted, *syntax.DblQuoted:
 		return true
+	case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop:
+		if arithTerms(m) > maxArithTerms {
+			c.ask(clip(sourceOf(m, cx.src)), fmt.Sprintf("an arithmetic expression of more than %d terms is not read", maxArithTerms))
+			return false
+		}
 	}
 	if r := c.knownNode(m, cx); r != "" {
 		c.ask(clip(sourceOf(m, cx.src)), r)
@@ -2253,4 +2258,43 @@ func literalPrefix(w *syntax.Word) (lit string, known bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// maxArithTerms bounds the arithmetic the checker reads: walking an
+// expression recurses once per term, and an expression of thousands of
+// terms cost checker time that grew faster than its length. No
+// arithmetic a person writes comes near it.
+const maxArithTerms = 1000
+
+// arithTerms counts the operands and operators of the arithmetic in n,
+// without recursion, stopping past maxArithTerms.
+func arithTerms(n syntax.Node) int {
+	var todo []syntax.ArithmExpr
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		todo = append(todo, n.X)
+	case *syntax.ArithmCmd:
+		todo = append(todo, n.X)
+	case *syntax.LetClause:
+		todo = append(todo, n.Exprs...)
+	case *syntax.CStyleLoop:
+		todo = append(todo, n.Init, n.Cond, n.Post)
+	}
+	count := 0
+	for len(todo) > 0 && count <= maxArithTerms {
+		x := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		switch x := x.(type) {
+		case nil:
+			continue
+		case *syntax.BinaryArithm:
+			todo = append(todo, x.X, x.Y)
+		case *syntax.UnaryArithm:
+			todo = append(todo, x.X)
+		case *syntax.ParenArithm:
+			todo = append(todo, x.X)
+		}
+		count++
+	}
+	return count
 }
