@@ -167,6 +167,9 @@ func (c *checker) treeRisk(d word) string {
 	t = c.expandHome(unquotedText(t))
 	abs := t
 	if !path.IsAbs(abs) {
+		if c.ownEnv && c.env == nil {
+			c.env = processContext()
+		}
 		if c.env == nil || c.env.Dir == "" || c.cdSeen {
 			return ""
 		}
