@@ -77,19 +77,7 @@ func (t *Toolset) decideBashOnce(ctx context.Context, in BashInput) (_ *RulesDet
 	if in.TTY || in.Stdin || tool.CallInfoFrom(ctx).Stdin != nil {
 		askInteractive(&d, v.Interactive())
 	}
-	if d.Decision == "ask" {
-		// A part the person allowed for the session is allowed.
-		pending := false
-		for i, p := range d.Parts {
-			if p.Decision == "ask" && t.approved.has(p.Command) {
-				d.Parts[i].Decision, d.Parts[i].ApprovedForSession = "allow", true
-			}
-			pending = pending || d.Parts[i].Decision == "ask"
-		}
-		if !pending {
-			d.Decision = "allow"
-		}
-	}
+	t.allowApprovedParts(&d)
 	switch d.Decision {
 	case "allow":
 		return &d, nil, false
@@ -454,20 +442,9 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 		}
 		v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH"), Writable: t.writableDir()})
 		d = rulesDetails(v)
-		if d.Decision == "ask" {
-			// A part the person allowed for the session is allowed;
-			// that allows the part, not what else is typed.
-			pending := false
-			for i, p := range d.Parts {
-				if p.Decision == "ask" && t.approved.has(p.Command) {
-					d.Parts[i].Decision, d.Parts[i].ApprovedForSession = "allow", true
-				}
-				pending = pending || d.Parts[i].Decision == "ask"
-			}
-			if !pending {
-				d.Decision = "allow"
-			}
-		}
+		// The parts the person allowed for the session are allowed:
+		// the part, not what else is typed.
+		t.allowApprovedParts(&d)
 		switch d.Decision {
 		case "allow":
 			return nil, false
@@ -515,3 +492,21 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 
 // interactiveTypingReason is why typing into such a job is asked about.
 const interactiveTypingReason = "allowing a program by name allows starting it, not what is typed into it; \"allow for this session\" allows typing into this job"
+
+// allowApprovedParts allows each part of d that asks and that the person
+// allowed for the session; d is allowed when no part asks any more.
+func (t *Toolset) allowApprovedParts(d *RulesDetails) {
+	if d.Decision != "ask" {
+		return
+	}
+	pending := false
+	for i, p := range d.Parts {
+		if p.Decision == "ask" && t.approved.has(p.Command) {
+			d.Parts[i].Decision, d.Parts[i].ApprovedForSession = "allow", true
+		}
+		pending = pending || d.Parts[i].Decision == "ask"
+	}
+	if !pending {
+		d.Decision = "allow"
+	}
+}
