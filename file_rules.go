@@ -304,7 +304,11 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		}
 		if a.kind != "Read" && d < rules.Ask {
 			for _, p := range paths {
-				if why := protectedFile(p); why != "" {
+				why := protectedFile(p)
+				if why == "" && t.ruleSourceFile(p) {
+					why = "the rules in force were read from it"
+				}
+				if why != "" {
 					d = rules.Ask
 					part.Decision, part.Rule, part.Source = "ask", "", ""
 					part.Reason = fmt.Sprintf("a change to %s is asked whatever the rules say: %s", p, why)
@@ -461,4 +465,28 @@ func shQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ruleSourceFile reports whether path is a file the command rules in
+// force were written in: spillway's config, which --config or
+// SPILLWAY_CONFIG may put anywhere and under any name, is the person's
+// own, and a change to it would loosen every later session's rules.
+func (t *Toolset) ruleSourceFile(path string) bool {
+	for _, list := range t.policy.Rules.Sources {
+		for _, src := range list {
+			if i := strings.LastIndexByte(src, ':'); i > 0 {
+				src = src[:i]
+			}
+			if abs, err := filepath.Abs(src); err == nil {
+				src = abs
+			}
+			if filepath.Clean(src) == path {
+				return true
+			}
+			if real, err := realPath(src); err == nil && real == path {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -53,3 +53,29 @@ func TestFileToolsProtectCodeLoadingList(t *testing.T) {
 		}
 	}
 }
+
+// The config file the rules in force were read from is the person's own
+// wherever --config puts it and whatever its name: a file tool's change
+// to it would loosen every later session's rules, so it is asked.
+func TestFileToolsProtectTheConfigInForce(t *testing.T) {
+	ctx := context.Background()
+	cfg := filepath.Join(t.TempDir(), "ask.toml")
+	const text = "[rules]\ndefault = \"ask\"\nallow = [\"ls *\"]\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := spillway.DefaultPolicy()
+	p.Rules.Default, p.Rules.Allow = "ask", []string{"ls *"}
+	p.Rules.Sources = map[string][]string{"allow": {cfg + ":3"}}
+	ts, _ := fileToolset(t, spillway.Options{Policy: &p})
+	if _, err := ts.Read(ctx, spillway.ReadInput{Path: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ts.Edit(ctx, tool.EditInput{Path: cfg, OldString: `default = "ask"`, NewString: `default = "allow"`})
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "the rules in force were read from it") {
+		t.Errorf("edit of the config in force: not asked: %v %q", err, res.Text)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != text {
+		t.Errorf("the config changed: %q", b)
+	}
+}
