@@ -24,8 +24,9 @@ var SeatbeltDevices = []string{"/dev/null", "/dev/zero", "/dev/random", "/dev/ur
 // content, creation, removal, renaming, mode, owner, times, flags and
 // extended attributes — except under the writable directories and on the
 // devices above; signals to any process outside the command's own
-// sandbox (the server, other sessions' jobs); and with NoNetwork every
-// network operation, Unix sockets included.
+// sandbox (the server, other sessions' jobs); running or reading the
+// files of DenyExec; and with NoNetwork every network operation, Unix
+// sockets included.
 //
 // It is a pure function of rules, tested against golden files on every
 // platform.
@@ -63,6 +64,17 @@ func SeatbeltProfile(rules Rules) (profile string, params []string) {
 (deny signal)
 (allow signal (target same-sandbox))
 `)
+	if len(rules.DenyExec) > 0 {
+		// As on Linux, a program a deny rule names is neither run nor
+		// read, so no route runs it: exec by any path, a copy, ld.so, a
+		// script of it. Its metadata stays readable (ls, stat).
+		b.WriteString("\n; The programs deny rules name: neither run nor read.\n")
+		for i, f := range rules.DenyExec {
+			name := fmt.Sprintf("DENY_%d", i)
+			fmt.Fprintf(&b, "(deny process-exec* file-read-data (literal (param %q)))\n", name)
+			params = append(params, "-D"+name+"="+f)
+		}
+	}
 	if rules.NoNetwork {
 		b.WriteString(`
 ; No network: no socket connects, binds or accepts, Unix ones included.

@@ -25,6 +25,8 @@ func TestSeatbeltProfileGolden(t *testing.T) {
 		{"no-network", Rules{Writable: []string{"/Users/me/project"}, NoNetwork: true},
 			[]string{"-DWRITABLE_0=/Users/me/project"}},
 		{"nothing-writable", Rules{Writable: []string{""}}, nil},
+		{"deny-exec", Rules{Writable: []string{"/Users/me/project"}, DenyExec: []string{"/bin/rm", "/usr/local/Cellar/coreutils/9.5/bin/grm"}},
+			[]string{"-DWRITABLE_0=/Users/me/project", "-DDENY_0=/bin/rm", "-DDENY_1=/usr/local/Cellar/coreutils/9.5/bin/grm"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
