@@ -79,3 +79,31 @@ func TestFileToolsProtectTheConfigInForce(t *testing.T) {
 		t.Errorf("the config changed: %q", b)
 	}
 }
+
+// A directory laid out as a git repository under ordinary names (config,
+// HEAD, objects, refs) is one git finds from below and whose config runs
+// code: the write that completes the layout is asked, in either order.
+func TestFileToolsAskTheWriteThatMakesARepository(t *testing.T) {
+	ctx := context.Background()
+	for _, order := range [][]string{{"config", "HEAD"}, {"HEAD", "config"}} {
+		ts, dir := fileToolset(t, spillway.Options{})
+		first, second := order[0], order[1]
+		content := map[string]string{"config": "[core]\n\tfsmonitor = touch pwned; false\n", "HEAD": "ref: refs/heads/master\n"}
+		res, err := ts.Write(ctx, tool.WriteInput{Path: "p/" + first, Content: content[first]})
+		if err != nil || res.IsError {
+			t.Fatalf("%v: the first write: %v %q", order, err, res.Text)
+		}
+		res, err = ts.Write(ctx, tool.WriteInput{Path: "p/" + second, Content: content[second]})
+		if err != nil || !res.IsError || !strings.Contains(res.Text, "laid out as a git repository") {
+			t.Errorf("%v: the write that makes p a repository was not asked: %v %q", order, err, res.Text)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "p", second)); err == nil {
+			t.Errorf("%v: p/%s was written", order, second)
+		}
+	}
+	// A config beside no HEAD is an ordinary file.
+	ts, _ := fileToolset(t, spillway.Options{})
+	if res, err := ts.Write(ctx, tool.WriteInput{Path: "app/config", Content: "port = 80\n"}); err != nil || res.IsError {
+		t.Errorf("an ordinary config file: %v %q", err, res.Text)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -204,6 +205,9 @@ func ProtectedFile(p string, pathDirs []string) string {
 		return "spillway's state file, which says which projects' rules are trusted"
 	}
 	dir := path.Dir(clean)
+	if path.IsAbs(clean) && gitDirFile[path.Base(clean)] && looksLikeGitDirWith(filepath.FromSlash(dir), path.Base(clean)) {
+		return "with it the directory is laid out as a git repository, which git finds from below and whose config can run code"
+	}
 	for _, d := range pathDirs {
 		if d != "" && path.IsAbs(d) && path.Clean(d) == dir {
 			return "it is in a PATH directory, where a program name finds it"
@@ -335,4 +339,23 @@ func (c *checker) inPathDir(p string) bool {
 		}
 	}
 	return false
+}
+
+// gitDirFile are the files that, beside a HEAD (or a HEAD beside them),
+// make a directory one git takes for a repository.
+var gitDirFile = map[string]bool{"HEAD": true, "config": true, "commondir": true, "config.worktree": true}
+
+// looksLikeGitDirWith reports whether dir looks like a repository
+// directory once it holds the file name as well (looksLikeGitDir).
+func looksLikeGitDirWith(dir, name string) bool {
+	if name == "HEAD" {
+		for _, f := range []string{"config", "commondir", "config.worktree"} {
+			if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
+				return true
+			}
+		}
+		return isDir(filepath.Join(dir, "objects")) || isDir(filepath.Join(dir, "refs"))
+	}
+	_, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	return err == nil
 }
