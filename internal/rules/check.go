@@ -190,6 +190,11 @@ type checker struct {
 	// went where only running it tells.
 	gitDirs   []string
 	cdUnknown bool
+	// gitRepoRisks are gitRepoRisk's answers by directory within this
+	// check: a long command runs git many times from a few directories,
+	// and each walk reads the files of every directory up to /.
+	gitRepoRisks  map[string]string
+	gitCandidates map[string]gitCandidate
 	// loopStart: the C-style loop being read assigns nothing but
 	// arithmetic in its body, so what its start assigns is known in it.
 	loopStart bool

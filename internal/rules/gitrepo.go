@@ -35,9 +35,22 @@ func (c *checker) gitRepoRisk(dir string) string {
 	if !filepath.IsAbs(dir) {
 		return ""
 	}
+	if r, ok := c.gitRepoRisks[dir]; ok {
+		return r
+	}
+	r := c.walkGitRepoRisk(dir)
+	if c.gitRepoRisks == nil {
+		c.gitRepoRisks = map[string]string{}
+	}
+	c.gitRepoRisks[dir] = r
+	return r
+}
+
+// walkGitRepoRisk is gitRepoRisk's walk up from dir.
+func (c *checker) walkGitRepoRisk(dir string) string {
 	ceil := c.ceilings()
 	for d := filepath.Clean(dir); ; {
-		if r, sure := gitCandidateRisk(d); r != "" || sure {
+		if r, sure := c.candidateRisk(d); r != "" || sure {
 			return r
 		}
 		up := filepath.Dir(d)
@@ -46,6 +59,26 @@ func (c *checker) gitRepoRisk(dir string) string {
 		}
 		d = up
 	}
+}
+
+// candidateRisk is gitCandidateRisk of d, each directory read once a
+// check: walks from different directories share their parents.
+func (c *checker) candidateRisk(d string) (string, bool) {
+	if a, ok := c.gitCandidates[d]; ok {
+		return a.risk, a.sure
+	}
+	r, sure := gitCandidateRisk(d)
+	if c.gitCandidates == nil {
+		c.gitCandidates = map[string]gitCandidate{}
+	}
+	c.gitCandidates[d] = gitCandidate{r, sure}
+	return r, sure
+}
+
+// A gitCandidate is gitCandidateRisk's answer for a directory.
+type gitCandidate struct {
+	risk string
+	sure bool
 }
 
 // ceilings are the directories of GIT_CEILING_DIRECTORIES git runs with.
