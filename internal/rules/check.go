@@ -193,8 +193,11 @@ type checker struct {
 	// gitRepoRisks are gitRepoRisk's answers by directory within this
 	// check: a long command runs git many times from a few directories,
 	// and each walk reads the files of every directory up to /.
-	gitRepoRisks  map[string]string
-	gitCandidates map[string]gitCandidate
+	gitRepoRisks map[string]string
+	// gitLayoutWritten: an earlier part writes a file named as one of a
+	// repository's (HEAD, config, commondir, .git).
+	gitLayoutWritten bool
+	gitCandidates    map[string]gitCandidate
 	// loopStart: the C-style loop being read assigns nothing but
 	// arithmetic in its body, so what its start assigns is known in it.
 	loopStart bool

@@ -91,6 +91,11 @@ func TestGitRepositoryDiscovery(t *testing.T) {
 		{"", "pushd ok; git status", Allow},
 		{"", "git -C okwt/sub status", Allow},
 		{"okwt", "git status", Allow},
+		// A repository the same command lays out is not on disk to be
+		// read when it is decided.
+		{"", "echo 'ref: refs/heads/m' > n/HEAD && echo '[core]' > n/config && git -C n/w status", Ask},
+		{"", "echo x > ok/sub/.git; git -C ok/sub status", Ask},
+		{"", "echo hi > notes.txt && git status", Allow},
 	} {
 		cx := Context{Dir: j(c.dir), CwdParam: c.dir}
 		if c.dir == "" {

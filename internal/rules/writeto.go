@@ -306,6 +306,11 @@ func moreWriteTargets(name string, args []word) []word {
 
 func (c *checker) writeRiskOf(w word, strict bool) string {
 	t := w.Text
+	if base := path.Base(path.Clean(unquotedText(t))); gitDirFile[base] || base == ".git" {
+		// A git after it in this command may find the repository it
+		// lays out, which is not on disk to be read now (gitRisk).
+		c.gitLayoutWritten = true
+	}
 	if !w.Known && strict {
 		if strings.Contains(t, "$(") || strings.Contains(t, "`") || strings.Contains(t, "<(") || strings.Contains(t, ">(") {
 			return fmt.Sprintf("it writes to %s, a file named by a substitution known only when it runs, which may be a file a program runs code from", t)
@@ -453,6 +458,9 @@ func (c *checker) gitRisk(words []word) string {
 	}
 	if c.cdUnknown {
 		return "git runs in a directory an earlier cd, pushd or popd chose, known only when it runs, and git runs the code its repository's config names"
+	}
+	if c.gitLayoutWritten {
+		return "an earlier part of the command writes a file git reads as a repository's (HEAD, config, commondir, a .git file), which is not there to be read before it runs, and a repository's config names code git runs"
 	}
 	var dirs []string
 	switch {
