@@ -349,12 +349,7 @@ var gitDirFile = map[string]bool{"HEAD": true, "config": true, "commondir": true
 // directory once it holds the file name as well (looksLikeGitDir).
 func looksLikeGitDirWith(dir, name string) bool {
 	if name == "HEAD" {
-		for _, f := range []string{"config", "commondir", "config.worktree"} {
-			if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
-				return true
-			}
-		}
-		return isDir(filepath.Join(dir, "objects")) || isDir(filepath.Join(dir, "refs"))
+		return besideHEAD(dir)
 	}
 	_, err := os.Lstat(filepath.Join(dir, "HEAD"))
 	return err == nil

@@ -173,6 +173,13 @@ func looksLikeGitDir(d string) bool {
 	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
 		return false
 	}
+	return besideHEAD(d)
+}
+
+// besideHEAD reports whether d holds what, beside a HEAD, makes git take
+// it for a repository directory: a config, a commondir, a
+// config.worktree, or objects and refs.
+func besideHEAD(d string) bool {
 	for _, f := range []string{"config", "commondir", "config.worktree"} {
 		if _, err := os.Lstat(filepath.Join(d, f)); err == nil {
 			return true
