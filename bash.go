@@ -2,10 +2,13 @@ package spillway
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/rules"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/tool"
 )
 
@@ -148,3 +151,54 @@ func (t *Toolset) killJob(ctx context.Context, in KillJobInput) (Result[BashDeta
 
 // bashError names the tool in an error, as every tool's errors do.
 func bashError(err error) error { return toolError("bash", err) }
+
+// describeBash is bash's description for the model under p: what it does, the
+// limits p puts on it and how to get at what it cut.
+func describeBash(p Policy) string {
+	out := p.Bash.Stdout
+	streams := "stdout and stderr are shown apart, each cut"
+	if p.Bash.MergeStreams {
+		streams = "stdout and stderr are merged in order of arrival and cut"
+	}
+	var d strings.Builder
+	fmt.Fprintf(&d, "Run a shell command (`%s -c COMMAND`) in a fresh process: nothing carries over between calls, "+
+		"so use `cwd` and `env` (or `cd DIR && ...`) instead of relying on earlier calls, or name a `session`: the calls "+
+		"of one session keep the working directory and the exported variables that the previous one left (a `cd` or "+
+		"`export` holds for the next call). stdin is /dev/null; "+
+		"colours, pagers and interactive prompts are off. For a program that needs input (a prompt, a REPL, `npm init`), "+
+		"pass `tty: true` to run it on a terminal (%d×%d by default, TERM=xterm-256color; stdout and stderr arrive as one stream; "+
+		"while a full-screen program such as less, vim or top holds the screen, results show the screen, later ones only its changed rows) or "+
+		"`stdin: true` to give it a pipe; when it waits for input the call returns early saying so, and `write_stdin` "+
+		"answers it. Prefer non-interactive flags (`-y`, `--batch`, `-b -n 1`) when a program has them.\n\n", p.Shell, shell.TTYCols, shell.TTYRows)
+	fmt.Fprintf(&d, "Output: %s to %d lines or %s%s, whichever comes first (%s). "+
+		"%s%s Pass `max_lines`/`max_bytes`/`max_tokens` to change the limits for one call, "+
+		"or `full_output: true` to get everything inline (up to %s and %s lines a stream) when you really need it.\n\n",
+		streams, out.MaxLines, size(out.MaxBytes), tokenCap(" or", out.MaxTokens), strategyText(out), lineCap("Lines over %d chars are shortened. ", out.MaxLineChars),
+		spillHowTo, size(streamCeiling), thousands(linesCeiling))
+	if p.Bash.Shapes {
+		d.WriteString("When the lines cut are mostly log lines of a few shapes (lines that differ only in numbers, ids or spacing), " +
+			"the result shows only the lines that tell something: the first and last ones, and between them the failures and the " +
+			"rare lines, numbered `N: text` as in the full output, with one line per shape for the rest: its count, its line range and " +
+			"the `grep` pattern that lists its lines. Passing `max_lines`, `max_bytes` or `max_tokens` shows the first and last lines instead.\n\n")
+	}
+	if p.ResultBudget > 0 {
+		fmt.Fprintf(&d, "The whole result (both streams, notices and all) fits %d characters: when both streams are long they share that, "+
+			"and a stream that needs less leaves the rest to the other (`max_bytes` or `full_output` lift it for one call).\n\n", p.ResultBudget)
+	}
+	bound := ""
+	if p.MaxWait > 0 {
+		bound = fmt.Sprintf(", at most %d", p.MaxWait.Milliseconds())
+	}
+	fmt.Fprintf(&d, "Long-running commands: after `timeout` ms (default %d%s) the command is NOT killed: it moves to the "+
+		"background and the result gives its pid and the output so far. Start servers, watchers and anything that "+
+		"never ends with `run_in_background: true`, which returns the pid at once. Then:\n"+
+		"- `check_pid: PID` returns whether it still runs, its exit code once done, and only the output that is new "+
+		"since the last check; with `timeout` (ms) it first waits until there is new output or the command ends, "+
+		"so wait with `check_pid` and `timeout` instead of sleeping in a command;\n"+
+		"- `kill_pid: PID` stops it (SIGTERM to its process group, SIGKILL after 2 s) and returns its last output.\n"+
+		"Give exactly one of `command`, `check_pid`, `kill_pid`. A command that leaves a child running "+
+		"(`server &`) returns when the shell exits; the child becomes a background job with a pid you can check or kill.\n\n",
+		p.Timeout.Milliseconds(), bound)
+	d.WriteString("The text ends with `exit code: N`; a non-zero exit is reported as an error.")
+	return d.String()
+}

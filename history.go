@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/tool"
@@ -87,4 +88,19 @@ type HistoryDetails struct {
 	// Tokens is the estimate of the tokens of the result's text, as the
 	// model reads it (output.EstimateTokens; it errs high).
 	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+}
+
+// describeHistory is history's description for the model under p: what it
+// keeps, how to show a call again, and bash's limits as its defaults.
+func describeHistory(p Policy) string {
+	out := p.Bash.Stdout
+	return "Every bash call of this session is recorded with its full output (the spill files, and small outputs kept whole). " +
+		"Without `id`: list the calls, oldest first, with their exit codes, sizes and spill files, and the named bash sessions " +
+		"(filter with `session`, `status` ok/failed/running, `limit` for the newest N). " +
+		"With `id` (the `history_id` of a bash result): show that call's output again WITHOUT running it, with other limits: " +
+		"`strategy` head, tail or head_tail, `max_lines`/`max_bytes`, `offset` for the lines from that one on, or `pattern` " +
+		"(RE2) for the matching lines with their numbers; `stream` stdout or stderr for one of them. " +
+		fmt.Sprintf("Defaults are bash's: %d lines, %s per stream. ", out.MaxLines, size(out.MaxBytes)) +
+		fmt.Sprintf("The oldest calls are forgotten first; their spill files go once no result has named them for %s. ", p.Spill.KeepNamed) +
+		"Output past the spill file's cap was not saved, except its end."
 }

@@ -2,8 +2,11 @@ package spillway
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/spillway-dev/spillway/internal/registry"
+	"github.com/spillway-dev/spillway/internal/shell"
 	"github.com/spillway-dev/spillway/tool"
 )
 
@@ -83,4 +86,29 @@ func (t *Toolset) Jobs(ctx context.Context) (Result[JobsDetails], error) {
 	d := JobsDetails{Jobs: t.shell.Jobs()}
 	text := jobsText(d.Jobs)
 	return Result[JobsDetails]{Text: t.finish(text, &d.Tokens, func() any { return d }), Details: d}, nil
+}
+
+// describeWriteStdin is write_stdin's description for the model: how input
+// and named keys reach a background command and when the call returns.
+func describeWriteStdin(Policy) string {
+	return fmt.Sprintf("Send input to a background command started by `bash` with `tty: true` (a terminal) or "+
+		"`stdin: true` (a pipe) — answer a prompt, drive a REPL — then return its new output, as `check_pid` does, "+
+		"once it waits for input again, ends, its screen has been still for 100 ms, or `timeout` ms pass (default %d).\n\n"+
+		"`input` is sent as typed (`\"yes\\n\"`: a newline is Enter). `keys` are named keys sent after it, in order: %s. "+
+		"On a terminal Ctrl-C interrupts the program and Ctrl-D ends its input; on a pipe Ctrl-C sends SIGINT and Ctrl-D closes the pipe. "+
+		"`close_stdin: true` ends the input after the rest (a pipe is closed so that `cat` or `sort` can finish; a terminal gets Ctrl-D). "+
+		"With neither input nor keys it only waits for new output. A terminal echoes what you type, so the output shows your input too. "+
+		"A full-screen program (less, vim, top, htop, fzf) shows its screen: `[screen COLS×ROWS, cursor at row R col C]`, then the rows; "+
+		"a later look shows only the rows that changed, numbered, unless `screen: \"full\"`. `cols` and `rows` resize the terminal. "+
+		"A command that waits for a secret (a password prompt: sudo, ssh, getpass) is answered by the person on spillway's page, never by you: "+
+		"the result says so; `input` to it is refused unless `allow_model_secret: true` (only for a test secret you were given).",
+		shell.DefaultWriteWait.Milliseconds(), strings.Join(shell.KeyNames(), ", "))
+}
+
+// describeJobs is jobs' description for the model: what it lists.
+func describeJobs(Policy) string {
+	return "List this session's background commands (those bash ran with `run_in_background`, moved to the " +
+		"background after `timeout`, that wait for input, or whose children outlived them), oldest first: pid, state " +
+		"(`running`, `waiting for input`, `waiting for secret`, which the person answers on spillway's page, `exited` with its exit code), run time, input (`tty`, `stdin`), command, and " +
+		"for each stream its lines, size and the file that holds it whole. Use the pid with `check_pid`, `write_stdin` or `kill_pid`."
 }

@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
@@ -40,4 +41,12 @@ func (t *Toolset) Ls(ctx context.Context, in LsInput) (Result[LsDetails], error)
 	}
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "entries", Value: res.Content})
 	return res, nil
+}
+
+// describeLs is ls's description for the model under p: what it lists and
+// the limits p puts on it.
+func describeLs(p Policy) string {
+	return fmt.Sprintf("List one directory (default: the working directory). Names are sorted "+
+		"case-insensitively, hidden files included; directories end in `/`, symlinks in `@`. At most `limit` "+
+		"entries (default %d)%s; the notice says when more exist. For a recursive listing use `find`.", p.Ls.Limit, tokenCap(" and", p.Ls.MaxTokens))
 }

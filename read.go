@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
@@ -58,4 +59,29 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 		res.Details.Tokens = output.EstimateTokensString(res.Text)
 	}
 	return res, nil
+}
+
+// describeRead is read's description for the model under p: what it does, the
+// limits p puts on it and how to get at what it cut.
+func describeRead(p Policy) string {
+	r := p.Read
+	return fmt.Sprintf("Read a text file, or an image. Returns at most %d lines or %s%s, whichever comes first, "+
+		"starting at line `offset` (1-based, default 1). When more remains, the text ends with "+
+		"`[Showing lines S-E of N. Use offset=E+1 to continue]`: call again with that offset to page on. "+
+		"`offset` is exact on files of any size, so jump straight to a line that grep or a compiler reported. "+
+		"%s"+
+		"`line_numbers: true` prefixes `cat -n` style numbers. "+
+		"Reads the spill files that other tools' notices name. "+
+		"Images (PNG, JPEG, GIF, WebP, up to 5 MB) come back as images. "+
+		"A directory is an error: use `ls`. Other binary files are refused: inspect them with `bash` (`xxd FILE | head`, `strings FILE`).",
+		r.MaxLines, size(r.MaxBytes), tokenCap(" or", r.MaxTokens), lineCap("Lines over %d chars are cut; the notice gives the `char_offset` that reads on from the cut. ", r.MaxLineChars)+wholeLine(r))
+}
+
+// wholeLine says what a page does with a first line over the byte limit,
+// when the policy shows none of it.
+func wholeLine(r ReadPolicy) string {
+	if !r.NoPartialLines {
+		return ""
+	}
+	return fmt.Sprintf("A line over %s is not shown; the notice gives a `bash` command that prints its start. ", size(r.MaxBytes))
 }

@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spillway-dev/spillway/internal/registry"
 	"github.com/spillway-dev/spillway/internal/render"
@@ -75,4 +76,31 @@ func (t *Toolset) Find(ctx context.Context, in FindInput) (Result[FindDetails], 
 	}
 	res.Text = t.finish(res.Text, &res.Details.Tokens, func() any { return res.Details }, render.Field{Name: "content", Value: res.Content})
 	return res, nil
+}
+
+// describeGrep is grep's description for the model under p: what it does, the
+// limits p puts on it and how to get at what it cut.
+func describeGrep(p Policy) string {
+	g := p.Grep
+	return fmt.Sprintf("Search file contents with a regular expression (RE2 syntax: no backreferences or "+
+		"lookaround; `literal: true` searches for a plain string). Searches `path` (a file, or a directory recursively; "+
+		"default the working directory), skipping what .gitignore/.ignore exclude, `.git/` and binary files; other hidden "+
+		"files are searched. `glob` keeps only matching paths (`*.go`, `src/**/*.ts`).\n\n"+
+		"output_mode `content` (default) prints `path:LINE: text`, with `context` lines around each match as "+
+		"`path-LINE- text` and groups separated by `--`; `files_with_matches` prints one path per line; `count` prints "+
+		"matches per file. At most `limit` matches (default %d) and %s of text%s%s. When the limit is reached the notice says so: raise `limit` or "+
+		"narrow the pattern or path. Results are in path order, then line order. No match is not an error.",
+		g.Limit, size(g.MaxBytes), tokenCap(" and", g.MaxTokens), lineCap("; lines over %d chars are cut (`read` the file at that line for all of it)", g.MaxLineChars))
+}
+
+// describeFind is find's description for the model under p: what it does, the
+// limits p puts on it and how to get at what it cut.
+func describeFind(p Policy) string {
+	f := p.Find
+	return fmt.Sprintf("Find files and directories by glob (`**` matches any depth). A pattern without `/` "+
+		"matches the file name at any depth (`*.go`, `Makefile`); with `/` it matches the path relative to `path` "+
+		"(`src/**/*_test.go`). Honours .gitignore/.ignore like grep and skips `.git/`. Results are sorted; directories "+
+		"end in `/`. `type` limits the results to files or directories. At most `limit` results (default %d) and %s%s; "+
+		"when the limit is reached the notice says so: raise `limit` or narrow the pattern.",
+		f.Limit, size(f.MaxBytes), tokenCap(" and", f.MaxTokens))
 }
