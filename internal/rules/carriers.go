@@ -1,0 +1,228 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// codeWords reads args joined by spaces as shell code (eval's rule) one
+// level deeper, then adds the carrier's own part if it counts.
+func (c *checker) codeWords(st *partState, carrierWords []word, args []word, via string) {
+	texts := make([]string, len(args))
+	for i, a := range args {
+		if !a.Known {
+			if carrierWords != nil {
+				c.ruleCands(st, carrierWords)
+			}
+			c.unknown(st, fmt.Sprintf("the code given to %s is known only when it runs", via))
+			return
+		}
+		texts[i] = a.Text
+	}
+	c.code(strings.Join(texts, " "), ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, via)
+	if carrierWords != nil {
+		c.carrier(st, carrierWords)
+	}
+}
+
+// shell decides bash, sh and their kin: the -c string is read as code,
+// a here-document or here-string on stdin too; a script file is decided
+// by the shell's name; code from a pipe or file is not seen.
+func (c *checker) shell(st *partState, name string, cur []word) {
+	if st.noPATH {
+		st.hard = append(st.hard, "env -i clears PATH, and a shell started without one looks for its programs in a default PATH whose last entry is the working directory")
+	}
+	hasC, fromStdin := false, false
+	i := 1
+loop:
+	for i < len(cur) {
+		w := cur[i]
+		if !w.Known {
+			if w.Split || strings.HasPrefix(w.Text, "-") || strings.HasPrefix(w.Text, "+") {
+				c.ruleCands(st, cur)
+				c.unknown(st, fmt.Sprintf("the options of %s are known only when it runs", name))
+				return
+			}
+			break
+		}
+		t := w.Text
+		switch {
+		case t == "--" || t == "-":
+			i++
+			break loop
+		case strings.HasPrefix(t, "--"):
+			if t == "--rcfile" || t == "--init-file" {
+				i++
+			}
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			for _, l := range t[1:] {
+				switch l {
+				case 'c':
+					hasC = true
+				case 's':
+					fromStdin = true
+				case 'o', 'O':
+					i++
+				}
+			}
+		default:
+			break loop
+		}
+		i++
+	}
+	if i > len(cur) {
+		i = len(cur)
+	}
+	rest := cur[i:]
+	if hasC {
+		if len(rest) == 0 {
+			c.final(st, cur, nil)
+			return
+		}
+		c.codeWords(st, cur, rest[:1], name+" -c")
+		return
+	}
+	if !fromStdin && len(rest) > 0 {
+		c.script(st, name, cur, rest[0], true)
+		return
+	}
+	c.stdinCode(st, name, cur, true)
+}
+
+func isStdinPath(p string) bool {
+	switch p {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true
+	}
+	return false
+}
+
+// script decides a shell or interpreter run on a script file.
+func (c *checker) script(st *partState, name string, cur []word, file word, isShell bool) {
+	if !file.Known {
+		st.soft = append(st.soft, fmt.Sprintf("the script %s runs (%s) is known only when it runs", name, file.Text))
+		c.final(st, cur, nil)
+		return
+	}
+	if isStdinPath(file.Text) {
+		c.stdinCode(st, name, cur, isShell)
+		return
+	}
+	c.final(st, cur, nil)
+}
+
+// stdinCode decides a shell or interpreter that reads its code from
+// stdin: a literal here-document or here-string to a shell is read as
+// code; anything else on stdin is code no rule sees.
+func (c *checker) stdinCode(st *partState, name string, cur []word, isShell bool) {
+	switch {
+	case st.stdinR != nil:
+		text, ok := hdocText(st.stdinR)
+		isDoc := st.stdinR.Op == syntax.Hdoc || st.stdinR.Op == syntax.DashHdoc || st.stdinR.Op == syntax.WordHdoc
+		if ok && isDoc && isShell {
+			// The commands of the document read the rest of it as their
+			// stdin: a shell among them runs those lines too.
+			c.code(text, ctx{depth: st.cx.depth + 1, stdinOther: true}, "the here-document to "+name)
+			c.carrier(st, cur)
+			return
+		}
+		if ok && isDoc {
+			st.soft = append(st.soft, fmt.Sprintf("%s runs the code of a here-document, which spillway does not read", name))
+		} else {
+			st.soft = append(st.soft, fmt.Sprintf("%s reads code from a file or descriptor on stdin, known only when it runs", name))
+		}
+	case st.cx.stdinOther || c.stdinExec:
+		st.soft = append(st.soft, fmt.Sprintf("%s reads code from a pipe or redirected stdin, known only when it runs", name))
+	default:
+		st.interactive = true
+	}
+	c.final(st, cur, nil)
+}
+
+func (c *checker) trap(st *partState, cur []word) {
+	args := cur[1:]
+	if len(args) > 0 && args[0].Known && args[0].Text == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].Known && (args[0].Text == "-" || args[0].Text == "" || strings.HasPrefix(args[0].Text, "-")) {
+		c.final(st, cur, nil)
+		return
+	}
+	c.codeWords(st, cur, args[:1], "trap")
+}
+
+func (c *checker) watch(st *partState, cur []word) {
+	spec := optSpec{argShort: "nq", flagShort: "bcdeEgprtwx", argLong: []string{"interval", "equexit"},
+		flagLong: []string{"beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "precise", "no-rerun", "no-title", "no-wrap", "no-linewrap"}}
+	c.ruleCands(st, cur)
+	end, seen, err := spec.skipOptions(cur, 1)
+	if err != nil {
+		c.unknown(st, "watch: "+err.Error())
+		return
+	}
+	if end >= len(cur) {
+		c.final(st, cur, nil)
+		return
+	}
+	_, x := seen["-x"]
+	_, exec := seen["--exec"]
+	if x || exec {
+		c.decide(st, cur[end:])
+		return
+	}
+	// Without -x, watch hands its arguments joined by spaces to sh -c.
+	c.codeWords(st, cur, cur[end:], "watch")
+}
+
+// find decides each command of -exec, -execdir, -ok and -okdir on its
+// own, and find itself by its name.
+func (c *checker) find(st *partState, cur []word) {
+	for i := 1; i < len(cur); i++ {
+		t := cur[i].Text
+		if !cur[i].Known || (t != "-exec" && t != "-execdir" && t != "-ok" && t != "-okdir") {
+			continue
+		}
+		j := i + 1
+		// The command's words go on the slab, above the words of the
+		// part being decided, until it is decided.
+		mark := len(c.slab)
+		for ; j < len(cur); j++ {
+			if cur[j].Known && (cur[j].Text == ";" || cur[j].Text == "+") {
+				break
+			}
+			w := cur[j]
+			if w.Known && strings.Contains(w.Text, "{}") {
+				w = word{Text: w.Text}
+			}
+			c.slab = append(c.slab, w)
+		}
+		if sub := c.slab[mark:len(c.slab):len(c.slab)]; len(sub) > 0 {
+			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), cands: append([]cand(nil), st.cands...), words: sub}
+			c.decide(inner, sub)
+		}
+		c.slab = c.slab[:mark]
+		i = j
+	}
+	c.final(st, cur, nil)
+}
+
+// spillwayBash reads spillway bash's command in turn: every word that is
+// not an option is read as shell code (a flag's value among them, which
+// can only add parts), since which of them is the command depends on
+// options spillway's own CLI defines.
+func (c *checker) spillwayBash(st *partState, cur []word) {
+	for _, w := range cur[2:] {
+		if !w.Known {
+			c.ruleCands(st, cur)
+			c.unknown(st, "the command given to spillway bash is known only when it runs")
+			return
+		}
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		c.code(w.Text, ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, "spillway bash")
+	}
+	c.carrier(st, cur)
+}
