@@ -15,39 +15,17 @@ import (
 // into a variable, never into PATH.
 func (c *checker) builtinForms(st *partState, name string, cur []word) {
 	args := cur[1:]
+	if r, ok := unmodelledBuiltins[name]; ok {
+		st.hard = append(st.hard, r)
+		return
+	}
 	switch name {
 	case "read":
-		names, ok := c.optNames(st, name, args, "adinNptu", "a", "ers")
-		if ok && len(names) == 0 {
-			names = []word{{Text: "REPLY", Known: true}}
-		}
-		for _, w := range names {
-			c.assignsName(st, w)
-		}
+		c.assignsNames(st, c.readNames(st, name, args, "adinNptu", "a", "ers", "REPLY"))
 	case "mapfile", "readarray":
-		names, ok := c.optNames(st, name, args, "dnOsuCc", "", "t")
-		if ok && len(names) == 0 {
-			names = []word{{Text: "MAPFILE", Known: true}}
-		}
-		for _, w := range names {
-			c.assignsName(st, w)
-		}
+		c.assignsNames(st, c.readNames(st, name, args, "dnOsuCc", "", "t", "MAPFILE"))
 	case "printf":
-		// printf's only option is -v NAME, first.
-		if len(args) > 0 {
-			switch t := args[0].Text; {
-			case !args[0].Known:
-				if strings.HasPrefix(t, "-") || args[0].Split {
-					st.hard = append(st.hard, "an option of printf is known only when it runs")
-				}
-			case t == "-v":
-				if len(args) > 1 {
-					c.assignsName(st, args[1])
-				}
-			case strings.HasPrefix(t, "-v"):
-				c.assignsName(st, word{Text: t[2:], Known: true})
-			}
-		}
+		c.printfForms(st, args)
 	case "getopts":
 		st.hard = append(st.hard, listedVar("OPTIND"))
 		if len(args) > 1 {
@@ -55,91 +33,154 @@ func (c *checker) builtinForms(st *partState, name string, cur []word) {
 		}
 	case "wait":
 		names, _ := c.optNames(st, name, args, "p", "p", "fn")
-		for _, w := range names {
-			c.assignsName(st, w)
-		}
+		c.assignsNames(st, names)
 	case "unset":
-		funcs := false
-		for _, w := range args {
-			switch {
-			case !w.Known && (strings.HasPrefix(w.Text, "-") || w.Split):
-				st.hard = append(st.hard, "an option of unset is known only when it runs")
-			case w.Known && strings.HasPrefix(w.Text, "-") && len(w.Text) > 1:
-				funcs = funcs || strings.Contains(w.Text, "f")
-			case funcs:
-			default:
-				c.assignsName(st, w)
-			}
-		}
+		c.unsetForms(st, args)
 	case "declare", "typeset", "local", "export", "readonly":
-		// Run as a command (builtin declare …, command export …) rather
-		// than read as a declaration.
-		if name == "readonly" {
-			st.hard = append(st.hard, "readonly keeps a variable from being assigned again")
-		}
-		printOnly := false
-		for _, w := range args {
-			if !w.Known {
-				st.hard = append(st.hard, fmt.Sprintf("an argument of %s is known only when it runs", name))
-				continue
-			}
-			t := w.Text
-			if len(t) > 1 && (t[0] == '-' || t[0] == '+') {
-				r, p := declFlags(name, t)
-				if r != "" {
-					st.hard = append(st.hard, r)
-				}
-				printOnly = printOnly || p
-				continue
-			}
-			n, v, ok := strings.Cut(t, "=")
-			if r := assignRisk(n, v, ok); r != "" {
-				st.hard = append(st.hard, r)
-			}
-			if r := c.subscriptText(n); r != "" {
-				st.hard = append(st.hard, r)
-			}
-			if !printOnly {
-				c.intAssigned(n, false, false)
-			}
-		}
+		c.declareForms(st, name, args)
 	case "set":
 		c.setOptions(st, args)
 		st.noProgram = "it sets shell options whose effect spillway models, and runs no program"
 	case "shopt":
 		c.shoptOptions(st, args)
 		st.noProgram = "it sets shell options whose effect spillway models, and runs no program"
-	case "source", ".":
-		st.hard = append(st.hard, name+" runs the commands of a file in this shell, which spillway does not read")
 	case "trap":
 		if len(args) >= 2 && !(args[0].Known && (args[0].Text == "-" || args[0].Text == "" || strings.HasPrefix(args[0].Text, "-"))) {
 			st.hard = append(st.hard, "trap sets code that runs later, at times spillway does not model (in a named session, during later calls too)")
 		}
-	case "compgen", "complete", "compopt":
-		st.hard = append(st.hard, name+" can run code of its word lists (-W), commands (-C) and functions (-F)")
-	case "bind":
-		st.hard = append(st.hard, "bind can make keys run shell commands (-x)")
-	case "fc":
-		st.hard = append(st.hard, "fc runs an editor and commands from the history")
 	case "test", "[":
 		st.noProgram = "it tests values known before it runs, and runs no program"
-		for i, w := range args {
-			if !w.Known {
-				continue
+		c.testForms(st, args)
+	}
+}
+
+// unmodelledBuiltins are the builtins whose effect is never modelled,
+// with the reason each keeps a part from being allowed.
+var unmodelledBuiltins = map[string]string{
+	"source":   "source runs the commands of a file in this shell, which spillway does not read",
+	".":        ". runs the commands of a file in this shell, which spillway does not read",
+	"compgen":  "compgen can run code of its word lists (-W), commands (-C) and functions (-F)",
+	"complete": "complete can run code of its word lists (-W), commands (-C) and functions (-F)",
+	"compopt":  "compopt can run code of its word lists (-W), commands (-C) and functions (-F)",
+	"bind":     "bind can make keys run shell commands (-x)",
+	"fc":       "fc runs an editor and commands from the history",
+}
+
+// readNames is the variables read or mapfile assigns: the names its
+// options and arguments give, else the default one (REPLY, MAPFILE).
+func (c *checker) readNames(st *partState, name string, args []word, argLetters, nameLetters, flagLetters, deflt string) []word {
+	names, ok := c.optNames(st, name, args, argLetters, nameLetters, flagLetters)
+	if ok && len(names) == 0 {
+		return []word{{Text: deflt, Known: true}}
+	}
+	return names
+}
+
+// assignsNames holds each of names to assignsName.
+func (c *checker) assignsNames(st *partState, names []word) {
+	for _, w := range names {
+		c.assignsName(st, w)
+	}
+}
+
+// printfForms checks printf's only option, -v NAME, which comes first.
+func (c *checker) printfForms(st *partState, args []word) {
+	if len(args) == 0 {
+		return
+	}
+	switch t := args[0].Text; {
+	case !args[0].Known:
+		if strings.HasPrefix(t, "-") || args[0].Split {
+			st.hard = append(st.hard, "an option of printf is known only when it runs")
+		}
+	case t == "-v":
+		if len(args) > 1 {
+			c.assignsName(st, args[1])
+		}
+	case strings.HasPrefix(t, "-v"):
+		c.assignsName(st, word{Text: t[2:], Known: true})
+	}
+}
+
+// unsetForms checks the variables unset removes; after -f its words
+// name functions.
+func (c *checker) unsetForms(st *partState, args []word) {
+	funcs := false
+	for _, w := range args {
+		switch {
+		case !w.Known && (strings.HasPrefix(w.Text, "-") || w.Split):
+			st.hard = append(st.hard, "an option of unset is known only when it runs")
+		case w.Known && strings.HasPrefix(w.Text, "-") && len(w.Text) > 1:
+			funcs = funcs || strings.Contains(w.Text, "f")
+		case funcs:
+		default:
+			c.assignsName(st, w)
+		}
+	}
+}
+
+// declareForms checks declare and its kin run as a command (builtin
+// declare …, command export …) rather than read as a declaration.
+func (c *checker) declareForms(st *partState, name string, args []word) {
+	if name == "readonly" {
+		st.hard = append(st.hard, "readonly keeps a variable from being assigned again")
+	}
+	printOnly := false
+	for _, w := range args {
+		if !w.Known {
+			st.hard = append(st.hard, fmt.Sprintf("an argument of %s is known only when it runs", name))
+			continue
+		}
+		t := w.Text
+		if len(t) > 1 && (t[0] == '-' || t[0] == '+') {
+			r, p := declFlags(name, t)
+			if r != "" {
+				st.hard = append(st.hard, r)
 			}
-			if isArithTest(w.Text) {
-				for _, j := range []int{i - 1, i + 1} {
-					if j >= 0 && j < len(args) {
-						if r := c.testOperand(args[j]); r != "" {
-							st.hard = append(st.hard, r)
-						}
-					}
+			printOnly = printOnly || p
+			continue
+		}
+		c.declaredWord(st, t, printOnly)
+	}
+}
+
+// declaredWord checks one NAME or NAME=value argument of declare and
+// its kin; printOnly is set when an option made the builtin print
+// rather than assign.
+func (c *checker) declaredWord(st *partState, t string, printOnly bool) {
+	n, v, ok := strings.Cut(t, "=")
+	if r := assignRisk(n, v, ok); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	if r := c.subscriptText(n); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	if !printOnly {
+		c.intAssigned(n, false, false)
+	}
+}
+
+// testForms checks test's operands: the two sides of an arithmetic
+// comparison (-eq, -lt, …) are evaluated as arithmetic, and -v and -R
+// take a variable name.
+func (c *checker) testForms(st *partState, args []word) {
+	for i, w := range args {
+		if !w.Known {
+			continue
+		}
+		if isArithTest(w.Text) {
+			for _, j := range []int{i - 1, i + 1} {
+				if j < 0 || j >= len(args) {
+					continue
 				}
-			}
-			if (w.Text == "-v" || w.Text == "-R") && i+1 < len(args) {
-				if r := c.nameArg(args[i+1]); r != "" {
+				if r := c.testOperand(args[j]); r != "" {
 					st.hard = append(st.hard, r)
 				}
+			}
+		}
+		if (w.Text == "-v" || w.Text == "-R") && i+1 < len(args) {
+			if r := c.nameArg(args[i+1]); r != "" {
+				st.hard = append(st.hard, r)
 			}
 		}
 	}
@@ -201,14 +242,11 @@ func (c *checker) optNames(st *partState, name string, args []word, argLetters, 
 			l := t[j]
 			switch {
 			case strings.IndexByte(argLetters, l) >= 0:
-				v := word{Text: t[j+1:], Known: true}
-				if v.Text == "" {
-					if i+1 >= len(args) {
-						return names, true
-					}
-					i++
-					v = args[i]
+				v, next, ok := optValue(args, i, t, j)
+				if !ok {
+					return names, true
 				}
+				i = next
 				if strings.IndexByte(nameLetters, l) >= 0 {
 					names = append(names, v)
 				}
@@ -224,6 +262,19 @@ func (c *checker) optNames(st *partState, name string, args []word, argLetters, 
 		return names, true
 	}
 	return append(names, args[i:]...), true
+}
+
+// optValue is the value of the option letter t[j] of the word args[i]:
+// the rest of the word, else the next word. next is the index of the
+// last word used; ok is false when the words end before a value.
+func optValue(args []word, i int, t string, j int) (v word, next int, ok bool) {
+	if j+1 < len(t) {
+		return word{Text: t[j+1:], Known: true}, i, true
+	}
+	if i+1 >= len(args) {
+		return word{}, i, false
+	}
+	return args[i+1], i + 1, true
 }
 
 // setOptions checks set's options against the ones whose effect is

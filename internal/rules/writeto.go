@@ -47,93 +47,87 @@ func (c *checker) writesRisk(name string, args []word) string {
 // runs is not known when it is decided, so a plain copy's destination is
 // also held as a directory.
 func (c *checker) dirTargetRisk(name string, args []word) string {
-	var dest word
-	var sources []word
-	recursive, noTarget := false, false
 	switch name {
 	case "cp", "mv", "install", "ln", "link", "rsync":
-		recursive = name == "rsync"
-		var plain []word
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			t := a.Text
-			switch {
-			case !a.Known || !strings.HasPrefix(t, "-") || t == "-":
-				plain = append(plain, a)
-			case t == "-t" || t == "--target-directory":
-				if i+1 < len(args) {
-					i++
-					dest = args[i]
-				}
-			case strings.HasPrefix(t, "--target-directory="):
-				dest = word{Text: t[len("--target-directory="):], Known: true}
-			case t == "-T" || t == "--no-target-directory":
-				noTarget = true
-			case t == "--recursive" || t == "--archive":
-				recursive = true
-			case t == "-S" || t == "--suffix" || name == "install" && (t == "-m" || t == "-o" || t == "-g") || name == "rsync" && (t == "-e" || t == "-f"):
-				i++
-			case !strings.HasPrefix(t, "--"):
-				recursive = recursive || name == "cp" && strings.ContainsAny(t[1:], "rRa")
-			}
+		dest, sources, recursive, ok := copyTarget(name, args)
+		switch {
+		case !ok:
+			return ""
+		case recursive:
+			return c.treeRisk(dest)
 		}
-		if dest == (word{}) {
-			if len(plain) < 2 {
-				return ""
-			}
-			dest, plain = plain[len(plain)-1], plain[:len(plain)-1]
-		}
-		sources = plain
+		return c.copiedNamesRisk(dest, sources)
 	case "tar":
-		extract := false
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			t := a.Text
-			if !a.Known {
-				continue
-			}
-			switch {
-			case t == "-C" || t == "--directory":
-				if i+1 < len(args) {
-					i++
-					dest = args[i]
-				}
-			case strings.HasPrefix(t, "--directory="):
-				dest = word{Text: t[len("--directory="):], Known: true}
-			case strings.HasPrefix(t, "-C"):
-				dest = word{Text: t[2:], Known: true}
-			case t == "--extract" || t == "--get":
-				extract = true
-			case i == 0 && !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
-				extract = extract || strings.Contains(t, "x")
-			}
+		if dest, ok := tarExtractDir(args); ok {
+			return c.treeRisk(dest)
 		}
-		if !extract || dest == (word{}) {
-			return ""
-		}
-		recursive = true
 	case "unzip":
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a.Known && a.Text == "-d" && i+1 < len(args) {
-				dest = args[i+1]
-			} else if a.Known && strings.HasPrefix(a.Text, "-d") && len(a.Text) > 2 {
-				dest = word{Text: a.Text[2:], Known: true}
+		if dest := unzipDir(args); dest != (word{}) {
+			return c.treeRisk(dest)
+		}
+	}
+	return ""
+}
+
+// copyTarget reads the words of cp, mv, install, ln, link or rsync: the
+// directory they write into (-t's value, else the last plain word), the
+// sources, and whether the copy is recursive. ok is false when they
+// write into no directory (one plain word, or -T).
+func copyTarget(name string, args []word) (dest word, sources []word, recursive, ok bool) {
+	recursive = name == "rsync"
+	noTarget := false
+	var plain []word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.Text
+		switch {
+		case !a.Known || !strings.HasPrefix(t, "-") || t == "-":
+			plain = append(plain, a)
+		case t == "-t" || t == "--target-directory":
+			if i+1 < len(args) {
+				i++
+				dest = args[i]
 			}
+		case strings.HasPrefix(t, "--target-directory="):
+			dest = word{Text: t[len("--target-directory="):], Known: true}
+		case t == "-T" || t == "--no-target-directory":
+			noTarget = true
+		case t == "--recursive" || t == "--archive":
+			recursive = true
+		case copyOptionValued(name, t):
+			i++
+		case !strings.HasPrefix(t, "--"):
+			recursive = recursive || name == "cp" && strings.ContainsAny(t[1:], "rRa")
 		}
-		if dest == (word{}) {
-			return ""
+	}
+	if dest == (word{}) {
+		if len(plain) < 2 {
+			return word{}, nil, false, false
 		}
-		recursive = true
-	default:
-		return ""
+		dest, plain = plain[len(plain)-1], plain[:len(plain)-1]
 	}
-	if noTarget {
-		return ""
+	return dest, plain, recursive, !noTarget
+}
+
+// copyOptionValued reports whether the option t of the copying program
+// name takes the next word as its value.
+func copyOptionValued(name, t string) bool {
+	switch {
+	case t == "-S" || t == "--suffix":
+		return true
+	case name == "install":
+		return t == "-m" || t == "-o" || t == "-g"
+	case name == "rsync":
+		return t == "-e" || t == "-f"
 	}
-	if recursive {
-		return c.treeRisk(dest)
-	}
+	return false
+}
+
+// copiedNamesRisk is the reason the files a plain copy of sources puts
+// into the directory dest keep the part from being allowed, or "": each
+// is dest/ and the source's base name, and a source whose name is known
+// only when it runs may be any file under dest.
+func (c *checker) copiedNamesRisk(dest word, sources []word) string {
 	for _, s := range sources {
 		base := path.Base(unquotedText(s.Text))
 		if !s.Known && (strings.ContainsAny(base, "*?[$`") || strings.Contains(s.Text, "$(")) || base == "." || base == ".." || base == "/" {
@@ -145,6 +139,49 @@ func (c *checker) dirTargetRisk(name string, args []word) string {
 		}
 	}
 	return ""
+}
+
+// tarExtractDir is the directory tar extracts into (-C, --directory);
+// ok is false when it does not extract or names no directory.
+func tarExtractDir(args []word) (dest word, ok bool) {
+	extract := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.Text
+		if !a.Known {
+			continue
+		}
+		switch {
+		case t == "-C" || t == "--directory":
+			if i+1 < len(args) {
+				i++
+				dest = args[i]
+			}
+		case strings.HasPrefix(t, "--directory="):
+			dest = word{Text: t[len("--directory="):], Known: true}
+		case strings.HasPrefix(t, "-C"):
+			dest = word{Text: t[2:], Known: true}
+		case t == "--extract" || t == "--get":
+			extract = true
+		case i == 0 && !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--"):
+			extract = extract || strings.Contains(t, "x")
+		}
+	}
+	return dest, extract && dest != (word{})
+}
+
+// unzipDir is the directory unzip -d extracts into, or the zero word.
+func unzipDir(args []word) word {
+	var dest word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Known && a.Text == "-d" && i+1 < len(args) {
+			dest = args[i+1]
+		} else if a.Known && strings.HasPrefix(a.Text, "-d") && len(a.Text) > 2 {
+			dest = word{Text: a.Text[2:], Known: true}
+		}
+	}
+	return dest
 }
 
 // treeRisk is the reason writing any file under the directory the word
@@ -164,47 +201,61 @@ func (c *checker) treeRisk(d word) string {
 	if r := c.writeRiskOf(word{Text: strings.TrimSuffix(t, "/") + "/x", Known: d.Known}, true); r != "" {
 		return fmt.Sprintf("it writes files under %s: %s", d.Text, r)
 	}
-	t = c.expandHome(unquotedText(t))
-	abs := t
+	abs, ok := c.treeDir(t)
+	if !ok {
+		return ""
+	}
+	if held := c.protectedUnder(abs); held != "" {
+		return fmt.Sprintf("it writes files under %s, which holds %s, a file or directory of the code-loading list: a program allowed to run later would run code no rule saw", d.Text, held)
+	}
+	return ""
+}
+
+// treeDir is the clean absolute directory t names, its home prefix
+// expanded and a relative one joined to where the command starts; ok is
+// false when where it starts is not known.
+func (c *checker) treeDir(t string) (string, bool) {
+	abs := c.expandHome(unquotedText(t))
 	if !path.IsAbs(abs) {
 		if c.ownEnv && c.env == nil {
 			c.env = processContext()
 		}
 		if c.env == nil || c.env.Dir == "" || c.cdSeen {
-			return ""
+			return "", false
 		}
 		abs = filepath.Join(c.env.Dir, abs)
 	}
-	abs = path.Clean(abs)
+	return path.Clean(abs), true
+}
+
+// protectedUnder is the first file or directory of the code-loading
+// list at or under the directory abs (the home directory and its rc
+// files, the system's, the PATH directories, the rule files, a working
+// tree's .git), or "".
+func (c *checker) protectedUnder(abs string) string {
 	holds := func(p string) bool { return p != "" && path.IsAbs(p) && underAny(path.Clean(p), abs) }
-	var held string
 	if h := c.home(); h != "" {
 		if holds(h) {
-			held = h
+			return h
 		}
 		for _, f := range homeProtected {
-			if held == "" && holds(h+"/"+f) {
-				held = h + "/" + f
+			if holds(h + "/" + f) {
+				return h + "/" + f
 			}
 		}
 	}
 	for _, f := range systemProtected {
-		if held == "" && holds(f) {
-			held = f
+		if holds(f) {
+			return f
 		}
 	}
 	for _, f := range append(c.pathDirs(), c.ruleFiles()...) {
-		if held == "" && holds(f) {
-			held = f
+		if holds(f) {
+			return f
 		}
 	}
-	if held == "" {
-		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-			held = filepath.Join(abs, ".git")
-		}
-	}
-	if held != "" {
-		return fmt.Sprintf("it writes files under %s, which holds %s, a file or directory of the code-loading list: a program allowed to run later would run code no rule saw", d.Text, held)
+	if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+		return filepath.Join(abs, ".git")
 	}
 	return ""
 }
@@ -472,7 +523,27 @@ func (c *checker) gitRisk(words []word) string {
 	case c.env != nil && c.env.Dir != "":
 		dirs = []string{c.env.Dir}
 	}
-	var gitDir []string
+	dirs, gitDir, r := gitRepoPlaces(words, dirs)
+	if r != "" {
+		return r
+	}
+	if len(gitDir) > 0 {
+		return gitDirsRisk(gitDir, dirs)
+	}
+	for _, d := range dirs {
+		if r := c.gitRepoRisk(d); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// gitRepoPlaces reads git's global options for where it finds its
+// repository: each -C moves dirs, the directories git starts from, and
+// each --git-dir names a repository directory. risk is set when one of
+// them is known only when it runs, or a --git-dir names a repository
+// not called .git.
+func gitRepoPlaces(words []word, dirs []string) (_ []string, gitDir []string, risk string) {
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		if !w.Known || !strings.HasPrefix(w.Text, "-") {
@@ -483,7 +554,7 @@ func (c *checker) gitRisk(words []word) string {
 			i++
 			val = words[i].Text
 			if !words[i].Known {
-				return fmt.Sprintf("git %s names a directory known only when it runs, and git runs the code its config names", name)
+				return nil, nil, fmt.Sprintf("git %s names a directory known only when it runs, and git runs the code its config names", name)
 			}
 		} else if strings.HasPrefix(w.Text, "-C") && len(w.Text) > 2 {
 			name, val = "-C", w.Text[2:]
@@ -491,22 +562,35 @@ func (c *checker) gitRisk(words []word) string {
 		switch name {
 		case "--git-dir":
 			if path.Base(path.Clean(val)) != ".git" {
-				return fmt.Sprintf("git --git-dir %s reads a repository not named .git, whose config (written by any command) names programs git runs", val)
+				return nil, nil, fmt.Sprintf("git --git-dir %s reads a repository not named .git, whose config (written by any command) names programs git runs", val)
 			}
 			gitDir = append(gitDir, val)
 		case "-C":
-			if val == "" {
-				continue
-			}
-			if path.IsAbs(val) {
-				dirs = []string{val}
-				continue
-			}
-			for j, d := range dirs {
-				dirs[j] = filepath.Join(d, val)
-			}
+			dirs = gitC(dirs, val)
 		}
 	}
+	return dirs, gitDir, ""
+}
+
+// gitC is the directories git starts from after -C val: each joined
+// with val, or val alone when it is absolute; an empty val leaves them.
+func gitC(dirs []string, val string) []string {
+	if val == "" {
+		return dirs
+	}
+	if path.IsAbs(val) {
+		return []string{val}
+	}
+	for j, d := range dirs {
+		dirs[j] = filepath.Join(d, val)
+	}
+	return dirs
+}
+
+// gitDirsRisk is the reason one of the repository directories
+// --git-dir names (a relative one taken from the first of dirs) keeps
+// the part from being allowed, or "".
+func gitDirsRisk(gitDir, dirs []string) string {
 	for _, g := range gitDir {
 		if !filepath.IsAbs(g) && len(dirs) > 0 {
 			g = filepath.Join(dirs[0], g)
@@ -515,14 +599,6 @@ func (c *checker) gitRisk(words []word) string {
 			if r, _ := gitDirRisk(g); r != "" {
 				return r
 			}
-		}
-	}
-	if len(gitDir) > 0 {
-		return ""
-	}
-	for _, d := range dirs {
-		if r := c.gitRepoRisk(d); r != "" {
-			return r
 		}
 	}
 	return ""
