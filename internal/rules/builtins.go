@@ -271,10 +271,8 @@ func optValue(args []word, i int, t string, j int) (v word, next int, ok bool) {
 	if j+1 < len(t) {
 		return word{Text: t[j+1:], Known: true}, i, true
 	}
-	if i+1 >= len(args) {
-		return word{}, i, false
-	}
-	return args[i+1], i + 1, true
+	v, next = nextWord(args, i)
+	return v, next, next > i
 }
 
 // setOptions checks set's options against the ones whose effect is

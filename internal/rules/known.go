@@ -373,22 +373,14 @@ func (c *checker) knownNode(m syntax.Node, cx ctx) string {
 	case *syntax.ArithmCmd:
 		return c.arithExpr(m.X, dominates(cx))
 	case *syntax.LetClause:
-		for _, e := range m.Exprs {
-			if r := c.arithExpr(e, dominates(cx)); r != "" {
-				return r
-			}
-		}
+		return c.arithExprs(m.Exprs, dominates(cx))
 	case *syntax.ArithmExp:
 		return c.arithExpr(m.X, false)
 	case *syntax.CStyleLoop:
 		if r := c.arithExpr(m.Init, c.loopStart); r != "" {
 			return r
 		}
-		for _, e := range []syntax.ArithmExpr{m.Cond, m.Post} {
-			if r := c.arithExpr(e, false); r != "" {
-				return r
-			}
-		}
+		return c.arithExprs([]syntax.ArithmExpr{m.Cond, m.Post}, false)
 	case *syntax.ParamExp:
 		return c.knownParam(m)
 	case *syntax.Assign:
@@ -401,15 +393,7 @@ func (c *checker) knownNode(m syntax.Node, cx ctx) string {
 		}
 	case *syntax.BinaryTest:
 		if isArithTestOp(m.Op) {
-			for _, x := range []syntax.TestExpr{m.X, m.Y} {
-				if w, ok := x.(*syntax.Word); ok {
-					if r := c.arithWord(w); r != "" {
-						return r
-					}
-				} else {
-					return "an arithmetic comparison of something that is not a word"
-				}
-			}
+			return c.arithTestSides(m)
 		}
 	case *syntax.UnaryTest:
 		if m.Op == syntax.TsVarSet || m.Op == syntax.TsRefVar {
@@ -420,6 +404,33 @@ func (c *checker) knownNode(m syntax.Node, cx ctx) string {
 	case *syntax.ExtGlob:
 		return extGlobRisk(m)
 	case *syntax.BraceExp, *syntax.ProcSubst, *syntax.CmdSubst:
+	}
+	return ""
+}
+
+// arithExprs checks each of exprs with arithExpr, in order, and
+// returns the first reason, or "".
+func (c *checker) arithExprs(exprs []syntax.ArithmExpr, dominating bool) string {
+	for _, e := range exprs {
+		if r := c.arithExpr(e, dominating); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// arithTestSides checks the two sides of an arithmetic comparison in
+// [[ ]] (-eq, -lt, …): each is evaluated as arithmetic, and must be a
+// word.
+func (c *checker) arithTestSides(m *syntax.BinaryTest) string {
+	for _, x := range []syntax.TestExpr{m.X, m.Y} {
+		w, ok := x.(*syntax.Word)
+		if !ok {
+			return "an arithmetic comparison of something that is not a word"
+		}
+		if r := c.arithWord(w); r != "" {
+			return r
+		}
 	}
 	return ""
 }

@@ -33,53 +33,20 @@ func ParsePattern(s string) (Pattern, error) {
 	if t == "*" || t == ":*" {
 		return Pattern{Prefix: true}, nil
 	}
-	prefix, open := false, false
-	switch {
-	case strings.HasSuffix(t, ":*"):
-		prefix = true
-		t = strings.TrimSpace(t[:len(t)-2])
-	case strings.HasSuffix(t, " *") || strings.HasSuffix(t, "\t*"):
-		prefix = true
-		t = strings.TrimSpace(t[:len(t)-1])
-	case strings.HasSuffix(t, "*") && !strings.HasSuffix(t, "\\*") && strings.Count(t, "*") == 1:
-		// "git push*": the last word is open, as Claude Code reads it.
-		prefix, open = true, true
-		t = t[:len(t)-1]
-	}
+	t, prefix, open := patternEnd(t)
 	if t == "" || t == "*" {
 		return Pattern{Prefix: true}, nil
 	}
 	if assignmentStart(t) {
 		return Pattern{}, fmt.Errorf("pattern %q starts with an assignment: leading VAR=value is skipped before matching, so leave it out of the pattern", s)
 	}
-	// The words are read after a stand-in command name, so that a
-	// reserved word ("time", "if") is read as the word it is here.
-	src := "_ " + t
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	args, src, err := patternWords(s, t)
 	if err != nil {
-		return Pattern{}, fmt.Errorf("pattern %q does not read as one command: %v", s, err)
+		return Pattern{}, err
 	}
-	if len(f.Stmts) != 1 {
-		return Pattern{}, fmt.Errorf("pattern %q holds %d commands: a pattern is the words of one command (each part of a compound command is matched on its own)", s, len(f.Stmts))
-	}
-	st := f.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) < 2 {
-		return Pattern{}, fmt.Errorf("pattern %q is not a plain command: a pattern is words only, without operators, redirections, pipes or reserved words", s)
-	}
-	args := call.Args[1:]
-	var p Pattern
-	p.Prefix, p.OpenLast = prefix, open
-	glob := false
-	for _, w := range args {
-		if !onlyLiteralParts(w) {
-			return Pattern{}, fmt.Errorf("pattern %q has an expansion in %q: a pattern is literal words", s, sourceOf(w, src))
-		}
-		for _, part := range w.Parts {
-			if lit, ok := part.(*syntax.Lit); ok && unescapedStar(lit.Value) {
-				glob = true
-			}
-		}
+	glob, err := patternGlobbed(s, args, src)
+	if err != nil {
+		return Pattern{}, err
 	}
 	if glob {
 		if open {
@@ -87,6 +54,7 @@ func ParsePattern(s string) (Pattern, error) {
 		}
 		return globPattern(s, args, prefix), nil
 	}
+	p := Pattern{Prefix: prefix, OpenLast: open}
 	for _, w := range args {
 		if lit, ok := w.Parts[0].(*syntax.Lit); ok && len(w.Parts) == 1 && (hasGlob(lit.Value) || hasBrace(lit.Value)) {
 			return Pattern{}, fmt.Errorf("pattern %q has a glob or brace character in %q: quote it to mean the characters", s, lit.Value)
@@ -97,6 +65,62 @@ func ParsePattern(s string) (Pattern, error) {
 		return Pattern{}, fmt.Errorf("pattern %q has a * glued to a quote: write the last word unquoted, or \" *\" for a prefix of whole words", s)
 	}
 	return p, nil
+}
+
+// patternEnd reads how the trimmed pattern t ends: with :* or a
+// separate * it is a prefix of whole words, and a * glued to its last
+// word (its only *) opens that word. It returns t without that end.
+func patternEnd(t string) (rest string, prefix, open bool) {
+	switch {
+	case strings.HasSuffix(t, ":*"):
+		return strings.TrimSpace(t[:len(t)-2]), true, false
+	case strings.HasSuffix(t, " *") || strings.HasSuffix(t, "\t*"):
+		return strings.TrimSpace(t[:len(t)-1]), true, false
+	case strings.HasSuffix(t, "*") && !strings.HasSuffix(t, "\\*") && strings.Count(t, "*") == 1:
+		// "git push*": the last word is open, as Claude Code reads it.
+		return t[:len(t)-1], true, true
+	}
+	return t, false, false
+}
+
+// patternWords parses t, the pattern s without its end, as the words of
+// one plain command, and returns them with the source they were parsed
+// from.
+func patternWords(s, t string) ([]*syntax.Word, string, error) {
+	// The words are read after a stand-in command name, so that a
+	// reserved word ("time", "if") is read as the word it is here.
+	src := "_ " + t
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, "", fmt.Errorf("pattern %q does not read as one command: %v", s, err)
+	}
+	if len(f.Stmts) != 1 {
+		return nil, "", fmt.Errorf("pattern %q holds %d commands: a pattern is the words of one command (each part of a compound command is matched on its own)", s, len(f.Stmts))
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) < 2 {
+		return nil, "", fmt.Errorf("pattern %q is not a plain command: a pattern is words only, without operators, redirections, pipes or reserved words", s)
+	}
+	return call.Args[1:], src, nil
+}
+
+// patternGlobbed reports whether the words of the pattern s hold an
+// unquoted *, which makes it a Glob; a word with an expansion is an
+// error.
+func patternGlobbed(s string, args []*syntax.Word, src string) (bool, error) {
+	glob := false
+	for _, w := range args {
+		if !onlyLiteralParts(w) {
+			return false, fmt.Errorf("pattern %q has an expansion in %q: a pattern is literal words", s, sourceOf(w, src))
+		}
+		for _, part := range w.Parts {
+			if lit, ok := part.(*syntax.Lit); ok && unescapedStar(lit.Value) {
+				glob = true
+			}
+		}
+	}
+	return glob, nil
 }
 
 // assignmentStart reports whether t starts with NAME=.
@@ -234,14 +258,11 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 		w := words[i]
 		open := p.OpenLast && i == len(p.Words)-1
 		if i == 0 {
-			m := matchProgram(alts, w, d)
-			if open && m == noMatch {
-				m = matchProgramOpen(alts, w, d)
-			}
-			switch m {
-			case noMatch:
+			m := matchFirstWord(alts, w, d, open)
+			if m == noMatch {
 				return noMatch
-			case maybeMatch:
+			}
+			if m == maybeMatch {
 				res = maybeMatch
 			}
 			continue
@@ -259,15 +280,32 @@ func (p Pattern) matchWords(words []word, d Decision) match {
 		}
 	}
 	if !p.Prefix && len(words) > len(p.Words) {
-		for _, w := range words[len(p.Words):] {
-			if !w.Split {
-				return noMatch
-			}
-		}
-		// Only expansions that may come to nothing remain.
-		return maybeMatch
+		return extraWords(words[len(p.Words):])
 	}
 	return res
+}
+
+// matchFirstWord matches the program, the command's first word, against
+// the pattern's first word alts; open: that word is also the pattern's
+// last and is open, so a program it begins matches too.
+func matchFirstWord(alts []string, w word, d Decision, open bool) match {
+	m := matchProgram(alts, w, d)
+	if open && m == noMatch {
+		m = matchProgramOpen(alts, w, d)
+	}
+	return m
+}
+
+// extraWords is how words past the end of a pattern that is not a prefix
+// meet it: no match, unless each is an expansion that may come to
+// nothing.
+func extraWords(words []word) match {
+	for _, w := range words {
+		if !w.Split {
+			return noMatch
+		}
+	}
+	return maybeMatch
 }
 
 // programKey is the first byte, in lower case, of every program name
@@ -407,9 +445,44 @@ func (p Pattern) matchGlob(words []word, d Decision) match {
 	if len(words) == 0 {
 		return noMatch
 	}
+	subject, unknown, ok := p.globSubject(words, d)
+	if !ok {
+		return noMatch
+	}
 	fold := d != Allow
+	segs := p.Glob
+	if fold {
+		subject = strings.ToLower(subject)
+		segs = make([]string, len(p.Glob))
+		for i, s := range p.Glob {
+			segs[i] = strings.ToLower(s)
+		}
+	}
+	if unknown {
+		if d == Allow {
+			return noMatch
+		}
+		return globMaybe(segs, words[0], fold)
+	}
+	if globMatch(segs, subject) {
+		return sureMatch
+	}
+	if p.GlobTail {
+		tail := append(append([]string{}, segs[:len(segs)-1]...), segs[len(segs)-1]+" ", "")
+		if globMatch(tail, subject) {
+			return sureMatch
+		}
+	}
+	return noMatch
+}
+
+// globSubject is what a Glob pattern of decision d is matched on: the
+// command's words joined by single spaces, the program by its base name
+// unless an allow rule's pattern starts with a path. A word whose value
+// is not known is left out and sets unknown; ok is false when an allow
+// rule meets a word holding white space.
+func (p Pattern) globSubject(words []word, d Decision) (subject string, unknown, ok bool) {
 	var b strings.Builder
-	unknown := false
 	for i, w := range words {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -423,47 +496,30 @@ func (p Pattern) matchGlob(words []word, d Decision) match {
 			text = w.Base
 		}
 		if d == Allow && strings.ContainsAny(text, " \t\n") {
-			return noMatch
+			return "", false, false
 		}
 		b.WriteString(text)
 	}
-	subject := b.String()
-	segs := p.Glob
-	if fold {
-		subject = strings.ToLower(subject)
-		segs = make([]string, len(p.Glob))
-		for i, s := range p.Glob {
-			segs[i] = strings.ToLower(s)
-		}
-	}
-	if unknown {
-		if d == Allow {
-			return noMatch
-		}
-		// What the unknown words hold decides it: a maybe, unless the
-		// program is known and the pattern's start cannot be it.
-		if words[0].BaseKnown {
-			prog := words[0].Base
-			if fold {
-				prog = strings.ToLower(prog)
-			}
-			head, _, spaced := strings.Cut(segs[0], " ")
-			if spaced && prog != head || !spaced && len(segs) > 1 && !strings.HasPrefix(prog, head) {
-				return noMatch
-			}
-		}
+	return b.String(), unknown, true
+}
+
+// globMaybe is how a Glob pattern, its segments segs (in lower case when
+// fold), meets a command some of whose words are known only when it
+// runs: what they hold decides it, so a maybe, unless the program is
+// known and the pattern's start cannot be it.
+func globMaybe(segs []string, prog word, fold bool) match {
+	if !prog.BaseKnown {
 		return maybeMatch
 	}
-	if globMatch(segs, subject) {
-		return sureMatch
+	name := prog.Base
+	if fold {
+		name = strings.ToLower(name)
 	}
-	if p.GlobTail {
-		tail := append(append([]string{}, segs[:len(segs)-1]...), segs[len(segs)-1]+" ", "")
-		if globMatch(tail, subject) {
-			return sureMatch
-		}
+	head, _, spaced := strings.Cut(segs[0], " ")
+	if spaced && name != head || !spaced && len(segs) > 1 && !strings.HasPrefix(name, head) {
+		return noMatch
 	}
-	return noMatch
+	return maybeMatch
 }
 
 // globMatch matches s against segs, the literal texts between the *s of

@@ -18,6 +18,7 @@ func shlexSplit(s string) ([]string, error) {
 	inWord := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		var err error
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
 			if inWord {
@@ -25,51 +26,74 @@ func shlexSplit(s string) ([]string, error) {
 				w.Reset()
 				inWord = false
 			}
+			continue
 		case c == '#' && !inWord:
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
+			continue
 		case c == '\\':
-			i++
-			if i >= len(s) {
-				return nil, errors.New("a backslash ends the example")
-			}
-			inWord = true
-			if s[i] != '\n' {
-				w.WriteByte(s[i])
-			}
+			i, err = shlexEscape(s, i, &w)
 		case c == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return nil, errors.New("a single quote is not closed")
-			}
-			w.WriteString(s[i+1 : i+1+end])
-			i += 1 + end
-			inWord = true
+			i, err = shlexSingle(s, i, &w)
 		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-					i++
-					if s[i] == '\n' {
-						continue
-					}
-				}
-				w.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, errors.New("a double quote is not closed")
-			}
-			inWord = true
+			i, err = shlexDouble(s, i, &w)
 		default:
 			w.WriteByte(c)
-			inWord = true
 		}
+		if err != nil {
+			return nil, err
+		}
+		inWord = true
 	}
 	if inWord {
 		words = append(words, w.String())
 	}
 	return words, nil
+}
+
+// shlexEscape adds to w the character the backslash at s[i] keeps (none
+// for a newline), and returns its index.
+func shlexEscape(s string, i int, w *strings.Builder) (int, error) {
+	i++
+	if i >= len(s) {
+		return i, errors.New("a backslash ends the example")
+	}
+	if s[i] != '\n' {
+		w.WriteByte(s[i])
+	}
+	return i, nil
+}
+
+// shlexSingle adds to w the text of the single-quoted string opening at
+// s[i], and returns the index of its closing quote.
+func shlexSingle(s string, i int, w *strings.Builder) (int, error) {
+	end := strings.IndexByte(s[i+1:], '\'')
+	if end < 0 {
+		return i, errors.New("a single quote is not closed")
+	}
+	w.WriteString(s[i+1 : i+1+end])
+	return i + 1 + end, nil
+}
+
+// shlexDouble adds to w the text of the double-quoted string opening at
+// s[i], a backslash dropped before $ ` " \ and a newline, and returns
+// the index of its closing quote.
+func shlexDouble(s string, i int, w *strings.Builder) (int, error) {
+	i++
+	for ; i < len(s) && s[i] != '"'; i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		w.WriteByte(s[i])
+	}
+	if i >= len(s) {
+		return i, errors.New("a double quote is not closed")
+	}
+	return i, nil
 }
 
 // shlexJoin writes words back as one string a shell would split into

@@ -222,54 +222,63 @@ func tarArgs(args []word) unpackInput {
 			continue
 		}
 		t := a.Text
-		value := func() word {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return word{}
-		}
+		var v word
 		switch {
 		case t == "--extract" || t == "--get":
 			extract = true
 		case strings.HasPrefix(t, "--file="):
 			in.files = append(in.files, word{Text: t[len("--file="):], Known: true})
 		case t == "--file":
-			in.files = append(in.files, value())
+			v, i = nextWord(args, i)
+			in.files = append(in.files, v)
 		case strings.HasPrefix(t, "--directory="):
 			in.dir = t[len("--directory="):]
 		case t == "--directory" || t == "-C":
-			in.dir = value().Text
+			v, i = nextWord(args, i)
+			in.dir = v.Text
 		case strings.HasPrefix(t, "--strip-components="):
 			in.strip, _ = strconv.Atoi(t[len("--strip-components="):])
 		case strings.HasPrefix(t, "--"):
 		case i == 0 && !strings.HasPrefix(t, "-") || strings.HasPrefix(t, "-") && len(t) > 1:
-			// Bundled letters: xzf FILE (the old form, first word) or
-			// -xzf FILE.
-			for j, l := range strings.TrimPrefix(t, "-") {
-				switch l {
-				case 'x':
-					extract = true
-				case 'f':
-					rest := strings.TrimPrefix(t, "-")[j+1:]
-					if rest != "" && strings.HasPrefix(t, "-") {
-						in.files = append(in.files, word{Text: rest, Known: true})
-					} else {
-						in.files = append(in.files, value())
-					}
-				case 'C':
-					in.dir = value().Text
-				}
-				if l == 'f' || l == 'C' {
-					break
-				}
-			}
+			var x bool
+			x, i = in.tarLetters(args, i)
+			extract = extract || x
 		}
 	}
 	if !extract {
 		in.files = nil
 	}
 	return in
+}
+
+// tarLetters reads the bundled letters of args[i]: xzf FILE (the old
+// form, first word) or -xzf FILE. The letters end at f, whose value is
+// the rest of a dashed word or else the next word, or at C, whose value
+// is the next word. It reports whether x is among them, and returns the
+// index of the last word used.
+func (in *unpackInput) tarLetters(args []word, i int) (extract bool, last int) {
+	t := args[i].Text
+	letters := strings.TrimPrefix(t, "-")
+	for j, l := range letters {
+		var v word
+		switch l {
+		case 'x':
+			extract = true
+		case 'f':
+			if rest := letters[j+1:]; rest != "" && strings.HasPrefix(t, "-") {
+				v = word{Text: rest, Known: true}
+			} else {
+				v, i = nextWord(args, i)
+			}
+			in.files = append(in.files, v)
+			return extract, i
+		case 'C':
+			v, i = nextWord(args, i)
+			in.dir = v.Text
+			return extract, i
+		}
+	}
+	return extract, i
 }
 
 // unzipArgs reads unzip's words: the archive (its first word that is

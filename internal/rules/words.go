@@ -82,80 +82,28 @@ func literalWord(w *syntax.Word) (text string, quoted, ok bool) {
 	return literalText(w), quoted, true
 }
 
+// resolveWordSlow is resolveWord for a word that holds an expansion, a
+// glob, a brace, a tilde or an escape.
 func resolveWordSlow(w *syntax.Word, src string) word {
-	var b strings.Builder
-	res := word{Known: true}
-	// tail tracks the literal text since the last literal slash; it
-	// stops being literal when an expansion follows that slash.
-	var tail strings.Builder
-	tailKnown := true
-	braces, fieldSplit := false, false
-	addLit := func(s string) {
-		b.WriteString(s)
-		if i := strings.LastIndexByte(s, '/'); i >= 0 {
-			tail.Reset()
-			tail.WriteString(s[i+1:])
-			tailKnown = true
-		} else {
-			tail.WriteString(s)
-		}
-	}
-	unknown := func(split bool) {
-		res.Known = false
-		tailKnown = false
-		if split {
-			res.Split = true
-		}
-	}
+	wb := wordBuilder{res: word{Known: true}, tailKnown: true}
 	for i, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			v := p.Value
-			tilde := i == 0 && strings.HasPrefix(v, "~")
-			if tilde {
-				// A tilde prefix becomes a home directory: the word is
-				// not literal, but one word.
-				unknown(false)
-			}
-			glob := hasGlob(v)
-			if glob {
-				unknown(true)
-			}
-			if hasBrace(v) {
-				// {/bin/rm,-rf,/} is three words: no tail of it names
-				// the program.
-				unknown(true)
-				braces = true
-			}
-			if strings.IndexByte(v, '\\') >= 0 {
-				res.Quoted = true
-			}
-			addLit(unescapeUnquoted(v))
-			// A glob before the last slash still ends in the same base
-			// name (/*/rm is some rm); one after it does not (/bin/r?).
-			after := v
-			if j := strings.LastIndexByte(v, '/'); j >= 0 {
-				after = v[j+1:]
-			} else if tilde {
-				tailKnown = false
-			}
-			if hasGlob(after) {
-				tailKnown = false
-			}
+			wb.unquotedLit(p.Value, i == 0)
 		case *syntax.SglQuoted:
-			res.Quoted = true
+			wb.res.Quoted = true
 			if p.Dollar {
-				addLit(decodeANSIC(p.Value))
+				wb.addLit(decodeANSIC(p.Value))
 			} else {
-				addLit(p.Value)
+				wb.addLit(p.Value)
 			}
 		case *syntax.DblQuoted:
-			res.Quoted = true
+			wb.res.Quoted = true
 			for _, q := range p.Parts {
 				if l, ok := q.(*syntax.Lit); ok {
-					addLit(unescapeDouble(l.Value))
+					wb.addLit(unescapeDouble(l.Value))
 				} else {
-					unknown(false)
+					wb.unknown(false)
 				}
 			}
 		default:
@@ -164,22 +112,108 @@ func resolveWordSlow(w *syntax.Word, src string) word {
 			// split can make any of its pieces the program ($X/rm with
 			// X="sh -c x" runs sh), so no base name survives it.
 			_, isProc := p.(*syntax.ProcSubst)
-			unknown(!isProc)
+			wb.unknown(!isProc)
 			if !isProc {
-				fieldSplit = true
+				wb.fieldSplit = true
 			}
 		}
 	}
+	return wb.result(w, src)
+}
+
+// A wordBuilder gathers the parts of a word for resolveWordSlow.
+type wordBuilder struct {
+	res  word
+	text strings.Builder
+	// tail tracks the literal text since the last literal slash; it
+	// stops being literal when an expansion follows that slash.
+	tail      strings.Builder
+	tailKnown bool
+	// braces and fieldSplit: the word may become several words, so no
+	// tail of it names the program.
+	braces, fieldSplit bool
+}
+
+// addLit adds literal text to the word and to its tail.
+func (wb *wordBuilder) addLit(s string) {
+	wb.text.WriteString(s)
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		wb.tail.Reset()
+		wb.tail.WriteString(s[i+1:])
+		wb.tailKnown = true
+	} else {
+		wb.tail.WriteString(s)
+	}
+}
+
+// unknown marks the word as known only when it runs; split says it may
+// also become zero or several words.
+func (wb *wordBuilder) unknown(split bool) {
+	wb.res.Known = false
+	wb.tailKnown = false
+	if split {
+		wb.res.Split = true
+	}
+}
+
+// unquotedLit adds an unquoted literal part; first says it starts the
+// word, where a tilde is a home directory.
+func (wb *wordBuilder) unquotedLit(v string, first bool) {
+	tilde := first && strings.HasPrefix(v, "~")
+	if tilde {
+		// A tilde prefix becomes a home directory: the word is
+		// not literal, but one word.
+		wb.unknown(false)
+	}
+	if hasGlob(v) {
+		wb.unknown(true)
+	}
+	if hasBrace(v) {
+		// {/bin/rm,-rf,/} is three words: no tail of it names
+		// the program.
+		wb.unknown(true)
+		wb.braces = true
+	}
+	if strings.IndexByte(v, '\\') >= 0 {
+		wb.res.Quoted = true
+	}
+	wb.addLit(unescapeUnquoted(v))
+	// A glob before the last slash still ends in the same base
+	// name (/*/rm is some rm); one after it does not (/bin/r?).
+	after := v
+	if j := strings.LastIndexByte(v, '/'); j >= 0 {
+		after = v[j+1:]
+	} else if tilde {
+		wb.tailKnown = false
+	}
+	if hasGlob(after) {
+		wb.tailKnown = false
+	}
+}
+
+// result is the word gathered: its unquoted text when known, else its
+// source; its base name when its tail is literal and it stays one word.
+func (wb *wordBuilder) result(w *syntax.Word, src string) word {
+	res := wb.res
 	if res.Known {
-		res.Text = b.String()
+		res.Text = wb.text.String()
 	} else {
 		res.Text = sourceOf(w, src)
 	}
-	if tailKnown && !braces && !fieldSplit {
-		res.Base = tail.String()
+	if wb.tailKnown && !wb.braces && !wb.fieldSplit {
+		res.Base = wb.tail.String()
 		res.BaseKnown = true
 	}
 	return res
+}
+
+// nextWord is the word after args[i], the value of an option there, and
+// its index; past the end it is the zero word and i.
+func nextWord(args []word, i int) (word, int) {
+	if i+1 < len(args) {
+		return args[i+1], i + 1
+	}
+	return word{}, i
 }
 
 // sourceOf returns the text of node n in src, or a printed form when the

@@ -41,65 +41,77 @@ func (o *optSpec) skipOptions(words []word, from int) (int, map[string]string, e
 			return i, seen, nil
 		}
 		t := w.Text
-		if t == "--" {
+		var err error
+		switch {
+		case t == "--":
 			return i + 1, seen, nil
-		}
-		if t == "-" && o.dashAlone {
+		case t == "-" && o.dashAlone:
 			see("-", "")
-			i++
-			continue
-		}
-		if len(t) < 2 || t[0] != '-' {
+		case len(t) < 2 || t[0] != '-':
 			return i, seen, nil
-		}
-		if strings.HasPrefix(t, "--") {
-			name, val, hasVal := strings.Cut(t[2:], "=")
-			switch {
-			case contains(o.argLong, name):
-				if !hasVal {
-					if i+1 >= len(words) {
-						return 0, nil, fmt.Errorf("the option --%s has no value", name)
-					}
-					i++
-					val = words[i].Text
-				}
-				see("--"+name, val)
-			case contains(o.flagLong, name):
-				see("--"+name, val)
-			default:
-				return 0, nil, fmt.Errorf("the option --%s is not one spillway knows, so where the command starts is not known", name)
-			}
-			i++
-			continue
-		}
-		if o.numeric && allDigits(t[1:]) {
+		case strings.HasPrefix(t, "--"):
+			i, err = o.longOption(words, i, see)
+		case o.numeric && allDigits(t[1:]):
 			see("-", t[1:])
-			i++
-			continue
+		default:
+			i, err = o.shortOptions(words, i, see)
 		}
-		for j := 1; j < len(t); j++ {
-			c := t[j]
-			switch {
-			case strings.IndexByte(o.argShort, c) >= 0:
-				val := t[j+1:]
-				if val == "" {
-					if i+1 >= len(words) {
-						return 0, nil, fmt.Errorf("the option -%c has no value", c)
-					}
-					i++
-					val = words[i].Text
-				}
-				see("-"+string(c), val)
-				j = len(t)
-			case strings.IndexByte(o.flagShort, c) >= 0:
-				see("-"+string(c), "")
-			default:
-				return 0, nil, fmt.Errorf("the option -%c is not one spillway knows, so where the command starts is not known", c)
-			}
+		if err != nil {
+			return 0, nil, err
 		}
 		i++
 	}
 	return i, seen, nil
+}
+
+// longOption reads the long option words[i] (--name, --name=VALUE or
+// --name VALUE) into see, and returns the index of the last word it
+// used.
+func (o *optSpec) longOption(words []word, i int, see func(k, v string)) (int, error) {
+	name, val, hasVal := strings.Cut(words[i].Text[2:], "=")
+	switch {
+	case contains(o.argLong, name):
+		if !hasVal {
+			if i+1 >= len(words) {
+				return 0, fmt.Errorf("the option --%s has no value", name)
+			}
+			i++
+			val = words[i].Text
+		}
+		see("--"+name, val)
+	case contains(o.flagLong, name):
+		see("--"+name, val)
+	default:
+		return 0, fmt.Errorf("the option --%s is not one spillway knows, so where the command starts is not known", name)
+	}
+	return i, nil
+}
+
+// shortOptions reads the bundled short options of words[i] (-ab, -n5,
+// -n 5) into see, and returns the index of the last word it used.
+func (o *optSpec) shortOptions(words []word, i int, see func(k, v string)) (int, error) {
+	t := words[i].Text
+	for j := 1; j < len(t); j++ {
+		c := t[j]
+		switch {
+		case strings.IndexByte(o.argShort, c) >= 0:
+			val := t[j+1:]
+			if val == "" {
+				if i+1 >= len(words) {
+					return 0, fmt.Errorf("the option -%c has no value", c)
+				}
+				i++
+				val = words[i].Text
+			}
+			see("-"+string(c), val)
+			return i, nil
+		case strings.IndexByte(o.flagShort, c) >= 0:
+			see("-"+string(c), "")
+		default:
+			return 0, fmt.Errorf("the option -%c is not one spillway knows, so where the command starts is not known", c)
+		}
+	}
+	return i, nil
 }
 
 func allDigits(s string) bool {
@@ -301,63 +313,20 @@ func gitGlobal(words []word) ([]word, string) {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
-		if !w.Known {
+		if !w.Known || w.Text == "" || w.Text[0] != '-' {
 			break
 		}
-		t := w.Text
-		if t == "" || t[0] != '-' {
-			break
-		}
-		name, _, hasVal := strings.Cut(t, "=")
-		switch name {
-		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source":
-			if !hasVal {
-				i++
-			}
-		case "-c":
-			v := word{Text: t[2:], Known: true}
-			if len(t) == 2 {
-				i++
-				if i < len(words) {
-					v = words[i]
-				}
-			}
-			if r := gitConfigRisk(v, "-c"); r != "" {
-				risk = r
-			}
-		case "--config-env":
-			v := word{Text: strings.TrimPrefix(t, "--config-env="), Known: true}
-			if !hasVal {
-				i++
-				if i < len(words) {
-					v = words[i]
-				}
-			}
-			if r := gitConfigRisk(v, "--config-env"); r != "" {
-				risk = r
-			}
-		case "--exec-path":
-			if hasVal {
-				risk = "git --exec-path= makes git run its subcommands from another directory"
-			}
-		case "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks",
-			"--no-advice", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
-			"--html-path", "--man-path", "--info-path", "-v", "--version", "-h", "--help", "--list-cmds":
-		default:
-			if strings.HasPrefix(t, "-C") {
-				continue // -Cdir
-			}
-			if strings.HasPrefix(t, "-c") {
-				if r := gitConfigRisk(word{Text: t[2:], Known: true}, "-c"); r != "" {
-					risk = r
-				}
-				continue
-			}
+		last, r, known := gitGlobalOption(words, i)
+		if !known {
 			// An option this list does not know: where the subcommand
 			// starts is not certain.
-			out := append(make([]word, 0, len(words)-i+1), words[0], word{Text: t, Split: true})
+			out := append(make([]word, 0, len(words)-i+1), words[0], word{Text: w.Text, Split: true})
 			return append(out, words[i+1:]...), risk
 		}
+		if r != "" {
+			risk = r
+		}
+		i = last
 	}
 	if i == 1 {
 		// No global option: the words are the command already.
@@ -367,6 +336,59 @@ func gitGlobal(words []word) ([]word, string) {
 		i = len(words)
 	}
 	return append([]word{words[0]}, words[i:]...), risk
+}
+
+// gitGlobalOption reads the global option of git at words[i]: it
+// returns the index of the last word the option used (which may be one
+// past the words when its value is missing), the reason it can make git
+// run a program of the person's choosing, and whether git's list of
+// global options holds it.
+func gitGlobalOption(words []word, i int) (last int, risk string, known bool) {
+	t := words[i].Text
+	name, _, hasVal := strings.Cut(t, "=")
+	switch name {
+	case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--attr-source":
+		if !hasVal {
+			i++
+		}
+	case "-c":
+		v, last := gitOptionValue(words, i, t[2:], len(t) == 2)
+		return last, gitConfigRisk(v, "-c"), true
+	case "--config-env":
+		v, last := gitOptionValue(words, i, strings.TrimPrefix(t, "--config-env="), !hasVal)
+		return last, gitConfigRisk(v, "--config-env"), true
+	case "--exec-path":
+		if hasVal {
+			return i, "git --exec-path= makes git run its subcommands from another directory", true
+		}
+	case "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks",
+		"--no-advice", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+		"--html-path", "--man-path", "--info-path", "-v", "--version", "-h", "--help", "--list-cmds":
+	default:
+		switch {
+		case strings.HasPrefix(t, "-C"): // -Cdir
+		case strings.HasPrefix(t, "-c"):
+			return i, gitConfigRisk(word{Text: t[2:], Known: true}, "-c"), true
+		default:
+			return i, "", false
+		}
+	}
+	return i, "", true
+}
+
+// gitOptionValue is the value of the git option at words[i]: inline,
+// its text after the option's name, or when fromNext the next word
+// (past the end, inline stands). last is the index of the last word
+// used.
+func gitOptionValue(words []word, i int, inline string, fromNext bool) (v word, last int) {
+	v = word{Text: inline, Known: true}
+	if fromNext {
+		i++
+		if i < len(words) {
+			v = words[i]
+		}
+	}
+	return v, i
 }
 
 // runners run commands given in their arguments or in a form spillway
