@@ -60,6 +60,23 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 	s.nextID++
 	id := s.nextID
 	entry := &Entry{ID: id, Tool: toolName, At: time.Now()}
+	s.keepOld(id, ops)
+	if err := s.writeAll(ctx, ops); err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for i, op := range ops {
+		ch, jf := s.changeOf(id, i, op, diffOut)
+		entry.Files = append(entry.Files, jf)
+		changes = append(changes, ch)
+	}
+	s.record(entry)
+	return changes, nil
+}
+
+// keepOld puts the content each op replaces in the journal, unless a
+// streamed edit kept its replaced ranges already.
+func (s *Session) keepOld(id int, ops []*fileOp) {
 	for i, op := range ops {
 		if op.cur == nil || op.old != "" {
 			continue
@@ -71,8 +88,12 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 		}
 		op.old, op.oldWhole = s.keep(id, i, r, op.cur.size)
 	}
-	// Writes first, then removals, so that a failure part way leaves
-	// nothing deleted that must be rebuilt from the journal.
+}
+
+// writeAll writes the ops, writes first, then removals, so that a
+// failure part way leaves nothing deleted that must be rebuilt from the
+// journal; on a failure it puts back what it wrote.
+func (s *Session) writeAll(ctx context.Context, ops []*fileOp) error {
 	for _, removal := range []bool{false, true} {
 		for _, op := range ops {
 			if op.remove != removal {
@@ -80,22 +101,11 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 			}
 			if err := ctx.Err(); err != nil {
 				s.rollback(ops)
-				return nil, err
+				return err
 			}
-			var err error
-			if op.remove {
-				err = op.root.Remove(op.loc.Rel)
-				if err != nil {
-					err = fmt.Errorf("delete %s: %w", op.display, err)
-				}
-			} else if op.cur != nil && op.cur.interrupted != nil {
-				err = s.replaceInterrupted(op)
-			} else {
-				err = s.writeOp(op)
-			}
-			if err != nil {
+			if err := s.applyOp(op); err != nil {
 				s.rollback(ops)
-				return nil, err
+				return err
 			}
 			op.written = true
 			if op.afterWrite != nil {
@@ -103,72 +113,103 @@ func (s *Session) commit(ctx context.Context, toolName string, ops []*fileOp, di
 			}
 		}
 	}
-	var changes []Change
-	for i, op := range ops {
-		ch := Change{FileChange: tool.FileChange{Path: op.display}, Journal: id, Real: op.loc.Real(), Notes: op.notes}
-		if op.cur != nil && len(op.cur.notes) > 0 {
-			ch.Notes = append(append([]string{}, op.cur.notes...), op.notes...)
+	return nil
+}
+
+// applyOp removes or writes one op's file.
+func (s *Session) applyOp(op *fileOp) error {
+	switch {
+	case op.remove:
+		if err := op.root.Remove(op.loc.Rel); err != nil {
+			return fmt.Errorf("delete %s: %w", op.display, err)
 		}
-		jf := JournalFile{Display: op.display, Real: op.loc.Real(), Old: op.old, Complete: op.oldWhole, Regions: op.regions, Exists: !op.remove}
-		var oldR io.Reader = bytes.NewReader(nil)
-		if op.cur != nil {
-			ch.BytesBefore, ch.SHA256Before = op.cur.size, op.cur.sum
-			jf.Existed, jf.SHA256Before, jf.SizeBefore = true, op.cur.sum, op.cur.size
-			if op.cur.data != nil {
-				oldR = bytes.NewReader(op.cur.data)
-			}
-		}
-		switch {
-		case op.remove:
-			ch.Op = "delete"
-			s.forget(ch.Real)
-		case op.movedFrom != "":
-			ch.Op, ch.Path, ch.MovedTo = "move", op.movedFrom, op.display
-		case op.cur == nil:
-			ch.Op = "create"
-		default:
-			ch.Op = "update"
-		}
-		if !op.remove {
-			ch.BytesAfter, ch.SHA256After = op.newSize, op.newSum
-			jf.SHA256After = op.newSum
-			s.wrote(ch.Real, op.newSum, op.newSize)
-		}
-		// The diff: given by a streamed edit, else computed.
-		var d bytes.Buffer
-		if op.diffText != nil {
-			d.Write(op.diffText)
-			ch.Added, ch.Removed = op.added, op.removed
-		} else if op.cur == nil || op.cur.data != nil {
-			nameA, nameB := "a/"+op.display, "b/"+op.display
-			if op.cur == nil {
-				nameA = "/dev/null"
-			}
-			if op.remove {
-				nameB = "/dev/null"
-			}
-			if op.movedFrom != "" {
-				nameA = "a/" + op.movedFrom
-			}
-			st, _ := diff(&d, oldR, bytes.NewReader(op.content), nameA, nameB)
-			ch.Added, ch.Removed = st.Added, st.Removed
-		}
-		if diffOut != nil {
-			diffOut.Write(d.Bytes())
-		}
-		if s.cfg.Journal != nil && d.Len() > 0 {
-			if w, path, err := s.cfg.Journal(fmt.Sprintf("journal-%d-%d.diff", id, i)); err == nil {
-				_, werr := w.Write(d.Bytes())
-				if w.Close() == nil && werr == nil {
-					jf.Diff = path
-				}
-			}
-		}
-		entry.Files = append(entry.Files, jf)
-		changes = append(changes, ch)
+		return nil
+	case op.cur != nil && op.cur.interrupted != nil:
+		return s.replaceInterrupted(op)
+	default:
+		return s.writeOp(op)
 	}
-	s.record(entry)
-	return changes, nil
+}
+
+// changeOf says what a written op changed, for the caller and for the
+// journal, writes its diff to diffOut and notes the file's new state.
+func (s *Session) changeOf(id, i int, op *fileOp, diffOut io.Writer) (Change, JournalFile) {
+	ch := Change{FileChange: tool.FileChange{Path: op.display}, Journal: id, Real: op.loc.Real(), Notes: op.notes}
+	if op.cur != nil && len(op.cur.notes) > 0 {
+		ch.Notes = append(append([]string{}, op.cur.notes...), op.notes...)
+	}
+	jf := JournalFile{Display: op.display, Real: op.loc.Real(), Old: op.old, Complete: op.oldWhole, Regions: op.regions, Exists: !op.remove}
+	if op.cur != nil {
+		ch.BytesBefore, ch.SHA256Before = op.cur.size, op.cur.sum
+		jf.Existed, jf.SHA256Before, jf.SizeBefore = true, op.cur.sum, op.cur.size
+	}
+	switch {
+	case op.remove:
+		ch.Op = "delete"
+		s.forget(ch.Real)
+	case op.movedFrom != "":
+		ch.Op, ch.Path, ch.MovedTo = "move", op.movedFrom, op.display
+	case op.cur == nil:
+		ch.Op = "create"
+	default:
+		ch.Op = "update"
+	}
+	if !op.remove {
+		ch.BytesAfter, ch.SHA256After = op.newSize, op.newSum
+		jf.SHA256After = op.newSum
+		s.wrote(ch.Real, op.newSum, op.newSize)
+	}
+	var d bytes.Buffer
+	ch.Added, ch.Removed = opDiff(&d, op)
+	if diffOut != nil {
+		diffOut.Write(d.Bytes())
+	}
+	if s.cfg.Journal != nil && d.Len() > 0 {
+		jf.Diff = s.journalDiff(id, i, d.Bytes())
+	}
+	return ch, jf
+}
+
+// opDiff writes the diff of an op to d and returns the lines added and
+// removed: the one a streamed edit made, else one computed from the
+// content in memory (none for a big file written otherwise).
+func opDiff(d *bytes.Buffer, op *fileOp) (added, removed int64) {
+	if op.diffText != nil {
+		d.Write(op.diffText)
+		return op.added, op.removed
+	}
+	if op.cur != nil && op.cur.data == nil {
+		return 0, 0
+	}
+	var oldR io.Reader = bytes.NewReader(nil)
+	nameA, nameB := "a/"+op.display, "b/"+op.display
+	if op.cur == nil {
+		nameA = "/dev/null"
+	} else {
+		oldR = bytes.NewReader(op.cur.data)
+	}
+	if op.remove {
+		nameB = "/dev/null"
+	}
+	if op.movedFrom != "" {
+		nameA = "a/" + op.movedFrom
+	}
+	st, _ := diff(d, oldR, bytes.NewReader(op.content), nameA, nameB)
+	return st.Added, st.Removed
+}
+
+// journalDiff writes an op's diff to the journal and returns its path,
+// "" when it could not be written whole.
+func (s *Session) journalDiff(id, i int, diff []byte) string {
+	w, path, err := s.cfg.Journal(fmt.Sprintf("journal-%d-%d.diff", id, i))
+	if err != nil {
+		return ""
+	}
+	_, werr := w.Write(diff)
+	if w.Close() == nil && werr == nil {
+		return path
+	}
+	return ""
 }
 
 // writeOp writes one op's new content.

@@ -35,33 +35,7 @@ func regionDiff(w io.Writer, old io.ReaderAt, size int64, st textedit.Step, disp
 		if int64(len(buf)) < r.End-wo {
 			return added, removed
 		}
-		prefix := buf[:r.Start-wo]
-		pos, nl := len(prefix), 0
-		for pos > 0 {
-			if prefix[pos-1] == '\n' {
-				nl++
-				if nl == 4 {
-					break
-				}
-			}
-			pos--
-		}
-		ctxStart := pos
-		before := int64(bytes.Count(prefix[ctxStart:], []byte{'\n'}))
-		suffix := buf[r.End-wo:]
-		need := 4
-		if r.End > r.Start && buf[r.End-wo-1] == '\n' {
-			need = 3
-		}
-		end, nl := 0, 0
-		for end < len(suffix) && nl < need {
-			if suffix[end] == '\n' {
-				nl++
-			}
-			end++
-		}
-		oldText := buf[ctxStart : int(r.End-wo)+end]
-		newText := append(append(append([]byte{}, prefix[ctxStart:]...), st.New...), suffix[:end]...)
+		oldText, newText, before := regionTexts(buf, r.Start-wo, r.End-wo, st.New)
 		var d bytes.Buffer
 		stats, _ := difflines.Unified(&d, bytes.NewReader(oldText), bytes.NewReader(newText), "a/"+display, "b/"+display)
 		added += stats.Added
@@ -70,29 +44,71 @@ func regionDiff(w io.Writer, old io.ReaderAt, size int64, st textedit.Step, disp
 			continue
 		}
 		first := int64(st.Lines[i]) - before
-		for _, l := range bytes.SplitAfter(d.Bytes(), []byte{'\n'}) {
-			switch {
-			case bytes.HasPrefix(l, []byte("--- ")) || bytes.HasPrefix(l, []byte("+++ ")):
-				if headed {
-					continue
-				}
-				if bytes.HasPrefix(l, []byte("+++ ")) {
-					headed = true
-				}
-			case bytes.HasPrefix(l, []byte("@@ ")):
-				m := hunkHeader.FindSubmatch(l)
-				if m != nil {
-					a, _ := strconv.ParseInt(string(m[1]), 10, 64)
-					c, _ := strconv.ParseInt(string(m[3]), 10, 64)
-					l = fmt.Appendf(nil, "@@ -%d%s +%d%s @@\n", a+first-1, m[2], c+first-1+shift, m[4])
-				}
-			}
-			w.Write(l)
-		}
+		headed = writeShifted(w, d.Bytes(), first-1, shift, headed)
 		shift += stats.Added - stats.Removed
 	}
 	if len(st.Ranges) > maxRegionHunks {
 		fmt.Fprintf(w, "[%d more replacements not shown]\n", len(st.Ranges)-maxRegionHunks)
 	}
 	return added, removed
+}
+
+// regionTexts cuts, from buf, the replaced range [start, end) with up to
+// three lines of context on each side (the lines it begins and ends in
+// beside them), as it was and as the edit makes it; before counts the
+// line ends of the context before the range.
+func regionTexts(buf []byte, start, end int64, repl []byte) (oldText, newText []byte, before int64) {
+	prefix := buf[:start]
+	pos, nl := len(prefix), 0
+	for pos > 0 {
+		if prefix[pos-1] == '\n' {
+			nl++
+			if nl == 4 {
+				break
+			}
+		}
+		pos--
+	}
+	ctxStart := pos
+	before = int64(bytes.Count(prefix[ctxStart:], []byte{'\n'}))
+	suffix := buf[end:]
+	need := 4
+	if end > start && buf[end-1] == '\n' {
+		need = 3
+	}
+	stop := 0
+	for nl = 0; stop < len(suffix) && nl < need; stop++ {
+		if suffix[stop] == '\n' {
+			nl++
+		}
+	}
+	oldText = buf[ctxStart : int(end)+stop]
+	newText = append(append(append([]byte{}, prefix[ctxStart:]...), repl...), suffix[:stop]...)
+	return oldText, newText, before
+}
+
+// writeShifted writes a region's diff to w with its hunk headers moved
+// from the region's lines to the file's: by offset lines in the old file,
+// and by offset+shift in the new one. The file names are written once,
+// before the first hunk; it returns whether they have been.
+func writeShifted(w io.Writer, diff []byte, offset, shift int64, headed bool) bool {
+	for _, l := range bytes.SplitAfter(diff, []byte{'\n'}) {
+		switch {
+		case bytes.HasPrefix(l, []byte("--- ")) || bytes.HasPrefix(l, []byte("+++ ")):
+			if headed {
+				continue
+			}
+			if bytes.HasPrefix(l, []byte("+++ ")) {
+				headed = true
+			}
+		case bytes.HasPrefix(l, []byte("@@ ")):
+			if m := hunkHeader.FindSubmatch(l); m != nil {
+				a, _ := strconv.ParseInt(string(m[1]), 10, 64)
+				c, _ := strconv.ParseInt(string(m[3]), 10, 64)
+				l = fmt.Appendf(nil, "@@ -%d%s +%d%s @@\n", a+offset, m[2], c+offset+shift, m[4])
+			}
+		}
+		w.Write(l)
+	}
+	return headed
 }

@@ -223,142 +223,174 @@ func (s *Session) ApplyPatchIn(ctx context.Context, dir, input string, diffOut i
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// The state of each file the patch touches, by real path, in the
-	// order first touched.
-	type state struct {
-		op      fileOp
-		exists  bool
-		data    []byte
-		touched bool
-	}
-	files := map[string]*state{}
-	var order []string
-	var all []*state
-	fail := func(err error) ([]Change, error) {
-		for _, st := range all {
-			st.op.close()
+	run := &patchRun{s: s, dir: dir, files: map[string]*patchFile{}}
+	defer run.close()
+	for _, h := range p.Hunks {
+		if err := run.apply(h); err != nil {
+			return nil, err
 		}
+	}
+	ops := run.ops()
+	if len(ops) == 0 {
+		return nil, errors.New("the patch leaves every file as it was: nothing was changed")
+	}
+	return s.commit(ctx, "apply_patch", ops, diffOut)
+}
+
+// A patchFile is the state of one file a patch touches, as the hunks
+// before have left it.
+type patchFile struct {
+	op      fileOp
+	exists  bool
+	data    []byte
+	touched bool
+}
+
+// A patchRun applies a patch's hunks in memory, file by file, before
+// anything is written.
+type patchRun struct {
+	s     *Session
+	dir   string
+	files map[string]*patchFile // by real path
+	order []string              // real paths, in the order first touched
+	all   []*patchFile          // every file opened, to close
+}
+
+// close closes every file the run opened.
+func (r *patchRun) close() {
+	for _, f := range r.all {
+		f.op.close()
+	}
+}
+
+// get opens a file the patch touches; how is what the hunk does to it,
+// for the refusal of a file too big to hold.
+func (r *patchRun) get(display, how string) (*patchFile, error) {
+	where := display
+	if r.dir != "" && !filepath.IsAbs(where) {
+		where = filepath.Join(r.dir, where)
+	}
+	loc, root, err := r.s.locate(where)
+	if err != nil {
 		return nil, err
 	}
-	// get opens a file the patch touches; how is what the hunk does to
-	// it, for the refusal of a file too big to hold.
-	get := func(display, how string) (*state, error) {
-		where := display
-		if dir != "" && !filepath.IsAbs(where) {
-			where = filepath.Join(dir, where)
-		}
-		loc, root, err := s.locate(where)
-		if err != nil {
-			return nil, err
-		}
-		if st, ok := files[loc.Real()]; ok {
-			root.Close()
-			return st, nil
-		}
-		cur, err := s.open(root, loc, display, true)
-		if err != nil {
-			root.Close()
-			return nil, err
-		}
-		st := &state{op: fileOp{display: display, loc: loc, root: root, cur: cur}, exists: cur != nil}
-		all = append(all, st)
-		if cur != nil {
-			if cur.data == nil {
-				return st, tooBigForPatch(display, how, cur.size, s.cfg.MaxInMemory)
-			}
-			if err := s.checkFresh(display, loc.Real(), cur); err != nil {
-				return st, err
-			}
-			st.data = cur.data
-		}
-		files[loc.Real()] = st
-		order = append(order, loc.Real())
-		return st, nil
+	if f, ok := r.files[loc.Real()]; ok {
+		root.Close()
+		return f, nil
 	}
-	// overwrite checks that replacing an existing file the patch did not
-	// read through its context is something the session has seen.
-	overwrite := func(st *state, what string) error {
-		if !st.exists || st.touched {
-			return nil
+	cur, err := r.s.open(root, loc, display, true)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	f := &patchFile{op: fileOp{display: display, loc: loc, root: root, cur: cur}, exists: cur != nil}
+	r.all = append(r.all, f)
+	if cur != nil {
+		if cur.data == nil {
+			return f, tooBigForPatch(display, how, cur.size, r.s.cfg.MaxInMemory)
 		}
-		if _, ok := s.SeenAs(st.op.loc.Real()); !ok {
-			return fmt.Errorf("%s: %s exists and this session has not read it: nothing was changed. Use *** Update File: to change it, or read it first", what, st.op.display)
+		if err := r.s.checkFresh(display, loc.Real(), cur); err != nil {
+			return f, err
 		}
+		f.data = cur.data
+	}
+	r.files[loc.Real()] = f
+	r.order = append(r.order, loc.Real())
+	return f, nil
+}
+
+// overwrite checks that replacing an existing file the patch did not
+// read through its context is something the session has seen.
+func (r *patchRun) overwrite(f *patchFile, what string) error {
+	if !f.exists || f.touched {
 		return nil
 	}
-	for _, h := range p.Hunks {
-		hunk := fmt.Sprintf("patch line %d (*** %s File: %s)", h.Line, strings.ToUpper(h.Kind.String()[:1])+h.Kind.String()[1:], h.Path)
-		st, err := get(h.Path, h.Kind.String())
-		if err != nil {
-			return fail(fmt.Errorf("%s: %w", hunk, err))
-		}
-		switch h.Kind {
-		case codexpatch.Add:
-			if err := overwrite(st, hunk); err != nil {
-				return fail(err)
-			}
-			st.data, st.exists, st.touched = codexpatch.AddContent(h), true, true
-		case codexpatch.Delete:
-			if !st.exists {
-				return fail(fmt.Errorf("%s: %s does not exist: nothing was changed", hunk, h.Path))
-			}
-			st.data, st.exists, st.touched = nil, false, true
-		case codexpatch.Update:
-			if !st.exists {
-				return fail(fmt.Errorf("%s: %s does not exist: nothing was changed (use *** Add File: to create it)", hunk, h.Path))
-			}
-			if isBinary(st.data) {
-				return fail(fmt.Errorf("%s: %s %w", hunk, h.Path, ErrBinary))
-			}
-			out, err := codexpatch.ApplyUpdate(st.data, h)
-			if err != nil {
-				return fail(fmt.Errorf("%s: %w; nothing was changed", hunk, err))
-			}
-			if h.MoveTo == "" {
-				st.data, st.touched = out, true
-				break
-			}
-			dst, err := get(h.MoveTo, "move")
-			if err != nil {
-				return fail(fmt.Errorf("%s: *** Move to: %w", hunk, err))
-			}
-			if dst != st {
-				if err := overwrite(dst, hunk+" *** Move to: "+h.MoveTo); err != nil {
-					return fail(err)
-				}
-				st.data, st.exists, st.touched = nil, false, true
-				dst.op.movedFrom = h.Path
-			}
-			dst.data, dst.exists, dst.touched = out, true, true
-		}
+	if _, ok := r.s.SeenAs(f.op.loc.Real()); !ok {
+		return fmt.Errorf("%s: %s exists and this session has not read it: nothing was changed. Use *** Update File: to change it, or read it first", what, f.op.display)
 	}
+	return nil
+}
+
+// apply applies one hunk to the state of its file.
+func (r *patchRun) apply(h codexpatch.Hunk) error {
+	kind := h.Kind.String()
+	hunk := fmt.Sprintf("patch line %d (*** %s File: %s)", h.Line, strings.ToUpper(kind[:1])+kind[1:], h.Path)
+	f, err := r.get(h.Path, kind)
+	if err != nil {
+		return fmt.Errorf("%s: %w", hunk, err)
+	}
+	switch h.Kind {
+	case codexpatch.Add:
+		if err := r.overwrite(f, hunk); err != nil {
+			return err
+		}
+		f.data, f.exists, f.touched = codexpatch.AddContent(h), true, true
+	case codexpatch.Delete:
+		if !f.exists {
+			return fmt.Errorf("%s: %s does not exist: nothing was changed", hunk, h.Path)
+		}
+		f.data, f.exists, f.touched = nil, false, true
+	case codexpatch.Update:
+		return r.update(f, h, hunk)
+	}
+	return nil
+}
+
+// update applies an update hunk to f, and moves the result when the
+// hunk says *** Move to:.
+func (r *patchRun) update(f *patchFile, h codexpatch.Hunk, hunk string) error {
+	if !f.exists {
+		return fmt.Errorf("%s: %s does not exist: nothing was changed (use *** Add File: to create it)", hunk, h.Path)
+	}
+	if isBinary(f.data) {
+		return fmt.Errorf("%s: %s %w", hunk, h.Path, ErrBinary)
+	}
+	out, err := codexpatch.ApplyUpdate(f.data, h)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was changed", hunk, err)
+	}
+	if h.MoveTo == "" {
+		f.data, f.touched = out, true
+		return nil
+	}
+	dst, err := r.get(h.MoveTo, "move")
+	if err != nil {
+		return fmt.Errorf("%s: *** Move to: %w", hunk, err)
+	}
+	if dst != f {
+		if err := r.overwrite(dst, hunk+" *** Move to: "+h.MoveTo); err != nil {
+			return err
+		}
+		f.data, f.exists, f.touched = nil, false, true
+		dst.op.movedFrom = h.Path
+	}
+	dst.data, dst.exists, dst.touched = out, true, true
+	return nil
+}
+
+// ops returns the writes and removals the patch comes to, in the order
+// the files were first touched: a file added then deleted, or left as it
+// was, has none.
+func (r *patchRun) ops() []*fileOp {
 	var ops []*fileOp
-	for _, real := range order {
-		st := files[real]
-		if !st.touched {
+	for _, real := range r.order {
+		f := r.files[real]
+		if !f.touched {
 			continue
 		}
-		op := &st.op
+		op := &f.op
 		switch {
-		case !st.exists && op.cur == nil:
+		case !f.exists && op.cur == nil:
 			continue // added then deleted
-		case !st.exists:
+		case !f.exists:
 			op.remove = true
 		default:
-			op.content = st.data
-			if op.cur != nil && op.movedFrom == "" && bytes.Equal(op.cur.data, st.data) {
+			op.content = f.data
+			if op.cur != nil && op.movedFrom == "" && bytes.Equal(op.cur.data, f.data) {
 				continue // unchanged
 			}
 		}
 		ops = append(ops, op)
 	}
-	defer func() {
-		for _, st := range all {
-			st.op.close()
-		}
-	}()
-	if len(ops) == 0 {
-		return nil, errors.New("the patch leaves every file as it was: nothing was changed")
-	}
-	return s.commit(ctx, "apply_patch", ops, diffOut)
+	return ops
 }
