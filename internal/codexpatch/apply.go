@@ -94,50 +94,26 @@ func ApplyUpdate(content []byte, h Hunk) ([]byte, error) {
 	for i, l := range file {
 		texts[i] = l.text
 	}
+	reps, err := place(texts, h.Chunks)
+	if err != nil {
+		return nil, err
+	}
+	return join(splice(file, reps, eol), bom, eol, finalEnd), nil
+}
+
+// place finds where each chunk applies in the file's lines, each after
+// the one before, and returns the replacements in the file's order; it
+// fails on a chunk that is not found or that overlaps another.
+func place(texts []string, chunks []Chunk) ([]replacement, error) {
 	var reps []replacement
 	at := 0
-	for _, c := range h.Chunks {
-		if c.Context != "" {
-			i := seek(texts, []string{c.Context}, at, false)
-			if i < 0 {
-				ce := &ChunkError{Chunk: c, Msg: fmt.Sprintf("cannot find its @@ line %q in the file", c.Context)}
-				ce.Closest, ce.CloseFrom = closest(texts, []string{c.Context})
-				return nil, ce
-			}
-			at = i + 1
+	for _, c := range chunks {
+		r, next, err := placeChunk(texts, c, at)
+		if err != nil {
+			return nil, err
 		}
-		ops := c.Ops
-		old := c.Old()
-		if len(old) == 0 {
-			// Only added lines: after the @@ line, or at the end.
-			pos := len(texts)
-			if c.Context != "" {
-				pos = at
-			}
-			reps = append(reps, replacement{start: pos, ops: ops, chunk: c})
-			continue
-		}
-		i := seek(texts, old, at, c.EOF)
-		if i < 0 && old[len(old)-1] == "" {
-			// A last empty line may stand for the file's final line end.
-			ops = dropLastEmpty(ops)
-			old = old[:len(old)-1]
-			i = seek(texts, old, at, c.EOF)
-		}
-		if i < 0 {
-			msg := "does not match the file: its kept and removed lines are not there"
-			if c.EOF {
-				msg = "does not match the end of the file (*** End of File)"
-			}
-			if c.Context != "" {
-				msg += fmt.Sprintf(" after its @@ line %q (line %d)", c.Context, at)
-			}
-			ce := &ChunkError{Chunk: c, Msg: msg}
-			ce.Closest, ce.CloseFrom = closest(texts, old)
-			return nil, ce
-		}
-		reps = append(reps, replacement{start: i, n: len(old), ops: ops, chunk: c})
-		at = i + len(old)
+		reps = append(reps, r)
+		at = next
 	}
 	sort.SliceStable(reps, func(a, b int) bool { return reps[a].start < reps[b].start })
 	for k := 1; k < len(reps); k++ {
@@ -145,6 +121,57 @@ func ApplyUpdate(content []byte, h Hunk) ([]byte, error) {
 			return nil, &ChunkError{Chunk: reps[k].chunk, Msg: fmt.Sprintf("overlaps the change at patch line %d", reps[k-1].chunk.Line)}
 		}
 	}
+	return reps, nil
+}
+
+// placeChunk finds where one chunk applies, at or after line at: after
+// its @@ line when it has one, where its kept and removed lines are. It
+// returns the line the next chunk is looked for from.
+func placeChunk(texts []string, c Chunk, at int) (replacement, int, error) {
+	if c.Context != "" {
+		i := seek(texts, []string{c.Context}, at, false)
+		if i < 0 {
+			ce := &ChunkError{Chunk: c, Msg: fmt.Sprintf("cannot find its @@ line %q in the file", c.Context)}
+			ce.Closest, ce.CloseFrom = closest(texts, []string{c.Context})
+			return replacement{}, at, ce
+		}
+		at = i + 1
+	}
+	ops := c.Ops
+	old := c.Old()
+	if len(old) == 0 {
+		// Only added lines: after the @@ line, or at the end.
+		pos := len(texts)
+		if c.Context != "" {
+			pos = at
+		}
+		return replacement{start: pos, ops: ops, chunk: c}, at, nil
+	}
+	i := seek(texts, old, at, c.EOF)
+	if i < 0 && old[len(old)-1] == "" {
+		// A last empty line may stand for the file's final line end.
+		ops = dropLastEmpty(ops)
+		old = old[:len(old)-1]
+		i = seek(texts, old, at, c.EOF)
+	}
+	if i < 0 {
+		msg := "does not match the file: its kept and removed lines are not there"
+		if c.EOF {
+			msg = "does not match the end of the file (*** End of File)"
+		}
+		if c.Context != "" {
+			msg += fmt.Sprintf(" after its @@ line %q (line %d)", c.Context, at)
+		}
+		ce := &ChunkError{Chunk: c, Msg: msg}
+		ce.Closest, ce.CloseFrom = closest(texts, old)
+		return replacement{}, at, ce
+	}
+	return replacement{start: i, n: len(old), ops: ops, chunk: c}, i + len(old), nil
+}
+
+// splice returns the file's lines with the replacements made: kept lines
+// as they were, added lines with the line end eol.
+func splice(file []line, reps []replacement, eol string) []line {
 	var out []line
 	pos := 0
 	for _, r := range reps {
@@ -163,7 +190,13 @@ func ApplyUpdate(content []byte, h Hunk) ([]byte, error) {
 		}
 		pos = r.start + r.n
 	}
-	out = append(out, file[pos:]...)
+	return append(out, file[pos:]...)
+}
+
+// join writes the lines back as a file: with the BOM when it had one, a
+// line end after every line but the last, and after the last only when
+// the file ended with one (finalEnd).
+func join(out []line, bom bool, eol string, finalEnd bool) []byte {
 	var b bytes.Buffer
 	if bom {
 		b.Write(textedit.BOM)
@@ -181,7 +214,7 @@ func ApplyUpdate(content []byte, h Hunk) ([]byte, error) {
 			b.WriteString(l.end)
 		}
 	}
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // dropLastEmpty removes the last kept or removed empty line of ops (and

@@ -34,23 +34,10 @@ func ParseCall(script string) (Call, bool) {
 	}
 	var c Call
 	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok {
-		if bin.Op != syntax.AndStmt || !plain(bin.X) || len(bin.X.Redirs) > 0 {
-			return Call{}, false
-		}
-		cd, ok := bin.X.Cmd.(*syntax.CallExpr)
-		if !ok || len(cd.Assigns) > 0 || len(cd.Args) != 2 || lit(cd.Args[0]) != "cd" {
-			return Call{}, false
-		}
-		dir, ok := literal(cd.Args[1])
-		if !ok || dir == "" {
-			return Call{}, false
-		}
-		c.Dir = dir
 		if len(st.Redirs) > 0 {
 			return Call{}, false
 		}
-		st = bin.Y
-		if !plain(st) {
+		if c.Dir, st, ok = cdAnd(bin); !ok {
 			return Call{}, false
 		}
 	}
@@ -64,13 +51,39 @@ func ParseCall(script string) (Call, bool) {
 	if len(st.Redirs) != 1 {
 		return Call{}, false
 	}
-	rd := st.Redirs[0]
-	if (rd.Op != syntax.Hdoc && rd.Op != syntax.DashHdoc) || rd.Hdoc == nil || rd.N != nil {
+	body, ok := heredocBody(script, st.Redirs[0])
+	if !ok {
 		return Call{}, false
+	}
+	c.Patch = strings.TrimRight(body, "\n")
+	return c, true
+}
+
+// cdAnd reads `cd DIR && STMT`, DIR a literal, and returns DIR and STMT.
+func cdAnd(bin *syntax.BinaryCmd) (dir string, next *syntax.Stmt, ok bool) {
+	if bin.Op != syntax.AndStmt || !plain(bin.X) || len(bin.X.Redirs) > 0 {
+		return "", nil, false
+	}
+	cd, ok := bin.X.Cmd.(*syntax.CallExpr)
+	if !ok || len(cd.Assigns) > 0 || len(cd.Args) != 2 || lit(cd.Args[0]) != "cd" {
+		return "", nil, false
+	}
+	dir, ok = literal(cd.Args[1])
+	if !ok || dir == "" || !plain(bin.Y) {
+		return "", nil, false
+	}
+	return dir, bin.Y, true
+}
+
+// heredocBody returns the text of the heredoc rd, from script, without
+// its closing delimiter line.
+func heredocBody(script string, rd *syntax.Redirect) (string, bool) {
+	if (rd.Op != syntax.Hdoc && rd.Op != syntax.DashHdoc) || rd.Hdoc == nil || rd.N != nil {
+		return "", false
 	}
 	start, end := rd.Hdoc.Pos().Offset(), rd.Hdoc.End().Offset()
 	if int(end) > len(script) || start > end {
-		return Call{}, false
+		return "", false
 	}
 	body := script[start:end]
 	if delim, ok := literal(rd.Word); ok {
@@ -79,8 +92,7 @@ func ParseCall(script string) (Call, bool) {
 			body = body[:i]
 		}
 	}
-	c.Patch = strings.TrimRight(body, "\n")
-	return c, true
+	return body, true
 }
 
 // IsBarePatch reports whether script is a patch itself, given to the
