@@ -20,113 +20,160 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, e Edit, eol string, s
 	if err := check(e); err != nil {
 		return Step{}, err
 	}
-	old := normOld(e.OldString)
 	nb := []byte(WithEOL(e.NewString, eol))
-	st := Step{New: nb}
+	s := &streamer{w: w, all: e.ReplaceAll, old: normOld(e.OldString), save: save, st: Step{New: nb}, line: 1, writing: true}
 	var (
-		carry   []byte
-		off     int64 // offset in r of carry[0]
-		line    = 1   // line of carry[0]
-		count   int
-		lines   []int
-		writing = true
 		started bool
 		eof     bool
 		buf     = make([]byte, streamBlock)
 	)
-	write := func(p []byte) error {
-		if !writing || len(p) == 0 {
-			return nil
-		}
-		_, err := w.Write(p)
-		return err
-	}
 	for !eof {
 		if err := ctx.Err(); err != nil {
-			return st, err
+			return s.st, err
 		}
 		n, err := io.ReadFull(r, buf)
-		carry = append(carry, buf[:n]...)
+		s.carry = append(s.carry, buf[:n]...)
 		switch {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
 			eof = true
 		case err != nil:
-			return st, err
+			return s.st, err
 		}
 		if !started {
-			if len(carry) < len(BOM) && !eof {
+			if len(s.carry) < len(BOM) && !eof {
 				continue
 			}
 			started = true
-			if bytes.HasPrefix(carry, BOM) {
-				if err := write(BOM); err != nil {
-					return st, err
-				}
-				carry, off = carry[len(BOM):], int64(len(BOM))
+			if err := s.skipBOM(); err != nil {
+				return s.st, err
 			}
 		}
-		limit := len(carry)
-		if !eof && limit > 0 && carry[limit-1] == '\r' {
-			limit-- // it may begin a "\r\n" the next block ends
+		if err := s.block(eof); err != nil {
+			return s.st, err
 		}
-		v := viewOf(carry[:limit])
-		safe := len(v.n)
-		if !eof {
-			safe = max(0, len(v.n)-(len(old)-1))
-		}
-		pos, wrote, lineAt := 0, int64(0), 0
-		for {
-			i := bytes.Index(v.n[pos:], old)
-			if i < 0 || pos+i >= safe {
-				break
-			}
-			s := pos + i
-			count++
-			line += bytes.Count(v.n[lineAt:s], []byte{'\n'})
-			lineAt = s
-			if e.ReplaceAll || len(lines) < maxLinesShown {
-				lines = append(lines, line)
-			}
-			if count > 1 && !e.ReplaceAll {
-				writing = false
-			}
-			rg := Range{v.file(int64(s)), v.file(int64(s + len(old)))}
-			if writing {
-				if err := write(carry[wrote:rg.Start]); err != nil {
-					return st, err
-				}
-				if err := write(nb); err != nil {
-					return st, err
-				}
-				abs := Range{off + rg.Start, off + rg.End}
-				st.Ranges = append(st.Ranges, abs)
-				if save != nil {
-					save(abs, carry[rg.Start:rg.End])
-				}
-			}
-			wrote = rg.End
-			pos = s + len(old)
-		}
-		cut := max(pos, safe)
-		cutB := v.file(int64(cut))
-		if err := write(carry[wrote:cutB]); err != nil {
-			return st, err
-		}
-		line += bytes.Count(v.n[lineAt:cut], []byte{'\n'})
-		off += cutB
-		carry = append(carry[:0], carry[cutB:]...)
 	}
-	if err := write(carry); err != nil {
-		return st, err
+	if err := s.write(s.carry); err != nil {
+		return s.st, err
 	}
+	return s.result()
+}
+
+// A streamer is the state of a Stream between blocks.
+type streamer struct {
+	w    io.Writer
+	all  bool   // replace every match
+	old  []byte // old_string as matched
+	save func(Range, []byte)
+	st   Step
+
+	carry   []byte // what is read and not yet written
+	off     int64  // offset in r of carry[0]
+	line    int    // line of carry[0]
+	count   int    // matches so far
+	lines   []int  // lines of the matches to show
+	writing bool   // false once a second match makes the edit fail
+}
+
+// write writes p to w, unless the edit already failed.
+func (s *streamer) write(p []byte) error {
+	if !s.writing || len(p) == 0 {
+		return nil
+	}
+	_, err := s.w.Write(p)
+	return err
+}
+
+// skipBOM writes a BOM that begins the file through and leaves it out of
+// what is matched.
+func (s *streamer) skipBOM() error {
+	if !bytes.HasPrefix(s.carry, BOM) {
+		return nil
+	}
+	if err := s.write(BOM); err != nil {
+		return err
+	}
+	s.carry, s.off = s.carry[len(BOM):], int64(len(BOM))
+	return nil
+}
+
+// block replaces the matches in carry and writes it out, all but the
+// tail a match could still begin in (all of it at eof), which stays in
+// carry for the next block.
+func (s *streamer) block(eof bool) error {
+	limit := len(s.carry)
+	if !eof && limit > 0 && s.carry[limit-1] == '\r' {
+		limit-- // it may begin a "\r\n" the next block ends
+	}
+	v := viewOf(s.carry[:limit])
+	safe := len(v.n)
+	if !eof {
+		safe = max(0, len(v.n)-(len(s.old)-1))
+	}
+	pos, wrote, lineAt := 0, int64(0), 0
+	for {
+		i := bytes.Index(v.n[pos:], s.old)
+		if i < 0 || pos+i >= safe {
+			break
+		}
+		m := pos + i
+		s.count++
+		s.line += bytes.Count(v.n[lineAt:m], []byte{'\n'})
+		lineAt = m
+		if s.all || len(s.lines) < maxLinesShown {
+			s.lines = append(s.lines, s.line)
+		}
+		if s.count > 1 && !s.all {
+			s.writing = false
+		}
+		rg := Range{v.file(int64(m)), v.file(int64(m + len(s.old)))}
+		if err := s.replace(wrote, rg); err != nil {
+			return err
+		}
+		wrote = rg.End
+		pos = m + len(s.old)
+	}
+	cut := max(pos, safe)
+	cutB := v.file(int64(cut))
+	if err := s.write(s.carry[wrote:cutB]); err != nil {
+		return err
+	}
+	s.line += bytes.Count(v.n[lineAt:cut], []byte{'\n'})
+	s.off += cutB
+	s.carry = append(s.carry[:0], s.carry[cutB:]...)
+	return nil
+}
+
+// replace writes carry from wrote up to the match rg, then the new text
+// in its place, and notes the range replaced.
+func (s *streamer) replace(wrote int64, rg Range) error {
+	if !s.writing {
+		return nil
+	}
+	if err := s.write(s.carry[wrote:rg.Start]); err != nil {
+		return err
+	}
+	if err := s.write(s.st.New); err != nil {
+		return err
+	}
+	abs := Range{s.off + rg.Start, s.off + rg.End}
+	s.st.Ranges = append(s.st.Ranges, abs)
+	if s.save != nil {
+		s.save(abs, s.carry[rg.Start:rg.End])
+	}
+	return nil
+}
+
+// result is the step, or the error of an edit that matched too few or
+// too many times.
+func (s *streamer) result() (Step, error) {
 	switch {
-	case count == 0:
-		return st, &MatchError{Edits: 1, Note: "(The closest lines are not searched for in a file this large: use grep to find the text.)"}
-	case count > 1 && !e.ReplaceAll:
-		return st, &MatchError{Edits: 1, Count: count, Lines: lines}
+	case s.count == 0:
+		return s.st, &MatchError{Edits: 1, Note: "(The closest lines are not searched for in a file this large: use grep to find the text.)"}
+	case s.count > 1 && !s.all:
+		return s.st, &MatchError{Edits: 1, Count: s.count, Lines: s.lines}
 	}
-	st.Lines = lines
-	return st, nil
+	s.st.Lines = s.lines
+	return s.st, nil
 }
 
 // ErrTooLarge is returned by callers that hold a file in memory when it
