@@ -178,20 +178,42 @@ func editScript(a, b []line) []op {
 	ops := make([]op, p, len(a)+len(b))
 	a, b = a[p:], b[p:]
 	if len(a) == 0 || len(b) == 0 {
-		for range a {
-			ops = append(ops, del)
-		}
-		for range b {
-			ops = append(ops, ins)
-		}
-		return ops
+		return replaceLines(ops, len(a), len(b))
 	}
+	trace, found := forward(a, b)
+	if found < 0 {
+		ha, hb := max(1, len(a)/2), max(1, len(b)/2)
+		ops = replaceLines(ops, ha, hb)
+		return append(ops, editScript(a[ha:], b[hb:])...)
+	}
+	rev := backtrack(trace, found, len(a), len(b))
+	for i := len(rev) - 1; i >= 0; i-- {
+		ops = append(ops, rev[i])
+	}
+	return ops
+}
+
+// replaceLines appends to ops the deletion of n lines, then the
+// insertion of m.
+func replaceLines(ops []op, n, m int) []op {
+	for range n {
+		ops = append(ops, del)
+	}
+	for range m {
+		ops = append(ops, ins)
+	}
+	return ops
+}
+
+// forward runs Myers' search from the start of a and b for at most
+// maxEdits edits. It returns the furthest x reached on each diagonal
+// before each step (trace[d] indexed k+d) and the number of edits of a
+// shortest script, -1 when more are needed.
+func forward(a, b []line) (trace [][]int32, found int) {
 	n, m := len(a), len(b)
 	off := maxEdits + 1
 	v := make([]int32, 2*off+1)
-	var trace [][]int32
-	found := -1
-	for d := 0; d <= maxEdits && found < 0; d++ {
+	for d := 0; d <= maxEdits; d++ {
 		trace = append(trace, append([]int32(nil), v[off-d:off+d+1]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -207,22 +229,16 @@ func editScript(a, b []line) []op {
 			}
 			v[off+k] = int32(x)
 			if x >= n && y >= m {
-				found = d
-				break
+				return trace, d
 			}
 		}
 	}
-	if found < 0 {
-		ha, hb := max(1, n/2), max(1, m/2)
-		for range ha {
-			ops = append(ops, del)
-		}
-		for range hb {
-			ops = append(ops, ins)
-		}
-		return append(ops, editScript(a[ha:], b[hb:])...)
-	}
-	// Walk back from (n, m): trace[d] is v before step d, indexed k+d.
+	return trace, -1
+}
+
+// backtrack walks the trace back from (n, m) to (0, 0) and returns the
+// edit script, last edit first.
+func backtrack(trace [][]int32, found, n, m int) []op {
 	var rev []op
 	x, y := n, m
 	for d := found; d > 0; d-- {
@@ -257,10 +273,7 @@ func editScript(a, b []line) []op {
 		x--
 		y--
 	}
-	for i := len(rev) - 1; i >= 0; i-- {
-		ops = append(ops, rev[i])
-	}
-	return ops
+	return rev
 }
 
 // A hunkWriter writes the edits as unified hunks: context lines around
