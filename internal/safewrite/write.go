@@ -65,47 +65,18 @@ const TempPrefix = ".spillway-write-"
 func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 	var res Result
 	rel = path.Clean(strings.TrimPrefix(rel, "/"))
-	dir, base := path.Split(rel)
-	if base == "" || base == "." || base == ".." {
-		return res, fmt.Errorf("%s is not a file name", rel)
-	}
-	if dir == "" {
-		dir = "."
-	}
-	if err := root.MkdirAll(dir, 0o777); err != nil {
-		return res, fmt.Errorf("make the directory %s: %w", dir, err)
-	}
-	parent, err := root.OpenRoot(dir)
+	parent, dir, base, err := openParent(root, rel)
 	if err != nil {
-		return res, fmt.Errorf("open the directory %s: %w", dir, err)
+		return res, err
 	}
 	defer parent.Close()
-
-	old, err := parent.Lstat(base)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		res.Created = true
-		old = nil
-	case err != nil:
+	old, err := oldFile(parent, base, rel)
+	if err != nil {
 		return res, err
-	case old.Mode()&fs.ModeSymlink != 0:
-		return res, fmt.Errorf("%s changed into a symlink while it was being written: nothing was written; try again", rel)
-	case !old.Mode().IsRegular():
-		return res, fmt.Errorf("%s is not a regular file (%s): only regular files are written", rel, old.Mode().Type())
 	}
-
-	if old != nil && links(old) > 1 {
-		// An earlier in-place write of this file that did not end left
-		// its old content in a sidecar: a new one would take its name.
-		if dev, ino, ok := identity(old); ok {
-			side := sidecarName(dev, ino)
-			if _, busy := active.Load(side); busy {
-				return res, fmt.Errorf("another call of this server is writing %s in place right now: nothing was written; try again once it ends", rel)
-			}
-			if _, err := parent.Lstat(side + ".json"); err == nil {
-				return res, &InterruptedError{Path: rel, Old: path.Join(dir, side+".old")}
-			}
-		}
+	res.Created = old == nil
+	if err := checkNoSidecar(parent, dir, base, rel, old); err != nil {
+		return res, err
 	}
 	tmp := TempPrefix + base + "." + randomHex(6)
 	perm := fs.FileMode(0o666)
@@ -125,47 +96,21 @@ func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 	}()
 	res.OwnerKept = true
 	if old != nil {
-		// The owner first: a chown clears set-id bits. Then the exact
-		// mode (the umask took bits from perm; set-id and sticky bits are
-		// not given by a create).
-		res.OwnerKept = keepOwner(f, old)
-		if err := f.Chmod(old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
-			return res, fmt.Errorf("set the mode of the temporary file: %w", err)
-		}
-		if src, err := parent.Open(base); err == nil {
-			res.XattrsKept, res.XattrsLost = copyXattrs(src, f)
-			src.Close()
+		if err := keepMeta(parent, base, f, old, &res); err != nil {
+			return res, err
 		}
 	}
-	w := &countWriter{w: f}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if err := fill(bw); err != nil {
+	if res.Size, err = fillFile(f, fill, rel); err != nil {
 		return res, err
 	}
-	if err := bw.Flush(); err != nil {
-		return res, fmt.Errorf("write %s: %w", rel, err)
-	}
-	res.Size = w.n
 	if err := f.Sync(); err != nil {
 		return res, fmt.Errorf("sync %s: %w", rel, err)
 	}
-	if old != nil && links(old) > 1 {
-		if err := writeInPlace(parent, base, old, f, tmp, w.n); err != nil {
-			return res, fmt.Errorf("write %s in place (it has %d hard links): %w", rel, links(old), err)
-		}
-		res.InPlace = true
-		f.Close()
-		parent.Remove(tmp)
-		done = true
-	} else {
-		if err := f.Close(); err != nil {
-			return res, fmt.Errorf("write %s: %w", rel, err)
-		}
-		if err := parent.Rename(tmp, base); err != nil {
-			return res, fmt.Errorf("rename the new %s into place: %w", rel, err)
-		}
-		done = true
+	if err := install(parent, base, tmp, f, old, res.Size, rel); err != nil {
+		return res, err
 	}
+	done = true
+	res.InPlace = old != nil && links(old) > 1
 	if err := syncDir(parent); err != nil {
 		return res, fmt.Errorf("sync the directory of %s: %w", rel, err)
 	}
@@ -173,6 +118,117 @@ func Write(root *os.Root, rel string, fill Fill) (Result, error) {
 		res.Mode = st.Mode()
 	}
 	return res, nil
+}
+
+// openParent makes the directory of rel (a clean relative path) as
+// needed and opens it as a root; it returns the directory and the file's
+// name in it.
+func openParent(root *os.Root, rel string) (parent *os.Root, dir, base string, err error) {
+	dir, base = path.Split(rel)
+	if base == "" || base == "." || base == ".." {
+		return nil, "", "", fmt.Errorf("%s is not a file name", rel)
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if err := root.MkdirAll(dir, 0o777); err != nil {
+		return nil, "", "", fmt.Errorf("make the directory %s: %w", dir, err)
+	}
+	parent, err = root.OpenRoot(dir)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("open the directory %s: %w", dir, err)
+	}
+	return parent, dir, base, nil
+}
+
+// oldFile returns what is at base now: nil when nothing is, and an error
+// when it is not a regular file.
+func oldFile(parent *os.Root, base, rel string) (fs.FileInfo, error) {
+	old, err := parent.Lstat(base)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case old.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s changed into a symlink while it was being written: nothing was written; try again", rel)
+	case !old.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%s): only regular files are written", rel, old.Mode().Type())
+	}
+	return old, nil
+}
+
+// checkNoSidecar refuses to write in place a file another write of it is
+// writing in place now, or one an earlier in-place write that did not
+// end left its old content beside: a new sidecar would take its name.
+func checkNoSidecar(parent *os.Root, dir, base, rel string, old fs.FileInfo) error {
+	if old == nil || links(old) <= 1 {
+		return nil
+	}
+	dev, ino, ok := identity(old)
+	if !ok {
+		return nil
+	}
+	side := sidecarName(dev, ino)
+	if _, busy := active.Load(side); busy {
+		return fmt.Errorf("another call of this server is writing %s in place right now: nothing was written; try again once it ends", rel)
+	}
+	if _, err := parent.Lstat(side + ".json"); err == nil {
+		return &InterruptedError{Path: rel, Old: path.Join(dir, side+".old")}
+	}
+	return nil
+}
+
+// keepMeta gives the temporary file f the old file's owner, exact mode
+// and extended attributes, and says in res what it could keep.
+func keepMeta(parent *os.Root, base string, f *os.File, old fs.FileInfo, res *Result) error {
+	// The owner first: a chown clears set-id bits. Then the exact mode
+	// (the umask took bits from the mode f was created with; set-id and
+	// sticky bits are not given by a create).
+	res.OwnerKept = keepOwner(f, old)
+	if err := f.Chmod(old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
+		return fmt.Errorf("set the mode of the temporary file: %w", err)
+	}
+	if src, err := parent.Open(base); err == nil {
+		res.XattrsKept, res.XattrsLost = copyXattrs(src, f)
+		src.Close()
+	}
+	return nil
+}
+
+// fillFile writes the new content to f through a buffer and returns its
+// size.
+func fillFile(f *os.File, fill Fill, rel string) (int64, error) {
+	w := &countWriter{w: f}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := fill(bw); err != nil {
+		return 0, err
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("write %s: %w", rel, err)
+	}
+	return w.n, nil
+}
+
+// install puts the synced temporary file tmp (open as f, size bytes) in
+// place of base: renamed over it, or, when the old file has other hard
+// links, copied into it in place and then removed.
+func install(parent *os.Root, base, tmp string, f *os.File, old fs.FileInfo, size int64, rel string) error {
+	if old != nil && links(old) > 1 {
+		if err := writeInPlace(parent, base, old, f, tmp, size); err != nil {
+			return fmt.Errorf("write %s in place (it has %d hard links): %w", rel, links(old), err)
+		}
+		f.Close()
+		parent.Remove(tmp)
+		return nil
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := parent.Rename(tmp, base); err != nil {
+		return fmt.Errorf("rename the new %s into place: %w", rel, err)
+	}
+	return nil
 }
 
 type countWriter struct {
