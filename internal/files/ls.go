@@ -46,7 +46,7 @@ const lsBatch = 1024
 func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 	lim := t.cfg.Ls
 	lim.Limit = policy.Limit(in.Limit, lim.Limit)
-	limit, p := lim.Limit, in.Path
+	p := in.Path
 	if p == "" {
 		p = "."
 	}
@@ -54,17 +54,8 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 	if err != nil {
 		return Listing{}, err
 	}
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Listing{}, fmt.Errorf("directory not found: %s. Use find to locate it", path)
-	case err != nil:
-		return Listing{}, listError(path, err)
-	case !fi.IsDir():
-		if fi.Mode().IsRegular() {
-			return Listing{}, fmt.Errorf("%s is a file, not a directory. Use read to see its contents", path)
-		}
-		return Listing{}, fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type())
+	if err := checkDir(path); err != nil {
+		return Listing{}, err
 	}
 	d, err := openDirNoBlock(path)
 	if err != nil {
@@ -78,39 +69,14 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 	if why := hide(path); why != "" {
 		return Listing{}, fmt.Errorf("%s is hidden by the Read rule %s: spillway does not list it. Ask the user instead", path, why)
 	}
-
-	kept := &entryHeap{}
-	var total, totalBytes, hidden int64
-	var hiddenBy []string
+	l := lister{dir: path, hide: hide, limit: lim.Limit}
 	for {
 		if err := ctx.Err(); err != nil {
 			return Listing{}, fmt.Errorf("ls of %s cancelled: %v", path, err)
 		}
 		batch, err := d.ReadDir(lsBatch)
 		for _, e := range batch {
-			name := e.Name()
-			if why := hide(path + string(filepath.Separator) + name); why != "" {
-				hidden++
-				if len(hiddenBy) < 5 && !slices.Contains(hiddenBy, why) {
-					hiddenBy = append(hiddenBy, why)
-				}
-				continue
-			}
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				name += "@"
-			case e.IsDir():
-				name += "/"
-			}
-			total++
-			totalBytes += int64(len(name)) + 1
-			ent := lsEntry{key: strings.ToLower(e.Name()), name: name}
-			if kept.Len() < limit {
-				heap.Push(kept, ent)
-			} else if ent.less((*kept)[0]) {
-				(*kept)[0] = ent
-				heap.Fix(kept, 0)
-			}
+			l.add(e)
 		}
 		if err == io.EOF || (err == nil && len(batch) == 0) {
 			break
@@ -119,13 +85,78 @@ func (t *Tools) List(ctx context.Context, in tool.LsInput) (Listing, error) {
 			return Listing{}, listError(path, err)
 		}
 	}
-	entries := []lsEntry(*kept)
+	out := l.listing()
+	out.Policy = lim
+	return out, nil
+}
+
+// checkDir says why path cannot be listed when it is not a directory.
+func checkDir(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory not found: %s. Use find to locate it", path)
+	case err != nil:
+		return listError(path, err)
+	case !fi.IsDir():
+		if fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is a file, not a directory. Use read to see its contents", path)
+		}
+		return fmt.Errorf("%s is not a directory (%s)", path, fi.Mode().Type())
+	}
+	return nil
+}
+
+// A lister counts a directory's entries as they are read and keeps the
+// first limit names in order.
+type lister struct {
+	dir   string
+	hide  func(string) string
+	limit int
+
+	kept              entryHeap
+	total, totalBytes int64
+	hidden            int64
+	hiddenBy          []string
+}
+
+// add counts one entry, or the rule that hides it, and keeps its name
+// while it is among the first.
+func (l *lister) add(e fs.DirEntry) {
+	name := e.Name()
+	if why := l.hide(l.dir + string(filepath.Separator) + name); why != "" {
+		l.hidden++
+		if len(l.hiddenBy) < 5 && !slices.Contains(l.hiddenBy, why) {
+			l.hiddenBy = append(l.hiddenBy, why)
+		}
+		return
+	}
+	switch {
+	case e.Type()&fs.ModeSymlink != 0:
+		name += "@"
+	case e.IsDir():
+		name += "/"
+	}
+	l.total++
+	l.totalBytes += int64(len(name)) + 1
+	ent := lsEntry{key: strings.ToLower(e.Name()), name: name}
+	if l.kept.Len() < l.limit {
+		heap.Push(&l.kept, ent)
+	} else if ent.less(l.kept[0]) {
+		l.kept[0] = ent
+		heap.Fix(&l.kept, 0)
+	}
+}
+
+// listing returns the names kept, in order, and the counts.
+func (l *lister) listing() Listing {
+	entries := []lsEntry(l.kept)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].less(entries[j]) })
 	names := make([]string, len(entries))
 	for i, e := range entries {
 		names[i] = e.name
 	}
-	return Listing{Names: names, Total: total, TotalBytes: totalBytes, Hidden: hidden, HiddenBy: hiddenBy, Policy: lim}, nil
+	return Listing{Names: names, Total: l.total, TotalBytes: l.totalBytes, Hidden: l.hidden, HiddenBy: l.hiddenBy}
 }
 
 // hider returns what hides a path of the directory dir (Config.Hide),

@@ -39,9 +39,7 @@ func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target in
 	} else {
 		buf = make([]byte, pageScanBuffer)
 	}
-	line := from.Line // number of the line the next byte belongs to (0-based)
-	feeding := pg != nil && line == target
-	pageDone := pg == nil
+	page := pageFeed{pg: pg, line: from.Line, target: target, feeding: pg != nil && from.Line == target, done: pg == nil}
 	off := from.Off
 	for {
 		if err := ctx.Err(); err != nil {
@@ -57,35 +55,12 @@ func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target in
 		n, err := f.Read(want)
 		off += int64(n)
 		t.scanned.Add(int64(n))
-		chunk := buf[:n]
 		if n > 0 {
 			if b != nil {
-				b.add(chunk)
+				b.add(buf[:n])
 			}
-			if !pageDone {
-				if !feeding {
-					var lines int64
-					if b != nil {
-						lines = b.chunkLines
-					} else {
-						lines = countLines(chunk)
-					}
-					if line+lines < target {
-						line += lines
-						chunk = nil
-					} else {
-						k, _ := nthNewline(chunk, target-line)
-						line = target
-						chunk = chunk[k:]
-						feeding = true
-					}
-				}
-				if feeding && len(chunk) > 0 && pg.write(chunk) {
-					pageDone = true
-					if b == nil {
-						return nil
-					}
-				}
+			if !page.done && page.add(buf[:n], b) && b == nil {
+				return nil
 			}
 		}
 		if err == io.EOF || (n == 0 && err == nil) {
@@ -95,10 +70,46 @@ func (t *Tools) scan(ctx context.Context, f *os.File, from checkpoint, target in
 			return err
 		}
 	}
-	if !pageDone {
+	if !page.done {
 		pg.close()
 	}
 	return nil
+}
+
+// A pageFeed passes a scan's bytes to a sink from the start of line
+// target on.
+type pageFeed struct {
+	pg      sink
+	line    int64 // number of the line the next byte belongs to (0-based)
+	target  int64
+	feeding bool // line target is reached: every byte goes to pg
+	done    bool // pg wants no more
+}
+
+// add takes the next chunk of the file, skipping the lines before
+// target (b, when not nil, has counted the chunk's already), and reports
+// whether the page is complete.
+func (p *pageFeed) add(chunk []byte, b *indexBuilder) bool {
+	if !p.feeding {
+		var lines int64
+		if b != nil {
+			lines = b.chunkLines
+		} else {
+			lines = countLines(chunk)
+		}
+		if p.line+lines < p.target {
+			p.line += lines
+			return false
+		}
+		k, _ := nthNewline(chunk, p.target-p.line)
+		p.line = p.target
+		chunk = chunk[k:]
+		p.feeding = true
+	}
+	if len(chunk) > 0 && p.pg.write(chunk) {
+		p.done = true
+	}
+	return p.done
 }
 
 // A sink takes a file's bytes from the start of a line on: a page of
