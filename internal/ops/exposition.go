@@ -44,20 +44,7 @@ func writeText(b *bytes.Buffer, fams []family) {
 		if len(f.series) == 0 {
 			continue
 		}
-		order := make([]int, len(f.labels))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortFunc(order, func(i, j int) int { return strings.Compare(f.labels[i], f.labels[j]) })
-		slices.SortFunc(f.series, func(x, y series) int {
-			for _, i := range order {
-				if c := strings.Compare(x.values[i], y.values[i]); c != 0 {
-					return c
-				}
-			}
-			return 0
-		})
-
+		order := sortLabels(f)
 		b.WriteString("# HELP ")
 		b.WriteString(f.name)
 		b.WriteByte(' ')
@@ -68,51 +55,89 @@ func writeText(b *bytes.Buffer, fams []family) {
 		b.WriteString(f.typ)
 		b.WriteByte('\n')
 		for _, s := range f.series {
-			sample := func(suffix, extra string, at, v float64) {
-				b.WriteString(f.name)
-				b.WriteString(suffix)
-				sep := byte('{')
-				for _, i := range order {
-					b.WriteByte(sep)
-					b.WriteString(f.labels[i])
-					b.WriteString(`="`)
-					writeEscaped(b, s.values[i], true)
-					b.WriteByte('"')
-					sep = ','
-				}
-				if extra != "" {
-					b.WriteByte(sep)
-					b.WriteString(extra)
-					b.WriteString(`="`)
-					writeFloat(b, at)
-					b.WriteByte('"')
-					sep = ','
-				}
-				if sep == ',' {
-					b.WriteByte('}')
-				}
-				b.WriteByte(' ')
-				writeFloat(b, v)
-				b.WriteByte('\n')
-			}
-			switch f.typ {
-			case "histogram":
-				for _, p := range s.points {
-					sample("_bucket", "le", p.at, p.v)
-				}
-				sample("_bucket", "le", math.Inf(1), float64(s.count))
-			case "summary":
-				for _, p := range s.points {
-					sample("", "quantile", p.at, p.v)
-				}
-			default:
-				sample("", "", 0, s.value)
-				continue
-			}
-			sample("_sum", "", 0, s.sum)
-			sample("_count", "", 0, float64(s.count))
+			seriesWriter{b: b, f: f, order: order, s: s}.write()
 		}
 	}
+}
+
+// sortLabels returns the indexes of f's labels in the order of their
+// names, and sorts f's series by their values in that order.
+func sortLabels(f family) []int {
+	order := make([]int, len(f.labels))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return strings.Compare(f.labels[i], f.labels[j]) })
+	slices.SortFunc(f.series, func(x, y series) int {
+		for _, i := range order {
+			if c := strings.Compare(x.values[i], y.values[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return order
+}
+
+// A seriesWriter writes the samples of one series of a family, its
+// labels in order.
+type seriesWriter struct {
+	b     *bytes.Buffer
+	f     family
+	order []int
+	s     series
+}
+
+// write writes the series' samples as its family's type has them.
+func (w seriesWriter) write() {
+	switch w.f.typ {
+	case "histogram":
+		for _, p := range w.s.points {
+			w.sample("_bucket", "le", p.at, p.v)
+		}
+		w.sample("_bucket", "le", math.Inf(1), float64(w.s.count))
+	case "summary":
+		for _, p := range w.s.points {
+			w.sample("", "quantile", p.at, p.v)
+		}
+	default:
+		w.sample("", "", 0, w.s.value)
+		return
+	}
+	w.sample("_sum", "", 0, w.s.sum)
+	w.sample("_count", "", 0, float64(w.s.count))
+}
+
+// sample writes one sample line: the family's name with suffix, the
+// series' labels and, when extra is set, the label extra with the value
+// at, then v.
+func (w seriesWriter) sample(suffix, extra string, at, v float64) {
+	b := w.b
+	b.WriteString(w.f.name)
+	b.WriteString(suffix)
+	sep := byte('{')
+	for _, i := range w.order {
+		b.WriteByte(sep)
+		b.WriteString(w.f.labels[i])
+		b.WriteString(`="`)
+		writeEscaped(b, w.s.values[i], true)
+		b.WriteByte('"')
+		sep = ','
+	}
+	if extra != "" {
+		b.WriteByte(sep)
+		b.WriteString(extra)
+		b.WriteString(`="`)
+		writeFloat(b, at)
+		b.WriteByte('"')
+		sep = ','
+	}
+	if sep == ',' {
+		b.WriteByte('}')
+	}
+	b.WriteByte(' ')
+	writeFloat(b, v)
+	b.WriteByte('\n')
 }
 
 // writeEscaped writes s with backslashes and line feeds escaped, and in
