@@ -42,27 +42,11 @@ func readRules(denied []string) ([]landlock.Rule, error) {
 // listed are the directories on the way to a denied file, dirs and files
 // the other entries of those directories (symbolic links left out).
 func complement(denied []string) (dirs, files, listed []string, err error) {
-	deny := map[string]bool{}
+	deny, err := outermostDenied(denied)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	along := map[string]bool{}
-	for _, f := range denied {
-		if !filepath.IsAbs(f) || filepath.Clean(f) != f || f == "/" {
-			return nil, nil, nil, fmt.Errorf("denied file %q is not a clean absolute path", f)
-		}
-		deny[f] = true
-	}
-	for f := range deny {
-		for d := filepath.Dir(f); ; d = filepath.Dir(d) {
-			if deny[d] {
-				// Beneath a denied directory: denied with it. Listing
-				// the directory would grant its other entries.
-				delete(deny, f)
-				break
-			}
-			if d == "/" {
-				break
-			}
-		}
-	}
 	for f := range deny {
 		for d := filepath.Dir(f); ; d = filepath.Dir(d) {
 			along[d] = true
@@ -96,4 +80,30 @@ func complement(denied []string) (dirs, files, listed []string, err error) {
 		}
 	}
 	return dirs, files, listed, nil
+}
+
+// outermostDenied checks that each denied path is clean and absolute
+// and returns the set of them, less those beneath another: a denied
+// directory denies all in it, and listing it would grant its other
+// entries.
+func outermostDenied(denied []string) (map[string]bool, error) {
+	deny := map[string]bool{}
+	for _, f := range denied {
+		if !filepath.IsAbs(f) || filepath.Clean(f) != f || f == "/" {
+			return nil, fmt.Errorf("denied file %q is not a clean absolute path", f)
+		}
+		deny[f] = true
+	}
+	for f := range deny {
+		for d := filepath.Dir(f); ; d = filepath.Dir(d) {
+			if deny[d] {
+				delete(deny, f)
+				break
+			}
+			if d == "/" {
+				break
+			}
+		}
+	}
+	return deny, nil
 }

@@ -112,101 +112,111 @@ func helperFailed(format string, a ...any) int {
 	return ExitHelperFailed
 }
 
+// The helper's flags by what follows them: nothing, a path (each given
+// adds one), or a number.
+var (
+	helperSwitches = map[string]func(*helperArgs) *bool{
+		"-probe":          func(h *helperArgs) *bool { return &h.probe },
+		"-deny-tcp":       func(h *helperArgs) *bool { return &h.denyTCP },
+		"-scope-signals":  func(h *helperArgs) *bool { return &h.scopeSignals },
+		"-scope-abstract": func(h *helperArgs) *bool { return &h.scopeAbstract },
+		"-seccomp":        func(h *helperArgs) *bool { return &h.seccomp },
+		"-ns":             func(h *helperArgs) *bool { return &h.ns },
+		"-hub":            func(h *helperArgs) *bool { return &h.hub },
+		"-session":        func(h *helperArgs) *bool { return &h.session },
+		"-zygote":         func(h *helperArgs) *bool { return &h.zygote },
+		"-net":            func(h *helperArgs) *bool { return &h.net },
+	}
+	helperPaths = map[string]func(*helperArgs) *[]string{
+		"-w":         func(h *helperArgs) *[]string { return &h.writable },
+		"-hide":      func(h *helperArgs) *[]string { return &h.hide },
+		"-show":      func(h *helperArgs) *[]string { return &h.show },
+		"-deny-exec": func(h *helperArgs) *[]string { return &h.denyExec },
+		"-read":      func(h *helperArgs) *[]string { return &h.read },
+	}
+	helperNumbers = map[string]func(*helperArgs) *int{
+		"-env-fd":    func(h *helperArgs) *int { return &h.envFD },
+		"-status-fd": func(h *helperArgs) *int { return &h.statusFD },
+		"-sock-fd":   func(h *helperArgs) *int { return &h.sockFD },
+		"-uid":       func(h *helperArgs) *int { return &h.uid },
+		"-gid":       func(h *helperArgs) *int { return &h.gid },
+		"-keep-fds":  func(h *helperArgs) *int { return &h.keepFDs },
+	}
+)
+
 // parseHelperArgs reads "[-probe] [-w DIR]... [flags] -- PATH ARGV0
 // ARGS...".
 func parseHelperArgs(args []string) (h helperArgs, err error) {
 	h.envFD, h.statusFD, h.sockFD = -1, -1, -1
-	num := func(i int, name string) (int, error) {
-		if i >= len(args) {
-			return 0, fmt.Errorf("%s needs a value", name)
-		}
-		n, err := strconv.Atoi(args[i])
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", name, err)
-		}
-		return n, nil
-	}
 	for i := 0; i < len(args); i++ {
-		switch a := args[i]; a {
-		case "-probe":
-			h.probe = true
-		case "-deny-tcp":
-			h.denyTCP = true
-		case "-scope-signals":
-			h.scopeSignals = true
-		case "-scope-abstract":
-			h.scopeAbstract = true
-		case "-seccomp":
-			h.seccomp = true
-		case "-ns":
-			h.ns = true
-		case "-hub":
-			h.hub = true
-		case "-session":
-			h.session = true
-		case "-zygote":
-			h.zygote = true
-		case "-net":
-			h.net = true
-		case "-w", "-hide", "-show", "-deny-exec", "-read":
-			if i+1 >= len(args) {
-				return h, fmt.Errorf("%s needs a path", a)
-			}
-			i++
-			switch a {
-			case "-deny-exec":
-				h.denyExec = append(h.denyExec, args[i])
-			case "-w":
-				h.writable = append(h.writable, args[i])
-			case "-hide":
-				h.hide = append(h.hide, args[i])
-			case "-show":
-				h.show = append(h.show, args[i])
-			case "-read":
-				h.read = append(h.read, args[i])
-			}
-		case "-nproc":
-			i++
-			if i >= len(args) {
-				return h, errors.New("-nproc needs a value")
-			}
-			if h.nproc, err = strconv.ParseUint(args[i], 10, 64); err != nil {
-				return h, fmt.Errorf("-nproc: %w", err)
-			}
-		case "-env-fd", "-status-fd", "-sock-fd", "-uid", "-gid", "-keep-fds":
-			i++
-			n, err := num(i, a)
-			if err != nil {
-				return h, err
-			}
-			switch a {
-			case "-env-fd":
-				h.envFD = n
-			case "-status-fd":
-				h.statusFD = n
-			case "-sock-fd":
-				h.sockFD = n
-			case "-uid":
-				h.uid = n
-			case "-gid":
-				h.gid = n
-			case "-keep-fds":
-				h.keepFDs = n
-			}
-		case "--":
+		a := args[i]
+		if sw, ok := helperSwitches[a]; ok {
+			*sw(&h) = true
+			continue
+		}
+		if a == "--" {
 			h.argv = args[i+1:]
-			if len(h.argv) < 2 && !h.probe && !h.hub && !h.session && !h.zygote {
-				return h, errors.New("no command after --")
-			}
-			if (h.hub || h.zygote) && h.sockFD < 0 {
-				return h, errors.New("the session sandbox needs -sock-fd")
-			}
-			return h, nil
-		default:
-			return h, fmt.Errorf("unknown helper argument %q", a)
+			return h, h.checkArgv()
+		}
+		i++
+		if i >= len(args) {
+			return h, missingValue(a)
+		}
+		if err := h.set(a, args[i]); err != nil {
+			return h, err
 		}
 	}
 	return h, errors.New("no -- before the command")
+}
+
+// set gives flag, one that takes a value, the value v.
+func (h *helperArgs) set(flag, v string) error {
+	if field, ok := helperPaths[flag]; ok {
+		p := field(h)
+		*p = append(*p, v)
+		return nil
+	}
+	if field, ok := helperNumbers[flag]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		*field(h) = n
+		return nil
+	}
+	if flag == "-nproc" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("-nproc: %w", err)
+		}
+		h.nproc = n
+		return nil
+	}
+	return fmt.Errorf("unknown helper argument %q", flag)
+}
+
+// missingValue is the error of flag a given last, without its value (an
+// unknown one is named as such).
+func missingValue(a string) error {
+	switch {
+	case helperPaths[a] != nil:
+		return fmt.Errorf("%s needs a path", a)
+	case helperNumbers[a] != nil || a == "-nproc":
+		return fmt.Errorf("%s needs a value", a)
+	}
+	return fmt.Errorf("unknown helper argument %q", a)
+}
+
+// checkArgv checks that the arguments after -- name a command, unless
+// the helper runs none itself, and that a session sandbox has its socket.
+func (h *helperArgs) checkArgv() error {
+	if len(h.argv) < 2 && !h.probe && !h.hub && !h.session && !h.zygote {
+		return errors.New("no command after --")
+	}
+	if (h.hub || h.zygote) && h.sockFD < 0 {
+		return errors.New("the session sandbox needs -sock-fd")
+	}
+	return nil
 }
 
 // readEnv reads the command's environment from fd (NUL-separated) and

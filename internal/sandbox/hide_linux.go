@@ -36,43 +36,12 @@ func hide(hidden, shown []string) error {
 		if !ok {
 			continue
 		}
-		var under []string
-		kept := false // h itself is to be seen (the root): not hidden
-		for _, s := range shown {
-			if s, ok := realDir(s); ok && within(s, h) {
-				kept = kept || s == h
-				under = append(under, s)
-			}
-		}
+		under, kept := shownBeneath(h, shown)
 		if kept {
 			continue
 		}
-		under = outermost(under)
-		// Each directory to show again, cloned (with the mounts beneath
-		// it) before the tmpfs covers its path.
-		clones := make([]int, 0, len(under))
-		defer func() {
-			for _, fd := range clones {
-				unix.Close(fd)
-			}
-		}()
-		for _, s := range under {
-			fd, err := unix.OpenTree(unix.AT_FDCWD, s, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-			if err != nil {
-				return fmt.Errorf("keeping %s: %w", s, err)
-			}
-			clones = append(clones, fd)
-		}
-		if err := unix.Mount("tmpfs", h, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
-			return fmt.Errorf("hiding %s: %w", h, err)
-		}
-		for i, s := range under {
-			if err := os.MkdirAll(s, 0o755); err != nil {
-				return fmt.Errorf("showing %s: %w", s, err)
-			}
-			if err := unix.MoveMount(clones[i], "", unix.AT_FDCWD, s, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-				return fmt.Errorf("showing %s: %w", s, err)
-			}
+		if err := coverDir(h, under); err != nil {
+			return err
 		}
 	}
 	for _, f := range files {
@@ -81,6 +50,54 @@ func hide(hidden, shown []string) error {
 		}
 		if err := unix.Mount(os.DevNull, f, "", unix.MS_BIND, ""); err != nil {
 			return fmt.Errorf("hiding %s: %w", f, err)
+		}
+	}
+	return nil
+}
+
+// shownBeneath returns the outermost real directories of shown that lie
+// in the directory h (a real path), and whether h itself is one of them
+// (the root): then it is not hidden.
+func shownBeneath(h string, shown []string) (under []string, kept bool) {
+	for _, s := range shown {
+		if s, ok := realDir(s); ok && within(s, h) {
+			kept = kept || s == h
+			under = append(under, s)
+		}
+	}
+	if kept {
+		return nil, true
+	}
+	return outermost(under), false
+}
+
+// coverDir covers the directory h with an empty tmpfs and mounts the
+// directories under, beneath it, back on it as they were.
+func coverDir(h string, under []string) error {
+	// Each directory to show again, cloned (with the mounts beneath it)
+	// before the tmpfs covers its path.
+	clones := make([]int, 0, len(under))
+	defer func() {
+		for _, fd := range clones {
+			unix.Close(fd)
+		}
+	}()
+	for _, s := range under {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, s, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("keeping %s: %w", s, err)
+		}
+		clones = append(clones, fd)
+	}
+	if err := unix.Mount("tmpfs", h, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return fmt.Errorf("hiding %s: %w", h, err)
+	}
+	for i, s := range under {
+		if err := os.MkdirAll(s, 0o755); err != nil {
+			return fmt.Errorf("showing %s: %w", s, err)
+		}
+		if err := unix.MoveMount(clones[i], "", unix.AT_FDCWD, s, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("showing %s: %w", s, err)
 		}
 	}
 	return nil
