@@ -2,27 +2,55 @@ package spillway
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/policy"
+	"github.com/spillway-dev/spillway/internal/surface"
 	"github.com/spillway-dev/spillway/output"
 )
 
 // A profile follows the design of one of the systems docs/profiles.md
-// names, quoting it, and lists the shipped system's differences. It is only data:
-// strategies, limits, which streams merge and when to spill. Each starts
-// from Default and changes what its design says; every number is cited below
-// and in docs/profiles.md. Shell and timeout are never part of a profile.
-// The names, in the order docs and help list them, are
-// policy.ProfileNames; TestProfileNamesAreTheTable keeps the two as one.
-var profiles = map[string]func() Policy{
-	"default":     DefaultPolicy,
-	"pi":          piProfile,
-	"zdx":         zdxProfile,
-	"opencode":    opencodeProfile,
-	"macos-shell": macosShellProfile,
-	"pipe":        pipeProfile,
-	"claude-code": claudeCodeProfile,
+// names, quoting it, and lists the shipped system's differences. Its
+// policy is only data: strategies, limits, which streams merge and when to
+// spill. Each starts from Default and changes what its design says; every
+// number is cited below and in docs/profiles.md. Shell and timeout are
+// never part of a profile.
+type profile struct {
+	name string
+	// words say what it is in a few words, in spillway --help.
+	words  string
+	policy func() Policy
+	// peer is what its design changes in the tools' names, parameters
+	// and JSON results (internal/surface); nil keeps spillway's own.
+	peer *surface.Peer
+}
+
+// profiles is the one table of profiles, in the order docs and help list
+// them, "default" first. The config file's check and the CLI's flag and
+// help read it from internal/policy, and the peers' surfaces from
+// internal/surface, where init registers it.
+var profiles = []profile{
+	{"default", "spillway's own: head and tail, 2000 lines or 50 KiB a stream", DefaultPolicy, nil},
+	{"pi", "the pi coding agent (pi-mono): its tools' limits and notices", piProfile, surface.Pi},
+	{"zdx", "the zdx agent (Rust): per-stream byte limits, {ok, data} JSON", zdxProfile, surface.Zdx},
+	{"opencode", "the opencode Go fork: first and last 500 lines past 2000", opencodeProfile, surface.Opencode},
+	{"macos-shell", "macos-shell MCP server: per-stream line limits, 60/40 head/tail", macosShellProfile, surface.MacosShell},
+	{"pipe", "the pipe agent (Go): the tail of the output, spilled to a file", pipeProfile, nil},
+	{"claude-code", "Claude Code's own Bash and Read tools", claudeCodeProfile, nil},
+}
+
+func init() {
+	names := make([]policy.Profile, len(profiles))
+	peers := map[string]*surface.Peer{}
+	for i, p := range profiles {
+		names[i] = policy.Profile{Name: p.name, Words: p.words}
+		if p.peer != nil {
+			peers[p.name] = p.peer
+		}
+	}
+	policy.RegisterProfiles(names)
+	surface.Register(peers)
 }
 
 // Profile returns the policy of a named profile: the truncation behaviour
@@ -31,11 +59,11 @@ func Profile(name string) (Policy, error) {
 	if name == "" {
 		name = "default"
 	}
-	build, ok := profiles[name]
-	if !ok {
+	i := slices.IndexFunc(profiles, func(p profile) bool { return p.name == name })
+	if i < 0 {
 		return Policy{}, fmt.Errorf("unknown profile %q: want one of %s", name, strings.Join(policy.ProfileNames(), ", "))
 	}
-	pol := build()
+	pol := profiles[i].policy()
 	pol.Profile = name
 	if name != "default" {
 		// A profile reproduces the limits of the system it names, per

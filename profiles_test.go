@@ -612,9 +612,12 @@ func TestProfileNamesAreTheTable(t *testing.T) {
 	if len(names) != len(profiles) {
 		t.Errorf("policy.ProfileNames lists %d profiles, the table has %d", len(names), len(profiles))
 	}
-	for _, name := range names {
-		if _, ok := profiles[name]; !ok {
-			t.Errorf("policy.ProfileNames lists %q, which Profile does not build", name)
+	for i, name := range names {
+		if i < len(profiles) && profiles[i].name != name {
+			t.Errorf("policy.ProfileNames lists %q as profile %d, the table %q", name, i, profiles[i].name)
+		}
+		if _, err := Profile(name); err != nil {
+			t.Errorf("policy.ProfileNames lists %q, which Profile does not build: %v", name, err)
 		}
 	}
 	if names[0] != "default" {

@@ -150,22 +150,11 @@ func negativeFlag(cmd *cobra.Command) error {
 	return err
 }
 
-// profileWords say in a few words what each profile is.
-var profileWords = map[string]string{
-	"default":     "spillway's own: head and tail, 2000 lines or 50 KiB a stream",
-	"pi":          "the pi coding agent (pi-mono): its tools' limits and notices",
-	"zdx":         "the zdx agent (Rust): per-stream byte limits, {ok, data} JSON",
-	"opencode":    "the opencode Go fork: first and last 500 lines past 2000",
-	"macos-shell": "macos-shell MCP server: per-stream line limits, 60/40 head/tail",
-	"pipe":        "the pipe agent (Go): the tail of the output, spilled to a file",
-	"claude-code": "Claude Code's own Bash and Read tools",
-}
-
-// profileHelp lists the profiles with their words, one a line.
+// profileHelp lists the profiles with what each is, one a line.
 func profileHelp() string {
 	var b strings.Builder
-	for _, name := range policy.ProfileNames() {
-		fmt.Fprintf(&b, "  %-12s %s\n", name, profileWords[name])
+	for _, p := range policy.Profiles() {
+		fmt.Fprintf(&b, "  %-12s %s\n", p.Name, p.Words)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -13,6 +13,7 @@
 package policy
 
 import (
+	"slices"
 	"time"
 
 	"github.com/spillway-dev/spillway/output"
@@ -41,10 +42,31 @@ const (
 	DefaultTimeout = 2 * time.Minute
 )
 
+// A Profile is what the config file and the CLI know of one of the
+// profiles spillway.Profile builds: its name, and what it is in a few
+// words (spillway --help).
+type Profile struct {
+	Name, Words string
+}
+
+// profiles are the root package's table of profiles, registered at init.
+var profiles []Profile
+
+// RegisterProfiles records the profiles, in the order help and docs list
+// them. The root package calls it once, at init, from its table.
+func RegisterProfiles(ps []Profile) { profiles = slices.Clone(ps) }
+
+// Profiles returns the registered profiles, "default" first.
+func Profiles() []Profile { return slices.Clone(profiles) }
+
 // ProfileNames lists the names spillway.Profile takes, "default" first,
 // in the order help and docs list them.
 func ProfileNames() []string {
-	return []string{"default", "pi", "zdx", "opencode", "macos-shell", "pipe", "claude-code"}
+	names := make([]string, len(profiles))
+	for i, p := range profiles {
+		names[i] = p.Name
+	}
+	return names
 }
 
 // Limit is a call's limit parameter (lines, matches, results or entries)

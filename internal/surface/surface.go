@@ -1,10 +1,11 @@
-// Package surface is what the profile of a peer system (a design an
-// agent was written against) changes in spillway's tools, keyed by profile:
-// the tool names it uses for ours, the parameters it names otherwise, and,
-// with --format json, its own result objects, so that a client written
-// against it works unchanged. docs/profiles.md maps each name to the
-// design it comes from. Without such a profile, or without --format json,
-// results are spillway's own.
+// Package surface is what a peer system (a design an agent was written
+// against) changes in spillway's tools: the tool names it uses for ours,
+// the parameters it names otherwise, and, with --format json, its own
+// result objects, so that a client written against it works unchanged.
+// Each peer is a Peer value here; which profile follows which peer is the
+// root package's table of profiles, registered at init. docs/profiles.md
+// maps each profile to the design it comes from. Without such a profile,
+// or without --format json, results are spillway's own.
 package surface
 
 import (
@@ -38,29 +39,89 @@ type Lines struct {
 	Stdout, Stderr int
 }
 
-// tools is a tool name a peer system uses for one of ours.
-var tools = map[string]map[string]string{
-	"macos-shell": {"run_command": "bash"}, // macos-shell's design, 1 Schema Updates
+// A Peer is what one peer system's design changes in spillway's tools.
+// The root package's table of profiles says which profile follows which
+// peer, and registers them (Register); the functions below look a
+// profile's peer up there.
+type Peer struct {
+	// Tools maps a tool name of the design to ours.
+	Tools map[string]string
+	// Params are the design's parameters, by our tool's name.
+	Params map[string][]Param
+	// json renders a successful result as the design does; ok is false
+	// when the design has no result of its own for the tool.
+	json func(r result) (string, bool)
 }
 
-// params are the parameters of each peer system, by profile and tool.
-var params = map[string]map[string][]Param{
-	"macos-shell": {"bash": {
-		{Name: "maxOutputLines", Type: registry.Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone).",
-			set: func(l *Lines, v json.RawMessage) error { return positive(v, &l.Stdout) }},
-		{Name: "maxErrorLines", Type: registry.Int, Min: 1, Doc: "Most lines of stderr to return (max_lines for stderr alone).",
-			set: func(l *Lines, v json.RawMessage) error { return positive(v, &l.Stderr) }},
-		{Name: "includeFullOutput", Type: registry.Bool, Doc: "Return the full output (full_output).", Rename: "full_output"},
-	}},
+// result is a successful result as a peer's json reads it: the text,
+// the details as a JSON object's map, whether they are bash's, the pure
+// content fields, and the command a bash history id ran.
+type result struct {
+	text    string
+	details map[string]any
+	bash    bool
+	content []render.Field
+	command func(historyID int) string
 }
+
+// The peer systems that have a surface of their own.
+var (
+	// MacosShell is macos-shell's: run_command for bash, its line
+	// parameters (macos-shell's design, 1 Schema Updates) and its
+	// run_command result.
+	MacosShell = &Peer{
+		Tools: map[string]string{"run_command": "bash"},
+		Params: map[string][]Param{"bash": {
+			{Name: "maxOutputLines", Type: registry.Int, Min: 1, Doc: "Most lines of stdout to return (max_lines for stdout alone).",
+				set: func(l *Lines, v json.RawMessage) error { return positive(v, &l.Stdout) }},
+			{Name: "maxErrorLines", Type: registry.Int, Min: 1, Doc: "Most lines of stderr to return (max_lines for stderr alone).",
+				set: func(l *Lines, v json.RawMessage) error { return positive(v, &l.Stderr) }},
+			{Name: "includeFullOutput", Type: registry.Bool, Doc: "Return the full output (full_output).", Rename: "full_output"},
+		}},
+		json: func(r result) (string, bool) {
+			if !r.bash {
+				return "", false
+			}
+			return runCommandJSON(r.details, r.content, r.command), true
+		},
+	}
+	// Zdx is zdx's {ok, data} envelope with its flat fields.
+	Zdx = &Peer{json: func(r result) (string, bool) { return zdxJSON(r.details, r.bash, r.content) }}
+	// Pi is pi's tool result, camelCase details beside the text.
+	Pi = &Peer{json: func(r result) (string, bool) { return piJSON(r.text, r.details, r.bash) }}
+	// Opencode is the envelope with opencode's temp_file_path, for bash.
+	Opencode = &Peer{json: func(r result) (string, bool) {
+		if !r.bash {
+			return "", false
+		}
+		return opencodeJSON(r.details, r.content)
+	}}
+)
+
+// peers are the registered peers, by profile.
+var peers map[string]*Peer
+
+// Register records which profile follows which peer. The root package
+// calls it once, at init, from its table of profiles.
+func Register(byProfile map[string]*Peer) { peers = byProfile }
 
 // Tools returns the tools that the peer system of profile names
 // otherwise, by the design's name (macos-shell's run_command is bash).
-func Tools(profile string) map[string]string { return tools[profile] }
+func Tools(profile string) map[string]string {
+	if p := peers[profile]; p != nil {
+		return p.Tools
+	}
+	return nil
+}
 
 // Params returns the parameters that the peer system of profile adds to
 // tool, which calls under that profile accept beside tool's own.
-func Params(profile, tool string) []Param { return params[profile][tool] }
+func Params(profile, tool string) []Param {
+	if p := peers[profile]; p != nil {
+		return p.Params[tool]
+	}
+	return nil
+}
 
 func positive(v json.RawMessage, dst *int) error {
 	var n int
@@ -77,10 +138,10 @@ func positive(v json.RawMessage, dst *int) error {
 // of the tool it returns.
 func Call(profile, tool string, raw json.RawMessage) (string, json.RawMessage, Lines, error) {
 	var lines Lines
-	if t, ok := tools[profile][tool]; ok {
+	if t, ok := Tools(profile)[tool]; ok {
 		tool = t
 	}
-	ps := params[profile][tool]
+	ps := Params(profile, tool)
 	if len(ps) == 0 {
 		return tool, raw, lines, nil
 	}
@@ -122,31 +183,15 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 // the pure content fields, and command names the command a bash result's
 // history id ran (macos-shell's result repeats it).
 func JSON(profile, text string, details any, content []render.Field, command func(historyID int) string) (string, bool) {
-	switch profile {
-	case "macos-shell", "zdx", "pi", "opencode":
-	default:
+	p := peers[profile]
+	if p == nil || p.json == nil {
 		return "", false // the default envelope, without a map of the details
 	}
 	m, err := toMap(details)
 	if err != nil {
 		return "", false
 	}
-	bash := isBash(m)
-	switch profile {
-	case "macos-shell":
-		if bash {
-			return runCommandJSON(m, content, command), true
-		}
-	case "zdx":
-		return zdxJSON(m, bash, content)
-	case "pi":
-		return piJSON(text, m, bash)
-	case "opencode":
-		if bash {
-			return opencodeJSON(m, content)
-		}
-	}
-	return "", false
+	return p.json(result{text: text, details: m, bash: isBash(m), content: content, command: command})
 }
 
 // isBash reports whether m are a bash result's details: they alone have
