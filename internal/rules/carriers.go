@@ -141,7 +141,9 @@ func (c *checker) stdinCode(st *partState, name string, cur []word, isShell bool
 	c.final(st, cur, nil)
 }
 
-func (c *checker) trap(st *partState, cur []word) {
+// trap reads the code trap sets for a signal.
+func (c *checker) trap(st *partState, name string, cur []word) {
+	c.builtinForms(st, name, cur)
 	args := cur[1:]
 	if len(args) > 0 && args[0].Known && args[0].Text == "--" {
 		args = args[1:]
@@ -153,7 +155,9 @@ func (c *checker) trap(st *partState, cur []word) {
 	c.codeWords(st, cur, args[:1], "trap")
 }
 
-func (c *checker) watch(st *partState, cur []word) {
+// watch decides the command watch runs again and again: its words as a
+// command with -x, else joined into code for sh -c.
+func (c *checker) watch(st *partState, _ string, cur []word) {
 	spec := optSpec{argShort: "nq", flagShort: "bcdeEgprtwx", argLong: []string{"interval", "equexit"},
 		flagLong: []string{"beep", "color", "no-color", "differences", "errexit", "chgexit", "exec", "precise", "no-rerun", "no-title", "no-wrap", "no-linewrap"}}
 	c.ruleCands(st, cur)
@@ -178,7 +182,7 @@ func (c *checker) watch(st *partState, cur []word) {
 
 // find decides each command of -exec, -execdir, -ok and -okdir on its
 // own, and find itself by its name.
-func (c *checker) find(st *partState, cur []word) {
+func (c *checker) find(st *partState, _ string, cur []word) {
 	for i := 1; i < len(cur); i++ {
 		t := cur[i].Text
 		if !cur[i].Known || (t != "-exec" && t != "-execdir" && t != "-ok" && t != "-okdir") {
@@ -208,6 +212,16 @@ func (c *checker) find(st *partState, cur []word) {
 	c.final(st, cur, nil)
 }
 
+// spillway reads the command of spillway bash; any other spillway
+// command is decided as a runner.
+func (c *checker) spillway(st *partState, name string, cur []word) {
+	if len(cur) > 2 && cur[1].Known && cur[1].Text == "bash" {
+		c.spillwayBash(st, cur)
+		return
+	}
+	c.decideProgram(st, name, programKinds[name], cur)
+}
+
 // spillwayBash reads spillway bash's command in turn: every word that is
 // not an option is read as shell code (a flag's value among them, which
 // can only add parts), since which of them is the command depends on
@@ -225,4 +239,28 @@ func (c *checker) spillwayBash(st *partState, cur []word) {
 		c.code(w.Text, ctx{depth: st.cx.depth + 1, stdinOther: st.cx.stdinOther}, "spillway bash")
 	}
 	c.carrier(st, cur)
+}
+
+// at decides at and batch, which read the commands they schedule from
+// stdin or from the file of -f.
+func (c *checker) at(st *partState, name string, cur []word) {
+	for _, a := range cur[1:] {
+		if !a.Known || a.Text == "-f" || strings.HasPrefix(a.Text, "-f") && len(a.Text) > 2 {
+			st.soft = append(st.soft, name+" schedules the commands of a file, known only when they run")
+			c.final(st, cur, nil)
+			return
+		}
+	}
+	c.stdinCode(st, name, cur, true)
+}
+
+// sg decides sg GROUP COMMAND, which hands COMMAND to /bin/sh -c; sg
+// with fewer words is decided as any program.
+func (c *checker) sg(st *partState, name string, cur []word) {
+	if len(cur) < 3 {
+		c.decideProgram(st, name, programKinds[name], cur)
+		return
+	}
+	c.privileged(st, name, cur)
+	c.codeWords(st, cur, cur[len(cur)-1:], "sg")
 }

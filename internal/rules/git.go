@@ -5,6 +5,28 @@ import (
 	"strings"
 )
 
+// git decides git: its global options and aliases are read, the
+// commands some subcommands run are parts of their own, and rules match
+// the command both as written and with the global options skipped.
+func (c *checker) git(st *partState, name string, cur []word) {
+	norm, risk := gitGlobal(cur)
+	if risk != "" {
+		st.hard = append(st.hard, risk)
+	}
+	if r := c.gitRisk(cur); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	if r := c.unpackRisk(name, cur[1:]); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	norm, risk = c.gitAlias(norm)
+	if risk != "" {
+		st.hard = append(st.hard, risk)
+	}
+	c.gitCommands(st, norm)
+	c.final(st, norm, cur)
+}
+
 // gitCommands reads the commands some git subcommands run: submodule
 // foreach's shell string, rebase's --exec and bisect run's command are
 // decided as parts of their own; options that name a program git runs

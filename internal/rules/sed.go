@@ -4,6 +4,13 @@ import (
 	"strings"
 )
 
+// sedNotes notes a sed script that may run commands.
+func (c *checker) sedNotes(st *partState, _ string, cur []word) {
+	if sedRuns(cur[1:]) {
+		st.soft = append(st.soft, "the sed script may run commands (the e command or the s///e flag)")
+	}
+}
+
 // sedRuns reports whether a sed command line may execute commands: GNU
 // sed's e command and the e flag of s, found in any script given with
 // -e, --expression= or as the first word that is not an option. A

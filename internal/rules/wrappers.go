@@ -231,53 +231,6 @@ var interpreters = map[string]*interpreter{
 	"nawk":      {program: true, argShort: "Fvf"},
 }
 
-// interpreter returns the interpreter named base, whose kind is k.
-func (k programKind) interpreter(base string) *interpreter {
-	if k.interp != nil {
-		return k.interp
-	}
-	if isPythonName(base) {
-		return pythonInterp
-	}
-	return nil
-}
-
-// A programKind is what wrappers, shells, otherShells, runners and
-// interpreters say of one program name, found with one lookup: most
-// parts name a program none of them lists.
-type programKind struct {
-	wrapper    *wrapper
-	shell      bool
-	otherShell bool
-	runner     string
-	interp     *interpreter
-}
-
-var programKinds = func() map[string]programKind {
-	m := map[string]programKind{}
-	set := func(name string, f func(*programKind)) {
-		k := m[name]
-		f(&k)
-		m[name] = k
-	}
-	for n, w := range wrappers {
-		set(n, func(k *programKind) { k.wrapper = w })
-	}
-	for n, ok := range shells {
-		set(n, func(k *programKind) { k.shell = ok })
-	}
-	for n, ok := range otherShells {
-		set(n, func(k *programKind) { k.otherShell = ok })
-	}
-	for n, r := range runners {
-		set(n, func(k *programKind) { k.runner = r })
-	}
-	for n, in := range interpreters {
-		set(n, func(k *programKind) { k.interp = in })
-	}
-	return m
-}()
-
 // isPythonName reports whether base is python or pypy with an optional
 // version (python3, python3.12, pypy3).
 func isPythonName(base string) bool {
