@@ -34,16 +34,48 @@ func (c *checker) shell(st *partState, name string, cur []word) {
 	if st.noPATH {
 		st.hard = append(st.hard, "env -i clears PATH, and a shell started without one looks for its programs in a default PATH whose last entry is the working directory")
 	}
-	hasC, fromStdin := false, false
+	o, ok := readShellOptions(cur)
+	if !ok {
+		c.ruleCands(st, cur)
+		c.unknown(st, fmt.Sprintf("the options of %s are known only when it runs", name))
+		return
+	}
+	rest := cur[o.end:]
+	if o.command {
+		if len(rest) == 0 {
+			c.final(st, cur, nil)
+			return
+		}
+		c.codeWords(st, cur, rest[:1], name+" -c")
+		return
+	}
+	if !o.stdin && len(rest) > 0 {
+		c.script(st, name, cur, rest[0], true)
+		return
+	}
+	c.stdinCode(st, name, cur, true)
+}
+
+// shellOptions is what a shell's options say.
+type shellOptions struct {
+	// end is the index of the first word after the options.
+	end int
+	// command: -c, the first operand is code; stdin: -s, the code is
+	// read from stdin.
+	command, stdin bool
+}
+
+// readShellOptions reads the options of the shell command cur; false
+// when one is known only when it runs.
+func readShellOptions(cur []word) (shellOptions, bool) {
+	var o shellOptions
 	i := 1
 loop:
 	for i < len(cur) {
 		w := cur[i]
 		if !w.Known {
 			if w.Split || strings.HasPrefix(w.Text, "-") || strings.HasPrefix(w.Text, "+") {
-				c.ruleCands(st, cur)
-				c.unknown(st, fmt.Sprintf("the options of %s are known only when it runs", name))
-				return
+				return o, false
 			}
 			break
 		}
@@ -57,40 +89,35 @@ loop:
 				i++
 			}
 		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
-			for _, l := range t[1:] {
-				switch l {
-				case 'c':
-					hasC = true
-				case 's':
-					fromStdin = true
-				case 'o', 'O':
-					i++
-				}
-			}
+			i += o.readFlags(t[1:])
 		default:
 			break loop
 		}
 		i++
 	}
-	if i > len(cur) {
-		i = len(cur)
-	}
-	rest := cur[i:]
-	if hasC {
-		if len(rest) == 0 {
-			c.final(st, cur, nil)
-			return
-		}
-		c.codeWords(st, cur, rest[:1], name+" -c")
-		return
-	}
-	if !fromStdin && len(rest) > 0 {
-		c.script(st, name, cur, rest[0], true)
-		return
-	}
-	c.stdinCode(st, name, cur, true)
+	o.end = min(i, len(cur))
+	return o, true
 }
 
+// readFlags reads a cluster of one-letter shell options (-ec, +o) into
+// o, and returns how many words the options that take one (-o, -O)
+// use.
+func (o *shellOptions) readFlags(letters string) int {
+	values := 0
+	for _, l := range letters {
+		switch l {
+		case 'c':
+			o.command = true
+		case 's':
+			o.stdin = true
+		case 'o', 'O':
+			values++
+		}
+	}
+	return values
+}
+
+// isStdinPath reports whether p names the process's stdin.
 func isStdinPath(p string) bool {
 	switch p {
 	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":

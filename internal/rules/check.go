@@ -13,6 +13,7 @@ import (
 // round of quoting, so real commands stay far below it.
 const DefaultMaxDepth = 4
 
+// maxDepth is how many levels of nested shell code s reads.
 func (s *Set) maxDepth() int {
 	if s.MaxDepth > 0 {
 		return s.MaxDepth

@@ -19,6 +19,8 @@ func assignRisk(name string, value string, valueKnown bool) string {
 	return ""
 }
 
+// assignRiskOf is assignRisk for the assignment a, whose value may be
+// an array.
 func assignRiskOf(a *syntax.Assign) string {
 	if a.Name == nil {
 		return ""
@@ -38,6 +40,8 @@ func assignRiskOf(a *syntax.Assign) string {
 	return assignRisk(a.Name.Value, "", false)
 }
 
+// decl decides a declaration (declare, typeset, local, export,
+// readonly): what it assigns and the options it gives.
 func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
 	c.node(x, cx)
 	st := &partState{cx: cx}
@@ -54,35 +58,7 @@ func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
 	for _, a := range x.Args {
 		ws = append(ws, word{Text: sourceOf(a, cx.src), Known: true})
 		if a.Naked && a.Name == nil && a.Value != nil {
-			if !onlyLiteralParts(a.Value) {
-				if strings.HasPrefix(sourceOf(a.Value, cx.src), "-") || strings.HasPrefix(sourceOf(a.Value, cx.src), "+") {
-					st.hard = append(st.hard, "an option of "+variant+" is known only when it runs")
-					continue
-				}
-				st.hard = append(st.hard, "it declares a variable whose name is known only when it runs")
-				continue
-			}
-			t := literalText(a.Value)
-			if len(t) > 1 && (t[0] == '-' || t[0] == '+') {
-				if r, p := declFlags(variant, t); r != "" {
-					st.hard = append(st.hard, r)
-				} else if p {
-					printOnly = true
-				}
-				continue
-			}
-			name, val, ok := strings.Cut(t, "=")
-			if ok {
-				if r := assignRisk(name, val, true); r != "" {
-					st.hard = append(st.hard, r)
-				}
-			}
-			if r := c.subscriptText(name); r != "" {
-				st.hard = append(st.hard, r)
-			}
-			if !printOnly {
-				c.declared(st, name, ok && isIntLiteral(val), cx)
-			}
+			printOnly = c.declWord(st, variant, a.Value, cx, printOnly)
 			continue
 		}
 		if r := assignRiskOf(a); r != "" {
@@ -95,6 +71,42 @@ func (c *checker) decl(x *syntax.DeclClause, cx ctx) {
 	}
 	st.words = ws
 	c.final(st, ws, nil)
+}
+
+// declWord decides a word of a declaration the parser did not read as
+// an assignment: a cluster of options, or NAME=VALUE written as one
+// word. It returns printOnly, made true by options that only print.
+func (c *checker) declWord(st *partState, variant string, v *syntax.Word, cx ctx, printOnly bool) bool {
+	if !onlyLiteralParts(v) {
+		if src := sourceOf(v, cx.src); strings.HasPrefix(src, "-") || strings.HasPrefix(src, "+") {
+			st.hard = append(st.hard, "an option of "+variant+" is known only when it runs")
+		} else {
+			st.hard = append(st.hard, "it declares a variable whose name is known only when it runs")
+		}
+		return printOnly
+	}
+	t := literalText(v)
+	if len(t) > 1 && (t[0] == '-' || t[0] == '+') {
+		r, p := declFlags(variant, t)
+		if r != "" {
+			st.hard = append(st.hard, r)
+			return printOnly
+		}
+		return printOnly || p
+	}
+	name, val, ok := strings.Cut(t, "=")
+	if ok {
+		if r := assignRisk(name, val, true); r != "" {
+			st.hard = append(st.hard, r)
+		}
+	}
+	if r := c.subscriptText(name); r != "" {
+		st.hard = append(st.hard, r)
+	}
+	if !printOnly {
+		c.declared(st, name, ok && isIntLiteral(val), cx)
+	}
+	return printOnly
 }
 
 // declared records a name a declaration gives: on either list it keeps

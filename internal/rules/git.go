@@ -38,30 +38,13 @@ func (c *checker) gitCommands(st *partState, ws []word) {
 	}
 	sub := ws[1].Text
 	args := ws[2:]
-	next := ctx{depth: st.cx.depth + 1}
 	switch sub {
 	case "submodule":
-		for i, a := range args {
-			if a.Known && a.Text == "foreach" {
-				rest := args[i+1:]
-				for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Text, "-") {
-					rest = rest[1:]
-				}
-				c.codeWords(st, nil, rest, "git submodule foreach")
-				return
-			}
+		if c.submoduleForeach(st, args) {
+			return
 		}
 	case "rebase":
-		for i, a := range args {
-			switch {
-			case a.Known && (a.Text == "-x" || a.Text == "--exec") && i+1 < len(args):
-				c.codeWords(st, nil, args[i+1:i+2], "git rebase --exec")
-			case a.Known && strings.HasPrefix(a.Text, "--exec="):
-				c.code(strings.TrimPrefix(a.Text, "--exec="), next, "git rebase --exec")
-			case !a.Known && strings.HasPrefix(a.Text, "-"):
-				st.soft = append(st.soft, "an option of git rebase is known only when it runs")
-			}
-		}
+		c.rebaseExec(st, args)
 	case "bisect":
 		if len(args) > 1 && args[0].Known && args[0].Text == "run" {
 			inner := &partState{cx: st.cx, hard: append([]string(nil), st.hard...), words: args[1:]}
@@ -74,23 +57,57 @@ func (c *checker) gitCommands(st *partState, ws []word) {
 			st.hard = append(st.hard, r)
 		}
 	}
+	gitProgramOptions(st, sub, args)
+}
+
+// submoduleForeach reads the shell string of git submodule foreach as
+// code, and reports whether args hold one.
+func (c *checker) submoduleForeach(st *partState, args []word) bool {
+	for i, a := range args {
+		if a.Known && a.Text == "foreach" {
+			rest := args[i+1:]
+			for len(rest) > 0 && rest[0].Known && strings.HasPrefix(rest[0].Text, "-") {
+				rest = rest[1:]
+			}
+			c.codeWords(st, nil, rest, "git submodule foreach")
+			return true
+		}
+	}
+	return false
+}
+
+// rebaseExec reads the commands of git rebase's --exec options as code.
+func (c *checker) rebaseExec(st *partState, args []word) {
+	for i, a := range args {
+		switch {
+		case a.Known && (a.Text == "-x" || a.Text == "--exec") && i+1 < len(args):
+			c.codeWords(st, nil, args[i+1:i+2], "git rebase --exec")
+		case a.Known && strings.HasPrefix(a.Text, "--exec="):
+			c.code(strings.TrimPrefix(a.Text, "--exec="), ctx{depth: st.cx.depth + 1}, "git rebase --exec")
+		case !a.Known && strings.HasPrefix(a.Text, "-"):
+			st.soft = append(st.soft, "an option of git rebase is known only when it runs")
+		}
+	}
+}
+
+// gitProgramOpts are the options of git's subcommands that name a
+// program or configuration git runs.
+var gitProgramOpts = []string{"--upload-pack", "--receive-pack", "--exec", "--extcmd", "-u", "--config"}
+
+// gitProgramOptions notes the options of subcommand sub that name a
+// program git runs: a rule on the subcommand alone does not allow them.
+// rebase's --exec is read as code instead, and -u names a program only
+// for clone.
+func gitProgramOptions(st *partState, sub string, args []word) {
 	for _, a := range args {
 		t := a.Text
-		for _, o := range []string{"--upload-pack", "--receive-pack", "--exec", "--extcmd", "-u", "--config"} {
-			if t == o || strings.HasPrefix(t, o+"=") {
-				if sub == "rebase" && o == "--exec" {
-					continue
-				}
-				if o == "-u" && sub != "clone" {
-					continue
-				}
+		for _, o := range gitProgramOpts {
+			if (t == o || strings.HasPrefix(t, o+"=")) && !(sub == "rebase" && o == "--exec") && (o != "-u" || sub == "clone") {
 				st.soft = append(st.soft, fmt.Sprintf("git %s %s names a program or configuration git runs", sub, o))
 			}
 		}
-		if sub == "difftool" || sub == "mergetool" {
-			if t == "-x" || t == "-t" || strings.HasPrefix(t, "--tool=") {
-				st.soft = append(st.soft, fmt.Sprintf("git %s %s names a program git runs", sub, t))
-			}
+		if (sub == "difftool" || sub == "mergetool") && (t == "-x" || t == "-t" || strings.HasPrefix(t, "--tool=")) {
+			st.soft = append(st.soft, fmt.Sprintf("git %s %s names a program git runs", sub, t))
 		}
 	}
 }

@@ -13,12 +13,10 @@ func (c *checker) interp(st *partState, name string, in *interpreter, cur []word
 	for i := 1; i < len(cur); i++ {
 		w := cur[i]
 		t := w.Text
-		if !w.Known {
-			if w.Split || strings.HasPrefix(t, "-") {
-				st.soft = append(st.soft, fmt.Sprintf("the arguments of %s are known only when it runs", name))
-				c.final(st, cur, nil)
-				return
-			}
+		if !w.Known && (w.Split || strings.HasPrefix(t, "-")) {
+			st.soft = append(st.soft, fmt.Sprintf("the arguments of %s are known only when it runs", name))
+			c.final(st, cur, nil)
+			return
 		}
 		if isInline(in, t) {
 			st.soft = append(st.soft, fmt.Sprintf("%s runs code given on its command line (%s), which spillway does not read", name, t))
@@ -42,12 +40,7 @@ func (c *checker) interp(st *partState, name string, in *interpreter, cur []word
 		}
 		if len(t) > 1 && t[0] == '-' {
 			if len(t) == 2 && strings.IndexByte(in.argShort, t[1]) >= 0 {
-				if t == "-f" && in.program {
-					progFile = true
-					// As sed -f: the program in the file is not read, and
-					// awk's system() and | run any program.
-					st.soft = append(st.soft, fmt.Sprintf("%s runs a program file (-f) spillway does not read, and an awk program can start any program", name))
-				}
+				progFile = programFile(st, name, in, t) || progFile
 				i++
 			}
 			continue
@@ -62,6 +55,21 @@ func (c *checker) interp(st *partState, name string, in *interpreter, cur []word
 	c.stdinCode(st, name, cur, false)
 }
 
+// programFile notes the option t of an interpreter whose first word is
+// its program (awk) when it is -f, a program file, and reports whether
+// it is.
+func programFile(st *partState, name string, in *interpreter, t string) bool {
+	if t != "-f" || !in.program {
+		return false
+	}
+	// As sed -f: the program in the file is not read, and awk's system()
+	// and | run any program.
+	st.soft = append(st.soft, fmt.Sprintf("%s runs a program file (-f) spillway does not read, and an awk program can start any program", name))
+	return true
+}
+
+// interpFirst decides an interpreter by its first word that is not an
+// option: the program of awk, or the script file of the others.
 func (c *checker) interpFirst(st *partState, name string, in *interpreter, cur []word, w word, progFile bool) {
 	if in.program && !progFile {
 		switch {
@@ -80,6 +88,7 @@ func (c *checker) interpFirst(st *partState, name string, in *interpreter, cur [
 	c.script(st, name, cur, w, false)
 }
 
+// isInline reports whether t is an option of in whose value is code.
 func isInline(in *interpreter, t string) bool {
 	for _, o := range in.inline {
 		if t == o || strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"=") {

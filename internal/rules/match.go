@@ -110,13 +110,25 @@ func (c *checker) ruleCands(st *partState, ws []word) {
 		if r.Decision == Allow {
 			continue
 		}
-		switch r.Pattern.matchWords(ws, r.Decision) {
-		case sureMatch:
-			st.cands = append(st.cands, cand{d: r.Decision, rule: r})
-		case maybeMatch:
-			st.cands = append(st.cands, cand{d: Ask, rule: r, reason: maybeReason(r)})
+		if k, ok := ruleCand(r, ws); ok {
+			st.cands = append(st.cands, k)
 		}
 	}
+}
+
+// ruleCand is what rule r says of words: its decision when it surely
+// matches them, ask when it only may (an allow rule that only may match
+// says nothing); false when it says nothing.
+func ruleCand(r *Rule, words []word) (cand, bool) {
+	switch r.Pattern.matchWords(words, r.Decision) {
+	case sureMatch:
+		return cand{d: r.Decision, rule: r}, true
+	case maybeMatch:
+		if r.Decision != Allow {
+			return cand{d: Ask, rule: r, reason: maybeReason(r)}, true
+		}
+	}
+	return cand{}, false
 }
 
 // suspendedReason names the first suspended allow rule that surely
@@ -132,10 +144,13 @@ func (c *checker) suspendedReason(words []word, d Decision) string {
 	return ""
 }
 
+// maybeReason is the reason of a part that rule r may match.
 func maybeReason(r *Rule) string {
 	return fmt.Sprintf("it may match the %s rule %q: that depends on an expansion known only when it runs", r.Decision, r.Text)
 }
 
+// unknown adds the part as ask for reason, or stricter when a rule on an
+// outer layer says so.
 func (c *checker) unknown(st *partState, reason string) {
 	st.hard = append(st.hard, reason)
 	c.emit(st, cand{d: Ask, reason: reason})
@@ -191,65 +206,16 @@ func (c *checker) carrier(st *partState, ws []word) {
 // options were skipped; rules match it too, and only a rule that allows
 // raw lifts the soft reasons.
 func (c *checker) final(st *partState, ws, raw []word) {
-	var best cand
-	found := false
-	allowedByName := false
-	consider := func(words []word, isRaw bool) {
-		wk := wordKey(words)
-		for i := c.nextRule(wk, 0); i < len(c.keys); i = c.nextRule(wk, i+1) {
-			r := &c.set.Rules[i]
-			m := r.Pattern.matchWords(words, r.Decision)
-			var k cand
-			switch m {
-			case noMatch:
-				continue
-			case sureMatch:
-				k = cand{d: r.Decision, rule: r}
-				if r.Decision == Allow && (raw == nil || isRaw) {
-					allowedByName = true
-				}
-			case maybeMatch:
-				if r.Decision == Allow {
-					continue
-				}
-				k = cand{d: Ask, rule: r, reason: maybeReason(r)}
-			}
-			if isRaw && k.d == Allow && !st.codeRead {
-				continue
-			}
-			if !found || k.d > best.d || k.d == best.d && best.reason != "" && k.reason == "" {
-				best, found = k, true
-			}
-		}
-	}
-	consider(ws, false)
+	var m ruleMatch
+	c.weighRules(&m, st, ws, false, raw != nil)
 	if raw != nil {
-		consider(raw, true)
+		c.weighRules(&m, st, raw, true, true)
 	}
 	var b cand
-	if !found {
-		b = cand{d: c.set.Default}
-		switch {
-		case st.layerAllow != nil:
-			// The privilege wrapper's own allow rule decides the
-			// command it runs, when no rule names that command.
-			b = cand{d: Allow, rule: st.layerAllow}
-		case st.noProgram != "" && b.d != Deny:
-			b = cand{d: Allow, reason: st.noProgram}
-		case st.codeRead:
-			// The code it runs was read, and is decided in parts of
-			// its own: a denied name in it is one of those.
-			b.reason = carrierReason[b.d]
-		case b.d == Allow && !st.runsNothing:
-			if r := c.namesDenied(st.words); r != "" {
-				b = cand{d: Ask, reason: r}
-			}
-		}
-		if b.rule == nil && b.reason == "" {
-			b.reason = c.suspendedReason(ws, b.d)
-		}
+	if !m.found {
+		b = c.defaultCand(st, ws)
 	} else {
-		b = best
+		b = m.best
 		// A sure allow is not enough when an outer maybe says ask; emit
 		// takes the strictest. A rule that may deny leaves the default
 		// in force if that is stricter.
@@ -257,28 +223,99 @@ func (c *checker) final(st *partState, ws, raw []word) {
 			b = cand{d: c.set.Default}
 		}
 	}
-	if b.d == Allow && b.rule != nil && len(ws) > 0 && strings.Contains(ws[0].Text, "/") && !ruleNamesPath(b.rule) {
-		if c.ownEnv && c.env == nil {
-			c.env = processContext()
-		}
-		if r := c.pathMatch(ws[0]); r != "" {
-			b = cand{d: Ask, reason: r}
-		} else if r := c.writableFound(ws[0].Base); r != "" {
-			// It is the file lookup finds, and where lookup finds it
-			// counts as for the bare name.
-			b = cand{d: Ask, reason: r}
-		}
+	if r := c.pathRisk(st, ws, b); r != "" {
+		b = cand{d: Ask, reason: r}
 	}
-	if b.d == Allow && b.rule != nil && len(ws) > 0 && ws[0].Known && ws[0].Text != "" &&
-		!strings.Contains(ws[0].Text, "/") && !ruleNamesPath(b.rule) && (st.viaProgram || !bashBuiltins[ws[0].Text]) {
-		if r := c.writableFound(ws[0].Text); r != "" {
-			b = cand{d: Ask, reason: r}
-		}
-	}
-	if b.d < Ask && len(st.soft) > 0 && !allowedByName {
+	if b.d < Ask && len(st.soft) > 0 && !m.allowedByName {
 		b = cand{d: Ask, reason: st.soft[0] + "; a rule allowing the program by name would allow it"}
 	}
 	c.emit(st, b)
+}
+
+// ruleMatch is the strictest of the rules that match a command, as
+// final weighs them.
+type ruleMatch struct {
+	best  cand
+	found bool
+	// allowedByName: an allow rule surely matches the command as it is
+	// written.
+	allowedByName bool
+}
+
+// weighRules weighs the rules that match words into m. isRaw: words are
+// the command as written, whose allow counts only for code read in
+// parts of its own; hasRaw: such words are weighed too, and only their
+// allow lifts the soft reasons.
+func (c *checker) weighRules(m *ruleMatch, st *partState, words []word, isRaw, hasRaw bool) {
+	wk := wordKey(words)
+	for i := c.nextRule(wk, 0); i < len(c.keys); i = c.nextRule(wk, i+1) {
+		k, ok := ruleCand(&c.set.Rules[i], words)
+		if !ok {
+			continue
+		}
+		if k.d == Allow && (!hasRaw || isRaw) {
+			m.allowedByName = true
+		}
+		if isRaw && k.d == Allow && !st.codeRead {
+			continue
+		}
+		if !m.found || k.d > m.best.d || k.d == m.best.d && m.best.reason != "" && k.reason == "" {
+			m.best, m.found = k, true
+		}
+	}
+}
+
+// defaultCand decides a command no rule matches: by the default, unless
+// a privilege wrapper's allow rule, a builtin that runs no program, code
+// read in parts of its own, or a denied name among its words decides.
+func (c *checker) defaultCand(st *partState, ws []word) cand {
+	b := cand{d: c.set.Default}
+	switch {
+	case st.layerAllow != nil:
+		// The privilege wrapper's own allow rule decides the command it
+		// runs, when no rule names that command.
+		b = cand{d: Allow, rule: st.layerAllow}
+	case st.noProgram != "" && b.d != Deny:
+		b = cand{d: Allow, reason: st.noProgram}
+	case st.codeRead:
+		// The code it runs was read, and is decided in parts of its
+		// own: a denied name in it is one of those.
+		b.reason = carrierReason[b.d]
+	case b.d == Allow && !st.runsNothing:
+		if r := c.namesDenied(st.words); r != "" {
+			b = cand{d: Ask, reason: r}
+		}
+	}
+	if b.rule == nil && b.reason == "" {
+		b.reason = c.suspendedReason(ws, b.d)
+	}
+	return b
+}
+
+// pathRisk is why the allow b of the program ws[0] by a rule naming it
+// by name is ask: written as a path, it is not the file PATH lookup
+// finds, or lookup finds it in a directory the session can write; ""
+// when neither.
+func (c *checker) pathRisk(st *partState, ws []word, b cand) string {
+	if b.d != Allow || b.rule == nil || len(ws) == 0 || ruleNamesPath(b.rule) {
+		return ""
+	}
+	prog := ws[0]
+	if strings.Contains(prog.Text, "/") {
+		if c.ownEnv && c.env == nil {
+			c.env = processContext()
+		}
+		if r := c.pathMatch(prog); r != "" {
+			return r
+		}
+		// It is the file lookup finds, and where lookup finds it counts
+		// as for the bare name.
+		return c.writableFound(prog.Base)
+	}
+	if prog.Known && prog.Text != "" && (st.viaProgram || !bashBuiltins[prog.Text]) {
+		return c.writableFound(prog.Text)
+	}
+	return ""
 }
 
 // namesDenied is the reason a part the default would allow is ask: a
@@ -289,23 +326,7 @@ func (c *checker) final(st *partState, ws, raw []word) {
 // language spillway does not know, under default allow.
 func (c *checker) namesDenied(ws []word) string {
 	if c.denied == nil {
-		c.denied = [][]string{}
-		for i := range c.set.Rules {
-			r := &c.set.Rules[i]
-			if r.Decision != Deny || len(r.Pattern.Words) == 0 {
-				continue
-			}
-			for _, alt := range r.Pattern.Words[0] {
-				seq := []string{strings.ToLower(alt[strings.LastIndexByte(alt, '/')+1:])}
-				for _, pos := range r.Pattern.Words[1:] {
-					if len(pos) != 1 {
-						break
-					}
-					seq = append(seq, strings.ToLower(pos[0]))
-				}
-				c.denied = append(c.denied, seq)
-			}
-		}
+		c.denied = deniedSequences(c.set.Rules)
 	}
 	if len(c.denied) == 0 {
 		return ""
@@ -326,6 +347,30 @@ func (c *checker) namesDenied(ws []word) string {
 		}
 	}
 	return ""
+}
+
+// deniedSequences returns the words the deny rules among rules name,
+// lowercased: for each program a rule names (its base name), that name
+// followed by the words of the rule that have a single form.
+func deniedSequences(rules []Rule) [][]string {
+	denied := [][]string{}
+	for i := range rules {
+		r := &rules[i]
+		if r.Decision != Deny || len(r.Pattern.Words) == 0 {
+			continue
+		}
+		for _, alt := range r.Pattern.Words[0] {
+			seq := []string{strings.ToLower(alt[strings.LastIndexByte(alt, '/')+1:])}
+			for _, pos := range r.Pattern.Words[1:] {
+				if len(pos) != 1 {
+					break
+				}
+				seq = append(seq, strings.ToLower(pos[0]))
+			}
+			denied = append(denied, seq)
+		}
+	}
+	return denied
 }
 
 // appendTokens appends the lowercased runs of name characters of s: a

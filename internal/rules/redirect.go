@@ -7,6 +7,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// readsStdin reports whether r redirects the command's stdin.
 func readsStdin(r *syntax.Redirect) bool {
 	switch r.Op {
 	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
@@ -20,55 +21,75 @@ func readsStdin(r *syntax.Redirect) bool {
 // list, or that opens a network connection (/dev/tcp/…, /dev/udp/…).
 func (c *checker) redirect(r *syntax.Redirect, src string) string {
 	if r.N != nil && strings.HasPrefix(r.N.Value, "{") && strings.HasSuffix(r.N.Value, "}") {
-		name := r.N.Value[1 : len(r.N.Value)-1]
-		if reason := listedVar(name); reason != "" {
+		if reason := c.fdVarRisk(r.N.Value[1 : len(r.N.Value)-1]); reason != "" {
 			return reason
 		}
-		// {a[z]}>f: bash evaluates the subscript as arithmetic, whatever
-		// the command.
-		if reason := c.subscriptText(name); reason != "" {
-			return reason
-		}
-		// The descriptor is a number.
-		c.intAssigned(name, true, false)
 	}
-	if r.Word != nil {
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
-			if reason := c.writeRisk(resolveWord(r.Word, src)); reason != "" {
-				return reason
-			}
-		case syntax.DplOut:
-			// >&WORD duplicates a descriptor only when WORD expands to
-			// digits or "-"; any other WORD is a file bash opens for
-			// stdout and stderr, as &>WORD does.
-			w := resolveWord(r.Word, src)
-			if w.Known {
-				if isDupWord(w.Text) {
-					break
-				}
-				if reason := c.writeRisk(w); reason != "" {
-					return reason
-				}
-			} else if !c.intParam(r.Word) {
-				return fmt.Sprintf("%s writes stdout and stderr to the file %s names unless it expands to a descriptor number, and it is known only when it runs", sourceOf(r, src), sourceOf(r.Word, src))
-			}
+	if r.Word == nil {
+		return ""
+	}
+	if reason := c.writeTargetRisk(r, src); reason != "" {
+		return reason
+	}
+	return c.networkRisk(r, src)
+}
+
+// fdVarRisk is the reason assigning a descriptor to the variable name
+// ({name}>file) keeps the part from being allowed, or ""; the variable
+// then holds an integer.
+func (c *checker) fdVarRisk(name string) string {
+	if reason := listedVar(name); reason != "" {
+		return reason
+	}
+	// {a[z]}>f: bash evaluates the subscript as arithmetic, whatever the
+	// command.
+	if reason := c.subscriptText(name); reason != "" {
+		return reason
+	}
+	// The descriptor is a number.
+	c.intAssigned(name, true, false)
+	return ""
+}
+
+// writeTargetRisk is the reason the file a redirection writes keeps the
+// part from being allowed, or "".
+func (c *checker) writeTargetRisk(r *syntax.Redirect, src string) string {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob:
+		return c.writeRisk(resolveWord(r.Word, src))
+	case syntax.DplOut:
+		// >&WORD duplicates a descriptor only when WORD expands to
+		// digits or "-"; any other WORD is a file bash opens for stdout
+		// and stderr, as &>WORD does.
+		w := resolveWord(r.Word, src)
+		switch {
+		case w.Known && isDupWord(w.Text):
+		case w.Known:
+			return c.writeRisk(w)
+		case !c.intParam(r.Word):
+			return fmt.Sprintf("%s writes stdout and stderr to the file %s names unless it expands to a descriptor number, and it is known only when it runs", sourceOf(r, src), sourceOf(r.Word, src))
 		}
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			// A delimiter or a here-string: no file is opened.
-		default:
-			lit, known := literalPrefix(r.Word)
-			switch {
-			case known && (strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
-				return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
-			case !known && (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && c.intParam(r.Word):
-				// A descriptor number.
-			case !known && (strings.HasPrefix("/dev/tcp/", lit) || strings.HasPrefix("/dev/udp/", lit) ||
-				strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
-				return fmt.Sprintf("the target %s is known only when it runs and may name /dev/tcp or /dev/udp, for which bash opens a network connection", sourceOf(r.Word, src))
-			}
-		}
+	}
+	return ""
+}
+
+// networkRisk is the reason a redirection opens, or may open, a network
+// connection (/dev/tcp/…, /dev/udp/…), or "".
+func (c *checker) networkRisk(r *syntax.Redirect, src string) string {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		// A delimiter or a here-string: no file is opened.
+		return ""
+	}
+	lit, known := literalPrefix(r.Word)
+	switch {
+	case known && (strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
+		return "bash opens a network connection for a redirection to /dev/tcp or /dev/udp"
+	case !known && (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && c.intParam(r.Word):
+		// A descriptor number.
+	case !known && (strings.HasPrefix("/dev/tcp/", lit) || strings.HasPrefix("/dev/udp/", lit) ||
+		strings.Contains(lit, "/dev/tcp/") || strings.Contains(lit, "/dev/udp/")):
+		return fmt.Sprintf("the target %s is known only when it runs and may name /dev/tcp or /dev/udp, for which bash opens a network connection", sourceOf(r.Word, src))
 	}
 	return ""
 }

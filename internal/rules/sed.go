@@ -16,49 +16,36 @@ func (c *checker) sedNotes(st *partState, _ string, cur []word) {
 // -e, --expression= or as the first word that is not an option. A
 // script file (-f) or an expansion is not read, so it counts as may.
 func sedRuns(args []word) bool {
-	var scripts []string
 	first := true
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !a.Known {
+		if !args[i].Known {
 			return true
 		}
-		t := a.Text
+		t := args[i].Text
+		script := ""
 		switch {
-		case t == "-e" || t == "--expression":
-			if i+1 < len(args) {
-				if !args[i+1].Known {
-					return true
-				}
-				scripts = append(scripts, args[i+1].Text)
-				i++
-			}
-			first = false
 		case strings.HasPrefix(t, "--expression="):
-			scripts = append(scripts, strings.TrimPrefix(t, "--expression="))
+			script = strings.TrimPrefix(t, "--expression=")
 			first = false
 		case t == "-f" || strings.HasPrefix(t, "--file") || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "f"):
 			return true
-		case len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "e"):
-			// -ne SCRIPT
-			if i+1 < len(args) {
-				if !args[i+1].Known {
-					return true
-				}
-				scripts = append(scripts, args[i+1].Text)
-				i++
-			}
+		case t == "--expression" || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.HasSuffix(t, "e"):
+			// -e SCRIPT, -ne SCRIPT
 			first = false
-		case len(t) > 1 && t[0] == '-':
-		default:
-			if first {
-				scripts = append(scripts, t)
-				first = false
+			if i+1 >= len(args) {
+				continue
 			}
+			i++
+			if !args[i].Known {
+				return true
+			}
+			script = args[i].Text
+		case len(t) > 1 && t[0] == '-':
+		case first:
+			script = t
+			first = false
 		}
-	}
-	for _, sc := range scripts {
-		if sedScriptRuns(sc) {
+		if sedScriptRuns(script) {
 			return true
 		}
 	}
@@ -76,53 +63,72 @@ func sedScriptRuns(sc string) bool {
 		switch {
 		case ch == '\n' || ch == ';' || ch == '{' || ch == '}':
 			start = true
-		case start && (ch == ' ' || ch == '\t' || ch == '!' || ch == ',' || ch == '$' || ch >= '0' && ch <= '9' || ch == '~'):
-		case start && (ch == '/' || ch == '\\'):
-			// An address /re/: skip to its end.
-			delim := ch
-			if ch == '\\' && i+1 < len(sc) {
-				i++
-				delim = sc[i]
-			}
-			for i++; i < len(sc) && sc[i] != delim; i++ {
-				if sc[i] == '\\' {
-					i++
-				}
-			}
-		case start && ch == 'e':
+		case !start:
+		case ch == ' ' || ch == '\t' || ch == '!' || ch == ',' || ch == '$' || ch >= '0' && ch <= '9' || ch == '~':
+		case ch == '/' || ch == '\\':
+			i = sedAddressEnd(sc, i)
+		case ch == 'e':
 			return true
-		case start && (ch == 's' || ch == 'y') && i+1 < len(sc):
-			delim := sc[i+1]
-			i += 2
-			for n := 0; n < 2 && i < len(sc); i++ {
-				if sc[i] == '\\' {
-					i++
-					continue
-				}
-				if sc[i] == delim {
-					n++
-				}
+		case (ch == 's' || ch == 'y') && i+1 < len(sc):
+			runs, end := sedReplaceRuns(sc, i)
+			if runs {
+				return true
 			}
-			for ; i < len(sc) && strings.IndexByte("gpiImMe0123456789w", sc[i]) >= 0; i++ {
-				if sc[i] == 'e' && ch == 's' {
-					return true
-				}
-				if sc[i] == 'w' {
-					break
-				}
-			}
-			i--
+			i = end
 			start = false
-		case start && (ch == 'a' || ch == 'i' || ch == 'c' || ch == 'r' || ch == 'w' || ch == 'R' || ch == 'W' || ch == 'b' || ch == 't' || ch == 'T' || ch == ':'):
-			// Commands whose argument runs to the end of the line.
-			for i < len(sc) && sc[i] != '\n' {
-				i++
+		case strings.IndexByte("aicrwRWbtT:", ch) >= 0:
+			// A command whose argument runs to the end of the line.
+			if j := strings.IndexByte(sc[i:], '\n'); j >= 0 {
+				i += j - 1
+			} else {
+				i = len(sc) - 1
 			}
-			i--
 			start = false
 		default:
 			start = false
 		}
 	}
 	return false
+}
+
+// sedAddressEnd returns the index of the delimiter that ends the
+// address /re/ or \cREc starting at sc[i].
+func sedAddressEnd(sc string, i int) int {
+	delim := sc[i]
+	if delim == '\\' && i+1 < len(sc) {
+		i++
+		delim = sc[i]
+	}
+	for i++; i < len(sc) && sc[i] != delim; i++ {
+		if sc[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
+// sedReplaceRuns reads the s or y command at sc[i]: it reports whether
+// an s command's flags hold e, and returns the index of the last byte
+// of the command.
+func sedReplaceRuns(sc string, i int) (bool, int) {
+	ch, delim := sc[i], sc[i+1]
+	i += 2
+	for n := 0; n < 2 && i < len(sc); i++ {
+		if sc[i] == '\\' {
+			i++
+			continue
+		}
+		if sc[i] == delim {
+			n++
+		}
+	}
+	for ; i < len(sc) && strings.IndexByte("gpiImMe0123456789w", sc[i]) >= 0; i++ {
+		if sc[i] == 'e' && ch == 's' {
+			return true, i
+		}
+		if sc[i] == 'w' {
+			break
+		}
+	}
+	return false, i - 1
 }

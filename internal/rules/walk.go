@@ -34,6 +34,8 @@ func (c *checker) code(src string, cx ctx, via string) {
 	c.stmts(f.Stmts, cx)
 }
 
+// unparsable adds the ask part of code that does not parse; via names
+// what runs it, "" for the input itself.
 func (c *checker) unparsable(src, via string, err error) {
 	what := "the input"
 	if via != "" {
@@ -119,6 +121,8 @@ func mayDefine(src string) bool {
 	return false
 }
 
+// collectDefined records the functions and aliases f defines, so that
+// a call of one of their names, before or after, is ask.
 func (c *checker) collectDefined(f *syntax.File, src string) {
 	if !mayDefine(src) {
 		return
@@ -149,12 +153,15 @@ func (c *checker) collectDefined(f *syntax.File, src string) {
 	})
 }
 
+// stmts decides each statement of list in cx.
 func (c *checker) stmts(list []*syntax.Stmt, cx ctx) {
 	for _, st := range list {
 		c.stmt(st, cx)
 	}
 }
 
+// stmt decides a statement: the substitutions and targets of its
+// redirections, then its command.
 func (c *checker) stmt(st *syntax.Stmt, cx ctx) {
 	var stdinR *syntax.Redirect
 	for _, r := range st.Redirs {
@@ -177,23 +184,11 @@ func (c *checker) stmt(st *syntax.Stmt, cx ctx) {
 	c.command(st.Cmd, inner, stdinR)
 }
 
+// command decides cmd, a simple or compound command, in cx; stdinR is
+// the redirection of its stdin, if any.
 func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 	dom := dominates(cx)
-	if _, ok := cmd.(*syntax.CallExpr); !ok {
-		// What a compound command holds may not run, or not in this
-		// shell, or not before what follows it; its own words (an
-		// arithmetic command's) are as sure to run as it is.
-		outer := cx
-		cx.nested = true
-		switch x := cmd.(type) {
-		case *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
-			cx = outer
-		case *syntax.WhileClause, *syntax.ForClause:
-			if len(c.ints) > 0 && loopAssigns(x) {
-				clear(c.ints)
-			}
-		}
-	}
+	cx = c.inside(cmd, cx)
 	switch x := cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
@@ -218,54 +213,13 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 		c.stmts(x.Cond, cx)
 		c.stmts(x.Do, cx)
 	case *syntax.ForClause:
-		// A C-style loop's start, and a loop over integer literals,
-		// give the loop's variable an integer for the body when nothing
-		// in the loop assigns a variable otherwise; after a loop that
-		// may not run, only what was known before it stays known.
-		it, iter := x.Loop.(*syntax.WordIter)
-		intIter := iter && intItems(it)
-		special := !iter || intIter
-		var saved map[string]bool
-		clean := false
-		if special {
-			clean = !loopAssigns(x)
-			if !dom {
-				saved = maps.Clone(c.ints)
-			}
-		}
-		c.loopStart = clean
-		c.node(x.Loop, cx)
-		c.loopStart = false
-		if iter {
-			c.forVar(x, it, cx, intIter && clean)
-		}
-		c.stmts(x.Do, cx)
-		if special && !dom {
-			maps.DeleteFunc(c.ints, func(k string, _ bool) bool { return !saved[k] })
-		}
+		c.forClause(x, cx, dom)
 	case *syntax.CaseClause:
-		c.node(x.Word, cx)
-		for _, it := range x.Items {
-			for _, p := range it.Patterns {
-				c.node(p, cx)
-			}
-			c.stmts(it.Stmts, cx)
-		}
+		c.caseClause(x, cx)
 	case *syntax.FuncDecl:
 		c.stmt(x.Body, cx)
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
-		before := len(c.parts)
-		c.node(x, cx)
-		defer c.noProgram(before, x, cx, "it evaluates arithmetic or a test of values known before it runs, and runs no program")
-		flagged := false
-		syntax.Walk(x, func(n syntax.Node) bool {
-			if w, ok := n.(*syntax.Word); ok && !flagged && onlyLiteralParts(w) && codeInSubscript(literalText(w)) {
-				flagged = true
-				c.ask(clip(sourceOf(x, cx.src)),
-					"a word holds an array subscript with command text, which bash runs when it evaluates the subscript")
-			}
-			return !flagged
-		})
+		c.evaluation(x, cx)
 	case *syntax.DeclClause:
 		c.decl(x, cx)
 	case *syntax.TimeClause:
@@ -273,31 +227,113 @@ func (c *checker) command(cmd syntax.Command, cx ctx, stdinR *syntax.Redirect) {
 			c.stmt(x.Stmt, cx)
 		}
 	case *syntax.CoprocClause:
-		// A coprocess reads what the shell later writes to it. Its name
-		// (COPROC when none is given) is assigned the file descriptors.
-		name := "COPROC"
-		if x.Name != nil && x.Stmt != nil && x.Stmt.Cmd == nil {
-			// coproc cat <<< w: the parser reads cat as the name and
-			// the rest as a statement of redirections alone, where bash
-			// names a coprocess only before a compound command and runs
-			// cat as the simple command.
-			s := *x.Stmt
-			s.Cmd = &syntax.CallExpr{Args: []*syntax.Word{x.Name}}
-			x = &syntax.CoprocClause{Coproc: x.Coproc, Stmt: &s}
-		}
-		if x.Name != nil {
-			name = x.Name.Lit()
-		}
-		if r := listedVar(name); r != "" {
-			c.ask(clip(sourceOf(x, cx.src)), r)
-		}
-		y := cx
-		y.stdinOther = true
-		c.stmt(x.Stmt, y)
+		c.coproc(x, cx)
 	default:
 		c.ask(clip(sourceOf(cmd, cx.src)),
 			fmt.Sprintf("a %T is a construct spillway does not read", cmd))
 	}
+}
+
+// inside returns the context of what cmd holds. What a compound command
+// holds may not run, or not in this shell, or not before what follows
+// it; the words of a simple command, an arithmetic command, a test or a
+// declaration are as sure to run as it is. A loop that assigns a
+// variable otherwise than by arithmetic forgets which hold integers.
+func (c *checker) inside(cmd syntax.Command, cx ctx) ctx {
+	switch x := cmd.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.LetClause, *syntax.TestClause, *syntax.DeclClause:
+		return cx
+	case *syntax.WhileClause, *syntax.ForClause:
+		if len(c.ints) > 0 && loopAssigns(x) {
+			clear(c.ints)
+		}
+	}
+	cx.nested = true
+	return cx
+}
+
+// forClause decides a for or select loop. A C-style loop's start, and a
+// loop over integer literals, give the loop's variable an integer for
+// the body when nothing in the loop assigns a variable otherwise; after
+// a loop that may not run (dom false), only what was known before it
+// stays known.
+func (c *checker) forClause(x *syntax.ForClause, cx ctx, dom bool) {
+	it, iter := x.Loop.(*syntax.WordIter)
+	intIter := iter && intItems(it)
+	special := !iter || intIter
+	var saved map[string]bool
+	clean := false
+	if special {
+		clean = !loopAssigns(x)
+		if !dom {
+			saved = maps.Clone(c.ints)
+		}
+	}
+	c.loopStart = clean
+	c.node(x.Loop, cx)
+	c.loopStart = false
+	if iter {
+		c.forVar(x, it, cx, intIter && clean)
+	}
+	c.stmts(x.Do, cx)
+	if special && !dom {
+		maps.DeleteFunc(c.ints, func(k string, _ bool) bool { return !saved[k] })
+	}
+}
+
+// caseClause decides a case statement: its word, its patterns and the
+// statements of each item.
+func (c *checker) caseClause(x *syntax.CaseClause, cx ctx) {
+	c.node(x.Word, cx)
+	for _, it := range x.Items {
+		for _, p := range it.Patterns {
+			c.node(p, cx)
+		}
+		c.stmts(it.Stmts, cx)
+	}
+}
+
+// evaluation decides an arithmetic command, a test or let: it runs no
+// program, but a word holding an array subscript with command text runs
+// that text when bash evaluates the subscript.
+func (c *checker) evaluation(x syntax.Command, cx ctx) {
+	before := len(c.parts)
+	c.node(x, cx)
+	defer c.noProgram(before, x, cx, "it evaluates arithmetic or a test of values known before it runs, and runs no program")
+	flagged := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok && !flagged && onlyLiteralParts(w) && codeInSubscript(literalText(w)) {
+			flagged = true
+			c.ask(clip(sourceOf(x, cx.src)),
+				"a word holds an array subscript with command text, which bash runs when it evaluates the subscript")
+		}
+		return !flagged
+	})
+}
+
+// coproc decides a coprocess, which reads what the shell later writes
+// to it. Its name (COPROC when none is given) is assigned the file
+// descriptors.
+func (c *checker) coproc(x *syntax.CoprocClause, cx ctx) {
+	name := "COPROC"
+	if x.Name != nil && x.Stmt != nil && x.Stmt.Cmd == nil {
+		// coproc cat <<< w: the parser reads cat as the name and the
+		// rest as a statement of redirections alone, where bash names
+		// a coprocess only before a compound command and runs cat as
+		// the simple command.
+		s := *x.Stmt
+		s.Cmd = &syntax.CallExpr{Args: []*syntax.Word{x.Name}}
+		x = &syntax.CoprocClause{Coproc: x.Coproc, Stmt: &s}
+	}
+	if x.Name != nil {
+		name = x.Name.Lit()
+	}
+	if r := listedVar(name); r != "" {
+		c.ask(clip(sourceOf(x, cx.src)), r)
+	}
+	y := cx
+	y.stdinOther = true
+	c.stmt(x.Stmt, y)
 }
 
 // node decides the commands that substitutions inside n run.
@@ -320,6 +356,8 @@ func (c *checker) node(n syntax.Node, cx ctx) {
 	c.walkCx = outer
 }
 
+// visit is syntax.Walk's visitor for node: it decides the commands of
+// substitutions, and asks for the expansions known.go does not model.
 func (c *checker) visit(m syntax.Node) bool {
 	cx := c.walkCx
 	switch m := m.(type) {
@@ -357,6 +395,8 @@ func codeInSubscript(s string) bool {
 	return i >= 0 && (strings.Contains(s[i:], "$(") || strings.Contains(s[i:], "`"))
 }
 
+// call decides a simple command: its assignments, then, if it has
+// words, the program they run.
 func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	before := len(c.parts)
 	for _, a := range x.Assigns {
