@@ -132,6 +132,12 @@ type checker struct {
 	stdinExec bool
 	// slab holds the words of the simple commands being decided.
 	slab []word
+	// states holds the partStates of the simple commands being decided
+	// (the first statesUsed) and spare ones, reused from one command to
+	// the next: a state is handed to the functions of programKinds, so it
+	// cannot live on the stack, and a long input has thousands of parts.
+	states     []*partState
+	statesUsed int
 	// visitor is visit, for syntax.Walk; walkCx the context of the walk
 	// under way.
 	visitor func(syntax.Node) bool

@@ -57,6 +57,23 @@ type partState struct {
 	noPATH bool
 }
 
+// newPartState returns a cleared partState for a simple command decided
+// in cx, held until releasePartState.
+func (c *checker) newPartState(cx ctx, stdinR *syntax.Redirect) *partState {
+	if c.statesUsed == len(c.states) {
+		c.states = append(c.states, new(partState))
+	}
+	st := c.states[c.statesUsed]
+	c.statesUsed++
+	*st = partState{cx: cx, stdinR: stdinR}
+	return st
+}
+
+// releasePartState gives back the state newPartState returned last.
+func (c *checker) releasePartState() { c.statesUsed-- }
+
+// A cand is the decision a rule, or the default, gives a part, with its
+// reason when it is not the rule's own.
 type cand struct {
 	d      Decision
 	rule   *Rule

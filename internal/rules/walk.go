@@ -405,7 +405,8 @@ func (c *checker) call(x *syntax.CallExpr, cx ctx, stdinR *syntax.Redirect) {
 	for _, w := range x.Args {
 		c.node(w, cx)
 	}
-	st := &partState{cx: cx, stdinR: stdinR}
+	st := c.newPartState(cx, stdinR)
+	defer c.releasePartState()
 	for _, a := range x.Assigns {
 		if r := assignRiskOf(a); r != "" {
 			st.hard = append(st.hard, r)
