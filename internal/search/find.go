@@ -36,112 +36,168 @@ type Names struct {
 // glob "name/" finds directories, as in ignore files. A parameter out of
 // its bounds is an error that says so.
 func (s *Searcher) Find(ctx context.Context, in tool.FindInput) (Names, error) {
-	fail := func(format string, args ...any) (Names, error) {
-		return Names{}, fmt.Errorf("find: "+format, args...)
-	}
-	typ := in.Type
-	if typ == "" {
-		typ = TypeAny
-	}
-	pattern := in.Pattern
-	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {
-		pattern = strings.TrimSuffix(pattern, "/")
-		if typ == TypeFile {
-			return fail("pattern %q ends in / (directories) but type is file", in.Pattern)
-		}
-		typ = TypeDir
-	}
-	glob, err := parseGlob(pattern, false)
-	if err != nil {
-		return fail("%v", err)
-	}
-	root, err := s.resolve(in.Path) // --root
+	pattern, typ, err := findQuery(in)
 	if err != nil {
 		return Names{}, fmt.Errorf("find: %w", err)
 	}
-	fi, err := statRoot("find", shownArg(in.Path), root)
+	glob, err := parseGlob(pattern, false)
+	if err != nil {
+		return Names{}, fmt.Errorf("find: %v", err)
+	}
+	root, hide, err := s.findRoot(in.Path)
 	if err != nil {
 		return Names{}, err
+	}
+	lim := s.cfg.Find
+	f := &findRun{
+		typ:     typ,
+		glob:    glob,
+		limit:   policy.Limit(in.Limit, lim.Limit),
+		noTotal: lim.NoTotal,
+		rep:     newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill),
+		base:    displayBase(s.cfg.Cwd, root),
+		exact:   true,
+	}
+	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: f.keep, Root: s.cfg.Root, Hide: hide}
+	if err := Walk[struct{}](ctx, root, opt, nil, f.visit); err != nil {
+		return Names{}, fmt.Errorf("find: stopped before it finished (%v) after %d results", err, f.count)
+	}
+	if f.rootErr != nil {
+		return Names{}, fmt.Errorf("find: cannot read %s: %v", shownArg(in.Path), unwrapPathError(f.rootErr))
+	}
+	return f.names(), nil
+}
+
+// findQuery returns the glob and the entry type a find call asks for: a
+// pattern "name/" searches for directories.
+func findQuery(in tool.FindInput) (pattern, typ string, err error) {
+	typ = in.Type
+	if typ == "" {
+		typ = TypeAny
+	}
+	pattern = in.Pattern
+	if len(pattern) > 1 && strings.HasSuffix(pattern, "/") {
+		if typ == TypeFile {
+			return "", "", fmt.Errorf("pattern %q ends in / (directories) but type is file", in.Pattern)
+		}
+		pattern, typ = strings.TrimSuffix(pattern, "/"), TypeDir
+	}
+	return pattern, typ, nil
+}
+
+// findRoot resolves the directory a find walks (the path parameter), and
+// what hides entries below it; a file or a path that cannot be read is an
+// error that says so.
+func (s *Searcher) findRoot(path string) (string, func(string) string, error) {
+	root, err := s.resolve(path) // --root
+	if err != nil {
+		return "", nil, fmt.Errorf("find: %w", err)
+	}
+	fi, err := statRoot("find", shownArg(path), root)
+	if err != nil {
+		return "", nil, err
 	}
 	if !fi.IsDir() {
-		return fail("%s is a file, not a directory: pass the directory to search as path", shownArg(in.Path))
+		return "", nil, fmt.Errorf("find: %s is a file, not a directory: pass the directory to search as path", shownArg(path))
 	}
-	hide, err := s.hider("find", shownArg(in.Path), root, false)
+	hide, err := s.hider("find", shownArg(path), root, false)
 	if err != nil {
-		return Names{}, err
+		return "", nil, err
 	}
+	return root, hide, nil
+}
 
-	lim := s.cfg.Find
-	limit := policy.Limit(in.Limit, lim.Limit)
-	rep := newReport("find", lim.MaxBytes, lim.MaxTokens, s.cfg.Spill)
-	base := displayBase(s.cfg.Cwd, root)
-	count, reached := 0, false
-	more, exact := 0, true // paths past the limit; whether the walk saw them all
-	var rootErr error
-	keep := func(e Entry) bool {
-		switch typ {
-		case TypeFile:
-			if e.IsDir() {
-				return false
-			}
-		case TypeDir:
-			if !e.IsDir() {
-				return false
-			}
-		}
-		return glob.match(e.Rel)
-	}
-	visit := func(e Entry, _ struct{}) bool {
-		if e.Err != nil {
-			if e.Rel == "" {
-				rootErr = e.Err
-				return false
-			}
-			if reached {
-				// Unread, it may hold more: the total is a lower bound.
-				exact = false
-				return true
-			}
-			rep.skip(base+e.Rel+"/", e.Err)
-			return true
-		}
-		if e.Hidden != "" {
-			if !reached {
-				rep.hide(e.Hidden)
-			}
-			return true
-		}
-		if count >= limit {
-			reached = true
-			if s.cfg.Find.NoTotal {
-				return false
-			}
-			more++
-			if count+more > 2*limit {
-				exact = false
-				return false
-			}
-			return true
-		}
-		count++
-		p := cleanPath(base + e.Rel)
+// findRun gathers the paths of one find, in path order.
+type findRun struct {
+	typ     string
+	glob    *globFilter
+	limit   int
+	noTotal bool // Config.Find.NoTotal: stop at the limit
+	rep     *report
+	base    string // what a path is shown relative to
+
+	count   int  // paths shown
+	reached bool // a path past the limit was met
+	more    int  // paths past the limit
+	exact   bool // the walk saw every path past the limit
+	rootErr error
+}
+
+// keep chooses the entries of the type asked for whose path matches.
+func (f *findRun) keep(e Entry) bool {
+	switch f.typ {
+	case TypeFile:
 		if e.IsDir() {
-			p += "/"
+			return false
 		}
-		rep.add(p)
+	case TypeDir:
+		if !e.IsDir() {
+			return false
+		}
+	}
+	return f.glob.match(e.Rel)
+}
+
+// visit adds one path the walk yields; false ends the walk.
+func (f *findRun) visit(e Entry, _ struct{}) bool {
+	if e.Err != nil {
+		return f.unread(e)
+	}
+	if e.Hidden != "" {
+		if !f.reached {
+			f.rep.hide(e.Hidden)
+		}
 		return true
 	}
-	opt := WalkOptions{Workers: s.cfg.Workers, Dirs: typ != TypeFile, Keep: keep, Root: s.cfg.Root, Hide: hide}
-	if err := Walk[struct{}](ctx, root, opt, nil, visit); err != nil {
-		return fail("stopped before it finished (%v) after %d results", err, count)
+	if f.count >= f.limit {
+		return f.pastLimit()
 	}
-	if rootErr != nil {
-		return fail("cannot read %s: %v", shownArg(in.Path), unwrapPathError(rootErr))
+	f.count++
+	p := cleanPath(f.base + e.Rel)
+	if e.IsDir() {
+		p += "/"
 	}
+	f.rep.add(p)
+	return true
+}
 
-	names := Names{Lines: rep.finish(), Limit: limit, LimitReached: reached}
-	if reached && !s.cfg.Find.NoTotal {
-		names.Total, names.TotalExact = count+more, exact
+// unread notes a directory that could not be read: the root ends the
+// find; another is said to be skipped, or past the limit makes the total
+// a lower bound (unread, it may hold more).
+func (f *findRun) unread(e Entry) bool {
+	switch {
+	case e.Rel == "":
+		f.rootErr = e.Err
+		return false
+	case f.reached:
+		f.exact = false
+	default:
+		f.rep.skip(f.base+e.Rel+"/", e.Err)
 	}
-	return names, nil
+	return true
+}
+
+// pastLimit counts a path past the limit. The walk goes on counting up
+// to twice the limit, as far as the next call a notice proposes
+// (limit=2×) would read anyway, and no further.
+func (f *findRun) pastLimit() bool {
+	f.reached = true
+	if f.noTotal {
+		return false
+	}
+	f.more++
+	if f.count+f.more > 2*f.limit {
+		f.exact = false
+		return false
+	}
+	return true
+}
+
+// names is what the find found.
+func (f *findRun) names() Names {
+	names := Names{Lines: f.rep.finish(), Limit: f.limit, LimitReached: f.reached}
+	if f.reached && !f.noTotal {
+		names.Total, names.TotalExact = f.count+f.more, f.exact
+	}
+	return names
 }

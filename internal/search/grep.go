@@ -289,20 +289,32 @@ func (g *grepRun) file(path string, r fileResult) bool {
 	path = cleanPath(path)
 	switch g.mode {
 	case ModeFiles, ModeCount:
-		if g.files >= g.limit {
-			g.reached, g.atLeast = true, g.limit+1
-			return false
-		}
-		g.files++
-		if g.mode == ModeFiles {
-			g.matches++
-			g.rep.add(path)
-		} else {
-			g.matches += r.matches
-			g.rep.add(path + ":" + strconv.Itoa(r.matches))
-		}
-		return true
+		return g.fileSummary(path, r)
 	}
+	return g.fileLines(path, r)
+}
+
+// fileSummary adds a file's line of the files and count modes: its path,
+// or its path and count.
+func (g *grepRun) fileSummary(path string, r fileResult) bool {
+	if g.files >= g.limit {
+		g.reached, g.atLeast = true, g.limit+1
+		return false
+	}
+	g.files++
+	if g.mode == ModeFiles {
+		g.matches++
+		g.rep.add(path)
+	} else {
+		g.matches += r.matches
+		g.rep.add(path + ":" + strconv.Itoa(r.matches))
+	}
+	return true
+}
+
+// fileLines adds a file's matching lines and their context, as many as
+// the limit leaves room for.
+func (g *grepRun) fileLines(path string, r fileResult) bool {
 	if g.matches >= g.limit {
 		g.reached, g.atLeast = true, g.limit+r.matches
 		return false
@@ -313,9 +325,26 @@ func (g *grepRun) file(path string, r fileResult) bool {
 		g.rep.add("--")
 	}
 	g.shown = true
+	k := g.addHits(path, r.hits, take)
+	g.matches += k
+	if r.matches > take {
+		g.reached, g.atLeast = true, g.matches+r.matches-k
+		return false
+	}
+	if r.capped {
+		g.capped = path
+		return false
+	}
+	return true
+}
+
+// addHits adds the lines of hits up to the take-th match and the context
+// after it, with "--" between groups that are not adjacent; it returns
+// the number of matches added.
+func (g *grepRun) addHits(path string, hits []hit, take int) int {
 	k := 0
 	var lastMatch, prev int64 = 0, -1
-	for _, h := range r.hits {
+	for _, h := range hits {
 		if h.match {
 			if k == take {
 				break
@@ -329,30 +358,27 @@ func (g *grepRun) file(path string, r fileResult) bool {
 			g.rep.add("--")
 		}
 		prev = h.line
-		text, cut := displayLine(h, g.maxChars)
-		if cut {
-			abs := path
-			if !filepath.IsAbs(abs) {
-				abs = filepath.Join(g.cwd, abs)
-			}
-			g.cutLines = append(g.cutLines, LineRef{Path: abs, Line: h.line})
+		g.addLine(path, h)
+	}
+	return k
+}
+
+// addLine adds one line of a file as the result shows it, and notes it
+// when it was cut.
+func (g *grepRun) addLine(path string, h hit) {
+	text, cut := displayLine(h, g.maxChars)
+	if cut {
+		abs := path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(g.cwd, abs)
 		}
-		sep := "-"
-		if h.match {
-			sep = ":"
-		}
-		g.rep.add(path + sep + strconv.FormatInt(h.line, 10) + sep + " " + text)
+		g.cutLines = append(g.cutLines, LineRef{Path: abs, Line: h.line})
 	}
-	g.matches += k
-	if r.matches > take {
-		g.reached, g.atLeast = true, g.matches+r.matches-k
-		return false
+	sep := "-"
+	if h.match {
+		sep = ":"
 	}
-	if r.capped {
-		g.capped = path
-		return false
-	}
-	return true
+	g.rep.add(path + sep + strconv.FormatInt(h.line, 10) + sep + " " + text)
 }
 
 // TruncatedLineSuffix ends a line cut at the line length limit.

@@ -226,81 +226,110 @@ func (f *rawFile) regularSize() (int64, error) {
 	return size, err
 }
 
+// A chunk is the part of a file that the scanner's buffer holds.
+type chunk struct {
+	buf  []byte
+	n    int   // valid bytes in buf
+	off  int64 // file offset of buf[0]
+	eof  bool  // everything up to off+n is all there is
+	size int64 // the file's size; -1 when it was not asked
+}
+
+// scan searches the open file f, of the given size (-1: not asked yet).
 func (s *scanner) scan(ctx context.Context, f *rawFile, size int64) error {
 	if s.buf == nil {
 		s.buf = *scanBufs.Get().(*[]byte)
 	}
-	buf := s.buf
-	n := 0        // valid bytes in buf
-	var off int64 // file offset of buf[0]
-	eof := false  // everything up to off+n is all there is
+	c := chunk{buf: s.buf, size: size}
 	first := true
 	for {
-		for n < len(buf) && !eof {
-			k, err := f.Read(buf[n:])
-			n += k
-			switch {
-			case err == io.EOF:
-				eof = true
-			case err != nil:
-				return err
-			case size < 0 && n < len(buf):
-				// A short read of a regular file on a local file
-				// system is its end: spare a read.
-				eof = true
-			case size > 0 && off+int64(n) == size:
-				// The whole file as fstat saw it: spare a read.
-				eof = true
-			}
+		if err := c.fill(f); err != nil {
+			return err
 		}
 		if first {
 			first = false
-			if size < 0 && !eof {
-				// Checked now that it may be long: an entry swapped for
-				// a FIFO or a device since it was listed must not
-				// stream on.
-				var err error
-				if size, err = f.regularSize(); err != nil {
-					return err
-				}
-				eof = off+int64(n) == size
-			}
-			if bytes.IndexByte(buf[:min(n, binarySniff)], 0) >= 0 {
-				s.res.binary = true
-				return nil
+			binary, err := s.firstChunk(f, &c)
+			if err != nil || binary {
+				s.res.binary = binary
+				return err
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		end := n
-		if !eof {
-			nl := bytes.LastIndexByte(buf[:n], '\n')
+		end := c.n
+		if !c.eof {
+			nl := bytes.LastIndexByte(c.buf[:c.n], '\n')
 			if nl < 0 {
-				if len(buf) < maxBuffer && (len(s.cfg.m.primary) == 0 || holdLongLines) {
-					buf = s.grow(buf, n, size-off)
-					continue
-				}
-				var err error
-				n, off, eof, err = s.longLine(ctx, f, buf, n, off, eof)
-				if err != nil {
+				stop, err := s.overlong(ctx, f, &c)
+				if err != nil || stop {
 					return err
-				}
-				if s.done || (eof && n == 0) {
-					return nil
 				}
 				continue
 			}
 			end = nl + 1
 		}
-		s.region(buf[:end], eof && end == n)
-		if s.done || (eof && end == n) {
+		final := c.eof && end == c.n
+		s.region(c.buf[:end], final)
+		if s.done || final {
 			return nil
 		}
-		copy(buf, buf[end:n])
-		n -= end
-		off += int64(end)
+		copy(c.buf, c.buf[end:c.n])
+		c.n -= end
+		c.off += int64(end)
 	}
+}
+
+// fill reads into the chunk until its buffer is full or the file ends.
+func (c *chunk) fill(f *rawFile) error {
+	for c.n < len(c.buf) && !c.eof {
+		k, err := f.Read(c.buf[c.n:])
+		c.n += k
+		switch {
+		case err == io.EOF:
+			c.eof = true
+		case err != nil:
+			return err
+		case c.size < 0 && c.n < len(c.buf):
+			// A short read of a regular file on a local file
+			// system is its end: spare a read.
+			c.eof = true
+		case c.size > 0 && c.off+int64(c.n) == c.size:
+			// The whole file as fstat saw it: spare a read.
+			c.eof = true
+		}
+	}
+	return nil
+}
+
+// firstChunk checks the start of a file, once read, and reports whether
+// the file is binary (a NUL byte near its start). A file that may be
+// long is checked to be regular first: an entry swapped for a FIFO or a
+// device since it was listed must not stream on.
+func (s *scanner) firstChunk(f *rawFile, c *chunk) (bool, error) {
+	if c.size < 0 && !c.eof {
+		var err error
+		if c.size, err = f.regularSize(); err != nil {
+			return false, err
+		}
+		c.eof = c.off+int64(c.n) == c.size
+	}
+	return bytes.IndexByte(c.buf[:min(c.n, binarySniff)], 0) >= 0, nil
+}
+
+// overlong handles a buffer that holds no line end. Without a literal to
+// look for (or with holdLongLines), the buffer grows to hold the line, up
+// to maxBuffer; otherwise longLine reads the line through. It reports
+// whether the scan is over.
+func (s *scanner) overlong(ctx context.Context, f *rawFile, c *chunk) (bool, error) {
+	if len(c.buf) < maxBuffer && (len(s.cfg.m.primary) == 0 || holdLongLines) {
+		c.buf = s.grow(c.buf, c.n, c.size-c.off)
+		return false, nil
+	}
+	if err := s.longLine(ctx, f, c); err != nil {
+		return true, err
+	}
+	return s.done || (c.eof && c.n == 0), nil
 }
 
 // region processes buf, whole lines that start at line s.lineNo (the last
@@ -493,12 +522,11 @@ func (s *scanner) keepRing(buf []byte, next int64) {
 	s.ring = ring
 }
 
-// longLine handles a line longer than the buffer: buf[:n] (file offset
-// off) is its start, and no '\n' is in it. It reads on to the line's end,
-// scanning for the prefilter's literals as it goes (a window of the
-// longest literal's length is carried between reads), and keeps the start
-// of the line for display. It returns the buffer's new contents, which
-// start right after the line.
+// longLine handles a line longer than the buffer: the chunk starts with
+// it, and no '\n' is in it. It reads on to the line's end, scanning for
+// the prefilter's literals as it goes (a window of the longest literal's
+// length is carried between reads), and keeps the start of the line for
+// display. The chunk then holds what follows the line.
 //
 // A line with none of the literals cannot match, and was read without
 // holding it: most long lines are minified code or data in a string, and
@@ -508,88 +536,123 @@ func (s *scanner) keepRing(buf []byte, next int64) {
 // around its first match. A longer one is matched by running the regular
 // expression over it as a stream (regexp.MatchReader), and shown from its
 // start.
-func (s *scanner) longLine(ctx context.Context, f *rawFile, buf []byte, n int, off int64, eof bool) (int, int64, bool, error) {
-	m := s.cfg.m
+func (s *scanner) longLine(ctx context.Context, f *rawFile, c *chunk) error {
 	lineNo := s.lineNo
-	start := off
-	head := bytes.Clone(buf[:min(n, s.cfg.keep+1)])
-	found := len(m.primary) == 0
-	overlap := max(m.maxLit-1, 0)
-	var end int64  // offset of the line's end
-	ended := false // by a '\n' (not the end of the file)
-	for {
-		nl := bytes.IndexByte(buf[:n], '\n')
-		seg := buf[:n]
-		if nl >= 0 {
-			seg = buf[:nl]
-		}
-		if !found {
-			found = containsAny(s.folded(seg), m.primary)
-		}
-		if nl >= 0 {
-			end, ended = off+int64(nl), true
-			n = copy(buf, buf[nl+1:n])
-			off = end + 1
-			break
-		}
-		if eof {
-			end = off + int64(n)
-			off, n = end, 0
-			break
-		}
-		k := min(overlap, n)
-		copy(buf, buf[n-k:n])
-		off += int64(n - k)
-		n = k
-		for n < len(buf) && !eof {
-			r, err := f.Read(buf[n:])
-			n += r
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
-				return n, off, eof, err
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return n, off, eof, err
-		}
+	start := c.off
+	head := bytes.Clone(c.buf[:min(c.n, s.cfg.keep+1)])
+	found, end, ended, err := s.readLongLine(ctx, f, c)
+	if err != nil {
+		return err
 	}
 	whole := end - start // the line with its '\n'
 	if ended {
 		whole++
 	}
-	if found && len(m.primary) > 0 && whole <= maxBuffer {
+	if found && len(s.cfg.m.primary) > 0 && whole <= maxBuffer {
 		line, err := s.readBack(f, start, int(whole))
 		if err != nil {
-			return n, off, eof, err
+			return err
 		}
 		s.region(line, !ended) // without a '\n', the file's last line
-		return n, off, eof, nil
+		return nil
 	}
-	match := found
-	if found && !m.lits.Exact {
-		r := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: io.NewSectionReader(f, start, end-start)}, minBuffer)
-		match = m.re.MatchReader(r)
+	match, err := s.streamMatch(ctx, f, found, start, end)
+	if err != nil {
+		return err
+	}
+	s.longLineHit(head, lineNo, match) // longer than keep, so shown cut
+	return nil
+}
+
+// readLongLine reads on to the end of the line that the chunk starts
+// with, looking for the prefilter's literals in it; the chunk then holds
+// what follows the line. It returns whether one was found (true when
+// there are none to look for), the file offset of the line's end, and
+// whether a '\n' ended it (not the end of the file).
+func (s *scanner) readLongLine(ctx context.Context, f *rawFile, c *chunk) (found bool, end int64, ended bool, err error) {
+	m := s.cfg.m
+	found = len(m.primary) == 0
+	overlap := max(m.maxLit-1, 0)
+	for {
+		nl := bytes.IndexByte(c.buf[:c.n], '\n')
+		seg := c.buf[:c.n]
+		if nl >= 0 {
+			seg = c.buf[:nl]
+		}
+		if !found {
+			found = containsAny(s.folded(seg), m.primary)
+		}
+		if nl >= 0 {
+			end = c.off + int64(nl)
+			c.n = copy(c.buf, c.buf[nl+1:c.n])
+			c.off = end + 1
+			return found, end, true, nil
+		}
+		if c.eof {
+			end = c.off + int64(c.n)
+			c.off, c.n = end, 0
+			return found, end, false, nil
+		}
+		k := min(overlap, c.n)
+		copy(c.buf, c.buf[c.n-k:c.n])
+		c.off += int64(c.n - k)
+		c.n = k
+		if err := c.readFull(f); err != nil {
+			return found, 0, false, err
+		}
 		if err := ctx.Err(); err != nil {
-			return n, off, eof, err
+			return found, 0, false, err
 		}
 	}
-	line := head // longer than keep, so shown cut
+}
+
+// readFull reads into the chunk until its buffer is full or a read says
+// the file ended.
+func (c *chunk) readFull(f *rawFile) error {
+	for c.n < len(c.buf) && !c.eof {
+		r, err := f.Read(c.buf[c.n:])
+		c.n += r
+		if err == io.EOF {
+			c.eof = true
+		} else if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamMatch reports whether the long line at [start, end) of f
+// matches, found saying whether it holds a literal of the prefilter:
+// without one it cannot; with one, a search for literals alone is
+// decided, and a regular expression is run over the line as a stream.
+func (s *scanner) streamMatch(ctx context.Context, f *rawFile, found bool, start, end int64) (bool, error) {
+	m := s.cfg.m
+	if !found || m.lits.Exact {
+		return found, nil
+	}
+	r := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: io.NewSectionReader(f, start, end-start)}, minBuffer)
+	match := m.re.MatchReader(r)
+	return match, ctx.Err()
+}
+
+// longLineHit records the long line number lineNo, shown as head (its
+// start): as a match, as a context line after one, and in the ring of
+// lines before the next.
+func (s *scanner) longLineHit(head []byte, lineNo int64, match bool) {
 	switch {
 	case match:
-		s.match(line, 0, len(line), lineNo)
+		s.match(head, 0, len(head), lineNo)
 	case s.afterLeft > 0 && s.cfg.lines:
-		s.add(lineNo, line, false)
+		s.add(lineNo, head, false)
 		s.afterLeft--
 	}
 	if s.cfg.context > 0 && s.cfg.lines {
-		s.ring = append(s.ring, s.makeHit(lineNo, line, false))
+		s.ring = append(s.ring, s.makeHit(lineNo, head, false))
 		if len(s.ring) > s.cfg.context {
 			s.ring = s.ring[len(s.ring)-s.cfg.context:]
 		}
 	}
 	s.lineNo = lineNo + 1
-	return n, off, eof, nil
 }
 
 // ctxReader ends a read when its context ends.

@@ -406,78 +406,100 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 		return false
 	}
 	if l.err != nil {
-		if errors.Is(l.err, fs.ErrNotExist) {
-			return true // removed since it was listed: nothing to report
-		}
-		ent := Entry{Rel: rel, dir: abs, Type: fs.ModeDir, Err: l.err}
-		if rel != "" {
-			ent.dir = filepath.Dir(abs)
-		}
-		return w.send(&batch[T]{entries: []Entry{ent}})
+		return w.unreadDir(abs, rel, l.err)
 	}
 	// Subdirectories are listed a few ahead of the walk reaching them.
 	ahead := make([]*listing, len(l.entries))
-	next, inFlight := 0, 0
-	fill := func() {
-		for inFlight < dirAhead && next < len(l.entries) {
-			e := l.entries[next]
-			if e.typ.IsDir() && l.hidden(next) == "" {
-				ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name(), e.rel)
-				inFlight++
-			}
-			next++
-		}
-	}
-	fill()
+	next, inFlight := w.listAhead(l, abs, ahead, 0, 0)
 	var run *batch[T] // files waiting to be sent as one batch
 	for i, e := range l.entries {
 		ent := Entry{Rel: e.rel, dir: abs, Type: e.typ, root: w.root}
-		if why := l.hidden(i); why != "" {
-			// Said, never read: its own batch, without work.
-			if !e.typ.IsDir() && !w.keep(ent) {
-				continue
-			}
-			if !w.flush(run) {
-				return false
-			}
+		ok := true
+		switch why := l.hidden(i); {
+		case why != "":
+			run, ok = w.hiddenEntry(run, ent, why)
+		case !e.typ.IsDir():
+			run, ok = w.addFile(run, ent)
+		default:
+			ok = w.flush(run)
 			run = nil
-			ent.Hidden = why
-			if !w.send(&batch[T]{entries: []Entry{ent}}) {
-				return false
-			}
-			continue
+			sub := ahead[i]
+			ahead[i] = nil
+			next, inFlight = w.listAhead(l, abs, ahead, next, inFlight-1)
+			ok = ok && w.enter(ent, sub)
 		}
-		if !e.typ.IsDir() {
-			if w.keep(ent) {
-				if run == nil {
-					run = w.newBatch()
-				}
-				run.entries = append(run.entries, ent)
-				if len(run.entries) == batchSize {
-					if !w.flush(run) {
-						return false
-					}
-					run = nil
-				}
-			}
-			continue
-		}
-		if !w.flush(run) {
-			return false
-		}
-		run = nil
-		if w.opt.Dirs && w.keep(ent) && !w.send(&batch[T]{entries: []Entry{ent}}) {
-			return false
-		}
-		sub := ahead[i]
-		ahead[i] = nil
-		inFlight--
-		fill()
-		if !w.walkDir(sub.abs, ent.Rel, sub) {
+		if !ok {
 			return false
 		}
 	}
 	return w.flush(run)
+}
+
+// unreadDir yields a directory that could not be listed, with its error;
+// one removed since its parent was listed is not reported.
+func (w *walker[T]) unreadDir(abs, rel string, err error) bool {
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	ent := Entry{Rel: rel, dir: abs, Type: fs.ModeDir, Err: err}
+	if rel != "" {
+		ent.dir = filepath.Dir(abs)
+	}
+	return w.send(&batch[T]{entries: []Entry{ent}})
+}
+
+// hiddenEntry yields a hidden entry in a batch of its own, without work
+// (said, never read), after the files before it; run is the batch of
+// files being filled.
+func (w *walker[T]) hiddenEntry(run *batch[T], ent Entry, why string) (*batch[T], bool) {
+	if !ent.IsDir() && !w.keep(ent) {
+		return run, true
+	}
+	if !w.flush(run) {
+		return nil, false
+	}
+	ent.Hidden = why
+	return nil, w.send(&batch[T]{entries: []Entry{ent}})
+}
+
+// addFile adds a file that Keep takes to run, the batch being filled,
+// and sends the batch when it is full.
+func (w *walker[T]) addFile(run *batch[T], ent Entry) (*batch[T], bool) {
+	if !w.keep(ent) {
+		return run, true
+	}
+	if run == nil {
+		run = w.newBatch()
+	}
+	run.entries = append(run.entries, ent)
+	if len(run.entries) < batchSize {
+		return run, true
+	}
+	return nil, w.flush(run)
+}
+
+// enter yields a directory (when directories are yielded and Keep takes
+// it), then walks into it, sub being its listing.
+func (w *walker[T]) enter(ent Entry, sub *listing) bool {
+	if w.opt.Dirs && w.keep(ent) && !w.send(&batch[T]{entries: []Entry{ent}}) {
+		return false
+	}
+	return w.walkDir(sub.abs, ent.Rel, sub)
+}
+
+// listAhead queues the listings of the subdirectories of l (the listing
+// of abs), from entry next on, into ahead (by entry index) until dirAhead
+// are in flight or none is left; it returns the new next and inFlight.
+func (w *walker[T]) listAhead(l *listing, abs string, ahead []*listing, next, inFlight int) (int, int) {
+	for inFlight < dirAhead && next < len(l.entries) {
+		e := l.entries[next]
+		if e.typ.IsDir() && l.hidden(next) == "" {
+			ahead[next] = w.prefetch(l.ig, abs+string(filepath.Separator)+e.name(), e.rel)
+			inFlight++
+		}
+		next++
+	}
+	return next, inFlight
 }
 
 // newBatch returns an empty batch of files, a spare one when there is one.

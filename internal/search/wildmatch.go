@@ -79,21 +79,9 @@ func dowild(pat string, pi int, text string, ti int) int {
 // '/' in text when a single '*' is followed by '/' (the '*' matches the rest
 // of the current path component).
 func starMatch(pat string, pi int, text string, ti int) (int, int, int) {
-	matchSlash := false
-	pi++
-	if pi < len(pat) && pat[pi] == '*' {
-		prev := pi - 2 // the byte before the first '*'
-		for pi < len(pat) && pat[pi] == '*' {
-			pi++
-		}
-		if (prev < 0 || pat[prev] == '/') &&
-			(pi == len(pat) || pat[pi] == '/' || (pat[pi] == '\\' && pi+1 < len(pat) && pat[pi+1] == '/')) {
-			// "**/" may match no directory at all.
-			if pi < len(pat) && pat[pi] == '/' && dowild(pat, pi+1, text, ti) == wmMatch {
-				return wmMatch, 0, 0
-			}
-			matchSlash = true
-		}
+	pi, matchSlash, r := starRun(pat, pi, text, ti)
+	if r != wmContinue {
+		return r, 0, 0
 	}
 	if pi == len(pat) {
 		// A trailing "**" matches everything, a trailing "*" only the
@@ -110,55 +98,93 @@ func starMatch(pat string, pi int, text string, ti int) (int, int, int) {
 		}
 		return wmContinue, pi, ti + slash
 	}
+	return starScan(pat, pi, text, ti, matchSlash), 0, 0
+}
+
+// starRun steps past the run of '*' at pat[pi]. It returns the index
+// after the run and whether the run is a "**" that crosses '/' (a whole
+// path component of the pattern), with wmMatch when a "**/" matches text
+// from ti with no directory at all, else wmContinue.
+func starRun(pat string, pi int, text string, ti int) (int, bool, int) {
+	pi++
+	if pi >= len(pat) || pat[pi] != '*' {
+		return pi, false, wmContinue
+	}
+	prev := pi - 2 // the byte before the first '*'
+	for pi < len(pat) && pat[pi] == '*' {
+		pi++
+	}
+	if (prev >= 0 && pat[prev] != '/') || !endsComponent(pat, pi) {
+		return pi, false, wmContinue
+	}
+	// "**/" may match no directory at all.
+	if pi < len(pat) && pat[pi] == '/' && dowild(pat, pi+1, text, ti) == wmMatch {
+		return pi, true, wmMatch
+	}
+	return pi, true, wmContinue
+}
+
+// endsComponent reports whether pat[pi:] ends a path component: it is
+// empty, or starts with '/' or a quoted '/'.
+func endsComponent(pat string, pi int) bool {
+	return pi == len(pat) || pat[pi] == '/' || (pat[pi] == '\\' && pi+1 < len(pat) && pat[pi+1] == '/')
+}
+
+// starScan matches the rest of the pattern, pat[pi:], at each position of
+// text from ti that a star can reach (past '/' only when matchSlash).
+func starScan(pat string, pi int, text string, ti int, matchSlash bool) int {
 	for ti < len(text) {
 		tc := text[ti]
 		if !isGlobSpecial(pat[pi]) {
-			// Skip to the next occurrence of the literal that follows.
-			// Not finding it returns what trying every position would
-			// (git returns wmNoMatch here, which makes patterns such as
-			// "*a*a*a*a*a*a*b" exponential).
-			pc := pat[pi]
-			for ti < len(text) && (matchSlash || text[ti] != '/') && text[ti] != pc {
-				ti++
-			}
-			if ti >= len(text) {
-				return wmAbortAll, 0, 0
-			}
-			if text[ti] != pc { // stopped at a '/' that '*' cannot cross
-				return wmAbortToStarStar, 0, 0
+			var r int
+			if ti, r = skipToLiteral(text, ti, pat[pi], matchSlash); r != wmContinue {
+				return r
 			}
 			tc = text[ti]
 		}
 		if m := dowild(pat, pi, text, ti); m != wmNoMatch {
 			if !matchSlash || m != wmAbortToStarStar {
-				return m, 0, 0
+				return m
 			}
 		} else if !matchSlash && tc == '/' {
-			return wmAbortToStarStar, 0, 0
+			return wmAbortToStarStar
 		}
 		ti++
 	}
-	return wmAbortAll, 0, 0
+	return wmAbortAll
+}
+
+// skipToLiteral moves ti to the next occurrence in text of the literal pc
+// that follows a star, and returns wmContinue; or, when the star cannot
+// reach one, the result of trying every position: wmAbortAll at the end
+// of text, wmAbortToStarStar at a '/' that the star cannot cross. (git
+// returns wmNoMatch there, which makes patterns such as "*a*a*a*a*a*a*b"
+// exponential.)
+func skipToLiteral(text string, ti int, pc byte, matchSlash bool) (int, int) {
+	for ti < len(text) && (matchSlash || text[ti] != '/') && text[ti] != pc {
+		ti++
+	}
+	switch {
+	case ti >= len(text):
+		return ti, wmAbortAll
+	case text[ti] != pc:
+		return ti, wmAbortToStarStar
+	}
+	return ti, wmContinue
 }
 
 // bracketMatch matches tc against the bracket expression at pat[pi] ('[').
 // It returns the index of the closing ']' and wmMatch, or a failure code.
 func bracketMatch(pat string, pi int, tc byte) (int, int) {
-	at := func(i int) byte {
-		if i < len(pat) {
-			return pat[i]
-		}
-		return 0
-	}
 	pi++
-	pc := at(pi)
+	pc := byteAt(pat, pi)
 	if pc == '^' {
 		pc = '!'
 	}
 	negated := pc == '!'
 	if negated {
 		pi++
-		pc = at(pi)
+		pc = byteAt(pat, pi)
 	}
 	var prev byte
 	matched := false
@@ -166,65 +192,14 @@ func bracketMatch(pat string, pi int, tc byte) (int, int) {
 		if pc == 0 {
 			return pi, wmAbortAll
 		}
-		switch {
-		case pc == '\\':
-			pi++
-			pc = at(pi)
-			if pc == 0 {
-				return pi, wmAbortAll
-			}
-			if tc == pc {
-				matched = true
-			}
-		case pc == '-' && prev != 0 && at(pi+1) != 0 && at(pi+1) != ']':
-			pi++
-			pc = at(pi)
-			if pc == '\\' {
-				pi++
-				pc = at(pi)
-				if pc == 0 {
-					return pi, wmAbortAll
-				}
-			}
-			if tc <= pc && tc >= prev {
-				matched = true
-			}
-			pc = 0 // a range cannot start another range
-		case pc == '[' && at(pi+1) == ':':
-			s := pi + 2
-			pi = s
-			for pi < len(pat) && pat[pi] != ']' {
-				pi++
-			}
-			if pi >= len(pat) {
-				return pi, wmAbortAll
-			}
-			n := pi - s - 1
-			if n < 0 || pat[pi-1] != ':' {
-				// No ":]": the '[' is an ordinary member.
-				pi = s - 2
-				pc = '['
-				if tc == pc {
-					matched = true
-				}
-				break
-			}
-			ok, known := charClass(pat[s:s+n], tc)
-			if !known {
-				return pi, wmAbortAll
-			}
-			if ok {
-				matched = true
-			}
-			pc = 0
-		default:
-			if tc == pc {
-				matched = true
-			}
+		var in, ok bool
+		if pi, pc, in, ok = bracketMember(pat, pi, pc, prev, tc); !ok {
+			return pi, wmAbortAll
 		}
+		matched = matched || in
 		prev = pc
 		pi++
-		pc = at(pi)
+		pc = byteAt(pat, pi)
 		if pc == ']' {
 			break
 		}
@@ -233,6 +208,67 @@ func bracketMatch(pat string, pi int, tc byte) (int, int) {
 		return pi, wmNoMatch
 	}
 	return pi, wmMatch
+}
+
+// byteAt returns pat[i], or 0 past its end.
+func byteAt(pat string, i int) byte {
+	if i < len(pat) {
+		return pat[i]
+	}
+	return 0
+}
+
+// bracketMember matches tc against the member of a bracket expression
+// that starts at pat[pi] (the byte pc), after the member prev (0 when
+// none, or when a range cannot start from it). It returns the index of
+// the member's last byte, what a '-' after it ranges from (0 for
+// nothing), whether tc is in it, and false when the expression is
+// malformed.
+func bracketMember(pat string, pi int, pc, prev, tc byte) (int, byte, bool, bool) {
+	switch {
+	case pc == '\\':
+		pi++
+		pc = byteAt(pat, pi)
+		return pi, pc, pc != 0 && tc == pc, pc != 0
+	case pc == '-' && prev != 0 && byteAt(pat, pi+1) != 0 && byteAt(pat, pi+1) != ']':
+		return bracketRange(pat, pi+1, prev, tc)
+	case pc == '[' && byteAt(pat, pi+1) == ':':
+		return bracketClass(pat, pi, tc)
+	}
+	return pi, pc, tc == pc, true
+}
+
+// bracketRange matches tc against the range from lo to the byte at
+// pat[pi] (the byte after '-', perhaps quoted). A range cannot start
+// another, so what a '-' after it ranges from is 0.
+func bracketRange(pat string, pi int, lo, tc byte) (int, byte, bool, bool) {
+	hi := byteAt(pat, pi)
+	if hi == '\\' {
+		pi++
+		if hi = byteAt(pat, pi); hi == 0 {
+			return pi, 0, false, false
+		}
+	}
+	return pi, 0, tc >= lo && tc <= hi, true
+}
+
+// bracketClass matches tc against the POSIX class "[:name:]" at pat[pi].
+// Without its ":]", the '[' is an ordinary member.
+func bracketClass(pat string, pi int, tc byte) (int, byte, bool, bool) {
+	s := pi + 2
+	end := s
+	for end < len(pat) && pat[end] != ']' {
+		end++
+	}
+	if end >= len(pat) {
+		return end, 0, false, false
+	}
+	n := end - s - 1
+	if n < 0 || pat[end-1] != ':' {
+		return pi, '[', tc == '[', true
+	}
+	in, known := charClass(pat[s:s+n], tc)
+	return end, 0, in, known
 }
 
 // charClass reports whether c is in the POSIX class name (ASCII only, as
