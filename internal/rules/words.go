@@ -123,27 +123,27 @@ func resolveWordSlow(w *syntax.Word, src string) word {
 
 // A wordBuilder gathers the parts of a word for resolveWordSlow.
 type wordBuilder struct {
-	res  word
+	res word
+	// text is the word's literal text, its parts known only when it runs
+	// left out.
 	text strings.Builder
-	// tail tracks the literal text since the last literal slash; it
-	// stops being literal when an expansion follows that slash.
-	tail      strings.Builder
+	// tailStart is where in text the literal tail since the last literal
+	// slash starts; the tail stops being literal (tailKnown) when an
+	// expansion follows that slash.
+	tailStart int
 	tailKnown bool
 	// braces and fieldSplit: the word may become several words, so no
 	// tail of it names the program.
 	braces, fieldSplit bool
 }
 
-// addLit adds literal text to the word and to its tail.
+// addLit adds literal text to the word.
 func (wb *wordBuilder) addLit(s string) {
-	wb.text.WriteString(s)
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		wb.tail.Reset()
-		wb.tail.WriteString(s[i+1:])
+		wb.tailStart = wb.text.Len() + i + 1
 		wb.tailKnown = true
-	} else {
-		wb.tail.WriteString(s)
 	}
+	wb.text.WriteString(s)
 }
 
 // unknown marks the word as known only when it runs; split says it may
@@ -201,7 +201,7 @@ func (wb *wordBuilder) result(w *syntax.Word, src string) word {
 		res.Text = sourceOf(w, src)
 	}
 	if wb.tailKnown && !wb.braces && !wb.fieldSplit {
-		res.Base = wb.tail.String()
+		res.Base = wb.text.String()[wb.tailStart:]
 		res.BaseKnown = true
 	}
 	return res
