@@ -76,110 +76,156 @@ func plain(b byte) bool {
 	return b >= 0x20 && b != 0x7f || b == '\r' || b == '\n' || b == '\t' || b == '\b' || b == 0x07
 }
 
-// write feeds p; see Screen.Write.
+// write feeds p; see Screen.Write. It reports whether p left the
+// alternate screen, and the end of the sequence that last left it.
 func (f *feeder) write(e sink, p []byte) (left bool, at int) {
-	for i := 0; i < len(p); i++ {
-		b := p[i]
+	for i := 0; i < len(p); {
+		var l bool
 		switch f.st {
 		case ground:
-			if plain(b) {
-				j := i + 1
-				for j < len(p) && plain(p[j]) {
-					j++
-				}
-				f.text(e, p[i:j])
-				i = j - 1
-				continue
-			}
-			if b == 0x1b {
-				f.st, f.seq = escape, append(f.seq[:0], b)
-				continue
-			}
-			// Another control (VT, FF, SO, SI …): in order.
-			f.flush(e)
-			e.Write(p[i : i+1])
+			i = f.readGround(e, p, i)
 		case escape:
-			f.seq = append(f.seq, b)
-			switch {
-			case b == '[':
-				f.st = csiParam
-			case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
-				f.pass(e)
-				f.st = str
-			case b == 0x1b:
-				f.seq = f.seq[:1] // ESC ESC: the first is dropped, as a terminal does
-			case b >= 0x20 && b <= 0x2f:
-				// An intermediate byte: the final one follows.
-			default:
-				if f.pass(e) {
-					left, at = true, i+1
-				}
-				f.st = ground
-			}
+			l = f.escapeByte(e, p[i])
+			i++
 		case csiParam:
-			switch {
-			case b == 0x1b:
-				f.pass(e)
-				f.st, f.seq = escape, append(f.seq[:0], b)
-			case b == 0x18 || b == 0x1a: // CAN, SUB: the sequence is cancelled
-				f.seq = append(f.seq, b)
-				f.pass(e)
-				f.st = ground
-			case b >= 0x40 && b <= 0x7e:
-				f.seq = append(f.seq, b)
-				if f.csi(e) {
-					left, at = true, i+1
-				}
-				f.st = ground
-			case b >= '0' && b <= '9':
-				f.seq = appendDigit(f.seq, b)
-			default:
-				f.seq = append(f.seq, b)
-				if len(f.seq) > maxSeq {
-					// Passed as it comes: the counts read so far are held
-					// to a bound that no parameter of a sequence this long
-					// (colours, modes) needs to pass, since its final byte
-					// is not known yet.
-					if simpleParams(f.seq[2:]) {
-						f.seq = clampCounts(append(f.seq, 'm'), max(f.cols, f.rows, 255))
-						f.seq = f.seq[:len(f.seq)-1]
-					}
-					f.pass(e)
-					f.st = csiPass
-				}
-			}
+			l = f.csiByte(e, p[i])
+			i++
 		case csiPass:
-			e.Write(p[i : i+1])
-			if b >= 0x40 && b <= 0x7e || b == 0x18 || b == 0x1a {
-				f.st = ground
-			}
+			f.csiPassByte(e, p[i:i+1])
+			i++
 		case str:
-			// Pass the string up to its end at once.
-			j := i
-			for j < len(p) && p[j] != 0x07 && p[j] != 0x1b && p[j] != 0x18 && p[j] != 0x1a {
-				j++
-			}
-			if j < len(p) {
-				switch p[j] {
-				case 0x1b:
-					f.st = strEsc
-				default:
-					f.st = ground
-				}
-				j++
-			}
-			e.Write(p[i:j])
-			i = j - 1
+			i = f.passString(e, p, i)
 		case strEsc:
-			e.Write(p[i : i+1])
-			if b == '\\' {
-				f.st = ground
-			} else {
-				f.st = str
-			}
+			f.strEscByte(e, p[i:i+1])
+			i++
+		}
+		if l {
+			left, at = true, i
 		}
 	}
 	return left, at
+}
+
+// readGround takes what starts at p[i] outside any sequence: a run of plain
+// text, an ESC, or another control. It returns where it stopped.
+func (f *feeder) readGround(e sink, p []byte, i int) int {
+	b := p[i]
+	if plain(b) {
+		j := i + 1
+		for j < len(p) && plain(p[j]) {
+			j++
+		}
+		f.text(e, p[i:j])
+		return j
+	}
+	if b == 0x1b {
+		f.st, f.seq = escape, append(f.seq[:0], b)
+		return i + 1
+	}
+	// Another control (VT, FF, SO, SI …): in order.
+	f.flush(e)
+	e.Write(p[i : i+1])
+	return i + 1
+}
+
+// escapeByte takes the byte after an ESC: the start of a control sequence
+// or a string, or the final byte of a short escape sequence. It reports
+// whether that sequence left the alternate screen.
+func (f *feeder) escapeByte(e sink, b byte) (left bool) {
+	f.seq = append(f.seq, b)
+	switch {
+	case b == '[':
+		f.st = csiParam
+	case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
+		f.pass(e)
+		f.st = str
+	case b == 0x1b:
+		f.seq = f.seq[:1] // ESC ESC: the first is dropped, as a terminal does
+	case b >= 0x20 && b <= 0x2f:
+		// An intermediate byte: the final one follows.
+	default:
+		left = f.pass(e)
+		f.st = ground
+	}
+	return left
+}
+
+// csiByte takes a byte of a control sequence being read, and reports
+// whether the sequence it ends left the alternate screen.
+func (f *feeder) csiByte(e sink, b byte) (left bool) {
+	switch {
+	case b == 0x1b:
+		f.pass(e)
+		f.st, f.seq = escape, append(f.seq[:0], b)
+	case b == 0x18 || b == 0x1a: // CAN, SUB: the sequence is cancelled
+		f.seq = append(f.seq, b)
+		f.pass(e)
+		f.st = ground
+	case b >= 0x40 && b <= 0x7e:
+		f.seq = append(f.seq, b)
+		left = f.csi(e)
+		f.st = ground
+	case b >= '0' && b <= '9':
+		f.seq = appendDigit(f.seq, b)
+	default:
+		f.seq = append(f.seq, b)
+		if len(f.seq) > maxSeq {
+			f.passLong(e)
+		}
+	}
+	return left
+}
+
+// passLong passes a control sequence too long to hold as it comes: the
+// counts read so far are held to a bound that no parameter of a sequence
+// this long (colours, modes) needs to pass, since its final byte is not
+// known yet.
+func (f *feeder) passLong(e sink) {
+	if simpleParams(f.seq[2:]) {
+		f.seq = clampCounts(append(f.seq, 'm'), max(f.cols, f.rows, 255))
+		f.seq = f.seq[:len(f.seq)-1]
+	}
+	f.pass(e)
+	f.st = csiPass
+}
+
+// csiPassByte passes a byte of a long control sequence, up to its final
+// byte or a cancel.
+func (f *feeder) csiPassByte(e sink, b []byte) {
+	e.Write(b)
+	if c := b[0]; c >= 0x40 && c <= 0x7e || c == 0x18 || c == 0x1a {
+		f.st = ground
+	}
+}
+
+// passString passes a string from p[i] up to its end (BEL, ESC, CAN, SUB) at
+// once, and returns where it stopped.
+func (f *feeder) passString(e sink, p []byte, i int) int {
+	j := i
+	for j < len(p) && p[j] != 0x07 && p[j] != 0x1b && p[j] != 0x18 && p[j] != 0x1a {
+		j++
+	}
+	if j < len(p) {
+		if p[j] == 0x1b {
+			f.st = strEsc
+		} else {
+			f.st = ground
+		}
+		j++
+	}
+	e.Write(p[i:j])
+	return j
+}
+
+// strEscByte passes the byte after an ESC in a string: a backslash ends
+// the string (ST), anything else is more of it.
+func (f *feeder) strEscByte(e sink, b []byte) {
+	e.Write(b)
+	if b[0] == '\\' {
+		f.st = ground
+	} else {
+		f.st = str
+	}
 }
 
 // text takes a run of plain bytes.
