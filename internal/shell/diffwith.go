@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway/internal/difflines"
+	"github.com/spillway-dev/spillway/internal/spill"
 	"github.com/spillway-dev/spillway/output"
+	"github.com/spillway-dev/spillway/tool"
 )
 
 // diff_with: a call runs its command, then shows what changed in its
@@ -78,97 +80,117 @@ func (r *Runner) diffBase(in command) (*record, error) {
 // output with base's.
 func (r *Runner) diffResult(in command, base, cur *record, res Outcome) Outcome {
 	r.history.mu.Lock()
-	b, c := *base, *cur
+	d := &recordDiff{base: *base, cur: *cur}
 	r.history.mu.Unlock()
-	pol := commandLimits(in, r.cfg.Bash)
-	seq := 0
-	if r.cfg.Spill != nil {
-		seq = r.cfg.Spill.NextSeq()
+	d.spill, d.pol = r.cfg.Spill, commandLimits(in, r.cfg.Bash)
+	if d.spill != nil {
+		d.seq = d.spill.NextSeq()
 	}
-	type streamDiff struct {
-		pipe  *output.Pipeline
-		stats difflines.Stats
-		err   error
-	}
-	diff := func(name string, a, b *streamData, lim output.Limits) streamDiff {
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen}
-		if r.cfg.Spill != nil {
-			opt.Spill = r.cfg.Spill.Opener("diff", seq, name)
-		}
-		p := output.New(opt)
-		defer p.Close()
-		ra, done, err := streamReader(a)
-		if err != nil {
-			return streamDiff{pipe: p, err: fmt.Errorf("history %d's %s: %w", base.ID, name, err)}
-		}
-		defer done()
-		rb, done2, err := streamReader(b)
-		if err != nil {
-			return streamDiff{pipe: p, err: fmt.Errorf("history %d's %s: %w", cur.ID, name, err)}
-		}
-		defer done2()
-		st, err := difflines.Unified(p, ra, rb, fmt.Sprintf("history %d %s", base.ID, name), fmt.Sprintf("history %d %s", cur.ID, name))
-		return streamDiff{pipe: p, stats: st, err: err}
-	}
-	out := diff("stdout", &b.data.stdout, &c.data.stdout, pol.Stdout)
+	out := d.stream("stdout", &d.base.data.stdout, &d.cur.data.stdout, d.pol.Stdout)
 	var errs *streamDiff
-	if b.data.stderr != nil || c.data.stderr != nil {
-		e := diff("stderr", orEmpty(b.data.stderr), orEmpty(c.data.stderr), pol.Stderr)
-		errs = &e
+	var errPipe *output.Pipeline
+	if d.base.data.stderr != nil || d.cur.data.stderr != nil {
+		e := d.stream("stderr", orEmpty(d.base.data.stderr), orEmpty(d.cur.data.stderr), d.pol.Stderr)
+		errs, errPipe = &e, e.pipe
 	}
-	section := func(bld *strings.Builder, label string, d streamDiff, v output.Result) {
-		if d.err == nil && d.stats.Same() && d.stats.LinesB == 0 && label == "stderr" {
-			return // no stderr in either run
-		}
-		if bld.Len() > 0 {
-			bld.WriteByte('\n')
-		}
-		switch {
-		case d.err != nil:
-			fmt.Fprintf(bld, "%s: [cannot diff: %v]\n", label, d.err)
-		case d.stats.Same():
-			fmt.Fprintf(bld, "%s: the same in both runs (%s)\n", label, output.Plural(d.stats.LinesB, "line", "lines"))
-		default:
-			fmt.Fprintf(bld, "%s, diff with history %d (%d removed, %d added):\n", label, base.ID, d.stats.Removed, d.stats.Added)
-			text := v.Text()
-			bld.WriteString(text)
-			if text != "" && !strings.HasSuffix(text, "\n") {
-				bld.WriteByte('\n')
-			}
-			if n := v.Notice(label + " diff"); n != "" {
-				bld.WriteString(n + "\n")
-			}
-		}
-	}
-	render := func(o output.Result, e *output.Result) string {
-		var bld strings.Builder
-		section(&bld, "stdout", out, o)
-		if errs != nil && e != nil {
-			section(&bld, "stderr", *errs, *e)
-		}
-		fmt.Fprintf(&bld, "\n%s; history %d's %s\n", c.status.String(), base.ID, b.status.String())
-		fmt.Fprintf(&bld, "[diff_with %d: \"-\" lines are history %d's output, \"+\" lines this run's (history %d); history id=%d or id=%d shows either output",
-			base.ID, base.ID, cur.ID, cur.ID, base.ID)
-		if capped(b.data) || capped(c.data) {
-			bld.WriteString(". An output passed its spill cap: only what its spill file holds was compared")
-		}
-		bld.WriteString("]")
-		return bld.String()
-	}
+	render := func(o output.Result, e *output.Result) string { return d.text(out, errs, o, e) }
 	budget := r.cfg.ResultBudget
 	if in.FullOutput || in.MaxBytes > 0 {
 		budget = 0
 	}
-	var errPipe *output.Pipeline
-	if errs != nil {
-		errPipe = errs.pipe
-	}
 	o, e := cutWithin(budget, out.pipe, errPipe, render)
 	res.Text = render(o, e)
 	res.Stdout, res.Stderr, res.Screen = o, e, ""
-	code := b.status.code
-	res.Details.DiffWith, res.Details.DiffWithExitCode = base.ID, &code
+	code := d.base.status.code
+	res.Details.DiffWith, res.Details.DiffWithExitCode = d.base.ID, &code
 	return res
+}
+
+// A recordDiff compares the output of two runs of a command, base's and
+// cur's (copies of their records), into pipelines that spill as the
+// call seq's.
+type recordDiff struct {
+	base, cur record
+	spill     *spill.Store
+	pol       tool.BashPolicy
+	seq       int
+}
+
+// A streamDiff is the diff of one stream: cut and spilled in pipe.
+type streamDiff struct {
+	pipe  *output.Pipeline
+	stats difflines.Stats
+	err   error
+}
+
+// stream diffs the stream name, a of base and b of cur, into a pipeline
+// of limits lim.
+func (d *recordDiff) stream(name string, a, b *streamData, lim output.Limits) streamDiff {
+	opt := output.Options{Limits: lim, SpillWhen: d.pol.SpillWhen}
+	if d.spill != nil {
+		opt.Spill = d.spill.Opener("diff", d.seq, name)
+	}
+	p := output.New(opt)
+	defer p.Close()
+	ra, done, err := streamReader(a)
+	if err != nil {
+		return streamDiff{pipe: p, err: fmt.Errorf("history %d's %s: %w", d.base.ID, name, err)}
+	}
+	defer done()
+	rb, done2, err := streamReader(b)
+	if err != nil {
+		return streamDiff{pipe: p, err: fmt.Errorf("history %d's %s: %w", d.cur.ID, name, err)}
+	}
+	defer done2()
+	st, err := difflines.Unified(p, ra, rb, fmt.Sprintf("history %d %s", d.base.ID, name), fmt.Sprintf("history %d %s", d.cur.ID, name))
+	return streamDiff{pipe: p, stats: st, err: err}
+}
+
+// text is the result's text: each stream's diff (o of stdout's, e of
+// stderr's where errs is not nil), both exit codes, and how to see
+// either output.
+func (d *recordDiff) text(out streamDiff, errs *streamDiff, o output.Result, e *output.Result) string {
+	var bld strings.Builder
+	d.section(&bld, "stdout", out, o)
+	if errs != nil && e != nil {
+		d.section(&bld, "stderr", *errs, *e)
+	}
+	base, cur := d.base.ID, d.cur.ID
+	fmt.Fprintf(&bld, "\n%s; history %d's %s\n", d.cur.status.String(), base, d.base.status.String())
+	fmt.Fprintf(&bld, "[diff_with %d: \"-\" lines are history %d's output, \"+\" lines this run's (history %d); history id=%d or id=%d shows either output",
+		base, base, cur, cur, base)
+	if capped(d.base.data) || capped(d.cur.data) {
+		bld.WriteString(". An output passed its spill cap: only what its spill file holds was compared")
+	}
+	bld.WriteString("]")
+	return bld.String()
+}
+
+// section writes what changed in the stream label, or that it did not or
+// could not be compared; nothing for a stderr empty in both runs.
+func (d *recordDiff) section(bld *strings.Builder, label string, sd streamDiff, v output.Result) {
+	if sd.err == nil && sd.stats.Same() && sd.stats.LinesB == 0 && label == "stderr" {
+		return // no stderr in either run
+	}
+	if bld.Len() > 0 {
+		bld.WriteByte('\n')
+	}
+	switch {
+	case sd.err != nil:
+		fmt.Fprintf(bld, "%s: [cannot diff: %v]\n", label, sd.err)
+	case sd.stats.Same():
+		fmt.Fprintf(bld, "%s: the same in both runs (%s)\n", label, output.Plural(sd.stats.LinesB, "line", "lines"))
+	default:
+		fmt.Fprintf(bld, "%s, diff with history %d (%d removed, %d added):\n", label, d.base.ID, sd.stats.Removed, sd.stats.Added)
+		text := v.Text()
+		bld.WriteString(text)
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			bld.WriteByte('\n')
+		}
+		if n := v.Notice(label + " diff"); n != "" {
+			bld.WriteString(n + "\n")
+		}
+	}
 }
 
 func orEmpty(s *streamData) *streamData {

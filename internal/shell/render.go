@@ -95,110 +95,26 @@ func renderStream(s *streamData, in tool.HistoryInput, lim output.Limits, re *re
 		return shown
 	}
 	defer src.close()
-	strategy := lim.Strategy
+	v := &replay{s: s, in: in, lim: lim, re: re, src: src, shown: shown, strategy: lim.Strategy,
+		share: int(float64(lim.MaxBytes) * output.FailureShare)}
 	if in.Strategy != "" {
-		strategy = output.Strategy(in.Strategy)
+		v.strategy = output.Strategy(in.Strategy)
 	}
-	maxLines := int64(lim.MaxLines)
-	pick := func(maxBytes int64) ([]part, error) {
-		switch {
-		case re != nil:
-			shown.Mode = "pattern"
-			return src.grep(re, int64(max(in.Offset, 1)), maxLines, maxBytes)
-		case in.Offset > 0:
-			shown.Mode = "range"
-			return src.lines(int64(in.Offset), maxLines, maxBytes)
-		case strategy == output.Head:
-			shown.Mode = "head"
-			return src.lines(1, maxLines, maxBytes)
-		case strategy == output.Tail:
-			shown.Mode = "tail"
-			return src.last(maxLines, maxBytes)
-		}
-		shown.Mode = "head_tail"
-		return src.headTail(maxLines, maxBytes, lim.HeadShare)
-	}
-	parts, err := pick(int64(lim.MaxBytes))
-	byTokens := false
-	if err == nil && lim.MaxTokens > 0 && partsTokens(parts, lim.MaxLineChars) > lim.MaxTokens {
-		// The largest byte limit whose parts fit the token limit, as
-		// the pipeline finds it for a result.
-		byTokens = true
-		lo, hi := int64(0), int64(lim.MaxBytes)
-		for hi-lo > 1 && err == nil {
-			mid := lo + (hi-lo)/2
-			var ps []part
-			if ps, err = pick(mid); partsTokens(ps, lim.MaxLineChars) <= lim.MaxTokens {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		if err == nil {
-			parts, err = pick(max(1, lo))
-		}
-	}
+	parts, byTokens, err := v.pickWithinTokens()
 	if err != nil {
 		shown.Err = err
 		return shown
 	}
-	// The cut lines that look like failures take their share of the
-	// bytes, as in a result: between head and tail, after a head, or
-	// before a tail.
-	share := int(float64(lim.MaxBytes) * output.FailureShare)
-	section := func(from, to, first, last int64, marker string, atEnd bool) string {
-		if re != nil || in.Offset > 0 || first > last || to > src.headLen {
-			return ""
-		}
-		text, _ := output.FailureSection(src.head, from, to, first, last, marker, share, lim.MaxLineChars, s.SpillPath, atEnd)
-		return text
-	}
-	fails := func(parts []part) (before, between, after string) {
-		switch {
-		case len(parts) == 2:
-			h, t := parts[0], parts[1]
-			between = section(h.end, t.offset, h.last+1, t.first-1, output.OmissionMarker(t.first-h.last-1, t.offset-h.end), false)
-		case len(parts) == 1 && shown.Mode == "tail":
-			p := parts[0]
-			before = section(0, p.offset, 1, p.first-1, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(p.first-1, "line", "lines"), output.FormatSize(p.offset)), false)
-		case len(parts) == 1 && shown.Mode == "head" && src.whole:
-			p := parts[0]
-			after = section(p.end, src.headLen, p.last+1, s.Lines, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(s.Lines-p.last, "line", "lines"), output.FormatSize(src.headLen-p.end)), true)
-		}
-		return before, between, after
-	}
-	before, between, after := fails(parts)
+	before, between, after := v.failures(parts)
 	if before+between+after != "" && !byTokens {
-		if ps, err := pick(int64(lim.MaxBytes - share)); err == nil {
+		if ps, err := v.pick(int64(lim.MaxBytes - v.share)); err == nil {
 			parts = ps
-			before, between, after = fails(ps)
+			before, between, after = v.failures(ps)
 		}
 	}
 	var b strings.Builder
 	b.WriteString(before)
-	for i, p := range parts {
-		if i > 0 && re == nil {
-			omitted := p.first - parts[i-1].last - 1
-			if between != "" {
-				b.WriteString(between)
-			} else {
-				fmt.Fprintf(&b, "%s\n", output.OmissionMarker(omitted, p.offset-parts[i-1].end))
-			}
-		}
-		content := cutLines(p.text, lim.MaxLineChars, re != nil)
-		b.WriteString(content)
-		if content != "" && !strings.HasSuffix(content, "\n") {
-			b.WriteByte('\n')
-		}
-		if shown.FirstLine == 0 {
-			shown.FirstLine = p.first
-		}
-		shown.LastLine = p.last
-		shown.OutputLines += p.count
-		shown.OutputBytes += int64(len(p.text))
-		shown.Matches += p.matches
-		shown.Truncated = shown.Truncated || p.cut
-	}
+	v.writeParts(&b, parts, between)
 	b.WriteString(after)
 	shown.Missing = src.missing()
 	tokensLimit := 0
@@ -208,6 +124,130 @@ func renderStream(s *streamData, in tool.HistoryInput, lim output.Limits, re *re
 	b.WriteString(notice(s, shown, src, tokensLimit))
 	shown.Body = b.String()
 	return shown
+}
+
+// A replay is one recorded stream being shown again, as a history call
+// asks.
+type replay struct {
+	s        *streamData
+	in       tool.HistoryInput
+	lim      output.Limits
+	re       *regexp.Regexp // the pattern, nil for none
+	src      *source
+	shown    *Shown
+	strategy output.Strategy
+	// share is the bytes the cut lines that look like failures take, as
+	// in a result.
+	share int
+}
+
+// pick reads the parts the call selects within maxBytes (the lines of a
+// pattern, a range, a head, a tail or both) and names the mode.
+func (v *replay) pick(maxBytes int64) ([]part, error) {
+	maxLines := int64(v.lim.MaxLines)
+	switch {
+	case v.re != nil:
+		v.shown.Mode = "pattern"
+		return v.src.grep(v.re, int64(max(v.in.Offset, 1)), maxLines, maxBytes)
+	case v.in.Offset > 0:
+		v.shown.Mode = "range"
+		return v.src.lines(int64(v.in.Offset), maxLines, maxBytes)
+	case v.strategy == output.Head:
+		v.shown.Mode = "head"
+		return v.src.lines(1, maxLines, maxBytes)
+	case v.strategy == output.Tail:
+		v.shown.Mode = "tail"
+		return v.src.last(maxLines, maxBytes)
+	}
+	v.shown.Mode = "head_tail"
+	return v.src.headTail(maxLines, maxBytes, v.lim.HeadShare)
+}
+
+// pickWithinTokens picks the parts within the byte limit, or, when they
+// pass the token limit, within the largest byte limit whose parts fit it,
+// as the pipeline finds it for a result (byTokens then says so).
+func (v *replay) pickWithinTokens() (parts []part, byTokens bool, err error) {
+	lim := v.lim
+	parts, err = v.pick(int64(lim.MaxBytes))
+	if err != nil || lim.MaxTokens <= 0 || partsTokens(parts, lim.MaxLineChars) <= lim.MaxTokens {
+		return parts, false, err
+	}
+	lo, hi := int64(0), int64(lim.MaxBytes)
+	for hi-lo > 1 && err == nil {
+		mid := lo + (hi-lo)/2
+		var ps []part
+		if ps, err = v.pick(mid); partsTokens(ps, lim.MaxLineChars) <= lim.MaxTokens {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if err == nil {
+		parts, err = v.pick(max(1, lo))
+	}
+	return parts, true, err
+}
+
+// failures lists the cut lines that look like failures: between head and
+// tail, before a tail, or after a head.
+func (v *replay) failures(parts []part) (before, between, after string) {
+	switch {
+	case len(parts) == 2:
+		h, t := parts[0], parts[1]
+		between = v.failureSection(h.end, t.offset, h.last+1, t.first-1, output.OmissionMarker(t.first-h.last-1, t.offset-h.end), false)
+	case len(parts) == 1 && v.shown.Mode == "tail":
+		p := parts[0]
+		before = v.failureSection(0, p.offset, 1, p.first-1, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(p.first-1, "line", "lines"), output.FormatSize(p.offset)), false)
+	case len(parts) == 1 && v.shown.Mode == "head" && v.src.whole:
+		p := parts[0]
+		after = v.failureSection(p.end, v.src.headLen, p.last+1, v.s.Lines, fmt.Sprintf("[... %s (%s) not shown ...]", output.Plural(v.s.Lines-p.last, "line", "lines"), output.FormatSize(v.src.headLen-p.end)), true)
+	}
+	return before, between, after
+}
+
+// failureSection lists the lines that look like failures among the cut
+// lines first to last (bytes from to to), with marker; none for a pattern
+// or a range, or where the stream is not held.
+func (v *replay) failureSection(from, to, first, last int64, marker string, atEnd bool) string {
+	if v.re != nil || v.in.Offset > 0 || first > last || to > v.src.headLen {
+		return ""
+	}
+	text, _ := output.FailureSection(v.src.head, from, to, first, last, marker, v.share, v.lim.MaxLineChars, v.s.SpillPath, atEnd)
+	return text
+}
+
+// writeParts writes the parts to b, each line cut to the line limit,
+// between two of them the failures listed between (or else a marker of
+// what is left out), and counts what they show.
+func (v *replay) writeParts(b *strings.Builder, parts []part, between string) {
+	for i, p := range parts {
+		if i > 0 && v.re == nil {
+			omitted := p.first - parts[i-1].last - 1
+			if between != "" {
+				b.WriteString(between)
+			} else {
+				fmt.Fprintf(b, "%s\n", output.OmissionMarker(omitted, p.offset-parts[i-1].end))
+			}
+		}
+		content := cutLines(p.text, v.lim.MaxLineChars, v.re != nil)
+		b.WriteString(content)
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			b.WriteByte('\n')
+		}
+		v.shown.add(p)
+	}
+}
+
+// add counts a part shown.
+func (sh *Shown) add(p part) {
+	if sh.FirstLine == 0 {
+		sh.FirstLine = p.first
+	}
+	sh.LastLine = p.last
+	sh.OutputLines += p.count
+	sh.OutputBytes += int64(len(p.text))
+	sh.Matches += p.matches
+	sh.Truncated = sh.Truncated || p.cut
 }
 
 // partsTokens is the estimate of the content parts show.

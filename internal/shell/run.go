@@ -96,7 +96,13 @@ func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, er
 		return r.background(j, fmt.Sprintf("[Started in the background as pid %d. Use check_pid=%d for its output, kill_pid=%d to stop it.]",
 			j.pid, j.pid, j.pid)), nil
 	}
+	return r.await(ctx, in, j)
+}
 
+// await waits for a call's command to end, its timeout to pass or the
+// context to be done, reporting progress and relaying secret prompts as
+// it waits, and returns the call's result.
+func (r *Runner) await(ctx context.Context, in command, j *job) (Outcome, error) {
 	j.timeout = in.Timeout
 	if j.timeout <= 0 {
 		j.timeout = r.cfg.Timeout
@@ -123,27 +129,7 @@ func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, er
 		select {
 		case <-j.exited:
 			j.sess.finish()
-			if j.settle(ctx) {
-				r.forgetCall(j)
-				if err := j.faultErr(); err != nil {
-					return Outcome{}, err
-				}
-				res := j.result(j.look(), "(no output)")
-				res.Failed = j.status.code != 0
-				if n := j.sess.droppedNote(); n != "" {
-					res.Text += "\n" + n
-				}
-				return res, nil
-			}
-			if ctx.Err() != nil {
-				return r.cancel(j), nil
-			}
-			if err := j.faultErr(); err != nil {
-				r.background(j, "")
-				return Outcome{}, fmt.Errorf("%w; processes it started still run, as background job pid %d: kill_pid=%d stops them", err, j.pid, j.pid)
-			}
-			return r.background(j, fmt.Sprintf("[The shell exited, but processes it started still run (they hold its output or stay in its process group): "+
-				"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid)), nil
+			return r.exited(ctx, j)
 		case <-timer.C:
 			if j.hasExited() {
 				continue // the exit came first: report it as such
@@ -158,15 +144,49 @@ func (r *Runner) runPlan(ctx context.Context, in command, pl *plan) (Outcome, er
 		case <-tick:
 			in.call.Progress(j.progress())
 		case <-inputPoll:
-			if j.waitingForInput() {
-				if j.relaySecret(ctx, deadline) {
-					continue // the person answered: the command goes on
-				}
-				j.sess.abandon()
-				return r.background(j, inputNote), nil
+			if !j.waitingForInput() {
+				continue
 			}
+			if j.relaySecret(ctx, deadline) {
+				continue // the person answered: the command goes on
+			}
+			j.sess.abandon()
+			return r.background(j, inputNote), nil
 		}
 	}
+}
+
+// exited returns the result of a call whose shell exited: all of it once
+// its output has ended; else the call was cancelled, or what the shell
+// started goes on as a background job.
+func (r *Runner) exited(ctx context.Context, j *job) (Outcome, error) {
+	if j.settle(ctx) {
+		return r.finished(j)
+	}
+	if ctx.Err() != nil {
+		return r.cancel(j), nil
+	}
+	if err := j.faultErr(); err != nil {
+		r.background(j, "")
+		return Outcome{}, fmt.Errorf("%w; processes it started still run, as background job pid %d: kill_pid=%d stops them", err, j.pid, j.pid)
+	}
+	return r.background(j, fmt.Sprintf("[The shell exited, but processes it started still run (they hold its output or stay in its process group): "+
+		"they go on as background job pid %d. Use check_pid=%d for their new output, kill_pid=%d to stop them.]", j.pid, j.pid, j.pid)), nil
+}
+
+// finished returns the result of a call whose command ended, output and
+// all.
+func (r *Runner) finished(j *job) (Outcome, error) {
+	r.forgetCall(j)
+	if err := j.faultErr(); err != nil {
+		return Outcome{}, err
+	}
+	res := j.result(j.look(), "(no output)")
+	res.Failed = j.status.code != 0
+	if n := j.sess.droppedNote(); n != "" {
+		res.Text += "\n" + n
+	}
+	return res, nil
 }
 
 // background keeps j as a background job and returns the output so far

@@ -221,24 +221,31 @@ func (r *Runner) launch(in command, pl *plan) (*job, error) {
 // startJob builds the pipelines and pipes, starts the shell, and starts
 // the goroutines that read its output and reap it.
 func (r *Runner) startJob(in command, pl *plan) (*job, error) {
-	// The policy's limits with the call's max_lines, max_bytes and
-	// full_output applied, each held to its ceiling.
-	pol := commandLimits(in, r.cfg.Bash)
-	seq := 0
-	if r.cfg.Spill != nil {
-		seq = r.cfg.Spill.NextSeq()
+	j := r.jobFor(in, pl)
+	outPipe, errPipe, err := r.pipelines(in)
+	if err != nil {
+		return nil, err
 	}
-	pipeline := func(name string, lim output.Limits) (*output.Pipeline, error) {
-		if err := lim.Validate(); err != nil {
-			return nil, fmt.Errorf("%s limits: %w", name, err)
-		}
-		opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep, Shapes: r.cfg.shapes(in), Binary: pol.Binary}
-		if r.cfg.Spill != nil {
-			opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
-		}
-		return output.New(opt), nil
+	// The child's ends: stdin (nil is /dev/null), stdout, stderr. They
+	// are closed here once the child has its copies.
+	var child childFiles
+	if err := j.openChild(in, outPipe, errPipe, r.emulation, &child); err != nil {
+		return nil, err
 	}
+	j.cmd = r.shellCmd(j, in, pl, &child)
+	err = r.startShell(j)
+	child.close()
+	if err != nil {
+		j.closeUnstarted()
+		return nil, startError(pl.argv[0], err)
+	}
+	j.follow(r.cfg.Bash.MaxProcesses)
+	return j, nil
+}
 
+// jobFor makes the job of a call, with the session's budgets, renderer
+// and secret pages.
+func (r *Runner) jobFor(in command, pl *plan) *job {
 	j := newJob(in)
 	j.sess, j.budget, j.errBudget = pl.sess, r.cfg.ResultBudget, r.cfg.ErrorResultBudget
 	j.render = r.cfg.Render
@@ -248,36 +255,67 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 		// The call asked for its size itself: it gets it.
 		j.budget, j.errBudget = 0, 0
 	}
-	outPipe, err := pipeline("stdout", pol.Stdout)
-	if err != nil {
-		return nil, err
-	}
-	var errPipe *output.Pipeline
-	if !pol.MergeStreams && !in.TTY { // a terminal is one stream
-		if errPipe, err = pipeline("stderr", pol.Stderr); err != nil {
-			return nil, err
-		}
-	}
-	// The child's ends: stdin (nil is /dev/null), stdout, stderr. They
-	// are closed here once the child has its copies.
-	var child childFiles
-	if in.TTY {
-		err = j.openTTY(outPipe, in.Cols, in.Rows, r.emulation, &child)
-	} else {
-		err = j.openPipes(outPipe, errPipe, in.Stdin, &child)
-		if err == nil && !in.Stdin && in.call.Stdin != nil {
-			child.stdin, child.lent = in.call.Stdin, in.call.Stdin
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
+	return j
+}
 
+// pipelines builds the pipeline of a command's stdout, and of its stderr
+// unless the streams are merged (errPipe is then nil).
+func (r *Runner) pipelines(in command) (outPipe, errPipe *output.Pipeline, err error) {
+	// The policy's limits with the call's max_lines, max_bytes and
+	// full_output applied, each held to its ceiling.
+	pol := commandLimits(in, r.cfg.Bash)
+	seq := 0
+	if r.cfg.Spill != nil {
+		seq = r.cfg.Spill.NextSeq()
+	}
+	if outPipe, err = r.pipeline(in, pol, seq, "stdout", pol.Stdout); err != nil {
+		return nil, nil, err
+	}
+	if !pol.MergeStreams && !in.TTY { // a terminal is one stream
+		if errPipe, err = r.pipeline(in, pol, seq, "stderr", pol.Stderr); err != nil {
+			return nil, nil, err
+		}
+	}
+	return outPipe, errPipe, nil
+}
+
+// pipeline builds the pipeline of the stream name of the call seq, which
+// spills to the session's store.
+func (r *Runner) pipeline(in command, pol tool.BashPolicy, seq int, name string, lim output.Limits) (*output.Pipeline, error) {
+	if err := lim.Validate(); err != nil {
+		return nil, fmt.Errorf("%s limits: %w", name, err)
+	}
+	opt := output.Options{Limits: lim, SpillWhen: pol.SpillWhen, TailKeep: tailKeep, Shapes: r.cfg.shapes(in), Binary: pol.Binary}
+	if r.cfg.Spill != nil {
+		opt.Spill = r.cfg.Spill.Opener("bash", seq, name)
+	}
+	return output.New(opt), nil
+}
+
+// openChild makes the ends the child gets and the job reads: a terminal,
+// or pipes (and the caller's stdin, when the call lends one and asks for
+// no input pipe).
+func (j *job) openChild(in command, outPipe, errPipe *output.Pipeline, emulation *term.Budget, child *childFiles) error {
+	if in.TTY {
+		return j.openTTY(outPipe, in.Cols, in.Rows, emulation, child)
+	}
+	if err := j.openPipes(outPipe, errPipe, in.Stdin, child); err != nil {
+		return err
+	}
+	if !in.Stdin && in.call.Stdin != nil {
+		child.stdin, child.lent = in.call.Stdin, in.call.Stdin
+	}
+	return nil
+}
+
+// shellCmd is the command that starts the planned program with the
+// child's ends, marked as the session's.
+func (r *Runner) shellCmd(j *job, in command, pl *plan, child *childFiles) *exec.Cmd {
 	attr := proc.Attr()
 	if in.TTY {
 		attr = proc.TTYAttr()
 	}
-	j.cmd = &exec.Cmd{
+	cmd := &exec.Cmd{
 		Path:        pl.path,
 		Args:        pl.argv,
 		Dir:         pl.dir,
@@ -289,11 +327,19 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 		SysProcAttr: attr,
 	}
 	if child.stdin == nil {
-		j.cmd.Stdin = nil // an untyped nil: /dev/null
+		cmd.Stdin = nil // an untyped nil: /dev/null
 	}
+	return cmd
+}
+
+// startShell starts j.cmd: in the session's sandbox when it wraps
+// commands, else in the session's cgroup. A command started outside any
+// cgroup is noted, for Close.
+func (r *Runner) startShell(j *job) error {
 	j.start = time.Now()
 	j.lastOutput.Store(j.start.UnixNano())
 	var wrapped *Wrapped
+	var err error
 	if r.cfg.Wrap != nil {
 		wrapped, err = r.cfg.Wrap(j.cmd)
 	}
@@ -317,26 +363,40 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 		}
 		j.statusPipe = wrapped.Status
 	}
-	child.close()
-	if err != nil {
-		for _, s := range j.streams() {
-			s.r.Close()
-			s.pipe.Close()
-		}
-		j.input.close()
-		if j.statusPipe != nil {
-			j.statusPipe.Close()
-		}
-		if errors.Is(err, syscall.E2BIG) {
-			return nil, fmt.Errorf("cannot start %s: %w (the command, its arguments and its environment together are longer than the system lets a program start with: shorten the environment, or write the data to a file)", pl.argv[0], err)
-		}
-		return nil, fmt.Errorf("cannot start %s: %w", pl.argv[0], err)
+	return err
+}
+
+// closeUnstarted closes the job's ends of the pipes of a shell that did
+// not start.
+func (j *job) closeUnstarted() {
+	for _, s := range j.streams() {
+		s.r.Close()
+		s.pipe.Close()
 	}
+	j.input.close()
+	if j.statusPipe != nil {
+		j.statusPipe.Close()
+	}
+}
+
+// startError says why prog could not start, and what to do when its
+// arguments and environment were too long.
+func startError(prog string, err error) error {
+	if errors.Is(err, syscall.E2BIG) {
+		return fmt.Errorf("cannot start %s: %w (the command, its arguments and its environment together are longer than the system lets a program start with: shorten the environment, or write the data to a file)", prog, err)
+	}
+	return fmt.Errorf("cannot start %s: %w", prog, err)
+}
+
+// follow takes over a job whose shell started: it caps its processes at
+// maxTasks, waits for the sandbox to report the start, and starts the
+// goroutines that read its output, reap it and watch its processes.
+func (j *job) follow(maxTasks int) {
 	j.pid = j.procs.Pid()
 	// Set at once, before the shell has had time to fork: what it forks
 	// inherits the cap. The sandbox's helper sets it itself before it
 	// runs anything.
-	j.procs.LimitTasks(r.cfg.Bash.MaxProcesses)
+	j.procs.LimitTasks(maxTasks)
 	if j.statusPipe != nil {
 		// EOF instead means the process failed; wait reports how.
 		var started [1]byte
@@ -349,7 +409,6 @@ func (r *Runner) startJob(in command, pl *plan) (*job, error) {
 	}
 	goGuarded("the wait for the command's exit", j.wait, j.waitFailed)
 	j.procs.Watch()
-	return j, nil
 }
 
 // Close ends the session's commands: every background job and every
