@@ -34,53 +34,76 @@ func shapeHash(line []byte) (h uint64, ok bool) {
 	if len(line) > maxShapeLine {
 		return 0, false
 	}
-	const offset, prime = 14695981039346656037, 1099511628211
-	// A token is its letter and a byte no literal UTF-8 holds.
-	token := func(h uint64, t byte) uint64 { return ((h^uint64(t))*prime ^ 0xff) * prime }
-	h = offset
+	h = fnvOffset
 	for i := 0; i < len(line); {
-		c := line[i]
-		switch {
+		switch c := line[i]; {
 		case c == ' ' || c == '\t':
-			j, tab := i, false
-			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-				tab = tab || line[j] == '\t'
-				j++
-			}
-			switch {
-			case j-i == 1 && !tab:
-				h = (h ^ ' ') * prime
-			case tab:
-				h = token(h, '\t')
-			default:
-				h = token(h, ' ')
+			j, tab := blankRun(line, i)
+			if tok := blankToken(j-i, tab); tok != 0 {
+				h = hashToken(h, tok)
+			} else {
+				h = (h ^ ' ') * fnvPrime
 			}
 			i = j
 		case isWordByte(c) && (i == 0 || !isWordByte(line[i-1])):
-			j := i
-			for j < len(line) && isWordByte(line[j]) {
-				j++
-			}
+			j := wordEnd(line, i)
 			if isHexID(line[i:j]) {
-				h = token(h, 'H')
+				h = hashToken(h, 'H')
 				i = j
 				continue
 			}
 			for i < j {
 				if !isDigit(line[i]) {
-					h = (h ^ uint64(line[i])) * prime
+					h = (h ^ uint64(line[i])) * fnvPrime
 					i++
 					continue
 				}
 				i = digits(line, i)
-				h = token(h, 'N')
+				h = hashToken(h, 'N')
 			}
 		default:
-			h = (h ^ uint64(c)) * prime
+			h = (h ^ uint64(c)) * fnvPrime
 			i++
 		}
 	}
 	return h, true
+}
+
+// FNV-1a's 64-bit constants.
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
+// hashToken adds a token of a shape to an FNV-1a hash: its letter and a
+// byte no literal UTF-8 holds.
+func hashToken(h uint64, t byte) uint64 { return ((h^uint64(t))*fnvPrime ^ 0xff) * fnvPrime }
+
+// blankRun returns the end of the run of spaces and tabs at line[i], and
+// whether a tab is among them.
+func blankRun(line []byte, i int) (end int, tab bool) {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		tab = tab || line[i] == '\t'
+		i++
+	}
+	return i, tab
+}
+
+// blankToken is the token of a run of n blanks: '\t' for one with a tab,
+// ' ' for two spaces or more, and 0 for a lone space, which is a literal.
+func blankToken(n int, tab bool) byte {
+	switch {
+	case tab:
+		return '\t'
+	case n > 1:
+		return ' '
+	}
+	return 0
+}
+
+// wordEnd returns the end of the word at line[i].
+func wordEnd(line []byte, i int) int {
+	for i < len(line) && isWordByte(line[i]) {
+		i++
+	}
+	return i
 }
 
 // walkShape calls f for each part of the shape of line in order: a
@@ -94,32 +117,21 @@ func walkShape(line []byte, f func(tok byte, lit []byte)) {
 		}
 	}
 	for i := 0; i < len(line); {
-		c := line[i]
-		switch {
+		switch c := line[i]; {
 		case c == ' ' || c == '\t':
-			j, tab := i, false
-			for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-				tab = tab || line[j] == '\t'
-				j++
-			}
-			if j-i == 1 && !tab {
+			j, tab := blankRun(line, i)
+			tok := blankToken(j-i, tab)
+			if tok == 0 {
 				i++ // one space is a literal
 				continue
 			}
 			flush(i)
-			if tab {
-				f('\t', nil)
-			} else {
-				f(' ', nil)
-			}
+			f(tok, nil)
 			i, lit = j, j
 		case isWordByte(c) && (i == 0 || !isWordByte(line[i-1])):
 			// The start of a word: a hex id as a whole, else its digit
 			// runs one by one.
-			j := i
-			for j < len(line) && isWordByte(line[j]) {
-				j++
-			}
+			j := wordEnd(line, i)
 			if isHexID(line[i:j]) {
 				flush(i)
 				f('H', nil)

@@ -104,21 +104,9 @@ func countTokens[T string | []byte](c *TokenCounter, b T) {
 			// A stray byte, not part of a character: a token.
 			k = tkOther
 		}
-		same := any && k == cls
 		switch {
-		case k == tkLower && cls == tkUpper && any && run == 0:
-			// "Word": a capital and the lower-case letters after it
-			// are one word.
-			same = true
-		}
-		switch {
-		case !same:
-			// Letters straight after a digit, and the letters of
-			// the same word after them, are a hash, base64 or a
-			// generated name, not words: the vocabularies hold few
-			// such pieces.
-			letter := k == tkLower || k == tkUpper
-			mixed = letter && (cls == tkDigit || mixed && cls <= tkDigit && cls >= tkLower)
+		case !sameRun(k, cls, run, any):
+			mixed = lettersAfterDigit(k, cls, mixed)
 			run, rep = 0, 0
 		case k == tkPunct && ch == prev:
 			rep++
@@ -126,53 +114,79 @@ func countTokens[T string | []byte](c *TokenCounter, b T) {
 			run, rep = run+1, 0
 		}
 		if k == tkOther {
-			// One token a character at least (CJK, accented
-			// letters), and one more every few characters in a
-			// run: the tokenizers spell many of them in two or
-			// three byte tokens. A four-byte character (emoji,
-			// rare CJK) takes two.
-			n++
-			if ch >= 0xF0 || run%otherExtraEvery == otherExtraEvery-1 {
-				n++
-			}
-			prev, cls, any = ch, k, true
-			continue
-		}
-		// The byte at position pos of its run costs a token when
-		// pos%per == at.
-		pos, per, at := run, 1, 0
-		switch k {
-		case tkLower:
-			per = lettersPerToken
-			if mixed {
-				per = capitalsPerToken
-			}
-		case tkUpper:
-			// Capitals in a row are rarer in the vocabularies than
-			// lower case: acronyms, constants, base64.
-			per = capitalsPerToken
-		case tkDigit:
-			per = digitsPerToken
-		case tkSpace:
-			// A lone space is part of the word after it; a longer
-			// run is indentation or alignment.
-			per, at = spacesPerToken, 1
-		case tkNewline:
-			per = math.MaxInt
-		case tkPunct:
-			// Punctuation pairs up ("){", "\":", ");"); a rule
-			// of one byte repeated is cheaper still.
-			per = punctPerToken
-			if rep > 0 {
-				pos, per = rep, repeatPerToken
-			}
-		}
-		if pos%per == at {
+			n += otherTokens(ch, run)
+		} else if costsToken(k, run, rep, mixed) {
 			n++
 		}
 		prev, cls, any = ch, k, true
 	}
 	c.n, c.prev, c.cls, c.run, c.rep, c.mixed, c.any = n, prev, cls, run, rep, mixed, any
+}
+
+// sameRun reports whether a byte of class k goes on the run of the byte
+// before it (of class cls, at position run of its run; any is false for
+// the first byte). "Word": a capital and the lower-case letters after it
+// are one word.
+func sameRun(k, cls uint8, run int, any bool) bool {
+	return any && (k == cls || k == tkLower && cls == tkUpper && run == 0)
+}
+
+// lettersAfterDigit reports whether a new run of class k, after a byte of
+// class cls, is letters of a hash, base64 or a generated name rather than
+// words: letters straight after a digit, and the letters of the same word
+// after them (mixed says the letters before were such). The vocabularies
+// hold few such pieces.
+func lettersAfterDigit(k, cls uint8, mixed bool) bool {
+	letter := k == tkLower || k == tkUpper
+	return letter && (cls == tkDigit || mixed && cls <= tkDigit && cls >= tkLower)
+}
+
+// otherTokens is what a non-ASCII character costs, at position run of its
+// run: one token a character at least (CJK, accented letters), and one
+// more every few characters in a run: the tokenizers spell many of them
+// in two or three byte tokens. A four-byte character (emoji, rare CJK)
+// takes two.
+func otherTokens(ch byte, run int) int64 {
+	if ch >= 0xF0 || run%otherExtraEvery == otherExtraEvery-1 {
+		return 2
+	}
+	return 1
+}
+
+// tokenEvery is, for each class of ASCII byte, how many bytes of a run of
+// it one token is charged for (non-ASCII characters are charged by
+// otherTokens).
+var tokenEvery = [...]int{
+	tkLower: lettersPerToken,
+	// Capitals in a row are rarer in the vocabularies than lower case:
+	// acronyms, constants, base64.
+	tkUpper: capitalsPerToken,
+	tkDigit: digitsPerToken,
+	// A lone space is part of the word after it (see costsToken); a
+	// longer run is indentation or alignment.
+	tkSpace:   spacesPerToken,
+	tkNewline: math.MaxInt,
+	// Punctuation pairs up ("){", "\":", ");"); a rule of one byte
+	// repeated is cheaper still (see costsToken).
+	tkPunct: punctPerToken,
+}
+
+// costsToken reports whether the byte of ASCII class k at position run of
+// its run costs a token; rep is how many times a punctuation byte was
+// repeated in a row, and mixed says letters are of a hash (see
+// lettersAfterDigit). The byte at position pos of its run costs a token
+// when pos%per == at.
+func costsToken(k uint8, run, rep int, mixed bool) bool {
+	pos, per, at := run, tokenEvery[k], 0
+	switch {
+	case k == tkLower && mixed:
+		per = capitalsPerToken
+	case k == tkSpace:
+		at = 1
+	case k == tkPunct && rep > 0:
+		pos, per = rep, repeatPerToken
+	}
+	return pos%per == at
 }
 
 // Tokens is the estimate of everything written so far.
