@@ -84,12 +84,7 @@ func (t *Toolset) decideBashOnce(ctx context.Context, in BashInput) (_ *RulesDet
 	case "deny":
 		return &d, t.refusal(&d, deniedText(d)), false
 	}
-	var ask []RulePart
-	for _, p := range d.Parts {
-		if p.Decision == "ask" {
-			ask = append(ask, p)
-		}
-	}
+	ask := askingParts(d.Parts)
 	cwd := rc.Dir
 	a := t.askerFor(ctx)
 	if a == nil {
@@ -200,6 +195,17 @@ func firstWord(s string) string {
 		return f[0]
 	}
 	return s
+}
+
+// askingParts are the parts of a decision that ask.
+func askingParts(parts []RulePart) []RulePart {
+	var ask []RulePart
+	for _, p := range parts {
+		if p.Decision == "ask" {
+			ask = append(ask, p)
+		}
+	}
+	return ask
 }
 
 func partList(parts []RulePart) string {
@@ -391,19 +397,9 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 	if t.rulesNow() == nil {
 		return nil, false
 	}
-	var job *JobInfo
-	for _, j := range t.shell.Jobs() {
-		if j.PID == in.PID {
-			job = &j
-			break
-		}
-	}
-	if job == nil || job.Input == "" || job.Input == "closed" {
+	job, command := t.stdinJob(in.PID)
+	if job == nil {
 		return nil, false // the write itself says why nothing can be sent
-	}
-	command := job.Command
-	if len(job.Args) > 0 {
-		command = quoteArgv(append([]string{job.Command}, job.Args...))
 	}
 	prog, isShell := rules.TypedInto(command)
 	if prog == "" {
@@ -413,64 +409,23 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 	if t.approved.has(key) {
 		return nil, false
 	}
-	typed := in.Input
-	for _, k := range in.Keys {
-		typed += "<" + k + ">"
-	}
-	reason := fmt.Sprintf("job %d runs %s, which runs what is typed into it: %s", in.PID, prog, interactiveTypingReason)
-	var d RulesDetails
+	typed := typedText(in)
 	pipeShell := isShell && job.Input == "stdin"
+	var d RulesDetails
 	if pipeShell {
-		// Commands typed into a shell reading a pipe are decided as a
-		// command of their own would be; the shell's variables are not
-		// known, so no arithmetic on them is. Only whole commands are
-		// sent: what the shell holds unended it joins to the next
-		// write, which would be decided alone. Refusing a piece, rather
-		// than holding it until the rest comes, keeps the shell at the
-		// start of a command before every write, with no text waiting
-		// in spillway that neither the model nor the person sees.
-		text, ends, err := shell.PipeText(in)
-		if err != nil {
-			return nil, false // the write itself refuses the key
-		}
-		if r := rules.WholeCommands(text, ends); r != "" {
-			d = RulesDetails{Decision: "deny", Parts: []RulePart{{Command: typed, Decision: "deny", Reason: r}}}
-			return t.refusal(&d, fmt.Sprintf("[not sent: job %d runs %s reading a pipe, and what is written to it is decided as whole commands; this input is not (%s), so nothing was sent. Send whole commands, each line ended with a newline, in one write_stdin.]", in.PID, prog, r)), false
-		}
-		if text == "" {
-			return nil, false // a signal, or the end of input: no command
-		}
-		v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH"), Writable: t.writableDir()})
-		d = rulesDetails(v)
-		// The parts the person allowed for the session are allowed:
-		// the part, not what else is typed.
-		t.allowApprovedParts(&d)
-		switch d.Decision {
-		case "allow":
-			return nil, false
-		case "deny":
-			return t.refusal(&d, deniedText(d)), false
+		var refused *Result[BashDetails]
+		var decided bool
+		if d, refused, decided = t.decidePipeInput(in, prog, typed); decided {
+			return refused, false
 		}
 	} else {
+		reason := fmt.Sprintf("job %d runs %s, which runs what is typed into it: %s", in.PID, prog, interactiveTypingReason)
 		d = RulesDetails{Decision: "ask", Parts: []RulePart{{Command: typed, Decision: "ask", Reason: reason}}}
 	}
-	var ask []RulePart
-	for _, p := range d.Parts {
-		if p.Decision == "ask" {
-			ask = append(ask, p)
-		}
-	}
-	a := t.askerFor(ctx)
-	if a == nil {
-		return t.refusal(&d, cannotAskText(ask, "no one can be asked (the library was given no Asker)")), false
-	}
-	answer, err := a(ctx, fmt.Sprintf("%s (typed into `%s`)", typed, command), t.cwd, ask)
-	var notice askNotice
-	if errors.As(err, &notice) {
-		return t.refusal(&d, notice.Notice()), false
-	}
-	if err != nil {
-		return t.refusal(&d, cannotAskText(ask, err.Error())), false
+	ask := askingParts(d.Parts)
+	answer, refused := t.askStdin(ctx, &d, ask, fmt.Sprintf("%s (typed into `%s`)", typed, command))
+	if refused != nil {
+		return refused, false
 	}
 	switch answer {
 	case trustProject:
@@ -488,6 +443,93 @@ func (t *Toolset) decideStdinOnce(ctx context.Context, in WriteStdinInput) (_ *R
 		return nil, false
 	}
 	return t.refusal(&d, "[the user denied the input: nothing was sent]"), false
+}
+
+// stdinJob is the job pid that can be written to, and the command it
+// runs as the rules read it; nil when no such job takes input.
+func (t *Toolset) stdinJob(pid int) (*JobInfo, string) {
+	var job *JobInfo
+	for _, j := range t.shell.Jobs() {
+		if j.PID == pid {
+			job = &j
+			break
+		}
+	}
+	if job == nil || job.Input == "" || job.Input == "closed" {
+		return nil, ""
+	}
+	command := job.Command
+	if len(job.Args) > 0 {
+		command = quoteArgv(append([]string{job.Command}, job.Args...))
+	}
+	return job, command
+}
+
+// typedText is a write_stdin's input as the person is shown it, each
+// key in angle brackets.
+func typedText(in WriteStdinInput) string {
+	typed := in.Input
+	for _, k := range in.Keys {
+		typed += "<" + k + ">"
+	}
+	return typed
+}
+
+// decidePipeInput decides what is written to a shell reading a pipe
+// (prog) as the commands it holds. decided says that no one is asked:
+// refused is then the refusal, or nil to send the input; else d holds
+// the parts to ask about.
+//
+// Commands typed into a shell reading a pipe are decided as a command of
+// their own would be; the shell's variables are not known, so no
+// arithmetic on them is. Only whole commands are sent: what the shell
+// holds unended it joins to the next write, which would be decided
+// alone. Refusing a piece, rather than holding it until the rest comes,
+// keeps the shell at the start of a command before every write, with no
+// text waiting in spillway that neither the model nor the person sees.
+func (t *Toolset) decidePipeInput(in WriteStdinInput, prog, typed string) (d RulesDetails, refused *Result[BashDetails], decided bool) {
+	text, ends, err := shell.PipeText(in)
+	if err != nil {
+		return d, nil, true // the write itself refuses the key
+	}
+	if r := rules.WholeCommands(text, ends); r != "" {
+		d = RulesDetails{Decision: "deny", Parts: []RulePart{{Command: typed, Decision: "deny", Reason: r}}}
+		return d, t.refusal(&d, fmt.Sprintf("[not sent: job %d runs %s reading a pipe, and what is written to it is decided as whole commands; this input is not (%s), so nothing was sent. Send whole commands, each line ended with a newline, in one write_stdin.]", in.PID, prog, r)), true
+	}
+	if text == "" {
+		return d, nil, true // a signal, or the end of input: no command
+	}
+	v := t.rulesNow().set.CheckIn(text, rules.Context{Dir: t.cwd, PATH: os.Getenv("PATH"), Writable: t.writableDir()})
+	d = rulesDetails(v)
+	// The parts the person allowed for the session are allowed: the
+	// part, not what else is typed.
+	t.allowApprovedParts(&d)
+	switch d.Decision {
+	case "allow":
+		return d, nil, true
+	case "deny":
+		return d, t.refusal(&d, deniedText(d)), true
+	}
+	return d, nil, false
+}
+
+// askStdin asks the person about the parts ask of an input to a job,
+// described as question. It returns the answer, or the refusal when no
+// one could answer.
+func (t *Toolset) askStdin(ctx context.Context, d *RulesDetails, ask []RulePart, question string) (string, *Result[BashDetails]) {
+	a := t.askerFor(ctx)
+	if a == nil {
+		return "", t.refusal(d, cannotAskText(ask, "no one can be asked (the library was given no Asker)"))
+	}
+	answer, err := a(ctx, question, t.cwd, ask)
+	var notice askNotice
+	if errors.As(err, &notice) {
+		return "", t.refusal(d, notice.Notice())
+	}
+	if err != nil {
+		return "", t.refusal(d, cannotAskText(ask, err.Error()))
+	}
+	return answer, nil
 }
 
 // interactiveTypingReason is why typing into such a job is asked about.

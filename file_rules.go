@@ -163,22 +163,39 @@ func patternHolds(pat, path string) bool {
 // file's contents out of grep too (read asks for it). nil when no Read
 // entry denies or asks, so that a search pays nothing.
 func (t *Toolset) readHider() func(path string, contents bool) string {
-	type compiled struct {
-		pats     []string // one per spelling of the working directory
-		deny     bool
-		text, at string
-		links    *linkIDs
+	rs := t.hidingReadRules()
+	if len(rs) == 0 {
+		return nil
 	}
+	return rs.hider
+}
+
+// A hidingRead is a Read entry that denies or asks, with its pattern
+// read from each spelling of the working directory.
+type hidingRead struct {
+	pats     []string // one per spelling of the working directory
+	deny     bool
+	text, at string
+	links    *linkIDs
+}
+
+// hidingReads are the Read entries that hide files from a search, deny
+// entries first.
+type hidingReads []hidingRead
+
+// hidingReadRules are the Read entries that deny or ask, deny entries
+// first: a file both deny and ask hold is named by its deny rule.
+func (t *Toolset) hidingReadRules() hidingReads {
 	cwds := []string{t.cwd}
 	if real, err := filepath.EvalSymlinks(t.cwd); err == nil && real != t.cwd {
 		cwds = append(cwds, real)
 	}
-	var rs []compiled
+	var rs hidingReads
 	for _, r := range t.fileRules() {
 		if r.Kind != rules.FileRead || r.Decision == rules.Allow {
 			continue
 		}
-		c := compiled{deny: r.Decision == rules.Deny, text: r.Text, at: r.Source}
+		c := hidingRead{deny: r.Decision == rules.Deny, text: r.Text, at: r.Source}
 		for _, cwd := range cwds {
 			if pat, ok := filePattern(r, cwd); ok {
 				c.pats = append(c.pats, pat)
@@ -187,12 +204,7 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 		c.links = &linkIDs{pats: c.pats}
 		rs = append(rs, c)
 	}
-	if len(rs) == 0 {
-		return nil
-	}
-	// Deny rules first: a file both deny and ask hold is named by its
-	// deny rule.
-	slices.SortStableFunc(rs, func(a, b compiled) int {
+	slices.SortStableFunc(rs, func(a, b hidingRead) int {
 		switch {
 		case a.deny == b.deny:
 			return 0
@@ -201,28 +213,32 @@ func (t *Toolset) readHider() func(path string, contents bool) string {
 		}
 		return 1
 	})
-	return func(path string, contents bool) string {
-		for _, r := range rs {
-			if !r.deny && !contents {
-				continue
-			}
-			for _, pat := range r.pats {
-				if patternHolds(pat, path) {
-					return fmt.Sprintf("%s (%s)", quoted(r.text), r.at)
-				}
+	return rs
+}
+
+// hider is the Read rule that hides path from a search ("" none);
+// contents says that the search would show the file's contents.
+func (rs hidingReads) hider(path string, contents bool) string {
+	for _, r := range rs {
+		if !r.deny && !contents {
+			continue
+		}
+		for _, pat := range r.pats {
+			if patternHolds(pat, path) {
+				return fmt.Sprintf("%s (%s)", quoted(r.text), r.at)
 			}
 		}
-		// A file with another name is held by a rule that holds any
-		// of its names.
-		if linkCount(path) > 1 {
-			for _, r := range rs {
-				if (r.deny || contents) && r.links.holds(path) {
-					return fmt.Sprintf("%s (%s, another name of this file, a hard link)", quoted(r.text), r.at)
-				}
-			}
-		}
-		return ""
 	}
+	// A file with another name is held by a rule that holds any of its
+	// names.
+	if linkCount(path) > 1 {
+		for _, r := range rs {
+			if (r.deny || contents) && r.links.holds(path) {
+				return fmt.Sprintf("%s (%s, another name of this file, a hard link)", quoted(r.text), r.at)
+			}
+		}
+	}
+	return ""
 }
 
 // protectedFile names why a change to path loads code or rules the next
@@ -247,97 +263,14 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 	decision := rules.Allow
 	var parts []RulePart
 	for _, a := range acc {
-		raw := a.path
-		if !filepath.IsAbs(raw) {
-			raw = t.cwd + string(filepath.Separator) + raw
+		f, refused := t.decideAccess(a, all, def)
+		if refused != nil {
+			return refused
 		}
-		abs := filepath.Clean(raw)
-		paths := []string{abs}
-		// The file the tool opens: symbolic links resolved before each
-		// "..", as the system resolves them (sub/gg/../key with gg ->
-		// ../.git is the root's key, not sub/key).
-		for _, p := range []string{raw, abs} {
-			if real, err := realPath(p); err == nil && !slices.Contains(paths, real) {
-				paths = append(paths, real)
-			}
-		}
-		// file_default decides the changes a rule does not; a read no
-		// Read rule matches is allowed.
-		d, why := def, "[rules] file_default is "+def.String()
-		if a.kind == "Read" {
-			d, why = rules.Allow, "a read no Read rule matches is allowed"
-		}
-		part := RulePart{Command: a.kind + "(" + abs + ")", Decision: d.String(), Reason: "no rule matches this file: " + why}
-		matched := false
-		for _, r := range all {
-			if !fileKindRules(r.Kind, a.kind) || !fileRuleMatches(r, t.cwd, paths...) {
-				continue
-			}
-			if !matched || r.Decision > d {
-				d = r.Decision
-				part.Rule, part.Source, part.Reason = r.Text, r.Source, r.Failure
-			}
-			matched = true
-		}
-		if a.kind == "Read" {
-			// A file with another name (a hard link) is held by a Read
-			// rule that holds any of its names, found by identity.
-			if n := linkCount(paths[len(paths)-1]); n > 1 {
-				for _, r := range all {
-					if r.Kind != rules.FileRead || r.Decision <= d {
-						continue
-					}
-					if pat, ok := filePattern(r, t.cwd); ok && pat != "" && (&linkIDs{pats: []string{pat}}).holds(paths[len(paths)-1]) {
-						d, matched = r.Decision, true
-						part.Rule, part.Source = r.Text, r.Source
-						part.Reason = fmt.Sprintf("%s has %d names (hard links), and the rule holds another of them", abs, n)
-					}
-				}
-			}
-		}
-		part.Decision = d.String()
-		if !matched && d > rules.Allow {
-			// A project's allow entry that is not in force is named.
-			if r := t.suspendedFileRule(a.kind, paths); r != nil {
-				part.Reason = r.Justification + " (no other rule matches: " + why + ")"
-			}
-		}
-		if a.kind != "Read" && d < rules.Ask {
-			for _, p := range paths {
-				why := protectedFile(p)
-				if why == "" && t.ruleSourceFile(p) {
-					why = "the rules in force were read from it"
-				}
-				if why != "" {
-					d = rules.Ask
-					part.Decision, part.Rule, part.Source = "ask", "", ""
-					part.Reason = fmt.Sprintf("a change to %s is asked whatever the rules say: %s", p, why)
-					break
-				}
-			}
-		}
-		if a.kind != "Read" && d < rules.Deny {
-			// A file with more than one name is one whose other names
-			// no path-keyed check sees: one may be .git/config, a file a
-			// rule covers, or a file outside --root.
-			if n := linkCount(paths[len(paths)-1]); n > 1 {
-				if t.fileTools != nil && t.fileTools.root != nil {
-					return &Result[tool.FileChangeDetails]{IsError: true, Text: hardLinkUnderRoot(a.path, n)}
-				}
-				if d < rules.Ask {
-					d = rules.Ask
-					part.Decision, part.Rule, part.Source = "ask", "", ""
-					part.Reason = fmt.Sprintf("%s has %d names (hard links), whose other names spillway does not know: one may be a protected file or a file a rule covers, so a change is asked whatever the rules say", abs, n)
-				}
-			}
-		}
-		if d == rules.Ask && t.approved.has(part.Command) {
-			d, part.Decision, part.ApprovedForSession = rules.Allow, "allow", true
-		}
-		decision = max(decision, d)
-		parts = append(parts, part)
+		decision = max(decision, f.d)
+		parts = append(parts, f.part)
 		if a.del {
-			rm := t.decideDelete(abs)
+			rm := t.decideDelete(f.abs)
 			for _, p := range rm {
 				d, _ := decisionOf(p.Decision)
 				decision = max(decision, d)
@@ -345,34 +278,197 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 			parts = append(parts, rm...)
 		}
 	}
-	done, verb := "changed", "change"
-	if toolName == "read" {
-		done, verb = "read", "read"
-	}
 	switch decision {
 	case rules.Allow:
 		return nil
 	case rules.Deny:
-		var b strings.Builder
-		b.WriteString("[denied by the file rules: nothing was " + done + "]")
-		for _, p := range parts {
-			switch {
-			case p.Decision != "deny":
-			case p.Rule != "":
-				fmt.Fprintf(&b, "\n%s: denied by %s (%s)", p.Command, quoted(p.Rule), p.Source)
-			default:
-				fmt.Fprintf(&b, "\n%s: denied: %s", p.Command, p.Reason)
-			}
-		}
-		b.WriteString("\nAsk the user instead of trying another way to " + verb + " it.")
-		return &Result[tool.FileChangeDetails]{Text: b.String(), IsError: true}
+		return fileRulesDenied(toolName, parts)
 	}
-	var ask []RulePart
+	return t.askFileAccess(ctx, toolName, askingParts(parts))
+}
+
+// A fileDecision is the decision of one fileAccess as it is made: the
+// file's names, the decision so far, and the part that says why.
+type fileDecision struct {
+	abs string
+	// paths are abs, then the file the tool opens where symbolic links
+	// make it another (the last is the one opened).
+	paths   []string
+	d       rules.Decision
+	matched bool // a rule decided d
+	part    RulePart
+}
+
+// decideAccess decides one file of a file-tool call. A non-nil result
+// refuses the whole call.
+func (t *Toolset) decideAccess(a fileAccess, all []rules.FileRule, def rules.Decision) (fileDecision, *Result[tool.FileChangeDetails]) {
+	abs, paths := t.fileNames(a.path)
+	// file_default decides the changes a rule does not; a read no
+	// Read rule matches is allowed.
+	d, why := def, "[rules] file_default is "+def.String()
+	if a.kind == "Read" {
+		d, why = rules.Allow, "a read no Read rule matches is allowed"
+	}
+	f := fileDecision{abs: abs, paths: paths, d: d,
+		part: RulePart{Command: a.kind + "(" + abs + ")", Reason: "no rule matches this file: " + why}}
+	f.matchRules(all, a.kind, t.cwd)
+	if a.kind == "Read" {
+		f.matchLinkedRead(all, t.cwd)
+	}
+	if !f.matched && f.d > rules.Allow {
+		// A project's allow entry that is not in force is named.
+		if r := t.suspendedFileRule(a.kind, paths); r != nil {
+			f.part.Reason = r.Justification + " (no other rule matches: " + why + ")"
+		}
+	}
+	if a.kind != "Read" {
+		t.askProtectedChange(&f)
+		if refused := t.holdLinkedChange(&f, a.path); refused != nil {
+			return f, refused
+		}
+	}
+	if f.d == rules.Ask && t.approved.has(f.part.Command) {
+		f.d, f.part.ApprovedForSession = rules.Allow, true
+	}
+	f.part.Decision = f.d.String()
+	return f, nil
+}
+
+// fileNames are the names of the file a file tool's path stands for:
+// the path made absolute and clean, then the file the tool opens, with
+// symbolic links resolved before each "..", as the system resolves them
+// (sub/gg/../key with gg -> ../.git is the root's key, not sub/key).
+func (t *Toolset) fileNames(path string) (abs string, paths []string) {
+	raw := path
+	if !filepath.IsAbs(raw) {
+		raw = t.cwd + string(filepath.Separator) + raw
+	}
+	abs = filepath.Clean(raw)
+	paths = []string{abs}
+	for _, p := range []string{raw, abs} {
+		if real, err := realPath(p); err == nil && !slices.Contains(paths, real) {
+			paths = append(paths, real)
+		}
+	}
+	return abs, paths
+}
+
+// opened is the file the tool opens.
+func (f *fileDecision) opened() string { return f.paths[len(f.paths)-1] }
+
+// matchRules lets the rules of the access's kind that hold one of the
+// file's names decide it: the first that matches, then any stricter one.
+func (f *fileDecision) matchRules(all []rules.FileRule, kind, cwd string) {
+	for _, r := range all {
+		if !fileKindRules(r.Kind, kind) || !fileRuleMatches(r, cwd, f.paths...) {
+			continue
+		}
+		if !f.matched || r.Decision > f.d {
+			f.d = r.Decision
+			f.part.Rule, f.part.Source, f.part.Reason = r.Text, r.Source, r.Failure
+		}
+		f.matched = true
+	}
+}
+
+// matchLinkedRead lets a stricter Read rule decide a read of a file with
+// another name (a hard link) that the rule holds, found by identity.
+func (f *fileDecision) matchLinkedRead(all []rules.FileRule, cwd string) {
+	n := linkCount(f.opened())
+	if n <= 1 {
+		return
+	}
+	for _, r := range all {
+		if r.Kind != rules.FileRead || r.Decision <= f.d {
+			continue
+		}
+		pat, ok := filePattern(r, cwd)
+		if !ok || pat == "" || !(&linkIDs{pats: []string{pat}}).holds(f.opened()) {
+			continue
+		}
+		f.d, f.matched = r.Decision, true
+		f.part.Rule, f.part.Source = r.Text, r.Source
+		f.part.Reason = fmt.Sprintf("%s has %d names (hard links), and the rule holds another of them", f.abs, n)
+	}
+}
+
+// askProtectedChange asks a change that no rule asks or denies to a file
+// that loads code, or that the rules in force were read from.
+func (t *Toolset) askProtectedChange(f *fileDecision) {
+	if f.d >= rules.Ask {
+		return
+	}
+	for _, p := range f.paths {
+		why := protectedFile(p)
+		if why == "" && t.ruleSourceFile(p) {
+			why = "the rules in force were read from it"
+		}
+		if why != "" {
+			f.ask(fmt.Sprintf("a change to %s is asked whatever the rules say: %s", p, why))
+			return
+		}
+	}
+}
+
+// holdLinkedChange holds a change that no rule denies to a file with
+// more than one name, whose other names no path-keyed check sees: one
+// may be .git/config, a file a rule covers, or a file outside --root.
+// Under --root it returns the refusal of the call (path is the name
+// the call gave); elsewhere the change is asked.
+func (t *Toolset) holdLinkedChange(f *fileDecision, path string) *Result[tool.FileChangeDetails] {
+	if f.d >= rules.Deny {
+		return nil
+	}
+	n := linkCount(f.opened())
+	if n <= 1 {
+		return nil
+	}
+	if t.fileTools != nil && t.fileTools.root != nil {
+		return &Result[tool.FileChangeDetails]{IsError: true, Text: hardLinkUnderRoot(path, n)}
+	}
+	if f.d < rules.Ask {
+		f.ask(fmt.Sprintf("%s has %d names (hard links), whose other names spillway does not know: one may be a protected file or a file a rule covers, so a change is asked whatever the rules say", f.abs, n))
+	}
+	return nil
+}
+
+// ask makes the access asked for reason, whichever rule decided it.
+func (f *fileDecision) ask(reason string) {
+	f.d = rules.Ask
+	f.part.Rule, f.part.Source, f.part.Reason = "", "", reason
+}
+
+// fileVerbs are what a refusal says of a call of toolName: nothing was
+// done, as another way to verb it.
+func fileVerbs(toolName string) (done, verb string) {
+	if toolName == "read" {
+		return "read", "read"
+	}
+	return "changed", "change"
+}
+
+// fileRulesDenied is the refusal of a call a file rule denies: each
+// denied file, and the rule or the reason that denies it.
+func fileRulesDenied(toolName string, parts []RulePart) *Result[tool.FileChangeDetails] {
+	done, verb := fileVerbs(toolName)
+	var b strings.Builder
+	b.WriteString("[denied by the file rules: nothing was " + done + "]")
 	for _, p := range parts {
-		if p.Decision == "ask" {
-			ask = append(ask, p)
+		switch {
+		case p.Decision != "deny":
+		case p.Rule != "":
+			fmt.Fprintf(&b, "\n%s: denied by %s (%s)", p.Command, quoted(p.Rule), p.Source)
+		default:
+			fmt.Fprintf(&b, "\n%s: denied: %s", p.Command, p.Reason)
 		}
 	}
+	b.WriteString("\nAsk the user instead of trying another way to " + verb + " it.")
+	return &Result[tool.FileChangeDetails]{Text: b.String(), IsError: true}
+}
+
+// askFileAccess asks the person about the files of a call that need
+// approval: nil when the call may go on, else the refusal.
+func (t *Toolset) askFileAccess(ctx context.Context, toolName string, ask []RulePart) *Result[tool.FileChangeDetails] {
 	if t.asker == nil {
 		return &Result[tool.FileChangeDetails]{Text: cannotAskText(ask, "no one can be asked (the library was given no Asker)"), IsError: true}
 	}
@@ -389,6 +485,7 @@ func (t *Toolset) decideFiles(ctx context.Context, toolName string, acc []fileAc
 		}
 		return nil
 	}
+	done, verb := fileVerbs(toolName)
 	return &Result[tool.FileChangeDetails]{Text: fmt.Sprintf("[the user denied the %s: nothing was %s]\nThe file%s that needed approval: %s.", verb, done, plural(len(ask)), partList(ask)), IsError: true}
 }
 
