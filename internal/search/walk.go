@@ -150,7 +150,9 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 			ig = ancestorIgnores(root)
 		}
 		l := w.list(ig, root, "")
-		w.walkDir(root, "", l)
+		if w.walkDir(root, "", l) {
+			w.flushRun()
+		}
 	}()
 
 	for b := range w.items {
@@ -218,6 +220,14 @@ type walker[T any] struct {
 	// to fill again: a walk reuses a few dozen batches rather than making
 	// one for every batchSize files (fresh memory is paid page by page).
 	spare chan *batch[T]
+	// run is the batch of files the walk is filling (its goroutine's
+	// own). It runs on across directories: most are small (Go's tree has
+	// 9 files a directory), and a batch per directory made four times the
+	// handoffs between the walk, the workers and visit. It is sent when
+	// full, before an entry of its own is sent (a directory, a hidden or
+	// unread entry), and before the walk waits for a listing, so that
+	// the workers never wait for files the walk holds.
+	run *batch[T]
 }
 
 // A batch is a run of entries on their way to visit, in order, with the
@@ -400,9 +410,7 @@ func nextByte(s string, i int, dir bool) int {
 // walkDir yields the contents of one directory, depth first. It returns
 // false when the walk is over.
 func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
-	select {
-	case <-l.done:
-	case <-w.ctx.Done():
+	if !w.await(l) {
 		return false
 	}
 	if l.err != nil {
@@ -411,28 +419,44 @@ func (w *walker[T]) walkDir(abs, rel string, l *listing) bool {
 	// Subdirectories are listed a few ahead of the walk reaching them.
 	ahead := make([]*listing, len(l.entries))
 	next, inFlight := w.listAhead(l, abs, ahead, 0, 0)
-	var run *batch[T] // files waiting to be sent as one batch
 	for i, e := range l.entries {
 		ent := Entry{Rel: e.rel, dir: abs, Type: e.typ, root: w.root}
 		ok := true
 		switch why := l.hidden(i); {
 		case why != "":
-			run, ok = w.hiddenEntry(run, ent, why)
+			ok = w.hiddenEntry(ent, why)
 		case !e.typ.IsDir():
-			run, ok = w.addFile(run, ent)
+			ok = w.addFile(ent)
 		default:
-			ok = w.flush(run)
-			run = nil
 			sub := ahead[i]
 			ahead[i] = nil
 			next, inFlight = w.listAhead(l, abs, ahead, next, inFlight-1)
-			ok = ok && w.enter(ent, sub)
+			ok = w.enter(ent, sub)
 		}
 		if !ok {
 			return false
 		}
 	}
-	return w.flush(run)
+	return true
+}
+
+// await waits for the listing l, sending the files gathered so far first
+// when it is not done yet; false: the walk is over.
+func (w *walker[T]) await(l *listing) bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+	}
+	if !w.flushRun() {
+		return false
+	}
+	select {
+	case <-l.done:
+		return true
+	case <-w.ctx.Done():
+		return false
+	}
 }
 
 // unreadDir yields a directory that could not be listed, with its error;
@@ -445,43 +469,51 @@ func (w *walker[T]) unreadDir(abs, rel string, err error) bool {
 	if rel != "" {
 		ent.dir = filepath.Dir(abs)
 	}
-	return w.send(&batch[T]{entries: []Entry{ent}})
+	return w.sendOne(ent)
 }
 
-// hiddenEntry yields a hidden entry in a batch of its own, without work
-// (said, never read), after the files before it; run is the batch of
-// files being filled.
-func (w *walker[T]) hiddenEntry(run *batch[T], ent Entry, why string) (*batch[T], bool) {
+// hiddenEntry yields a hidden entry without work (said, never read).
+func (w *walker[T]) hiddenEntry(ent Entry, why string) bool {
 	if !ent.IsDir() && !w.keep(ent) {
-		return run, true
-	}
-	if !w.flush(run) {
-		return nil, false
+		return true
 	}
 	ent.Hidden = why
-	return nil, w.send(&batch[T]{entries: []Entry{ent}})
+	return w.sendOne(ent)
 }
 
-// addFile adds a file that Keep takes to run, the batch being filled,
-// and sends the batch when it is full.
-func (w *walker[T]) addFile(run *batch[T], ent Entry) (*batch[T], bool) {
+// addFile adds a file that Keep takes to the batch being filled, and
+// sends the batch when it is full.
+func (w *walker[T]) addFile(ent Entry) bool {
 	if !w.keep(ent) {
-		return run, true
+		return true
 	}
-	if run == nil {
-		run = w.newBatch()
+	if w.run == nil {
+		w.run = w.newBatch()
 	}
-	run.entries = append(run.entries, ent)
-	if len(run.entries) < batchSize {
-		return run, true
+	w.run.entries = append(w.run.entries, ent)
+	if len(w.run.entries) < batchSize {
+		return true
 	}
-	return nil, w.flush(run)
+	return w.flushRun()
+}
+
+// sendOne sends an entry in a batch of its own, without work, after the
+// files before it.
+func (w *walker[T]) sendOne(ent Entry) bool {
+	return w.flushRun() && w.send(&batch[T]{entries: []Entry{ent}})
+}
+
+// flushRun sends the batch of files being filled, if any.
+func (w *walker[T]) flushRun() bool {
+	b := w.run
+	w.run = nil
+	return w.flush(b)
 }
 
 // enter yields a directory (when directories are yielded and Keep takes
 // it), then walks into it, sub being its listing.
 func (w *walker[T]) enter(ent Entry, sub *listing) bool {
-	if w.opt.Dirs && w.keep(ent) && !w.send(&batch[T]{entries: []Entry{ent}}) {
+	if w.opt.Dirs && w.keep(ent) && !w.sendOne(ent) {
 		return false
 	}
 	return w.walkDir(sub.abs, ent.Rel, sub)

@@ -240,3 +240,61 @@ func TestWalkPanicIsItsError(t *testing.T) {
 		t.Fatalf("Walk: %v", err)
 	}
 }
+
+// TestWalkFilesOfManyDirectoriesInOrder: files of many small directories
+// (batched together across directories), hidden entries among them, each
+// visited in path order with the result of work on that very entry.
+func TestWalkFilesOfManyDirectoriesInOrder(t *testing.T) {
+	root := t.TempDir()
+	tree := map[string]string{}
+	var want []string
+	for i := range 120 {
+		for j := range i%4 + 1 {
+			rel := fmt.Sprintf("d%03d/s%d/f%d", i, i%3, j)
+			tree[rel] = "x"
+			want = append(want, rel)
+		}
+	}
+	writeTree(t, root, tree)
+	slices.Sort(want)
+	hide := func(path string) string {
+		if strings.HasSuffix(path, "7"+string(filepath.Separator)+"s1") || strings.HasSuffix(path, "f2") {
+			return "hidden"
+		}
+		return ""
+	}
+	for _, workers := range []int{1, 2, 8} {
+		var got []string
+		work := func(_ context.Context, e Entry) string { return e.Rel }
+		err := Walk(context.Background(), root, WalkOptions{Workers: workers, Hide: hide}, work, func(e Entry, v string) bool {
+			switch {
+			case e.Hidden != "":
+				got = append(got, "hidden "+e.Rel)
+			case v != e.Rel:
+				t.Errorf("workers=%d: %s visited with the result of %s", workers, e.Rel, v)
+			default:
+				got = append(got, e.Rel)
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantHere []string
+		for _, rel := range want {
+			switch {
+			case strings.Contains(rel, "7/s1/"):
+				if strings.HasSuffix(rel, "/f0") {
+					wantHere = append(wantHere, "hidden "+strings.TrimSuffix(rel, "/f0"))
+				}
+			case strings.HasSuffix(rel, "f2"):
+				wantHere = append(wantHere, "hidden "+rel)
+			default:
+				wantHere = append(wantHere, rel)
+			}
+		}
+		if !slices.Equal(got, wantHere) {
+			t.Errorf("workers=%d: walk\n got %q\nwant %q", workers, got, wantHere)
+		}
+	}
+}
