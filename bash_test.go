@@ -330,10 +330,13 @@ func TestBashKillEscalates(t *testing.T) {
 // A cancelled context stops the whole process group.
 func TestBashCancel(t *testing.T) {
 	t.Parallel()
-	ts := bashToolset(t, spillway.Options{})
+	// The mark is in the command's working directory, the one place a
+	// command may write under the sandboxed suites.
+	cwd := t.TempDir()
+	ts := bashToolset(t, spillway.Options{Cwd: cwd})
 	ctx, cancel := context.WithCancel(context.Background())
 	var cancelled time.Time
-	begun := filepath.Join(t.TempDir(), "begun")
+	begun := filepath.Join(cwd, "begun")
 	go func() {
 		for i := 0; i < 4000; i++ { // until the children have started
 			if _, err := os.Stat(begun); err == nil {
@@ -344,7 +347,7 @@ func TestBashCancel(t *testing.T) {
 		cancelled = time.Now()
 		cancel()
 	}()
-	r, err := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; touch " + begun + "; wait"})
+	r, err := ts.Bash(ctx, spillway.BashInput{Command: "sleep 30 & (sleep 40; echo y) & echo begun; touch begun; wait"})
 	returned := time.Since(cancelled)
 	if err != nil {
 		t.Fatal(err)
