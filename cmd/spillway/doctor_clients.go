@@ -192,54 +192,65 @@ func spillwayEntries(servers map[string]any) []serverEntry {
 		if !ok {
 			continue
 		}
-		e := serverEntry{name: name}
-		switch c := m["command"].(type) {
-		case string:
-			e.command = c
-		case []any: // opencode: the command and its arguments in one array
-			for i, a := range c {
-				s, _ := a.(string)
-				if i == 0 {
-					e.command = s
-				} else {
-					e.args = append(e.args, s)
-				}
-			}
-		}
-		if args, ok := m["args"].([]any); ok {
-			for _, a := range args {
-				s, _ := a.(string)
-				e.args = append(e.args, s)
-			}
-		}
-		e.url, _ = m["url"].(string)
-		if e.url == "" {
-			e.url, _ = m["httpUrl"].(string)
-		}
-		e.headers = stringMap(m["headers"])
-		for k, v := range stringMap(m["http_headers"]) {
-			e.headers[k] = v
-		}
-		e.envHeaders = stringMap(m["env_http_headers"])
-		e.tokenEnv, _ = m["bearer_token_env_var"].(string)
-		if b, ok := m["disabled"].(bool); ok && b {
-			e.disabled = true
-		}
-		if b, ok := m["enabled"].(bool); ok && !b {
-			e.disabled = true
-		}
-		// By its name ("spillway", "spillway-http"), its command, or its
-		// URL's host.
-		mentions := strings.Contains(strings.ToLower(name), "spillway") || strings.Contains(strings.ToLower(filepath.Base(e.command)), "spillway") ||
-			strings.Contains(strings.ToLower(e.url), "spillway")
-		for _, a := range e.args {
-			mentions = mentions || strings.Contains(a, "@spillway-dev/spillway")
-		}
-		if mentions {
+		if e := serverEntryOf(name, m); e.runsSpillway() {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// serverEntryOf reads the entry of server name from a client's config,
+// in any client's spelling of its fields.
+func serverEntryOf(name string, m map[string]any) serverEntry {
+	e := serverEntry{name: name}
+	switch c := m["command"].(type) {
+	case string:
+		e.command = c
+	case []any: // opencode: the command and its arguments in one array
+		for i, a := range c {
+			s, _ := a.(string)
+			if i == 0 {
+				e.command = s
+			} else {
+				e.args = append(e.args, s)
+			}
+		}
+	}
+	if args, ok := m["args"].([]any); ok {
+		for _, a := range args {
+			s, _ := a.(string)
+			e.args = append(e.args, s)
+		}
+	}
+	e.url, _ = m["url"].(string)
+	if e.url == "" {
+		e.url, _ = m["httpUrl"].(string)
+	}
+	e.headers = stringMap(m["headers"])
+	for k, v := range stringMap(m["http_headers"]) {
+		e.headers[k] = v
+	}
+	e.envHeaders = stringMap(m["env_http_headers"])
+	e.tokenEnv, _ = m["bearer_token_env_var"].(string)
+	if b, ok := m["disabled"].(bool); ok && b {
+		e.disabled = true
+	}
+	if b, ok := m["enabled"].(bool); ok && !b {
+		e.disabled = true
+	}
+	return e
+}
+
+// runsSpillway reports whether the entry names spillway: by its name
+// ("spillway", "spillway-http"), its command, its URL's host, or the
+// npm package in its arguments.
+func (e serverEntry) runsSpillway() bool {
+	mentions := strings.Contains(strings.ToLower(e.name), "spillway") || strings.Contains(strings.ToLower(filepath.Base(e.command)), "spillway") ||
+		strings.Contains(strings.ToLower(e.url), "spillway")
+	for _, a := range e.args {
+		mentions = mentions || strings.Contains(a, "@spillway-dev/spillway")
+	}
+	return mentions
 }
 
 // checkEntry checks that one entry starts spillway's MCP server with a

@@ -33,84 +33,122 @@ func personText(text string, details any, cmd *cobra.Command, current spillway.T
 	var cur map[string]any
 	json.Unmarshal(current.Args, &cur)
 	global := globalArgs(cmd)
-	calls := nextCalls(details)
+	text = nextCallsText(text, nextCalls(details), current.Name, cur, global)
+	if strings.Contains(text, "Use check_pid=") {
+		text = jobHint.ReplaceAllString(text, "spillway stops it as this command exits (each command is a session of its own): give a longer --timeout to wait for it, or run it under spillway mcp to keep it.")
+	}
+	if strings.Contains(text, "seems to wait for input") && inputHint.MatchString(text) {
+		text = pipedInputText(text, current.Name, cur, global)
+	}
+	// The same call with other values ("Use limit=200 for more").
+	if strings.Contains(text, "Use ") {
+		text = sameCallText(text, current.Name, cur, global)
+	}
+	return failureText(text)
+}
+
+// nextCallsText says each of calls, where text names it by its words, as
+// the command line that makes it.
+func nextCallsText(text string, calls []output.Call, tool string, cur map[string]any, global []string) string {
 	for i, next := range calls {
-		line := commandLine(next, current.Name, cur, global)
+		line := commandLine(next, tool, cur, global)
 		if line == "" {
 			continue
 		}
-		repl := strings.ReplaceAll(line, "$", "$$")
 		// The words with the path first: were "offset=90 limit=1" put
 		// in the place of "path=f offset=90 limit=1", "path=f" would be
 		// left before the command.
 		for _, omitPath := range []bool{false, true} {
-			// The words end where the value does: offset=4 is not
-			// offset=40.
 			w := next.Words(omitPath)
 			if !strings.Contains(text, w) {
 				continue // what follows scans the whole text for w
 			}
-			words := regexp.QuoteMeta(w) + `([^0-9A-Za-z_]|$)`
 			// Calls with the same words (each stream's "offset=5
 			// limit=90") are each the first left of theirs, in the
 			// order the details and the text both give the streams;
 			// a call alone in its words is every place they appear.
 			all := !sameWords(calls[i+1:], w, omitPath)
-			re := regexp.MustCompile(`(?:\bUse|\b\w+ it with|\bread with) ` + words)
-			if re.MatchString(text) {
-				text = replace(re, text, "run "+repl+"$1", all)
-				text = strings.ReplaceAll(text, ". run spillway", ". Run spillway")
-				text = strings.ReplaceAll(text, "[run spillway", "[Run spillway")
-				break
-			}
-			re = regexp.MustCompile(`\b` + words)
-			if re.MatchString(text) {
-				text = replace(re, text, repl+"$1", all)
+			var said bool
+			if text, said = sayCall(text, w, line, all); said {
 				break
 			}
 		}
 	}
-	if strings.Contains(text, "Use check_pid=") {
-		text = jobHint.ReplaceAllString(text, "spillway stops it as this command exits (each command is a session of its own): give a longer --timeout to wait for it, or run it under spillway mcp to keep it.")
+	return text
+}
+
+// sayCall puts the command line in the place of a call's words w in
+// text: "Use w" becomes "Run line", w alone becomes line; in every
+// place, or the first when all is false. It reports whether text holds
+// w as words.
+func sayCall(text, w, line string, all bool) (string, bool) {
+	repl := strings.ReplaceAll(line, "$", "$$")
+	// The words end where the value does: offset=4 is not offset=40.
+	words := regexp.QuoteMeta(w) + `([^0-9A-Za-z_]|$)`
+	re := regexp.MustCompile(`(?:\bUse|\b\w+ it with|\bread with) ` + words)
+	if re.MatchString(text) {
+		text = replace(re, text, "run "+repl+"$1", all)
+		text = strings.ReplaceAll(text, ". run spillway", ". Run spillway")
+		text = strings.ReplaceAll(text, "[run spillway", "[Run spillway")
+		return text, true
 	}
-	if strings.Contains(text, "seems to wait for input") && inputHint.MatchString(text) {
-		// On a terminal (the only input spillway watches in the CLI,
-		// which passes its own stdin through) nothing can be typed once
-		// the command runs; piped in, the input is there from the start.
-		piped := map[string]any{}
-		for k, v := range cur {
-			if k != "tty" && k != "cols" && k != "rows" && k != "timeout" {
-				piped[k] = v
-			}
+	re = regexp.MustCompile(`\b` + words)
+	if re.MatchString(text) {
+		return replace(re, text, repl+"$1", all), true
+	}
+	return text, false
+}
+
+// pipedInputText rewrites the notice of a job that waits for input: on
+// a terminal (the only input spillway watches in the CLI, which passes
+// its own stdin through) nothing can be typed once the command runs;
+// piped in, the input is there from the start.
+func pipedInputText(text, tool string, cur map[string]any, global []string) string {
+	piped := map[string]any{}
+	for k, v := range cur {
+		if k != "tty" && k != "cols" && k != "rows" && k != "timeout" {
+			piped[k] = v
 		}
-		line := commandLine(output.Call{"tool": current.Name}, current.Name, piped, global)
-		text = inputHint.ReplaceAllString(text, "[pid ${1} waits for input, which a one-shot command cannot type into its terminal, so spillway stops it. Give the input on spillway's stdin instead, as in printf 'INPUT\\n' | "+strings.ReplaceAll(line, "$", "$$")+
-			", use the program's flags that need no input, or run it under spillway mcp, where write_stdin answers it.]")
 	}
-	// The same call with other values ("Use limit=200 for more").
-	if strings.Contains(text, "Use ") {
-		text = sameCall.ReplaceAllStringFunc(text, func(m string) string {
-			sub := sameCall.FindStringSubmatch(m)
-			next := output.Call{"tool": current.Name}
-			for _, w := range strings.Fields(sub[1]) {
-				k, v, _ := strings.Cut(w, "=")
-				if p, ok := paramOf(current.Name, k); !ok || p.SessionOnly {
-					return m
-				}
-				var x any
-				if json.Unmarshal([]byte(v), &x) != nil {
-					return m
-				}
-				next[k] = x
-			}
-			line := commandLine(wholeNumbers(next), current.Name, cur, global)
-			if line == "" {
-				return m
-			}
-			return "Run " + line + sub[2]
-		})
+	line := commandLine(output.Call{"tool": tool}, tool, piped, global)
+	return inputHint.ReplaceAllString(text, "[pid ${1} waits for input, which a one-shot command cannot type into its terminal, so spillway stops it. Give the input on spillway's stdin instead, as in printf 'INPUT\\n' | "+strings.ReplaceAll(line, "$", "$$")+
+		", use the program's flags that need no input, or run it under spillway mcp, where write_stdin answers it.]")
+}
+
+// sameCallText says the hints of parameters alone ("Use limit=200 for
+// more") as the command that ran with those values.
+func sameCallText(text, tool string, cur map[string]any, global []string) string {
+	return sameCall.ReplaceAllStringFunc(text, func(m string) string {
+		sub := sameCall.FindStringSubmatch(m)
+		next, ok := sameCallOf(tool, sub[1])
+		if !ok {
+			return m
+		}
+		line := commandLine(wholeNumbers(next), tool, cur, global)
+		if line == "" {
+			return m
+		}
+		return "Run " + line + sub[2]
+	})
+}
+
+// sameCallOf is the call of tool with the values words give
+// ("limit=200 offset=3"); false when one is not a parameter the CLI
+// takes, or not JSON.
+func sameCallOf(tool, words string) (output.Call, bool) {
+	next := output.Call{"tool": tool}
+	for _, w := range strings.Fields(words) {
+		k, v, _ := strings.Cut(w, "=")
+		if p, ok := paramOf(tool, k); !ok || p.SessionOnly {
+			return nil, false
+		}
+		var x any
+		if json.Unmarshal([]byte(v), &x) != nil {
+			return nil, false
+		}
+		next[k] = x
 	}
-	return failureText(text)
+	return next, true
 }
 
 // sameWords reports whether one of calls is said in the words w.
@@ -202,64 +240,88 @@ func nextCalls(details any) []output.Call {
 	if err != nil {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var calls []output.Call
-	// walk reads one value; under "next" its objects are calls.
-	var walk func(next bool) error
-	walk = func(next bool) error {
-		tok, err := dec.Token()
+	f := callFinder{dec: json.NewDecoder(bytes.NewReader(data))}
+	if f.value(false) != nil {
+		return nil
+	}
+	return f.calls
+}
+
+// A callFinder reads details as JSON tokens and keeps the calls found
+// under "next".
+type callFinder struct {
+	dec   *json.Decoder
+	calls []output.Call
+}
+
+// value reads one value; under "next" its objects are calls.
+func (f *callFinder) value(next bool) error {
+	tok, err := f.dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		if next {
+			return f.call()
+		}
+		return f.object()
+	case json.Delim('['):
+		return f.array(next)
+	}
+	return nil
+}
+
+// call reads the rest of an object under "next": a call when it names a
+// tool.
+func (f *callFinder) call() error {
+	m := map[string]any{}
+	for f.dec.More() {
+		k, err := f.dec.Token()
 		if err != nil {
 			return err
 		}
-		switch tok {
-		case json.Delim('{'):
-			if next {
-				m := map[string]any{}
-				for dec.More() {
-					k, err := dec.Token()
-					if err != nil {
-						return err
-					}
-					var v any
-					if err := dec.Decode(&v); err != nil {
-						return err
-					}
-					m[fmt.Sprint(k)] = v
-				}
-				if _, err := dec.Token(); err != nil {
-					return err
-				}
-				if m["tool"] != nil {
-					calls = append(calls, wholeNumbers(m))
-				}
-				return nil
-			}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				if err := walk(k == "next"); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			for dec.More() {
-				if err := walk(next); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
+		var v any
+		if err := f.dec.Decode(&v); err != nil {
 			return err
 		}
-		return nil
+		m[fmt.Sprint(k)] = v
 	}
-	if walk(false) != nil {
-		return nil
+	if _, err := f.dec.Token(); err != nil {
+		return err
 	}
-	return calls
+	if m["tool"] != nil {
+		f.calls = append(f.calls, wholeNumbers(m))
+	}
+	return nil
+}
+
+// object reads the rest of an object: the value of its key "next" may
+// hold calls.
+func (f *callFinder) object() error {
+	for f.dec.More() {
+		k, err := f.dec.Token()
+		if err != nil {
+			return err
+		}
+		if err := f.value(k == "next"); err != nil {
+			return err
+		}
+	}
+	_, err := f.dec.Token()
+	return err
+}
+
+// array reads the rest of an array, whose objects are calls under
+// "next".
+func (f *callFinder) array(next bool) error {
+	for f.dec.More() {
+		if err := f.value(next); err != nil {
+			return err
+		}
+	}
+	_, err := f.dec.Token()
+	return err
 }
 
 // wholeNumbers turns the float64s JSON gives back into the integers the
@@ -280,16 +342,29 @@ func wholeNumbers(m map[string]any) output.Call {
 // keeps the parameters the person gave it; the global flags (--profile,
 // --config, --root …) are kept as given.
 func commandLine(next output.Call, tool string, cur map[string]any, global []string) string {
-	var t *registry.Tool
-	for _, x := range registry.Tools() {
-		if x.Name == next.Tool() {
-			t = &x
-			break
-		}
-	}
-	if t == nil || t.MCPOnly {
+	t, ok := registry.Lookup(next.Tool())
+	if !ok || t.MCPOnly {
 		return ""
 	}
+	values := callValues(next, tool, cur)
+	parts := append([]string{"spillway"}, global...)
+	parts = append(parts, t.Name)
+	for _, p := range t.Params {
+		if v, ok := values[p.Name]; ok && p.Positional {
+			parts = append(parts, shellQuote(fmt.Sprint(v)))
+		}
+	}
+	for _, p := range t.Params {
+		if v, ok := values[p.Name]; ok && !p.Positional {
+			parts = append(parts, flagWords("--"+flagName(p), v)...)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// callValues are the parameters of call next: those the person gave the
+// tool that ran (cur) when next calls it again, then next's own.
+func callValues(next output.Call, tool string, cur map[string]any) map[string]any {
 	values := map[string]any{}
 	if next.Tool() == tool {
 		for k, v := range cur {
@@ -305,37 +380,30 @@ func commandLine(next output.Call, tool string, cur map[string]any, global []str
 		}
 		values[k] = v
 	}
-	parts := append([]string{"spillway"}, global...)
-	parts = append(parts, t.Name)
-	for _, p := range t.Params {
-		if v, ok := values[p.Name]; ok && p.Positional {
-			parts = append(parts, shellQuote(fmt.Sprint(v)))
+	return values
+}
+
+// flagWords are the command-line words that give flag the value v: a
+// true bool the flag alone, a list or a map the flag once an item.
+func flagWords(flag string, v any) []string {
+	var words []string
+	switch v := v.(type) {
+	case bool:
+		if v {
+			words = append(words, flag)
 		}
+	case []any:
+		for _, x := range v {
+			words = append(words, flag, shellQuote(fmt.Sprint(x)))
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			words = append(words, flag, shellQuote(k+"="+fmt.Sprint(v[k])))
+		}
+	default:
+		words = append(words, flag, shellQuote(fmt.Sprint(v)))
 	}
-	for _, p := range t.Params {
-		v, ok := values[p.Name]
-		if !ok || p.Positional {
-			continue
-		}
-		flag := "--" + flagName(p)
-		switch v := v.(type) {
-		case bool:
-			if v {
-				parts = append(parts, flag)
-			}
-		case []any:
-			for _, x := range v {
-				parts = append(parts, flag, shellQuote(fmt.Sprint(x)))
-			}
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(v)) {
-				parts = append(parts, flag, shellQuote(k+"="+fmt.Sprint(v[k])))
-			}
-		default:
-			parts = append(parts, flag, shellQuote(fmt.Sprint(v)))
-		}
-	}
-	return strings.Join(parts, " ")
+	return words
 }
 
 // restOfRange is the limit of a next page that the person's own
@@ -418,10 +486,9 @@ func samePath(given, next any) bool {
 
 // paramOf finds a parameter of a tool.
 func paramOf(tool, name string) (registry.Param, bool) {
-	for _, t := range registry.Tools() {
-		if t.Name == tool {
-			return t.Param(name)
-		}
+	t, ok := registry.Lookup(tool)
+	if !ok {
+		return registry.Param{}, false
 	}
-	return registry.Param{}, false
+	return t.Param(name)
 }

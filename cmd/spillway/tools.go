@@ -228,22 +228,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		// title, as MCP's tools/list does.
 		text.short = t.Title
 	}
-	var positional []param
-	required := 0
-	use := t.Name
-	for _, p := range t.Params {
-		if !p.Positional {
-			continue
-		}
-		positional = append(positional, p)
-		arg := strings.ToUpper(p.Name)
-		if (p.Required || (len(positional) == 1 && zeroRefused(t))) && (len(positional) > 1 || text.stdinArg == "") {
-			required++
-		} else {
-			arg = "[" + arg + "]"
-		}
-		use += " " + arg
-	}
+	use, positional, required := commandUse(t, text)
 	cmd := &cobra.Command{
 		Use:     use,
 		Short:   text.short,
@@ -264,50 +249,87 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 			return g.runCall(cmd, call)
 		},
 	}
-	f := cmd.Flags()
 	for _, p := range t.Params {
-		if p.Positional {
-			continue
-		}
-		usage := flagUsage(p)
-		if u, ok := text.flags[p.Name]; ok {
-			usage = u
-		}
-		if a := valueAliases[t.Name+"."+p.Name]; a != nil {
-			var as []string
-			for _, k := range slices.Sorted(maps.Keys(a)) {
-				as = append(as, k+" for "+a[k])
-			}
-			usage += "; as in find(1), " + strings.Join(as, ", ")
-		}
-		switch p.Type {
-		case registry.String:
-			f.StringP(flagName(p), p.Short, "", usage)
-		case registry.Int, registry.Millis:
-			f.Int64P(flagName(p), p.Short, 0, usage)
-		case registry.Bool:
-			f.BoolP(flagName(p), p.Short, false, usage)
-		case registry.StringList:
-			f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
-		case registry.ObjectList:
-			f.StringP(flagName(p), p.Short, "", usage+" As JSON, e.g. --"+flagName(p)+" '[{\"old_string\": \"a\", \"new_string\": \"b\"}]'.")
-		case registry.StringMap:
-			// The doc's example is the JSON a model sends; a person
-			// gives one KEY=VALUE a flag.
-			doc, _, _ := strings.Cut(usage, ", e.g.")
-			f.StringArrayP(flagName(p), p.Short, nil, strings.TrimSuffix(doc, ".")+
-				", as KEY=VALUE (repeatable), e.g. --"+flagName(p)+" CI=1")
-		}
-		if p.SessionOnly {
-			// Parsed, so that using one says why it cannot work here.
-			f.MarkHidden(flagName(p))
+		if !p.Positional {
+			addFlag(cmd.Flags(), p, toolFlagUsage(t, text, p))
 		}
 	}
-	// The help states the defaults and limits of the policy in force,
-	// known once --profile and --config have been parsed: the limits as
-	// the tool applies them, held to the result budget, so that the
-	// figure a notice gives is the one the help gives.
-	cmd.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+	cmd.SetHelpFunc(g.toolHelp(t, text))
+	return cmd
+}
+
+// commandUse is the usage line of tool t's command (its name, then its
+// positional parameters, optional ones in brackets), those parameters,
+// and how many of them must be given.
+func commandUse(t tool, text cliText) (use string, positional []param, required int) {
+	use = t.Name
+	for _, p := range t.Params {
+		if !p.Positional {
+			continue
+		}
+		positional = append(positional, p)
+		arg := strings.ToUpper(p.Name)
+		if (p.Required || (len(positional) == 1 && zeroRefused(t))) && (len(positional) > 1 || text.stdinArg == "") {
+			required++
+		} else {
+			arg = "[" + arg + "]"
+		}
+		use += " " + arg
+	}
+	return use, positional, required
+}
+
+// toolFlagUsage is the help of p's flag: the CLI's own words when it has
+// them, else the parameter's, with the values another tool's habit
+// gives it.
+func toolFlagUsage(t tool, text cliText, p param) string {
+	usage := flagUsage(p)
+	if u, ok := text.flags[p.Name]; ok {
+		usage = u
+	}
+	if a := valueAliases[t.Name+"."+p.Name]; a != nil {
+		var as []string
+		for _, k := range slices.Sorted(maps.Keys(a)) {
+			as = append(as, k+" for "+a[k])
+		}
+		usage += "; as in find(1), " + strings.Join(as, ", ")
+	}
+	return usage
+}
+
+// addFlag adds the flag of parameter p to f, of the type that holds p's
+// values.
+func addFlag(f *pflag.FlagSet, p param, usage string) {
+	switch p.Type {
+	case registry.String:
+		f.StringP(flagName(p), p.Short, "", usage)
+	case registry.Int, registry.Millis:
+		f.Int64P(flagName(p), p.Short, 0, usage)
+	case registry.Bool:
+		f.BoolP(flagName(p), p.Short, false, usage)
+	case registry.StringList:
+		f.StringArrayP(flagName(p), p.Short, nil, usage+" (repeatable)")
+	case registry.ObjectList:
+		f.StringP(flagName(p), p.Short, "", usage+" As JSON, e.g. --"+flagName(p)+" '[{\"old_string\": \"a\", \"new_string\": \"b\"}]'.")
+	case registry.StringMap:
+		// The doc's example is the JSON a model sends; a person gives
+		// one KEY=VALUE a flag.
+		doc, _, _ := strings.Cut(usage, ", e.g.")
+		f.StringArrayP(flagName(p), p.Short, nil, strings.TrimSuffix(doc, ".")+
+			", as KEY=VALUE (repeatable), e.g. --"+flagName(p)+" CI=1")
+	}
+	if p.SessionOnly {
+		// Parsed, so that using one says why it cannot work here.
+		f.MarkHidden(flagName(p))
+	}
+}
+
+// toolHelp is the help of tool t's command. It states the defaults and
+// limits of the policy in force, known once --profile and --config have
+// been parsed: the limits as the tool applies them, held to the result
+// budget, so that the figure a notice gives is the one the help gives.
+func (g *globalFlags) toolHelp(t tool, text cliText) func(*cobra.Command, []string) {
+	return func(cmd *cobra.Command, args []string) {
 		p, err := g.cliPolicy()
 		if err != nil {
 			p = spillway.DefaultPolicy()
@@ -319,8 +341,7 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 		}
 		cmd.Long = strings.Join(slices.DeleteFunc([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, func(s string) bool { return s == "" }), "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
-	})
-	return cmd
+	}
 }
 
 // flagUsage is a parameter's help: its doc and its bounds. Backquotes are
