@@ -85,9 +85,7 @@ type HistoryDetails struct {
 	Changes []tool.FileChangeRecord `json:"changes,omitempty" doc:"The session's file changes (edit, write, apply_patch), oldest first: change (the number change and undo take), tool and the files."`
 	// Shown describes the call a Rerender showed again.
 	Shown *RerenderDetails `json:"shown,omitempty" doc:"The recorded call shown again, and which lines of each stream were shown."`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	tool.TokenCount
 }
 
 // describeHistory is history's description for the model under p: what it

@@ -71,9 +71,7 @@ type JobInfo = tool.JobInfo
 type JobsDetails struct {
 	// Jobs are the background jobs, oldest first.
 	Jobs []JobInfo `json:"jobs" doc:"The background commands, oldest first."`
-	// Tokens is the estimate of the tokens of the result's text, as the
-	// model reads it (output.EstimateTokens; it errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	tool.TokenCount
 }
 
 // Jobs lists the session's background jobs, oldest first: those that

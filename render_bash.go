@@ -39,7 +39,7 @@ func streamDetails(r output.Result) StreamDetails {
 		Binary:      r.Binary,
 		BinaryBytes: r.BinaryBytes,
 		SpillError:  r.SpillError,
-		Next:        r.Next(),
+		NextCalls:   tool.NextCalls{Next: r.Next()},
 	}
 }
 

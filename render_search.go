@@ -46,7 +46,7 @@ func foundResult(in GrepInput, f search.Found) Result[GrepDetails] {
 		MatchLimitReached: f.LimitReached,
 		LinesCut:          len(f.Cut),
 		Cut:               tool.Cut{Truncation: out.Truncation, FullOutputPath: out.FullOutputPath},
-		Skipped:           f.Skipped,
+		Skips:             tool.Skips{Skipped: f.Skipped},
 		Hidden:            f.Hidden,
 	}
 	t := &d.Truncation
@@ -133,7 +133,7 @@ func namesResult(in FindInput, names search.Names) Result[FindDetails] {
 		Count:              int(out.Truncation.OutputLines),
 		ResultLimitReached: names.LimitReached,
 		Cut:                tool.Cut{Truncation: out.Truncation, FullOutputPath: out.FullOutputPath},
-		Skipped:            names.Skipped,
+		Skips:              tool.Skips{Skipped: names.Skipped},
 		Hidden:             names.Hidden,
 	}
 	if names.LimitReached && !d.Truncation.Truncated {

@@ -223,9 +223,7 @@ type BashDetails struct {
 	// with, and DiffWithExitCode that run's exit code.
 	DiffWith         int  `json:"diff_with,omitempty" doc:"History id of the earlier run a diff_with call compared its output with."`
 	DiffWithExitCode *int `json:"diff_with_exit_code,omitempty" doc:"Exit code of that earlier run."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	TokenCount
 	// Rules is the decision of the command rules on the command, on
 	// every result of a bash call while rules are in force
 	// (Policy.Rules).
@@ -233,7 +231,7 @@ type BashDetails struct {
 	// Next, for a job that waits for a secret, is the check_pid call
 	// that shows what follows. The page's address is never in it: the
 	// model never gets it.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
+	NextCalls
 }
 
 // SecretDetails describe the secret prompt a job waits at.
@@ -266,17 +264,6 @@ type Failure struct {
 	Text string `json:"text"`
 }
 
-// Cut is what a result's text left out and the spill file that holds
-// the whole, as the details of grep, find, ls and each stream of bash say
-// it (embedded: its fields are theirs, in JSON too).
-type Cut struct {
-	// Truncation says what the text left out.
-	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
-	// FullOutputPath is the spill file that holds the whole, when
-	// anything was cut.
-	FullOutputPath string `json:"full_output_path,omitempty" doc:"File holding the whole stream, when anything was cut."`
-}
-
 // StreamDetails describe one stream of a bash result.
 type StreamDetails struct {
 	// Shown is what the text shows of the stream, without its notices
@@ -300,7 +287,7 @@ type StreamDetails struct {
 	SpillError string `json:"spill_error,omitempty" doc:"Why the full output could not be saved, when it could not."`
 	// Next holds the calls that show what the text left out of the
 	// stream (reads of the spill file); none when nothing was.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
+	NextCalls
 }
 
 // BashPolicy limits each stream of a bash result.

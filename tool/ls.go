@@ -1,7 +1,5 @@
 package tool
 
-import "github.com/spillway-dev/spillway/output"
-
 // LsInput names the directory to list: the ls tool's parameters, named
 // by their json tags (docs/tools.md gives defaults and bounds).
 type LsInput struct {
@@ -28,10 +26,8 @@ type LsDetails struct {
 	// Next holds the calls that show what was left out: the rest of the
 	// listing in the spill file, and an ls with a limit that takes every
 	// entry.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	NextCalls
+	TokenCount
 }
 
 // LsPolicy limits an ls.

@@ -45,10 +45,8 @@ type ReadDetails struct {
 	Truncation output.Truncation `json:"truncation" doc:"What was left out of the text. truncated is true when anything was."`
 	// Next holds the read that continues from the first thing this
 	// result did not show whole: the rest of a cut line, or the next line.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	NextCalls
+	TokenCount
 }
 
 // ReadPolicy limits a read.

@@ -1,7 +1,5 @@
 package tool
 
-import "github.com/spillway-dev/spillway/output"
-
 // GrepInput is a search of file contents: the grep tool's parameters,
 // named by their json tags (docs/tools.md gives defaults and bounds).
 type GrepInput struct {
@@ -47,18 +45,15 @@ type GrepDetails struct {
 	// Cut says what the text left out, and the spill file that holds the
 	// whole result when the byte limit cut it.
 	Cut
-	// Skipped names the paths that could not be read (at most five).
-	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
+	Skips
 	// Hidden counts the files (and directories, whole) a Read deny or
 	// ask rule kept out of the search; the notice names the rules.
 	Hidden int `json:"hidden,omitempty" doc:"Files and directories a Read deny or ask rule kept out of the search (the notice names the rules)."`
 	// Next holds the calls that show what was left out: the rest of the
 	// result in the spill file, each shown line that was cut (a read of
 	// that line of its file), and a search with a higher limit.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	NextCalls
+	TokenCount
 }
 
 // GrepPolicy limits a grep.
@@ -104,16 +99,14 @@ type FindDetails struct {
 	Cut
 	// Next holds the calls that show what was left out: the rest of the
 	// list in the spill file, and a find with a higher limit.
-	Next []output.Call `json:"next,omitempty" doc:"The calls that show what was left out, each {\"tool\": name, ...its parameters}; following them, and the next calls their results give, reaches every byte. For a command that waits for a secret: the check_pid call that shows what follows."`
+	NextCalls
 	// Skipped names the directories that could not be read (at most
 	// five).
-	Skipped []string `json:"skipped,omitempty" doc:"Paths that could not be read (at most five)."`
+	Skips
 	// Hidden counts the paths a Read deny rule kept out (a directory
 	// once, its contents unseen); the notice names the rules.
 	Hidden int `json:"hidden,omitempty" doc:"Paths a Read deny rule kept out (a directory once, its contents unseen; the notice names the rules)."`
-	// Tokens is the estimate of the tokens of the result's text as the
-	// model reads it (output.EstimateTokens, which errs high).
-	Tokens int `json:"tokens" doc:"Estimated tokens of the result's text as the model reads it (docs/tokens.md): counted on the high side, about 1.1–1.5 times what OpenAI's tokenizers count."`
+	TokenCount
 }
 
 // FindPolicy limits a find.

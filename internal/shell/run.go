@@ -378,7 +378,7 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 	d := tool.BashDetails{
 		PID: j.pid, DurationMS: j.duration().Milliseconds(),
 		TimedOut: j.timedOut, Running: l.running, Waiting: l.waiting, WaitsSecret: l.secret,
-		Secret: secret, Next: next,
+		Secret: secret, NextCalls: tool.NextCalls{Next: next},
 	}
 	if exit != nil {
 		d.ExitCode, d.Signal = &exit.Code, exit.Signal
