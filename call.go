@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
+	"sync"
 
 	"github.com/spillway-dev/spillway/internal/fields"
 	"github.com/spillway-dev/spillway/internal/registry"
@@ -103,7 +105,7 @@ func check(name string, in any) error {
 // A handler runs a tool: it takes a pointer to the tool's input and
 // returns the result with its details as an any.
 type handler struct {
-	input    fields.Type
+	input    func() fields.Type
 	details  func() fields.Type
 	newInput func() any
 	call     func(t *Toolset, ctx context.Context, in any) (Result[any], error)
@@ -115,7 +117,7 @@ type handler struct {
 // of a typed function: the method's input is the tool's declaration.
 func handle[In, D any](method func(*Toolset, context.Context, In) (Result[D], error)) handler {
 	return handler{
-		input:    fields.Of[In]("json"),
+		input:    func() fields.Type { return fields.Of[In]("json") },
 		details:  func() fields.Type { return fields.Of[D]("json") },
 		newInput: func() any { return new(In) },
 		call: func(t *Toolset, ctx context.Context, in any) (Result[any], error) {
@@ -140,7 +142,7 @@ type entry struct {
 // gives it to the packages that describe the tools.
 func (e entry) declaration() registry.Tool {
 	t := e.Tool
-	t.Input = e.run.input
+	t.Input = e.run.input()
 	t.Details = e.run.details
 	t.NewInput = e.run.newInput
 	t.Params = registry.Params(fields.Of[Policy]("toml"), t.Input, paramConsts)
@@ -153,7 +155,7 @@ func (e entry) declaration() registry.Tool {
 }
 
 func lookup(name string) (entry, bool) {
-	for _, e := range table {
+	for _, e := range declared() {
 		if e.Name == name {
 			return e, true
 		}
@@ -161,14 +163,30 @@ func lookup(name string) (entry, bool) {
 	return entry{}, false
 }
 
-func init() {
-	decls := make([]registry.Tool, len(table))
-	for i := range table {
-		table[i].Tool = table[i].declaration()
-		decls[i] = table[i].Tool
+// declared is the table with each tool's declaration made (its
+// parameters read from its input's tags), on first use: not at init, so
+// that a process that calls no tool (version, help) or one does not walk
+// every input and details type as it starts.
+var declared = sync.OnceValue(func() []entry {
+	es := slices.Clone(table)
+	for i := range es {
+		es[i].Tool = es[i].declaration()
 	}
-	registry.Register(decls)
-}
+	return es
+})
+
+// decls are the declarations the registry gives the packages that
+// describe the tools.
+var decls = sync.OnceValue(func() []registry.Tool {
+	es := declared()
+	ts := make([]registry.Tool, len(es))
+	for i, e := range es {
+		ts[i] = e.Tool
+	}
+	return ts
+})
+
+func init() { registry.Register(decls) }
 
 // panicError is the error of a call that panicked; the stack goes to the
 // log (slog's default logger), not to the model.

@@ -49,7 +49,7 @@ func TestPolicyValidate(t *testing.T) {
 // parameter held to a ceiling is held to its key's.
 func TestTableConfigKeysAreThePolicys(t *testing.T) {
 	n := 0
-	for _, e := range table {
+	for _, e := range declared() {
 		for _, prm := range e.Params {
 			if prm.Config == "" {
 				continue

@@ -151,23 +151,25 @@ func (p Param) CeilingUnder(pol any) int64 {
 // New returns a pointer to a new zero value of t's Go input.
 func (t Tool) New() any { return t.NewInput() }
 
-// table is the root's table of tools, registered once, at init.
-var table []Tool
+// table makes the root's table of tools, registered once, at init.
+var table = func() []Tool { return nil }
 
-// Register records the table of tools. The root package calls it once,
-// at init.
-func Register(tools []Tool) { table = slices.Clone(tools) }
+// Register records how to make the table of tools. The root package
+// calls it once, at init; it is called at the first look, so that a
+// process pays for reading the inputs' tags only when it uses them.
+func Register(tools func() []Tool) { table = tools }
 
 // Tools returns the registered tools, in the table's order.
-func Tools() []Tool { return slices.Clone(table) }
+func Tools() []Tool { return slices.Clone(table()) }
 
 // Lookup returns the registered tool named name.
 func Lookup(name string) (Tool, bool) {
-	i := slices.IndexFunc(table, func(t Tool) bool { return t.Name == name })
+	tools := table()
+	i := slices.IndexFunc(tools, func(t Tool) bool { return t.Name == name })
 	if i < 0 {
 		return Tool{}, false
 	}
-	return table[i], true
+	return tools[i], true
 }
 
 // String names a parameter type as docs/tools.md does.
