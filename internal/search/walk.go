@@ -151,7 +151,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 		}
 		l := w.list(ig, root, "")
 		if w.walkDir(root, "", l) {
-			w.flushRun()
+			w.flushLast()
 		}
 	}()
 
@@ -501,6 +501,27 @@ func (w *walker[T]) addFile(ent Entry) bool {
 // files before it.
 func (w *walker[T]) sendOne(ent Entry) bool {
 	return w.flushRun() && w.send(&batch[T]{entries: []Entry{ent}})
+}
+
+// flushLast sends the walk's last files split among the workers: sent
+// as one batch, they ran on one worker at the end of the walk while the
+// others had nothing left to do.
+func (w *walker[T]) flushLast() bool {
+	last := w.run
+	w.run = nil
+	if last == nil {
+		return true
+	}
+	n := len(last.entries)
+	parts := min(w.opt.Workers, n)
+	for k := range parts {
+		b := w.newBatch()
+		b.entries = append(b.entries, last.entries[k*n/parts:(k+1)*n/parts]...)
+		if !w.flush(b) {
+			return false
+		}
+	}
+	return true
 }
 
 // flushRun sends the batch of files being filled, if any.
