@@ -8,6 +8,8 @@ type walkRoot struct{}
 
 func openWalkRoot(string) *walkRoot { return nil }
 
+func (*walkRoot) settle() {}
+
 func closeWalkRoot(*walkRoot) {}
 
 func openReadAt(f *rawFile, e Entry) error {

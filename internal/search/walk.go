@@ -150,6 +150,7 @@ func Walk[T any](ctx context.Context, root string, opt WalkOptions, work func(co
 			ig = ancestorIgnores(root)
 		}
 		l := w.list(ig, root, "")
+		wr.settle()
 		if w.walkDir(root, "", l) {
 			w.flushLast()
 		}
