@@ -22,6 +22,38 @@ var bashEntry = entry{Tool: registry.Tool{
 	Name:     "bash",
 	Title:    "Run a shell command",
 	Describe: describe(describeBash),
+	CLI: registry.CLI{
+		Short: "Run a shell command and print its result as the model would get it",
+		Long: `bash runs COMMAND with bash -c in its own process group and prints
+stdout and stderr, each cut to fit its limits, with the exit code. Its
+stdin is spillway's when that is not a terminal (echo y | spillway bash
+'read x'), else /dev/null. What does not fit is kept whole in a file that
+the notice names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may
+write in $TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
+
+A command still running after --timeout, or children it leaves running,
+become a background job of the session. A one-shot command is a session of
+its own that ends when the command returns, so such jobs are stopped then
+(SIGTERM, SIGKILL after 2s): give a longer --timeout to wait for one.
+check_pid, kill_pid, run_in_background, session and diff_with act on what
+an earlier call of the same session left, and are MCP only (spillway mcp).`,
+		Flags: map[string]string{
+			"stdin":   "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
+			"timeout": "Milliseconds the command may run (120000 unless given; at least 1; more is held to 2147483647); past it spillway stops the command and exits 124",
+			"tty":     "Run the command on a terminal, for programs that need one (colours, progress bars, full-screen programs); the CLI cannot type into it, so a program that waits for input there is stopped (exit 124)",
+		},
+		Example: `  spillway bash 'seq 1 100000'
+  spillway bash --timeout 5000 'make test'
+  spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
+		// The command's own status, as timeout(1) gives it.
+		ExitStatus: `Exit status: the command's own (128+N when signal N killed it); 124 when
+spillway stopped it, at --timeout or while it waited for input (a one-shot
+command cannot keep a background job); 2 for bad usage; 1 when it did not
+run (a rule held it, it could not start). A command's own 2 or 124 looks
+the same: --json gives the exact exit_code, timed_out and
+waiting_for_input, and its is_error is true exactly when the status is
+not 0.`,
+	},
 	Notes: "Give exactly one of `command` or of these: `check_pid` calls `Toolset.CheckJob` and takes `timeout`, `screen`.\n" +
 		"`kill_pid` calls `Toolset.KillJob` and takes nothing else.\n",
 }, run: handle((*Toolset).Bash), ceilings: map[string]func(Policy) int64{

@@ -368,18 +368,41 @@ var (
 		Name:     "edit",
 		Title:    "Edit a file",
 		Describe: describe(describeEdit),
-		Notes:    fileToolsNotes + piTable,
+		CLI: registry.CLI{
+			Example: `  spillway edit main.go --old-string 'count := 0' --new-string 'count := 1'`,
+		},
+		Notes: fileToolsNotes + piTable,
 	}, run: handle((*Toolset).Edit)}
 	writeEntry = entry{Tool: registry.Tool{
 		Name:     "write",
 		Title:    "Write a file",
 		Describe: describe(describeWrite),
+		CLI: registry.CLI{
+			Example: `  spillway write notes.txt --content 'first line'
+  sum=$(sha256sum notes.txt | cut -d' ' -f1)
+  spillway write notes.txt --content 'again' --expected-sha256 "$sum"`,
+		},
 	}, run: handle((*Toolset).Write)}
 	applyPatchEntry = entry{Tool: registry.Tool{
 		Name:     "apply_patch",
 		Title:    "Apply a patch",
 		Describe: describe(describeApplyPatch),
-		Notes:    codexTable + clientsTranscript,
+		CLI: registry.CLI{
+			Long: `apply_patch applies INPUT, a patch in the format below, to the files it
+names, all of them or none, and prints the diff of what it changed. Give
+the patch as INPUT, or as - to read it from stdin (a file, a pipe or a
+here-document); with no INPUT, a patch piped in is read as well.`,
+			Example: `  spillway apply_patch - < change.patch
+  spillway apply_patch "$(cat change.patch)"
+  spillway apply_patch <<'EOF'
+  *** Begin Patch
+  *** Add File: hello.txt
+  +hello
+  *** End Patch
+  EOF`,
+			StdinArg: "the patch",
+		},
+		Notes: codexTable + clientsTranscript,
 	}, run: handle((*Toolset).ApplyPatch)}
 )
 

@@ -19,6 +19,7 @@ var historyEntry = entry{Tool: registry.Tool{
 	ReadOnly: true,
 	MCPOnly:  true,
 	Describe: describe(describeHistory),
+	CLI:      registry.CLI{Instead: "the spill file a notice names keeps a command's whole output: spillway read FILE pages through it"},
 	Notes: "`id` calls `Toolset.History` and takes `stream`, `strategy`, `max_lines`, `max_bytes`, `max_tokens`, `offset`, `pattern`.\n" +
 		"Without it, the call takes the other parameters.\n",
 }, run: handle((*Toolset).History)}

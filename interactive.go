@@ -21,6 +21,7 @@ var writeStdinEntry = entry{Tool: registry.Tool{
 	Title:    "Send input to a running command",
 	MCPOnly:  true, // a one-shot command's job ends with it
 	Describe: describe(describeWriteStdin),
+	CLI:      registry.CLI{Instead: "to give a command its input, pipe it into spillway bash (printf 'y\\n' | spillway bash CMD)"},
 }, run: handle((*Toolset).WriteStdin)}
 
 // WriteStdin sends input to a background job that was started with
@@ -62,6 +63,7 @@ var jobsEntry = entry{Tool: registry.Tool{
 	ReadOnly: true,
 	MCPOnly:  true, // a one-shot command's jobs end with it
 	Describe: describe(describeJobs),
+	CLI:      registry.CLI{Instead: "a one-shot command's background jobs are stopped as it exits, so there are none to list; give spillway bash a longer --timeout to wait for a command"},
 }, run: handle(func(t *Toolset, ctx context.Context, _ struct{}) (Result[JobsDetails], error) { return t.Jobs(ctx) })}
 
 // A JobInfo is one background job in a jobs listing (tool.JobInfo).

@@ -23,6 +23,14 @@ var lsEntry = entry{Tool: registry.Tool{
 	Title:    "List a directory",
 	ReadOnly: true,
 	Describe: describe(describeLs),
+	CLI: registry.CLI{
+		Short: "List a directory, as the model would get it",
+		Long: `ls lists a directory (default: the current one): names sorted
+case-insensitively, dotfiles included, directories ending in "/" and
+symlinks in "@".`,
+		Example: `  spillway ls
+  spillway ls ./docs --limit 50`,
+	},
 }, run: handle((*Toolset).Ls)}
 
 // Ls lists a directory: names sorted case-insensitively, dotfiles

@@ -25,6 +25,14 @@ var readEntry = entry{Tool: registry.Tool{
 	Title:    "Read a file",
 	ReadOnly: true,
 	Describe: describe(describeRead),
+	CLI: registry.CLI{
+		Short: "Print one page of a file, as the model would get it",
+		Long: `read prints one page of a text file, from line --offset, with a notice
+that says how to continue. Images are not printed; --json prints their
+details. Binary files, directories, FIFOs and devices are refused.`,
+		Example: `  spillway read README.md
+  spillway read main.go --offset 120 --limit 40`,
+	},
 }, run: handle((*Toolset).Read)}
 
 // Read shows one page of a text file (at most the policy's lines and

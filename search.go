@@ -24,6 +24,16 @@ var grepEntry = entry{Tool: registry.Tool{
 	Title:    "Search file contents",
 	ReadOnly: true,
 	Describe: describe(describeGrep),
+	CLI: registry.CLI{
+		Short: "Search file contents, as the model would get it",
+		Long: `grep searches the files below PATH (default: the current directory) for
+an RE2 regular expression, in-process: .gitignore, .ignore and
+.git/info/exclude are honoured at every level, .git and binary files are
+skipped, other hidden files are searched. Results come in path order, then
+line order: "path:LINE: text", context lines "path-LINE- text".`,
+		Example: `  spillway grep 'func main' .
+  spillway grep -i todo ./src --glob '*.go'`,
+	},
 }, run: handle((*Toolset).Grep)}
 
 // FindInput is a search by name: the find tool's parameters
@@ -41,6 +51,15 @@ var findEntry = entry{Tool: registry.Tool{
 	Title:    "Find files by name",
 	ReadOnly: true,
 	Describe: describe(describeFind),
+	CLI: registry.CLI{
+		Short: "Find files by glob, as the model would get it",
+		Long: `find lists the paths below PATH (default: the current directory) that
+match a glob: without "/" it matches the name at any depth ("*_test.go"),
+with "/" the path relative to PATH ("src/**/*.ts"). Ignore files are
+honoured as by grep; results are sorted and directories end in "/".`,
+		Example: `  spillway find '*_test.go'
+  spillway find 'src/**/*.ts' ./web`,
+	},
 }, run: handle((*Toolset).Find)}
 
 // Grep searches file contents for a regular expression (or a literal

@@ -12,8 +12,9 @@ import (
 // tools/list, the CLI's help, docs/tools.md). Each tool is one Go input
 // and one handler, as the go-sdk's mcp.AddTool[In, Out] has it, declared
 // once in its own file (bashEntry in bash.go, readEntry in read.go, …):
-// the entry gives its name, title, description (and, where its input
-// chooses between things to do, Notes for docs/tools.md), and run:
+// the entry gives its name, title, description, its CLI command's words
+// for a person (and, where its input chooses between things to do,
+// Notes for docs/tools.md), and run:
 // handle((*Toolset).Method), whose input type's json fields are its
 // parameters and whose details type's fields its details. The tags of
 // an input's fields say each parameter's doc, bounds, default (a value or
@@ -41,7 +42,8 @@ import (
 // Toolset method — func (t *Toolset) Edit(ctx, in EditInput)
 // (Result[EditDetails], error), starting with check("edit", &in) and
 // ending with t.finish for the text — and its entry, entry{Tool:
-// registry.Tool{Name, Title, Describe: describe(describeEdit)}, run:
+// registry.Tool{Name, Title, Describe: describe(describeEdit), CLI: the
+// command's words for a person}, run:
 // handle((*Toolset).Edit)}; a Validate() error method on the input for
 // any rule between its parameters; then list the entry in the table
 // below, its row in the README, and regenerate docs/tools.md as above.

@@ -25,21 +25,13 @@ import (
 // table gives it. Only what the person wrote is passed on, so that a
 // default is the policy's, whichever --profile or --config is in force.
 
-// cliText is what the table does not say: a one-line summary, what the
-// command does for a person, and examples.
+// cliText is what the CLI says back to a command line that does not fit
+// a tool: the tool's own words for a person are its registry.CLI.
 type cliText struct {
-	short, long, example string
 	// manyArgs says what to type instead of too many arguments.
 	manyArgs func(args []string) string
 	// foreign are the short flags of the same tool elsewhere (grep -r).
 	foreign map[string]foreignFlag
-	// flags are the help of flags that a person uses otherwise than the
-	// model does its parameter.
-	flags map[string]string
-	// stdinArg, when set, names what the first argument holds (the
-	// patch): "-" reads it from stdin, and so does no argument when
-	// stdin is not a terminal.
-	stdinArg string
 }
 
 // grepFlags are grep's and rg's short flags that spillway's grep does
@@ -59,51 +51,15 @@ var grepFlags = map[string]foreignFlag{
 
 var cliTexts = map[string]cliText{
 	"bash": {
-		short: "Run a shell command and print its result as the model would get it",
-		long: `bash runs COMMAND with bash -c in its own process group and prints
-stdout and stderr, each cut to fit its limits, with the exit code. Its
-stdin is spillway's when that is not a terminal (echo y | spillway bash
-'read x'), else /dev/null. What does not fit is kept whole in a file that
-the notice names, under $TMPDIR/spillway-<uid>/cli/ (or, when others may
-write in $TMPDIR, $XDG_RUNTIME_DIR/spillway/cli/ or ~/.cache/spillway/cli/).
-
-A command still running after --timeout, or children it leaves running,
-become a background job of the session. A one-shot command is a session of
-its own that ends when the command returns, so such jobs are stopped then
-(SIGTERM, SIGKILL after 2s): give a longer --timeout to wait for one.
-check_pid, kill_pid, run_in_background, session and diff_with act on what
-an earlier call of the same session left, and are MCP only (spillway mcp).`,
 		manyArgs: func(args []string) string { return "quote it, as in spillway bash " + quoted(args) },
-		flags: map[string]string{
-			"stdin":   "Pass spillway's own stdin to the command (a pipe or a file: printf 'y\\n' | spillway bash --stdin CMD); it is passed without --stdin too when it is not a terminal",
-			"timeout": "Milliseconds the command may run (120000 unless given; at least 1; more is held to 2147483647); past it spillway stops the command and exits 124",
-			"tty":     "Run the command on a terminal, for programs that need one (colours, progress bars, full-screen programs); the CLI cannot type into it, so a program that waits for input there is stopped (exit 124)",
-		},
-		example: `  spillway bash 'seq 1 100000'
-  spillway bash --timeout 5000 'make test'
-  spillway bash --env GOFLAGS=-count=1 --cwd ./sub 'go test ./...'`,
 	},
 	"read": {
-		short: "Print one page of a file, as the model would get it",
-		long: `read prints one page of a text file, from line --offset, with a notice
-that says how to continue. Images are not printed; --json prints their
-details. Binary files, directories, FIFOs and devices are refused.`,
-		example: `  spillway read README.md
-  spillway read main.go --offset 120 --limit 40`,
 		manyArgs: func(args []string) string {
 			return "one file a call, as in spillway read " + shellQuote(args[0]) + ", then spillway read " + shellQuote(args[1]) +
 				"; to search several files, spillway grep PATTERN DIR"
 		},
 	},
 	"grep": {
-		short: "Search file contents, as the model would get it",
-		long: `grep searches the files below PATH (default: the current directory) for
-an RE2 regular expression, in-process: .gitignore, .ignore and
-.git/info/exclude are honoured at every level, .git and binary files are
-skipped, other hidden files are searched. Results come in path order, then
-line order: "path:LINE: text", context lines "path-LINE- text".`,
-		example: `  spillway grep 'func main' .
-  spillway grep -i todo ./src --glob '*.go'`,
 		manyArgs: func(args []string) string {
 			return "one PATH a call (a directory is searched whole), and a pattern with spaces in quotes, as in spillway grep " +
 				quoted(args[:len(args)-1]) + " " + shellQuote(args[len(args)-1])
@@ -111,66 +67,19 @@ line order: "path:LINE: text", context lines "path-LINE- text".`,
 		foreign: grepFlags,
 	},
 	"find": {
-		short: "Find files by glob, as the model would get it",
-		long: `find lists the paths below PATH (default: the current directory) that
-match a glob: without "/" it matches the name at any depth ("*_test.go"),
-with "/" the path relative to PATH ("src/**/*.ts"). Ignore files are
-honoured as by grep; results are sorted and directories end in "/".`,
-		example: `  spillway find '*_test.go'
-  spillway find 'src/**/*.ts' ./web`,
 		manyArgs: func(args []string) string {
 			return "quote the glob, or the shell expands it into many names: spillway find '" + commonGlob(args) + "'"
 		},
 	},
 	"ls": {
-		short: "List a directory, as the model would get it",
-		long: `ls lists a directory (default: the current one): names sorted
-case-insensitively, dotfiles included, directories ending in "/" and
-symlinks in "@".`,
-		example: `  spillway ls
-  spillway ls ./docs --limit 50`,
 		manyArgs: func(args []string) string {
 			return "one directory a call, as in spillway ls " + shellQuote(args[0])
 		},
-	},
-	// The file tools keep their title and the model's words; these are
-	// what to type.
-	"edit": {
-		example: `  spillway edit main.go --old-string 'count := 0' --new-string 'count := 1'`,
-	},
-	"write": {
-		example: `  spillway write notes.txt --content 'first line'
-  sum=$(sha256sum notes.txt | cut -d' ' -f1)
-  spillway write notes.txt --content 'again' --expected-sha256 "$sum"`,
-	},
-	"apply_patch": {
-		long: `apply_patch applies INPUT, a patch in the format below, to the files it
-names, all of them or none, and prints the diff of what it changed. Give
-the patch as INPUT, or as - to read it from stdin (a file, a pipe or a
-here-document); with no INPUT, a patch piped in is read as well.`,
-		example: `  spillway apply_patch - < change.patch
-  spillway apply_patch "$(cat change.patch)"
-  spillway apply_patch <<'EOF'
-  *** Begin Patch
-  *** Add File: hello.txt
-  +hello
-  *** End Patch
-  EOF`,
-		stdinArg: "the patch",
 	},
 }
 
 const exitStatusHelp = `Exit status: 0 for a successful call, 1 when the result is an error, 2
 for bad usage.`
-
-// bashExitStatusHelp is bash's: the command's own, as timeout(1) gives it.
-const bashExitStatusHelp = `Exit status: the command's own (128+N when signal N killed it); 124 when
-spillway stopped it, at --timeout or while it waited for input (a one-shot
-command cannot keep a background job); 2 for bad usage; 1 when it did not
-run (a rule held it, it could not start). A command's own 2 or 124 looks
-the same: --json gives the exact exit_code, timed_out and
-waiting_for_input, and its is_error is true exactly when the status is
-not 0.`
 
 // toolCommands returns the commands of the tools, in the table's order.
 
@@ -192,14 +101,6 @@ func (g *globalFlags) toolCommands() []*cobra.Command {
 	return cmds
 }
 
-// sessionInstead says what a person does in the CLI instead of each
-// MCP-only tool.
-var sessionInstead = map[string]string{
-	"write_stdin": "to give a command its input, pipe it into spillway bash (printf 'y\\n' | spillway bash CMD)",
-	"jobs":        "a one-shot command's background jobs are stopped as it exits, so there are none to list; give spillway bash a longer --timeout to wait for a command",
-	"history":     "the spill file a notice names keeps a command's whole output: spillway read FILE pages through it",
-}
-
 // sessionToolCommand is the hidden command of an MCP-only tool: it says
 // why the CLI has none, and what to do instead, as --check-pid does.
 func sessionToolCommand(t tool) *cobra.Command {
@@ -209,7 +110,7 @@ func sessionToolCommand(t tool) *cobra.Command {
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			instead := "use it"
-			if s := sessionInstead[t.Name]; s != "" {
+			if s := t.CLI.Instead; s != "" {
 				instead = s + "; or use it"
 			}
 			return fmt.Errorf("%s works across the calls of one session, and each spillway command is a session of its own that ends as it returns, so the CLI has no spillway %s: %s through spillway mcp or serve, where a session lasts as long as its client", t.Name, t.Name, instead)
@@ -223,21 +124,22 @@ func flagName(p param) string { return strings.ReplaceAll(p.Name, "_", "-") }
 // toolCommand makes the command of tool t.
 func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 	text := cliTexts[t.Name]
-	if text.short == "" {
+	short := t.CLI.Short
+	if short == "" {
 		// A tool with no words of the CLI's own is introduced by its
 		// title, as MCP's tools/list does.
-		text.short = t.Title
+		short = t.Title
 	}
-	use, positional, required := commandUse(t, text)
+	use, positional, required := commandUse(t)
 	cmd := &cobra.Command{
 		Use:     use,
-		Short:   text.short,
-		Example: text.example,
+		Short:   short,
+		Example: t.CLI.Example,
 		Args:    argsCheck(t, text, positional, required),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if text.stdinArg != "" {
+			if t.CLI.StdinArg != "" {
 				var err error
-				if args, err = stdinArgument(t.Name, text.stdinArg, firstExample(text), cmd.InOrStdin(), stdinIsTerminal(), args); err != nil {
+				if args, err = stdinArgument(t.Name, t.CLI.StdinArg, firstExample(t), cmd.InOrStdin(), stdinIsTerminal(), args); err != nil {
 					return err
 				}
 			}
@@ -251,17 +153,17 @@ func (g *globalFlags) toolCommand(t tool) *cobra.Command {
 	}
 	for _, p := range t.Params {
 		if !p.Positional {
-			addFlag(cmd.Flags(), p, toolFlagUsage(t, text, p))
+			addFlag(cmd.Flags(), p, toolFlagUsage(t, p))
 		}
 	}
-	cmd.SetHelpFunc(g.toolHelp(t, text))
+	cmd.SetHelpFunc(g.toolHelp(t))
 	return cmd
 }
 
 // commandUse is the usage line of tool t's command (its name, then its
 // positional parameters, optional ones in brackets), those parameters,
 // and how many of them must be given.
-func commandUse(t tool, text cliText) (use string, positional []param, required int) {
+func commandUse(t tool) (use string, positional []param, required int) {
 	use = t.Name
 	for _, p := range t.Params {
 		if !p.Positional {
@@ -269,7 +171,7 @@ func commandUse(t tool, text cliText) (use string, positional []param, required 
 		}
 		positional = append(positional, p)
 		arg := strings.ToUpper(p.Name)
-		if (p.Required || (len(positional) == 1 && zeroRefused(t))) && (len(positional) > 1 || text.stdinArg == "") {
+		if (p.Required || (len(positional) == 1 && zeroRefused(t))) && (len(positional) > 1 || t.CLI.StdinArg == "") {
 			required++
 		} else {
 			arg = "[" + arg + "]"
@@ -282,9 +184,9 @@ func commandUse(t tool, text cliText) (use string, positional []param, required 
 // toolFlagUsage is the help of p's flag: the CLI's own words when it has
 // them, else the parameter's, with the values another tool's habit
 // gives it.
-func toolFlagUsage(t tool, text cliText, p param) string {
+func toolFlagUsage(t tool, p param) string {
 	usage := flagUsage(p)
-	if u, ok := text.flags[p.Name]; ok {
+	if u, ok := t.CLI.Flags[p.Name]; ok {
 		usage = u
 	}
 	if a := valueAliases[t.Name+"."+p.Name]; a != nil {
@@ -328,7 +230,7 @@ func addFlag(f *pflag.FlagSet, p param, usage string) {
 // limits of the policy in force, known once --profile and --config have
 // been parsed: the limits as the tool applies them, held to the result
 // budget, so that the figure a notice gives is the one the help gives.
-func (g *globalFlags) toolHelp(t tool, text cliText) func(*cobra.Command, []string) {
+func (g *globalFlags) toolHelp(t tool) func(*cobra.Command, []string) {
 	return func(cmd *cobra.Command, args []string) {
 		p, err := g.cliPolicy()
 		if err != nil {
@@ -336,10 +238,10 @@ func (g *globalFlags) toolHelp(t tool, text cliText) func(*cobra.Command, []stri
 		}
 		setDefaults(cmd, t, p)
 		status := exitStatusHelp
-		if t.Name == "bash" {
-			status = bashExitStatusHelp
+		if t.CLI.ExitStatus != "" {
+			status = t.CLI.ExitStatus
 		}
-		cmd.Long = strings.Join(slices.DeleteFunc([]string{text.long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, func(s string) bool { return s == "" }), "\n\n")
+		cmd.Long = strings.Join(slices.DeleteFunc([]string{t.CLI.Long, "For the model, the tool reads:\n\n" + wrapText(indent(t.Describe(p.WithinBudget())), helpWidth), status}, func(s string) bool { return s == "" }), "\n\n")
 		cmd.Parent().HelpFunc()(cmd, args)
 	}
 }

@@ -169,7 +169,7 @@ func argsCheck(t tool, text cliText, positional []param, required int) cobra.Pos
 		}
 		switch {
 		case len(args) < required:
-			return fmt.Errorf("spillway %s needs %s, as in: %s", t.Name, strings.Join(names[:required], " "), firstExample(text))
+			return fmt.Errorf("spillway %s needs %s, as in: %s", t.Name, strings.Join(names[:required], " "), firstExample(t))
 		case len(args) > len(positional):
 			if text.manyArgs != nil {
 				return fmt.Errorf("spillway %s takes %s, got %d arguments: %s", t.Name, want, len(args), text.manyArgs(args))
@@ -181,8 +181,8 @@ func argsCheck(t tool, text cliText, positional []param, required int) cobra.Pos
 }
 
 // firstExample is the first line of a command's examples.
-func firstExample(text cliText) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(text.example), "\n")
+func firstExample(t tool) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(t.CLI.Example), "\n")
 	return strings.TrimSpace(line)
 }
 

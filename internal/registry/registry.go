@@ -96,6 +96,8 @@ type Tool struct {
 	// Describe says, for a model, what the tool does and the limits the
 	// policy p puts on it.
 	Describe func(p any) string
+	// CLI is the tool's command for a person.
+	CLI CLI
 	// Notes, when the tool's input chooses between things to do (bash's
 	// check_pid, history's id), say which parameters go with which, for
 	// docs/tools.md; the input's Validate holds a call to them.
