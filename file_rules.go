@@ -2,6 +2,7 @@ package spillway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -469,14 +470,23 @@ func fileRulesDenied(toolName string, parts []RulePart) *Result[tool.FileChangeD
 // askFileAccess asks the person about the files of a call that need
 // approval: nil when the call may go on, else the refusal.
 func (t *Toolset) askFileAccess(ctx context.Context, toolName string, ask []RulePart) *Result[tool.FileChangeDetails] {
-	if t.asker == nil {
+	a := t.askerFor(ctx)
+	if a == nil {
 		return &Result[tool.FileChangeDetails]{Text: cannotAskText(ask, "no one can be asked (the library was given no Asker)"), IsError: true}
 	}
-	answer, err := t.asker(ctx, toolName+" "+strings.Join(partCommands(ask), " "), t.cwd, ask)
+	answer, err := a(ctx, toolName+" "+strings.Join(partCommands(ask), " "), t.cwd, ask)
+	var notice askNotice
+	if errors.As(err, &notice) {
+		return &Result[tool.FileChangeDetails]{Text: notice.Notice(), IsError: true}
+	}
 	if err != nil {
 		return &Result[tool.FileChangeDetails]{Text: cannotAskText(ask, err.Error()), IsError: true}
 	}
 	switch answer {
+	case trustProject:
+		// The project's own allow entries are in force from now on;
+		// this call was decided before them.
+		return &Result[tool.FileChangeDetails]{Text: "[the project's rules were trusted: nothing was changed yet; call again]", IsError: true}
 	case allowOnce:
 		return nil
 	case allowSession:

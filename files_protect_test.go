@@ -107,3 +107,52 @@ func TestFileToolsAskTheWriteThatMakesARepository(t *testing.T) {
 		t.Errorf("an ordinary config file: %v %q", err, res.Text)
 	}
 }
+
+// A file tool's question goes to the call's own asker when it brings one
+// (CallInfo.Asker), as bash's does: the MCP server gives its asker (the
+// client's elicitation, the console) a call at a time, not to the
+// session's toolset. A notice of the asker (the question is open on the
+// console) is the result, and nothing is written until the answer.
+func TestFileToolsAskTheCallsAsker(t *testing.T) {
+	ts, dir := fileToolset(t, spillway.Options{})
+	var asked []string
+	answer := "deny"
+	ctx := spillway.WithCallInfo(context.Background(), spillway.CallInfo{
+		Asker: func(_ context.Context, command, _ string, _ []spillway.RulePart) (string, error) {
+			asked = append(asked, command)
+			if answer == "" {
+				return "", consoleNotice{}
+			}
+			return answer, nil
+		},
+	})
+	write := func() (spillway.Result[tool.FileChangeDetails], error) {
+		return ts.Write(ctx, tool.WriteInput{Path: ".envrc", Content: "echo hi\n"})
+	}
+	res, err := write()
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "denied") || len(asked) != 1 {
+		t.Fatalf("denied: %v %q, asked %q", err, res.Text, asked)
+	}
+	answer = ""
+	res, err = write()
+	if err != nil || !res.IsError || res.Text != (consoleNotice{}).Notice() || len(asked) != 2 {
+		t.Fatalf("the asker's notice: %v %q, asked %q", err, res.Text, asked)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".envrc")); err == nil {
+		t.Fatal(".envrc was written without an approval")
+	}
+	answer = "allow once"
+	if res, err = write(); err != nil || res.IsError || len(asked) != 3 {
+		t.Fatalf("allowed once: %v %q, asked %q", err, res.Text, asked)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ".envrc")); err != nil || string(b) != "echo hi\n" {
+		t.Errorf(".envrc after the approval: %q %v", b, err)
+	}
+}
+
+// consoleNotice is an asker's error that is the whole result, as the
+// console's "the question is open on the console" is.
+type consoleNotice struct{}
+
+func (consoleNotice) Error() string  { return "asked on the console" }
+func (consoleNotice) Notice() string { return "[waiting for the person's answer on spillway's console: call again]" }

@@ -117,3 +117,36 @@ func TestRulesAskWithoutElicitation(t *testing.T) {
 		t.Errorf("result:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A file tool's question reaches the client's form as bash's does:
+// nothing is written before the answer, and the answer decides.
+func TestFileToolAskThroughMCP(t *testing.T) {
+	t.Parallel()
+	for _, choice := range []string{"allow once", "deny"} {
+		t.Run(choice, func(t *testing.T) {
+			t.Parallel()
+			cfg := rulesConfig(t)
+			dir := t.TempDir()
+			envrc := filepath.Join(dir, ".envrc")
+			var message atomic.Value
+			opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				message.Store(req.Params.Message)
+				if exists(envrc) {
+					t.Error("the file was written before the answer")
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": choice}}, nil
+			}}
+			cs := connectStdioArgs(t, dir, opts, "--config", cfg)
+			res := call(t, cs, "write", map[string]any{"path": envrc, "content": "echo hi\n"})
+			if exists(envrc) != (choice != "deny") {
+				t.Errorf("written %v:\n%s", exists(envrc), text(res))
+			}
+			if choice == "deny" && (!res.IsError || !strings.Contains(text(res), "the user denied the change")) {
+				t.Errorf("denied: %s", text(res))
+			}
+			if msg, _ := message.Load().(string); !strings.Contains(msg, ".envrc") {
+				t.Errorf("asked %q", msg)
+			}
+		})
+	}
+}
