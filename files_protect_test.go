@@ -154,5 +154,7 @@ func TestFileToolsAskTheCallsAsker(t *testing.T) {
 // console's "the question is open on the console" is.
 type consoleNotice struct{}
 
-func (consoleNotice) Error() string  { return "asked on the console" }
-func (consoleNotice) Notice() string { return "[waiting for the person's answer on spillway's console: call again]" }
+func (consoleNotice) Error() string { return "asked on the console" }
+func (consoleNotice) Notice() string {
+	return "[waiting for the person's answer on spillway's console: call again]"
+}
