@@ -1,3 +1,5 @@
+//go:build unix
+
 package spillway_test
 
 import (
