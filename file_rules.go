@@ -304,6 +304,9 @@ type fileDecision struct {
 // refuses the whole call.
 func (t *Toolset) decideAccess(a fileAccess, all []rules.FileRule, def rules.Decision) (fileDecision, *Result[tool.FileChangeDetails]) {
 	abs, paths := t.fileNames(a.path)
+	if d := t.secretOf(paths...); d != "" {
+		return fileDecision{}, &Result[tool.FileChangeDetails]{Text: secretRefusal(abs, d), IsError: true}
+	}
 	// file_default decides the changes a rule does not; a read no
 	// Read rule matches is allowed.
 	d, why := def, "[rules] file_default is "+def.String()

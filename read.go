@@ -47,7 +47,7 @@ func (t *Toolset) Read(ctx context.Context, in ReadInput) (Result[ReadDetails], 
 	if err := t.open(); err != nil {
 		return Result[ReadDetails]{}, err
 	}
-	if t.rulesNow() != nil {
+	if t.rulesNow() != nil || len(t.secretDirs) > 0 {
 		if r := t.decideFiles(ctx, "read", []fileAccess{{path: in.Path, kind: "Read"}}); r != nil {
 			return Result[ReadDetails]{Text: r.Text, IsError: true}, nil
 		}

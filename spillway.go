@@ -85,6 +85,8 @@ type Options struct {
 	// only Root shows. Other sessions' spill directories are always
 	// hidden, and the session's own shown. Hiding needs the namespaces
 	// layer; without it these stay readable (writes are denied anyway).
+	// The file tools (read, grep, find, ls, edit, write, apply_patch)
+	// never open them, with or without Sandbox.
 	SandboxHidden []string
 
 	// Asker asks the person at the keyboard whether a command that a
@@ -119,6 +121,8 @@ type Toolset struct {
 	search  *search.Searcher
 	closed  atomic.Bool
 	cwd     string
+	// secretDirs are the directories no file tool opens (secret_dirs.go).
+	secretDirs []string
 
 	// rules decide every bash command before it runs; nil when none are
 	// configured. They are replaced whole when the person trusts the
@@ -160,7 +164,7 @@ func New(opts Options) (*Toolset, error) {
 }
 
 func newToolset(opts Options) (*Toolset, error) {
-	t := &Toolset{policy: DefaultPolicy()}
+	t := &Toolset{policy: DefaultPolicy(), secretDirs: secretDirs(opts.SandboxHidden)}
 	if opts.Policy != nil {
 		t.policy = *opts.Policy
 		if err := t.policy.Validate(); err != nil {
@@ -247,7 +251,7 @@ func newToolset(opts Options) (*Toolset, error) {
 	fc.Cwd, fc.Spill, fc.Root = cwd, t.spill, root
 	// Read deny rules hide files from ls, find and grep; Read ask rules
 	// keep contents out of grep too.
-	hide := t.readHider()
+	hide := t.withSecretDirs(t.readHider())
 	if hide != nil {
 		fc.Hide = func(p string) string { return hide(p, false) }
 	}
