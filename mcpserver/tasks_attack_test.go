@@ -86,6 +86,22 @@ func userTasks(uid int) int {
 	return n
 }
 
+// userZombies counts the processes of uid that have ended and wait to be
+// reaped.
+func userZombies(uid int) int {
+	n := 0
+	for _, pid := range allPids() {
+		st, ok := readProcStat(pid)
+		if !ok || st.state != 'Z' {
+			continue
+		}
+		if fi, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil && fi.Sys().(*syscall.Stat_t).Uid == uint32(uid) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestAttackTaskFloodKeepsServerUp: under `ulimit -u 300`, a job that
 // starts 400 background sleeps took every task the user may have; the Go
 // runtime of `spillway serve` failed to make a thread ("fatal error:
@@ -222,15 +238,18 @@ func TestAttackTaskFloodKeepsServerUp(t *testing.T) {
 			// Once the flood is killed, bash works for every session again.
 			call(t, a, "bash", map[string]any{"kill_pid": pid})
 			// Killed is not yet gone: on a loaded machine the kernel takes
-			// a while to tear down hundreds of processes, and until then
-			// the user has no task to spare.
-			waitFor(t, "the flood's processes to end", func() bool {
+			// a while to tear down hundreds of processes, and the killed
+			// sleeps, orphans once their shell is gone, are zombies until
+			// init reaps them. A zombie still counts against the user's
+			// limit, so until init has reaped them the user has no task
+			// to spare (seen: 60 zombies, 239 tasks of the user).
+			waitFor(t, "the flood's processes to end and be reaped", func() bool {
 				for _, p := range sleepers("120") {
 					if st, err := os.Stat("/proc/" + strconv.Itoa(p)); err == nil && st.Sys().(*syscall.Stat_t).Uid == uint32(uid) {
 						return false
 					}
 				}
-				return true
+				return userZombies(uid) == 0
 			})
 			if out := text(call(t, b, "bash", map[string]any{"command": "sleep 0.1 & wait; echo alive"})); !strings.Contains(out, "alive") {
 				t.Errorf("after the flood: %s", out)
