@@ -98,7 +98,7 @@ func TestTypeScriptClientURLElicitation(t *testing.T) {
 	}
 	txt := c.text()
 	if !strings.HasPrefix(txt, "[the password prompt was answered on the page]\n") || !strings.Contains(txt, received(secret)) || !strings.Contains(txt, "exit code: 0") {
-		t.Errorf("the model reads:\n%s", txt)
+		t.Errorf("the model reads:\n%s\nevents: %v", txt, c.Events)
 	}
 	if strings.Contains(txt, url) {
 		t.Errorf("the model was given the page although the person was asked directly:\n%s", txt)

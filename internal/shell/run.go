@@ -150,6 +150,9 @@ func (r *Runner) await(ctx context.Context, in command, j *job) (Outcome, error)
 			if j.relaySecret(ctx, deadline) {
 				continue // the person answered: the command goes on
 			}
+			if !j.waitingForInput() {
+				continue // it took its input meanwhile (an answer, late on a loaded machine)
+			}
 			j.sess.abandon()
 			return r.background(j, inputNote), nil
 		}
@@ -253,8 +256,7 @@ func (j *job) report(full bool) Outcome {
 	case l.running && l.exited:
 		note = fmt.Sprintf("[pid %d: the shell has exited, but processes it started still run. Use check_pid=%d again for new output, kill_pid=%d to stop them.]", pid, pid, pid)
 	case l.running:
-		note = fmt.Sprintf("[pid %d is still running (%s so far). Use check_pid=%d again for new output, kill_pid=%d to stop it.]",
-			pid, j.duration().Round(time.Millisecond), pid, pid)
+		note = j.runningNote()
 	}
 	res := j.result(l, "(no new output)", note)
 	res.Details.Backgrounded = true
@@ -342,6 +344,10 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 			notes[i], secret, next = j.secretInfo()
 		case l.waiting:
 			notes[i] = waitNote(j)
+		case l.running:
+			// It took its input between the look that found it
+			// waiting and this one: it runs on.
+			notes[i] = j.runningNote()
 		default:
 			notes[i] = ""
 		}
@@ -384,6 +390,12 @@ func (j *job) result(l look, empty string, notes ...string) Outcome {
 		d.ExitCode, d.Signal = &exit.Code, exit.Signal
 	}
 	return Outcome{Text: text(stdout, stderr), Details: d, Stdout: stdout, Stderr: stderr, Screen: screen}
+}
+
+// runningNote says that a background job still runs, and how to go on.
+func (j *job) runningNote() string {
+	return fmt.Sprintf("[pid %d is still running (%s so far). Use check_pid=%d again for new output, kill_pid=%d to stop it.]",
+		j.pid, j.duration().Round(time.Millisecond), j.pid, j.pid)
 }
 
 // inputNote stands, among the notes given to result, for the note of a

@@ -48,7 +48,7 @@ func (j *job) activity() int64 { return max(j.lastOutput.Load(), j.lastInput.Loa
 // (or, on a terminal set to read a secret, asleep where it cannot be
 // seen: sudo run by a server that is not root).
 func (j *job) blockedNow() bool {
-	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() {
+	if time.Since(time.Unix(0, j.activity())) < inputQuiet || j.unread() || j.inputPending() {
 		return false
 	}
 	return j.procs.BlockedOnInput(j.input.link) || j.readsSecret() && j.procs.HiddenSleeper()
@@ -79,4 +79,15 @@ func waitNote(j *job) string {
 	}
 	return fmt.Sprintf("[pid %[1]d seems to wait for input: send it with write_stdin pid=%[1]d input=\"…\" "+
 		"(keys=[\"Enter\"], [\"Ctrl-C\"], [\"Ctrl-D\"] …%[2]s). Use check_pid=%[1]d for new output, kill_pid=%[1]d to stop it.]", j.pid, end)
+}
+
+// inputPending reports whether the job's terminal holds input that no
+// program has read yet: sent, but not yet taken (a reader not yet
+// scheduled on a loaded machine), so nothing waits for more.
+func (j *job) inputPending() bool {
+	if !j.input.tty {
+		return false
+	}
+	n, ok := proc.PendingInput(j.input.f, j.input.link)
+	return ok && n > 0
 }
