@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/console"
@@ -59,4 +61,54 @@ func operatorFiles(files ...string) []string {
 		}
 	}
 	return out
+}
+
+// checkSecretsOutsideRoot refuses a sandbox without namespaces (layers as
+// SandboxLayers says them) when the root holds serve's token file or the
+// console's directory. Such a sandbox hides a directory by granting no
+// read there, and Landlock only adds access: the root is granted whole,
+// so a command would read what is inside, the token or the console's
+// login page, and could then answer its own questions. With namespaces a
+// tmpfs covers them wherever they are.
+func (g *globalFlags) checkSecretsOutsideRoot(root, layers string) error {
+	if root == "" || layers == "" || strings.Contains(layers, "namespaces") {
+		return nil
+	}
+	if g.tokenDir != "" && inside(g.tokenDir, root) {
+		return fmt.Errorf("serve's token file would be written in %s, inside --root %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could then open sessions of their own: "+
+			"give --token-file a path outside the root, set $XDG_RUNTIME_DIR to a private directory outside it, or print the token only (--token-file -)", g.tokenDir, root, layers)
+	}
+	if dir, err := console.Dir(); err == nil && inside(dir, root) {
+		return fmt.Errorf("the console's directory %s is inside --root %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could read the console's login page there and approve their own commands: "+
+			"set $XDG_RUNTIME_DIR (or, without it, $TMPDIR) to a private directory outside the root, or give a narrower --root", dir, root, layers)
+	}
+	return nil
+}
+
+// inside reports whether dir is root or lies beneath it, symbolic links
+// resolved as far as dir exists.
+func inside(dir, root string) bool {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, realPrefix(dir))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// realPrefix resolves the links of the longest part of path that exists
+// and keeps the rest as it is: a directory not yet made still lies where
+// its parent really is.
+func realPrefix(path string) string {
+	path, _ = filepath.Abs(path)
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }

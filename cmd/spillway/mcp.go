@@ -138,6 +138,9 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err != nil {
 		return mcpserver.Config{}, err
 	}
+	if err := g.checkSecretsOutsideRoot(opts.Root, layers); err != nil {
+		return mcpserver.Config{}, err
+	}
 	for _, l := range execLines {
 		if strings.HasPrefix(l, "parser-only:") {
 			log.Warn("a deny rule is not held at exec under --sandbox: " + strings.TrimPrefix(l, "parser-only: "))

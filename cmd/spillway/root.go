@@ -32,6 +32,9 @@ type globalFlags struct {
 	// tokenFile is serve's --token-file: its directory is hidden from
 	// sandboxed commands.
 	tokenFile string
+	// tokenDir is the directory serve writes its token file to, "" when
+	// it writes none (a token given, or --token-file -).
+	tokenDir string
 	// auditLog is serve's --audit-log, hidden from sandboxed commands.
 	auditLog string
 

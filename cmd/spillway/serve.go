@@ -132,6 +132,11 @@ func (g *globalFlags) runServe(cmd *cobra.Command, s *serveFlags) error {
 	if s.tokenOut == "-" {
 		g.tokenFile = "" // no file to hide
 	}
+	if made && s.tokenOut != "-" {
+		if g.tokenDir, err = tokenDirFor(s.tokenOut); err != nil {
+			return err
+		}
+	}
 	g.console, g.consoleCredential = s.console, s.token
 	cfg, err := g.serverConfig(log)
 	if err != nil {

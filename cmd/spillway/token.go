@@ -32,18 +32,15 @@ func tokenDirs(file string) []string {
 // symlink planted at the path is replaced, never followed.
 func writeToken(path, serverURL, token string) (string, error) {
 	if path == "" {
-		dir := os.Getenv("XDG_RUNTIME_DIR")
-		if dir == "" {
-			var err error
-			if dir, err = os.UserConfigDir(); err != nil {
-				return "", fmt.Errorf("no directory for the token file (%v): set --token-file, or give a token with $%s", err, tokenEnv)
-			}
+		dir, err := tokenDirFor("")
+		if err != nil {
+			return "", err
 		}
 		port := "0"
 		if u, err := url.Parse(serverURL); err == nil {
 			port = u.Port()
 		}
-		path = filepath.Join(dir, "spillway", "serve-"+port+".token")
+		path = filepath.Join(dir, "serve-"+port+".token")
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -66,4 +63,25 @@ func writeToken(path, serverURL, token string) (string, error) {
 		return "", fmt.Errorf("cannot write the token file %s: %w", path, err)
 	}
 	return path, nil
+}
+
+// tokenDirFor is the directory serve writes its token file to: that of
+// path, or without one $XDG_RUNTIME_DIR's spillway, else the config
+// directory's.
+func tokenDirFor(path string) (string, error) {
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", fmt.Errorf("--token-file %s: %w", path, err)
+		}
+		return filepath.Dir(abs), nil
+	}
+	dir := os.Getenv("XDG_RUNTIME_DIR")
+	if dir == "" {
+		var err error
+		if dir, err = os.UserConfigDir(); err != nil {
+			return "", fmt.Errorf("no directory for the token file (%v): set --token-file, or give a token with $%s", err, tokenEnv)
+		}
+	}
+	return filepath.Join(dir, "spillway"), nil
 }

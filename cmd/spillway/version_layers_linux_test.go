@@ -20,7 +20,9 @@ import (
 // takes the shared binary's build (once per run) and three starts.
 func TestVersionReportsTheServersLayers(t *testing.T) {
 	c := attackCLI(t)
-	home := t.TempDir()
+	// The temporary directory (the console's, without $XDG_RUNTIME_DIR)
+	// is outside the root: a server without namespaces refuses it there.
+	home, tmp := t.TempDir(), t.TempDir()
 	var cred *syscall.Credential
 	if os.Getuid() == 0 {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
@@ -29,11 +31,13 @@ func TestVersionReportsTheServersLayers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := os.Chown(home, 65534, 65534); err != nil {
-			t.Fatal(err)
+		for _, d := range []string{home, tmp} {
+			if err := os.Chown(d, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	env := []string{"HOME=" + home, "TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	env := []string{"HOME=" + home, "TMPDIR=" + tmp, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 	run := func(stdin string, args ...string) (string, string) {
 		cmd := exec.Command(c.bin, args...)
 		cmd.Dir, cmd.Env = home, env

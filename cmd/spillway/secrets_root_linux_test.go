@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A sandbox without namespaces (every server of a user other than root)
+// hides a directory by granting no read there; Landlock only adds access,
+// and the root is granted whole. Serve's token file or the console's
+// directory inside --root was then read by a plain `cat`, and with it a
+// command could open a session of its own, or log into the console, and
+// approve its own commands. Such a server now refuses to start, and says
+// where to put them instead. Run as nobody when the test runs as root.
+func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
+	c := attackCLI(t)
+	home, elsewhere := t.TempDir(), t.TempDir()
+	var cred *syscall.Credential
+	if os.Getuid() == 0 {
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+		for _, d := range []string{filepath.Dir(c.bin), filepath.Dir(home), filepath.Dir(elsewhere)} {
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, d := range []string{home, elsewhere} {
+			if err := os.Chown(d, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	runtimeDir := filepath.Join(elsewhere, "runtime")
+	if err := os.Mkdir(runtimeDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if cred != nil {
+		os.Chown(runtimeDir, 65534, 65534)
+	}
+	// serve runs until it says where it serves, or ends; it is killed
+	// then. It returns what it printed and whether it served.
+	serve := func(env []string, args ...string) (string, bool) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, c.bin, args...)
+		cmd.Dir = home
+		cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}, env...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Wait()
+		var said strings.Builder
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			said.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "serving MCP at ") {
+				cmd.Process.Kill()
+				return said.String(), true
+			}
+		}
+		return said.String(), false
+	}
+	out, _ := exec.Command(c.bin, "version").Output()
+	if !regexp.MustCompile(`sandbox layers: [a-z+]+;`).Match(out) {
+		t.Skipf("no sandbox here: %s", out)
+	}
+	apart := []string{"TMPDIR=" + elsewhere, "XDG_RUNTIME_DIR=" + runtimeDir}
+	said, served := serve(apart, "serve", "--sandbox", "--root", home, "--listen", "127.0.0.1:0")
+	if !served {
+		t.Fatalf("serve with its token and the console's directory outside the root did not start:\n%s", said)
+	}
+	if m := regexp.MustCompile(`layers=([a-z+]+)`).FindStringSubmatch(said); m == nil || strings.Contains(m[1], "namespaces") {
+		t.Skipf("the server's sandbox has namespaces, which hide the secrets: %s", said)
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"token file in the root", apart,
+			[]string{"serve", "--token-file", filepath.Join(home, "serve.token")},
+			"serve's token file would be written in " + home},
+		{"default token file under --root ~ without $XDG_RUNTIME_DIR", []string{"TMPDIR=" + elsewhere},
+			[]string{"serve"},
+			"serve's token file would be written in " + filepath.Join(home, ".config", "spillway")},
+		{"console's directory in the root", []string{"TMPDIR=" + home},
+			[]string{"mcp"},
+			"the console's directory " + filepath.Join(home, "spillway-")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--sandbox", "--root", home}, tc.args...)
+			if tc.args[0] == "serve" {
+				args = append(args, "--listen", "127.0.0.1:0")
+			}
+			said, served := serve(tc.env, args...)
+			if served {
+				t.Fatalf("the server started, its secrets readable by its sandboxed commands:\n%s", said)
+			}
+			if !strings.Contains(said, tc.want) || !strings.Contains(said, "outside") {
+				t.Errorf("the refusal does not say where the secret is and where to put it; want %q in:\n%s", tc.want, said)
+			}
+		})
+	}
+}
