@@ -249,6 +249,15 @@ func (g *globalFlags) doctorSandbox(d *doctor, p spillway.Policy) {
 		d.say(statusProblem, "sandbox", err.Error())
 		return
 	}
+	// A server refuses the console's directory inside a root that a
+	// sandbox without namespaces cannot hide it in (serve's token file
+	// too, which doctor does not know).
+	noToken := *g
+	noToken.tokenDir = ""
+	if err := noToken.checkSecretsOutsideRoot(root, layers); err != nil {
+		d.say(statusProblem, "sandbox", err.Error())
+		return
+	}
 	d.say(statusOK, "sandbox", "--sandbox works here: "+layers)
 	for _, l := range execLines {
 		d.say(statusOK, "exec check", l)

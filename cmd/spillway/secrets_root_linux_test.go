@@ -114,4 +114,12 @@ func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 			}
 		})
 	}
+	// doctor says so before a client starts the server.
+	doctor := exec.Command(c.bin, "--sandbox", "--root", home, "doctor")
+	doctor.Dir, doctor.Env = home, []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TMPDIR=" + home}
+	doctor.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	report, _ := doctor.CombinedOutput()
+	if !regexp.MustCompile(`PROBLEM +sandbox: the console's directory `).Match(report) {
+		t.Errorf("doctor does not say that the console's directory is in the root:\n%s", report)
+	}
 }
