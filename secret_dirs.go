@@ -65,7 +65,11 @@ func secretRefusal(path, dir string) string {
 }
 
 // withSecretDirs returns hide, for ls, find and grep, keeping the secret
-// directories out as well: hidden by "spillway's own secrets".
+// directories out as well: hidden by "spillway's own secrets". The path
+// is compared as given: ls and the search ask each path also as it really
+// is when their directory is reached through a symlink, and they follow
+// no symlink below it, so resolving every walked path again here (a
+// system call per part of it) would only cost time.
 func (t *Toolset) withSecretDirs(hide func(path string, contents bool) string) func(path string, contents bool) string {
 	if len(t.secretDirs) == 0 {
 		return hide
@@ -73,11 +77,6 @@ func (t *Toolset) withSecretDirs(hide func(path string, contents bool) string) f
 	return func(path string, contents bool) string {
 		if d := t.secretOf(path); d != "" {
 			return "spillway's own secrets (" + d + ")"
-		}
-		if real, err := realPath(path); err == nil && real != path {
-			if d := t.secretOf(real); d != "" {
-				return "spillway's own secrets (" + d + ")"
-			}
 		}
 		if hide == nil {
 			return ""
