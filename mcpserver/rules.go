@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/console"
+	"github.com/spillway-dev/spillway/internal/visible"
 )
 
 // A command that a rule holds for approval (docs/rules.md) is shown to
@@ -198,23 +199,23 @@ func (a *commandAsker) questionID(command, cwd string) string {
 // trust, what trusting the project lets count.
 func commandMessage(command, cwd string, parts []spillway.RulePart, trust *projectTrust) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The agent wants to run a command that needs your approval.\n\nCommand: %s\nIn: %s\n\nNeeds approval:", command, cwd)
+	fmt.Fprintf(&b, "The agent wants to run a command that needs your approval.\n\nCommand: %s\nIn: %s\n\nNeeds approval:", visible.Indented(command, "  "), visible.Indented(cwd, "  "))
 	for _, p := range parts {
-		fmt.Fprintf(&b, "\n  %s", p.Command)
+		fmt.Fprintf(&b, "\n  %s", visible.Indented(p.Command, "    "))
 		switch {
 		case p.Rule != "":
-			fmt.Fprintf(&b, " (rule %s, %s)", p.Rule, p.Source)
+			fmt.Fprintf(&b, " (rule %s, %s)", visible.Indented(p.Rule, "    "), visible.Indented(p.Source, "    "))
 		case p.Reason != "":
-			fmt.Fprintf(&b, " (%s)", p.Reason)
+			fmt.Fprintf(&b, " (%s)", visible.Indented(p.Reason, "    "))
 		}
 		if p.Justification != "" {
-			fmt.Fprintf(&b, ": %s", p.Justification)
+			fmt.Fprintf(&b, ": %s", visible.Indented(p.Justification, "    "))
 		}
 	}
 	if trust != nil {
-		fmt.Fprintf(&b, "\n\nThe project %s has allow entries of its own, which count only once you trust it (its rule files are written by whoever wrote the repository, or by the agent). %q trusts them as shown here, for this and later sessions, until a file changes:", trust.Dir, trustAnswer)
+		fmt.Fprintf(&b, "\n\nThe project %s has allow entries of its own, which count only once you trust it (its rule files are written by whoever wrote the repository, or by the agent). %q trusts them as shown here, for this and later sessions, until a file changes:", visible.Indented(trust.Dir, "  "), trustAnswer)
 		for _, e := range trust.Entries {
-			fmt.Fprintf(&b, "\n  %s", e)
+			fmt.Fprintf(&b, "\n  %s", visible.Indented(e, "    "))
 		}
 	}
 	return b.String()

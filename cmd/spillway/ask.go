@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spillway-dev/spillway"
+	"github.com/spillway-dev/spillway/internal/visible"
 )
 
 // ttyAsker asks the person at the terminal about a command a rule holds
@@ -27,13 +28,16 @@ func ttyAsker(ctx context.Context, command, cwd string, parts []spillway.RulePar
 		return "", errors.New("there is no terminal to ask the person on")
 	}
 	defer tty.Close()
-	fmt.Fprintf(tty, "spillway: a rule asks first before running, in %s:\n  %s\n", cwd, command)
+	// A terminal acts on what the agent wrote (an escape that moves up
+	// and clears a line, a carriage return): each such character is
+	// written as its code.
+	fmt.Fprintf(tty, "spillway: a rule asks first before running, in %s:\n  %s\n", visible.Indented(cwd, "  "), visible.Indented(command, "  "))
 	for _, p := range parts {
 		why := p.Reason
 		if p.Rule != "" {
 			why = "the rule " + p.Rule + " (" + p.Source + ")"
 		}
-		fmt.Fprintf(tty, "  %s: %s\n", p.Command, why)
+		fmt.Fprintf(tty, "  %s: %s\n", visible.Indented(p.Command, "    "), visible.Indented(why, "    "))
 	}
 	fmt.Fprint(tty, "Run it? [y/N] ")
 	answer := make(chan string, 1)

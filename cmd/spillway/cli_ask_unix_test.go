@@ -21,11 +21,17 @@ func TestCLIAskOnTheTerminal(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "ask.toml")
 	os.WriteFile(cfg, []byte("[rules]\ndefault = \"allow\"\nask = [\"echo *\"]\n"), 0o644)
+	// The last command would move up and clear the line it is on, on
+	// the person's terminal: its escapes are written as their codes.
 	for _, c := range []struct {
-		typed, want string
-		status      int
-	}{{"y\n", "stdout:\nhi\n", 0}, {"n\n", "the user denied the command", 1}} {
-		cmd := exec.Command(cli.bin, "--config", cfg, "bash", "echo hi")
+		command, typed, want, shown string
+		status                      int
+	}{
+		{"echo hi", "y\n", "stdout:\nhi\n", "echo hi", 0},
+		{"echo hi", "n\n", "the user denied the command", "echo hi", 1},
+		{"echo hi \x1b[1A\x1b[2Kls", "n\n", "the user denied the command", "echo hi <U+001B>[1A<U+001B>[2Kls", 1},
+	} {
+		cmd := exec.Command(cli.bin, "--config", cfg, "bash", c.command)
 		cmd.Env = cli.env
 		var out bytes.Buffer
 		cmd.Stdout = &out
@@ -57,7 +63,7 @@ func TestCLIAskOnTheTerminal(t *testing.T) {
 		if e, ok := err.(*exec.ExitError); ok {
 			status = e.ExitCode()
 		}
-		if status != c.status || !strings.Contains(out.String(), c.want) || !strings.Contains(string(prompt), "echo hi") {
+		if status != c.status || !strings.Contains(out.String(), c.want) || !strings.Contains(string(prompt), c.shown) || strings.Contains(string(prompt), "\x1b") {
 			t.Errorf("typed %q: status %d %q, prompt %q", c.typed, status, out.String(), prompt)
 		}
 	}

@@ -36,3 +36,29 @@ func TestViewSaysWhoAsksAsThePageDoes(t *testing.T) {
 		}
 	}
 }
+
+// What the agent wrote reaches the page as it runs: a bidirectional
+// override that would show `rm -rf ~` as something else, an escape, a
+// zero-width space in a name, each written as its code ("Trojan Source").
+func TestViewShowsHiddenCharacters(t *testing.T) {
+	command := "echo done #\u202e~ fr- mr\u202c; git push ori\u200bgin\x1b[2K"
+	item := Item{ID: "i", Question: Question{Command: command, Cwd: "/w\u2066", Parts: []tool.RulePart{{Command: "git push ori\u200bgin", Reason: "asked"}},
+		Project: "/w", Trust: []string{".spillway.toml:1: allow = [\"rm\u202e\"]"}}, Waiting: true}
+	views := []serverView{{Found: Found{PID: 7}, State: State{Sessions: []SessionState{{SessionInfo: SessionInfo{ID: "s", Label: "x\u200d"}, Items: []Item{item},
+		Jobs: []Job{{PID: 9, Command: "sleep\u202e 1", Output: "out\u202e"}}}}}}}
+	var b strings.Builder
+	if err := viewTmpl().Execute(&b, map[string]any{"Servers": views, "Csrf": "c", "Choices": Choices, "TrustProject": TrustProject}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, r := range "\u202e\u202c\u200b\u2066\u200d\x1b" {
+		if strings.ContainsRune(page, r) {
+			t.Errorf("the page holds %U as it is:\n%s", r, page)
+		}
+	}
+	for _, want := range []string{"#&lt;U&#43;202E&gt;~ fr- mr&lt;U&#43;202C&gt;", "ori&lt;U&#43;200B&gt;gin&lt;U&#43;001B&gt;[2K", "/w&lt;U&#43;2066&gt;"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show %q:\n%s", want, page)
+		}
+	}
+}

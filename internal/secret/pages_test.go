@@ -256,3 +256,31 @@ func TestControlCharacterIsRefused(t *testing.T) {
 		t.Fatalf("the terminal got %q", term.answers())
 	}
 }
+
+// The command, its directory and the prompt it printed reach the page
+// with every character that would not show as itself written as its
+// code: a prompt that overwrites itself with a carriage return, or turns
+// around with a bidirectional override, shows what it really says.
+func TestPageShowsHiddenCharacters(t *testing.T) {
+	p := New(0, nil)
+	t.Cleanup(func() { p.Close() })
+	term := &terminal{}
+	req := term.request()
+	req.Command, req.Cwd = "./deploy\u202e", "/srv\u200b"
+	req.Prompt = "Password for the deploy key:\r[sudo] password for ci:"
+	pg, err := p.Open(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := get(t, pg.URL())
+	for _, r := range "\u202e\u200b\r" {
+		if strings.ContainsRune(body, r) {
+			t.Errorf("the page holds %U as it is:\n%s", r, body)
+		}
+	}
+	for _, want := range []string{"./deploy&lt;U&#43;202E&gt;", "/srv&lt;U&#43;200B&gt;", "key:&lt;U&#43;000D&gt;[sudo]"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page does not show %q:\n%s", want, body)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spillway-dev/spillway/internal/visible"
 )
 
 // maxForm bounds a post's body: a password and two short fields.
@@ -61,8 +63,10 @@ const WhoHTML = `{{define "secret-who"}}{{if .Verified}}<p class="note verified"
 {{- else}}<p class="warning">Not verified: {{capitalize .Warning}}.{{with .Why}} {{capitalize .}}.{{end}}</p>
 {{- end}}{{end}}`
 
-// TemplateFuncs are the functions WhoHTML calls.
-var TemplateFuncs = template.FuncMap{"capitalize": capitalize}
+// TemplateFuncs are the functions WhoHTML calls, and visible, which
+// writes what a command or the agent wrote as the person should read it
+// (internal/visible): every text of theirs on a page goes through it.
+var TemplateFuncs = template.FuncMap{"capitalize": capitalize, "visible": visible.String}
 
 // pageTmpl is parsed on first use, not at start: every CLI call would
 // pay for it.
@@ -71,7 +75,7 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(t.Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>spillway: {{.Title}}</title>
+<title>spillway: {{visible .Title}}</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.4}
 pre{background:#f4f4f4;padding:.5rem;white-space:pre-wrap;word-break:break-all}
@@ -81,12 +85,12 @@ button{font-size:1rem;padding:.4rem 1.2rem;margin:.8rem .6rem 0 0}
 .warning{background:#fde8e8;border:2px solid #b00;padding:.6rem;font-weight:bold}
 .printed{border:2px dashed #888;background:#fff}
 </style></head><body>
-<h1 id="asker">{{.Title}}</h1>
+<h1 id="asker">{{visible .Title}}</h1>
 {{template "secret-who" .}}
 
-<p>The whole command</p><pre id="command">{{.Command}}</pre>
-<p>in</p><pre id="cwd">{{.Cwd}}</pre>
-<p>Printed by the command (its own words, which spillway does not check: a command chooses them, as with <code>sudo -p</code>):</p><pre id="prompt" class="printed">{{.Prompt}}</pre>
+<p>The whole command</p><pre id="command">{{visible .Command}}</pre>
+<p>in</p><pre id="cwd">{{visible .Cwd}}</pre>
+<p>Printed by the command (its own words, which spillway does not check: a command chooses them, as with <code>sudo -p</code>):</p><pre id="prompt" class="printed">{{visible .Prompt}}</pre>
 <form method="post" autocomplete="off">
 <input type="hidden" name="form" value="{{.Form}}">
 <label for="secret">Your answer goes to the command's terminal, followed by Enter. The agent and its model never see it.</label>

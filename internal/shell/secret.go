@@ -13,6 +13,7 @@ import (
 
 	"github.com/spillway-dev/spillway/internal/proc"
 	"github.com/spillway-dev/spillway/internal/secret"
+	"github.com/spillway-dev/spillway/internal/visible"
 	"github.com/spillway-dev/spillway/output"
 	"github.com/spillway-dev/spillway/tool"
 )
@@ -351,7 +352,7 @@ const waitingNote = "[waiting for a secret: ask the person to run spillway conso
 // secretMessage is what a URLAsker shows the person.
 func (j *job) secretMessage(pg *secret.Page) string {
 	return fmt.Sprintf("The command %s waits for a secret at the prompt %q, asked by %s. Open the page to answer it; your answer goes to its terminal, never to the agent.",
-		QuoteCommand(j.command, j.args), pg.Prompt(), j.askerNow().who())
+		visible.String(QuoteCommand(j.command, j.args)), pg.Prompt(), visible.String(j.askerNow().who()))
 }
 
 // relaySecret, for a job that waits for a secret, shows the person its
