@@ -23,20 +23,7 @@ import (
 func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 	c := attackCLI(t)
 	home, elsewhere := t.TempDir(), t.TempDir()
-	var cred *syscall.Credential
-	if os.Getuid() == 0 {
-		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
-		for _, d := range []string{filepath.Dir(c.bin), filepath.Dir(home), filepath.Dir(elsewhere)} {
-			if err := os.Chmod(d, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, d := range []string{home, elsewhere} {
-			if err := os.Chown(d, 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	cred := nobodyOwns(t, c.bin, home, elsewhere)
 	runtimeDir := filepath.Join(elsewhere, "runtime")
 	if err := os.Mkdir(runtimeDir, 0o700); err != nil {
 		t.Fatal(err)

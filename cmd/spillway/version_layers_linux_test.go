@@ -23,20 +23,7 @@ func TestVersionReportsTheServersLayers(t *testing.T) {
 	// The temporary directory (the console's, without $XDG_RUNTIME_DIR)
 	// is outside the root: a server without namespaces refuses it there.
 	home, tmp := t.TempDir(), t.TempDir()
-	var cred *syscall.Credential
-	if os.Getuid() == 0 {
-		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
-		for _, d := range []string{filepath.Dir(c.bin), filepath.Dir(home)} {
-			if err := os.Chmod(d, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, d := range []string{home, tmp} {
-			if err := os.Chown(d, 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	cred := nobodyOwns(t, c.bin, home, tmp)
 	env := []string{"HOME=" + home, "TMPDIR=" + tmp, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 	run := func(stdin string, args ...string) (string, string) {
 		cmd := exec.Command(c.bin, args...)
@@ -69,4 +56,30 @@ func TestVersionReportsTheServersLayers(t *testing.T) {
 	if d := regexp.MustCompile(`sandbox layers: ([a-z+]+);`).FindStringSubmatch(dout); d != nil && d[1] != s[1] {
 		t.Errorf("doctor's status says %s, a server gets %s", d[1], s[1])
 	}
+}
+
+// nobodyOwns returns the credential to run bin as a user other than root
+// (nobody, when the test runs as root; nil, as itself, otherwise), with
+// dirs (temporary directories) given to that user and their parents and
+// bin's opened to it.
+func nobodyOwns(t *testing.T, bin string, dirs ...string) *syscall.Credential {
+	t.Helper()
+	if os.Getuid() != 0 {
+		return nil
+	}
+	open := []string{filepath.Dir(bin)}
+	for _, d := range dirs {
+		open = append(open, filepath.Dir(d))
+	}
+	for _, d := range open {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range dirs {
+		if err := os.Chown(d, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &syscall.Credential{Uid: 65534, Gid: 65534}
 }
