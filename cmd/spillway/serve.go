@@ -93,6 +93,26 @@ type serveFlags struct {
 	console  bool
 }
 
+// serveSecrets tells the server's configuration where serve keeps its
+// secrets, to be hidden from sandboxed commands: the token file (written
+// when serve made the token, made), the audit log, and the console's
+// credential.
+func (g *globalFlags) serveSecrets(s *serveFlags, made bool) error {
+	g.tokenFile, g.auditLog = s.tokenOut, s.ops.auditLog
+	if s.tokenOut == "-" {
+		g.tokenFile = "" // no file to hide
+	}
+	if made && s.tokenOut != "-" {
+		dir, err := tokenDirFor(s.tokenOut)
+		if err != nil {
+			return err
+		}
+		g.tokenDir = dir
+	}
+	g.console, g.consoleCredential = s.console, s.token
+	return nil
+}
+
 // runServe serves until a signal or a drain ends it.
 func (g *globalFlags) runServe(cmd *cobra.Command, s *serveFlags) error {
 	log, err := newLogger(s.logLevel, slog.LevelInfo)
@@ -128,16 +148,9 @@ func (g *globalFlags) runServe(cmd *cobra.Command, s *serveFlags) error {
 	if err := mcpserver.CheckListen(s.listen, s.token); err != nil {
 		return err
 	}
-	g.tokenFile, g.auditLog = s.tokenOut, s.ops.auditLog
-	if s.tokenOut == "-" {
-		g.tokenFile = "" // no file to hide
+	if err := g.serveSecrets(s, made); err != nil {
+		return err
 	}
-	if made && s.tokenOut != "-" {
-		if g.tokenDir, err = tokenDirFor(s.tokenOut); err != nil {
-			return err
-		}
-	}
-	g.console, g.consoleCredential = s.console, s.token
 	cfg, err := g.serverConfig(log)
 	if err != nil {
 		return err
