@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spillway-dev/spillway"
 	"github.com/spillway-dev/spillway/internal/console"
+	"github.com/spillway-dev/spillway/internal/rules"
 )
 
 // hardened returns opts with the hardening flags applied: --root,
@@ -21,9 +24,15 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 		// A token there lets a command with the network drive a server;
 		// the audit log holds every session's commands.
 		opts.SandboxHidden = append(tokenDirs(g.tokenFile), operatorFiles(g.tokenFile, g.auditLog)...)
-		// The console's sockets: a sandboxed command never reaches them.
+		// The console's sockets and login pages: a sandboxed command
+		// never reaches them, whichever environment the console had.
 		if dir, err := console.Dir(); err == nil {
 			opts.SandboxHidden = append(opts.SandboxHidden, dir)
+		}
+		for _, dir := range console.Dirs() {
+			if !slices.Contains(opts.SandboxHidden, dir) {
+				opts.SandboxHidden = append(opts.SandboxHidden, dir)
+			}
 		}
 	}
 	return opts
@@ -64,31 +73,82 @@ func operatorFiles(files ...string) []string {
 }
 
 // checkSecretsOutsideRoot refuses a sandbox without namespaces (layers as
-// SandboxLayers says them) when the root holds serve's token file or the
-// console's directory. Such a sandbox hides a directory by granting no
-// read there, and Landlock only adds access: the root is granted whole,
-// so a command would read what is inside, the token or the console's
-// login page, and could then answer its own questions. With namespaces a
-// tmpfs covers them wherever they are.
+// SandboxLayers says them) when serve's token or the console's
+// directory would lie where its commands may read them. Such a sandbox
+// hides a directory by granting no read there, and Landlock only adds
+// access: the root and /dev/shm are granted whole, so a command would
+// read what is inside, the token or the console's login page, and could
+// then answer its own questions; and a token given with --token is on
+// serve's command line, which every process of the host reads in
+// /proc/PID/cmdline. With namespaces a tmpfs covers the directories
+// wherever they are, and /proc shows the session's processes only.
 func (g *globalFlags) checkSecretsOutsideRoot(root, layers string) error {
-	if root == "" || layers == "" || strings.Contains(layers, "namespaces") {
+	if layers == "" || strings.Contains(layers, "namespaces") {
 		return nil
 	}
-	if g.tokenDir != "" && inside(g.tokenDir, root) {
-		return fmt.Errorf("serve's token file would be written in %s, inside --root %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could then open sessions of their own: "+
-			"give --token-file a path outside the root, set $XDG_RUNTIME_DIR to a private directory outside it, or print the token only (--token-file -)", g.tokenDir, root, layers)
+	if g.tokenInArgs {
+		return fmt.Errorf("serve's --token is on its command line, and this sandbox (%s) has no namespaces to hide /proc/PID/cmdline from the commands, which could then open sessions of their own: "+
+			"give the token in $%s instead", layers, tokenEnv)
 	}
-	if dir, err := console.Dir(); err == nil && inside(dir, root) {
-		return fmt.Errorf("the console's directory %s is inside --root %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could read the console's login page there and approve their own commands: "+
-			"set $XDG_RUNTIME_DIR (or, without it, $TMPDIR) to a private directory outside the root, or give a narrower --root", dir, root, layers)
+	for _, granted := range []string{root, "/dev/shm"} {
+		if granted == "" {
+			continue
+		}
+		where := "--root " + granted
+		if granted != root {
+			where = granted + ", which every command may write without namespaces"
+		}
+		if g.tokenDir != "" && inside(g.tokenDir, granted) {
+			return fmt.Errorf("serve's token file would be written in %s, inside %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could then open sessions of their own: "+
+				"give --token-file a path outside it, set $XDG_RUNTIME_DIR to a private directory outside it, or print the token only (--token-file -)", g.tokenDir, where, layers)
+		}
+		for _, dir := range console.Dirs() {
+			if inside(dir, granted) {
+				return fmt.Errorf("the console's directory %s is inside %s, and this sandbox (%s) has no namespaces to hide it from the commands, which could read the console's login page there and approve their own commands: "+
+					"set $XDG_RUNTIME_DIR (or, without it, $TMPDIR) to a private directory outside it, or give a narrower --root", dir, where, layers)
+			}
+		}
 	}
 	return nil
+}
+
+// personRulesIn lists the person's own rules and trust that lie in root,
+// where a sandboxed command may write: spillway's config directory,
+// Claude Code's and Codex's, and the state file's. The write tools ask
+// before changing them, but a program the checker cannot see into (a
+// script run by an allowed interpreter) can rewrite them, and the next
+// session reads them.
+func personRulesIn(root string) []string {
+	if root == "" {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	var dirs []string
+	if d, err := os.UserConfigDir(); err == nil {
+		dirs = append(dirs, filepath.Join(d, "spillway"))
+	}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".claude"), filepath.Join(home, ".codex"))
+	}
+	if f := rules.DefaultStateFile(home); f != "" {
+		dirs = append(dirs, filepath.Dir(f))
+	}
+	var in []string
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err == nil && inside(d, root) {
+			in = append(in, d)
+		}
+	}
+	return in
 }
 
 // inside reports whether dir is root or lies beneath it, symbolic links
 // resolved as far as dir exists.
 func inside(dir, root string) bool {
-	r, err := filepath.EvalSymlinks(root)
+	r, err := filepath.Abs(root)
+	if err == nil {
+		r, err = filepath.EvalSymlinks(r)
+	}
 	if err != nil {
 		return false
 	}

@@ -141,6 +141,9 @@ func (g *globalFlags) serverConfig(log *slog.Logger) (mcpserver.Config, error) {
 	if err := g.checkSecretsOutsideRoot(opts.Root, layers); err != nil {
 		return mcpserver.Config{}, err
 	}
+	if in := personRulesIn(opts.Root); opts.Sandbox && len(in) > 0 {
+		log.Warn("your own rules are inside --root, where a command may write: one that rewrites them (a script an allowed interpreter runs) changes what the next session allows; give a narrower --root than your home", "dirs", in)
+	}
 	for _, l := range execLines {
 		if strings.HasPrefix(l, "parser-only:") {
 			log.Warn("a deny rule is not held at exec under --sandbox: " + strings.TrimPrefix(l, "parser-only: "))

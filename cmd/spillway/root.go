@@ -35,6 +35,9 @@ type globalFlags struct {
 	// tokenDir is the directory serve writes its token file to, "" when
 	// it writes none (a token given, or --token-file -).
 	tokenDir string
+	// tokenInArgs: serve's token was given with --token, on its command
+	// line.
+	tokenInArgs bool
 	// auditLog is serve's --audit-log, hidden from sandboxed commands.
 	auditLog string
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -73,22 +75,36 @@ func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
+		root string // home when empty; "." is home too, from its cwd
 		env  []string
 		args []string
 		want string
 	}{
-		{"token file in the root", apart,
+		{"token file in the root", "", apart,
 			[]string{"serve", "--token-file", filepath.Join(home, "serve.token")},
 			"serve's token file would be written in " + home},
-		{"default token file under --root ~ without $XDG_RUNTIME_DIR", []string{"TMPDIR=" + elsewhere},
+		{"token file in the root, given relative", ".", apart,
+			[]string{"serve", "--token-file", "serve.token"},
+			"serve's token file would be written in " + home},
+		{"default token file under --root ~ without $XDG_RUNTIME_DIR", "", []string{"TMPDIR=" + elsewhere},
 			[]string{"serve"},
 			"serve's token file would be written in " + filepath.Join(home, ".config", "spillway")},
-		{"console's directory in the root", []string{"TMPDIR=" + home},
+		{"token file in /dev/shm", "", apart,
+			[]string{"serve", "--token-file", filepath.Join("/dev/shm", filepath.Base(home), "serve.token")},
+			"inside /dev/shm, which every command may write"},
+		{"token on the command line", "", apart,
+			[]string{"serve", "--token", "a-token-every-process-reads"},
+			"give the token in $SPILLWAY_TOKEN"},
+		{"console's directory in the root", "", []string{"TMPDIR=" + home},
+			[]string{"mcp"},
+			"the console's directory " + filepath.Join(home, "spillway-")},
+		{"console's directory in the root, given relative", ".", []string{"TMPDIR=" + home},
 			[]string{"mcp"},
 			"the console's directory " + filepath.Join(home, "spillway-")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"--sandbox", "--root", home}, tc.args...)
+			root := cmp.Or(tc.root, home)
+			args := append([]string{"--sandbox", "--root", root}, tc.args...)
 			if tc.args[0] == "serve" {
 				args = append(args, "--listen", "127.0.0.1:0")
 			}
@@ -96,10 +112,44 @@ func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 			if served {
 				t.Fatalf("the server started, its secrets readable by its sandboxed commands:\n%s", said)
 			}
-			if !strings.Contains(said, tc.want) || !strings.Contains(said, "outside") {
-				t.Errorf("the refusal does not say where the secret is and where to put it; want %q in:\n%s", tc.want, said)
+			if !strings.Contains(said, tc.want) {
+				t.Errorf("the refusal does not say where the secret is and what to do; want %q in:\n%s", tc.want, said)
 			}
 		})
+	}
+	// The person's own rules inside the root: said at start.
+	if err := os.Mkdir(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if said, _ := serve(apart, "--sandbox", "--root", home, "mcp"); !strings.Contains(said, "your own rules are inside --root") || !strings.Contains(said, filepath.Join(home, ".claude")) {
+		t.Errorf("mcp does not say that the person's rules are inside the root:\n%s", said)
+	}
+	// A console started in another environment (here: $TMPDIR unset)
+	// keeps its login page in its own directory; a command of this
+	// sandbox, whose console directory is elsewhere, reads none of it.
+	uid := os.Geteuid()
+	if cred != nil {
+		uid = int(cred.Uid)
+	}
+	other := filepath.Join("/tmp", "spillway-"+strconv.Itoa(uid), "console")
+	page := filepath.Join(other, "open-"+filepath.Base(home)+".html")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, []byte("the-console-login\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(page) })
+	if cred != nil {
+		for _, p := range []string{filepath.Dir(other), other, page} {
+			os.Chown(p, uid, uid)
+		}
+	}
+	bash := exec.Command(c.bin, "--sandbox", "--root", home, "bash", "cat "+page)
+	bash.Dir, bash.Env = home, append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}, apart...)
+	bash.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if out, _ := bash.CombinedOutput(); strings.Contains(string(out), "the-console-login") || !strings.Contains(string(out), "exit code: 1") {
+		t.Errorf("a sandboxed command read the login page of a console in another environment:\n%s", out)
 	}
 	// doctor says so before a client starts the server.
 	doctor := exec.Command(c.bin, "--sandbox", "--root", home, "doctor")

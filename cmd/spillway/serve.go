@@ -88,9 +88,11 @@ type serveFlags struct {
 	logLevel string
 	noToken  bool
 	tokenOut string
-	maxSess  int
-	ops      opsFlags
-	console  bool
+	// tokenFlag: the token was given with --token.
+	tokenFlag bool
+	maxSess   int
+	ops       opsFlags
+	console   bool
 }
 
 // serveSecrets tells the server's configuration where serve keeps its
@@ -110,6 +112,7 @@ func (g *globalFlags) serveSecrets(s *serveFlags, made bool) error {
 		g.tokenDir = dir
 	}
 	g.console, g.consoleCredential = s.console, s.token
+	g.tokenInArgs = s.tokenFlag
 	return nil
 }
 
@@ -119,7 +122,8 @@ func (g *globalFlags) runServe(cmd *cobra.Command, s *serveFlags) error {
 	if err != nil {
 		return err
 	}
-	if !cmd.Flags().Changed("token") {
+	s.tokenFlag = cmd.Flags().Changed("token")
+	if !s.tokenFlag {
 		// A copy: the value lies in the environment block that
 		// scrubEnviron blanks.
 		s.token = strings.Clone(envOr(tokenEnv, ""))

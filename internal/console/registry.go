@@ -36,6 +36,31 @@ func Dir() (string, error) {
 	return dir, privateDir(dir)
 }
 
+// Dirs are the directories a console of this user may use, whatever its
+// environment: Dir's here, and Dir's for a console started with
+// $XDG_RUNTIME_DIR at its usual /run/user/UID, or unset, or with $TMPDIR
+// unset. A person's terminal, their console and a server their client
+// started need not share an environment, and a sandbox that hid only
+// this process's would leave the others' login pages readable. None is
+// made.
+func Dirs() []string {
+	uid := strconv.Itoa(os.Geteuid())
+	var dirs []string
+	if base := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(base) {
+		dirs = append(dirs, filepath.Join(base, "spillway", "console"))
+	}
+	for _, d := range []string{
+		filepath.Join("/run/user", uid, "spillway", "console"),
+		filepath.Join(os.TempDir(), "spillway-"+uid, "console"),
+		filepath.Join("/tmp", "spillway-"+uid, "console"),
+	} {
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
 // privateDir makes dir (and its parent) 0700 if missing, and checks that
 // it is a real directory of this user with no access for anyone else:
 // another user who could make it first could read what the servers say.
