@@ -29,19 +29,24 @@ func hookAt(where string) {
 // is recovered, logged with its stack, and handed to failed as an error
 // that says where it happened.
 func goGuarded(where string, f func(), failed func(error)) {
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				log.Printf("spillway: internal error in %s: %v\n%s", where, p, debug.Stack())
-				err := fmt.Errorf("spillway: internal error in %s (%v)", where, p)
-				func() {
-					defer func() { recover() }() // the handler itself may be what fails
-					failed(err)
-				}()
-			}
-		}()
-		f()
+	go runGuarded(where, f, failed)
+}
+
+// runGuarded runs f, as goGuarded does but on the caller's goroutine:
+// failed has the error before runGuarded returns, so that what the
+// caller does next (say that a reader is done) comes after it.
+func runGuarded(where string, f func(), failed func(error)) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("spillway: internal error in %s: %v\n%s", where, p, debug.Stack())
+			err := fmt.Errorf("spillway: internal error in %s (%v)", where, p)
+			func() {
+				defer func() { recover() }() // the handler itself may be what fails
+				failed(err)
+			}()
+		}
 	}()
+	f()
 }
 
 // fail records the first internal error of the job's goroutines: the

@@ -90,7 +90,10 @@ func (h *history) start(in command, pl *plan, j *job) *record {
 	}
 	h.add(rec)
 	j.completeRecord = func() { h.complete(rec, j) }
-	goGuarded("the history's record of the call", func() { h.finish(rec, j) }, func(err error) { h.failed(rec, j, err) })
+	goGuarded("the history's record of the call", func() {
+		hookAt("the history's record of the call")
+		h.finish(rec, j)
+	}, func(err error) { h.failed(rec, j, err) })
 	return rec
 }
 
@@ -170,8 +173,10 @@ func (h *history) failed(rec *record, j *job, err error) {
 	}
 }
 
+// finish fills the record once the job has ended and its output is
+// read. The watching goroutine calls it, and complete does too, on the
+// call's own goroutine, when the job has already ended.
 func (h *history) finish(rec *record, j *job) {
-	hookAt("the history's record of the call")
 	<-j.exited
 	<-j.readersDone
 	rec.data.once.Do(func() { h.fill(rec, j) })
@@ -216,7 +221,11 @@ func (h *history) fill(rec *record, j *job) {
 		rec.Stderr = d.stderr.totals()
 	}
 	h.trimInline()
-	close(d.done)
+	// A failed watch (failed) may have closed it already; the record
+	// then gets the true exit all the same.
+	if !isClosed(d.done) {
+		close(d.done)
+	}
 }
 
 // trimInline forgets the inline streams of the oldest records while the

@@ -167,22 +167,33 @@ func newStream(label string, pipe *output.Pipeline) (*stream, *os.File, error) {
 	return s, w, nil
 }
 
+// goRead reads the stream s on a goroutine of its own. However the
+// reading ends, the stream is then closed and counted once, and the waits
+// on the readers end; a panic is the job's error before that, so that
+// the call those waits end reports it.
+func (j *job) goRead(s *stream) {
+	go func() {
+		defer j.readDone(s)
+		runGuarded("the reader of the command's "+s.label, func() { j.read(s) }, j.fail)
+	}()
+}
+
+// readDone closes the stream s and counts it done: the last one ends the
+// waits on the readers.
+func (j *job) readDone(s *stream) {
+	j.pipeMu.Lock()
+	s.r.Close()
+	s.closed = true
+	j.pipeMu.Unlock()
+	if j.pending.Add(-1) == 0 {
+		close(j.readersDone)
+		j.noteFinished()
+	}
+}
+
 // read copies the pipe into the pipeline until every writer has closed it
 // (or cutOff stops it), then closes the pipeline.
 func (j *job) read(s *stream) {
-	// However the reading ends (a panic too, which the caller makes the
-	// job's error), the stream is closed and counted once: the waits on
-	// the readers end.
-	defer func() {
-		j.pipeMu.Lock()
-		s.r.Close()
-		s.closed = true
-		j.pipeMu.Unlock()
-		if j.pending.Add(-1) == 0 {
-			close(j.readersDone)
-			j.noteFinished()
-		}
-	}()
 	hookAt("the reader of the command's " + s.label)
 	// A terminal's master reads EIO once no process holds the slave:
 	// its end of file.

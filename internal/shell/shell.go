@@ -405,7 +405,7 @@ func (j *job) follow(maxTasks int) {
 	streams := j.streams()
 	j.pending.Store(int32(len(streams)))
 	for _, s := range streams {
-		goGuarded("the reader of the command's "+s.label, func() { j.read(s) }, j.fail)
+		j.goRead(s)
 	}
 	goGuarded("the wait for the command's exit", j.wait, j.waitFailed)
 	j.procs.Watch()
