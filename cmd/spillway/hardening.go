@@ -23,7 +23,10 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 	if g.sandbox {
 		// A token there lets a command with the network drive a server;
 		// the audit log holds every session's commands.
-		opts.SandboxHidden = append(tokenDirs(g.tokenFile), operatorFiles(g.tokenFile, g.auditLog)...)
+		dirs := tokenDirs(g.tokenFile)
+		makeMissing(dirs)
+		console.MakeDirs()
+		opts.SandboxHidden = append(dirs, operatorFiles(g.tokenFile, g.auditLog)...)
 		// The console's sockets and login pages: a sandboxed command
 		// never reaches them, whichever environment the console had.
 		if dir, err := console.Dir(); err == nil {
@@ -36,6 +39,18 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 		}
 	}
 	return opts
+}
+
+// makeMissing makes each directory of dirs that is missing, 0700, where
+// its parent exists. A server that starts later would make it, and a
+// sandbox covers only what exists when it starts: a command started
+// before would read it.
+func makeMissing(dirs []string) {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Dir(d)); err == nil {
+			os.Mkdir(d, 0o700)
+		}
+	}
 }
 
 // checkHardening makes, and ends at once, a toolset with opts, so that a

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,6 +125,9 @@ func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 	if said, _ := serve(apart, "--sandbox", "--root", home, "mcp"); !strings.Contains(said, "your own rules are inside --root") || !strings.Contains(said, filepath.Join(home, ".claude")) {
 		t.Errorf("mcp does not say that the person's rules are inside the root:\n%s", said)
 	}
+	if cred != nil {
+		lateRuntimeSecret(t, c.bin, home, cred, apart)
+	}
 	// A console started in another environment (here: $TMPDIR unset)
 	// keeps its login page in its own directory; a command of this
 	// sandbox, whose console directory is elsewhere, reads none of it.
@@ -158,5 +162,54 @@ func TestSandboxWithoutNamespacesRefusesSecretsInTheRoot(t *testing.T) {
 	report, _ := doctor.CombinedOutput()
 	if !regexp.MustCompile(`PROBLEM +sandbox: the console's directory `).Match(report) {
 		t.Errorf("doctor does not say that the console's directory is in the root:\n%s", report)
+	}
+}
+
+// lateRuntimeSecret: a server started without $XDG_RUNTIME_DIR hides the
+// usual runtime directory, /run/user/UID/spillway, where the person's
+// serve (which has the variable) writes its token; and it hides it even
+// when the directory is made after the command started, which waits for
+// the token to appear. Run as nobody, whose /run/user/UID the test makes
+// and removes.
+func lateRuntimeSecret(t *testing.T, bin, home string, cred *syscall.Credential, env []string) {
+	uid := int(cred.Uid)
+	runUser := filepath.Join("/run/user", strconv.Itoa(uid))
+	if _, err := os.Stat(runUser); err == nil {
+		t.Logf("%s exists: not the test's to make", runUser)
+		return
+	}
+	if err := os.MkdirAll(runUser, 0o700); err != nil {
+		t.Logf("no %s: %v", runUser, err)
+		return
+	}
+	t.Cleanup(func() { os.RemoveAll(runUser) })
+	os.Chown(runUser, uid, uid)
+	var noRuntime []string
+	for _, e := range env {
+		if !strings.HasPrefix(e, "XDG_RUNTIME_DIR=") {
+			noRuntime = append(noRuntime, e)
+		}
+	}
+	token := filepath.Join(runUser, "spillway", "serve-7777.token")
+	ready := filepath.Join(home, "token-written")
+	script := fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; cat %s", ready, token)
+	bash := exec.Command(bin, "--sandbox", "--root", home, "bash", "--timeout", "60000", script)
+	bash.Dir, bash.Env = home, append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}, noRuntime...)
+	bash.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	var out strings.Builder
+	bash.Stdout, bash.Stderr = &out, &out
+	if err := bash.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The person's serve starts after this server did: it makes its
+	// directory if the server did not, and writes its token.
+	os.MkdirAll(filepath.Dir(token), 0o700)
+	os.WriteFile(token, []byte("the-serve-token\n"), 0o600)
+	os.Chown(filepath.Dir(token), uid, uid)
+	os.Chown(token, uid, uid)
+	os.WriteFile(ready, nil, 0o644)
+	bash.Wait()
+	if strings.Contains(out.String(), "the-serve-token") {
+		t.Errorf("a sandboxed command read the token another server wrote in %s:\n%s", filepath.Dir(token), out.String())
 	}
 }

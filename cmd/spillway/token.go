@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 )
 
 // tokenDirs are the directories where serve writes its tokens: the
@@ -14,6 +16,11 @@ func tokenDirs(file string) []string {
 	var dirs []string
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
 		dirs = append(dirs, filepath.Join(d, "spillway"))
+	}
+	// The usual runtime directory, for a server started with
+	// $XDG_RUNTIME_DIR when this one was not.
+	if d := filepath.Join("/run/user", strconv.Itoa(os.Geteuid()), "spillway"); !slices.Contains(dirs, d) {
+		dirs = append(dirs, d)
 	}
 	if d, err := os.UserConfigDir(); err == nil {
 		dirs = append(dirs, filepath.Join(d, "spillway"))

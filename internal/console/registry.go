@@ -1,7 +1,9 @@
 package console
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -59,6 +61,34 @@ func Dirs() []string {
 		}
 	}
 	return dirs
+}
+
+// MakeDirs makes each directory of Dirs that is missing where its base
+// (the runtime or temp directory) exists, private as Dir makes its own,
+// and ignores one it cannot make or that is not private (another user's:
+// no console uses it). A sandbox covers a directory that exists when it
+// starts; one a console made later would be open to the commands.
+func MakeDirs() {
+	for _, d := range Dirs() {
+		if _, err := os.Stat(filepath.Dir(filepath.Dir(d))); err == nil {
+			makePrivate(d)
+		}
+	}
+}
+
+// makePrivate makes dir and its parent, each only in a real directory of
+// this user that nobody else may enter: a name planted in a shared
+// directory (a symlink as /tmp/spillway-UID) is never followed.
+func makePrivate(dir string) {
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return
+		}
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() || ownedPrivate(fi) != nil {
+			return
+		}
+	}
 }
 
 // privateDir makes dir (and its parent) 0700 if missing, and checks that

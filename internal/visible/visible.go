@@ -21,8 +21,10 @@ import (
 // String returns s with every character that would not show as itself
 // written as <U+XXXX> (a byte that is not UTF-8 as <0xNN>): the C0 and C1
 // controls but newline and tab, the format characters (bidirectional
-// controls, zero-width characters, the byte order mark…), and the line
-// and paragraph separators. s is returned as it is when it has none.
+// controls, zero-width characters, the byte order mark…), the line and
+// paragraph separators, and the other characters that show as nothing
+// (the Hangul fillers, the combining grapheme joiner, the variation
+// selectors). s is returned as it is when it has none.
 func String(s string) string {
 	i := hidden(s)
 	if i < 0 {
@@ -72,7 +74,8 @@ func shows(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return true
-	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029',
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
 		return false
 	}
 	return true

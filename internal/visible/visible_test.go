@@ -20,6 +20,9 @@ func TestString(t *testing.T) {
 		{"git push ori\u200bgin", "git push ori<U+200B>gin"},
 		{"\ufeffls", "<U+FEFF>ls"},
 		{"a\u2028b", "a<U+2028>b"},
+		// Blank: two words that look like one, or one like two.
+		{"rm\u3164-rf", "rm<U+3164>-rf"},
+		{"a\u115fb\u034fc\ufe0f", "a<U+115F>b<U+034F>c<U+FE0F>"},
 		{"a\x85b", "a<0x85>b"}, // a byte, not U+0085: not UTF-8
 		{"a\u0085b", "a<U+0085>b"},
 		{"a\x7fb", "a<U+007F>b"},
