@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spillway-dev/spillway"
@@ -25,18 +24,12 @@ func (g *globalFlags) hardened(opts spillway.Options) spillway.Options {
 		// the audit log holds every session's commands.
 		dirs := tokenDirs(g.tokenFile)
 		makeMissing(dirs)
-		console.MakeDirs()
 		opts.SandboxHidden = append(dirs, operatorFiles(g.tokenFile, g.auditLog)...)
 		// The console's sockets and login pages: a sandboxed command
-		// never reaches them, whichever environment the console had.
-		if dir, err := console.Dir(); err == nil {
-			opts.SandboxHidden = append(opts.SandboxHidden, dir)
-		}
-		for _, dir := range console.Dirs() {
-			if !slices.Contains(opts.SandboxHidden, dir) {
-				opts.SandboxHidden = append(opts.SandboxHidden, dir)
-			}
-		}
+		// never reaches them, whichever environment the console had
+		// (Dirs holds this process's own, Dir).
+		console.MakeDirs()
+		opts.SandboxHidden = append(opts.SandboxHidden, console.Dirs()...)
 	}
 	return opts
 }
